@@ -1,0 +1,62 @@
+/** Every error this package throws or answers with carries a stable `code`. */
+export type ResultHandlesErrorCode =
+  | "RESULT_HANDLES_CONFIGURATION"
+  | "BROWSER_STORE_UNAVAILABLE"
+  | ResultQueryErrorCode;
+
+/** The codes a `result_query` call can answer with (S7.6). */
+export type ResultQueryErrorCode =
+  | "RESULT_HANDLE_NOT_FOUND"
+  | "RESULT_PATH_NOT_FOUND"
+  | "RESULT_SLICE_TOO_LARGE"
+  | "INVALID_INPUT"
+  | "RESULT_STORE_UNAVAILABLE";
+
+export class ResultHandlesError extends Error {
+  readonly code: ResultHandlesErrorCode;
+  constructor(code: ResultHandlesErrorCode, message: string) {
+    super(message);
+    this.name = new.target.name;
+    this.code = code;
+  }
+}
+
+export interface ConfigurationIssue {
+  /** Option path, such as `preview.items` or `storage.redis.url`. */
+  path: string;
+  message: string;
+}
+
+/** `init` refused its options; `issues` names every problem (S3.1). */
+export class ResultHandlesConfigurationError extends ResultHandlesError {
+  readonly issues: readonly ConfigurationIssue[];
+  constructor(issues: readonly ConfigurationIssue[]) {
+    const lines = issues.map((issue) => `- ${issue.path}: ${issue.message}`);
+    super(
+      "RESULT_HANDLES_CONFIGURATION",
+      `Invalid result-handles options (${issues.length} problem${issues.length === 1 ? "" : "s"}):\n${lines.join("\n")}`,
+    );
+    this.issues = issues;
+  }
+}
+
+/** A storage type that cannot run in a web page was asked for in the page build (S9.4). */
+export class BrowserStoreUnavailableError extends ResultHandlesError {
+  readonly storageType: string;
+  constructor(storageType: string) {
+    super(
+      "BROWSER_STORE_UNAVAILABLE",
+      `Storage type "${storageType}" cannot run in a web page: a page has no TCP sockets or files, and ` +
+        `store tokens must not ship to a browser. Use storage: { type: "memory" } or { type: "indexeddb" }.`,
+    );
+    this.storageType = storageType;
+  }
+}
+
+/** A refused `result_query` call (S7.6). Hosts turn it into an `isError` tool result. */
+export class ResultQueryError extends ResultHandlesError {
+  declare readonly code: ResultQueryErrorCode;
+  constructor(code: ResultQueryErrorCode, message: string) {
+    super(code, message);
+  }
+}

@@ -1,0 +1,82 @@
+import type { FoldContext, Logger } from "./fold.js";
+import { installOnMcpServer, type McpHostOptions, type McpServerLike } from "./hosts/mcp.js";
+import { openResultHandleStore } from "./open-store.js";
+import { resolveOptions, type ResultHandlesConfig, type ResultHandlesOptions } from "./options.js";
+import type { Runtime } from "./runtime.js";
+import type { ResultHandleStore } from "./store.js";
+
+export const ResultHandleStoreToken: unique symbol = Symbol.for("mcp-result-handles/store");
+export const ResultHandlesConfigToken: unique symbol = Symbol.for("mcp-result-handles/config");
+
+/**
+ * One plugin instance: its options, its lazily opened store and its warnings. Each build (Node, page)
+ * subclasses it to supply its `Runtime`; `init` opens nothing (S2.1, S3.3, S9.5).
+ */
+export class ResultHandlesPluginCore implements FoldContext {
+  protected static runtime: Runtime;
+  readonly config: ResultHandlesConfig;
+  logger: Logger = console;
+  private opening: Promise<ResultHandleStore> | undefined;
+  private readonly warned = new Set<string>();
+
+  protected constructor(
+    config: ResultHandlesConfig,
+    private readonly runtime: Runtime,
+  ) {
+    this.config = config;
+  }
+
+  /** Checks options (S3) and returns an instance. Throws `ResultHandlesConfigurationError` naming every problem. */
+  static init<T extends ResultHandlesPluginCore>(this: new (config: ResultHandlesConfig, runtime: Runtime) => T, options?: ResultHandlesOptions): T {
+    const runtime = (this as unknown as typeof ResultHandlesPluginCore).runtime;
+    return new this(resolveOptions(options, runtime), runtime);
+  }
+
+  /** Folds this server's tool answers and registers `result_query` once per server (S10.1). */
+  install(server: McpServerLike, hostOptions?: McpHostOptions): this {
+    if (hostOptions?.logger) this.logger = hostOptions.logger;
+    installOnMcpServer(this, server, hostOptions);
+    return this;
+  }
+
+  get(token: typeof ResultHandleStoreToken): Promise<ResultHandleStore>;
+  get(token: typeof ResultHandlesConfigToken): ResultHandlesConfig;
+  get(token: symbol): Promise<ResultHandleStore> | ResultHandlesConfig {
+    if (token === ResultHandleStoreToken) return this.store();
+    if (token === ResultHandlesConfigToken) return this.config;
+    throw new TypeError(`Unknown token ${String(token)}: use ResultHandleStoreToken or ResultHandlesConfigToken`);
+  }
+
+  /** The store, opened on first use; a failed open is retried on the next call. */
+  store(): Promise<ResultHandleStore> {
+    this.opening ??= this.openStore().catch((error: unknown) => {
+      this.opening = undefined;
+      throw error;
+    });
+    return this.opening;
+  }
+
+  private openStore(): Promise<ResultHandleStore> {
+    const { storage, namespace, ttlSeconds } = this.config;
+    return openResultHandleStore(this.runtime, { storage, namespace, ttlSeconds });
+  }
+
+  /** Closes the store's connections and timers, if it was opened. */
+  async onShutdown(): Promise<void> {
+    const opening = this.opening;
+    this.opening = undefined;
+    if (!opening) return;
+    const store = await opening.catch(() => undefined);
+    await store?.onShutdown();
+  }
+
+  warn(message: string): void {
+    this.logger.warn(message);
+  }
+
+  warnOnce(key: string, message: string): void {
+    if (this.warned.has(key)) return;
+    this.warned.add(key);
+    this.logger.warn(message);
+  }
+}

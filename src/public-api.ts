@@ -1,0 +1,32 @@
+/** The API both builds share (S2). Each entry adds its `ResultHandlesPlugin` and `createResultHandleStore`. */
+export {
+  DEFAULT_MEMORY_MAX_ENTRIES,
+  MIN_THRESHOLD_BYTES,
+  RESULT_HANDLE_META_KEY,
+  RESULT_QUERY_TOOL_NAME,
+} from "./constants.js";
+export type { Owner } from "./crypto.js";
+export {
+  BrowserStoreUnavailableError,
+  ResultHandlesConfigurationError,
+  ResultHandlesError,
+  ResultQueryError,
+  type ConfigurationIssue,
+  type ResultHandlesErrorCode,
+  type ResultQueryErrorCode,
+} from "./errors.js";
+export type { FoldedAnswer } from "./fit.js";
+export { foldToolResult, type FoldContext, type FoldInput, type Logger, type StandardSchemaLike } from "./fold.js";
+export { foldedAnswerSchema } from "./folded-answer-schema.js";
+export { defaultOwner, type McpHostOptions, type McpRequestContextLike, type McpServerLike, type OwnerResolver } from "./hosts/mcp.js";
+export { UnsupportedMcpServerError } from "./hosts/mcp-sdk-internals.js";
+export type { CreateResultHandleStoreOptions } from "./open-store.js";
+export type { FoldPolicy, FoldPolicyContext, ResultHandlesConfig, ResultHandlesOptions, StorageConfig, StorageType } from "./options.js";
+export { ResultHandlesPluginCore, ResultHandlesConfigToken, ResultHandleStoreToken } from "./plugin.js";
+export type { QueryArguments, QueryResult } from "./query.js";
+export { ResultQueryTool, type HandleSource, type OwnerOf } from "./result-query-tool.js";
+export type { Shape } from "./shape.js";
+export { MemoryStorage, type MemoryStorageOptions } from "./storage/memory.js";
+export type { NamespacedStorage } from "./storage/types.js";
+export { ResultHandleStore } from "./store.js";
+export type { ContentBlock, ToolResult } from "./tool-result.js";

@@ -1,0 +1,165 @@
+import { ResultQueryError } from "./errors.js";
+import { cutString, hasOwn, isHighSurrogate, isLowSurrogate, isPlainObject, jsonKeys, setOwn, type JsonObject } from "./json.js";
+import { formatPath, resolvePath } from "./path.js";
+import { jsonSize } from "./size.js";
+
+/** Arguments of `result_query` after validation (S7.1). */
+export interface QueryArguments {
+  handle: string;
+  path: string;
+  offset?: number;
+  limit?: number;
+  page?: number;
+  fields?: string[];
+}
+
+/** What `result_query` returns (S7.5). */
+export interface QueryResult {
+  path: string;
+  value: unknown;
+  total?: number;
+  offset?: number;
+  nextOffset?: number;
+}
+
+export const MAX_LIMIT = 100_000;
+export const DEFAULT_LIMITS = Object.freeze({ items: 20, keys: 20, chars: 2000 });
+
+/**
+ * Checks raw `result_query` arguments (S7.1). Every refusal is `INVALID_INPUT` (S7.6), whatever a
+ * host's own schema check would have said.
+ */
+export function parseQueryArguments(raw: unknown): QueryArguments {
+  if (!isPlainObject(raw)) throw invalid("arguments must be an object with at least { handle }");
+  const { handle, path, offset, limit, page, fields } = raw;
+  if (typeof handle !== "string" || handle === "") {
+    throw invalid("handle is required: pass the handle string from the folded answer");
+  }
+  if (path !== undefined && typeof path !== "string") throw invalid('path must be a string such as "$.rows" or "/rows/0"');
+  const args: QueryArguments = { handle, path: path ?? "$" };
+  if (offset !== undefined) args.offset = wholeNumber("offset", offset, 0, Number.MAX_SAFE_INTEGER);
+  if (limit !== undefined) args.limit = wholeNumber("limit", limit, 1, MAX_LIMIT);
+  if (page !== undefined) args.page = wholeNumber("page", page, 1, Number.MAX_SAFE_INTEGER);
+  if (args.page !== undefined && args.offset !== undefined) throw invalid("give page or offset, not both");
+  if (fields !== undefined) {
+    if (!Array.isArray(fields) || !fields.every((field) => typeof field === "string")) {
+      throw invalid('fields must be a list of key names, such as ["id", "title"]');
+    }
+    args.fields = fields as string[];
+  }
+  return args;
+}
+
+function wholeNumber(name: string, value: unknown, min: number, max: number): number {
+  if (typeof value !== "number" || !Number.isInteger(value) || value < min || value > max) {
+    throw invalid(`${name} must be a whole number from ${min}${max === Number.MAX_SAFE_INTEGER ? " up" : ` to ${max}`}`);
+  }
+  return value;
+}
+
+/**
+ * Reads one slice of a stored answer (S7.2 to S7.6). `thresholdBytes` is that of the plugin instance
+ * that folded the handle: a larger slice is refused, never folded again (S7.7).
+ */
+export function queryValue(answer: unknown, args: QueryArguments, thresholdBytes: number): QueryResult {
+  const { value: target, steps } = resolvePath(answer, args.path);
+  const path = formatPath(steps);
+
+  if (typeof target === "string") {
+    if (args.fields) throw invalid(`fields apply to objects and lists of objects; ${path} is a string`);
+    const { offset, limit } = window(args, DEFAULT_LIMITS.chars);
+    const [start, end] = stringRange(target, offset, limit);
+    const value = target.slice(start, end);
+    checkSize(value, thresholdBytes, path, () => fittingChars(target, start, thresholdBytes), "characters", start);
+    return withPaging(path, value, target.length, start, end);
+  }
+  if (Array.isArray(target)) {
+    const { offset, limit } = window(args, DEFAULT_LIMITS.items);
+    const end = Math.min(target.length, offset + limit);
+    const slice = target.slice(offset, end).map((item) => (args.fields ? pickFields(item, args.fields) : item));
+    checkSize(slice, thresholdBytes, path, () => fittingItems(slice, thresholdBytes), "items", offset);
+    return withPaging(path, slice, target.length, Math.min(offset, target.length), end);
+  }
+  if (isPlainObject(target)) {
+    const source = args.fields ? (pickFields(target, args.fields) as JsonObject) : target;
+    const keys = jsonKeys(source);
+    const { offset, limit } = window(args, DEFAULT_LIMITS.keys);
+    const end = Math.min(keys.length, offset + limit);
+    const value: JsonObject = {};
+    for (const key of keys.slice(offset, end)) setOwn(value, key, source[key]);
+    checkSize(value, thresholdBytes, path, () => fittingItems(keys.slice(offset, end).map((k) => [k, value[k]]), thresholdBytes), "keys", offset);
+    return withPaging(path, value, keys.length, Math.min(offset, keys.length), end);
+  }
+  checkSize(target, thresholdBytes, path, () => 0, "items", 0);
+  return { path, value: target };
+}
+
+function window(args: QueryArguments, defaultLimit: number): { offset: number; limit: number } {
+  const limit = args.limit ?? defaultLimit;
+  const offset = args.page !== undefined ? (args.page - 1) * limit : (args.offset ?? 0);
+  return { offset, limit };
+}
+
+/** A character range that never splits a surrogate pair (S7.3). */
+function stringRange(text: string, offset: number, limit: number): [number, number] {
+  let start = Math.min(offset, text.length);
+  if (start > 0 && start < text.length && isLowSurrogate(text.charCodeAt(start)) && isHighSurrogate(text.charCodeAt(start - 1))) start--;
+  let end = Math.min(text.length, start + limit);
+  if (end < text.length && end > start && isHighSurrogate(text.charCodeAt(end - 1)) && isLowSurrogate(text.charCodeAt(end))) {
+    end = end - 1 > start ? end - 1 : end + 1;
+  }
+  return [start, end];
+}
+
+function withPaging(path: string, value: unknown, total: number, offset: number, end: number): QueryResult {
+  const result: QueryResult = { path, value, total, offset };
+  if (end < total) result.nextOffset = end;
+  return result;
+}
+
+function pickFields(item: unknown, fields: readonly string[]): unknown {
+  if (!isPlainObject(item)) return item;
+  const out: JsonObject = {};
+  for (const field of fields) if (hasOwn(item, field) && item[field] !== undefined) setOwn(out, field, item[field]);
+  return out;
+}
+
+function checkSize(value: unknown, thresholdBytes: number, path: string, fitting: () => number, unit: string, offset: number): void {
+  const bytes = jsonSize(value);
+  if (bytes <= thresholdBytes) return;
+  const fit = fitting();
+  const advice =
+    fit > 0
+      ? `At most ${fit} ${unit} from offset ${offset} fit: call result_query again with limit ${fit}, fewer fields or a deeper path.`
+      : `Not even one ${unit === "characters" ? "character" : unit.slice(0, -1)} fits: use a deeper path under ${path} or fewer fields.`;
+  throw new ResultQueryError(
+    "RESULT_SLICE_TOO_LARGE",
+    `The slice at ${path} is ${bytes} bytes, over the ${thresholdBytes}-byte limit. ${advice}`,
+  );
+}
+
+/** How many leading entries of a list fit in `limit` bytes as one JSON array. */
+function fittingItems(items: readonly unknown[], limit: number): number {
+  let bytes = 2; // []
+  for (let i = 0; i < items.length; i++) {
+    bytes += jsonSize(items[i]) + (i > 0 ? 1 : 0);
+    if (bytes > limit) return i;
+  }
+  return items.length;
+}
+
+/** How many characters from `start` fit in `limit` bytes as one JSON string (binary search). */
+function fittingChars(text: string, start: number, limit: number): number {
+  let low = 0;
+  let high = text.length - start;
+  while (low < high) {
+    const mid = Math.ceil((low + high) / 2);
+    if (jsonSize(cutString(text.slice(start), mid)) <= limit) low = mid;
+    else high = mid - 1;
+  }
+  return low;
+}
+
+function invalid(message: string): ResultQueryError {
+  return new ResultQueryError("INVALID_INPUT", message);
+}

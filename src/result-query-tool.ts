@@ -1,0 +1,126 @@
+import { RESULT_QUERY_TOOL_NAME } from "./constants.js";
+import type { Owner } from "./crypto.js";
+import { ResultQueryError } from "./errors.js";
+import type { ResultHandlesConfig } from "./options.js";
+import { DEFAULT_LIMITS, MAX_LIMIT, parseQueryArguments, queryValue, type QueryResult } from "./query.js";
+import type { ResultHandleStore } from "./store.js";
+import { textResult, type ToolResult } from "./tool-result.js";
+
+/** A plugin instance as `result_query` sees it: where its handles live and how large a slice may be. */
+export interface HandleSource {
+  readonly config: ResultHandlesConfig;
+  store(): Promise<ResultHandleStore>;
+}
+
+/** The caller, or how to find it per source when hosts resolve owners per plugin instance. */
+export type OwnerOf = Owner | ((source: HandleSource) => Owner);
+
+const INPUT_JSON_SCHEMA = {
+  type: "object",
+  properties: {
+    handle: { type: "string", description: "The handle from a folded answer" },
+    path: {
+      type: "string",
+      default: "$",
+      description: 'Where to read: "$" (whole answer), $.rows[2].title, $[\'rows\'][-1], rows.2.title or /rows/2/title',
+    },
+    offset: { type: "integer", minimum: 0, default: 0, description: "First list item, string character or object key" },
+    limit: {
+      type: "integer",
+      minimum: 1,
+      maximum: MAX_LIMIT,
+      description: `How many: default ${DEFAULT_LIMITS.items} items, ${DEFAULT_LIMITS.keys} keys or ${DEFAULT_LIMITS.chars} characters`,
+    },
+    page: { type: "integer", minimum: 1, description: "One-based page of `limit`, in place of offset" },
+    fields: { type: "array", items: { type: "string" }, description: "Keys to keep of an object or of each object in a list" },
+  },
+  required: ["handle"],
+} as const;
+
+const OUTPUT_JSON_SCHEMA = {
+  type: "object",
+  properties: {
+    path: { type: "string", description: "Canonical path of the value read" },
+    value: { description: "The slice" },
+    total: { type: "integer", description: "Items, characters or keys at the path" },
+    offset: { type: "integer", description: "First index returned" },
+    nextOffset: { type: "integer", description: "Offset of the next slice, when more remains" },
+  },
+  required: ["path", "value"],
+} as const;
+
+/** A Standard Schema carrying a fixed JSON Schema and accepting any value, so `result_query` checks its own arguments. */
+function passThroughSchema(json: Record<string, unknown>) {
+  return {
+    "~standard": {
+      version: 1 as const,
+      vendor: "mcp-result-handles",
+      validate: (value: unknown) => ({ value }),
+      jsonSchema: { input: () => json, output: () => json },
+    },
+  };
+}
+
+/**
+ * The `result_query` tool (S7). Hosts register `name`, `description`, `inputSchema` and `outputSchema`
+ * and route calls to `call`, which answers every refusal as an `isError` result (S7.6).
+ */
+export class ResultQueryTool {
+  readonly name = RESULT_QUERY_TOOL_NAME;
+  readonly title = "Read part of a folded answer";
+  readonly description =
+    "Reads part of a large tool answer that was folded into { preview, shape, handle }. Pass the handle, " +
+    'a path ("$" or omitted for the whole answer; $.rows[2].title, $[\'rows\'][-1], the dot path rows.2.title, ' +
+    "or the JSON Pointer /rows/2/title), and optionally offset, limit or page (one-based, instead of offset) " +
+    `and fields (keys to keep). Lists return ${DEFAULT_LIMITS.items} items, objects ${DEFAULT_LIMITS.keys} keys and ` +
+    `strings ${DEFAULT_LIMITS.chars} characters by default; nextOffset says where the next slice starts. ` +
+    "Handles expire after a few minutes and work only in the session that received them: on " +
+    "RESULT_HANDLE_NOT_FOUND, call the original tool again.";
+  readonly inputJsonSchema: Record<string, unknown> = INPUT_JSON_SCHEMA;
+  readonly outputJsonSchema: Record<string, unknown> = OUTPUT_JSON_SCHEMA;
+  readonly inputSchema = passThroughSchema(INPUT_JSON_SCHEMA);
+  readonly outputSchema = passThroughSchema(OUTPUT_JSON_SCHEMA);
+
+  constructor(private readonly sources: () => readonly HandleSource[]) {}
+
+  /** Runs a call; refusals come back as `{ isError: true, structuredContent: { error } }`, never thrown. */
+  async call(args: unknown, owner: OwnerOf): Promise<ToolResult> {
+    try {
+      const result = await this.query(args, owner);
+      return textResult(result as unknown as Record<string, unknown>);
+    } catch (error) {
+      const refusal =
+        error instanceof ResultQueryError
+          ? error
+          : new ResultQueryError("INVALID_INPUT", error instanceof Error ? error.message : String(error));
+      return {
+        content: [{ type: "text", text: `${refusal.code}: ${refusal.message}` }],
+        structuredContent: { error: { code: refusal.code, message: refusal.message } },
+        isError: true,
+      };
+    }
+  }
+
+  /** Reads one slice; throws `ResultQueryError`. */
+  async query(rawArgs: unknown, owner: OwnerOf): Promise<QueryResult> {
+    const args = parseQueryArguments(rawArgs);
+    let unavailable = false;
+    for (const source of this.sources()) {
+      let found: { value: unknown } | undefined;
+      try {
+        found = await (await source.store()).read(args.handle, typeof owner === "function" ? owner(source) : owner);
+      } catch {
+        unavailable = true;
+        continue;
+      }
+      if (found) return queryValue(found.value, args, source.config.thresholdBytes);
+    }
+    if (unavailable) {
+      throw new ResultQueryError("RESULT_STORE_UNAVAILABLE", "The result store could not be read right now. Try the same call again in a moment.");
+    }
+    throw new ResultQueryError(
+      "RESULT_HANDLE_NOT_FOUND",
+      `No answer is kept for handle ${JSON.stringify(args.handle)}: it expired, was evicted, or was not issued to this session and caller. Call the original tool again for a new handle.`,
+    );
+  }
+}

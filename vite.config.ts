@@ -1,0 +1,21 @@
+import { defineConfig } from "vite";
+
+/** Library build: one ESM and one CJS file per runtime entry; dependencies stay external. */
+export default defineConfig({
+  build: {
+    target: "es2022",
+    minify: false,
+    sourcemap: true,
+    emptyOutDir: true,
+    lib: {
+      entry: { "node/index": "src/node/index.ts", "browser/index": "src/browser/index.ts" },
+      formats: ["es", "cjs"],
+      fileName: (format, entryName) => `${entryName}.${format === "es" ? "js" : "cjs"}`,
+    },
+    rolldownOptions: {
+      // node:* must stay external: library mode would silently replace them with empty stubs.
+      external: [/^node:/, /^zod(\/|$)/, /^@modelcontextprotocol\//, "ioredis", "better-sqlite3", /^@upstash\//, "idb-keyval"],
+      output: { exports: "named" },
+    },
+  },
+});
