@@ -1,0 +1,236 @@
+// Runs in Node and again inside Chromium (browser project): the store, its crypto and the memory storage.
+import { afterEach, describe, expect, it, vi } from "vitest";
+import {
+  createResultHandleStore,
+  MemoryStorage,
+  ResultHandlesConfigurationError,
+  ResultHandleStore,
+  type NamespacedStorage,
+} from "mcp-result-handles";
+
+/** Records everything the store hands to its storage (an observer, not a replacement: it stores for real). */
+class SpyStorage implements NamespacedStorage {
+  readonly sets: { key: string; value: Uint8Array; ttlSeconds: number }[] = [];
+  readonly gets: string[] = [];
+  readonly data = new Map<string, Uint8Array>();
+  async get(key: string) {
+    this.gets.push(key);
+    return this.data.get(key);
+  }
+  async set(key: string, value: Uint8Array, ttlSeconds: number) {
+    this.sets.push({ key, value: value.slice(), ttlSeconds });
+    this.data.set(key, value.slice());
+  }
+  async delete(key: string) {
+    this.data.delete(key);
+  }
+  async close() {}
+}
+
+const alice = { session: "session-alice-7d1e", caller: "alice@example.test" };
+const UUID_V4 = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
+
+function forms(secret: string): Uint8Array[] {
+  const utf8 = new TextEncoder().encode(secret);
+  const base64 = btoa(String.fromCharCode(...utf8));
+  const base64url = base64.replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
+  const hex = Array.from(utf8, (b) => b.toString(16).padStart(2, "0")).join("");
+  return [utf8, base64, base64url, hex, secret.replace(/-/g, "")].map((f) => (typeof f === "string" ? new TextEncoder().encode(f) : f));
+}
+
+function contains(haystack: Uint8Array, needle: Uint8Array): boolean {
+  outer: for (let i = 0; i + needle.length <= haystack.length; i++) {
+    for (let j = 0; j < needle.length; j++) if (haystack[i + j] !== needle[j]) continue outer;
+    return true;
+  }
+  return false;
+}
+
+afterEach(() => {
+  vi.useRealTimers();
+});
+
+describe("S8.2 handles", () => {
+  it("are random UUID v4s, never derived from the answer", () => {
+    const store = new ResultHandleStore(new SpyStorage(), 60);
+    const handles = new Set(Array.from({ length: 100 }, () => store.newHandle()));
+    expect(handles.size).toBe(100);
+    for (const handle of handles) expect(handle).toMatch(UUID_V4);
+  });
+
+  it("read back only for the same session and caller; anything else is exactly like a handle never issued", async () => {
+    const store = new ResultHandleStore(new SpyStorage(), 60);
+    const handle = store.newHandle();
+    await store.save(handle, { rows: [1, 2, 3] }, alice);
+    expect(await store.read(handle, alice)).toEqual({ value: { rows: [1, 2, 3] } });
+    for (const other of [
+      { session: alice.session },
+      { caller: alice.caller },
+      { session: "other", caller: alice.caller },
+      { session: alice.session, caller: "bob" },
+      {},
+      { session: alice.caller, caller: alice.session },
+    ]) {
+      expect(await store.read(handle, other)).toBeUndefined();
+    }
+    expect(await store.read(store.newHandle(), alice)).toBeUndefined();
+    expect(await store.read("not-a-uuid", alice)).toBeUndefined();
+  });
+});
+
+describe("S8.3 what the store sees", () => {
+  it("never a handle, session, caller or plaintext answer, in raw, UTF-8, hex or base64 form", async () => {
+    const spy = new SpyStorage();
+    const store = new ResultHandleStore(spy, 60);
+    const marker = "MARKER-4f9a-plaintext-should-never-be-stored";
+    const handles: string[] = [];
+    for (let i = 0; i < 5; i++) {
+      const handle = store.newHandle();
+      handles.push(handle);
+      await store.save(handle, { marker, i, text: marker.repeat(3) }, alice);
+      await store.read(handle, alice);
+    }
+    const secrets = [...handles, alice.session, alice.caller, marker];
+    const seen = [...spy.sets.flatMap((s) => [new TextEncoder().encode(s.key), s.value]), ...spy.gets.map((k) => new TextEncoder().encode(k))];
+    for (const secret of secrets) for (const form of forms(secret)) for (const blob of seen) expect(contains(blob, form)).toBe(false);
+    for (const { key } of spy.sets) expect(key).toMatch(/^[0-9a-f]{64}$/);
+  });
+
+  it("a record with any one byte flipped reads as not found", async () => {
+    const spy = new SpyStorage();
+    const store = new ResultHandleStore(spy, 60);
+    const handle = store.newHandle();
+    await store.save(handle, { a: "secret" }, alice);
+    const [{ key, value }] = spy.sets as [{ key: string; value: Uint8Array }];
+    for (const position of [0, 1, 5, 9, 15, 21, value.length - 17, value.length - 1]) {
+      const tampered = value.slice();
+      tampered[position]! ^= 0x01;
+      spy.data.set(key, tampered);
+      expect(await store.read(handle, alice)).toBeUndefined();
+    }
+    spy.data.set(key, value);
+    expect(await store.read(handle, alice)).toEqual({ value: { a: "secret" } });
+  });
+
+  it("a record moved under another key does not decrypt there", async () => {
+    const spy = new SpyStorage();
+    const store = new ResultHandleStore(spy, 60);
+    const [h1, h2] = [store.newHandle(), store.newHandle()];
+    await store.save(h1, "one", alice);
+    await store.save(h2, "two", alice);
+    const [first, second] = spy.sets as [{ key: string; value: Uint8Array }, { key: string; value: Uint8Array }];
+    spy.data.set(second.key, first.value);
+    expect(await store.read(h2, alice)).toBeUndefined();
+  });
+
+  it("encrypts each save with a fresh IV", async () => {
+    const spy = new SpyStorage();
+    const store = new ResultHandleStore(spy, 60);
+    const handle = store.newHandle();
+    await store.save(handle, "same", alice);
+    await store.save(handle, "same", alice);
+    const [a, b] = spy.sets.map((s) => Array.from(s.value.slice(9, 21)).join(","));
+    expect(a).not.toBe(b);
+  });
+
+  it("an expired record never reads back, even from a storage that still holds it", async () => {
+    vi.useFakeTimers({ toFake: ["Date"] });
+    vi.setSystemTime(new Date("2026-01-01T00:00:00Z"));
+    const spy = new SpyStorage();
+    const store = new ResultHandleStore(spy, 2);
+    const handle = store.newHandle();
+    await store.save(handle, [1], alice);
+    expect(spy.sets[0]!.ttlSeconds).toBe(2);
+    vi.setSystemTime(new Date("2026-01-01T00:00:01.999Z"));
+    expect(await store.read(handle, alice)).toEqual({ value: [1] });
+    vi.setSystemTime(new Date("2026-01-01T00:00:02.000Z"));
+    expect(await store.read(handle, alice)).toBeUndefined();
+  });
+});
+
+describe("S9.3 memory storage", () => {
+  const bytes = (n: number) => new Uint8Array(n).fill(7);
+
+  it("keeps at most maxEntries, dropping the oldest", async () => {
+    const memory = new MemoryStorage("ns", { maxEntries: 3 });
+    for (const key of ["a", "b", "c", "d"]) await memory.set(key, bytes(1), 60);
+    expect(await memory.get("a")).toBeUndefined();
+    expect(await memory.get("d")).toEqual(bytes(1));
+    expect(memory.size).toBe(3);
+    await memory.close();
+  });
+
+  it("defaults to 1000 entries, and 0 means no limit", async () => {
+    const bounded = new MemoryStorage("ns");
+    const unbounded = new MemoryStorage("ns", { maxEntries: 0 });
+    for (let i = 0; i < 1200; i++) {
+      await bounded.set(`k${i}`, bytes(1), 60);
+      await unbounded.set(`k${i}`, bytes(1), 60);
+    }
+    expect(bounded.size).toBe(1000);
+    expect(await bounded.get("k199")).toBeUndefined();
+    expect(await bounded.get("k200")).toBeDefined();
+    expect(unbounded.size).toBe(1200);
+    await Promise.all([bounded.close(), unbounded.close()]);
+  });
+
+  it("keeps at most maxBytes, dropping the oldest, and refuses a value larger than maxBytes", async () => {
+    const memory = new MemoryStorage("ns", { maxBytes: 100 });
+    await memory.set("a", bytes(40), 60);
+    await memory.set("b", bytes(40), 60);
+    await memory.set("c", bytes(40), 60);
+    expect(await memory.get("a")).toBeUndefined();
+    expect(memory.storedBytes).toBe(80);
+    await expect(memory.set("huge", bytes(101), 60)).rejects.toThrow(/maxBytes/);
+    expect(memory.storedBytes).toBe(80);
+    await memory.close();
+  });
+
+  it("honours the TTL to the millisecond", async () => {
+    vi.useFakeTimers({ toFake: ["Date"] });
+    vi.setSystemTime(1_000_000);
+    const memory = new MemoryStorage("ns");
+    await memory.set("k", bytes(2), 1);
+    vi.setSystemTime(1_000_999);
+    expect(await memory.get("k")).toBeDefined();
+    vi.setSystemTime(1_001_000);
+    expect(await memory.get("k")).toBeUndefined();
+    await memory.close();
+  });
+
+  it("applies the namespace inside: two namespaces never see each other's keys", async () => {
+    const a = new MemoryStorage("a");
+    await a.set("k", bytes(1), 60);
+    expect(await a.get("k")).toBeDefined();
+    await a.delete("k");
+    expect(await a.get("k")).toBeUndefined();
+    await a.close();
+  });
+
+  it("returns copies, so a caller cannot change what is stored", async () => {
+    const memory = new MemoryStorage("ns");
+    const value = bytes(4);
+    await memory.set("k", value, 60);
+    value[0] = 0;
+    const read = (await memory.get("k"))!;
+    read[1] = 0;
+    expect(await memory.get("k")).toEqual(bytes(4));
+    await memory.close();
+  });
+});
+
+describe("S2 createResultHandleStore", () => {
+  it("requires storage, namespace and ttlSeconds", async () => {
+    const error = await createResultHandleStore({} as never).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ResultHandlesConfigurationError);
+    expect((error as ResultHandlesConfigurationError).issues.map((i) => i.path)).toEqual(["storage", "namespace", "ttlSeconds"]);
+  });
+
+  it("opens a working memory store", async () => {
+    const store = await createResultHandleStore({ storage: { type: "memory" }, namespace: "t", ttlSeconds: 30 });
+    const handle = store.newHandle();
+    await store.save(handle, { ok: true }, { caller: "c" });
+    expect(await store.read(handle, { caller: "c" })).toEqual({ value: { ok: true } });
+    await store.onShutdown();
+  });
+});

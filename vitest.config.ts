@@ -1,0 +1,48 @@
+import { playwright } from "@vitest/browser-playwright";
+import { defineConfig } from "vitest/config";
+
+// Debian's Chromium (TOOLCHAIN.md): Playwright cannot download a browser here.
+const executablePath = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
+export const chromiumArgs = [
+  "--no-sandbox",
+  "--disable-gpu",
+  "--disable-dev-shm-usage",
+  "--disable-background-networking",
+  "--disable-component-update",
+  "--disable-sync",
+  "--no-first-run",
+  "--disable-quic",
+  "--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0.0.1, EXCLUDE localhost",
+];
+
+export default defineConfig({
+  test: {
+    reporters: ["default", "json"],
+    outputFile: { json: "test-results/vitest.json" },
+    projects: [
+      {
+        test: {
+          name: "node",
+          environment: "node",
+          include: ["test/**/*.test.ts"],
+          exclude: ["test/browser/**"],
+          testTimeout: 20_000,
+        },
+      },
+      {
+        test: {
+          name: "browser",
+          include: ["test/**/*.shared.test.ts", "test/browser/**/*.test.ts"],
+          testTimeout: 20_000,
+          browser: {
+            enabled: true,
+            headless: true,
+            screenshotFailures: false,
+            provider: playwright({ launchOptions: { executablePath, args: chromiumArgs } }),
+            instances: [{ browser: "chromium" }],
+          },
+        },
+      },
+    ],
+  },
+});
