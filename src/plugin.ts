@@ -19,7 +19,8 @@ export class ResultHandlesPluginCore implements FoldContext {
   private opening: Promise<ResultHandleStore> | undefined;
   private readonly warned = new Set<string>();
 
-  protected constructor(
+  /** Use `init(options)`: it checks and resolves the options this takes. */
+  constructor(
     config: ResultHandlesConfig,
     private readonly runtime: Runtime,
   ) {

@@ -101,7 +101,7 @@ describe("S8.3 what the store sees", () => {
     const store = new ResultHandleStore(spy, 60);
     const handle = store.newHandle();
     await store.save(handle, { a: "secret" }, alice);
-    const [{ key, value }] = spy.sets as [{ key: string; value: Uint8Array }];
+    const { key, value } = spy.sets[0]!;
     for (const position of [0, 1, 5, 9, 15, 21, value.length - 17, value.length - 1]) {
       const tampered = value.slice();
       tampered[position]! ^= 0x01;
@@ -118,7 +118,7 @@ describe("S8.3 what the store sees", () => {
     const [h1, h2] = [store.newHandle(), store.newHandle()];
     await store.save(h1, "one", alice);
     await store.save(h2, "two", alice);
-    const [first, second] = spy.sets as [{ key: string; value: Uint8Array }, { key: string; value: Uint8Array }];
+    const [first, second] = [spy.sets[0]!, spy.sets[1]!];
     spy.data.set(second.key, first.value);
     expect(await store.read(h2, alice)).toBeUndefined();
   });
