@@ -1,0 +1,142 @@
+/**
+ * The demo MCP server behind `npm start` (S11.1, S11.2): Streamable HTTP on 127.0.0.1 at /mcp, serving
+ * 2025 clients with sessions and 2026-07-28 clients without, with two result-handles plugin instances.
+ */
+import { randomUUID } from "node:crypto";
+import { createServer, type IncomingMessage, type Server as HttpServer, type ServerResponse } from "node:http";
+import type { AddressInfo } from "node:net";
+import { toNodeHandler } from "@modelcontextprotocol/node";
+import {
+  createMcpHandler,
+  hostHeaderValidationResponse,
+  isLegacyRequest,
+  localhostAllowedHostnames,
+  localhostAllowedOrigins,
+  McpServer,
+  originValidationResponse,
+  WebStandardStreamableHTTPServerTransport,
+  type AuthInfo,
+} from "@modelcontextprotocol/server";
+import { ResultHandlesPlugin, type Logger } from "mcp-result-handles";
+import { chartPng } from "./chart-png.js";
+import { registerOrders, registerReport, registerServerLog } from "./demo-tools.js";
+
+/** Bearer tokens the demo accepts, and the caller each one names (S11.1). */
+const DEMO_TOKENS: Record<string, string> = { "demo-alice": "alice", "demo-bob": "bob" };
+
+export interface DemoServerOptions {
+  port?: number;
+  host?: string;
+  logger?: Logger;
+}
+
+export interface DemoServer {
+  url: string;
+  reports: ResultHandlesPlugin;
+  orders: ResultHandlesPlugin;
+  close(): Promise<void>;
+}
+
+export async function startDemoServer(options: DemoServerOptions = {}): Promise<DemoServer> {
+  const logger = options.logger ?? console;
+  // One plugin per app, created once: per-request servers share their stores (S10.1).
+  const reports = ResultHandlesPlugin.init({ thresholdBytes: 4096, storage: { type: "auto" } });
+  const orders = ResultHandlesPlugin.init({ thresholdBytes: 8192, preview: { items: 2 }, storage: { type: "auto" } });
+
+  const buildServer = (): McpServer => {
+    const server = new McpServer({ name: "result-handles-demo", version: "0.1.0" });
+    reports.install(server, { tools: ["report", "server_log", "chart"], logger });
+    orders.install(server, { tools: ["orders"], logger });
+    registerReport(server);
+    registerServerLog(server);
+    registerOrders(server);
+    server.registerTool("chart", { description: "Ticket counts per week, as a PNG bar chart" }, async () => ({
+      content: [{ type: "image", data: chartPng([12, 30, 22, 41, 18, 35, 27, 44]).toString("base64"), mimeType: "image/png" }],
+    }));
+    return server;
+  };
+
+  const modern = createMcpHandler(buildServer, { legacy: "reject", onerror: (error) => logger.warn(`mcp: ${error.message}`) });
+  const sessions = new Map<string, WebStandardStreamableHTTPServerTransport>();
+
+  /** 2025 clients: one transport and one server per session. */
+  async function serveLegacy(request: Request, authInfo: AuthInfo | undefined): Promise<Response> {
+    const sessionId = request.headers.get("mcp-session-id");
+    if (sessionId) {
+      const transport = sessions.get(sessionId);
+      if (!transport) return jsonRpcError(404, -32001, "Session not found: initialize a new session");
+      return transport.handleRequest(request, { authInfo });
+    }
+    const transport = new WebStandardStreamableHTTPServerTransport({
+      sessionIdGenerator: () => randomUUID(),
+      onsessioninitialized: (id) => void sessions.set(id, transport),
+      onsessionclosed: (id) => void sessions.delete(id),
+    });
+    await buildServer().connect(transport);
+    return transport.handleRequest(request, { authInfo });
+  }
+
+  async function fetch(request: Request): Promise<Response> {
+    if (new URL(request.url).pathname !== "/mcp") return new Response("Not found: the MCP endpoint is /mcp\n", { status: 404 });
+    // Against DNS rebinding, as every localhost MCP server should (S11.1).
+    const refused =
+      hostHeaderValidationResponse(request, localhostAllowedHostnames()) ?? originValidationResponse(request, localhostAllowedOrigins());
+    if (refused) return refused;
+    const auth = authenticate(request);
+    if (auth === "refused") {
+      return jsonRpcError(401, -32001, "Unknown bearer token: use demo-alice, demo-bob or none", { "WWW-Authenticate": 'Bearer realm="demo"' });
+    }
+    return (await isLegacyRequest(request)) ? serveLegacy(request, auth) : modern.fetch(request, { authInfo: auth });
+  }
+
+  const handle = toNodeHandler({ fetch }, { onerror: (error) => logger.warn(`http: ${error.message}`) });
+  const http = createServer((req: IncomingMessage, res: ServerResponse) => {
+    handle(req, res).catch((error: unknown) => {
+      logger.warn(`http: ${error instanceof Error ? error.message : String(error)}`);
+      if (!res.headersSent) res.writeHead(500).end();
+    });
+  });
+  const host = options.host ?? "127.0.0.1";
+  await new Promise<void>((resolve, reject) => {
+    http.once("error", reject);
+    http.listen(options.port ?? 3000, host, resolve);
+  });
+  const { port } = http.address() as AddressInfo;
+
+  return {
+    url: `http://${host}:${port}/mcp`,
+    reports,
+    orders,
+    async close() {
+      await Promise.allSettled([...sessions.values()].map((transport) => transport.close()));
+      await modern.close();
+      await closeHttp(http);
+      await Promise.all([reports.onShutdown(), orders.onShutdown()]);
+    },
+  };
+}
+
+/** `demo-alice` and `demo-bob` name callers; no token means no caller; any other token is refused. */
+function authenticate(request: Request): AuthInfo | undefined | "refused" {
+  const header = request.headers.get("authorization");
+  if (!header) return undefined;
+  const token = /^Bearer\s+(\S+)$/i.exec(header)?.[1];
+  const caller = token ? DEMO_TOKENS[token] : undefined;
+  if (!token || !caller) return "refused";
+  return { token, clientId: "demo-client", scopes: [], extra: { sub: caller } };
+}
+
+function jsonRpcError(status: number, code: number, message: string, headers: Record<string, string> = {}): Response {
+  return new Response(JSON.stringify({ jsonrpc: "2.0", error: { code, message }, id: null }), {
+    status,
+    headers: { "content-type": "application/json", ...headers },
+  });
+}
+
+function closeHttp(http: HttpServer): Promise<void> {
+  return new Promise((resolve) => {
+    http.close(() => resolve());
+    http.closeAllConnections();
+  });
+}
+

@@ -1,0 +1,73 @@
+/**
+ * The demo's tools (S11.2), shared by the Node demo server and the in-page playground. Each registers
+ * on an MCP SDK v2 `McpServer`; which plugin instance folds which tool is decided where they are installed.
+ */
+import type { McpServer } from "@modelcontextprotocol/server";
+import { foldedAnswerSchema } from "mcp-result-handles";
+import { z } from "zod";
+
+const ticket = z.object({ id: z.string(), title: z.string() });
+const reportSchema = z.object({ rows: z.array(ticket) });
+
+/** The reference example: 200 tickets, about 7 KB, over the reports instance's 4096-byte threshold. */
+export function reportRows(): z.infer<typeof reportSchema> {
+  return { rows: Array.from({ length: 200 }, (_, i) => ({ id: `T-${i}`, title: `Ticket ${i}` })) };
+}
+
+export function registerReport(server: McpServer): void {
+  server.registerTool(
+    "report",
+    {
+      title: "Open tickets",
+      description: "Every open ticket",
+      outputSchema: z.union([reportSchema, foldedAnswerSchema]),
+    },
+    async () => {
+      const report = reportRows();
+      return { content: [{ type: "text", text: JSON.stringify(report) }], structuredContent: report };
+    },
+  );
+}
+
+const STATUSES = ["open", "shipped", "delivered", "returned"] as const;
+
+/** `{ orders: [{ id, status }], total }`, ids 0, 1, 2…, statuses "open", "shipped", … (S6.4 over the wire). */
+export function ordersAnswer(n: number) {
+  return { orders: Array.from({ length: n }, (_, id) => ({ id, status: STATUSES[id % STATUSES.length]! })), total: n };
+}
+
+export function registerOrders(server: McpServer): void {
+  server.registerTool(
+    "orders",
+    {
+      description: "Exports orders with their status",
+      inputSchema: z.object({ n: z.number().int().min(0).max(100_000).default(500).describe("How many orders") }),
+    },
+    async ({ n }) => {
+      const answer = ordersAnswer(n);
+      return { content: [{ type: "text", text: JSON.stringify(answer) }], structuredContent: answer };
+    },
+  );
+}
+
+const LEVELS = ["INFO ", "DEBUG", "WARN ", "INFO "] as const;
+
+/** Plain, non-JSON text: every line at least 40 characters. */
+export function serverLogText(lines: number): string {
+  const start = Date.UTC(2026, 10, 30, 9, 0, 0);
+  return Array.from({ length: lines }, (_, i) => {
+    const at = new Date(start + i * 1250).toISOString();
+    return `${at} ${LEVELS[i % LEVELS.length]} worker-${i % 4} request ${1000 + i} served in ${(i * 7) % 90} ms`;
+  }).join("\n");
+}
+
+export function registerServerLog(server: McpServer): void {
+  server.registerTool(
+    "server_log",
+    {
+      description: "The server's recent log lines, as plain text",
+      inputSchema: z.object({ lines: z.number().int().min(1).max(100_000).default(2000).describe("How many lines") }),
+    },
+    async ({ lines }) => ({ content: [{ type: "text", text: serverLogText(lines) }] }),
+  );
+}
