@@ -32,6 +32,8 @@ export default defineConfig({
       {
         test: {
           name: "browser",
+          // Pre-bundled up front, so Vite does not reload the page mid-run when it first meets them.
+          optimizeDeps: { include: ["@modelcontextprotocol/client", "@modelcontextprotocol/server", "zod"] },
           include: ["test/**/*.shared.test.ts", "test/browser/**/*.test.ts"],
           testTimeout: 20_000,
           browser: {

@@ -16,7 +16,7 @@ export function chartPng(values: readonly number[]): Buffer {
       const inBar = y >= top && x % barWidth < barWidth - 2;
       // Paper-like noise in the background, so the image stays larger than any fold threshold.
       noise = (noise * 1103515245 + 12345) >>> 0;
-      raw[y * (width + 1) + 1 + x] = inBar ? 40 : 228 + (noise >>> 27);
+      raw[y * (width + 1) + 1 + x] = inBar ? 40 : 228 + (noise >>> 28);
     }
   }
   const header = Buffer.alloc(13);

@@ -1,0 +1,14 @@
+#!/usr/bin/env bash
+# Installs what the tests need from Debian's packages when it is missing: Chromium for the browser suites.
+# Playwright cannot download a browser here, so tests drive /usr/bin/chromium (override with CHROMIUM_PATH).
+set -euo pipefail
+missing=()
+[ -x "${CHROMIUM_PATH:-/usr/bin/chromium}" ] || missing+=(chromium)
+if [ ${#missing[@]} -eq 0 ]; then
+  echo "system dependencies present"
+  exit 0
+fi
+SUDO=""
+[ "$(id -u)" -eq 0 ] || SUDO="sudo"
+$SUDO apt-get update -q
+$SUDO apt-get install -y -q -o DPkg::Lock::Timeout=300 "${missing[@]}"
