@@ -30,10 +30,10 @@ export default defineConfig({
         },
       },
       {
+        // Pre-bundled up front, so Vite does not reload the page mid-run when it first meets them.
+        optimizeDeps: { include: ["@modelcontextprotocol/client", "@modelcontextprotocol/server", "zod"] },
         test: {
           name: "browser",
-          // Pre-bundled up front, so Vite does not reload the page mid-run when it first meets them.
-          optimizeDeps: { include: ["@modelcontextprotocol/client", "@modelcontextprotocol/server", "zod"] },
           include: ["test/**/*.shared.test.ts", "test/browser/**/*.test.ts"],
           testTimeout: 20_000,
           browser: {

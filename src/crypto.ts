@@ -64,17 +64,21 @@ export async function sealRecord(keys: HandleKeys, plaintext: Uint8Array, expire
   return record;
 }
 
+/** The expiry (ms since the epoch) a record carries in its header. */
+export function recordExpiry(record: Uint8Array): number {
+  return new DataView(record.buffer, record.byteOffset, HEADER_BYTES).getFloat64(1);
+}
+
 /** The plaintext, or undefined when the record is expired, of another format, or fails to decrypt. */
 export async function openRecord(keys: HandleKeys, record: Uint8Array, now: number): Promise<Uint8Array | undefined> {
   if (record.byteLength < HEADER_BYTES + IV_BYTES + TAG_BYTES || record[0] !== FORMAT_VERSION) return undefined;
   const header = record.subarray(0, HEADER_BYTES);
-  const expiresAt = new DataView(record.buffer, record.byteOffset, HEADER_BYTES).getFloat64(1);
-  if (!(expiresAt > now)) return undefined;
+  if (!(recordExpiry(record) > now)) return undefined;
   try {
     const plain = await subtle().decrypt(
-      { name: "AES-GCM", iv: record.slice(HEADER_BYTES, HEADER_BYTES + IV_BYTES), additionalData: associatedData(keys.storageKey, header) as BufferSource },
+      { name: "AES-GCM", iv: record.subarray(HEADER_BYTES, HEADER_BYTES + IV_BYTES) as BufferSource, additionalData: associatedData(keys.storageKey, header) as BufferSource },
       keys.key,
-      record.slice(HEADER_BYTES + IV_BYTES),
+      record.subarray(HEADER_BYTES + IV_BYTES) as BufferSource,
     );
     return new Uint8Array(plain);
   } catch {

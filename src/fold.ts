@@ -73,6 +73,9 @@ export async function foldToolResult(context: FoldContext, input: FoldInput): Pr
     return result;
   }
   const handle = store.newHandle();
+  // Encryption runs while the preview and shape are built (WebCrypto works off the main thread).
+  const sealing = store.seal(handle, json, owner);
+  sealing.catch(() => {}); // its failure is handled where it is awaited, or irrelevant if we stop first
   const folded = fitFoldedAnswer(data, handle, config.preview, Math.floor(config.thresholdBytes / 2));
 
   if (input.outputSchema && !(await admits(input.outputSchema, folded))) {
@@ -85,7 +88,7 @@ export async function foldToolResult(context: FoldContext, input: FoldInput): Pr
   }
 
   try {
-    await store.saveJson(handle, json, owner);
+    await store.put(await sealing);
   } catch (error) {
     context.warn(`result-handles: the store could not keep the answer of tool "${toolName}" (${describe(error)}); sent it whole`);
     return result;

@@ -108,7 +108,7 @@ export class ResultQueryTool {
     for (const source of this.sources()) {
       let found: { value: unknown } | undefined;
       try {
-        found = await (await source.store()).read(args.handle, typeof owner === "function" ? owner(source) : owner);
+        found = await (await source.store()).readShared(args.handle, typeof owner === "function" ? owner(source) : owner);
       } catch {
         unavailable = true;
         continue;

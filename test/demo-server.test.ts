@@ -235,7 +235,7 @@ describe("S11.1 HTTP", () => {
 
   it("refuses a Host or Origin that is not localhost with an HTTP 4xx (DNS rebinding)", async () => {
     const port = new URL(demo.url).port;
-    for (const headers of [{ host: `evil.example:${port}` }, { origin: "http://evil.example" }]) {
+    for (const headers of [{ host: `evil.example:${port}` }, { origin: "http://evil.example" }] as Record<string, string>[]) {
       const status = (await post(headers)).status;
       expect(status).toBeGreaterThanOrEqual(400);
       expect(status).toBeLessThan(500);

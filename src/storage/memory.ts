@@ -53,7 +53,7 @@ export class MemoryStorage implements NamespacedStorage {
       this.remove(id);
       return undefined;
     }
-    return entry.value.slice();
+    return entry.value;
   }
 
   async set(key: string, value: Uint8Array, ttlSeconds: number): Promise<void> {
@@ -62,7 +62,7 @@ export class MemoryStorage implements NamespacedStorage {
     }
     const id = namespacedKey(this.namespace, key);
     this.remove(id);
-    this.entries.set(id, { value: value.slice(), expiresAt: Date.now() + ttlSeconds * 1000 });
+    this.entries.set(id, { value, expiresAt: Date.now() + ttlSeconds * 1000 });
     this.bytes += value.byteLength;
     while ((this.maxEntries > 0 && this.entries.size > this.maxEntries) || (this.maxBytes !== undefined && this.bytes > this.maxBytes)) {
       this.remove(this.entries.keys().next().value as string);
