@@ -1,16 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
-import {
-  RESULT_HANDLE_META_KEY,
-  ResultHandlesPlugin,
-  ResultHandlesPluginCore,
-  foldToolResult,
-  foldedAnswerSchema,
-  type FoldInput,
-  type NamespacedStorage,
-  type Runtime,
-  type ToolResult,
-} from "mcp-result-handles";
+import { RESULT_HANDLE_META_KEY, ResultHandlesPlugin, foldToolResult, foldedAnswerSchema, type FoldInput, type ToolResult } from "mcp-result-handles";
+import { brokenStorage, hangs, pluginOver, rejects } from "./helpers/broken-storage.js";
 
 const alice = { session: "s-1", caller: "alice" };
 const rows = (n: number) => ({ rows: Array.from({ length: n }, (_, i) => ({ id: `T-${i}`, title: `Ticket ${i}` })) });
@@ -151,26 +142,11 @@ describe("S4 when an answer folds", () => {
   });
 
   it("S4.7 a store whose set rejects, or never answers, leaves the answer whole with a warning", async () => {
-    const failing: NamespacedStorage = {
-      get: async () => undefined,
-      set: async () => {
-        throw new Error("disk full");
-      },
-      delete: async () => {},
-      close: async () => {},
-    };
-    const hanging: NamespacedStorage = { ...failing, set: () => new Promise<void>(() => {}) };
-    for (const [storage, reason] of [
-      [failing, "disk full"],
-      [hanging, "longer than 50 ms"],
+    for (const [set, reason] of [
+      [rejects("disk full"), "disk full"],
+      [hangs, "longer than 50 ms"],
     ] as const) {
-      // A build whose storage factory opens the failing storage: the plugin's own timeout path stays in front of it.
-      class FailingStorePlugin extends ResultHandlesPluginCore {
-        protected static override runtime: Runtime = { kind: "node", env: () => undefined, openStorage: async () => storage };
-      }
-      const instance = FailingStorePlugin.init({ thresholdBytes: 4096, storage: { type: "memory", timeoutMs: 50 } });
-      const warnings: string[] = [];
-      instance.logger = { warn: (message) => warnings.push(message) };
+      const { plugin: instance, warnings } = pluginOver(brokenStorage({ set }), { thresholdBytes: 4096, storage: { type: "memory", timeoutMs: 50 } });
       const original = structured(rows(200));
       const started = Date.now();
       expect(await foldToolResult(instance, { toolName: "report", result: original, owner: alice })).toBe(original);

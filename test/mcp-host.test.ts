@@ -5,12 +5,10 @@ import { z } from "zod";
 import {
   RESULT_HANDLE_META_KEY,
   ResultHandlesPlugin,
-  ResultHandlesPluginCore,
   UnsupportedMcpServerError,
   foldedAnswerSchema,
-  type NamespacedStorage,
-  type Runtime,
 } from "mcp-result-handles";
+import { brokenStorage, hangs, pluginOver, rejects } from "./helpers/broken-storage.js";
 import { linkInMemory } from "./helpers/in-memory.js";
 
 const big = (n = 300) => ({ rows: Array.from({ length: n }, (_, i) => ({ id: i, title: `Row number ${i}` })) });
@@ -151,43 +149,27 @@ describe("S4 through the host", () => {
   });
 
   it("S4.7 a store whose set rejects, or that never answers: the call succeeds with the full answer and a warning", async () => {
-    const rejecting: NamespacedStorage = {
-      get: async () => undefined,
-      set: async () => Promise.reject(new Error("READONLY replica")),
-      delete: async () => {},
-      close: async () => {},
-    };
-    const hanging: NamespacedStorage = { ...rejecting, set: () => new Promise<void>(() => {}) };
-    for (const storage of [rejecting, hanging]) {
-      class BrokenStorePlugin extends ResultHandlesPluginCore {
-        protected static override runtime: Runtime = { kind: "node", env: () => undefined, openStorage: async () => storage };
-      }
-      const plugin = BrokenStorePlugin.init({ thresholdBytes: 1024, storage: { type: "memory", timeoutMs: 100 } });
-      const warnings: string[] = [];
+    for (const [set, reason] of [
+      [rejects("READONLY replica"), /READONLY replica/],
+      [hangs, /longer than 100 ms/],
+    ] as const) {
+      const { plugin, warnings, logger } = pluginOver(brokenStorage({ set }), { thresholdBytes: 1024, storage: { type: "memory", timeoutMs: 100 } });
       const server = new McpServer({ name: "t", version: "1" });
-      plugin.install(server, { logger: { warn: (message) => warnings.push(message) } });
+      plugin.install(server, { logger });
       addTool(server, "report", () => big());
       const client = await linkInMemory(server, "s");
       const result = (await client.callTool({ name: "report", arguments: {} })) as Result;
       expect(result.isError).toBeFalsy();
       expect(result.structuredContent).toEqual(big());
       expect(warnings).toHaveLength(1);
-      expect(warnings[0]).toMatch(storage === rejecting ? /READONLY replica/ : /longer than 100 ms/);
+      expect(warnings[0]).toMatch(reason);
     }
   });
 
   it("S7.6 a store that cannot be read answers RESULT_STORE_UNAVAILABLE", async () => {
-    const failingGet: NamespacedStorage = {
-      get: async () => Promise.reject(new Error("connection reset")),
-      set: async () => {},
-      delete: async () => {},
-      close: async () => {},
-    };
-    class BrokenReadPlugin extends ResultHandlesPluginCore {
-      protected static override runtime: Runtime = { kind: "node", env: () => undefined, openStorage: async () => failingGet };
-    }
+    const { plugin, logger } = pluginOver(brokenStorage({ get: rejects("connection reset") }), { thresholdBytes: 1024 });
     const server = new McpServer({ name: "t", version: "1" });
-    BrokenReadPlugin.init({ thresholdBytes: 1024 }).install(server, { logger: { warn: () => {} } });
+    plugin.install(server, { logger });
     addTool(server, "report", () => big());
     const client = await linkInMemory(server, "s");
     const handle = handleOf((await client.callTool({ name: "report", arguments: {} })) as Result);
