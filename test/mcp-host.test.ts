@@ -189,6 +189,20 @@ describe("S4 through the host", () => {
   });
 });
 
+describe("S7.8 result_query as the model sees it", () => {
+  it("describes the path forms, the defaults and that handles expire", async () => {
+    const server = new McpServer({ name: "t", version: "1" });
+    quietPlugin().plugin.install(server);
+    const client = await linkInMemory(server, "s");
+    const { tools } = await client.listTools();
+    const tool = tools.find((t) => t.name === "result_query")!;
+    for (const part of ["$.rows[2].title", "rows.2.title", "/rows/2/title", "20 items", "2000 characters", "expire", "page", "fields"]) {
+      expect(tool.description).toContain(part);
+    }
+    expect(tool.inputSchema).toMatchObject({ type: "object", required: ["handle"], properties: { limit: { maximum: 100000 } } });
+  });
+});
+
 describe("SDK internals (one adapter file)", () => {
   it("the pinned SDK has the members the adapter relies on", () => {
     const server = new McpServer({ name: "t", version: "1" }) as unknown as Record<string, unknown>;
