@@ -63,7 +63,7 @@ function passThroughSchema(json: Record<string, unknown>) {
 
 /**
  * The `result_query` tool (S7). Hosts register `name`, `description`, `inputSchema` and `outputSchema`
- * and route calls to `call`, which answers every refusal as an `isError` result (S7.6).
+ * and route calls to `handler`, which answers every refusal as an `isError` result (S7.6).
  */
 export class ResultQueryTool {
   readonly name = RESULT_QUERY_TOOL_NAME;
@@ -83,8 +83,8 @@ export class ResultQueryTool {
 
   constructor(private readonly sources: () => readonly HandleSource[]) {}
 
-  /** Runs a call; refusals come back as `{ isError: true, structuredContent: { error } }`, never thrown. */
-  async call(args: unknown, owner: OwnerOf): Promise<ToolResult> {
+  /** Handles a call; refusals come back as `{ isError: true, structuredContent: { error } }`, never thrown. */
+  async handler(args: unknown, owner: OwnerOf): Promise<ToolResult> {
     try {
       const result = await this.query(args, owner);
       return textResult(result as unknown as Record<string, unknown>);

@@ -189,6 +189,37 @@ describe("S4 through the host", () => {
   });
 });
 
+describe("S8.3 what a store holder sees, through a whole MCP exchange", () => {
+  it("keys and values never contain the handle, the session, the caller or the answer", async () => {
+    const seen: Uint8Array[] = [];
+    const utf8 = (text: string) => new TextEncoder().encode(text);
+    const recording = brokenStorage({});
+    const storage = {
+      ...recording,
+      get: async (key: string) => (seen.push(utf8(key)), recording.get(key)),
+      set: async (key: string, value: Uint8Array, ttl: number) => (seen.push(utf8(key), value.slice()), recording.set(key, value, ttl)),
+    };
+    const { plugin, logger } = pluginOver(storage, { thresholdBytes: 1024 });
+    const server = new McpServer({ name: "t", version: "1" });
+    const marker = "PLAINTEXT-MARKER-91c2";
+    const session = "session-e2e-5f3b";
+    const caller = "caller-e2e-erin";
+    plugin.install(server, { logger, owner: (ctx) => ({ session: ctx.sessionId, caller }) });
+    addTool(server, "report", () => ({ rows: Array.from({ length: 100 }, (_, i) => ({ i, note: `${marker} ${i}` })) }));
+    const client = await linkInMemory(server, session);
+    const handle = handleOf((await client.callTool({ name: "report", arguments: {} })) as Result);
+    const read = (await client.callTool({ name: "result_query", arguments: { handle, path: "$.rows[7].note" } })) as Result;
+    expect(read.structuredContent).toMatchObject({ value: `${marker} 7` });
+
+    expect(seen.length).toBeGreaterThanOrEqual(3);
+    const text = (bytes: Uint8Array) => new TextDecoder("latin1").decode(bytes);
+    const b64 = (value: string) => btoa(value);
+    for (const secret of [handle, handle.replace(/-/g, ""), session, caller, marker, b64(handle), b64(marker).slice(0, 16)]) {
+      for (const blob of seen) expect(text(blob)).not.toContain(secret);
+    }
+  });
+});
+
 describe("S7.8 result_query as the model sees it", () => {
   it("describes the path forms, the defaults and that handles expire", async () => {
     const server = new McpServer({ name: "t", version: "1" });

@@ -87,7 +87,7 @@ export function installOnMcpServer(plugin: ResultHandlesPluginCore, server: McpS
     queryTool.name,
     { title: queryTool.title, description: queryTool.description, inputSchema: queryTool.inputSchema, outputSchema: queryTool.outputSchema },
     (async (args: unknown, ctx: McpRequestContextLike) =>
-      queryTool.call(args, (source) => (instances.find((i) => i.plugin === source) ?? entry).owner(ctx))) as (...args: never[]) => unknown,
+      queryTool.handler(args, (source) => (instances.find((i) => i.plugin === source) ?? entry).owner(ctx))) as (...args: never[]) => unknown,
   );
 }
 
