@@ -30,6 +30,7 @@ export class ResultHandlesPluginCore implements FoldContext {
   /** Checks options (S3) and returns an instance. Throws `ResultHandlesConfigurationError` naming every problem. */
   static init<T extends ResultHandlesPluginCore>(this: new (config: ResultHandlesConfig, runtime: Runtime) => T, options?: ResultHandlesOptions): T {
     const runtime = (this as unknown as typeof ResultHandlesPluginCore).runtime;
+    if (!runtime) throw new TypeError("Use ResultHandlesPlugin from mcp-result-handles: the core class has no storage of its own");
     return new this(resolveOptions(options, runtime), runtime);
   }
 
