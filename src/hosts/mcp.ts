@@ -93,11 +93,7 @@ export function installOnMcpServer(plugin: ResultHandlesPluginCore, server: McpS
 
 /** The instance that folds a tool: the one naming it, else the first that names no tools (S10.1). */
 function instanceFor(instances: readonly Installed[], toolName: string): Installed | undefined {
-  return instances.find((i) => i.tools?.has(toolName)) ?? instances.find((i) => i.tools === undefined && !namedElsewhere(instances, toolName));
-}
-
-function namedElsewhere(instances: readonly Installed[], toolName: string): boolean {
-  return instances.some((i) => i.tools?.has(toolName));
+  return instances.find((i) => i.tools?.has(toolName)) ?? instances.find((i) => i.tools === undefined);
 }
 
 function isToolResult(value: unknown): value is ToolResult {
