@@ -174,7 +174,8 @@ function describeIssue(issue: z.core.$ZodIssue): string {
     case "too_big":
       return `must be at most ${String(issue.maximum)}`;
     case "invalid_type":
-      return issue.expected === "int" ? "must be a whole number" : `must be a ${issue.expected}`;
+      if (issue.expected === "int") return "must be a whole number";
+      return `must be ${/^[aeiou]/.test(issue.expected) ? "an" : "a"} ${issue.expected}`;
     case "invalid_union":
       return issue.message.includes("discriminator")
         ? 'must be one of "auto", "memory", "indexeddb", "redis", "sqlite", "upstash", "vercel-kv"'
