@@ -34,15 +34,13 @@ export class ResultHandleStore {
   }
 
   async save(handle: string, value: unknown, owner: Owner): Promise<void> {
-    await this.saveJson(handle, toJsonBytes(value), owner);
+    await this.put(await this.seal(handle, toJsonBytes(value), owner));
   }
 
-  /** `save` for a value already measured as UTF-8 JSON, so a fold serializes its answer once. */
-  async saveJson(handle: string, json: Uint8Array, owner: Owner): Promise<void> {
-    await this.put(await this.seal(handle, json, owner));
-  }
-
-  /** Encrypts an answer without storing it yet, so a fold can encrypt while it builds the preview. */
+  /**
+   * Encrypts an answer already measured as UTF-8 JSON without storing it yet, so a fold serializes its
+   * answer once and encrypts while it builds the preview; `put` stores it.
+   */
   async seal(handle: string, json: Uint8Array, owner: Owner): Promise<SealedAnswer> {
     if (!isUuidV4(handle)) throw new ResultQueryError("INVALID_INPUT", "handle must be a UUID v4 from newHandle()");
     const keys = await deriveHandleKeys(handle, owner);
