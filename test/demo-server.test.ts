@@ -3,7 +3,7 @@ import { request } from "node:http";
 import type { Client } from "@modelcontextprotocol/client";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { RESULT_HANDLE_META_KEY } from "mcp-result-handles";
-import { startDemoServer, type DemoServer } from "../playground/demo-server.js";
+import { startDemoServer, type DemoServer } from "../playground/server/demo-server.js";
 import { reportRows } from "../playground/demo-tools.js";
 import { connect, type Era } from "./helpers/mcp-client.js";
 

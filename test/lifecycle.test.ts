@@ -25,7 +25,7 @@ describe("S9.3 S9.5 timers", () => {
 
 describe("S11.1 npm start", () => {
   it("logs one line with its URL, serves, and stops cleanly on SIGTERM", async () => {
-    const child = spawn(process.execPath, ["--import", "tsx", "playground/start.ts"], { cwd: root, env: { ...process.env, PORT: "0" } });
+    const child = spawn(process.execPath, ["--import", "tsx", "playground/server/start.ts"], { cwd: root, env: { ...process.env, PORT: "0" } });
     let output = "";
     child.stderr.on("data", (chunk) => (output += chunk));
     const url = await new Promise<string>((resolveUrl, reject) => {

@@ -19,7 +19,7 @@ import {
 } from "@modelcontextprotocol/server";
 import { ResultHandlesPlugin, type Logger } from "mcp-result-handles";
 import { chartPng } from "./chart-png.js";
-import { registerOrders, registerReport, registerServerLog } from "./demo-tools.js";
+import { registerOrders, registerReport, registerServerLog } from "../demo-tools.js";
 
 /** Bearer tokens the demo accepts, and the caller each one names (S11.1). */
 const DEMO_TOKENS: Record<string, string> = { "demo-alice": "alice", "demo-bob": "bob" };
