@@ -1,5 +1,12 @@
 import { playwright } from "@vitest/browser-playwright";
+import { fileURLToPath } from "node:url";
 import { defineConfig } from "vitest/config";
+
+// Tests import the package by its name; they run the sources of the matching build, never a stale dist/.
+const entry = (runtime: "node" | "browser") => ({
+  find: /^mcp-result-handles$/,
+  replacement: fileURLToPath(new URL(`./src/${runtime}/index.ts`, import.meta.url)),
+});
 
 // Debian's Chromium (TOOLCHAIN.md): Playwright cannot download a browser here.
 const executablePath = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
@@ -21,6 +28,7 @@ export default defineConfig({
     outputFile: { json: "test-results/vitest.json" },
     projects: [
       {
+        resolve: { alias: [entry("node")] },
         test: {
           name: "node",
           environment: "node",
@@ -31,6 +39,7 @@ export default defineConfig({
       },
       {
         // Pre-bundled up front, so Vite does not reload the page mid-run when it first meets them.
+        resolve: { alias: [entry("browser")] },
         optimizeDeps: { include: ["@modelcontextprotocol/client", "@modelcontextprotocol/server", "zod"] },
         test: {
           name: "browser",
