@@ -11,6 +11,7 @@ export {
   ResultHandlesConfigurationError,
   ResultHandlesError,
   ResultQueryError,
+  StorageClientMissingError,
   type ConfigurationIssue,
   type ResultHandlesErrorCode,
   type ResultQueryErrorCode,

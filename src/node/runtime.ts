@@ -1,24 +1,17 @@
-import { memoryLimits, STORAGE_ENV, type StorageConfig } from "../options.js";
-import type { Runtime } from "../runtime.js";
+import { defineRuntime } from "../runtime.js";
 import { MemoryStorage } from "../storage/memory.js";
-import type { NamespacedStorage } from "../storage/types.js";
 
 const env = (name: string): string | undefined => globalThis.process?.env?.[name] || undefined;
 
-/** S9.2: Redis, else Vercel KV, else Upstash when their variables are set, else memory. */
-function resolveAuto(config: StorageConfig): StorageConfig {
-  if (config.type !== "auto") return config;
-  const has = (names: readonly string[]) => names.every((name) => env(name));
-  if (has(STORAGE_ENV.redis)) return { type: "redis", timeoutMs: config.timeoutMs };
-  if (has(STORAGE_ENV.vercelKv)) return { type: "vercel-kv", timeoutMs: config.timeoutMs };
-  if (has(STORAGE_ENV.upstash)) return { type: "upstash", timeoutMs: config.timeoutMs };
-  return { type: "memory", timeoutMs: config.timeoutMs };
-}
+/** Node opens every server store; their client libraries load on first use (S9.5). */
+export const nodeRuntime = defineRuntime("node", env, {
+  memory: async (config, namespace) => new MemoryStorage(namespace, config.memory),
+  redis: async () => notYet("redis"),
+  sqlite: async () => notYet("sqlite"),
+  upstash: async () => notYet("upstash"),
+  "vercel-kv": async () => notYet("vercel-kv"),
+});
 
-async function openStorage(config: StorageConfig, namespace: string): Promise<NamespacedStorage> {
-  const resolved = resolveAuto(config);
-  if (resolved.type === "memory") return new MemoryStorage(namespace, memoryLimits(resolved));
-  throw new Error(`storage type "${resolved.type}" is not in this release yet; use { type: "memory" }`);
+function notYet(type: string): never {
+  throw new Error(`storage type "${type}" is not in this release yet; use { type: "memory" }`);
 }
-
-export const nodeRuntime: Runtime = { kind: "node", env, openStorage };
