@@ -1,12 +1,13 @@
 import { defineRuntime } from "../runtime.js";
 import { MemoryStorage } from "../storage/memory.js";
+import { openRedisStorage } from "../storage/redis.js";
 
 const env = (name: string): string | undefined => globalThis.process?.env?.[name] || undefined;
 
 /** Node opens every server store; their client libraries load on first use (S9.5). */
 export const nodeRuntime = defineRuntime("node", env, {
   memory: async (config, namespace) => new MemoryStorage(namespace, config.memory),
-  redis: async () => notYet("redis"),
+  redis: (config, namespace) => openRedisStorage(config.redis, namespace, config.timeoutMs),
   sqlite: async () => notYet("sqlite"),
   upstash: async () => notYet("upstash"),
   "vercel-kv": async () => notYet("vercel-kv"),
