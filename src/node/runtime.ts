@@ -1,6 +1,7 @@
 import { defineRuntime } from "../runtime.js";
 import { MemoryStorage } from "../storage/memory.js";
 import { openRedisStorage } from "../storage/redis.js";
+import { openSqliteStorage } from "../storage/sqlite.js";
 
 const env = (name: string): string | undefined => globalThis.process?.env?.[name] || undefined;
 
@@ -8,7 +9,7 @@ const env = (name: string): string | undefined => globalThis.process?.env?.[name
 export const nodeRuntime = defineRuntime("node", env, {
   memory: async (config, namespace) => new MemoryStorage(namespace, config.memory),
   redis: (config, namespace) => openRedisStorage(config.redis, namespace, config.timeoutMs),
-  sqlite: async () => notYet("sqlite"),
+  sqlite: (config, namespace) => openSqliteStorage(config.sqlite.path, namespace),
   upstash: async () => notYet("upstash"),
   "vercel-kv": async () => notYet("vercel-kv"),
 });
