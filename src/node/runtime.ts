@@ -2,6 +2,7 @@ import { defineRuntime } from "../runtime.js";
 import { MemoryStorage } from "../storage/memory.js";
 import { openRedisStorage } from "../storage/redis.js";
 import { openSqliteStorage } from "../storage/sqlite.js";
+import { openUpstashStorage } from "../storage/upstash.js";
 
 const env = (name: string): string | undefined => globalThis.process?.env?.[name] || undefined;
 
@@ -10,10 +11,6 @@ export const nodeRuntime = defineRuntime("node", env, {
   memory: async (config, namespace) => new MemoryStorage(namespace, config.memory),
   redis: (config, namespace) => openRedisStorage(config.redis, namespace, config.timeoutMs),
   sqlite: (config, namespace) => openSqliteStorage(config.sqlite.path, namespace),
-  upstash: async () => notYet("upstash"),
-  "vercel-kv": async () => notYet("vercel-kv"),
+  upstash: (config, namespace) => openUpstashStorage(config.upstash, namespace, config.timeoutMs),
+  "vercel-kv": (config, namespace) => openUpstashStorage(config.vercelKv, namespace, config.timeoutMs, "vercel-kv"),
 });
-
-function notYet(type: string): never {
-  throw new Error(`storage type "${type}" is not in this release yet; use { type: "memory" }`);
-}
