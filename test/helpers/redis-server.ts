@@ -12,6 +12,10 @@ export interface RedisServer {
   start(): Promise<void>;
   /** Stops it by PID and waits until the port is closed. */
   stop(): Promise<void>;
+  /** Freezes it (SIGSTOP): connections stay open and nothing answers, as with a hung server. */
+  pause(): void;
+  /** Lets a paused server run again (SIGCONT). */
+  resume(): void;
   /** Stops it for good and removes its directory. */
   dispose(): Promise<void>;
 }
@@ -51,8 +55,15 @@ export async function startRedisServer(): Promise<RedisServer> {
       pid = undefined;
       try {
         process.kill(stopping, "SIGTERM");
+        process.kill(stopping, "SIGCONT"); // a paused server handles SIGTERM only once it runs
       } catch {}
       await waitFor(async () => !alive(stopping) && (await ping(port)) === undefined, `redis-server ${stopping} did not stop`);
+    },
+    pause() {
+      if (pid !== undefined) process.kill(pid, "SIGSTOP");
+    },
+    resume() {
+      if (pid !== undefined) process.kill(pid, "SIGCONT");
     },
     async dispose() {
       await server.stop();

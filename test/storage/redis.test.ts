@@ -2,8 +2,9 @@
 import { Redis } from "ioredis";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createResultHandleStore, ResultHandlesPlugin, type NamespacedStorage } from "mcp-result-handles";
+import { withTimeout } from "../../src/storage/timeout.js";
 import { startRedisServer, type RedisServer } from "../helpers/redis-server.js";
-import { testStorage } from "./contract.js";
+import { storageKey, testStorage } from "./contract.js";
 import { expectNoSecrets, foldMarkedAnswers } from "./secrets.js";
 
 let redis: RedisServer;
@@ -14,10 +15,15 @@ afterAll(async () => {
   await redis?.dispose();
 });
 
-/** The NamespacedStorage under a store: what `createResultHandleStore` opens, reached through its storage. */
+/** The NamespacedStorage a `{ type: "redis" }` store opens. */
 async function openRedis(namespace: string): Promise<NamespacedStorage> {
   const { openRedisStorage } = await import("../../src/storage/redis.js");
   return openRedisStorage({ url: redis.url }, namespace, 3000);
+}
+
+async function openRedisStorage(timeoutMs: number): Promise<NamespacedStorage> {
+  const { openRedisStorage: open } = await import("../../src/storage/redis.js");
+  return open({ url: redis.url }, "frozen", timeoutMs);
 }
 
 testStorage({ name: "redis", open: openRedis, persistent: true });
@@ -59,5 +65,48 @@ describe("S8.3 S9.3 what Redis holds after folds", () => {
     } finally {
       raw.disconnect();
     }
+  });
+});
+
+describe("one connection per Redis, and a frozen server costs one timeout", () => {
+  const clientCount = async (raw: Redis) => (await raw.client("LIST") as string).trim().split("\n").length;
+
+  it("plugin instances on the same Redis share one connection, closed when the last one shuts down", async () => {
+    const raw = new Redis(redis.url);
+    try {
+      const alone = await clientCount(raw);
+      const plugins = [1, 2, 3].map(() => ResultHandlesPlugin.init({ storage: { type: "redis", redis: { url: redis.url } } }));
+      const stores = await Promise.all(plugins.map((plugin) => plugin.store()));
+      expect(await clientCount(raw)).toBe(alone + 1);
+      await plugins[0]!.onShutdown();
+      const handle = stores[1]!.newHandle();
+      await stores[1]!.save(handle, "still open", { caller: "c" });
+      expect(await stores[2]!.read(handle, { caller: "c" })).toEqual({ value: "still open" });
+      await Promise.all(plugins.slice(1).map((plugin) => plugin.onShutdown()));
+      await expect.poll(() => clientCount(raw)).toBe(alone);
+    } finally {
+      raw.disconnect();
+    }
+  });
+
+  it("S9.1 once a command waits out the timeout, the next calls fail at once; answers resume with the server", async () => {
+    const timeoutMs = 300;
+    const [a, b] = await Promise.all([openRedisStorage(timeoutMs), openRedisStorage(timeoutMs)]).then((all) => all.map((s) => withTimeout(s, timeoutMs)));
+    const key = storageKey();
+    await a!.set(key, new Uint8Array([1]), 60);
+    redis.pause();
+    try {
+      let started = performance.now();
+      await expect(a!.get(key)).rejects.toThrow(/longer than 300 ms/);
+      expect(performance.now() - started).toBeGreaterThanOrEqual(timeoutMs - 20);
+      started = performance.now();
+      await expect(b!.get(key)).rejects.toThrow(/not answered/);
+      await expect(a!.set(storageKey(), new Uint8Array([2]), 60)).rejects.toThrow(/not answered/);
+      expect(performance.now() - started).toBeLessThan(100);
+    } finally {
+      redis.resume();
+    }
+    await expect.poll(() => b!.get(key).catch(() => "failed"), { timeout: 3000, interval: 100 }).toEqual(new Uint8Array([1]));
+    await Promise.all([a!.close(), b!.close()]);
   });
 });
