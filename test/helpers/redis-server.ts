@@ -8,7 +8,7 @@ import { join } from "node:path";
 export interface RedisServer {
   readonly port: number;
   readonly url: string;
-  /** Starts it (again) on the same port, empty. */
+  /** Starts it (again) on the same port, empty; does nothing while it runs. */
   start(): Promise<void>;
   /** Stops it by PID and waits until the port is closed. */
   stop(): Promise<void>;
@@ -41,6 +41,7 @@ export async function startRedisServer(): Promise<RedisServer> {
     port,
     url: `redis://127.0.0.1:${port}`,
     async start() {
+      if (pid !== undefined) return; // already running
       rmSync(pidfile, { force: true });
       execFileSync(REDIS_SERVER, [
         "--bind", "127.0.0.1", "--port", String(port), "--save", "", "--appendonly", "no",

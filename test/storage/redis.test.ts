@@ -69,6 +69,22 @@ describe("S8.3 S9.3 what Redis holds after folds", () => {
 });
 
 describe("one connection per Redis, and a frozen server costs one timeout", () => {
+  it("S9.5 a store whose Redis is down at first use fails that use, and opens on a later one once Redis is up", async () => {
+    await redis.stop();
+    const plugin = ResultHandlesPlugin.init({ storage: { type: "redis", redis: { url: redis.url }, timeoutMs: 500 } });
+    try {
+      await expect(plugin.store()).rejects.toThrow();
+      await redis.start();
+      const store = await plugin.store();
+      const handle = store.newHandle();
+      await store.save(handle, "opened", { caller: "c" });
+      expect(await store.read(handle, { caller: "c" })).toEqual({ value: "opened" });
+    } finally {
+      await redis.start(); // a no-op unless the test failed before starting it again
+      await plugin.onShutdown();
+    }
+  });
+
   const clientCount = async (raw: Redis) => (await raw.client("LIST") as string).trim().split("\n").length;
 
   it("plugin instances on the same Redis share one connection, closed when the last one shuts down", async () => {

@@ -1,7 +1,9 @@
 // SQLite through better-sqlite3 on a temporary database file (S9, S8.3).
+import { spawnSync } from "node:child_process";
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { dirname, join, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
 import Sqlite from "better-sqlite3";
 import { afterAll, describe, expect, it } from "vitest";
 import { ResultHandlesPlugin } from "mcp-result-handles";
@@ -9,6 +11,7 @@ import { openSqliteStorage } from "../../src/storage/sqlite.js";
 import { binaryValue, storageKey, testStorage } from "./contract.js";
 import { expectNoSecrets, foldMarkedAnswers } from "./secrets.js";
 
+const root = resolve(dirname(fileURLToPath(import.meta.url)), "../..");
 const dir = mkdtempSync(join(tmpdir(), "result-handles-sqlite-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 const path = join(dir, "contract.sqlite");
@@ -50,6 +53,25 @@ describe("sqlite specifics", () => {
       raw.close();
       await storage.close();
     }
+  });
+
+  it("S9.6 another process on the same file reads what this one wrote, and the other way round", async () => {
+    const file = join(dir, "shared.sqlite");
+    const mine = await openSqliteStorage(file, "shared");
+    const key = storageKey();
+    await mine.set(key, binaryValue(200), 60);
+    const script = `
+      import { openSqliteStorage } from "./src/storage/sqlite.ts";
+      const storage = await openSqliteStorage(${JSON.stringify(file)}, "shared");
+      const read = await storage.get(${JSON.stringify(key)});
+      await storage.set("from-child", new Uint8Array([4, 2]), 60);
+      await storage.close();
+      console.log(read ? read.byteLength : "missing");`;
+    const child = spawnSync(process.execPath, ["--import", "tsx", "--input-type=module", "-e", script], { cwd: root, encoding: "utf8", timeout: 30_000 });
+    expect(child.stderr).toBe("");
+    expect(child.stdout.trim()).toBe("200");
+    expect(await mine.get("from-child")).toEqual(new Uint8Array([4, 2]));
+    await mine.close();
   });
 
   it("S9.5 an unopenable path fails on first use, not at init", async () => {
