@@ -161,12 +161,13 @@ afterAll(() => {
 const project = () => join(scratch, "project");
 
 describe("S13 the package as users install it", () => {
-  it("S13.1 the tarball ships dist with ESM, CommonJS and both declaration kinds, a LICENSE, and nothing of ours", () => {
-    for (const file of ["LICENSE", "README.md", "package.json"]) expect(packedFiles).toContain(file);
+  it("S13.1 the tarball ships dist with ESM, CommonJS and both declaration kinds, a LICENSE, the README's picture, and nothing of ours", () => {
+    const besideDist = ["LICENSE", "README.md", "docs/flow.svg", "package.json"];
+    for (const file of besideDist) expect(packedFiles).toContain(file);
     for (const entry of ["node", "browser"]) {
       for (const ext of ["js", "cjs", "d.ts", "d.cts"]) expect(packedFiles).toContain(`dist/${entry}/index.${ext}`);
     }
-    expect(packedFiles.filter((file) => !file.startsWith("dist/") && !["LICENSE", "README.md", "package.json"].includes(file))).toEqual([]);
+    expect(packedFiles.filter((file) => !file.startsWith("dist/") && !besideDist.includes(file))).toEqual([]);
     expect(tarballBytes).toBeLessThan(200_000);
   });
 
