@@ -232,6 +232,26 @@ describe("S7.8 result_query as the model sees it", () => {
     }
     expect(tool.inputSchema).toMatchObject({ type: "object", required: ["handle"], properties: { limit: { maximum: 100000 } } });
   });
+
+  it("S7.8 is listed read-only and idempotent", async () => {
+    const server = new McpServer({ name: "t", version: "1" });
+    quietPlugin().plugin.install(server);
+    const client = await linkInMemory(server, "s");
+    const tool = (await client.listTools()).tools.find((t) => t.name === "result_query")!;
+    expect(tool.annotations).toMatchObject({ readOnlyHint: true, idempotentHint: true });
+  });
+
+  it("S7.9 its listed output schema has an object root and requires a slice or an error", async () => {
+    const server = new McpServer({ name: "t", version: "1" });
+    quietPlugin().plugin.install(server);
+    const client = await linkInMemory(server, "s");
+    const tool = (await client.listTools()).tools.find((t) => t.name === "result_query")!;
+    expect(tool.outputSchema).toMatchObject({
+      type: "object",
+      properties: { error: { type: "object", required: ["code", "message"] } },
+      anyOf: [{ required: ["path", "value"] }, { required: ["error"] }],
+    });
+  });
 });
 
 describe("SDK internals (one adapter file)", () => {

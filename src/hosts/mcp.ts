@@ -85,7 +85,13 @@ export function installOnMcpServer(plugin: ResultHandlesPluginCore, server: McpS
   const queryTool = new ResultQueryTool(() => instances.map((instance) => instance.plugin));
   server.registerTool(
     queryTool.name,
-    { title: queryTool.title, description: queryTool.description, inputSchema: queryTool.inputSchema, outputSchema: queryTool.outputSchema },
+    {
+      title: queryTool.title,
+      description: queryTool.description,
+      inputSchema: queryTool.inputSchema,
+      outputSchema: queryTool.outputSchema,
+      annotations: queryTool.annotations,
+    },
     (async (args: unknown, ctx: McpRequestContextLike) =>
       queryTool.handler(args, (source) => (instances.find((i) => i.plugin === source) ?? entry).owner(ctx))) as (...args: never[]) => unknown,
   );
