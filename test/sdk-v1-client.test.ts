@@ -92,6 +92,12 @@ function refusalsReachTheClient(connect: () => Promise<AnyClient>, tool: string)
     expect(JSON.stringify(refused).length).toBeLessThan(2_000);
   });
 
+  it("S7.10 a 1 MB handle is refused in well under 64 KB", async () => {
+    const refused = await call(client, "result_query", { handle: "h".repeat(1_000_000) });
+    expect(refused.structuredContent).toMatchObject({ error: { code: "RESULT_HANDLE_NOT_FOUND" } });
+    expect(JSON.stringify(refused).length).toBeLessThan(2_000);
+  });
+
   it("S7.8 lists result_query read-only and idempotent", async () => {
     const tool = (await client.listTools()).tools.find((t) => t.name === "result_query");
     expect(tool?.annotations).toMatchObject({ readOnlyHint: true, idempotentHint: true });
