@@ -1,6 +1,7 @@
 /**
  * The demo MCP server behind `npm start` (S11.1, S11.2): Streamable HTTP on 127.0.0.1 at /mcp, serving
  * 2025 clients with sessions and 2026-07-28 clients without, with two result-handles plugin instances.
+ * It closes 2025 sessions left idle, and logs one `info` line per tools/call (call-log.ts).
  */
 import { randomUUID } from "node:crypto";
 import { createServer, type IncomingMessage, type Server as HttpServer, type ServerResponse } from "node:http";
