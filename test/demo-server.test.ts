@@ -299,12 +299,12 @@ describe("S11.1 idle 2025 sessions", () => {
           },
           body: JSON.stringify({ jsonrpc: "2.0", id: 2, method: "ping" }),
         }).then(async (response) => (await response.body?.cancel(), response.status));
-      // Requests every 0.5 s keep it alive past 1 s; then 1.6 s of silence closes it.
+      // Requests every 0.5 s keep it alive past 1 s; then 2.5 s of silence closes it.
       for (let i = 0; i < 3; i++) {
         await new Promise((r) => setTimeout(r, 500));
         expect(await ping()).toBe(200);
       }
-      await new Promise((r) => setTimeout(r, 1600));
+      await new Promise((r) => setTimeout(r, 2500));
       expect(await ping()).toBe(404);
     } finally {
       await short.close();
