@@ -5,6 +5,7 @@ import { isPlainObject } from "../json.js";
 import type { ResultHandlesPluginCore } from "../plugin.js";
 import { ResultQueryTool } from "../result-query-tool.js";
 import type { ToolResult } from "../tool-result.js";
+import { withConnectionSession } from "./connection-session.js";
 import { assertSupportedServer, interceptToolCalls } from "./mcp-sdk-internals.js";
 
 /** An MCP SDK v2 `McpServer`, described by the one public method used; the rest is checked at `install`. */
@@ -77,7 +78,7 @@ export function installOnMcpServer(plugin: ResultHandlesPluginCore, server: McpS
       result,
       outputSchema: isStandardSchema(tool.outputSchema) ? tool.outputSchema : undefined,
       toolMeta: tool._meta,
-      owner: instance.owner(ctx as McpRequestContextLike),
+      owner: instance.owner(withConnectionSession(server, ctx as McpRequestContextLike)),
       request: ctx,
     });
   });
@@ -85,9 +86,17 @@ export function installOnMcpServer(plugin: ResultHandlesPluginCore, server: McpS
   const queryTool = new ResultQueryTool(() => instances.map((instance) => instance.plugin));
   server.registerTool(
     queryTool.name,
-    { title: queryTool.title, description: queryTool.description, inputSchema: queryTool.inputSchema, outputSchema: queryTool.outputSchema },
-    (async (args: unknown, ctx: McpRequestContextLike) =>
-      queryTool.handler(args, (source) => (instances.find((i) => i.plugin === source) ?? entry).owner(ctx))) as (...args: never[]) => unknown,
+    {
+      title: queryTool.title,
+      description: queryTool.description,
+      inputSchema: queryTool.inputSchema,
+      outputSchema: queryTool.outputSchema,
+      annotations: queryTool.annotations,
+    },
+    (async (args: unknown, rawCtx: McpRequestContextLike) => {
+      const ctx = withConnectionSession(server, rawCtx);
+      return queryTool.handler(args, (source) => (instances.find((i) => i.plugin === source) ?? entry).owner(ctx));
+    }) as (...args: never[]) => unknown,
   );
 }
 
