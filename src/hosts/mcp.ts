@@ -16,12 +16,17 @@ export interface McpServerLike {
 /** Who owns a call, from the SDK's request context (S8.1). */
 export type OwnerResolver = (ctx: McpRequestContextLike) => Owner;
 
+/** Options of `plugin.install(server, hostOptions)`. */
 export interface McpHostOptions {
-  /** Tools this instance folds; without it, every tool no other instance names (S10.1). */
+  /** Tools this instance folds. Default: every tool that no other installed instance names (S10.1). */
   tools?: readonly string[];
-  /** Replaces the default owner of S8.1. */
+  /**
+   * Who owns a call; a handle reads back only for the same owner. Default `defaultOwner`: `ctx.sessionId`
+   * (a stdio or in-process connection has one of its own) and the authenticated subject
+   * (`authInfo.extra.sub`, else `authInfo.clientId`). A call with neither is anonymous and never folds (S8.1).
+   */
   owner?: OwnerResolver;
-  /** Where warnings go; `console` by default. */
+  /** Where warnings go (schema mismatches, store failures, anonymous calls). Default `console`. */
   logger?: Logger;
 }
 
