@@ -1,6 +1,7 @@
 // The README's two complete servers (examples/), run as a user runs them, with a real SDK client:
 // the HTTP one over real HTTP (createMcpHandler), the stdio one as a child process over stdio.
 import { spawn, type ChildProcess } from "node:child_process";
+import { readFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { Client } from "@modelcontextprotocol/client";
@@ -12,6 +13,22 @@ import { connect, type Era } from "./helpers/mcp-client.js";
 const root = resolve(dirname(fileURLToPath(import.meta.url)), "..");
 const tsx = join(root, "node_modules", ".bin", "tsx");
 type Result = { structuredContent?: Record<string, unknown>; _meta?: Record<string, unknown>; isError?: boolean };
+
+/** The first ```ts block after a README heading. */
+function readmeBlock(heading: string): string {
+  const readme = readFileSync(join(root, "README.md"), "utf8");
+  const after = readme.slice(readme.indexOf(`\n## ${heading}\n`));
+  return /```ts\n([\s\S]*?)```/.exec(after)![1]!;
+}
+
+describe("the README shows the examples that these tests run", () => {
+  for (const [heading, file] of [["A stdio server", "stdio-server.ts"], ["An HTTP server", "http-server.ts"]]) {
+    it(`"${heading}" is examples/${file} without its header comment`, () => {
+      const source = readFileSync(join(root, "examples", file!), "utf8").replace(/^\/\*\*[\s\S]*?\*\/\n/, "");
+      expect(readmeBlock(heading!)).toBe(source);
+    });
+  }
+});
 
 async function foldAndRead(client: Client) {
   const answer = (await client.callTool({ name: "tickets", arguments: {} })) as Result;
