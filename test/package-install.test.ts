@@ -20,6 +20,7 @@ const cleanEnv = Object.fromEntries(Object.entries(process.env).filter(([key]) =
 let scratch = "";
 let packedFiles: string[] = [];
 let tarballBytes = 0;
+let tarball = "";
 
 const scratchPackage = (tarball: string) => ({
   name: "scratch-consumer",
@@ -142,6 +143,7 @@ beforeAll(async () => {
   const [packed] = JSON.parse(stdout) as [{ filename: string; size: number; files: { path: string }[] }];
   packedFiles = packed.files.map((file) => file.path);
   tarballBytes = packed.size;
+  tarball = join(scratch, packed.filename);
   const project = join(scratch, "project");
   rmSync(project, { recursive: true, force: true });
   await run("mkdir", ["-p", project]);
@@ -170,6 +172,14 @@ describe("S13 the package as users install it", () => {
     expect(packedFiles.filter((file) => !file.startsWith("dist/") && !besideDist.includes(file))).toEqual([]);
     expect(tarballBytes).toBeLessThan(200_000);
   });
+
+  it("S13.3 @arethetypeswrong/cli finds no problem for node10, node16 (ESM and CommonJS) and bundler resolution", async () => {
+    const attw = join(root, "node_modules", ".bin", "attw");
+    const { stdout } = await run(attw, [tarball, "--format", "json"], { cwd: root }).catch((error: { stdout: string }) => error);
+    const report = JSON.parse(stdout) as { problems: unknown; analysis: { entrypoints: Record<string, unknown> } };
+    expect(Object.keys(report.analysis.entrypoints).sort()).toEqual([".", "./browser", "./node", "./package.json"]);
+    expect(report.problems).toEqual({});
+  }, 60_000);
 
   it("S13.2 installs beside zod 4.3.6 and SDK 2.3.1 with exactly one zod in the tree", async () => {
     expect(zodCopies(project()).map((dir) => dir.slice(project().length))).toEqual(["/node_modules/zod"]);
