@@ -25,8 +25,8 @@ export class UnsupportedMcpServerError extends ResultHandlesError {
   constructor(missing: string) {
     super(
       "UNSUPPORTED_MCP_SERVER",
-      `mcp-result-handles cannot attach to this McpServer: ${missing}. It is tested with ` +
-        `@modelcontextprotocol/server 2.4.0; install that version, or check the project's notes for a newer one.`,
+      `mcp-result-handles cannot attach to this McpServer: ${missing}. Pass the McpServer of ` +
+        `@modelcontextprotocol/server >=2.3.0 <3 (tested with 2.3.1 and 2.4.0), not the low-level Server.`,
     );
   }
 }
