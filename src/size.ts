@@ -47,5 +47,10 @@ export function utf8Length(text: string): number {
 
 /** Size of a string as a JSON string (quotes and escapes included), in UTF-8 bytes. */
 export function jsonStringSize(text: string): number {
-  return utf8Length(JSON.stringify(text));
+  // Printable ASCII without quote or backslash is written as it is: the common case, counted without copying.
+  for (let i = 0; i < text.length; i++) {
+    const code = text.charCodeAt(i);
+    if (code < 0x20 || code > 0x7e || code === 0x22 || code === 0x5c) return utf8Length(JSON.stringify(text));
+  }
+  return text.length + 2;
 }
