@@ -1,7 +1,8 @@
 // `npm run bench`: fold and query cost against JSON.stringify / JSON.parse of the same answer.
 // Prints figures; asserts nothing. Baselines and candidates run interleaved in the same loop (one round
 // times each of them once), with no forced GC inside the timed loops; each cell is the median of the
-// rounds, with the spread (25th to 75th percentile) beside it. Ratios are taken within one run.
+// rounds, with the spread (25th to 75th percentile) beside it. Ratios are taken within one run: the ratio
+// of the medians, and the median of each round's ratio (steadier when the machine's load changes).
 // ROUNDS=n sets the rounds of the shape and MCP-form tables; ONLY=shapes|sizes|forms runs one table.
 import { performance } from "node:perf_hooks";
 import { ResultHandlesPlugin, ResultQueryTool, foldToolResult } from "mcp-result-handles";
@@ -101,6 +102,8 @@ function summary(times) {
   const sorted = [...times].sort((a, b) => a - b);
   return { median: quantile(sorted, 0.5), low: quantile(sorted, 0.25), high: quantile(sorted, 0.75) };
 }
+/** Median of the per-round ratios: each round's candidate against the baseline timed beside it. */
+const roundRatio = (candidate, baseline) => summary(candidate.map((t, i) => t / baseline[i])).median.toFixed(2).padStart(7);
 const ms = (t) => (t < 1 ? t.toFixed(3) : t < 100 ? t.toFixed(2) : t.toFixed(0));
 const cell = (s) => `${ms(s.median)} (${ms(s.low)}-${ms(s.high)})`.padStart(22);
 
@@ -147,7 +150,7 @@ if (!only || only === "shapes") {
     ["mixed rows", mixedRows(20_000)],
   ];
   console.log("\nAnswer shapes, structuredContent only");
-  console.log(`${"shape".padEnd(20)}|  bytes   |${"stringify".padStart(22)} |${"fold".padStart(22)} | fold/str | folded bytes`);
+  console.log(`${"shape".padEnd(20)}|  bytes   |${"stringify".padStart(22)} |${"fold".padStart(22)} | fold/str | per round | folded bytes`);
   for (const [label, value] of shapes) {
     const plugin = newPlugin();
     const bytes = Buffer.byteLength(JSON.stringify(value));
@@ -165,7 +168,7 @@ if (!only || only === "shapes") {
     });
     const [s, f] = [summary(times.stringify), summary(times.fold)];
     const outcome = failure ? `throws: ${failure.message}` : isFolded(result) ? String(foldedBytes(result)) : "not folded";
-    console.log(`${label.padEnd(20)}| ${String(bytes).padStart(8)} |${cell(s)} |${cell(f)} | ${(f.median / s.median).toFixed(2).padStart(7)}  | ${outcome}`);
+    console.log(`${label.padEnd(20)}| ${String(bytes).padStart(8)} |${cell(s)} |${cell(f)} | ${(f.median / s.median).toFixed(2).padStart(7)}  |  ${roundRatio(times.fold, times.stringify)}  | ${outcome}`);
     await plugin.onShutdown();
   }
 }
@@ -180,7 +183,7 @@ if (!only || only === "forms") {
     ["text + structuredContent", { content: [{ type: "text", text }], structuredContent: value }],
   ];
   console.log("\n10 MB answer, the two MCP answer forms");
-  console.log(`${"form".padEnd(26)}|${"stringify".padStart(22)} |${"fold".padStart(22)} | fold/str`);
+  console.log(`${"form".padEnd(26)}|${"stringify".padStart(22)} |${"fold".padStart(22)} | fold/str | per round`);
   const plugin = newPlugin();
   const tasks = { stringify: () => JSON.stringify(value) };
   for (const [label, result] of forms) {
@@ -190,7 +193,7 @@ if (!only || only === "forms") {
   const s = summary(times.stringify);
   for (const [label] of forms) {
     const f = summary(times[label]);
-    console.log(`${label.padEnd(26)}|${cell(s)} |${cell(f)} | ${(f.median / s.median).toFixed(2).padStart(7)}`);
+    console.log(`${label.padEnd(26)}|${cell(s)} |${cell(f)} | ${(f.median / s.median).toFixed(2).padStart(7)}  |  ${roundRatio(times[label], times.stringify)}`);
   }
   await plugin.onShutdown();
 }

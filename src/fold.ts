@@ -218,15 +218,23 @@ function foldedResult(original: ToolResult, folded: FoldedAnswer, bytes: number,
   };
 }
 
-/** The first list under the root, so the example call reads rows rather than the whole answer. */
+/**
+ * The first list under the root, so the example call reads rows rather than the whole answer. Only the
+ * first keys are looked at: an object of 48,000 keys and no list is not worth a scan (S4.8).
+ */
 function examplePath(data: unknown, keyLists: KeyLists): string {
   if (Array.isArray(data) || typeof data === "string") return "$";
   if (isPlainObject(data)) {
-    const key = keyLists.of(data).find((k) => Array.isArray(data[k]) && /^[A-Za-z_$][A-Za-z0-9_$]*$/.test(k));
-    if (key) return `$.${key}`;
+    const keys = keyLists.of(data);
+    for (let i = 0; i < Math.min(keys.length, EXAMPLE_KEYS_SCANNED); i++) {
+      const key = keys[i]!;
+      if (Array.isArray(data[key]) && /^[A-Za-z_$][A-Za-z0-9_$]*$/.test(key)) return `$.${key}`;
+    }
   }
   return "$";
 }
+
+const EXAMPLE_KEYS_SCANNED = 1000;
 
 function describe(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
