@@ -1,6 +1,6 @@
 import { KeyLists } from "./json.js";
 import { previewWithin, type BoundedPreview, type PreviewLimits } from "./preview.js";
-import { outlineOf, SHAPE_LIMITS, type Shape } from "./shape.js";
+import { Outline, SHAPE_LIMITS, type Shape } from "./shape.js";
 import { jsonSize, jsonStringSize } from "./size.js";
 
 /** What a folded answer's `structuredContent` is (S5.1). */
@@ -29,7 +29,7 @@ export function fitFoldedAnswer(
   budgetBytes: number,
   keyLists = new KeyLists(),
 ): FoldedAnswer {
-  const outline = outlineOf(value, SHAPE_LIMITS, keyLists);
+  const outline = Outline.of(value, SHAPE_LIMITS, keyLists);
   const frame = FRAME_BYTES + jsonStringSize(handle);
   const smallest = previewWithin(value, { items: 0, chars: 0, depth: 0 }, Infinity, keyLists)!;
   const fitting = (candidate: FoldedAnswer) => (jsonSize(candidate) <= budgetBytes ? candidate : undefined);

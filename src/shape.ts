@@ -22,7 +22,7 @@ export interface ShapeLimits {
 export const SHAPE_LIMITS: ShapeLimits = Object.freeze({ depth: 8, keys: 50, items: 1000 });
 
 export function buildShape(value: unknown, limits: ShapeLimits = SHAPE_LIMITS): Shape {
-  return outlineOf(value, limits).render(limits.depth, Infinity)!.shape;
+  return Outline.of(value, limits).render(limits.depth, Infinity)!.shape;
 }
 
 type Kind = "null" | "boolean" | "number" | "string" | "array" | "object";
@@ -65,7 +65,7 @@ export class Outline {
     private readonly limits: ShapeLimits,
   ) {}
 
-  static of(value: unknown, limits: ShapeLimits, keyLists: KeyLists): Outline {
+  static of(value: unknown, limits: ShapeLimits = SHAPE_LIMITS, keyLists = new KeyLists()): Outline {
     return new Outline(new OutlineBuilder(limits, keyLists).place(value, 0), limits);
   }
 
@@ -83,10 +83,6 @@ export class Outline {
       throw error;
     }
   }
-}
-
-export function outlineOf(value: unknown, limits: ShapeLimits = SHAPE_LIMITS, keyLists = new KeyLists()): Outline {
-  return Outline.of(value, limits, keyLists);
 }
 
 function kindOf(value: unknown): Kind {

@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 import { fitFoldedAnswer } from "../src/fit.js";
 import { cutString, isPlainObject, jsonKeys, type JsonObject } from "../src/json.js";
 import { buildPreview, previewWithin, type PreviewLimits } from "../src/preview.js";
-import { buildShape, outlineOf, SHAPE_LIMITS } from "../src/shape.js";
+import { buildShape, Outline, SHAPE_LIMITS } from "../src/shape.js";
 import { jsonSize, jsonStringSize, toJsonBytes } from "../src/size.js";
 
 const HANDLE = "3f1c2a4e-9b7d-4c1e-8f2a-1b2c3d4e5f60";
@@ -75,10 +75,10 @@ describe("S6.1 S6.2 properties of the bounded builders", () => {
   it("the outline rendered at any depth is the shape built at that depth, measured exactly", () => {
     fc.assert(
       fc.property(jsonValues, fc.integer({ min: 0, max: 8 }), fc.integer({ min: 0, max: 600 }), (value, depth, budget) => {
-        const rendered = outlineOf(value).render(depth, Infinity)!;
+        const rendered = Outline.of(value).render(depth, Infinity)!;
         expect(rendered.shape).toEqual(buildShape(value, { ...SHAPE_LIMITS, depth }));
         expect(rendered.bytes).toBe(jsonSize(rendered.shape));
-        expect(outlineOf(value).render(depth, budget) !== undefined).toBe(rendered.bytes <= budget);
+        expect(Outline.of(value).render(depth, budget) !== undefined).toBe(rendered.bytes <= budget);
       }),
     );
   });
