@@ -181,8 +181,9 @@ if (!only || only === "forms") {
   const forms = [
     ["structuredContent only", { structuredContent: value }],
     ["text + structuredContent", { content: [{ type: "text", text }], structuredContent: value }],
+    ["pretty text + structured", { content: [{ type: "text", text: JSON.stringify(value, null, 2) }], structuredContent: value }],
   ];
-  console.log("\n10 MB answer, the two MCP answer forms");
+  console.log("\n10 MB answer, the MCP answer forms (text compact or pretty-printed)");
   console.log(`${"form".padEnd(26)}|${"stringify".padStart(22)} |${"fold".padStart(22)} | fold/str | per round`);
   const plugin = newPlugin();
   const tasks = { stringify: () => JSON.stringify(value) };

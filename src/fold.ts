@@ -147,12 +147,46 @@ function foldableData(result: ToolResult): FoldableData | typeof NOT_FOLDABLE {
 function repeats(text: string | undefined, json: string, structured: unknown): boolean {
   if (typeof text !== "string") return false;
   if (text === json) return true; // the usual MCP answer: no second serialisation
-  if (text.length > json.length && text[1] === "\n" && text === JSON.stringify(structured, null, 2)) return true;
+  if (text.length > json.length) {
+    // Pretty-printed by JSON.stringify: printing again with its indent is native, twice as fast as a JS scan.
+    const indent = prettyIndent(text);
+    if (indent && text === JSON.stringify(structured, null, indent)) return true;
+    if (sameButLayout(text, json)) return true; // any other layout
+  }
   try {
     return sameJson(JSON.parse(text), JSON.parse(json));
   } catch {
     return false;
   }
+}
+
+/** The indent of a text that `JSON.stringify(value, null, indent)` may have written: what follows `{\n` or `[\n`. */
+function prettyIndent(text: string): string | undefined {
+  if ((text[0] !== "{" && text[0] !== "[") || text[1] !== "\n") return undefined;
+  const unit = text[2];
+  if (unit !== " " && unit !== "\t") return undefined;
+  let end = 3;
+  while (end < 12 && text[end] === unit) end++;
+  return text.slice(2, end); // JSON.stringify indents by at most 10
+}
+
+/**
+ * Whether `text` is the compact JSON text `json` with whitespace between its tokens: one pass over the
+ * text, cheaper than serialising the answer again with `JSON.stringify(value, null, 2)`.
+ */
+function sameButLayout(text: string, json: string): boolean {
+  let at = 0;
+  let inString = false;
+  for (let i = 0; i < text.length; i++) {
+    const code = text.charCodeAt(i);
+    if (!inString && (code === 0x20 || code === 0x0a || code === 0x0d || code === 0x09)) continue;
+    if (code !== json.charCodeAt(at++)) return false;
+    if (!inString) inString = code === 0x22;
+    else if (code === 0x5c) {
+      if (text.charCodeAt(++i) !== json.charCodeAt(at++)) return false; // the escaped character
+    } else if (code === 0x22) inString = false;
+  }
+  return at === json.length;
 }
 
 /** Deep equality of two parsed JSON values, in any key order; iterative, so depth cannot overflow the stack. */

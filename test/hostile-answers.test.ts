@@ -162,6 +162,31 @@ describe("issue 9: the answer is serialised once", () => {
     await instance.onShutdown();
   });
 
+  it("folds a repeat in any layout: pretty-printed with any indent (one more JSON.stringify at most), CRLF", async () => {
+    const value = { note: 'say:"hi"and\\done', ...wideRows(300) }; // no whitespace inside its strings
+    const { instance } = plugin();
+    await instance.store();
+    const pretty = JSON.stringify(value, null, 2);
+    for (const text of [pretty, JSON.stringify(value, null, 4), JSON.stringify(value, null, "\t"), pretty.replaceAll("\n", "\r\n")]) {
+      const original: ToolResult = { content: [{ type: "text", text }], structuredContent: value };
+      const stringify = vi.spyOn(JSON, "stringify"); // observes only
+      try {
+        expect(isFolded(await foldToolResult(instance, { toolName: "rows", result: original, owner: alice }))).toBe(true);
+        expect(stringify.mock.calls.filter(([argument]) => argument === value).length).toBeLessThanOrEqual(2);
+      } finally {
+        stringify.mockRestore();
+      }
+    }
+    // Whitespace inside a string is data, also after an escaped quote: a text that adds some says something else.
+    for (const [from, to] of [["say:", "say :"], ['\\"hi', '\\" hi'], ['and\\\\done', 'and\\\\ done']]) {
+      const text = JSON.stringify(value, null, 2).replace(from!, to!);
+      expect(text).not.toBe(JSON.stringify(value, null, 2));
+      const result = await foldToolResult(instance, { toolName: "rows", result: { content: [{ type: "text", text }], structuredContent: value }, owner: alice });
+      expect(isFolded(result)).toBe(false);
+    }
+    await instance.onShutdown();
+  });
+
   it("still folds a pretty-printed repeat and still refuses a text that differs", async () => {
     const value = wideRows(300);
     const { instance } = plugin();
