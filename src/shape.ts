@@ -56,8 +56,9 @@ interface Place {
 
 /**
  * The widened shape tree of an answer, built once to the depth S6.3 allows and rendered at any shallower
- * depth (S5.4) without visiting the answer again. Building widens in place: an item of a known kind with
- * known keys allocates nothing. Recursion is bounded by `limits.depth`.
+ * depth (S5.4) without visiting the answer again. Building widens in place: an item of kinds and keys
+ * already seen adds no shape objects (the old way built each item's shape, then a widened copy). Recursion
+ * is bounded by `limits.depth`.
  */
 export class Outline {
   private constructor(
