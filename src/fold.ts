@@ -148,7 +148,7 @@ function repeats(text: string | undefined, json: string, structured: unknown): b
   if (typeof text !== "string") return false;
   if (text === json) return true; // the usual MCP answer: no second serialisation
   if (text.length > json.length) {
-    // Pretty-printed by JSON.stringify: printing again with its indent is native, twice as fast as a JS scan.
+    // Pretty-printed by JSON.stringify: printing again with its indent is native, faster than a scan in JS.
     const indent = prettyIndent(text);
     if (indent && text === JSON.stringify(structured, null, indent)) return true;
     if (sameButLayout(text, json)) return true; // any other layout
@@ -171,8 +171,8 @@ function prettyIndent(text: string): string | undefined {
 }
 
 /**
- * Whether `text` is the compact JSON text `json` with whitespace between its tokens: one pass over the
- * text, cheaper than serialising the answer again with `JSON.stringify(value, null, 2)`.
+ * Whether `text` is the compact JSON text `json` with whitespace between its tokens, for layouts that
+ * `JSON.stringify` does not write (CRLF, other separators): one pass over the text, without parsing it.
  */
 function sameButLayout(text: string, json: string): boolean {
   let at = 0;
