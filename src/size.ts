@@ -14,16 +14,23 @@ export function toJsonBytes(value: unknown): Uint8Array {
 }
 
 /**
- * A JSON text as UTF-8 bytes. In pages, `encodeInto` a buffer of the right size costs a fifth of
- * `TextEncoder.encode` (6 ms against 35 ms for 10 MB in Chromium): try the size of an ASCII text first.
+ * A JSON text as UTF-8 bytes (possibly a view on a slightly larger buffer). In pages, `encodeInto` a
+ * buffer made beforehand costs a fifth of `TextEncoder.encode` (9 MB of JSON in Chromium 156: 6 ms against
+ * 31 ms in ASCII, 22 ms against 122 ms in Chinese): the buffer has room for an eighth more bytes than
+ * characters, and grows once when that is not enough.
  */
 export function utf8Bytes(text: string): Uint8Array {
   if (NodeBuffer) return NodeBuffer.from(text, "utf8");
-  let bytes = new Uint8Array(text.length);
-  if (encoder.encodeInto(text, bytes).read === text.length) return bytes;
-  bytes = new Uint8Array(utf8Length(text));
-  encoder.encodeInto(text, bytes);
-  return bytes;
+  let bytes = new Uint8Array(text.length + (text.length >> 3) + 8);
+  let { read, written } = encoder.encodeInto(text, bytes);
+  if (read < text.length) {
+    // The rest takes at most 3 bytes per UTF-16 unit (a surrogate pair: 4 bytes for 2 units).
+    const larger = new Uint8Array(written + (text.length - read) * 3);
+    larger.set(bytes.subarray(0, written));
+    written += encoder.encodeInto(text.slice(read), larger.subarray(written)).written;
+    bytes = larger;
+  }
+  return bytes.subarray(0, written);
 }
 
 /** Size in bytes of the value as UTF-8 JSON, without allocating the bytes. */

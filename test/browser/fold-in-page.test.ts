@@ -9,7 +9,8 @@ const alice = { session: "s-1", caller: "alice" };
 describe("S4.3 UTF-8 in a page (TextEncoder.encodeInto, no Buffer)", () => {
   it("encodes and measures ASCII, multi-byte text and surrogate pairs like TextEncoder", () => {
     expect((globalThis as { Buffer?: unknown }).Buffer).toBeUndefined();
-    for (const text of ["", "plain ascii", "é€😀", `${"x".repeat(1000)}é`, JSON.stringify({ k: "a😀é\ud800" })]) {
+    const grows = ["中".repeat(1000), "😀".repeat(500), `${"x".repeat(900)}${"é".repeat(300)}`]; // past the first buffer
+    for (const text of ["", "plain ascii", "é€😀", `${"x".repeat(1000)}é`, JSON.stringify({ k: "a😀é\ud800" }), ...grows]) {
       const expected = new TextEncoder().encode(text);
       expect(utf8Bytes(text)).toEqual(expected);
       expect(utf8Length(text)).toBe(expected.byteLength);
