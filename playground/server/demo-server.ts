@@ -43,6 +43,8 @@ export interface DemoServerOptions {
   logger?: DemoLogger;
   /** A 2025 session idle for longer than this is closed; its id then gets HTTP 404 (S11.1). Default 1800. */
   sessionIdleSeconds?: number;
+  /** More tools on every per-request server (the bench adds a 10 MB one); those named in `folded` fold with the reports instance. */
+  extraTools?: { register(server: McpServer): void; folded?: readonly string[] };
 }
 
 export const DEFAULT_SESSION_IDLE_SECONDS = 1800;
@@ -62,11 +64,12 @@ export async function startDemoServer(options: DemoServerOptions = {}): Promise<
 
   const buildServer = (): McpServer => {
     const server = logToolCalls(new McpServer({ name: "result-handles-demo", version: "0.1.0" }), (line) => logger.info?.(line));
-    reports.install(server, { tools: ["report", "server_log", "chart"], logger });
+    reports.install(server, { tools: ["report", "server_log", "chart", ...(options.extraTools?.folded ?? [])], logger });
     orders.install(server, { tools: ["orders"], logger });
     registerReport(server);
     registerServerLog(server);
     registerOrders(server);
+    options.extraTools?.register(server);
     server.registerTool("chart", { description: "Ticket counts per week, as a PNG bar chart" }, async () => ({
       content: [{ type: "image", data: chartPng([12, 30, 22, 41, 18, 35, 27, 44]).toString("base64"), mimeType: "image/png" }],
     }));

@@ -1,0 +1,67 @@
+/**
+ * Runs cases in Chromium: bundles bench/page/main.ts with Vite against the built page entry
+ * (dist/browser), serves it on loopback, and drives Debian's Chromium through Playwright with the test
+ * suite's flags. Everything started here is stopped here.
+ */
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { chromium } from "playwright";
+import { build } from "vite";
+import { chromiumArgs } from "../vitest.config.js";
+import type { CaseResult, CaseSpec } from "./measure.js";
+
+const root = fileURLToPath(new URL("..", import.meta.url));
+const executablePath = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
+
+export async function runInChromium(
+  cases: readonly CaseSpec[],
+  report: (row: CaseResult) => void,
+): Promise<{ version: string; results: CaseResult[] }> {
+  const outDir = mkdtempSync(join(tmpdir(), "result-handles-bench-page-"));
+  try {
+    await build({
+      configFile: false,
+      logLevel: "warn",
+      resolve: { alias: [{ find: /^mcp-result-handles$/, replacement: join(root, "dist/browser/index.js") }] },
+      build: {
+        outDir,
+        emptyOutDir: true,
+        minify: false,
+        target: "es2022",
+        lib: { entry: join(root, "bench/page/main.ts"), formats: ["es"], fileName: () => "bench.js" },
+      },
+    });
+    const script = readFileSync(join(outDir, "bench.js"));
+    // Cross-origin isolated, so performance.now() has microseconds, not Chromium's 0.1 ms steps.
+    const isolated = { "cross-origin-opener-policy": "same-origin", "cross-origin-embedder-policy": "require-corp" };
+    const http = createServer((request, response) => {
+      if (request.url === "/bench.js") response.writeHead(200, { "content-type": "text/javascript", ...isolated }).end(script);
+      else response.writeHead(200, { "content-type": "text/html", ...isolated }).end('<!doctype html><script type="module" src="/bench.js"></script>');
+    });
+    await new Promise<void>((resolve) => http.listen(0, "127.0.0.1", resolve));
+    const browser = await chromium.launch({ executablePath, args: chromiumArgs, headless: true });
+    try {
+      const page = await browser.newPage();
+      page.on("console", (message) => {
+        const text = message.text();
+        if (text.startsWith("bench-row ")) report(JSON.parse(text.slice("bench-row ".length)) as CaseResult);
+        else if (message.type() === "error" || message.type() === "warning") console.error(`[page] ${text}`);
+      });
+      page.on("pageerror", (error) => console.error(`[page] ${error.message}`));
+      await page.goto(`http://127.0.0.1:${(http.address() as AddressInfo).port}/`);
+      await page.waitForFunction(() => typeof window.runBench === "function");
+      if (!(await page.evaluate(() => window.crossOriginIsolated))) console.error("[page] not cross-origin isolated: timer resolution is 0.1 ms");
+      const results = (await page.evaluate((list) => window.runBench(list), cases as CaseSpec[])) as CaseResult[];
+      return { version: browser.version(), results };
+    } finally {
+      await browser.close();
+      await new Promise((resolve) => http.close(resolve));
+    }
+  } finally {
+    rmSync(outDir, { recursive: true, force: true });
+  }
+}

@@ -1,0 +1,140 @@
+/**
+ * The measurements, through the package's public API only (so they hold whatever the record format):
+ * fold against `JSON.stringify`, the first `result_query` of 20 items and a repeated one against
+ * `JSON.parse` of the whole answer. Runtime-neutral: Node runs it on the built Node entry, the page on
+ * the built page entry (page/main.ts).
+ */
+import type * as PublicApi from "mcp-result-handles";
+import type { StorageConfig, ToolResult } from "mcp-result-handles";
+import { answerIn, SHAPES, ticketsOf, type FormName, type ShapeName } from "./answers.js";
+import { interleaved, ratio, spread, timedPart, type Ratio, type Spread } from "./timing.js";
+
+/** What the bench uses of a build; both entries have it. */
+export type BenchApi = Pick<typeof PublicApi, "foldToolResult" | "ResultQueryTool" | "RESULT_HANDLE_META_KEY"> & {
+  ResultHandlesPlugin: { init(options: PublicApi.ResultHandlesOptions): PublicApi.ResultHandlesPluginCore };
+};
+
+/** One row of the bench: an answer in one form, folded and read on one store. */
+export interface CaseSpec {
+  part: string;
+  store: string;
+  form: FormName;
+  /** Ticket rows of about this many bytes, or one of S4.8's shapes. */
+  answer: { tickets: number; label: string } | { shape: ShapeName };
+  rounds: number;
+  /** Also time result_query (ticket answers only). */
+  query: boolean;
+}
+
+export interface CaseResult extends Omit<CaseSpec, "answer"> {
+  runtime: string;
+  answer: string;
+  /** UTF-8 bytes of the answer's JSON. */
+  bytes: number;
+  /** UTF-8 bytes of the folded structuredContent, or null when the answer came back whole. */
+  foldedBytes: number | null;
+  /** Rounds whose fold came back unfolded (a store failure or timeout): their times are not a fold's. */
+  unfolded: number;
+  times: Record<string, Spread>;
+  ratios: { fold: Ratio; firstQuery?: Ratio; repeatQuery?: Ratio };
+}
+
+const owner = { session: "bench-session", caller: "bench" };
+export const THRESHOLD_BYTES = 16_384;
+const handleOf = (result: ToolResult): string => (result.structuredContent as { handle: string }).handle;
+const utf8Length = (text: string): number => new TextEncoder().encode(text).byteLength;
+
+function answerOf(spec: CaseSpec): { label: string; value: unknown } {
+  if ("shape" in spec.answer) return { label: spec.answer.shape, value: SHAPES[spec.answer.shape]() };
+  return { label: spec.answer.label, value: ticketsOf(spec.answer.tickets) };
+}
+
+/**
+ * Runs the cases in order. `storage` gives each store's config; every case opens its own plugins (one
+ * folds, one serves first reads, one holds the handle read again and again), so a store that keeps few
+ * answers never evicts the repeatedly read one.
+ */
+export async function runCases(
+  api: BenchApi,
+  runtime: string,
+  cases: readonly CaseSpec[],
+  storage: (store: string) => StorageConfig,
+  report: (result: CaseResult) => void,
+): Promise<CaseResult[]> {
+  const results: CaseResult[] = [];
+  let cached: { key: string; label: string; value: unknown } | undefined;
+  for (const spec of cases) {
+    const key = JSON.stringify(spec.answer);
+    if (cached?.key !== key) {
+      cached = undefined; // let the previous answer go before building the next
+      cached = { key, ...answerOf(spec) };
+    }
+    const result = await runCase(api, runtime, spec, cached.label, cached.value, storage(spec.store));
+    report(result);
+    results.push(result);
+  }
+  return results;
+}
+
+async function runCase(api: BenchApi, runtime: string, spec: CaseSpec, label: string, value: unknown, storage: StorageConfig): Promise<CaseResult> {
+  const plugin = () => {
+    const instance = api.ResultHandlesPlugin.init({ thresholdBytes: THRESHOLD_BYTES, ttlSeconds: 120, storage });
+    instance.logger = { warn: (message) => console.error(`[${runtime}] ${message.slice(0, 200)}`) };
+    return instance;
+  };
+  const [folding, firstReads, repeatReads] = [plugin(), plugin(), plugin()];
+  const input = answerIn(spec.form, value);
+  const isFolded = (result: ToolResult): boolean => result._meta?.[api.RESULT_HANDLE_META_KEY] !== undefined;
+  const fold = (on: PublicApi.ResultHandlesPluginCore) => api.foldToolResult(on, { toolName: "bench", result: input, owner });
+  const json = JSON.stringify(value);
+  let unfolded = 0;
+  let foldedBytes: number | null = null;
+  try {
+    const tasks: Record<string, () => unknown> = {
+      stringify: () => JSON.stringify(value),
+      fold: async () => {
+        const result = await fold(folding);
+        if (!isFolded(result)) unfolded++;
+        else foldedBytes ??= utf8Length(JSON.stringify(result.structuredContent));
+      },
+    };
+    if (spec.query) {
+      const read = { path: "$.rows", offset: 100, limit: 20 };
+      const repeated = await fold(repeatReads);
+      if (!isFolded(repeated)) throw new Error(`${runtime} ${spec.store}: the ${label} answer did not fold`);
+      const firstTool = new api.ResultQueryTool(() => [firstReads]);
+      const repeatTool = new api.ResultQueryTool(() => [repeatReads]);
+      const check = (slice: PublicApi.QueryResult) => {
+        if (!Array.isArray(slice.value) || slice.value.length !== 20) throw new Error(`${runtime} ${spec.store}: result_query did not return 20 items`);
+      };
+      Object.assign(tasks, {
+        parse: () => JSON.parse(json),
+        // A new handle each round, folded untimed: only the first read of its answer is timed.
+        firstQuery: timedPart(
+          () => fold(firstReads),
+          async (fresh) => check(await firstTool.query({ ...read, handle: handleOf(fresh) }, owner)),
+        ),
+        repeatQuery: async () => check(await repeatTool.query({ ...read, handle: handleOf(repeated) }, owner)),
+      });
+    }
+    const times = await interleaved(spec.rounds, tasks, spec.rounds >= 5 ? 1 : 0);
+    const ratios: CaseResult["ratios"] = { fold: ratio(times.fold!, times.stringify!) };
+    if (spec.query) {
+      ratios.firstQuery = ratio(times.firstQuery!, times.parse!);
+      ratios.repeatQuery = ratio(times.repeatQuery!, times.parse!);
+    }
+    const { answer: _, ...rest } = spec;
+    return {
+      ...rest,
+      runtime,
+      answer: label,
+      bytes: utf8Length(json),
+      foldedBytes,
+      unfolded,
+      times: Object.fromEntries(Object.entries(times).map(([name, values]) => [name, spread(values)])),
+      ratios,
+    };
+  } finally {
+    await Promise.all([folding, firstReads, repeatReads].map((instance) => instance.onShutdown()));
+  }
+}

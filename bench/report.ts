@@ -1,0 +1,85 @@
+/** Printing the bench's rows as they finish, and checking the headline ratios against issue 9's goals. */
+import type { HttpResult } from "./http.js";
+import type { CaseResult } from "./measure.js";
+import type { RoundTripResult } from "./stores.js";
+import type { Ratio, Spread } from "./timing.js";
+
+const ms = (t: number | undefined): string => (t === undefined ? "-" : t < 1 ? t.toFixed(3) : t < 100 ? t.toFixed(2) : t.toFixed(0));
+const cell = (s: Spread | undefined, width = 21): string => (s ? `${ms(s.median)} (${ms(s.p25)}-${ms(s.p75)})` : "-").padStart(width);
+/** The headline ratio: the median of each round's own ratio. */
+export const headline = (r: Ratio | undefined): number | undefined => r?.perRound.median;
+const x = (r: Ratio | undefined, width = 9): string => {
+  const value = headline(r);
+  return (value === undefined ? "-" : value < 0.1 ? value.toFixed(3) : value.toFixed(2)).padStart(width);
+};
+
+export function printCaseHeader(): void {
+  console.log(
+    `${"runtime".padEnd(8)} ${"store".padEnd(6)} ${"form".padEnd(10)} ${"answer".padEnd(18)} ${"bytes".padStart(9)} | ${"stringify".padStart(21)} ${"fold".padStart(21)} ${"fold/str".padStart(9)} | ${"parse".padStart(21)} ${"1st query".padStart(21)} ${"1st/parse".padStart(9)} ${"repeat".padStart(21)} ${"rep/parse".padStart(9)} | folded bytes`,
+  );
+}
+
+export function printCase(r: CaseResult): void {
+  const unfolded = r.unfolded ? `, ${r.unfolded} rounds NOT folded` : "";
+  console.log(
+    `${r.runtime.padEnd(8)} ${r.store.padEnd(6)} ${r.form.padEnd(10)} ${r.answer.padEnd(18)} ${String(r.bytes).padStart(9)} | ${cell(r.times.stringify)} ${cell(r.times.fold)} ${x(r.ratios.fold)} | ${cell(r.times.parse)} ${cell(r.times.firstQuery)} ${x(r.ratios.firstQuery)} ${cell(r.times.repeatQuery)} ${x(r.ratios.repeatQuery)} | ${r.foldedBytes ?? "not folded"}${unfolded}`,
+  );
+}
+
+export function printRoundTripHeader(): void {
+  console.log(`${"store".padEnd(8)} ${"size".padEnd(6)} | ${"stringify".padStart(21)} ${"save".padStart(21)} ${"save/str".padStart(9)} | ${"parse".padStart(21)} ${"read".padStart(21)} ${"read/parse".padStart(10)}`);
+}
+
+export function printRoundTrip(r: RoundTripResult): void {
+  console.log(`${r.store.padEnd(8)} ${r.size.padEnd(6)} | ${cell(r.times.stringify)} ${cell(r.times.save)} ${x(r.ratios.save)} | ${cell(r.times.parse)} ${cell(r.times.read)} ${x(r.ratios.read, 10)}`);
+}
+
+export function printHttp(r: HttpResult): void {
+  console.log(`call (${r.rounds} rounds)       | ${"time to result, ms".padStart(21)} | response bytes`);
+  for (const name of ["whole", "folded", "foldedThenQuery"] as const) {
+    const label = { whole: "unfolded", folded: "folded", foldedThenQuery: "folded + result_query" }[name];
+    console.log(`${label.padEnd(22)} | ${cell(r.times[name])} | ${r.wireBytes[name]}`);
+  }
+}
+
+export interface GoalCheck {
+  goal: string;
+  limit: number;
+  /** Each measured case: its label and headline ratio. */
+  measured: { case: string; ratio: number }[];
+  /** True when every measured case is within the limit; null when nothing was measured. */
+  met: boolean | null;
+}
+
+const label = (r: CaseResult): string => `${r.runtime} ${r.store} ${r.form === "structured" ? "structuredContent" : r.form === "text" ? "text+structured" : "pretty text+structured"}${r.part === "shapes" ? ` ${r.answer}` : ""}`;
+
+/** Issue 9's goals, each against the cases it names. */
+export function checkGoals(cases: readonly CaseResult[]): GoalCheck[] {
+  const sized = (answer: string) => cases.filter((r) => r.part === "sizes" && r.answer === answer);
+  const goal = (text: string, limit: number, rows: readonly CaseResult[], pick: (r: CaseResult) => Ratio | undefined): GoalCheck => {
+    const measured = rows.flatMap((r) => {
+      const value = headline(pick(r));
+      return value === undefined ? [] : [{ case: label(r), ratio: Number(value.toFixed(3)) }];
+    });
+    return { goal: text, limit, measured, met: measured.length ? measured.every((m) => m.ratio <= limit) : null };
+  };
+  const twoForms = (r: CaseResult) => r.store === "memory" && r.form !== "pretty";
+  return [
+    goal("fold / stringify at 10 MB, Node (both answer forms)", 1.3, sized("10 MB").filter((r) => r.runtime === "node" && twoForms(r)), (r) => r.ratios.fold),
+    goal("fold / stringify at 10 MB, Chromium (both answer forms)", 1.5, sized("10 MB").filter((r) => r.runtime === "chromium" && twoForms(r)), (r) => r.ratios.fold),
+    goal("first result_query (20 items) / parse at 10 MB, every runtime and store", 0.2, sized("10 MB").filter((r) => r.form === "structured"), (r) => r.ratios.firstQuery),
+    goal("repeated result_query / parse at 10 MB", 0.02, sized("10 MB").filter((r) => r.form === "structured"), (r) => r.ratios.repeatQuery),
+    goal("fold / stringify at 100 KB", 4, sized("100 KB").filter(twoForms), (r) => r.ratios.fold),
+    goal("first result_query / parse at 100 KB", 2, sized("100 KB").filter((r) => r.form === "structured"), (r) => r.ratios.firstQuery),
+    goal("fold / stringify, any answer shape (S4.8)", 3, cases.filter((r) => r.part === "shapes"), (r) => r.ratios.fold),
+  ];
+}
+
+export function printGoals(goals: readonly GoalCheck[]): void {
+  for (const g of goals) {
+    const worst = g.measured.length ? Math.max(...g.measured.map((m) => m.ratio)) : undefined;
+    const verdict = g.met === null ? "not measured" : g.met ? "met" : "NOT met";
+    console.log(`${g.goal.padEnd(72)} ≤ ${String(g.limit).padEnd(5)} worst ${worst === undefined ? "-" : worst.toFixed(3).padStart(6)}  ${verdict}`);
+    for (const m of g.measured) console.log(`    ${m.case.padEnd(60)} ${m.ratio.toFixed(3)}`);
+  }
+}

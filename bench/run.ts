@@ -1,0 +1,167 @@
+/**
+ * `npm run bench`: the whole bench of issue 9, through the package's public API on its built entries
+ * (dist/node in Node, dist/browser in Chromium). Prints tables as rows finish, writes JSON
+ * (bench/results/latest.json) and draws docs/bench.svg. Asserts nothing but that folds fold and queries answer.
+ *
+ * Options (arguments or environment variables):
+ *   --parts=node,stores,shapes,chromium,http   BENCH_PARTS   which parts (default: all)
+ *   --sizes=100KB,1MB,10MB,50MB                BENCH_SIZES   answer sizes (default: all; quick: 100KB,1MB)
+ *   --rounds=N                                 BENCH_ROUNDS  rounds of every loop (default: per size)
+ *   --quick                                    BENCH_QUICK=1 few rounds, small sizes, JSON to the temp folder, no chart
+ *   --out=FILE                                 BENCH_OUT     where the JSON goes
+ *   --chart=FILE|none                          BENCH_CHART   where the SVG goes
+ */
+import { execFileSync } from "node:child_process";
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { cpus, tmpdir } from "node:os";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+import type * as PublicApi from "mcp-result-handles";
+import { SHAPES, type FormName, type ShapeName } from "./answers.js";
+import { drawChart } from "./chart.js";
+import { runInChromium } from "./chromium.js";
+import { overHttp, type HttpResult } from "./http.js";
+import { runCases, THRESHOLD_BYTES, type CaseResult, type CaseSpec } from "./measure.js";
+import { checkGoals, printCase, printCaseHeader, printGoals, printHttp, printRoundTrip, printRoundTripHeader } from "./report.js";
+import { openNodeStores, storeRoundTrips, type RoundTripResult } from "./stores.js";
+
+const root = fileURLToPath(new URL("..", import.meta.url));
+const PARTS = ["node", "stores", "shapes", "chromium", "http"] as const;
+type Part = (typeof PARTS)[number];
+
+/** Sizes and their rounds: enough for a steady median, few enough that the whole bench takes about 5 minutes on 2 cores. */
+const SIZES = [
+  { label: "100 KB", bytes: 100_000, rounds: 31, pageRounds: 31 },
+  { label: "1 MB", bytes: 1_000_000, rounds: 15, pageRounds: 15 },
+  { label: "10 MB", bytes: 10_000_000, rounds: 11, pageRounds: 9 },
+  { label: "50 MB", bytes: 50_000_000, rounds: 5, pageRounds: 3 },
+];
+const SHAPE_ROUNDS = 15;
+const HTTP_ROUNDS = 7;
+
+function option(name: string): string | undefined {
+  const arg = process.argv.find((a) => a === `--${name}` || a.startsWith(`--${name}=`));
+  if (arg) return arg.includes("=") ? arg.slice(arg.indexOf("=") + 1) : "1";
+  return process.env[`BENCH_${name.toUpperCase()}`];
+}
+
+const quick = option("quick") === "1";
+const parts = new Set((option("parts")?.split(",") ?? PARTS).map((p) => p.trim()) as Part[]);
+for (const part of parts) if (!PARTS.includes(part)) throw new Error(`unknown part "${part}": use ${PARTS.join(", ")}`);
+const sizeFilter = option("sizes")?.split(",").map((s) => s.trim().toUpperCase().replace(/\s/g, "")) ?? (quick ? ["100KB", "1MB"] : undefined);
+const sizes = SIZES.filter((s) => !sizeFilter || sizeFilter.includes(s.label.replace(/\s/g, "").toUpperCase()));
+const roundsOverride = option("rounds") ? Number(option("rounds")) : quick ? 5 : undefined;
+const out = option("out") ?? (quick ? join(tmpdir(), "mcp-result-handles-bench-quick.json") : `${root}bench/results/latest.json`);
+const chart = option("chart") ?? (quick ? "none" : `${root}docs/bench.svg`);
+
+const loadavg = () => readFileSync("/proc/loadavg", "utf8").split(" ").slice(0, 3).map(Number);
+const started = Date.now();
+const load = { start: loadavg(), atParts: {} as Record<string, number[]>, end: [] as number[] };
+
+const rounds = (base: number) => roundsOverride ?? base;
+const sizeCases = (part: string, store: string, forms: readonly FormName[], page: boolean, maxBytes = Infinity): CaseSpec[] =>
+  sizes
+    .filter((s) => s.bytes <= maxBytes)
+    .flatMap((s) =>
+      forms
+        .filter((form) => form !== "pretty" || (s.label === "10 MB" && !quick))
+        .map((form) => ({ part, store, form, answer: { tickets: s.bytes, label: s.label }, rounds: rounds(page ? s.pageRounds : s.rounds), query: true })),
+    );
+const shapeCases = (): CaseSpec[] =>
+  (Object.keys(SHAPES) as ShapeName[]).map((shape) => ({
+    part: "shapes",
+    store: "memory",
+    form: "structured",
+    answer: { shape },
+    rounds: rounds(quick ? 5 : SHAPE_ROUNDS),
+    query: false,
+  }));
+
+// The built Node entry (tsx would map the package name to src/); typed by the sources' public API.
+const api = (await import(`${root}dist/node/index.js`)) as typeof PublicApi;
+
+const cases: CaseResult[] = [];
+let roundTrips: RoundTripResult[] = [];
+let http: HttpResult | null = null;
+let chromiumVersion: string | null = null;
+
+console.log(`Node ${process.version}, ${cpus().length} cores, load average ${load.start.join(" ")}; threshold ${THRESHOLD_BYTES} bytes`);
+console.log(`ms as median (25th-75th percentile) of the rounds; ratios are the median of each round's own ratio (candidate / baseline timed beside it)`);
+
+const stores = await openNodeStores({ redis: parts.has("stores"), upstash: parts.has("stores") });
+try {
+  if (parts.has("node") || parts.has("stores") || parts.has("shapes")) {
+    console.log("\nNode, built package: fold against JSON.stringify, result_query against JSON.parse");
+    printCaseHeader();
+    const nodeCases = [
+      ...(parts.has("node") ? sizeCases("sizes", "memory", ["structured", "text", "pretty"], false) : []),
+      ...(parts.has("stores") ? ["sqlite", "redis"].flatMap((store) => sizeCases("sizes", store, ["structured"], false, 10_000_000)) : []),
+      ...(parts.has("shapes") ? shapeCases() : []),
+    ];
+    cases.push(...(await runCases(api, "node", nodeCases, (store) => stores.storage(store), printCase)));
+    load.atParts.node = loadavg();
+  }
+  if (parts.has("stores")) {
+    console.log("\nStore round trip through createResultHandleStore: save (seal + store) against stringify, read (fetch + open + parse) against parse");
+    printRoundTripHeader();
+    const tripSizes = sizes.filter((s) => s.bytes >= 1_000_000 && s.bytes <= 10_000_000).map((s) => ({ ...s, rounds: rounds(s.bytes > 1e6 ? 5 : 11) }));
+    roundTrips = await storeRoundTrips(api.createResultHandleStore, stores, ["memory", "sqlite", "redis", "upstash"], tripSizes, printRoundTrip);
+    load.atParts.stores = loadavg();
+  }
+} finally {
+  await stores.close();
+}
+
+if (parts.has("chromium")) {
+  console.log("\nChromium, built page entry (memory store): fold against JSON.stringify, result_query against JSON.parse");
+  printCaseHeader();
+  const pageCases = [...sizeCases("sizes", "memory", ["structured", "text"], true), ...(parts.has("shapes") ? shapeCases() : [])];
+  const page = await runInChromium(pageCases, printCase);
+  chromiumVersion = page.version;
+  cases.push(...page.results);
+  load.atParts.chromium = loadavg();
+}
+
+if (parts.has("http")) {
+  const bytes = quick ? 1_000_000 : 10_000_000;
+  console.log(`\nOver HTTP through the demo server: one ${bytes / 1e6} MB answer (text + structuredContent), folded against unfolded`);
+  http = await overHttp(bytes, rounds(HTTP_ROUNDS));
+  printHttp(http);
+  load.atParts.http = loadavg();
+}
+
+load.end = loadavg();
+const goals = checkGoals(cases);
+console.log("\nGoals of issue 9 (headline: median of per-round ratios)");
+printGoals(goals);
+
+const commit = (() => {
+  try {
+    return execFileSync("git", ["rev-parse", "--short", "HEAD"], { cwd: root, encoding: "utf8" }).trim();
+  } catch {
+    return null;
+  }
+})();
+const results = {
+  formatVersion: 1,
+  generatedAt: new Date().toISOString(),
+  durationSeconds: Math.round((Date.now() - started) / 1000),
+  options: { quick, parts: [...parts], sizes: sizes.map((s) => s.label), roundsOverride: roundsOverride ?? null },
+  machine: { node: process.version, chromium: chromiumVersion, platform: process.platform, arch: process.arch, cores: cpus().length, cpu: cpus()[0]?.model ?? null, loadavg: load },
+  commit,
+  thresholdBytes: THRESHOLD_BYTES,
+  cases,
+  storeRoundTrips: roundTrips,
+  http,
+  goals,
+};
+mkdirSync(dirname(out), { recursive: true });
+writeFileSync(out, `${JSON.stringify(results, null, 2)}\n`);
+console.log(`\nwrote ${out}`);
+if (chart !== "none") {
+  const caption = `Node ${process.version}${chromiumVersion ? `, Chromium ${chromiumVersion}` : ""}, ${cpus().length} cores, load average ${load.start[0]} at start, ${load.end[0]} at end (other jobs ran: figures are noisy); ${results.generatedAt.slice(0, 16)} UTC`;
+  mkdirSync(dirname(chart), { recursive: true });
+  writeFileSync(chart, drawChart(cases, { caption, ...(http ? { http } : {}) }));
+  console.log(`wrote ${chart}`);
+}
+console.log(`done in ${results.durationSeconds} s; load average at the end ${load.end.join(" ")}`);

@@ -1,0 +1,72 @@
+/**
+ * The one timing loop of the bench, shared by Node and the page build. Baselines and candidates run
+ * interleaved (each round times every task once, in an order that alternates between rounds), so a change
+ * of the machine's load hits them alike; nothing forces a GC inside the loop. Runtime-neutral.
+ */
+
+/** Median and the 25th and 75th percentiles, in ms (or as a ratio). */
+export interface Spread {
+  median: number;
+  p25: number;
+  p75: number;
+}
+
+/** A ratio taken in one run: of the medians, and the spread of each round's own ratio (steadier under load). */
+export interface Ratio {
+  ofMedians: number;
+  perRound: Spread;
+}
+
+/** A task returns nothing, or the ms of the part of its work it timed itself (setup left untimed). */
+export type Task = () => unknown;
+
+const quantile = (sorted: readonly number[], q: number): number => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? NaN;
+
+export function spread(values: readonly number[]): Spread {
+  const sorted = [...values].sort((a, b) => a - b);
+  return { median: quantile(sorted, 0.5), p25: quantile(sorted, 0.25), p75: quantile(sorted, 0.75) };
+}
+
+export function ratio(candidate: readonly number[], baseline: readonly number[]): Ratio {
+  return {
+    ofMedians: spread(candidate).median / spread(baseline).median,
+    perRound: spread(candidate.map((time, round) => time / (baseline[round] ?? NaN))),
+  };
+}
+
+async function time(task: Task): Promise<number> {
+  const start = performance.now();
+  const own = await task();
+  return typeof own === "number" ? own : performance.now() - start;
+}
+
+/**
+ * Runs `tasks` `rounds` times, interleaved, after `warmup` untimed rounds (JIT, lazily opened stores).
+ * Returns each task's times, round by round.
+ */
+export async function interleaved<Name extends string>(
+  rounds: number,
+  tasks: Record<Name, Task>,
+  warmup = 1,
+): Promise<Record<Name, number[]>> {
+  const names = Object.keys(tasks) as Name[];
+  const times = Object.fromEntries(names.map((name) => [name, [] as number[]])) as Record<Name, number[]>;
+  for (let round = -warmup; round < rounds; round++) {
+    const order = round % 2 ? [...names].reverse() : names;
+    for (const name of order) {
+      const elapsed = await time(tasks[name]);
+      if (round >= 0) times[name].push(elapsed);
+    }
+  }
+  return times;
+}
+
+/** Times a task that times a part of itself: runs `setup` untimed, then `timed`, and returns only its ms. */
+export function timedPart<T>(setup: () => Promise<T>, timed: (value: T) => unknown): Task {
+  return async () => {
+    const value = await setup();
+    const start = performance.now();
+    await timed(value);
+    return performance.now() - start;
+  };
+}
