@@ -9,7 +9,7 @@ import { headline } from "./report.js";
 import type { Ratio } from "./timing.js";
 
 const SIZES = ["100 KB", "1 MB", "10 MB", "50 MB"];
-const PANEL = { width: 330, height: 260, left: 46, top: 46, gap: 34 };
+const PANEL = { width: 330, height: 260, left: 46, top: 66, gap: 34 };
 const Y_MIN = 0.005;
 const Y_MAX = 30;
 const TICKS = [0.01, 0.02, 0.05, 0.1, 0.2, 0.5, 1, 2, 5, 10, 20];
@@ -18,7 +18,8 @@ const COLORS = ["#1f77b4", "#6baed6", "#2ca02c", "#9467bd", "#ff7f0e", "#fdae6b"
 interface Panel {
   title: string;
   pick: (r: CaseResult) => Ratio | undefined;
-  goals: { size: string; limit: number; label: string }[];
+  /** `dy` moves the label off the line, so two goals at one size stay readable. */
+  goals: { size: string; limit: number; label: string; dy: number }[];
 }
 
 const PANELS: Panel[] = [
@@ -26,20 +27,20 @@ const PANELS: Panel[] = [
     title: "fold / JSON.stringify",
     pick: (r) => r.ratios.fold,
     goals: [
-      { size: "100 KB", limit: 4, label: "≤4" },
-      { size: "10 MB", limit: 1.3, label: "Node ≤1.3" },
-      { size: "10 MB", limit: 1.5, label: "page ≤1.5" },
+      { size: "100 KB", limit: 4, label: "≤4", dy: -5 },
+      { size: "10 MB", limit: 1.3, label: "Node ≤1.3", dy: 12 },
+      { size: "10 MB", limit: 1.5, label: "page ≤1.5", dy: -5 },
     ],
   },
   {
     title: "first result_query (20 items) / JSON.parse",
     pick: (r) => r.ratios.firstQuery,
     goals: [
-      { size: "100 KB", limit: 2, label: "≤2" },
-      { size: "10 MB", limit: 0.2, label: "≤0.2" },
+      { size: "100 KB", limit: 2, label: "≤2", dy: -5 },
+      { size: "10 MB", limit: 0.2, label: "≤0.2", dy: 12 },
     ],
   },
-  { title: "repeated result_query / JSON.parse", pick: (r) => r.ratios.repeatQuery, goals: [{ size: "10 MB", limit: 0.02, label: "≤0.02" }] },
+  { title: "repeated result_query / JSON.parse", pick: (r) => r.ratios.repeatQuery, goals: [{ size: "10 MB", limit: 0.02, label: "≤0.02", dy: 12 }] },
 ];
 
 const escape = (text: string) => text.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;");
@@ -60,7 +61,7 @@ export function drawChart(cases: readonly CaseResult[], context: { caption: stri
     `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}" viewBox="0 0 ${width} ${height}" font-family="sans-serif" font-size="11">`,
     `<rect width="${width}" height="${height}" fill="#fff"/>`,
     `<text x="${PANEL.left}" y="18" font-size="14" font-weight="bold">mcp-result-handles: cost against one JSON.stringify / JSON.parse of the same answer (median of per-round ratios, log scale)</text>`,
-    `<text x="${PANEL.left}" y="34" fill="#555">${escape(context.caption)}</text>`,
+    `<text x="${PANEL.left}" y="36" fill="#555">${escape(context.caption)}</text>`,
   ];
   PANELS.forEach((panel, index) => {
     const left = PANEL.left + index * (PANEL.width + PANEL.gap);
@@ -76,7 +77,7 @@ export function drawChart(cases: readonly CaseResult[], context: { caption: stri
       const gy = y(goal.limit).toFixed(1);
       const gx = xOf(goal.size);
       out.push(`<line x1="${(gx - 26).toFixed(1)}" x2="${(gx + 26).toFixed(1)}" y1="${gy}" y2="${gy}" stroke="#d62728" stroke-width="2" stroke-dasharray="4 2"/>`);
-      out.push(`<text x="${(gx + 28).toFixed(1)}" y="${(Number(gy) + 4).toFixed(1)}" fill="#d62728">${escape(goal.label)}</text>`);
+      out.push(`<text x="${(gx - 26).toFixed(1)}" y="${(Number(gy) + goal.dy).toFixed(1)}" fill="#d62728" font-weight="bold">${escape(goal.label)}</text>`);
     }
     for (const name of seriesNames) {
       const points = SIZES.flatMap((size) => {

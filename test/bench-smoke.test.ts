@@ -1,0 +1,62 @@
+// Issue 9's bench in quick mode, one small size, Node only: it runs, folds, queries, and writes the JSON
+// the README's figures come from. Runs the built package (dist/node): `npm test` builds first.
+import { execFile } from "node:child_process";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { dirname, join, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+import { promisify } from "node:util";
+import { afterAll, describe, expect, it } from "vitest";
+
+const root = resolve(dirname(fileURLToPath(import.meta.url)), "..");
+const dir = mkdtempSync(join(tmpdir(), "result-handles-bench-smoke-"));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+interface Spread {
+  median: number;
+  p25: number;
+  p75: number;
+}
+
+describe("npm run bench (quick, 100 KB, Node)", () => {
+  it("writes JSON with the load average, each case's medians and spreads, ratios taken per round, and the goals checked", async () => {
+    const out = join(dir, "bench.json");
+    await promisify(execFile)(process.execPath, ["--import", "tsx", "bench/run.ts", "--quick", "--sizes=100KB", "--parts=node", `--out=${out}`, "--chart=none"], {
+      cwd: root,
+      timeout: 30_000,
+    });
+    const results = JSON.parse(readFileSync(out, "utf8"));
+
+    expect(results.formatVersion).toBe(1);
+    expect(results.options).toMatchObject({ quick: true, parts: ["node"], sizes: ["100 KB"] });
+    expect(results.machine.loadavg.start).toHaveLength(3);
+    expect(results.machine.loadavg.end).toHaveLength(3);
+    expect(results.machine.node).toBe(process.version);
+
+    // Both MCP answer forms, folded for real on every round, read back through result_query.
+    expect(results.cases.map((c: { form: string }) => c.form)).toEqual(["structured", "text"]);
+    for (const c of results.cases) {
+      expect(c).toMatchObject({ runtime: "node", store: "memory", answer: "100 KB", rounds: 5, unfolded: 0 });
+      expect(c.bytes).toBeGreaterThan(100_000);
+      expect(c.foldedBytes).toBeGreaterThan(0);
+      expect(c.foldedBytes).toBeLessThan(16_384 / 2);
+      for (const name of ["stringify", "parse", "fold", "firstQuery", "repeatQuery"]) {
+        const time: Spread = c.times[name];
+        expect(time.median, name).toBeGreaterThan(0);
+        expect(time.p25).toBeLessThanOrEqual(time.median);
+        expect(time.p75).toBeGreaterThanOrEqual(time.median);
+      }
+      for (const name of ["fold", "firstQuery", "repeatQuery"]) {
+        expect(c.ratios[name].ofMedians, name).toBeGreaterThan(0);
+        expect(c.ratios[name].perRound.median, name).toBeGreaterThan(0);
+      }
+    }
+
+    const goal = results.goals.find((g: { goal: string }) => g.goal === "fold / stringify at 100 KB");
+    expect(goal.limit).toBe(4);
+    expect(goal.measured).toHaveLength(2);
+    expect(typeof goal.met).toBe("boolean");
+    // Nothing measured at 10 MB in this run: those goals say so instead of passing.
+    expect(results.goals.find((g: { goal: string }) => g.goal.includes("at 10 MB, Node")).met).toBeNull();
+  }, 40_000);
+});
