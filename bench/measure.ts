@@ -7,7 +7,7 @@
 import type * as PublicApi from "mcp-result-handles";
 import type { StorageConfig, ToolResult } from "mcp-result-handles";
 import { answerIn, SHAPES, ticketsOf, type FormName, type ShapeName } from "./answers.js";
-import { interleaved, ratio, spread, timedPart, type Ratio, type Spread } from "./timing.js";
+import { interleaved, ratio, spread, type Ratio, type Spread } from "./timing.js";
 
 /** What the bench uses of a build; both entries have it. */
 export type BenchApi = Pick<typeof PublicApi, "foldToolResult" | "ResultQueryTool" | "RESULT_HANDLE_META_KEY"> & {
@@ -58,7 +58,7 @@ export async function runCases(
   api: BenchApi,
   runtime: string,
   cases: readonly CaseSpec[],
-  storage: (store: string) => StorageConfig,
+  storage: (store: string, entries: number) => StorageConfig,
   report: (result: CaseResult) => void,
 ): Promise<CaseResult[]> {
   const results: CaseResult[] = [];
@@ -69,20 +69,29 @@ export async function runCases(
       cached = undefined; // let the previous answer go before building the next
       cached = { key, ...answerOf(spec) };
     }
-    const result = await runCase(api, runtime, spec, cached.label, cached.value, storage(spec.store));
+    const result = await runCase(api, runtime, spec, cached.label, cached.value, (entries) => storage(spec.store, entries));
     report(result);
     results.push(result);
   }
   return results;
 }
 
-async function runCase(api: BenchApi, runtime: string, spec: CaseSpec, label: string, value: unknown, storage: StorageConfig): Promise<CaseResult> {
-  const plugin = () => {
-    const instance = api.ResultHandlesPlugin.init({ thresholdBytes: THRESHOLD_BYTES, ttlSeconds: 120, storage });
+async function runCase(
+  api: BenchApi,
+  runtime: string,
+  spec: CaseSpec,
+  label: string,
+  value: unknown,
+  storage: (entries: number) => StorageConfig,
+): Promise<CaseResult> {
+  const warmup = spec.rounds >= 5 ? 1 : 0;
+  const plugin = (entries: number) => {
+    const instance = api.ResultHandlesPlugin.init({ thresholdBytes: THRESHOLD_BYTES, ttlSeconds: 120, storage: storage(entries) });
     instance.logger = { warn: (message) => console.error(`[${runtime}] ${message.slice(0, 200)}`) };
     return instance;
   };
-  const [folding, firstReads, repeatReads] = [plugin(), plugin(), plugin()];
+  // A memory store keeps what each needs: the fold's latest, every handle waiting for its first read, the one read again.
+  const [folding, firstReads, repeatReads] = [plugin(1), plugin(spec.rounds + warmup), plugin(1)];
   const input = answerIn(spec.form, value);
   const isFolded = (result: ToolResult): boolean => result._meta?.[api.RESULT_HANDLE_META_KEY] !== undefined;
   const fold = (on: PublicApi.ResultHandlesPluginCore) => api.foldToolResult(on, { toolName: "bench", result: input, owner });
@@ -102,6 +111,10 @@ async function runCase(api: BenchApi, runtime: string, spec: CaseSpec, label: st
       const read = { path: "$.rows", offset: 100, limit: 20 };
       const repeated = await fold(repeatReads);
       if (!isFolded(repeated)) throw new Error(`${runtime} ${spec.store}: the ${label} answer did not fold`);
+      // One new handle per round, all folded before the loop: untimed work inside a round would absorb the
+      // GC debt of the tasks before it and flatter the timed read that follows.
+      const unread: string[] = [];
+      for (let round = 0; round < spec.rounds + warmup; round++) unread.push(handleOf(await fold(firstReads)));
       const firstTool = new api.ResultQueryTool(() => [firstReads]);
       const repeatTool = new api.ResultQueryTool(() => [repeatReads]);
       const check = (slice: PublicApi.QueryResult) => {
@@ -109,15 +122,11 @@ async function runCase(api: BenchApi, runtime: string, spec: CaseSpec, label: st
       };
       Object.assign(tasks, {
         parse: () => JSON.parse(json),
-        // A new handle each round, folded untimed: only the first read of its answer is timed.
-        firstQuery: timedPart(
-          () => fold(firstReads),
-          async (fresh) => check(await firstTool.query({ ...read, handle: handleOf(fresh) }, owner)),
-        ),
+        firstQuery: async () => check(await firstTool.query({ ...read, handle: unread.pop() }, owner)),
         repeatQuery: async () => check(await repeatTool.query({ ...read, handle: handleOf(repeated) }, owner)),
       });
     }
-    const times = await interleaved(spec.rounds, tasks, spec.rounds >= 5 ? 1 : 0);
+    const times = await interleaved(spec.rounds, tasks, warmup);
     const ratios: CaseResult["ratios"] = { fold: ratio(times.fold!, times.stringify!) };
     if (spec.query) {
       ratios.firstQuery = ratio(times.firstQuery!, times.parse!);

@@ -83,3 +83,13 @@ export function printGoals(goals: readonly GoalCheck[]): void {
     for (const m of g.measured) console.log(`    ${m.case.padEnd(60)} ${m.ratio.toFixed(3)}`);
   }
 }
+
+/** The goals as a Markdown table, for the README (printed by `--redraw`). */
+export function goalsMarkdown(goals: readonly GoalCheck[]): string {
+  const lines = ["| Goal (issue 9) | Limit | Measured (median of per-round ratios) | Met |", "| --- | --- | --- | --- |"];
+  for (const g of goals) {
+    const measured = g.measured.map((m) => `${m.case}: ${m.ratio < 0.1 ? m.ratio.toFixed(3) : m.ratio.toFixed(2)}`).join("; ") || "not measured";
+    lines.push(`| ${g.goal} | ≤ ${g.limit}× | ${measured} | ${g.met === null ? "–" : g.met ? "yes" : "**no**"} |`);
+  }
+  return lines.join("\n");
+}

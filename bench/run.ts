@@ -10,7 +10,7 @@
  *   --quick                                    BENCH_QUICK=1 few rounds, small sizes, JSON to the temp folder, no chart
  *   --out=FILE                                 BENCH_OUT     where the JSON goes
  *   --chart=FILE|none                          BENCH_CHART   where the SVG goes
- *   --redraw                                   BENCH_REDRAW=1 only draw the chart again from the JSON
+ *   --redraw                                   BENCH_REDRAW=1 only draw the chart again from the JSON, print the goals as Markdown
  */
 import { execFileSync } from "node:child_process";
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
@@ -23,7 +23,7 @@ import { drawChart } from "./chart.js";
 import { runInChromium } from "./chromium.js";
 import { overHttp, type HttpResult } from "./http.js";
 import { runCases, THRESHOLD_BYTES, type CaseResult, type CaseSpec } from "./measure.js";
-import { checkGoals, printCase, printCaseHeader, printGoals, printHttp, printRoundTrip, printRoundTripHeader } from "./report.js";
+import { checkGoals, goalsMarkdown, printCase, printCaseHeader, printGoals, printHttp, printRoundTrip, printRoundTripHeader, type GoalCheck } from "./report.js";
 import { openNodeStores, storeRoundTrips, type RoundTripResult } from "./stores.js";
 
 const root = fileURLToPath(new URL("..", import.meta.url));
@@ -64,7 +64,9 @@ function writeChart(r: Results): void {
   console.log(`wrote ${chart}`);
 }
 if (option("redraw") === "1") {
-  writeChart(JSON.parse(readFileSync(out, "utf8")) as Results);
+  const saved = JSON.parse(readFileSync(out, "utf8")) as Results & { goals: GoalCheck[] };
+  writeChart(saved);
+  console.log(goalsMarkdown(saved.goals));
   process.exit(0);
 }
 
@@ -112,7 +114,7 @@ try {
       ...(parts.has("stores") ? ["sqlite", "redis"].flatMap((store) => sizeCases("sizes", store, ["structured"], false, 10_000_000)) : []),
       ...(parts.has("shapes") ? shapeCases() : []),
     ];
-    cases.push(...(await runCases(api, "node", nodeCases, (store) => stores.storage(store), printCase)));
+    cases.push(...(await runCases(api, "node", nodeCases, (store, entries) => stores.storage(store, entries), printCase)));
     load.atParts.node = loadavg();
   }
   if (parts.has("stores")) {

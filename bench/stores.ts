@@ -18,7 +18,8 @@ import { interleaved, ratio, spread, type Ratio, type Spread } from "./timing.js
 const TIMEOUT_MS = 60_000;
 
 export interface NodeStores {
-  storage(store: string): StorageConfig;
+  /** `entries`: how many answers a memory store must keep (others ignore it). */
+  storage(store: string, entries?: number): StorageConfig;
   close(): Promise<void>;
 }
 
@@ -36,11 +37,11 @@ export async function openNodeStores(options: { redis: boolean; upstash: boolean
   }
   let files = 0;
   return {
-    storage(store) {
+    storage(store, entries = 1) {
       switch (store) {
         case "memory":
-          // Few entries: the folds of a timed loop must not pile up; bytes capped only by the default.
-          return { type: "memory", memory: { maxEntries: 4 }, timeoutMs: TIMEOUT_MS };
+          // Only the entries asked for, so the folds of a timed loop do not pile up; no byte cap (50 MB answers).
+          return { type: "memory", memory: { maxEntries: entries, maxBytes: 0 }, timeoutMs: TIMEOUT_MS };
         case "sqlite":
           return { type: "sqlite", sqlite: { path: join(dir, `bench-${files++}.sqlite`) }, timeoutMs: TIMEOUT_MS };
         case "redis":

@@ -17,7 +17,7 @@ export interface Ratio {
   perRound: Spread;
 }
 
-/** A task returns nothing, or the ms of the part of its work it timed itself (setup left untimed). */
+/** A task returns nothing, or the ms of the part of its work it timed itself. */
 export type Task = () => unknown;
 
 const quantile = (sorted: readonly number[], q: number): number => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? NaN;
@@ -61,12 +61,3 @@ export async function interleaved<Name extends string>(
   return times;
 }
 
-/** Times a task that times a part of itself: runs `setup` untimed, then `timed`, and returns only its ms. */
-export function timedPart<T>(setup: () => Promise<T>, timed: (value: T) => unknown): Task {
-  return async () => {
-    const value = await setup();
-    const start = performance.now();
-    await timed(value);
-    return performance.now() - start;
-  };
-}

@@ -12,4 +12,4 @@ declare global {
 }
 
 window.runBench = (cases) =>
-  runCases(api, "chromium", cases, () => ({ type: "memory", memory: { maxEntries: 4 } }), (row) => console.log(`bench-row ${JSON.stringify(row)}`));
+  runCases(api, "chromium", cases, (_store, entries) => ({ type: "memory", memory: { maxEntries: entries, maxBytes: 0 } }), (row) => console.log(`bench-row ${JSON.stringify(row)}`));
