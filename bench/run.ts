@@ -10,12 +10,14 @@
  *   --quick                                    BENCH_QUICK=1 few rounds, small sizes, JSON to the temp folder, no chart
  *   --out=FILE                                 BENCH_OUT     where the JSON goes
  *   --chart=FILE|none                          BENCH_CHART   where the SVG goes
+ *   --compare=FILE,...                         BENCH_COMPARE other runs' JSON drawn in the chart too, named by their Node
+ *                                                            version (default: bench/results/node24.json when present)
  *   --redraw                                   BENCH_REDRAW=1 only draw the chart again from the JSON, print the goals as Markdown
  */
 import { execFileSync } from "node:child_process";
-import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { cpus, tmpdir } from "node:os";
-import { dirname, join } from "node:path";
+import { basename, dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import type * as PublicApi from "mcp-result-handles";
 import { SHAPES, type FormName, type ShapeName } from "./answers.js";
@@ -58,9 +60,20 @@ const chart = option("chart") ?? (quick ? "none" : `${root}docs/bench.svg`);
 type Results = { generatedAt: string; machine: { node: string; chromium: string | null; cores: number; loadavg: { start: number[]; end: number[] } }; cases: CaseResult[]; http: HttpResult | null };
 const caption = (r: Results) =>
   `Node ${r.machine.node}${r.machine.chromium ? `, Chromium ${r.machine.chromium}` : ""}, ${r.machine.cores} cores, load average ${r.machine.loadavg.start[0]} at start, ${r.machine.loadavg.end[0]} at end (other jobs ran: figures are noisy); ${r.generatedAt.slice(0, 16)} UTC`;
+const compare = (option("compare")?.split(",") ?? [`${root}bench/results/node24.json`]).filter((file) => file && resolve(file) !== resolve(out) && existsSync(file));
+/** Another run's Node cases, their runtime named by its Node version, e.g. "node v24.21.0". */
+function comparedCases(): CaseResult[] {
+  return compare.flatMap((file) => {
+    const other = JSON.parse(readFileSync(file, "utf8")) as Results;
+    return other.cases.filter((c) => c.runtime === "node").map((c) => ({ ...c, runtime: `node ${other.machine.node}` }));
+  });
+}
 function writeChart(r: Results): void {
+  const compared = comparedCases();
+  const others = compared.length ? `; ${[...new Set(compared.map((c) => c.runtime))].join(", ")} from a separate run (${compare.map((f) => basename(f)).join(", ")})` : "";
   mkdirSync(dirname(chart), { recursive: true });
-  writeFileSync(chart, drawChart(r.cases, { caption: caption(r), ...(r.http ? { http: r.http } : {}) }));
+  const own = r.cases.map((c) => (c.runtime === "node" ? { ...c, runtime: `node ${r.machine.node}` } : c));
+  writeFileSync(chart, drawChart([...own, ...compared], { caption: caption(r) + others, ...(r.http ? { http: r.http } : {}) }));
   console.log(`wrote ${chart}`);
 }
 if (option("redraw") === "1") {
