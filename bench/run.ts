@@ -7,9 +7,11 @@
  *   --parts=node,stores,shapes,chromium,http   BENCH_PARTS   which parts (default: all)
  *   --sizes=100KB,1MB,10MB,50MB                BENCH_SIZES   answer sizes (default: all; quick: 100KB,1MB)
  *   --rounds=N                                 BENCH_ROUNDS  rounds of every loop (default: per size)
- *   --quick                                    BENCH_QUICK=1 few rounds, small sizes, JSON to the temp folder, no chart
- *   --out=FILE                                 BENCH_OUT     where the JSON goes
- *   --chart=FILE|none                          BENCH_CHART   where the SVG goes
+ *   --quick                                    BENCH_QUICK=1 few rounds, small sizes
+ *   --out=FILE                                 BENCH_OUT     where the JSON goes (default: bench/results/latest.json
+ *                                                            for a whole run, else the temp folder)
+ *   --chart=FILE|none                          BENCH_CHART   where the SVG goes (default: docs/bench.svg for a whole
+ *                                                            run, else none)
  *   --compare=FILE,...                         BENCH_COMPARE other runs' JSON drawn in the chart too, named by their Node
  *                                                            version (default: bench/results/node24.json when present)
  *   --redraw                                   BENCH_REDRAW=1 only draw the chart again from the JSON, print the goals as Markdown
@@ -54,8 +56,10 @@ for (const part of parts) if (!PARTS.includes(part)) throw new Error(`unknown pa
 const sizeFilter = option("sizes")?.split(",").map((s) => s.trim().toUpperCase().replace(/\s/g, "")) ?? (quick ? ["100KB", "1MB"] : undefined);
 const sizes = SIZES.filter((s) => !sizeFilter || sizeFilter.includes(s.label.replace(/\s/g, "").toUpperCase()));
 const roundsOverride = option("rounds") ? Number(option("rounds")) : quick ? 5 : undefined;
-const out = option("out") ?? (quick ? join(tmpdir(), "mcp-result-handles-bench-quick.json") : `${root}bench/results/latest.json`);
-const chart = option("chart") ?? (quick ? "none" : `${root}docs/bench.svg`);
+// Only a whole run replaces the committed figures and chart; a part, a size or quick mode writes to the temp folder.
+const whole = !quick && parts.size === PARTS.length && !sizeFilter && roundsOverride === undefined;
+const out = option("out") ?? (whole ? `${root}bench/results/latest.json` : join(tmpdir(), "mcp-result-handles-bench.json"));
+const chart = option("chart") ?? (whole || option("redraw") === "1" ? `${root}docs/bench.svg` : "none");
 
 type Results = { generatedAt: string; machine: { node: string; chromium: string | null; cores: number; loadavg: { start: number[]; end: number[] } }; cases: CaseResult[]; http: HttpResult | null };
 const caption = (r: Results) =>
