@@ -1,4 +1,5 @@
-// Issue 9's bench in quick mode, one small size, Node only: it runs, folds, queries, and writes the JSON
+// Issue 9's bench in quick mode, one small size, Node and the over-HTTP part (1 MB through the demo server,
+// the bench's own tools added through its `extraTools` hook): it runs, folds, queries, and writes the JSON
 // the README's figures come from. Runs the built package (dist/node): `npm test` builds first.
 import { execFile } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
@@ -18,17 +19,17 @@ interface Spread {
   p75: number;
 }
 
-describe("npm run bench (quick, 100 KB, Node)", () => {
-  it("writes JSON with the load average, each case's medians and spreads, ratios taken per round, and the goals checked", async () => {
+describe("npm run bench (quick, 100 KB, Node, over HTTP)", () => {
+  it("writes JSON with the load average, each case's medians and spreads, per-round ratios, the HTTP bytes and the goals checked", async () => {
     const out = join(dir, "bench.json");
-    await promisify(execFile)(process.execPath, ["--import", "tsx", "bench/run.ts", "--quick", "--sizes=100KB", "--parts=node", `--out=${out}`, "--chart=none"], {
+    await promisify(execFile)(process.execPath, ["--import", "tsx", "bench/run.ts", "--quick", "--sizes=100KB", "--parts=node,http", `--out=${out}`, "--chart=none"], {
       cwd: root,
       timeout: 30_000,
     });
     const results = JSON.parse(readFileSync(out, "utf8"));
 
     expect(results.formatVersion).toBe(1);
-    expect(results.options).toMatchObject({ quick: true, parts: ["node"], sizes: ["100 KB"] });
+    expect(results.options).toMatchObject({ quick: true, parts: ["node", "http"], sizes: ["100 KB"] });
     expect(results.machine.loadavg.start).toHaveLength(3);
     expect(results.machine.loadavg.end).toHaveLength(3);
     expect(results.machine.node).toBe(process.version);
@@ -51,6 +52,13 @@ describe("npm run bench (quick, 100 KB, Node)", () => {
         expect(c.ratios[name].perRound.median, name).toBeGreaterThan(0);
       }
     }
+
+    // Over HTTP: the unfolded call carries the answer twice (text and structuredContent), the folded one a few KB.
+    expect(results.http.answerBytes).toBeGreaterThan(1_000_000);
+    expect(results.http.wireBytes.whole).toBeGreaterThan(2 * results.http.answerBytes);
+    expect(results.http.wireBytes.folded).toBeLessThan(16_384);
+    expect(results.http.wireBytes.foldedThenQuery).toBeGreaterThan(results.http.wireBytes.folded);
+    for (const name of ["whole", "folded", "foldedThenQuery"]) expect(results.http.times[name].median, name).toBeGreaterThan(0);
 
     const goal = results.goals.find((g: { goal: string }) => g.goal === "fold / stringify at 100 KB");
     expect(goal.limit).toBe(4);
