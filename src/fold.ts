@@ -3,8 +3,7 @@ import type { Owner } from "./crypto.js";
 import { fitFoldedAnswer, type FoldedAnswer } from "./fit.js";
 import { isPlainObject } from "./json.js";
 import type { ResultHandlesConfig } from "./options.js";
-import { toJsonBytes } from "./size.js";
-import type { ResultHandleStore } from "./store.js";
+import { serializeAnswer, type ResultHandleStore } from "./store.js";
 import type { ContentBlock, ToolResult } from "./tool-result.js";
 
 /** Anything with a Standard Schema `validate` (zod 4, valibot, the MCP SDK's wrappers). */
@@ -53,8 +52,8 @@ export async function foldToolResult(context: FoldContext, input: FoldInput): Pr
   const data = foldableData(result);
   if (data === NOT_FOLDABLE) return result;
 
-  const json = toJsonBytes(data);
-  const bytes = json.byteLength;
+  const json = serializeAnswer(data);
+  const bytes = json.bytes;
   if (bytes <= config.thresholdBytes) return result;
 
   try {

@@ -2,6 +2,7 @@ import { RESULT_QUERY_TOOL_NAME } from "./constants.js";
 import type { Owner } from "./crypto.js";
 import { ResultQueryError } from "./errors.js";
 import type { ResultHandlesConfig } from "./options.js";
+import { selectForQuery } from "./query-plan.js";
 import { DEFAULT_LIMITS, MAX_LIMIT, parseQueryArguments, queryValue, type QueryResult } from "./query.js";
 import type { ResultHandleStore } from "./store.js";
 import { textResult, type ToolResult } from "./tool-result.js";
@@ -108,7 +109,7 @@ export class ResultQueryTool {
     for (const source of this.sources()) {
       let found: { value: unknown } | undefined;
       try {
-        found = await (await source.store()).readShared(args.handle, typeof owner === "function" ? owner(source) : owner);
+        found = await (await source.store()).readShared(args.handle, typeof owner === "function" ? owner(source) : owner, selectForQuery(args));
       } catch {
         unavailable = true;
         continue;

@@ -1,0 +1,243 @@
+// S8.5 answers stored in pieces with an encrypted index. Runs in Node and again inside Chromium.
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import { ResultHandleStore, ResultQueryError, type NamespacedStorage, type Owner } from "mcp-result-handles";
+import { queryValue, parseQueryArguments, type QueryArguments } from "../src/query.js";
+import { selectForQuery } from "../src/query-plan.js";
+import { serializeAnswer } from "../src/record-pieces.js";
+
+/** Records every key the store asks for or writes (an observer: it stores for real, in a Map). */
+class SpyStorage implements NamespacedStorage {
+  readonly sets: { key: string; value: Uint8Array }[] = [];
+  gets: string[] = [];
+  readonly data = new Map<string, Uint8Array>();
+  async get(key: string) {
+    this.gets.push(key);
+    return this.data.get(key);
+  }
+  async set(key: string, value: Uint8Array) {
+    this.sets.push({ key, value: value.slice() });
+    this.data.set(key, value.slice());
+  }
+  async delete(key: string) {
+    this.data.delete(key);
+  }
+  async close() {}
+}
+
+const alice: Owner = { session: "session-alice-7d1e", caller: "alice@example.test" };
+const MARKER = "MARKER-4f9a-plaintext-should-never-be-stored";
+
+/** 2000 rows of about 120 bytes, in pieces of 16 KB: about 15 pieces. */
+const PIECE_BYTES = 16 * 1024;
+function rows(count: number) {
+  return Array.from({ length: count }, (_, i) => ({ id: i, title: `${MARKER} row ${i} ünïcødé ${"x".repeat(i % 7)}`, tags: ["a", i % 3] }));
+}
+
+async function storedAnswer(value: unknown, pieceBytes = PIECE_BYTES) {
+  const spy = new SpyStorage();
+  const store = new ResultHandleStore(spy, 60, { pieceBytes });
+  const handle = store.newHandle();
+  await store.save(handle, value, alice);
+  spy.gets = [];
+  return { spy, store, handle };
+}
+
+/** The result of a query, or its error code: what a client would see. */
+function outcome(run: () => unknown): unknown {
+  try {
+    return run();
+  } catch (error) {
+    if (error instanceof ResultQueryError) return error.code;
+    throw error;
+  }
+}
+
+async function query(store: ResultHandleStore, handle: string, raw: Omit<QueryArguments, "handle">, owner: Owner = alice) {
+  const args = parseQueryArguments({ handle, ...raw });
+  const found = await store.readShared(handle, owner, selectForQuery(args));
+  return found && outcome(() => queryValue(found.value, args, 1_000_000));
+}
+
+function hexForms(secret: string): string[] {
+  const utf8 = new TextEncoder().encode(secret);
+  return [secret, Array.from(utf8, (b) => b.toString(16).padStart(2, "0")).join(""), secret.replace(/-/g, "")];
+}
+
+describe("S8.5 what the storage sees of an answer in pieces", () => {
+  it("several records under unrelated 64-hex keys; no handle, owner or plaintext in any key or value", async () => {
+    const value = { rows: rows(2000), total: 2000 };
+    const { spy, handle } = await storedAnswer(value);
+    expect(spy.sets.length).toBeGreaterThan(10);
+    const keys = spy.sets.map((s) => s.key);
+    expect(new Set(keys).size).toBe(keys.length);
+    for (const key of keys) expect(key).toMatch(/^[0-9a-f]{64}$/);
+    // Unlinkable: no key shares a prefix with another (HKDF outputs, not counters or suffixes of one secret).
+    expect(new Set(keys.map((k) => k.slice(0, 8))).size).toBe(keys.length);
+    const decoder = new TextDecoder("latin1");
+    for (const { key, value: record } of spy.sets) {
+      const text = decoder.decode(record);
+      for (const secret of [handle, alice.session!, alice.caller!, MARKER, "ünïcødé"]) {
+        for (const form of hexForms(secret)) {
+          expect(key.includes(form)).toBe(false);
+          expect(text.includes(form)).toBe(false);
+        }
+      }
+    }
+  });
+
+  it("the same handle under another owner derives none of the same keys", async () => {
+    const spy = new SpyStorage();
+    const store = new ResultHandleStore(spy, 60, { pieceBytes: PIECE_BYTES });
+    const handle = store.newHandle();
+    await store.save(handle, rows(1000), alice);
+    const first = spy.sets.map((s) => s.key);
+    await store.save(handle, rows(1000), { session: alice.session });
+    const second = spy.sets.slice(first.length).map((s) => s.key);
+    expect(second.length).toBe(first.length);
+    expect(second.filter((key) => first.includes(key))).toEqual([]);
+  });
+
+  it("a query touching one piece reads only the index and that piece", async () => {
+    const value = { rows: rows(2000), total: 2000 };
+    const { spy, store, handle } = await storedAnswer(value);
+    const indexKey = spy.sets[0]!.key;
+    const result = await query(store, handle, { path: "$.rows", offset: 1000, limit: 20 });
+    expect(result).toEqual({ path: "$.rows", value: value.rows.slice(1000, 1020), total: 2000, offset: 1000, nextOffset: 1020 });
+    expect(spy.gets[0]).toBe(indexKey);
+    expect(spy.gets.length).toBe(2);
+    const piece = spy.gets[1]!;
+    expect(spy.sets.findIndex((s) => s.key === piece)).toBeGreaterThan(1);
+
+    // A repeated read is served from memory once the index record is seen to be the same.
+    spy.gets = [];
+    expect(await query(store, handle, { path: "$.rows", offset: 1000, limit: 20 })).toEqual(result);
+    expect(spy.gets).toEqual([indexKey]);
+
+    // One item deep in the list, by every path form, reads one piece more at most.
+    spy.gets = [];
+    for (const path of ["$.rows[1990].title", "rows.1990.title", "/rows/1990/title", "$['rows'][-10].title"]) {
+      expect(await query(store, handle, { path })).toEqual({ path: "$.rows[1990].title", value: value.rows[1990]!.title, total: value.rows[1990]!.title.length, offset: 0 });
+    }
+    expect(spy.gets.filter((key) => key !== indexKey).length).toBe(1);
+  });
+
+  it("a path outside the indexed lists reads every piece and answers from the whole value", async () => {
+    const value = { rows: rows(2000), total: 2000 };
+    const { spy, store, handle } = await storedAnswer(value);
+    expect(await query(store, handle, { path: "$.total" })).toEqual({ path: "$.total", value: 2000 });
+    expect(spy.gets.length).toBe(spy.sets.length);
+    expect(await query(store, handle, { path: "$.nothing" })).toBe("RESULT_PATH_NOT_FOUND");
+    expect(await query(store, handle, { path: "$.rows[2000]" })).toBe("RESULT_PATH_NOT_FOUND");
+  });
+
+  it("a dropped or flipped index or piece: the handle reads as not found", async () => {
+    const value = rows(2000);
+    const { spy, store, handle } = await storedAnswer(value);
+    const records = [...spy.data.entries()];
+    expect(records.length).toBeGreaterThan(10);
+    for (const [key, record] of records) {
+      for (const damage of ["drop", "flip-first", "flip-last", "flip-middle"] as const) {
+        if (damage === "drop") spy.data.delete(key);
+        else {
+          const tampered = record.slice();
+          const at = damage === "flip-first" ? 0 : damage === "flip-last" ? tampered.length - 1 : tampered.length >> 1;
+          tampered[at]! ^= 0x01;
+          spy.data.set(key, tampered);
+        }
+        expect(await store.read(handle, alice)).toBeUndefined();
+        // A fresh store (nothing in memory) querying the whole list touches every piece.
+        const fresh = new ResultHandleStore(spy, 60, { pieceBytes: PIECE_BYTES });
+        expect(await query(fresh, handle, { path: "$", limit: 2000 })).toBeUndefined();
+        spy.data.set(key, record);
+      }
+    }
+    expect(await store.read(handle, alice)).toEqual({ value });
+  });
+
+  it("pieces swapped between keys, or replayed from an earlier save of the same handle, do not open", async () => {
+    const { spy, store, handle } = await storedAnswer(rows(2000));
+    const [, a, b] = spy.sets;
+    spy.data.set(a!.key, b!.value);
+    spy.data.set(b!.key, a!.value);
+    expect(await store.read(handle, alice)).toBeUndefined();
+
+    const before = new Map(spy.data);
+    await store.save(handle, rows(2000).reverse(), alice);
+    const replayedKey = spy.sets.at(-1)!.key;
+    spy.data.set(replayedKey, before.get(replayedKey)!);
+    expect(await store.read(handle, alice)).toBeUndefined();
+  });
+
+  it("every record of a pieced answer expires with it", async () => {
+    const spy = new SpyStorage();
+    const store = new ResultHandleStore(spy, 1, { pieceBytes: PIECE_BYTES });
+    const handle = store.newHandle();
+    await store.save(handle, rows(1000), alice);
+    const now = Date.now;
+    try {
+      Date.now = () => now() + 1000;
+      expect(await store.read(handle, alice)).toBeUndefined();
+      expect(await query(store, handle, { path: "$", offset: 3 })).toBeUndefined();
+    } finally {
+      Date.now = now;
+    }
+  });
+});
+
+describe("S8.5 round trip: any answer reads back equal, through every path", () => {
+  const json = fc.jsonValue({ maxDepth: 3 });
+  const answer = fc.oneof(
+    json,
+    fc.array(json, { maxLength: 60 }),
+    fc.record({ rows: fc.array(json, { maxLength: 60 }), other: json, more: fc.array(fc.string({ unit: "binary" }), { maxLength: 20 }) }),
+    fc.dictionary(fc.string(), fc.array(json, { maxLength: 10 }), { maxKeys: 5 }),
+  );
+
+  it("serialises to exactly JSON.stringify, in pieces cut at character boundaries", () => {
+    fc.assert(
+      fc.property(answer, fc.integer({ min: 8, max: 300 }), (value, pieceBytes) => {
+        const serialized = serializeAnswer(value, { pieceBytes });
+        const text = JSON.stringify(value);
+        expect(serialized.text).toBe(text);
+        const bytes = new TextEncoder().encode(text);
+        expect(serialized.bytes).toBe(bytes.byteLength);
+        let at = 0;
+        for (const piece of serialized.pieces) {
+          expect(new Uint8Array(piece.bytes)).toEqual(bytes.subarray(at, at + piece.bytes.byteLength));
+          if (piece.ascii) expect(piece.bytes.every((byte) => byte < 0x80)).toBe(true);
+          new TextDecoder("utf-8", { fatal: true }).decode(piece.bytes); // whole characters only
+          at += piece.bytes.byteLength;
+        }
+        expect(at).toBe(bytes.byteLength);
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  it("read, readShared and every query answer as they would on the original value", async () => {
+    const queryArgs = fc.record(
+      {
+        path: fc.oneof(fc.constantFrom("$", "$.rows", "rows", "/rows/0", "$.rows[-1]", "$.other", "$[0]", "$[-1].x", "/more/1"), fc.string()),
+        offset: fc.nat({ max: 70 }),
+        limit: fc.integer({ min: 1, max: 70 }),
+      },
+      { requiredKeys: ["path"] },
+    );
+    await fc.assert(
+      fc.asyncProperty(answer, fc.integer({ min: 8, max: 400 }), fc.array(queryArgs, { minLength: 1, maxLength: 6 }), async (value, pieceBytes, queries) => {
+        const expected = JSON.parse(JSON.stringify(value)) as unknown;
+        const store = new ResultHandleStore(new SpyStorage(), 60, { pieceBytes });
+        const handle = store.newHandle();
+        await store.save(handle, value, alice);
+        expect(await store.read(handle, alice)).toEqual({ value: expected });
+        for (const raw of queries) {
+          expect(await query(store, handle, raw)).toEqual(outcome(() => queryValue(expected, parseQueryArguments({ handle, ...raw }), 1_000_000)));
+        }
+        expect(await store.readShared(handle, alice)).toEqual({ value: expected });
+        expect(await store.read(handle, { session: alice.session })).toBeUndefined();
+      }),
+      { numRuns: 200 },
+    );
+  });
+});
