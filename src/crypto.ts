@@ -117,6 +117,18 @@ interface NodeCrypto {
 }
 
 const CHUNK_BYTES = 256 * 1024;
+const OFF_THREAD_BYTES = 256 * 1024;
+const webKeys = new WeakMap<Uint8Array, Promise<CryptoKey>>();
+
+/** The WebCrypto key holding the same raw bytes (imported once per answer key). */
+function webKeyOf(raw: Uint8Array): Promise<CryptoKey> {
+  let key = webKeys.get(raw);
+  if (!key) {
+    key = subtle().importKey("raw", raw as BufferSource, { name: "AES-GCM" }, false, ["encrypt", "decrypt"]);
+    webKeys.set(raw, key);
+  }
+  return key;
+}
 
 /** `node:crypto` over the same algorithms, when this runtime has it (Node 20.16+: `process.getBuiltinModule`). */
 export function nodeCryptoBackend(): CryptoBackend | undefined {
@@ -133,6 +145,11 @@ export function nodeCryptoBackend(): CryptoBackend | undefined {
       return hkdf(info);
     },
     async encrypt(key, iv, ad, plaintext, trailerBytes) {
+      // A large piece goes to WebCrypto, which encrypts on a worker thread: the fold builds its preview
+      // meanwhile, and the pieces of one answer are encrypted in parallel. Same algorithm, same bytes.
+      if (plaintext.byteLength >= OFF_THREAD_BYTES && globalThis.crypto?.subtle) {
+        return webCryptoBackend.encrypt(await webKeyOf(key as Uint8Array), iv, ad, plaintext, trailerBytes);
+      }
       const cipher = node.createCipheriv("aes-256-gcm", key as Uint8Array, iv);
       cipher.setAAD(ad);
       // Encrypt in chunks straight into the record: no full-size intermediate buffer to copy.

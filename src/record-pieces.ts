@@ -110,17 +110,17 @@ function encodeInto(text: string, buffer: Uint8Array, at: number): number {
 export function serializeAnswer(value: unknown, options: PieceOptions = {}): SerializedAnswer {
   const writer = new PieceWriter(options.pieceBytes);
   const lists: ListLayout[] = [];
-  if (Array.isArray(value)) {
+  if (Array.isArray(value) && !hasToJson(value)) {
     writer.write("[");
     lists.push(writeItems(writer, value));
     writer.write("]");
-  } else if (isPlainObject(value) && typeof value.toJSON !== "function") {
+  } else if (isPlainObject(value) && isOrdinaryObject(value) && !hasToJson(value)) {
     writer.write("{");
     let first = true;
     for (const key of Object.keys(value)) {
       const member = value[key];
       const name = (first ? "" : ",") + JSON.stringify(key) + ":";
-      if (Array.isArray(member) && typeof (member as { toJSON?: unknown }).toJSON !== "function") {
+      if (Array.isArray(member) && !hasToJson(member)) {
         writer.write(name + "[");
         lists.push({ key, ...writeItems(writer, member) });
         writer.write("]");
@@ -137,6 +137,17 @@ export function serializeAnswer(value: unknown, options: PieceOptions = {}): Ser
   }
   writer.flush();
   return fromWriter(writer, lists);
+}
+
+/** `JSON.stringify` would call its `toJSON` instead of listing it: leave it to `JSON.stringify`. */
+function hasToJson(value: object): boolean {
+  return typeof (value as { toJSON?: unknown }).toJSON === "function";
+}
+
+/** A plain `{}` (not a boxed string, a class instance or the like, which `JSON.stringify` treats its own way). */
+function isOrdinaryObject(value: object): boolean {
+  const proto = Object.getPrototypeOf(value) as unknown;
+  return proto === Object.prototype || proto === null;
 }
 
 /** Bytes or text already serialised elsewhere: pieces without a list layout (every query reads them all). */

@@ -108,10 +108,22 @@ export class ResultHandleStore {
     return { records };
   }
 
-  /** Stores a sealed answer: its main record first, so a storage that drops the oldest drops that first. */
+  /**
+   * Stores a sealed answer: its main record first, so a storage that drops the oldest drops that first.
+   * Throws when the storage refuses any record, or has already dropped the main record to make room for
+   * the pieces (an answer too large for it): the fold then sends the answer whole (S4.7).
+   */
   async put(sealed: SealedAnswer): Promise<void> {
-    this.recent.remove(sealed.records[0]!.key);
-    await Promise.all(sealed.records.map((record) => this.storage.set(record.key, record.value, this.ttlSeconds)));
+    const main = sealed.records[0]!.key;
+    this.recent.remove(main);
+    try {
+      await Promise.all(sealed.records.map((record) => this.storage.set(record.key, record.value, this.ttlSeconds)));
+      if (sealed.records.length > 1 && !(await this.storage.get(main))) throw new RangeError("the storage dropped the answer's index to make room for its pieces");
+    } catch (error) {
+      // Best effort, not awaited (a hung storage must not hold the fold longer): no orphan pieces left behind.
+      void Promise.allSettled(sealed.records.map((record) => this.storage.delete(record.key)));
+      throw error;
+    }
   }
 
   /** The value saved for this handle and owner; missing, expired, tampered and foreign handles read as undefined. */
@@ -196,6 +208,7 @@ export class ResultHandleStore {
       if (layout.key === undefined) state.root = read.items;
       else setOwn((state.root ??= {}) as JsonObject, layout.key, read.items);
     }
+    const root = state.root; // a concurrent whole read may reset the state meanwhile
     const span = itemSpan(layout, Math.max(0, from), Math.min(layout.length, to));
     if (span && read.loaded.subarray(span.firstBatch, span.endBatch).includes(0)) {
       const texts = await this.loadRanges(keys, state, piecesOf(index, span.start, span.end), now);
@@ -205,7 +218,7 @@ export class ResultHandleStore {
       read.loaded.fill(1, span.firstBatch, span.endBatch);
       state.bytes += span.end - span.start;
     }
-    return state.root;
+    return root;
   }
 
   /** Decrypts the pieces the ranges touch (checking each is the piece the index expects) and decodes the ranges. */

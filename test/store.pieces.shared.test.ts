@@ -1,7 +1,7 @@
 // S8.5 answers stored in pieces with an encrypted index. Runs in Node and again inside Chromium.
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { ResultHandleStore, ResultQueryError, type NamespacedStorage, type Owner } from "mcp-result-handles";
+import { MemoryStorage, ResultHandleStore, ResultQueryError, type NamespacedStorage, type Owner } from "mcp-result-handles";
 import { queryValue, parseQueryArguments, type QueryArguments } from "../src/query.js";
 import { selectForQuery } from "../src/query-plan.js";
 import { serializeAnswer } from "../src/record-pieces.js";
@@ -181,6 +181,73 @@ describe("S8.5 what the storage sees of an answer in pieces", () => {
       expect(await query(store, handle, { path: "$", offset: 3 })).toBeUndefined();
     } finally {
       Date.now = now;
+    }
+  });
+});
+
+describe("S8.5 storing in pieces", () => {
+  it("an answer larger than a memory store's maxBytes is refused (S4.7: sent whole), and leaves nothing behind", async () => {
+    const memory = new MemoryStorage("ns", { maxBytes: 64 * 1024 });
+    const store = new ResultHandleStore(memory, 60, { pieceBytes: 8 * 1024 });
+    const handle = store.newHandle();
+    await expect(store.save(handle, rows(2000), alice)).rejects.toThrow(/dropped/);
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    expect(memory.size).toBe(0);
+    expect(await store.read(handle, alice)).toBeUndefined();
+    await store.save(handle, rows(100), alice); // a smaller one still fits
+    expect(await store.read(handle, alice)).toEqual({ value: rows(100) });
+    await memory.close();
+  });
+
+  it("a whole read and slice reads at the same time all answer right", async () => {
+    const value = { rows: rows(2000), total: 2000 };
+    const { store, handle } = await storedAnswer(value);
+    const [whole, slice, item] = await Promise.all([
+      query(store, handle, { path: "$.total" }),
+      query(store, handle, { path: "$.rows", offset: 500, limit: 3 }),
+      query(store, handle, { path: "/rows/1999/id" }),
+    ]);
+    expect(whole).toEqual({ path: "$.total", value: 2000 });
+    expect(slice).toEqual({ path: "$.rows", value: value.rows.slice(500, 503), total: 2000, offset: 500, nextOffset: 503 });
+    expect(item).toEqual({ path: "$.rows[1999].id", value: 1999 });
+  });
+
+  it("a list under the own key __proto__ is indexed and read like any other", async () => {
+    const value = JSON.parse(`{"__proto__":${JSON.stringify(rows(2000))},"n":1}`) as Record<string, unknown>;
+    const { spy, store, handle } = await storedAnswer(value);
+    expect(await query(store, handle, { path: "$['__proto__']", offset: 1500, limit: 2 })).toEqual({
+      path: "$.__proto__",
+      value: rows(2000).slice(1500, 1502),
+      total: 2000,
+      offset: 1500,
+      nextOffset: 1502,
+    });
+    expect(spy.gets.length).toBe(2);
+    expect(await query(store, handle, { path: "$.constructor" })).toBe("RESULT_PATH_NOT_FOUND");
+  });
+
+  it("values JSON.stringify treats its own way serialise exactly as it does", () => {
+    class Point {
+      constructor(
+        readonly x: number,
+        readonly y: number,
+      ) {}
+    }
+    const withToJson = Object.assign([1, 2], { toJSON: () => "list" });
+    for (const value of [
+      new String("boxed"),
+      new Date(0),
+      new Point(1, 2),
+      { at: new Date(0), list: withToJson, skip: undefined, f: () => 1, n: null },
+      withToJson,
+      [undefined, () => 1, new Number(3), { toJSON: () => ({ a: 1 }) }],
+      Object.assign(Object.create(null), { a: [1, 2] }),
+      JSON.parse('{"__proto__":[1,2],"b":"é"}') as unknown,
+      "text",
+      12.5,
+      null,
+    ]) {
+      expect(serializeAnswer(value, { pieceBytes: 8 }).text).toBe(JSON.stringify(value));
     }
   });
 });
