@@ -67,9 +67,12 @@ export const webCryptoBackend: CryptoBackend = {
   name: "webcrypto",
   async hkdf(ikm) {
     const key = await subtle().importKey("raw", ikm as BufferSource, "HKDF", false, ["deriveBits", "deriveKey"]);
-    return async (info) => new Uint8Array(await subtle().deriveBits(hkdfParams(info), key, 256));
+    return Object.assign(async (info: Uint8Array) => new Uint8Array(await subtle().deriveBits(hkdfParams(info), key, 256)), { key });
   },
   async aesKey(hkdf, info) {
+    // One call where the key came from importKey: deriveKey takes the same 256 HKDF bits as the AES key.
+    const base = (hkdf as { key?: CryptoKey }).key;
+    if (base) return subtle().deriveKey(hkdfParams(info), base, { name: "AES-GCM", length: 256 }, false, ["encrypt", "decrypt"]);
     return subtle().importKey("raw", (await hkdf(info)) as BufferSource, { name: "AES-GCM" }, false, ["encrypt", "decrypt"]);
   },
   async encrypt(key, iv, ad, plaintext, trailerBytes) {
