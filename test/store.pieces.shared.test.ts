@@ -1,7 +1,17 @@
 // S8.5 answers stored in pieces with an encrypted index. Runs in Node and again inside Chromium.
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { MemoryStorage, ResultHandleStore, ResultQueryError, type NamespacedStorage, type Owner } from "mcp-result-handles";
+import {
+  MemoryStorage,
+  RESULT_HANDLE_META_KEY,
+  ResultHandleStore,
+  ResultQueryError,
+  ResultQueryTool,
+  foldToolResult,
+  type NamespacedStorage,
+  type Owner,
+} from "mcp-result-handles";
+import { pluginOver } from "./helpers/broken-storage.js";
 import { queryValue, parseQueryArguments, type QueryArguments } from "../src/query.js";
 import { selectForQuery } from "../src/query-plan.js";
 import { serializeAnswer } from "../src/record-pieces.js";
@@ -182,6 +192,29 @@ describe("S8.5 what the storage sees of an answer in pieces", () => {
     } finally {
       Date.now = now;
     }
+  });
+});
+
+describe("S8.5 through the fold and result_query", () => {
+  it("a 2 MB tool answer folds into pieces, and result_query of 20 rows reads the index and one piece", async () => {
+    const spy = new SpyStorage();
+    const { plugin } = pluginOver(spy, { storage: { type: "memory" } });
+    const value = { rows: rows(16_000), total: 16_000 };
+    for (const result of [{ structuredContent: value }, { structuredContent: value, content: [{ type: "text" as const, text: JSON.stringify(value) }] }]) {
+      spy.gets = [];
+      const folded = await foldToolResult(plugin, { toolName: "tickets", result, owner: alice });
+      const handle = (folded.structuredContent as { handle: string }).handle;
+      expect((folded._meta![RESULT_HANDLE_META_KEY] as { bytes: number }).bytes).toBe(new TextEncoder().encode(JSON.stringify(value)).byteLength);
+      const tool = new ResultQueryTool(() => [plugin]);
+      spy.gets = [];
+      const answer = await tool.query({ handle, path: "$.rows", offset: 15_000, limit: 20 }, alice);
+      expect(answer).toEqual({ path: "$.rows", value: value.rows.slice(15_000, 15_020), total: 16_000, offset: 15_000, nextOffset: 15_020 });
+      expect(spy.gets.length).toBe(2);
+      expect(await tool.query({ handle, path: "$.total" }, alice)).toEqual({ path: "$.total", value: 16_000 });
+      await expect(tool.query({ handle, path: "$.rows" }, { session: alice.session })).rejects.toThrow(/RESULT_HANDLE_NOT_FOUND|No answer/);
+    }
+    expect(new Set(spy.sets.map((s) => s.key)).size).toBeGreaterThan(6);
+    await plugin.onShutdown();
   });
 });
 
