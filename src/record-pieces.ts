@@ -6,7 +6,7 @@
  * serialised in batches of items (`JSON.stringify` of slices, joined with commas): the same text as one
  * `JSON.stringify`, with the exact byte offset of every batch for free. Anything else is serialised whole.
  */
-import { isPlainObject } from "./json.js";
+import { isPlainObject, setOwn, type JsonObject } from "./json.js";
 
 /**
  * About 1 MB as issue 9 asks, on the small side: a 1 MB answer already splits in two, so its first query
@@ -14,7 +14,7 @@ import { isPlainObject } from "./json.js";
  */
 export const PIECE_BYTES = 512 * 1024;
 /** A batch holds about this many UTF-16 units of JSON: the grain of the list index. */
-const BATCH_CHARS = 16 * 1024;
+const BATCH_CHARS = 32 * 1024;
 
 export interface Piece {
   readonly bytes: Uint8Array;
@@ -43,10 +43,10 @@ export interface SerializedAnswer {
 }
 
 const encoder = new TextEncoder();
-type NodeBufferLike = Uint8Array & { write(text: string, offset: number, length: number, encoding: "utf8"): number };
-const NodeBuffer = (globalThis as { Buffer?: { allocUnsafe(size: number): NodeBufferLike } }).Buffer;
+const NodeBuffer = (globalThis as { Buffer?: { allocUnsafe(size: number): Uint8Array } }).Buffer;
+const FIRST_BUFFER_BYTES = 64 * 1024;
 
-/** Allocates a piece buffer; Node's pooled, unzeroed memory where it can. */
+/** A buffer to encode into: Node's unzeroed memory where it can (every byte used is written first). */
 function allocate(size: number): Uint8Array {
   return NodeBuffer ? NodeBuffer.allocUnsafe(size) : new Uint8Array(size);
 }
@@ -56,58 +56,61 @@ export interface PieceOptions {
   pieceBytes?: number;
 }
 
-/** Writes strings as UTF-8 into buffers it cuts into pieces at character boundaries. */
+/**
+ * Encodes strings as UTF-8 (`encodeInto`, no intermediate copies) into piece-sized buffers: a full
+ * buffer becomes a piece. `encodeInto` never splits a character, so every piece decodes on its own.
+ * Piece-sized buffers are reused by the allocator from one answer to the next, where one large buffer
+ * per answer would be fresh memory to fault in every time.
+ */
 class PieceWriter {
   readonly pieces: Piece[] = [];
   readonly batchChars: number;
   readonly chunks: string[] = [];
   total = 0;
-  private buffer: Uint8Array = new Uint8Array(0);
-  private used = 0; // bytes of `buffer` already in closed pieces
+  private buffer: Uint8Array;
   private at = 0;
   private ascii = true;
 
   constructor(private readonly pieceBytes: number = PIECE_BYTES) {
     this.batchChars = Math.max(1, Math.min(BATCH_CHARS, pieceBytes >> 4));
+    this.buffer = allocate(Math.max(4, Math.min(pieceBytes, FIRST_BUFFER_BYTES)));
   }
 
   write(text: string): void {
     if (text.length === 0) return;
     this.chunks.push(text);
-    const most = text.length * 3;
-    if (this.at + most > this.buffer.byteLength) {
-      this.flush();
-      this.buffer = allocate(Math.max(this.pieceBytes + 6 * this.batchChars, most));
-      this.used = this.at = 0;
+    for (let from = 0; ; ) {
+      const { read, written } = encoder.encodeInto(from === 0 ? text : text.slice(from), this.buffer.subarray(this.at));
+      // JSON.stringify escapes lone surrogates, so more bytes than units means a non-ASCII character.
+      if (read !== written) this.ascii = false;
+      this.at += written;
+      this.total += written;
+      from += read;
+      if (from >= text.length) return;
+      this.makeRoom();
     }
-    const written = encodeInto(text, this.buffer, this.at);
-    // JSON.stringify escapes lone surrogates, so more bytes than units means a non-ASCII character.
-    if (written !== text.length) this.ascii = false;
-    this.at += written;
-    this.total += written;
-    if (this.at - this.used >= this.pieceBytes) this.flush();
   }
 
-  /** Closes what is written since the last piece, as pieces of at most about `PIECE_BYTES`. */
-  flush(): void {
-    let start = this.used;
-    while (start < this.at) {
-      let end = Math.min(this.at, start + this.pieceBytes);
-      // Never cut inside a character: back off continuation bytes (10xxxxxx).
-      while (end < this.at && end > start && (this.buffer[end]! & 0xc0) === 0x80) end--;
-      this.pieces.push({ bytes: this.buffer.subarray(start, end), ascii: this.ascii });
-      start = end;
+  /** The buffer is full: grow it up to a piece (small answers stay one small buffer), else close it as a piece. */
+  private makeRoom(): void {
+    const size = this.buffer.byteLength;
+    if (size < this.pieceBytes) {
+      const bigger = allocate(Math.max(this.at + 4, Math.min(this.pieceBytes, size * 4)));
+      bigger.set(this.buffer.subarray(0, this.at));
+      this.buffer = bigger;
+      return;
     }
-    this.used = this.at;
+    this.flush();
+    this.buffer = allocate(Math.max(4, this.pieceBytes));
+  }
+
+  /** Closes what is written as a piece. */
+  flush(): void {
+    if (this.at > 0) this.pieces.push({ bytes: this.buffer.subarray(0, this.at), ascii: this.ascii });
+    this.buffer = this.buffer.subarray(this.at);
+    this.at = 0;
     this.ascii = true;
   }
-}
-
-function encodeInto(text: string, buffer: Uint8Array, at: number): number {
-  if (NodeBuffer && typeof (buffer as NodeBufferLike).write === "function") {
-    return (buffer as NodeBufferLike).write(text, at, buffer.byteLength - at, "utf8");
-  }
-  return encoder.encodeInto(text, buffer.subarray(at)).written;
 }
 
 /** The answer as UTF-8 JSON pieces with the layout of its lists; the text equals `JSON.stringify(value)`. */
@@ -119,23 +122,7 @@ export function serializeAnswer(value: unknown, options: PieceOptions = {}): Ser
     lists.push(writeItems(writer, value));
     writer.write("]");
   } else if (isPlainObject(value) && isOrdinaryObject(value) && !hasToJson(value)) {
-    writer.write("{");
-    let first = true;
-    for (const key of Object.keys(value)) {
-      const member = value[key];
-      const name = (first ? "" : ",") + JSON.stringify(key) + ":";
-      if (Array.isArray(member) && !hasToJson(member)) {
-        writer.write(name + "[");
-        lists.push({ key, ...writeItems(writer, member) });
-        writer.write("]");
-      } else {
-        const json = JSON.stringify(member);
-        if (json === undefined) continue; // JSON drops undefined, functions and symbols
-        writer.write(name + json);
-      }
-      first = false;
-    }
-    writer.write("}");
+    writeObject(writer, value, lists);
   } else {
     writer.write(JSON.stringify(value) ?? "null");
   }
@@ -190,6 +177,50 @@ function splitBytes(bytes: Uint8Array, pieceBytes: number): Piece[] {
     start = end;
   }
   return pieces;
+}
+
+/**
+ * A root object: its lists in item batches, the members between them in one `JSON.stringify` per run
+ * (a 48k-key object with no list is one call, not 48k).
+ */
+function writeObject(writer: PieceWriter, object: JsonObject, lists: ListLayout[]): void {
+  // Finding the lists costs a key listing and a lookup per key: about a quarter of a stringify for a
+  // 48k-key object (engines keep such objects as hash tables), little for the usual few keys.
+  const keys = Object.keys(object);
+  const listAt: number[] = [];
+  for (let i = 0; i < keys.length; i++) {
+    const member = object[keys[i]!];
+    if (Array.isArray(member) && !hasToJson(member)) listAt.push(i);
+  }
+  if (listAt.length === 0) return writer.write(JSON.stringify(object));
+  writer.write("{");
+  let first = true;
+  let from = 0;
+  const writeRun = (to: number) => {
+    if (to <= from) return;
+    const run: JsonObject = {};
+    for (let i = from; i < to; i++) {
+      const key = keys[i]!;
+      if (key === "__proto__") setOwn(run, key, object[key]);
+      else run[key] = object[key];
+    }
+    const json = JSON.stringify(run);
+    if (json.length > 2) {
+      writer.write((first ? "" : ",") + json.slice(1, -1));
+      first = false;
+    }
+  };
+  for (const at of listAt) {
+    writeRun(at);
+    const key = keys[at]!;
+    writer.write((first ? "" : ",") + JSON.stringify(key) + ":[");
+    lists.push({ key, ...writeItems(writer, object[key] as unknown[]) });
+    writer.write("]");
+    first = false;
+    from = at + 1;
+  }
+  writeRun(keys.length);
+  writer.write("}");
 }
 
 /** Items in batches of about `BATCH_CHARS`; the first batch starts at the writer's current offset. */
