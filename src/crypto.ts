@@ -14,6 +14,8 @@
  * nonce of their answer's index, so no record can be moved to another key, have its lifetime extended,
  * or be swapped into another save of the same handle.
  */
+import { ResultHandlesError } from "./errors.js";
+
 export interface Owner {
   session?: string;
   caller?: string;
@@ -59,7 +61,7 @@ export interface CryptoBackend {
 
 function subtle(): SubtleCrypto {
   const s = globalThis.crypto?.subtle;
-  if (!s) throw new Error("WebCrypto (globalThis.crypto.subtle) is required: use Node 20+ or a page served over https or localhost");
+  if (!s) throw new ResultHandlesError("WEBCRYPTO_UNAVAILABLE", "WebCrypto (globalThis.crypto.subtle) is required: use Node 20+ or a page served over https or localhost");
   return s;
 }
 

@@ -1,7 +1,19 @@
 /** Every error this package throws or answers with carries a stable `code`. */
 export type ResultHandlesErrorCode =
+  /** `init` or `createResultHandleStore` refused its options (S3.1). */
   | "RESULT_HANDLES_CONFIGURATION"
+  /** A server-only storage type was asked for in the page build (S9.4). */
   | "BROWSER_STORE_UNAVAILABLE"
+  /** A storage type this build or install cannot open (for example a missing client library, S9.5). */
+  | "STORAGE_UNAVAILABLE"
+  /** A store call took longer than `storage.timeoutMs` (S9.1). */
+  | "STORE_TIMEOUT"
+  /** `install` met an `McpServer` without the members the adapter hooks into (S10.1). */
+  | "UNSUPPORTED_MCP_SERVER"
+  /** No WebCrypto (`globalThis.crypto.subtle`) in this runtime (S8.4). */
+  | "WEBCRYPTO_UNAVAILABLE"
+  /** The API was called in a way it does not support (an unknown token, the core class used directly). */
+  | "INVALID_USAGE"
   | ResultQueryErrorCode;
 
 /** The codes a `result_query` call can answer with (S7.6). */
@@ -12,6 +24,7 @@ export type ResultQueryErrorCode =
   | "INVALID_INPUT"
   | "RESULT_STORE_UNAVAILABLE";
 
+/** The one base class of every error this package throws (S13.4): test `error instanceof ResultHandlesError`, then `error.code`. */
 export class ResultHandlesError extends Error {
   readonly code: ResultHandlesErrorCode;
   constructor(code: ResultHandlesErrorCode, message: string) {

@@ -48,13 +48,21 @@ export async function foldToolResult(context: FoldContext, input: FoldInput): Pr
   const { result, toolName, owner } = input;
   const { config } = context;
   if (result.isError || rendersWidget(input.toolMeta)) return result;
-  if (!owner.session && !owner.caller) return result; // S4.4: nobody could read the handle back
   const data = foldableData(result);
   if (data === NOT_FOLDABLE) return result;
 
   const json = serializeAnswer(data);
   const bytes = json.bytes;
   if (bytes <= config.thresholdBytes) return result;
+  if (!owner.session && !owner.caller) {
+    // S4.4: nobody could read the handle back. Say why once per tool, or a user never learns it.
+    context.warnOnce(
+      `anonymous:${toolName}`,
+      `result-handles: tool "${toolName}" answered ${bytes} bytes to an anonymous call (no session, no caller) and was sent whole; ` +
+        `answers fold for calls with a session or an authenticated caller, or with hostOptions.owner`,
+    );
+    return result;
+  }
 
   try {
     const fold = await config.foldPolicy(toolName, data, { bytes, fullName: input.fullName ?? toolName, request: input.request });

@@ -13,6 +13,7 @@ import { BrowserStoreUnavailableError, ResultHandlesConfigurationError, type Con
 const whole = (min: number) => z.number().int().min(min);
 const positive = () => whole(1);
 const text = () => z.string().min(1);
+/** A store call slower than this many milliseconds counts as failed. Default 3000. */
 const timeoutMs = positive().optional();
 
 const memoryConfig = z.strictObject({
@@ -52,6 +53,24 @@ const storageConfig = z.discriminatedUnion("type", [
   z.strictObject({ type: z.literal("vercel-kv"), vercelKv: restCredentials.optional(), timeoutMs }),
 ]);
 
+/**
+ * Where folded answers are kept, encrypted. Default `{ type: "auto" }`.
+ * - `{ type: "auto" }`: in Node, Redis when `REDIS_URL` is set, else Vercel KV (`KV_REST_API_URL`,
+ *   `KV_REST_API_TOKEN`), else Upstash (`UPSTASH_REDIS_REST_URL`, `UPSTASH_REDIS_REST_TOKEN`), else memory;
+ *   in a page, memory.
+ * - `{ type: "memory", memory?: { maxEntries?, maxBytes? } }`: this process only. `maxEntries` default 1000,
+ *   `maxBytes` default 256 MiB in Node and 64 MiB in a page (0: no limit); past either the oldest go.
+ * - `{ type: "indexeddb", indexeddb?: { database? } }`: pages only.
+ * - `{ type: "redis", redis: { url } | { host, port, password?, db? (0), tls? (false) } }`: Node, `ioredis`;
+ *   `redis` may be left out when `REDIS_URL` is set.
+ * - `{ type: "sqlite", sqlite: { path } }`: Node, `better-sqlite3`.
+ * - `{ type: "upstash", upstash?: { url, token } }` and `{ type: "vercel-kv", vercelKv?: { url, token } }`:
+ *   Node, `@upstash/redis`; credentials default to their environment variables.
+ *
+ * Every type takes `timeoutMs` (default 3000): a slower store call counts as failed, and the answer is
+ * sent whole. In the page build, `redis`, `sqlite`, `upstash` and `vercel-kv` make `init` throw
+ * `BrowserStoreUnavailableError`.
+ */
 export type StorageConfig = z.infer<typeof storageConfig>;
 export type StorageType = StorageConfig["type"];
 
@@ -64,14 +83,31 @@ export interface FoldPolicyContext {
   /** The host's request context (the MCP SDK's `ctx`, or the WebMCP call), when there is one. */
   request: unknown;
 }
+/** Return false to send this answer whole; may be async. `answer` is the data that would fold (`structuredContent`, or the parsed text). */
 export type FoldPolicy = (toolName: string, answer: unknown, context: FoldPolicyContext) => boolean | Promise<boolean>;
 
+/** Options of `ResultHandlesPlugin.init`, all optional. An invalid value or unknown key throws `ResultHandlesConfigurationError`. */
 export interface ResultHandlesOptions {
+  /** Answers larger than this, as UTF-8 JSON, fold; the folded answer is at most half of it. Whole number ≥ 1024 (`MIN_THRESHOLD_BYTES`). Default 16384. */
   thresholdBytes?: number;
+  /** How long a folded answer can be read back, in seconds. Positive whole number. Default 600. */
   ttlSeconds?: number;
-  preview?: { items?: number; chars?: number };
+  /** How much of the answer the preview shows. Default `{ items: 5, chars: 500 }`. */
+  preview?: {
+    /** Items kept of every list, at every depth. Positive whole number. Default 5. */
+    items?: number;
+    /** Characters kept of every string, at every depth. Positive whole number. Default 500. */
+    chars?: number;
+  };
+  /** Decides per call whether a large answer folds: `(toolName, answer, { bytes, fullName, request })`, may be async. Default: always fold. */
   foldPolicy?: FoldPolicy;
+  /**
+   * Where folded answers are kept, encrypted. Default `{ type: "auto" }`: Redis, Vercel KV or Upstash when
+   * their environment variables are set, else memory (1000 answers). Types: `auto`, `memory`, `indexeddb`
+   * (pages), `redis`, `sqlite`, `upstash`, `vercel-kv` (Node); each takes `timeoutMs` (default 3000).
+   */
   storage?: StorageConfig;
+  /** Prefix of every storage key, so several apps can share one store. Non-empty. Default `"result-handles"`. */
   namespace?: string;
 }
 

@@ -5,6 +5,7 @@ import { isPlainObject } from "../json.js";
 import type { ResultHandlesPluginCore } from "../plugin.js";
 import { ResultQueryTool } from "../result-query-tool.js";
 import type { ToolResult } from "../tool-result.js";
+import { withConnectionSession } from "./connection-session.js";
 import { assertSupportedServer, interceptToolCalls } from "./mcp-sdk-internals.js";
 
 /** An MCP SDK v2 `McpServer`, described by the one public method used; the rest is checked at `install`. */
@@ -15,12 +16,17 @@ export interface McpServerLike {
 /** Who owns a call, from the SDK's request context (S8.1). */
 export type OwnerResolver = (ctx: McpRequestContextLike) => Owner;
 
+/** Options of `plugin.install(server, hostOptions)`. */
 export interface McpHostOptions {
-  /** Tools this instance folds; without it, every tool no other instance names (S10.1). */
+  /** Tools this instance folds. Default: every tool that no other installed instance names (S10.1). */
   tools?: readonly string[];
-  /** Replaces the default owner of S8.1. */
+  /**
+   * Who owns a call; a handle reads back only for the same owner. Default `defaultOwner`: `ctx.sessionId`
+   * (a stdio or in-process connection has one of its own) and the authenticated subject
+   * (`authInfo.extra.sub`, else `authInfo.clientId`). A call with neither is anonymous and never folds (S8.1).
+   */
   owner?: OwnerResolver;
-  /** Where warnings go; `console` by default. */
+  /** Where warnings go (schema mismatches, store failures, anonymous calls). Default `console`. */
   logger?: Logger;
 }
 
@@ -77,7 +83,7 @@ export function installOnMcpServer(plugin: ResultHandlesPluginCore, server: McpS
       result,
       outputSchema: isStandardSchema(tool.outputSchema) ? tool.outputSchema : undefined,
       toolMeta: tool._meta,
-      owner: instance.owner(ctx as McpRequestContextLike),
+      owner: instance.owner(withConnectionSession(server, ctx as McpRequestContextLike)),
       request: ctx,
     });
   });
@@ -85,9 +91,17 @@ export function installOnMcpServer(plugin: ResultHandlesPluginCore, server: McpS
   const queryTool = new ResultQueryTool(() => instances.map((instance) => instance.plugin));
   server.registerTool(
     queryTool.name,
-    { title: queryTool.title, description: queryTool.description, inputSchema: queryTool.inputSchema, outputSchema: queryTool.outputSchema },
-    (async (args: unknown, ctx: McpRequestContextLike) =>
-      queryTool.handler(args, (source) => (instances.find((i) => i.plugin === source) ?? entry).owner(ctx))) as (...args: never[]) => unknown,
+    {
+      title: queryTool.title,
+      description: queryTool.description,
+      inputSchema: queryTool.inputSchema,
+      outputSchema: queryTool.outputSchema,
+      annotations: queryTool.annotations,
+    },
+    (async (args: unknown, rawCtx: McpRequestContextLike) => {
+      const ctx = withConnectionSession(server, rawCtx);
+      return queryTool.handler(args, (source) => (instances.find((i) => i.plugin === source) ?? entry).owner(ctx));
+    }) as (...args: never[]) => unknown,
   );
 }
 

@@ -1,3 +1,4 @@
+import { ResultHandlesError } from "../errors.js";
 import { memoryLimits, STORAGE_ENV, type StorageConfig } from "../options.js";
 import type { Runtime } from "../runtime.js";
 import { MemoryStorage } from "../storage/memory.js";
@@ -18,7 +19,7 @@ function resolveAuto(config: StorageConfig): StorageConfig {
 async function openStorage(config: StorageConfig, namespace: string): Promise<NamespacedStorage> {
   const resolved = resolveAuto(config);
   if (resolved.type === "memory") return new MemoryStorage(namespace, memoryLimits(resolved));
-  throw new Error(`storage type "${resolved.type}" is not in this release yet; use { type: "memory" }`);
+  throw new ResultHandlesError("STORAGE_UNAVAILABLE", `storage type "${resolved.type}" is not in this release yet; use { type: "memory" }`);
 }
 
 export const nodeRuntime: Runtime = { kind: "node", env, openStorage };
