@@ -65,6 +65,15 @@ function subtle(): SubtleCrypto {
   return s;
 }
 
+/** Random bytes for IVs and nonces, from the runtime's WebCrypto (Node 20+ and every page have it). */
+export function randomBytes(length: number): Uint8Array {
+  const crypto = globalThis.crypto;
+  if (typeof crypto?.getRandomValues !== "function") {
+    throw new ResultHandlesError("WEBCRYPTO_UNAVAILABLE", "WebCrypto (globalThis.crypto.getRandomValues) is required: use Node 20+ or a page served over https or localhost");
+  }
+  return crypto.getRandomValues(new Uint8Array(length));
+}
+
 export const webCryptoBackend: CryptoBackend = {
   name: "webcrypto",
   async hkdf(ikm) {
@@ -241,7 +250,7 @@ export async function sealRecord(
   nonce?: Uint8Array,
 ): Promise<Uint8Array> {
   const headerBytes = encodeHeader(header);
-  const iv = globalThis.crypto.getRandomValues(new Uint8Array(IV_BYTES));
+  const iv = randomBytes(IV_BYTES);
   const record = await keys.backend.encrypt(keys.aesKey, iv, associatedData(storageKey, headerBytes, nonce), plaintext, TRAILER_BYTES);
   const at = record.byteLength - TRAILER_BYTES;
   record.set(iv, at);

@@ -1,5 +1,5 @@
 import { decodeIndex, encodeIndex, itemSpan, piecesOf, type AnswerIndex, type Selector } from "./answer-index.js";
-import { AnswerKeys, defaultCryptoBackend, isUuidV4, openRecord, sealRecord, type CryptoBackend, type Owner } from "./crypto.js";
+import { AnswerKeys, defaultCryptoBackend, isUuidV4, openRecord, randomBytes, sealRecord, type CryptoBackend, type Owner } from "./crypto.js";
 import { ResultHandlesConfigurationError, ResultQueryError } from "./errors.js";
 import { setOwn, type JsonObject } from "./json.js";
 import { RecentAnswers, RecentKeys } from "./recent-answers.js";
@@ -91,7 +91,7 @@ export class ResultHandleStore {
       const header = { kind: "whole", ascii: piece.ascii, expiresAt, pieceIndex: 0, pieceCount: 1 } as const;
       return { records: [{ key: keys.storageKey, value: await sealRecord(keys, keys.storageKey, header, piece.bytes) }] };
     }
-    const nonce = globalThis.crypto.getRandomValues(new Uint8Array(16));
+    const nonce = randomBytes(16);
     const index: AnswerIndex = { nonce, pieces: pieces.map((p) => p.bytes.byteLength), lists: [...answer.lists] };
     const pieceCount = pieces.length;
     const records = await Promise.all([
