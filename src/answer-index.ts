@@ -18,7 +18,8 @@ export type Selection = "all" | "none" | { list: number; from: number; to: numbe
 
 /** What a query planner may know of the lists before anything else is read. */
 export interface ListSummary {
-  readonly key?: string;
+  /** Keys from the root to the list; empty when the root is the list. */
+  readonly path: readonly string[];
   readonly length: number;
 }
 

@@ -16,12 +16,9 @@ export function selectForQuery(args: QueryArguments): Selector {
       return "none"; // the query refuses the path whatever the answer holds
     }
     for (let list = 0; list < lists.length; list++) {
-      const { key, length } = lists[list]!;
-      let rest = segments;
-      if (key !== undefined) {
-        if (segments.length === 0 || keyOf(segments[0]!) !== key) continue;
-        rest = segments.slice(1);
-      }
+      const { path, length } = lists[list]!;
+      if (segments.length < path.length || path.some((key, i) => keyOf(segments[i]!) !== key)) continue;
+      const rest = segments.slice(path.length);
       if (rest.length === 0) {
         const { offset, limit } = listWindow(args);
         return { list, from: offset, to: offset + limit };

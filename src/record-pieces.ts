@@ -2,8 +2,8 @@
  * Serialises an answer once, straight into UTF-8 pieces of about `PIECE_BYTES` (S8.5), and notes where
  * the items of its large lists start, so a query can later read only the pieces its slice touches.
  *
- * Lists (the root list, or every list directly under a root object, such as `{ rows: [...] }`) are
- * serialised in batches of items (`JSON.stringify` of slices, joined with commas): the same text as one
+ * Lists (the root list, or lists reached from the root through object keys only, down to three keys,
+ * such as `{ rows: [...] }` or `{ data: { search: { nodes: [...] } } }`) are serialised in batches of items (`JSON.stringify` of slices, joined with commas): the same text as one
  * `JSON.stringify`, with the exact byte offset of every batch for free. Anything else is serialised whole.
  */
 import { isPlainObject, setOwn, type JsonObject } from "./json.js";
@@ -24,8 +24,8 @@ export interface Piece {
 
 /** Where one list's items lie in the answer's UTF-8 JSON. */
 export interface ListLayout {
-  /** Its key in the root object; absent when the root itself is the list. */
-  key?: string;
+  /** Keys from the root to the list; empty when the root itself is the list. */
+  path: string[];
   length: number;
   /** Flat pairs: first item of each batch, then the byte offset where that item starts. */
   batches: number[];
@@ -117,15 +117,7 @@ class PieceWriter {
 export function serializeAnswer(value: unknown, options: PieceOptions = {}): SerializedAnswer {
   const writer = new PieceWriter(options.pieceBytes);
   const lists: ListLayout[] = [];
-  if (Array.isArray(value) && !hasToJson(value)) {
-    writer.write("[");
-    lists.push(writeItems(writer, value));
-    writer.write("]");
-  } else if (isPlainObject(value) && isOrdinaryObject(value) && !hasToJson(value)) {
-    writeObject(writer, value, lists);
-  } else {
-    writer.write(JSON.stringify(value) ?? "null");
-  }
+  writeValue(writer, value, [], lists);
   writer.flush();
   return fromWriter(writer, lists);
 }
@@ -179,20 +171,42 @@ function splitBytes(bytes: Uint8Array, pieceBytes: number): Piece[] {
   return pieces;
 }
 
-/**
- * A root object: its lists in item batches, the members between them in one `JSON.stringify` per run
- * (a 48k-key object with no list is one call, not 48k).
- */
-function writeObject(writer: PieceWriter, object: JsonObject, lists: ListLayout[]): void {
-  // Finding the lists costs a key listing and a lookup per key: about a quarter of a stringify for a
-  // 48k-key object (engines keep such objects as hash tables), little for the usual few keys.
-  const keys = Object.keys(object);
-  const listAt: number[] = [];
-  for (let i = 0; i < keys.length; i++) {
-    const member = object[keys[i]!];
-    if (Array.isArray(member) && !hasToJson(member)) listAt.push(i);
+/** Lists are indexed down to this many keys from the root, such as `data.search.nodes`. */
+const LIST_DEPTH = 3;
+/** An object with more keys is serialised whole: looking for lists in it would cost more than they save. */
+const MAX_SCANNED_KEYS = 1024;
+
+/** A value at `path`: a list in item batches, an object member by member (down to LIST_DEPTH), else whole. */
+function writeValue(writer: PieceWriter, value: unknown, path: string[], lists: ListLayout[]): void {
+  if (Array.isArray(value) && !hasToJson(value)) {
+    writer.write("[");
+    lists.push({ path, ...writeItems(writer, value) });
+    writer.write("]");
+  } else if (path.length < LIST_DEPTH && isSerialisedByKeys(value)) {
+    writeObject(writer, value, path, lists);
+  } else {
+    writer.write(JSON.stringify(value) ?? "null");
   }
-  if (listAt.length === 0) return writer.write(JSON.stringify(object));
+}
+
+function isSerialisedByKeys(value: unknown): value is JsonObject {
+  return isPlainObject(value) && isOrdinaryObject(value) && !hasToJson(value);
+}
+
+/**
+ * An object: members that are lists (or objects that may hold lists) on their own, the members between
+ * them in one `JSON.stringify` per run (an object without lists is one call, whatever its width).
+ */
+function writeObject(writer: PieceWriter, object: JsonObject, path: string[], lists: ListLayout[]): void {
+  const keys = Object.keys(object);
+  const ownAt: number[] = [];
+  if (keys.length <= MAX_SCANNED_KEYS) {
+    for (let i = 0; i < keys.length; i++) {
+      const member = object[keys[i]!];
+      if ((Array.isArray(member) && !hasToJson(member)) || (path.length + 1 < LIST_DEPTH && isSerialisedByKeys(member))) ownAt.push(i);
+    }
+  }
+  if (ownAt.length === 0) return writer.write(JSON.stringify(object));
   writer.write("{");
   let first = true;
   let from = 0;
@@ -210,12 +224,11 @@ function writeObject(writer: PieceWriter, object: JsonObject, lists: ListLayout[
       first = false;
     }
   };
-  for (const at of listAt) {
+  for (const at of ownAt) {
     writeRun(at);
     const key = keys[at]!;
-    writer.write((first ? "" : ",") + JSON.stringify(key) + ":[");
-    lists.push({ key, ...writeItems(writer, object[key] as unknown[]) });
-    writer.write("]");
+    writer.write((first ? "" : ",") + JSON.stringify(key) + ":");
+    writeValue(writer, object[key], [...path, key], lists);
     first = false;
     from = at + 1;
   }
@@ -224,7 +237,7 @@ function writeObject(writer: PieceWriter, object: JsonObject, lists: ListLayout[
 }
 
 /** Items in batches of about `BATCH_CHARS`; the first batch starts at the writer's current offset. */
-function writeItems(writer: PieceWriter, items: readonly unknown[]): ListLayout {
+function writeItems(writer: PieceWriter, items: readonly unknown[]): Omit<ListLayout, "path"> {
   const batches: number[] = [];
   let count = 16;
   for (let first = 0; first < items.length; ) {

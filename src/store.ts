@@ -1,7 +1,7 @@
 import { decodeIndex, encodeIndex, itemSpan, piecesOf, type AnswerIndex, type Selector } from "./answer-index.js";
 import { AnswerKeys, defaultCryptoBackend, isUuidV4, openRecord, randomBytes, sealRecord, type CryptoBackend, type Owner } from "./crypto.js";
 import { ResultHandlesConfigurationError, ResultQueryError } from "./errors.js";
-import { setOwn, type JsonObject } from "./json.js";
+import { hasOwn, setOwn, type JsonObject } from "./json.js";
 import { RecentAnswers, RecentKeys } from "./recent-answers.js";
 import { serializeAnswer, serializedFromJson, type PieceOptions, type SerializedAnswer } from "./record-pieces.js";
 import type { NamespacedStorage } from "./storage/types.js";
@@ -27,15 +27,12 @@ interface AnswerState {
 }
 
 const utf8 = new TextDecoder();
-type NodeBufferLike = Uint8Array & { latin1Slice(start: number, end: number): string; utf8Slice(start: number, end: number): string };
+type NodeBufferLike = Uint8Array & { toString(encoding: "latin1" | "utf8"): string };
 const NodeBuffer = (globalThis as unknown as { Buffer?: { from(buffer: ArrayBufferLike, offset: number, length: number): NodeBufferLike } }).Buffer;
 
 /** UTF-8 to text; an ASCII piece decodes as latin1 in Node, several times faster (flagged at seal time). */
 function decode(bytes: Uint8Array, ascii: boolean): string {
-  if (NodeBuffer) {
-    const view = NodeBuffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-    return ascii ? view.latin1Slice(0, bytes.byteLength) : view.utf8Slice(0, bytes.byteLength);
-  }
+  if (NodeBuffer) return NodeBuffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString(ascii ? "latin1" : "utf8");
   return utf8.decode(bytes);
 }
 
@@ -95,7 +92,7 @@ export class ResultHandleStore {
     const index: AnswerIndex = { nonce, pieces: pieces.map((p) => p.bytes.byteLength), lists: [...answer.lists] };
     const pieceCount = pieces.length;
     const records = await Promise.all([
-      sealRecord(keys, keys.storageKey, { kind: "index", ascii: true, expiresAt, pieceIndex: 0, pieceCount }, encodeIndex(index)).then((value) => ({
+      sealRecord(keys, keys.storageKey, { kind: "index", ascii: false, expiresAt, pieceIndex: 0, pieceCount }, encodeIndex(index)).then((value) => ({
         key: keys.storageKey,
         value,
       })),
@@ -205,8 +202,7 @@ export class ResultHandleStore {
     if (!read) {
       read = { items: new Array<unknown>(layout.length), loaded: new Uint8Array(layout.batches.length / 2) };
       state.lists.set(list, read);
-      if (layout.key === undefined) state.root = read.items;
-      else setOwn((state.root ??= {}) as JsonObject, layout.key, read.items);
+      state.root = withList(state.root, layout.path, read.items);
     }
     const root = state.root; // a concurrent whole read may reset the state meanwhile
     const span = itemSpan(layout, Math.max(0, from), Math.min(layout.length, to));
@@ -260,3 +256,16 @@ export class ResultHandleStore {
 }
 
 const MISSING = Symbol("missing record");
+
+/** The root as far as read, with `items` placed at `path` (objects created on the way). */
+function withList(root: unknown, path: readonly string[], items: unknown[]): unknown {
+  if (path.length === 0) return items;
+  const top = (root ?? {}) as JsonObject;
+  let at = top;
+  for (const key of path.slice(0, -1)) {
+    if (!hasOwn(at, key)) setOwn(at, key, {});
+    at = at[key] as JsonObject;
+  }
+  setOwn(at, path[path.length - 1]!, items);
+  return top;
+}

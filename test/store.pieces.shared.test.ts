@@ -132,6 +132,20 @@ describe("S8.5 what the storage sees of an answer in pieces", () => {
     expect(spy.gets.filter((key) => key !== indexKey).length).toBe(1);
   });
 
+  it("lists nested under object keys (data.search.nodes) are indexed too", async () => {
+    const value = { data: { search: { nodes: rows(2000), count: 2000 } }, cursor: "next" };
+    const { spy, store, handle } = await storedAnswer(value);
+    expect(await query(store, handle, { path: "/data/search/nodes", offset: 1990, limit: 5 })).toEqual({
+      path: "$.data.search.nodes",
+      value: value.data.search.nodes.slice(1990, 1995),
+      total: 2000,
+      offset: 1990,
+      nextOffset: 1995,
+    });
+    expect(spy.gets.length).toBe(2);
+    expect(await query(store, handle, { path: "$.data.search.count" })).toEqual({ path: "$.data.search.count", value: 2000 });
+  });
+
   it("a path outside the indexed lists reads every piece and answers from the whole value", async () => {
     const value = { rows: rows(2000), total: 2000 };
     const { spy, store, handle } = await storedAnswer(value);
@@ -292,6 +306,10 @@ describe("S8.5 round trip: any answer reads back equal, through every path", () 
     fc.array(json, { maxLength: 60 }),
     fc.record({ rows: fc.array(json, { maxLength: 60 }), other: json, more: fc.array(fc.string({ unit: "binary" }), { maxLength: 20 }) }),
     fc.dictionary(fc.string(), fc.array(json, { maxLength: 10 }), { maxKeys: 5 }),
+    fc.record({
+      data: fc.record({ search: fc.record({ nodes: fc.array(json, { maxLength: 60 }), count: json, deeper: fc.record({ list: fc.array(json) }) }), meta: json }),
+      rows: fc.array(fc.array(json, { maxLength: 5 }), { maxLength: 30 }),
+    }),
   );
 
   it("serialises to exactly JSON.stringify, in pieces cut at character boundaries", () => {
@@ -318,7 +336,11 @@ describe("S8.5 round trip: any answer reads back equal, through every path", () 
   it("read, readShared and every query answer as they would on the original value", async () => {
     const queryArgs = fc.record(
       {
-        path: fc.oneof(fc.constantFrom("$", "$.rows", "rows", "/rows/0", "$.rows[-1]", "$.other", "$[0]", "$[-1].x", "/more/1"), fc.string()),
+        path: fc.oneof(
+          fc.constantFrom("$", "$.rows", "rows", "/rows/0", "$.rows[-1]", "$.rows[1][0]", "$.other", "$[0]", "$[-1].x", "/more/1"),
+          fc.constantFrom("$.data", "$.data.search", "$.data.search.nodes", "data.search.nodes.3", "/data/search/nodes/0/x", "$.data.search.deeper.list", "$.data.meta"),
+          fc.string(),
+        ),
         offset: fc.nat({ max: 70 }),
         limit: fc.integer({ min: 1, max: 70 }),
       },
