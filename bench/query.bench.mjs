@@ -2,7 +2,7 @@
 // Baselines (JSON.stringify, JSON.parse) and candidates run interleaved in the same loop, no forced GC
 // inside timed sections; prints medians and the interquartile spread. Figures are noisy on a shared machine.
 import { performance } from "node:perf_hooks";
-import { ResultHandlesPlugin, ResultQueryTool, foldToolResult } from "mcp-result-handles";
+import { MemoryStorage, ResultHandleStore, ResultHandlesPlugin, ResultQueryTool, foldToolResult } from "mcp-result-handles";
 
 const owner = { session: "bench-session", caller: "bench" };
 const ticket = (i) => ({
@@ -49,11 +49,12 @@ for (const [label, bytes, rounds] of sizes) {
   if (only && only !== label) continue;
   const value = answerOf(bytes);
   const json = JSON.stringify(value);
-  const plugin = ResultHandlesPlugin.init({ storage: { type: "memory", memory: { maxEntries: 0, maxBytes: 2 ** 31 } } });
+  const plugin = ResultHandlesPlugin.init({ storage: { type: "memory", memory: { maxEntries: 0, maxBytes: 64 * 1024 * 1024 } } });
   plugin.logger = { warn: (message) => console.error(message) };
   const tool = new ResultQueryTool(() => [plugin]);
   const args = { path: "$.rows", offset: Math.floor(value.rows.length / 2), limit: 20 };
-  const t = { stringify: [], parse: [], fold: [], first: [], repeat: [] };
+  const t = { stringify: [], parse: [], fold: [], foldText: [], save: [], first: [], repeat: [] };
+  const store = new ResultHandleStore(new MemoryStorage("bench", { maxEntries: 0, maxBytes: 64 * 1024 * 1024 }), 60);
   for (let round = -2; round < rounds; round++) {
     const stringify = await time(() => JSON.stringify(value));
     const parse = await time(() => JSON.parse(json));
@@ -61,6 +62,12 @@ for (const [label, bytes, rounds] of sizes) {
     const fold = await time(async () => {
       folded = await foldToolResult(plugin, { toolName: "tickets", result: { structuredContent: value }, owner });
     });
+    // The usual MCP answer: a text repeating structuredContent (S4.2).
+    const foldText = await time(() =>
+      foldToolResult(plugin, { toolName: "tickets", result: { structuredContent: value, content: [{ type: "text", text: json }] }, owner }),
+    );
+    // The store's own part of a fold: serialise into pieces, derive keys, encrypt, store.
+    const save = await time(() => store.save(store.newHandle(), value, owner));
     const handle = folded.structuredContent?.handle;
     if (!handle) throw new Error("the answer did not fold");
     let answer;
@@ -70,9 +77,10 @@ for (const [label, bytes, rounds] of sizes) {
     if (answer.value.length !== 20 || answer.value[0].id !== value.rows[args.offset].id) throw new Error("wrong slice");
     const repeat = await time(() => tool.query({ ...args, handle }, owner));
     if (round < 0) continue; // warm-up
-    Object.entries({ stringify, parse, fold, first, repeat }).forEach(([k, v]) => t[k].push(v));
+    Object.entries({ stringify, parse, fold, foldText, save, first, repeat }).forEach(([k, v]) => t[k].push(v));
   }
   await plugin.onShutdown();
+  await store.onShutdown();
   const row = {
     size: label,
     bytes: json.length,
@@ -81,7 +89,11 @@ for (const [label, bytes, rounds] of sizes) {
     fold: quantile(t.fold, 0.5),
     firstQuery: quantile(t.first, 0.5),
     repeatQuery: quantile(t.repeat, 0.5),
+    foldText: quantile(t.foldText, 0.5),
+    save: quantile(t.save, 0.5),
     foldPerStringify: Number(ratio(t.fold, t.stringify)),
+    foldTextPerStringify: Number(ratio(t.foldText, t.stringify)),
+    savePerStringify: Number(ratio(t.save, t.stringify)),
     firstPerParse: Number(ratio(t.first, t.parse)),
     repeatPerParse: Number(ratio(t.repeat, t.parse)),
   };
@@ -90,6 +102,8 @@ for (const [label, bytes, rounds] of sizes) {
   console.log(`  JSON.stringify   ${cell(t.stringify)}`);
   console.log(`  JSON.parse       ${cell(t.parse)}`);
   console.log(`  fold             ${cell(t.fold)}   fold/stringify ${row.foldPerStringify}`);
+  console.log(`  fold text+struct ${cell(t.foldText)}   fold/stringify ${row.foldTextPerStringify}`);
+  console.log(`  store.save       ${cell(t.save)}   save/stringify ${row.savePerStringify}`);
   console.log(`  first query      ${cell(t.first)}   first/parse ${row.firstPerParse}`);
   console.log(`  repeated query   ${cell(t.repeat)}   repeat/parse ${row.repeatPerParse}`);
 }

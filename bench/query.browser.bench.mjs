@@ -36,7 +36,7 @@ async function main() {
     await page.goto(`${origin}/`);
     const only = process.argv[2];
     await page.evaluate(async (only) => {
-      const { ResultHandlesPlugin, ResultQueryTool, foldToolResult } = await import("/dist/browser/index.js");
+      const { MemoryStorage, ResultHandleStore, ResultHandlesPlugin, ResultQueryTool, foldToolResult } = await import("/dist/browser/index.js");
       const owner = { session: "bench-session", caller: "bench" };
       const ticket = (i) => ({
         id: `T-${i}`,
@@ -71,10 +71,11 @@ async function main() {
         if (only && only !== label) continue;
         const value = answerOf(bytes);
         const json = JSON.stringify(value);
-        const plugin = ResultHandlesPlugin.init({ storage: { type: "memory", memory: { maxEntries: 0, maxBytes: 2 ** 31 } } });
+        const plugin = ResultHandlesPlugin.init({ storage: { type: "memory", memory: { maxEntries: 0, maxBytes: 64 * 1024 * 1024 } } });
         const tool = new ResultQueryTool(() => [plugin]);
         const query = { path: "$.rows", offset: Math.floor(value.rows.length / 2), limit: 20 };
-        const t = { stringify: [], parse: [], fold: [], first: [], repeat: [] };
+        const t = { stringify: [], parse: [], fold: [], foldText: [], save: [], first: [], repeat: [] };
+        const store = new ResultHandleStore(new MemoryStorage("bench", { maxEntries: 0, maxBytes: 64 * 1024 * 1024 }), 60);
         for (let round = -2; round < rounds; round++) {
           const stringify = await time(() => JSON.stringify(value));
           const parse = await time(() => JSON.parse(json));
@@ -82,6 +83,10 @@ async function main() {
           const fold = await time(async () => {
             folded = await foldToolResult(plugin, { toolName: "tickets", result: { structuredContent: value }, owner });
           });
+          const foldText = await time(() =>
+            foldToolResult(plugin, { toolName: "tickets", result: { structuredContent: value, content: [{ type: "text", text: json }] }, owner }),
+          );
+          const save = await time(() => store.save(store.newHandle(), value, owner));
           const handle = folded.structuredContent?.handle;
           if (!handle) throw new Error("the answer did not fold");
           let answer;
@@ -90,12 +95,14 @@ async function main() {
           });
           if (answer.value.length !== 20) throw new Error("wrong slice");
           const repeat = await time(() => tool.query({ ...query, handle }, owner));
-          if (round >= 0) Object.entries({ stringify, parse, fold, first, repeat }).forEach(([k, v]) => t[k].push(v));
+          if (round >= 0) Object.entries({ stringify, parse, fold, foldText, save, first, repeat }).forEach(([k, v]) => t[k].push(v));
         }
         await plugin.onShutdown();
+        await store.onShutdown();
         const m = Object.fromEntries(Object.entries(t).map(([k, v]) => [k, median(v)]));
         console.log(
           `${label.padEnd(7)} stringify ${m.stringify.toFixed(1)}  parse ${m.parse.toFixed(1)}  fold ${m.fold.toFixed(1)} (${(m.fold / m.stringify).toFixed(2)}× stringify)  ` +
+            `fold text+structured ${m.foldText.toFixed(1)} (${(m.foldText / m.stringify).toFixed(2)}×)  store.save ${m.save.toFixed(1)} (${(m.save / m.stringify).toFixed(2)}×)  ` +
             `first query ${m.first.toFixed(1)} (${(m.first / m.parse).toFixed(3)}× parse)  repeated ${m.repeat.toFixed(2)} (${(m.repeat / m.parse).toFixed(3)}× parse)`,
         );
       }

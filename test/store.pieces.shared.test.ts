@@ -11,6 +11,7 @@ import {
   type NamespacedStorage,
   type Owner,
 } from "mcp-result-handles";
+import { defaultCryptoBackend, type CryptoBackend } from "../src/crypto.js";
 import { pluginOver } from "./helpers/broken-storage.js";
 import { queryValue, parseQueryArguments, type QueryArguments } from "../src/query.js";
 import { selectForQuery } from "../src/query-plan.js";
@@ -271,6 +272,54 @@ describe("S8.5 storing in pieces", () => {
     });
     expect(spy.gets.length).toBe(2);
     expect(await query(store, handle, { path: "$.constructor" })).toBe("RESULT_PATH_NOT_FOUND");
+  });
+
+  it("a storage failing on a piece makes result_query answer RESULT_STORE_UNAVAILABLE, not a wrong or partial slice", async () => {
+    const spy = new SpyStorage();
+    const { plugin } = pluginOver(spy, { storage: { type: "memory" } });
+    const value = { rows: rows(16_000) };
+    const folded = await foldToolResult(plugin, { toolName: "t", result: { structuredContent: value }, owner: alice });
+    const handle = (folded.structuredContent as { handle: string }).handle;
+    const indexKey = spy.sets[0]!.key;
+    const get = spy.get.bind(spy);
+    spy.get = async (key: string) => (key === indexKey ? get(key) : Promise.reject(new Error("connection reset")));
+    const tool = new ResultQueryTool(() => [plugin]);
+    const refused = await tool.handler({ handle, path: "$.rows", offset: 9000 }, alice);
+    expect(refused.isError).toBe(true);
+    expect(refused.structuredContent).toMatchObject({ error: { code: "RESULT_STORE_UNAVAILABLE" } });
+    spy.get = get;
+    const answered = await tool.handler({ handle, path: "$.rows", offset: 9000, limit: 2 }, alice);
+    expect(answered.structuredContent).toEqual({ path: "$.rows", value: value.rows.slice(9000, 9002), total: 16_000, offset: 9000, nextOffset: 9002 });
+    await plugin.onShutdown();
+  });
+
+  it("derived keys of recent (handle, owner) pairs stay in memory: repeated queries run no HKDF", async () => {
+    let derivations = 0;
+    const counting: CryptoBackend = {
+      ...defaultCryptoBackend(),
+      hkdf: async (ikm) => {
+        derivations++;
+        return defaultCryptoBackend().hkdf(ikm);
+      },
+    };
+    const store = new ResultHandleStore(new SpyStorage(), 60, { crypto: counting, pieceBytes: PIECE_BYTES });
+    const handle = store.newHandle();
+    await store.save(handle, rows(2000), alice);
+    expect(derivations).toBe(1);
+    for (let page = 1; page <= 5; page++) await query(store, handle, { path: "$", page, limit: 10 });
+    expect(derivations).toBe(1);
+    expect(await store.read(handle, { session: alice.session })).toBeUndefined(); // another owner: its own keys
+    expect(derivations).toBe(2);
+  });
+
+  it("flags pieces that are pure ASCII (decoded as latin1 in Node), and only those", () => {
+    const ascii = serializeAnswer({ rows: Array.from({ length: 200 }, (_, i) => ({ i, s: "plain" })) }, { pieceBytes: 256 });
+    expect(ascii.pieces.length).toBeGreaterThan(5);
+    expect(ascii.pieces.every((piece) => piece.ascii)).toBe(true);
+    const mixed = serializeAnswer({ rows: Array.from({ length: 200 }, (_, i) => ({ i, s: i === 150 ? "é" : "plain" })) }, { pieceBytes: 256 });
+    const flagged = mixed.pieces.map((piece) => piece.ascii);
+    expect(flagged.filter((a) => !a).length).toBe(1);
+    for (const piece of mixed.pieces) expect(piece.ascii).toBe(piece.bytes.every((byte) => byte < 0x80));
   });
 
   it("values JSON.stringify treats its own way serialise exactly as it does", () => {
