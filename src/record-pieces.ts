@@ -3,8 +3,10 @@
  * the items of its large lists start, so a query can later read only the pieces its slice touches.
  *
  * Lists (the root list, or lists reached from the root through object keys only, down to three keys,
- * such as `{ rows: [...] }` or `{ data: { search: { nodes: [...] } } }`) are serialised in batches of items (`JSON.stringify` of slices, joined with commas): the same text as one
- * `JSON.stringify`, with the exact byte offset of every batch for free. Anything else is serialised whole.
+ * such as `{ rows: [...] }` or `{ data: { search: { nodes: [...] } } }`) are serialised in batches of
+ * items (`JSON.stringify` of slices, joined with commas): the same text as one `JSON.stringify`, with
+ * the exact byte offset of every batch for free. Anything else is serialised whole. (The one difference:
+ * an item's own `toJSON(key)` sees its index within the batch; JSON answers have no `toJSON`.)
  */
 import { isPlainObject, setOwn, type JsonObject } from "./json.js";
 
