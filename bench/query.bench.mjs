@@ -53,7 +53,7 @@ for (const [label, bytes, rounds] of sizes) {
   plugin.logger = { warn: (message) => console.error(message) };
   const tool = new ResultQueryTool(() => [plugin]);
   const args = { path: "$.rows", offset: Math.floor(value.rows.length / 2), limit: 20 };
-  const t = { stringify: [], parse: [], fold: [], foldText: [], save: [], first: [], repeat: [] };
+  const t = { stringify: [], parse: [], fold: [], foldText: [], first: [], repeat: [] };
   const store = new ResultHandleStore(new MemoryStorage("bench", { maxEntries: 0, maxBytes: 64 * 1024 * 1024 }), 60);
   for (let round = -2; round < rounds; round++) {
     const stringify = await time(() => JSON.stringify(value));
@@ -66,8 +66,6 @@ for (const [label, bytes, rounds] of sizes) {
     const foldText = await time(() =>
       foldToolResult(plugin, { toolName: "tickets", result: { structuredContent: value, content: [{ type: "text", text: json }] }, owner }),
     );
-    // The store's own part of a fold: serialise into pieces, derive keys, encrypt, store.
-    const save = await time(() => store.save(store.newHandle(), value, owner));
     const handle = folded.structuredContent?.handle;
     if (!handle) throw new Error("the answer did not fold");
     let answer;
@@ -77,7 +75,22 @@ for (const [label, bytes, rounds] of sizes) {
     if (answer.value.length !== 20 || answer.value[0].id !== value.rows[args.offset].id) throw new Error("wrong slice");
     const repeat = await time(() => tool.query({ ...args, handle }, owner));
     if (round < 0) continue; // warm-up
-    Object.entries({ stringify, parse, fold, foldText, save, first, repeat }).forEach(([k, v]) => t[k].push(v));
+    Object.entries({ stringify, parse, fold, foldText, first, repeat }).forEach(([k, v]) => t[k].push(v));
+  }
+  // The store alone, away from the fold's garbage: serialise into pieces, derive keys, encrypt, store;
+  // then a whole read (every piece decrypted and parsed) against JSON.stringify and JSON.parse.
+  const alone = { stringify: [], parse: [], save: [], read: [] };
+  for (let round = -2; round < rounds; round++) {
+    const stringify = await time(() => JSON.stringify(value));
+    const parse = await time(() => JSON.parse(json));
+    const handle = store.newHandle();
+    const save = await time(() => store.save(handle, value, owner));
+    let back;
+    const read = await time(async () => {
+      back = await store.read(handle, owner);
+    });
+    if (back.value.rows.length !== value.rows.length) throw new Error("wrong read");
+    if (round >= 0) Object.entries({ stringify, parse, save, read }).forEach(([k, v]) => alone[k].push(v));
   }
   await plugin.onShutdown();
   await store.onShutdown();
@@ -90,10 +103,12 @@ for (const [label, bytes, rounds] of sizes) {
     firstQuery: quantile(t.first, 0.5),
     repeatQuery: quantile(t.repeat, 0.5),
     foldText: quantile(t.foldText, 0.5),
-    save: quantile(t.save, 0.5),
+    save: quantile(alone.save, 0.5),
+    wholeRead: quantile(alone.read, 0.5),
     foldPerStringify: Number(ratio(t.fold, t.stringify)),
     foldTextPerStringify: Number(ratio(t.foldText, t.stringify)),
-    savePerStringify: Number(ratio(t.save, t.stringify)),
+    savePerStringify: Number(ratio(alone.save, alone.stringify)),
+    wholeReadPerParse: Number(ratio(alone.read, alone.parse)),
     firstPerParse: Number(ratio(t.first, t.parse)),
     repeatPerParse: Number(ratio(t.repeat, t.parse)),
   };
@@ -103,8 +118,10 @@ for (const [label, bytes, rounds] of sizes) {
   console.log(`  JSON.parse       ${cell(t.parse)}`);
   console.log(`  fold             ${cell(t.fold)}   fold/stringify ${row.foldPerStringify}`);
   console.log(`  fold text+struct ${cell(t.foldText)}   fold/stringify ${row.foldTextPerStringify}`);
-  console.log(`  store.save       ${cell(t.save)}   save/stringify ${row.savePerStringify}`);
   console.log(`  first query      ${cell(t.first)}   first/parse ${row.firstPerParse}`);
   console.log(`  repeated query   ${cell(t.repeat)}   repeat/parse ${row.repeatPerParse}`);
+  console.log(`  store alone: stringify ${cell(alone.stringify).trim()}, parse ${cell(alone.parse).trim()}`);
+  console.log(`  store.save       ${cell(alone.save)}   save/stringify ${row.savePerStringify}`);
+  console.log(`  store.read whole ${cell(alone.read)}   read/parse ${row.wholeReadPerParse}`);
 }
 if (process.argv.includes("--json")) console.log(JSON.stringify(results));
