@@ -42,6 +42,10 @@ export interface SerializedAnswer {
   readonly lists: readonly ListLayout[];
   /** The JSON text, identical to `JSON.stringify(value)`; built on first use. */
   readonly text: string;
+  /** Its length in UTF-16 units, without building it. */
+  readonly chars: number;
+  /** Whether `text` is exactly this JSON text, compared piece by piece without building it. */
+  matches(text: string): boolean;
 }
 
 const encoder = new TextEncoder();
@@ -150,6 +154,7 @@ export function serializedFromJson(json: string | Uint8Array, options: PieceOpti
 function fromWriter(writer: PieceWriter, lists: ListLayout[], bytes?: Uint8Array): SerializedAnswer {
   let text: string | undefined;
   const chunks = writer.chunks;
+  const chars = bytes ? undefined : chunks.reduce((sum, chunk) => sum + chunk.length, 0);
   return {
     bytes: writer.total,
     pieces: writer.pieces,
@@ -157,6 +162,19 @@ function fromWriter(writer: PieceWriter, lists: ListLayout[], bytes?: Uint8Array
     get text() {
       text ??= bytes ? new TextDecoder().decode(bytes) : chunks.join("");
       return text;
+    },
+    get chars() {
+      return chars ?? this.text.length;
+    },
+    matches(other: string): boolean {
+      if (bytes || text !== undefined) return other === this.text;
+      if (other.length !== chars) return false;
+      let at = 0;
+      for (const chunk of chunks) {
+        if (!other.startsWith(chunk, at)) return false;
+        at += chunk.length;
+      }
+      return true;
     },
   };
 }
