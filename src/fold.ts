@@ -58,7 +58,8 @@ async function foldOrKeep(context: FoldContext, input: FoldInput): Promise<ToolR
   const { result, toolName, owner } = input;
   const { config } = context;
   if (result.isError || rendersWidget(input.toolMeta)) return result;
-  const data = foldableData(result);
+  const keyLists = new KeyLists(); // one key listing per object for the serialisation, preview and shape
+  const data = foldableData(result, keyLists);
   if (data === NOT_FOLDABLE) return result;
 
   // S4.3 in bytes: the serialisation wrote them as UTF-8 pieces, ready to encrypt (S8.5).
@@ -96,7 +97,6 @@ async function foldOrKeep(context: FoldContext, input: FoldInput): Promise<ToolR
   // Encryption runs while the preview and shape are built (WebCrypto works off the main thread).
   const sealing = store.seal(handle, json, owner);
   sealing.catch(() => {}); // its failure is handled where it is awaited, or irrelevant if we stop first
-  const keyLists = new KeyLists();
   const folded = fitFoldedAnswer(answer, handle, config.preview, Math.floor(config.thresholdBytes / 2), keyLists);
 
   if (input.outputSchema && !(await admits(input.outputSchema, folded))) {
@@ -126,12 +126,12 @@ interface FoldableData {
 }
 
 /** S4.2 and S4.3: the answer's data, when it is one text or structuredContent with at most one text repeating it. */
-function foldableData(result: ToolResult): FoldableData | typeof NOT_FOLDABLE {
+function foldableData(result: ToolResult, keyLists: KeyLists): FoldableData | typeof NOT_FOLDABLE {
   const content = result.content ?? [];
   const structured = result.structuredContent;
   if (structured !== undefined) {
     if (content.length > 1 || (content.length === 1 && content[0]!.type !== "text")) return NOT_FOLDABLE;
-    const json = serializeAnswer(structured);
+    const json = serializeAnswer(structured, { keyLists });
     if (content.length === 1 && !repeats(content[0]!.text, json, structured)) return NOT_FOLDABLE;
     return { value: structured, json };
   }
@@ -146,7 +146,7 @@ function foldableData(result: ToolResult): FoldableData | typeof NOT_FOLDABLE {
       // not JSON: counts as a string
     }
   }
-  return { value, json: serializeAnswer(value) };
+  return { value, json: serializeAnswer(value, { keyLists }) };
 }
 
 /** Whether `text` is the same JSON as `structured`, whose compact serialisation is `serialized`. */

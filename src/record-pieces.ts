@@ -60,6 +60,8 @@ function allocate(size: number): Uint8Array {
 export interface PieceOptions {
   /** Piece size in bytes (default `PIECE_BYTES`); tests make it small to get many pieces from small answers. */
   pieceBytes?: number;
+  /** Key lists shared with the fold's preview and shape: a 48k-key object is listed once, not once more here. */
+  keyLists?: { of(object: JsonObject): string[] };
 }
 
 /**
@@ -123,7 +125,7 @@ class PieceWriter {
 export function serializeAnswer(value: unknown, options: PieceOptions = {}): SerializedAnswer {
   const writer = new PieceWriter(options.pieceBytes);
   const lists: ListLayout[] = [];
-  writeValue(writer, value, [], lists);
+  writeValue(writer, value, [], lists, options.keyLists ?? OWN_KEYS);
   writer.flush();
   return fromWriter(writer, lists);
 }
@@ -191,19 +193,22 @@ function splitBytes(bytes: Uint8Array, pieceBytes: number): Piece[] {
   return pieces;
 }
 
+type KeyListing = NonNullable<PieceOptions["keyLists"]>;
+const OWN_KEYS: KeyListing = { of: (object) => Object.keys(object) };
+
 /** Lists are indexed down to this many keys from the root, such as `data.search.nodes`. */
 const LIST_DEPTH = 3;
 /** An object with more keys is serialised whole: looking for lists in it would cost more than they save. */
 const MAX_SCANNED_KEYS = 1024;
 
 /** A value at `path`: a list in item batches, an object member by member (down to LIST_DEPTH), else whole. */
-function writeValue(writer: PieceWriter, value: unknown, path: string[], lists: ListLayout[]): void {
+function writeValue(writer: PieceWriter, value: unknown, path: string[], lists: ListLayout[], keyLists: KeyListing): void {
   if (Array.isArray(value) && !hasToJson(value)) {
     writer.write("[");
     lists.push({ path, ...writeItems(writer, value) });
     writer.write("]");
   } else if (path.length < LIST_DEPTH && isSerialisedByKeys(value)) {
-    writeObject(writer, value, path, lists);
+    writeObject(writer, value, path, lists, keyLists);
   } else {
     writer.write(JSON.stringify(value) ?? "null");
   }
@@ -217,8 +222,8 @@ function isSerialisedByKeys(value: unknown): value is JsonObject {
  * An object: members that are lists (or objects that may hold lists) on their own, the members between
  * them in one `JSON.stringify` per run (an object without lists is one call, whatever its width).
  */
-function writeObject(writer: PieceWriter, object: JsonObject, path: string[], lists: ListLayout[]): void {
-  const keys = Object.keys(object);
+function writeObject(writer: PieceWriter, object: JsonObject, path: string[], lists: ListLayout[], keyLists: KeyListing): void {
+  const keys = keyLists.of(object);
   const ownAt: number[] = [];
   if (keys.length <= MAX_SCANNED_KEYS) {
     for (let i = 0; i < keys.length; i++) {
@@ -248,7 +253,7 @@ function writeObject(writer: PieceWriter, object: JsonObject, path: string[], li
     writeRun(at);
     const key = keys[at]!;
     writer.write((first ? "" : ",") + JSON.stringify(key) + ":");
-    writeValue(writer, object[key], [...path, key], lists);
+    writeValue(writer, object[key], [...path, key], lists, keyLists);
     first = false;
     from = at + 1;
   }

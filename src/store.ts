@@ -37,7 +37,7 @@ function decode(bytes: Uint8Array, ascii: boolean): string {
 }
 
 /** Internals a test or benchmark may pin; defaults suit production. */
-export interface StoreOptions extends PieceOptions {
+export interface StoreOptions extends Pick<PieceOptions, "pieceBytes"> {
   /** `node:crypto` where it exists, else WebCrypto; both write the same bytes (S8.4). */
   crypto?: CryptoBackend;
 }
