@@ -66,6 +66,19 @@ export class BrowserStoreUnavailableError extends ResultHandlesError {
   }
 }
 
+/** A Node store's client library, an optional peer dependency, is not installed (S9.5). */
+export class StorageClientMissingError extends ResultHandlesError {
+  readonly packageName: string;
+  constructor(packageName: string, storageType: string) {
+    super(
+      "STORAGE_UNAVAILABLE",
+      `Storage type "${storageType}" needs the package "${packageName}", which is not installed. ` +
+        `Install it next to mcp-result-handles: npm install ${packageName}`,
+    );
+    this.packageName = packageName;
+  }
+}
+
 /** A refused `result_query` call (S7.6). Hosts turn it into an `isError` tool result. */
 export class ResultQueryError extends ResultHandlesError {
   declare readonly code: ResultQueryErrorCode;

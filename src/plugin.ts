@@ -1,7 +1,7 @@
 import { ResultHandlesError } from "./errors.js";
 import type { FoldContext, Logger } from "./fold.js";
 import { installOnMcpServer, type McpHostOptions, type McpServerLike } from "./hosts/mcp.js";
-import { openResultHandleStore } from "./open-store.js";
+import { openStore } from "./open-store.js";
 import { resolveOptions, type ResultHandlesConfig, type ResultHandlesOptions } from "./options.js";
 import type { Runtime } from "./runtime.js";
 import type { ResultHandleStore } from "./store.js";
@@ -59,9 +59,9 @@ export class ResultHandlesPluginCore implements FoldContext {
     return this.opening;
   }
 
+  /** Opens from the config `init` already checked and resolved; only `createResultHandleStore` checks raw input. */
   private openStore(): Promise<ResultHandleStore> {
-    const { storage, namespace, ttlSeconds } = this.config;
-    return openResultHandleStore(this.runtime, { storage, namespace, ttlSeconds });
+    return openStore(this.runtime, this.config);
   }
 
   /** Closes the store's connections and timers, if it was opened. */

@@ -11,6 +11,7 @@ export {
   ResultHandlesConfigurationError,
   ResultHandlesError,
   ResultQueryError,
+  StorageClientMissingError,
   type ConfigurationIssue,
   type ResultHandlesErrorCode,
   type ResultQueryErrorCode,
@@ -21,7 +22,16 @@ export { foldedAnswerSchema } from "./folded-answer-schema.js";
 export { defaultOwner, type McpHostOptions, type McpRequestContextLike, type McpServerLike, type OwnerResolver } from "./hosts/mcp.js";
 export { UnsupportedMcpServerError } from "./hosts/mcp-sdk-internals.js";
 export type { CreateResultHandleStoreOptions } from "./open-store.js";
-export type { FoldPolicy, FoldPolicyContext, OptionsRuntime, ResultHandlesConfig, ResultHandlesOptions, StorageConfig, StorageType } from "./options.js";
+export type {
+  FoldPolicy,
+  FoldPolicyContext,
+  OptionsRuntime,
+  ResolvedStorageConfig,
+  ResultHandlesConfig,
+  ResultHandlesOptions,
+  StorageConfig,
+  StorageType,
+} from "./options.js";
 export { ResultHandlesPluginCore, ResultHandlesConfigToken, ResultHandleStoreToken } from "./plugin.js";
 export type { QueryArguments, QueryResult } from "./query.js";
 export type { Runtime } from "./runtime.js";
