@@ -8,33 +8,13 @@ import {
   ResultQueryError,
   ResultQueryTool,
   foldToolResult,
-  type NamespacedStorage,
-  type Owner,
+    type Owner,
 } from "mcp-result-handles";
 import { defaultCryptoBackend, type CryptoBackend } from "../src/crypto.js";
-import { pluginOver } from "./helpers/broken-storage.js";
+import { pluginOver, StorageDouble as SpyStorage } from "./helpers/storage-double.js";
 import { queryValue, parseQueryArguments, type QueryArguments } from "../src/query.js";
 import { selectForQuery } from "../src/query-plan.js";
 import { serializeAnswer } from "../src/record-pieces.js";
-
-/** Records every key the store asks for or writes (an observer: it stores for real, in a Map). */
-class SpyStorage implements NamespacedStorage {
-  readonly sets: { key: string; value: Uint8Array }[] = [];
-  gets: string[] = [];
-  readonly data = new Map<string, Uint8Array>();
-  async get(key: string) {
-    this.gets.push(key);
-    return this.data.get(key);
-  }
-  async set(key: string, value: Uint8Array) {
-    this.sets.push({ key, value: value.slice() });
-    this.data.set(key, value.slice());
-  }
-  async delete(key: string) {
-    this.data.delete(key);
-  }
-  async close() {}
-}
 
 const alice: Owner = { session: "session-alice-7d1e", caller: "alice@example.test" };
 const MARKER = "MARKER-4f9a-plaintext-should-never-be-stored";
@@ -50,7 +30,7 @@ async function storedAnswer(value: unknown, pieceBytes = PIECE_BYTES) {
   const store = new ResultHandleStore(spy, 60, { pieceBytes });
   const handle = store.newHandle();
   await store.save(handle, value, alice);
-  spy.gets = [];
+  spy.gets.length = 0;
   return { spy, store, handle };
 }
 
@@ -121,12 +101,12 @@ describe("S8.5 what the storage sees of an answer in pieces", () => {
     expect(spy.sets.findIndex((s) => s.key === piece)).toBeGreaterThan(1);
 
     // A repeated read is served from memory once the index record is seen to be the same.
-    spy.gets = [];
+    spy.gets.length = 0;
     expect(await query(store, handle, { path: "$.rows", offset: 1000, limit: 20 })).toEqual(result);
     expect(spy.gets).toEqual([indexKey]);
 
     // One item deep in the list, by every path form, reads one piece more at most.
-    spy.gets = [];
+    spy.gets.length = 0;
     for (const path of ["$.rows[1990].title", "rows.1990.title", "/rows/1990/title", "$['rows'][-10].title"]) {
       expect(await query(store, handle, { path })).toEqual({ path: "$.rows[1990].title", value: value.rows[1990]!.title, total: value.rows[1990]!.title.length, offset: 0 });
     }
@@ -216,12 +196,12 @@ describe("S8.5 through the fold and result_query", () => {
     const { plugin } = pluginOver(spy, { storage: { type: "memory" } });
     const value = { rows: rows(16_000), total: 16_000 };
     for (const result of [{ structuredContent: value }, { structuredContent: value, content: [{ type: "text" as const, text: JSON.stringify(value) }] }]) {
-      spy.gets = [];
+      spy.gets.length = 0;
       const folded = await foldToolResult(plugin, { toolName: "tickets", result, owner: alice });
       const handle = (folded.structuredContent as { handle: string }).handle;
       expect((folded._meta![RESULT_HANDLE_META_KEY] as { bytes: number }).bytes).toBe(new TextEncoder().encode(JSON.stringify(value)).byteLength);
       const tool = new ResultQueryTool(() => [plugin]);
-      spy.gets = [];
+      spy.gets.length = 0;
       const answer = await tool.query({ handle, path: "$.rows", offset: 15_000, limit: 20 }, alice);
       expect(answer).toEqual({ path: "$.rows", value: value.rows.slice(15_000, 15_020), total: 16_000, offset: 15_000, nextOffset: 15_020 });
       expect(spy.gets.length).toBe(2);
