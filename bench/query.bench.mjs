@@ -1,8 +1,13 @@
-// `node bench/query.bench.mjs` (after `npm run build`): the store's side of fold and query (issue 9, S8.5).
-// Baselines (JSON.stringify, JSON.parse) and candidates run interleaved in the same loop, no forced GC
-// inside timed sections; prints medians and the interquartile spread. Figures are noisy on a shared machine.
+// `node bench/query.bench.mjs [size] [--storage memory|sqlite|redis]` (after `npm run build`; SQLite and
+// Redis need `--import tsx`, for the test suite's redis-server helper): the store's side of fold and query
+// (issue 9, S8.5). Baselines (JSON.stringify, JSON.parse) and candidates run interleaved in the same loop,
+// no forced GC inside timed sections; prints medians and the interquartile spread. Figures are noisy on a
+// shared machine. Redis runs as a throwaway redis-server on loopback, stopped at the end.
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { performance } from "node:perf_hooks";
-import { MemoryStorage, ResultHandleStore, ResultHandlesPlugin, ResultQueryTool, foldToolResult } from "mcp-result-handles";
+import { MemoryStorage, ResultHandleStore, ResultHandlesPlugin, ResultQueryTool, createResultHandleStore, foldToolResult } from "mcp-result-handles";
 
 const owner = { session: "bench-session", caller: "bench" };
 const ticket = (i) => ({
@@ -30,7 +35,22 @@ const sizes = [
   ["1 MB", 1_000_000, 21],
   ["10 MB", 10_000_000, 11],
 ];
-const only = process.argv[2];
+const argv = process.argv.slice(2);
+const storageType = argv.includes("--storage") ? argv[argv.indexOf("--storage") + 1] : "memory";
+const only = argv.find((arg, i) => !arg.startsWith("--") && argv[i - 1] !== "--storage");
+const dir = mkdtempSync(join(tmpdir(), "result-handles-query-bench-"));
+let redis;
+if (storageType === "redis") {
+  const { startRedisServer } = await import("../test/helpers/redis-server.ts");
+  redis = await startRedisServer();
+}
+let sqliteFiles = 0;
+/** A fresh storage config of the chosen type (one SQLite file per store). */
+function storageConfig() {
+  if (storageType === "sqlite") return { type: "sqlite", sqlite: { path: join(dir, `bench-${sqliteFiles++}.sqlite`) } };
+  if (storageType === "redis") return { type: "redis", redis: { url: redis.url } };
+  return { type: "memory", memory: { maxEntries: 0, maxBytes: 64 * 1024 * 1024 } };
+}
 
 const quantile = (xs, q) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(q * xs.length))];
 const fmt = (ms) => (ms < 1 ? ms.toFixed(3) : ms.toFixed(1)).padStart(7);
@@ -43,18 +63,21 @@ async function time(fn) {
   return performance.now() - start;
 }
 
-console.log(`Node ${process.version}, ${process.arch}; ms, median (p25–p75); store: memory`);
+console.log(`Node ${process.version}, ${process.arch}; ms, median (p25–p75); store: ${storageType}`);
 const results = [];
 for (const [label, bytes, rounds] of sizes) {
   if (only && only !== label) continue;
   const value = answerOf(bytes);
   const json = JSON.stringify(value);
-  const plugin = ResultHandlesPlugin.init({ storage: { type: "memory", memory: { maxEntries: 0, maxBytes: 64 * 1024 * 1024 } } });
+  const plugin = ResultHandlesPlugin.init({ storage: storageConfig() });
   plugin.logger = { warn: (message) => console.error(message) };
   const tool = new ResultQueryTool(() => [plugin]);
   const args = { path: "$.rows", offset: Math.floor(value.rows.length / 2), limit: 20 };
   const t = { stringify: [], parse: [], fold: [], foldText: [], first: [], repeat: [] };
-  const store = new ResultHandleStore(new MemoryStorage("bench", { maxEntries: 0, maxBytes: 64 * 1024 * 1024 }), 60);
+  const store =
+    storageType === "memory"
+      ? new ResultHandleStore(new MemoryStorage("bench", { maxEntries: 0, maxBytes: 64 * 1024 * 1024 }), 60)
+      : await createResultHandleStore({ storage: storageConfig(), namespace: "bench", ttlSeconds: 60 });
   for (let round = -2; round < rounds; round++) {
     const stringify = await time(() => JSON.stringify(value));
     const parse = await time(() => JSON.parse(json));
@@ -124,4 +147,6 @@ for (const [label, bytes, rounds] of sizes) {
   console.log(`  store.save       ${cell(alone.save)}   save/stringify ${row.savePerStringify}`);
   console.log(`  store.read whole ${cell(alone.read)}   read/parse ${row.wholeReadPerParse}`);
 }
+await redis?.dispose();
+rmSync(dir, { recursive: true, force: true });
 if (process.argv.includes("--json")) console.log(JSON.stringify(results));
