@@ -1,5 +1,6 @@
-import type { FoldContext, Logger } from "./fold.js";
+import type { Logger } from "./fold.js";
 import { installOnMcpServer, type McpHostOptions, type McpServerLike } from "./hosts/mcp.js";
+import type { PluginInstance } from "./instance.js";
 import { openResultHandleStore } from "./open-store.js";
 import { resolveOptions, type ResultHandlesConfig, type ResultHandlesOptions } from "./options.js";
 import type { Runtime } from "./runtime.js";
@@ -12,9 +13,10 @@ export const ResultHandlesConfigToken: unique symbol = Symbol.for("mcp-result-ha
  * One plugin instance: its options, its lazily opened store and its warnings. Each build (Node, page)
  * subclasses it to supply its `Runtime`; `init` opens nothing (S2.1, S3.3, S9.5).
  */
-export class ResultHandlesPluginCore implements FoldContext {
+export class ResultHandlesPluginCore implements PluginInstance {
   protected static runtime: Runtime;
   readonly config: ResultHandlesConfig;
+  /** Where warnings go when an installation has no logger of its own. */
   logger: Logger = console;
   private opening: Promise<ResultHandleStore> | undefined;
   private readonly warned = new Set<string>();
@@ -36,7 +38,6 @@ export class ResultHandlesPluginCore implements FoldContext {
 
   /** Folds this server's tool answers and registers `result_query` once per server (S10.1). */
   install(server: McpServerLike, hostOptions?: McpHostOptions): this {
-    if (hostOptions?.logger) this.logger = hostOptions.logger;
     installOnMcpServer(this, server, hostOptions);
     return this;
   }
@@ -72,13 +73,13 @@ export class ResultHandlesPluginCore implements FoldContext {
     await store?.onShutdown();
   }
 
-  warn(message: string): void {
-    this.logger.warn(message);
+  warn(message: string, logger: Logger = this.logger): void {
+    logger.warn(message);
   }
 
-  warnOnce(key: string, message: string): void {
+  warnOnce(key: string, message: string, logger: Logger = this.logger): void {
     if (this.warned.has(key)) return;
     this.warned.add(key);
-    this.logger.warn(message);
+    logger.warn(message);
   }
 }

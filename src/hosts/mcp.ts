@@ -1,10 +1,8 @@
-import { RESULT_QUERY_TOOL_NAME } from "../constants.js";
+/** The MCP SDK v2 `McpServer` host (S10.1): a small adapter over the host-neutral registry of `instances.ts`. */
 import type { Owner } from "../crypto.js";
-import { foldToolResult, type Logger, type StandardSchemaLike } from "../fold.js";
-import { isPlainObject } from "../json.js";
-import type { ResultHandlesPluginCore } from "../plugin.js";
-import { ResultQueryTool } from "../result-query-tool.js";
-import type { ToolResult } from "../tool-result.js";
+import type { Logger } from "../fold.js";
+import type { PluginInstance } from "../instance.js";
+import { joinHost, type HostInstances } from "./instances.js";
 import { assertSupportedServer, interceptToolCalls } from "./mcp-sdk-internals.js";
 
 /** An MCP SDK v2 `McpServer`, described by the one public method used; the rest is checked at `install`. */
@@ -20,7 +18,7 @@ export interface McpHostOptions {
   tools?: readonly string[];
   /** Replaces the default owner of S8.1. */
   owner?: OwnerResolver;
-  /** Where warnings go; `console` by default. */
+  /** Where this installation's warnings go; the plugin's logger (`console`) by default. */
   logger?: Logger;
 }
 
@@ -41,65 +39,40 @@ export function defaultOwner(ctx: McpRequestContextLike | undefined): Owner {
   return owner;
 }
 
-interface Installed {
-  plugin: ResultHandlesPluginCore;
-  tools: ReadonlySet<string> | undefined;
-  owner: OwnerResolver;
+/** The owner resolver of one installation on one server: the host's own, else the default of S8.1. */
+function mcpOwnerResolver(_server: McpServerLike, options: McpHostOptions): OwnerResolver {
+  return options.owner ?? defaultOwner;
 }
-
-const INSTALLED = Symbol.for("mcp-result-handles/installed");
-type ServerWithRegistry = McpServerLike & { [INSTALLED]?: Installed[] };
 
 /**
  * Attaches a plugin instance to an `McpServer`. The first instance on a server hooks `tools/call` and
- * registers `result_query`; later ones only join the list, so the server lists one `result_query` that
- * reads every instance's handles (S10.1). Cheap enough to run per request under `createMcpHandler`.
+ * registers `result_query`; later ones only join, so the server lists one `result_query` that reads every
+ * instance's handles (S10.1). Cheap enough to run per request under `createMcpHandler`.
  */
-export function installOnMcpServer(plugin: ResultHandlesPluginCore, server: McpServerLike, options: McpHostOptions = {}): void {
+export function installOnMcpServer(instance: PluginInstance, server: McpServerLike, options: McpHostOptions = {}): void {
   assertSupportedServer(server);
-  const host = server as ServerWithRegistry;
-  const entry: Installed = { plugin, tools: options.tools ? new Set(options.tools) : undefined, owner: options.owner ?? defaultOwner };
-  const installed = host[INSTALLED];
-  if (installed) {
-    if (!installed.some((other) => other.plugin === plugin)) installed.push(entry);
-    return;
-  }
-  const instances: Installed[] = [entry];
-  Object.defineProperty(host, INSTALLED, { value: instances, enumerable: false });
-
-  interceptToolCalls(server, async (name, tool, ctx, run) => {
-    const result = await run();
-    if (name === RESULT_QUERY_TOOL_NAME) return result; // a slice is never folded again (S7.7)
-    const instance = instanceFor(instances, name);
-    if (!instance || !isToolResult(result)) return result;
-    return foldToolResult(instance.plugin, {
-      toolName: name,
-      result,
-      outputSchema: isStandardSchema(tool.outputSchema) ? tool.outputSchema : undefined,
-      toolMeta: tool._meta,
-      owner: instance.owner(ctx as McpRequestContextLike),
-      request: ctx,
-    });
+  const owner = mcpOwnerResolver(server, options);
+  joinHost<McpRequestContextLike>(server, instance, { tools: options.tools, owner, logger: options.logger }, (instances) => {
+    interceptToolCalls(server, async (name, tool, ctx, run) =>
+      instances.fold({
+        toolName: name,
+        result: await run(),
+        call: ctx as McpRequestContextLike,
+        outputSchema: tool.outputSchema,
+        toolMeta: tool._meta,
+        request: ctx,
+      }),
+    );
+    registerResultQuery(server, instances);
   });
+}
 
-  const queryTool = new ResultQueryTool(() => instances.map((instance) => instance.plugin));
+/** Lists the host's one `result_query` on the server. */
+function registerResultQuery(server: McpServerLike, instances: HostInstances<McpRequestContextLike>): void {
+  const queryTool = instances.queryTool;
   server.registerTool(
     queryTool.name,
     { title: queryTool.title, description: queryTool.description, inputSchema: queryTool.inputSchema, outputSchema: queryTool.outputSchema },
-    (async (args: unknown, ctx: McpRequestContextLike) =>
-      queryTool.handler(args, (source) => (instances.find((i) => i.plugin === source) ?? entry).owner(ctx))) as (...args: never[]) => unknown,
+    (async (args: unknown, ctx: McpRequestContextLike) => instances.query(args, ctx)) as (...args: never[]) => unknown,
   );
-}
-
-/** The instance that folds a tool: the one naming it, else the first that names no tools (S10.1). */
-function instanceFor(instances: readonly Installed[], toolName: string): Installed | undefined {
-  return instances.find((i) => i.tools?.has(toolName)) ?? instances.find((i) => i.tools === undefined);
-}
-
-function isToolResult(value: unknown): value is ToolResult {
-  return isPlainObject(value) && (Array.isArray(value.content) || value.structuredContent !== undefined);
-}
-
-function isStandardSchema(value: unknown): value is StandardSchemaLike {
-  return typeof value === "object" && value !== null && typeof (value as { "~standard"?: { validate?: unknown } })["~standard"]?.validate === "function";
 }
