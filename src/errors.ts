@@ -2,6 +2,7 @@
 export type ResultHandlesErrorCode =
   | "RESULT_HANDLES_CONFIGURATION"
   | "BROWSER_STORE_UNAVAILABLE"
+  | "WEBMCP_UNAVAILABLE"
   | ResultQueryErrorCode;
 
 /** The codes a `result_query` call can answer with (S7.6). */
@@ -58,5 +59,16 @@ export class ResultQueryError extends ResultHandlesError {
   declare readonly code: ResultQueryErrorCode;
   constructor(code: ResultQueryErrorCode, message: string) {
     super(code, message);
+  }
+}
+
+/** `plugin.webmcp()` found no `document.modelContext` (nor `navigator.modelContext`) and was given none (S10.2). */
+export class WebMcpUnavailableError extends ResultHandlesError {
+  constructor() {
+    super(
+      "WEBMCP_UNAVAILABLE",
+      "This page has no document.modelContext: the browser has no WebMCP. Pass hostOptions.modelContext, or load " +
+        "a WebMCP polyfill (such as @mcp-b/webmcp-polyfill) before calling plugin.webmcp().",
+    );
   }
 }

@@ -1,5 +1,6 @@
 import type { Logger } from "./fold.js";
 import { installOnMcpServer, type McpHostOptions, type McpServerLike } from "./hosts/mcp.js";
+import { installOnWebMcp, type WebMcpHost, type WebMcpHostOptions } from "./hosts/webmcp.js";
 import type { PluginInstance } from "./instance.js";
 import { openResultHandleStore } from "./open-store.js";
 import { resolveOptions, type ResultHandlesConfig, type ResultHandlesOptions } from "./options.js";
@@ -40,6 +41,15 @@ export class ResultHandlesPluginCore implements PluginInstance {
   install(server: McpServerLike, hostOptions?: McpHostOptions): this {
     installOnMcpServer(this, server, hostOptions);
     return this;
+  }
+
+  /**
+   * Exposes tools through WebMCP (`document.modelContext`) with folding, and registers `result_query` beside
+   * them (S10.2). Register the page's tools on the returned host: `await host.registerTool(tool, { signal })`.
+   * Calls count as one verified session per page load unless `hostOptions.owner` says otherwise.
+   */
+  webmcp(hostOptions?: WebMcpHostOptions): WebMcpHost {
+    return installOnWebMcp(this, hostOptions);
   }
 
   get(token: typeof ResultHandleStoreToken): Promise<ResultHandleStore>;
