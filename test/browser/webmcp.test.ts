@@ -61,6 +61,18 @@ describe("S10.2 plugin.webmcp()", () => {
     expect((await read(args)).structuredContent).toMatchObject({ error: { code: "RESULT_HANDLE_NOT_FOUND" } });
   });
 
+  it("a page of the older draft: navigator.modelContext is accepted as a fallback", async () => {
+    const fromNavigator = (navigator as unknown as { modelContext: unknown }).modelContext;
+    expect(fromNavigator).toBeTruthy();
+    const descriptor = Object.getOwnPropertyDescriptor(Document.prototype, "modelContext")!;
+    Object.defineProperty(Document.prototype, "modelContext", { configurable: true, get: () => undefined });
+    try {
+      expect(ResultHandlesPlugin.init({ namespace: "webmcp-navigator" }).webmcp().modelContext).toBe(fromNavigator);
+    } finally {
+      Object.defineProperty(Document.prototype, "modelContext", descriptor);
+    }
+  });
+
   it("without WebMCP and without a model context given, a coded error says how to get one", () => {
     const plugin = ResultHandlesPlugin.init({});
     const descriptor = Object.getOwnPropertyDescriptor(Document.prototype, "modelContext")!;
