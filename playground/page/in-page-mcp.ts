@@ -5,7 +5,7 @@
  */
 import { Client } from "@modelcontextprotocol/client";
 import { InMemoryTransport, McpServer } from "@modelcontextprotocol/server";
-import { ResultHandlesPlugin, defaultOwner, findModelContext, type Logger, type StorageConfig } from "mcp-result-handles";
+import { ResultHandlesPlugin, defaultOwner, findModelContext, type Logger, type ResultHandlesOptions } from "mcp-result-handles";
 import { registerReport, reportRows } from "../demo-tools.js";
 
 export type StoreKind = "memory" | "indexeddb";
@@ -37,7 +37,7 @@ export class InPageMcp {
     readonly store: StoreKind,
     private readonly logger: Logger,
   ) {
-    const storage: StorageConfig = store === "indexeddb" ? { type: "indexeddb", indexeddb: { database: "mcp-result-handles-playground" } } : { type: "memory" };
+    const storage: ResultHandlesOptions["storage"] = store === "indexeddb" ? { type: "indexeddb", indexeddb: { database: "mcp-result-handles-playground" } } : { type: "memory" };
     this.plugin = ResultHandlesPlugin.init({ thresholdBytes: 4096, storage, namespace: "playground" });
   }
 
