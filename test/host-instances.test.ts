@@ -26,3 +26,13 @@ describe("installations", () => {
     expect(pluginWarnings).toEqual([]); // the plugin's own logger, which an install no longer replaces
   });
 });
+
+describe("dependencies run one way", () => {
+  it("hosts depend on the PluginInstance interface, never on the plugin class", async () => {
+    const { readdirSync, readFileSync } = await import("node:fs");
+    const folder = new URL("../src/hosts/", import.meta.url);
+    const files = readdirSync(folder).filter((name) => name.endsWith(".ts"));
+    expect(files).toEqual(expect.arrayContaining(["instances.ts", "mcp.ts", "webmcp.ts"]));
+    for (const name of files) expect(readFileSync(new URL(name, folder), "utf8"), name).not.toMatch(/from "\.\.\/plugin\.js"/);
+  });
+});
