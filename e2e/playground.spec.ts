@@ -54,6 +54,11 @@ test("S5 a signed-in call shows a folded answer of at most 2 KB, its handle, lif
   expect(answer.shape).toMatchObject({ type: "object", keys: { rows: { type: "array", length: 200 } } });
   await expect(page.getByTestId("shape")).toContainText("rows");
   await expect(page.getByTestId("shape")).toContainText("200 items");
+  // The tree collapses: closing "rows" hides the item shape beneath it.
+  const title = page.getByTestId("shape").getByText("title", { exact: true });
+  await expect(title).toBeVisible();
+  await page.getByTestId("shape").locator("summary", { hasText: "rows" }).first().click();
+  await expect(title).toBeHidden();
   await expect(page.getByTestId("handle-ttl")).toHaveText(/expires in (9:5\d|10:00)/);
 });
 
