@@ -33,7 +33,7 @@ export default defineConfig({
           name: "node",
           environment: "node",
           include: ["test/**/*.test.ts"],
-          exclude: ["test/browser/**"],
+          exclude: ["test/browser/**", "test/**/*.browser.test.ts"],
           testTimeout: 20_000,
         },
       },
@@ -43,7 +43,7 @@ export default defineConfig({
         optimizeDeps: { include: ["@modelcontextprotocol/client", "@modelcontextprotocol/server", "zod"] },
         test: {
           name: "browser",
-          include: ["test/**/*.shared.test.ts", "test/browser/**/*.test.ts"],
+          include: ["test/**/*.shared.test.ts", "test/**/*.browser.test.ts", "test/browser/**/*.test.ts"],
           testTimeout: 20_000,
           browser: {
             enabled: true,

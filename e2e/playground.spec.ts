@@ -124,3 +124,24 @@ test("screenshot after a signed-in call and a query (docs/playground.png)", asyn
     copyFileSync(file, "docs/playground.png");
   }
 });
+
+test("S9.1 IndexedDB store: after a reload within the TTL the earlier handle still reads back", async ({ page }) => {
+  await open(page);
+  await page.getByTestId("storage").selectOption("indexeddb"); // the switch reloads the page on the other store
+  await expect(page).toHaveURL(/storage=indexeddb/);
+  await expect(page.locator("body")).toHaveAttribute("data-ready", "true");
+  const handle = await callSignedIn(page);
+  const before = await query(page, { path: "$.rows", page: "2", limit: "20" });
+  expect(before.value).toEqual(tickets(20, 39));
+
+  await page.reload();
+  await expect(page.locator("body")).toHaveAttribute("data-ready", "true");
+  await page.getByTestId("query-handle").fill(handle);
+  expect(await query(page, { path: "$.rows", page: "2", limit: "20" })).toEqual(before);
+  await expect(page.getByTestId("warnings")).toHaveText("");
+
+  // The contrast: the memory store of a fresh page load no longer has it.
+  await open(page, "?storage=memory");
+  await page.getByTestId("query-handle").fill(handle);
+  expect((await query(page, { path: "$.rows", page: "2", limit: "20" })).error.code).toBe("RESULT_HANDLE_NOT_FOUND");
+});

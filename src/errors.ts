@@ -3,6 +3,7 @@ export type ResultHandlesErrorCode =
   | "RESULT_HANDLES_CONFIGURATION"
   | "BROWSER_STORE_UNAVAILABLE"
   | "WEBMCP_UNAVAILABLE"
+  | "STORAGE_CLIENT_MISSING"
   | ResultQueryErrorCode;
 
 /** The codes a `result_query` call can answer with (S7.6). */
@@ -51,6 +52,19 @@ export class BrowserStoreUnavailableError extends ResultHandlesError {
         `store tokens must not ship to a browser. Use storage: { type: "memory" } or { type: "indexeddb" }.`,
     );
     this.storageType = storageType;
+  }
+}
+
+/** A Node store's client library, an optional peer dependency, is not installed (S9.5). */
+export class StorageClientMissingError extends ResultHandlesError {
+  readonly packageName: string;
+  constructor(packageName: string, storageType: string) {
+    super(
+      "STORAGE_CLIENT_MISSING",
+      `Storage type "${storageType}" needs the package "${packageName}", which is not installed. ` +
+        `Install it next to mcp-result-handles: npm install ${packageName}`,
+    );
+    this.packageName = packageName;
   }
 }
 

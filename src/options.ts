@@ -1,59 +1,28 @@
 import { z } from "zod";
 import {
-  DEFAULT_MEMORY_MAX_ENTRIES,
   DEFAULT_NAMESPACE,
   DEFAULT_PREVIEW,
-  DEFAULT_STORE_TIMEOUT_MS,
   DEFAULT_THRESHOLD_BYTES,
   DEFAULT_TTL_SECONDS,
   MIN_THRESHOLD_BYTES,
 } from "./constants.js";
-import { BrowserStoreUnavailableError, ResultHandlesConfigurationError, type ConfigurationIssue } from "./errors.js";
+import { ResultHandlesConfigurationError, type ConfigurationIssue } from "./errors.js";
+import {
+  missingEnvIssues,
+  placementIssues,
+  resolveStorage,
+  storageConfigSchema,
+  storageTypeNames,
+  type ResolvedStorageConfig,
+  type StorageConfig,
+  type StorageEnvironment,
+} from "./storage/config.js";
 
 const whole = (min: number) => z.number().int().min(min);
 const positive = () => whole(1);
 const text = () => z.string().min(1);
-const timeoutMs = positive().optional();
 
-const memoryConfig = z.strictObject({
-  type: z.literal("memory"),
-  memory: z.strictObject({ maxEntries: whole(0).optional(), maxBytes: positive().optional() }).optional(),
-  timeoutMs,
-});
-const indexedDbConfig = z.strictObject({
-  type: z.literal("indexeddb"),
-  indexeddb: z.strictObject({ database: text().optional() }).optional(),
-  timeoutMs,
-});
-const redisConfig = z.strictObject({
-  type: z.literal("redis"),
-  redis: z
-    .union([
-      z.strictObject({ url: text() }),
-      z.strictObject({
-        host: text(),
-        port: whole(1).max(65535),
-        password: z.string().optional(),
-        db: whole(0).optional(),
-        tls: z.boolean().optional(),
-      }),
-    ])
-    .optional(),
-  timeoutMs,
-});
-const restCredentials = z.strictObject({ url: text(), token: text() });
-const storageConfig = z.discriminatedUnion("type", [
-  z.strictObject({ type: z.literal("auto"), timeoutMs }),
-  memoryConfig,
-  indexedDbConfig,
-  redisConfig,
-  z.strictObject({ type: z.literal("sqlite"), sqlite: z.strictObject({ path: text() }), timeoutMs }),
-  z.strictObject({ type: z.literal("upstash"), upstash: restCredentials.optional(), timeoutMs }),
-  z.strictObject({ type: z.literal("vercel-kv"), vercelKv: restCredentials.optional(), timeoutMs }),
-]);
-
-export type StorageConfig = z.infer<typeof storageConfig>;
-export type StorageType = StorageConfig["type"];
+export type { ResolvedStorageConfig, StorageConfig, StorageType } from "./storage/config.js";
 
 /** Context handed to `foldPolicy` (S3, S4.5). */
 export interface FoldPolicyContext {
@@ -81,7 +50,8 @@ export interface ResultHandlesConfig {
   readonly ttlSeconds: number;
   readonly preview: { readonly items: number; readonly chars: number };
   readonly foldPolicy: FoldPolicy;
-  readonly storage: StorageConfig;
+  /** The storage in use: `auto` decided, credentials from the environment filled in, defaults applied (S9). */
+  readonly storage: ResolvedStorageConfig;
   readonly namespace: string;
 }
 
@@ -90,26 +60,12 @@ const optionsSchema = z.strictObject({
   ttlSeconds: positive().optional(),
   preview: z.strictObject({ items: positive().optional(), chars: positive().optional() }).optional(),
   foldPolicy: z.custom<FoldPolicy>((v) => typeof v === "function", { message: "must be a function" }).optional(),
-  storage: storageConfig.optional(),
+  storage: storageConfigSchema.optional(),
   namespace: text().optional(),
 });
 
 /** What differs between the Node and the page build when options are checked. */
-export interface OptionsRuntime {
-  readonly kind: "node" | "browser";
-  /** Reads an environment variable; pages have none. */
-  readonly env: (name: string) => string | undefined;
-}
-
-/** Storage types a page cannot open (S9.4). */
-export const SERVER_ONLY_STORAGE_TYPES: ReadonlySet<string> = new Set(["redis", "sqlite", "upstash", "vercel-kv"]);
-
-/** Environment variables that stand in for a left-out `redis`, `upstash` or `vercelKv` block (S9.1, S9.2). */
-export const STORAGE_ENV = {
-  redis: ["REDIS_URL"],
-  upstash: ["UPSTASH_REDIS_REST_URL", "UPSTASH_REDIS_REST_TOKEN"],
-  vercelKv: ["KV_REST_API_URL", "KV_REST_API_TOKEN"],
-} as const;
+export type OptionsRuntime = StorageEnvironment;
 
 const alwaysFold: FoldPolicy = () => true;
 
@@ -118,18 +74,16 @@ const alwaysFold: FoldPolicy = () => true;
  * `ResultHandlesConfigurationError` (S3.1); nothing here touches the network or the disk (S3.3).
  */
 export function resolveOptions(input: unknown, runtime: OptionsRuntime): ResultHandlesConfig {
-  const storageType = (input as { storage?: { type?: unknown } } | undefined)?.storage?.type;
-  if (runtime.kind === "browser" && typeof storageType === "string" && SERVER_ONLY_STORAGE_TYPES.has(storageType)) {
-    throw new BrowserStoreUnavailableError(storageType);
-  }
+  // A page refuses server stores before anything else (S9.4); Node reports a page-only store with the rest.
+  const placement = placementIssues(input, runtime);
   const parsed = optionsSchema.safeParse(input ?? {});
-  if (!parsed.success) {
-    throw new ResultHandlesConfigurationError(parsed.error.issues.flatMap(toConfigurationIssues));
+  if (!parsed.success || placement.length > 0) {
+    throw new ResultHandlesConfigurationError([...placement, ...(parsed.error?.issues.flatMap(toConfigurationIssues) ?? [])]);
   }
   const options = parsed.data;
   const storage: StorageConfig = options.storage ?? { type: "auto" };
-  const issues = storageRuntimeIssues(storage, runtime);
-  if (issues.length > 0) throw new ResultHandlesConfigurationError(issues);
+  const envIssues = missingEnvIssues(storage, runtime);
+  if (envIssues.length > 0) throw new ResultHandlesConfigurationError(envIssues);
 
   return Object.freeze({
     thresholdBytes: options.thresholdBytes ?? DEFAULT_THRESHOLD_BYTES,
@@ -139,24 +93,9 @@ export function resolveOptions(input: unknown, runtime: OptionsRuntime): ResultH
       chars: options.preview?.chars ?? DEFAULT_PREVIEW.chars,
     }),
     foldPolicy: options.foldPolicy ?? alwaysFold,
-    storage,
+    storage: resolveStorage(storage, runtime),
     namespace: options.namespace ?? DEFAULT_NAMESPACE,
   });
-}
-
-/** Checks that need the runtime: a page cannot open IndexedDB's Node twin, and left-out credentials need their env. */
-function storageRuntimeIssues(storage: StorageConfig, runtime: OptionsRuntime): ConfigurationIssue[] {
-  if (storage.type === "indexeddb" && runtime.kind === "node") {
-    return [{ path: "storage.type", message: 'IndexedDB exists only in web pages; use "memory", "redis" or "sqlite" in Node' }];
-  }
-  const block = storage.type === "vercel-kv" ? "vercelKv" : storage.type;
-  if ((block === "redis" || block === "upstash" || block === "vercelKv") && (storage as Record<string, unknown>)[block] === undefined) {
-    const names = STORAGE_ENV[block];
-    if (names.some((name) => !runtime.env(name))) {
-      return [{ path: `storage.${block}`, message: `required unless ${names.join(" and ")} ${names.length > 1 ? "are" : "is"} set` }];
-    }
-  }
-  return [];
 }
 
 function toConfigurationIssues(issue: z.core.$ZodIssue): ConfigurationIssue[] {
@@ -178,18 +117,9 @@ function describeIssue(issue: z.core.$ZodIssue): string {
       return `must be ${/^[aeiou]/.test(issue.expected) ? "an" : "a"} ${issue.expected}`;
     case "invalid_union":
       return issue.message.includes("discriminator")
-        ? 'must be one of "auto", "memory", "indexeddb", "redis", "sqlite", "upstash", "vercel-kv"'
+        ? `must be one of ${storageTypeNames.map((name) => JSON.stringify(name)).join(", ")}`
         : "must be { url } or { host, port, password?, db?, tls? }";
     default:
       return issue.message;
   }
-}
-
-export function storageTimeoutMs(storage: StorageConfig): number {
-  return storage.timeoutMs ?? DEFAULT_STORE_TIMEOUT_MS;
-}
-
-export function memoryLimits(storage: StorageConfig): { maxEntries: number; maxBytes?: number } {
-  const memory = storage.type === "memory" ? storage.memory : undefined;
-  return { maxEntries: memory?.maxEntries ?? DEFAULT_MEMORY_MAX_ENTRIES, maxBytes: memory?.maxBytes };
 }

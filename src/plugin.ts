@@ -2,7 +2,7 @@ import type { Logger } from "./fold.js";
 import { installOnMcpServer, type McpHostOptions, type McpServerLike } from "./hosts/mcp.js";
 import { installOnWebMcp, type WebMcpHost, type WebMcpHostOptions } from "./hosts/webmcp.js";
 import type { PluginInstance } from "./instance.js";
-import { openResultHandleStore } from "./open-store.js";
+import { openStore } from "./open-store.js";
 import { resolveOptions, type ResultHandlesConfig, type ResultHandlesOptions } from "./options.js";
 import type { Runtime } from "./runtime.js";
 import type { ResultHandleStore } from "./store.js";
@@ -69,9 +69,9 @@ export class ResultHandlesPluginCore implements PluginInstance {
     return this.opening;
   }
 
+  /** Opens from the config `init` already checked and resolved; only `createResultHandleStore` checks raw input. */
   private openStore(): Promise<ResultHandleStore> {
-    const { storage, namespace, ttlSeconds } = this.config;
-    return openResultHandleStore(this.runtime, { storage, namespace, ttlSeconds });
+    return openStore(this.runtime, this.config);
   }
 
   /** Closes the store's connections and timers, if it was opened. */

@@ -12,6 +12,7 @@ export {
   ResultHandlesError,
   ResultQueryError,
   WebMcpUnavailableError,
+  StorageClientMissingError,
   type ConfigurationIssue,
   type ResultHandlesErrorCode,
   type ResultQueryErrorCode,
@@ -32,7 +33,16 @@ export {
 } from "./hosts/webmcp.js";
 export type { PluginInstance } from "./instance.js";
 export type { CreateResultHandleStoreOptions } from "./open-store.js";
-export type { FoldPolicy, FoldPolicyContext, OptionsRuntime, ResultHandlesConfig, ResultHandlesOptions, StorageConfig, StorageType } from "./options.js";
+export type {
+  FoldPolicy,
+  FoldPolicyContext,
+  OptionsRuntime,
+  ResolvedStorageConfig,
+  ResultHandlesConfig,
+  ResultHandlesOptions,
+  StorageConfig,
+  StorageType,
+} from "./options.js";
 export { ResultHandlesPluginCore, ResultHandlesConfigToken, ResultHandleStoreToken } from "./plugin.js";
 export type { QueryArguments, QueryResult } from "./query.js";
 export type { Runtime } from "./runtime.js";

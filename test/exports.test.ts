@@ -1,6 +1,7 @@
 // The package as users install it: the exports map, both module formats, and what the page build pulls in.
-import { readFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { builtinModules, createRequire } from "node:module";
+import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
@@ -51,12 +52,41 @@ describe("package exports", () => {
     for (const entry of ["node", "browser"]) for (const file of ["index.d.ts", "index.d.cts"]) expect(readFileSync(join(root, "dist", entry, file), "utf8")).toContain("ResultHandlesPlugin");
   });
 
-  it("the page build pulls in no Node module and no server-store client", () => {
-    const nodeOnly = new Set([...builtinModules, ...builtinModules.map((m) => `node:${m}`), "ioredis", "better-sqlite3", "@upstash/redis"]);
+  it("S9.5 the page build pulls in no Node module and no server-store client", () => {
+    const serverClients = ["ioredis", "better-sqlite3", "@upstash/redis"];
+    const nodeOnly = new Set([...builtinModules, ...builtinModules.map((m) => `node:${m}`), ...serverClients]);
     for (const entry of ["dist/browser/index.js", "dist/browser/index.cjs"]) {
       const imported = [...importGraph(entry)];
       expect(imported.filter((specifier) => nodeOnly.has(specifier) || specifier.startsWith("node:"))).toEqual([]);
-      expect(imported).toEqual(["zod"]);
+      expect(imported.sort()).toEqual(["idb-keyval", "zod"]);
+      // Not even the adapters' code: no client name appears anywhere in the page build.
+      const code = readFileSync(join(root, entry), "utf8");
+      for (const name of serverClients) expect(code).not.toContain(name);
+    }
+  });
+
+  it("S9.5 the Node build keeps the server-store clients external, loaded by import() on first use only", () => {
+    for (const entry of ["dist/node/index.js", "dist/node/index.cjs"]) {
+      const code = readFileSync(join(root, entry), "utf8");
+      for (const name of ["ioredis", "better-sqlite3", "@upstash/redis"]) {
+        expect(code).toContain(`import("${name}")`);
+        expect(code).not.toContain(`from "${name}"`);
+        expect(code).not.toContain(`require("${name}")`);
+      }
+    }
+  });
+
+  it("S9.5 a store opened through the CommonJS build loads its client (SQLite on a temporary file)", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "result-handles-cjs-"));
+    try {
+      const { createResultHandleStore } = require("mcp-result-handles");
+      const store = await createResultHandleStore({ storage: { type: "sqlite", sqlite: { path: join(dir, "cjs.sqlite") } }, namespace: "cjs", ttlSeconds: 30 });
+      const handle = store.newHandle();
+      await store.save(handle, { cjs: true }, { caller: "c" });
+      expect(await store.read(handle, { caller: "c" })).toEqual({ value: { cjs: true } });
+      await store.onShutdown();
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
     }
   });
 });

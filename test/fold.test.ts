@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { RESULT_HANDLE_META_KEY, ResultHandlesPlugin, foldToolResult, foldedAnswerSchema, type FoldInput, type ToolResult } from "mcp-result-handles";
-import { brokenStorage, hangs, pluginOver, rejects } from "./helpers/broken-storage.js";
+import { brokenStorage, hangs, pluginOver, rejects } from "./helpers/storage-double.js";
 
 const alice = { session: "s-1", caller: "alice" };
 const rows = (n: number) => ({ rows: Array.from({ length: n }, (_, i) => ({ id: `T-${i}`, title: `Ticket ${i}` })) });

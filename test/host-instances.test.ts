@@ -1,7 +1,7 @@
 // The host-neutral registry (src/hosts/instances.ts) as the MCP host uses it.
 import { McpServer } from "@modelcontextprotocol/server";
 import { describe, expect, it } from "vitest";
-import { brokenStorage, pluginOver, rejects } from "./helpers/broken-storage.js";
+import { brokenStorage, pluginOver, rejects } from "./helpers/storage-double.js";
 import { linkInMemory } from "./helpers/in-memory.js";
 
 const big = () => ({ rows: Array.from({ length: 300 }, (_, i) => ({ id: i, title: `Row number ${i}` })) });

@@ -8,7 +8,7 @@ import {
   UnsupportedMcpServerError,
   foldedAnswerSchema,
 } from "mcp-result-handles";
-import { brokenStorage, hangs, pluginOver, rejects } from "./helpers/broken-storage.js";
+import { brokenStorage, hangs, pluginOver, rejects, StorageDouble } from "./helpers/storage-double.js";
 import { linkInMemory } from "./helpers/in-memory.js";
 
 const big = (n = 300) => ({ rows: Array.from({ length: n }, (_, i) => ({ id: i, title: `Row number ${i}` })) });
@@ -191,14 +191,7 @@ describe("S4 through the host", () => {
 
 describe("S8.3 what a store holder sees, through a whole MCP exchange", () => {
   it("keys and values never contain the handle, the session, the caller or the answer", async () => {
-    const seen: Uint8Array[] = [];
-    const utf8 = (text: string) => new TextEncoder().encode(text);
-    const recording = brokenStorage({});
-    const storage = {
-      ...recording,
-      get: async (key: string) => (seen.push(utf8(key)), recording.get(key)),
-      set: async (key: string, value: Uint8Array, ttl: number) => (seen.push(utf8(key), value.slice()), recording.set(key, value, ttl)),
-    };
+    const storage = new StorageDouble();
     const { plugin, logger } = pluginOver(storage, { thresholdBytes: 1024 });
     const server = new McpServer({ name: "t", version: "1" });
     const marker = "PLAINTEXT-MARKER-91c2";
@@ -211,6 +204,7 @@ describe("S8.3 what a store holder sees, through a whole MCP exchange", () => {
     const read = (await client.callTool({ name: "result_query", arguments: { handle, path: "$.rows[7].note" } })) as Result;
     expect(read.structuredContent).toMatchObject({ value: `${marker} 7` });
 
+    const seen = storage.seen();
     expect(seen.length).toBeGreaterThanOrEqual(3);
     const text = (bytes: Uint8Array) => new TextDecoder("latin1").decode(bytes);
     const b64 = (value: string) => btoa(value);

@@ -36,7 +36,8 @@ describe("S3 init options", () => {
       thresholdBytes: 16384,
       ttlSeconds: 600,
       preview: { items: 5, chars: 500 },
-      storage: { type: "auto" },
+      // S9.2 S9.3: auto without REDIS_URL or REST variables is memory, with its default caps.
+      storage: { type: "memory", memory: { maxEntries: 1000, maxBytes: 256 * 1024 * 1024 }, timeoutMs: 3000 },
       namespace: "result-handles",
     });
     expect(config.foldPolicy("t", {}, { bytes: 1, fullName: "t", request: undefined })).toBe(true);
@@ -97,7 +98,7 @@ describe("S3 init options", () => {
     try {
       expect(configError({ storage: { type: "redis" } }).issues[0]).toMatchObject({ path: "storage.redis" });
       process.env.REDIS_URL = "redis://127.0.0.1:1";
-      expect(ResultHandlesPlugin.init({ storage: { type: "redis" } }).config.storage).toEqual({ type: "redis" });
+      expect(ResultHandlesPlugin.init({ storage: { type: "redis" } }).config.storage).toEqual({ type: "redis", redis: { url: "redis://127.0.0.1:1" }, timeoutMs: 3000 });
     } finally {
       if (saved === undefined) delete process.env.REDIS_URL;
       else process.env.REDIS_URL = saved;

@@ -5,27 +5,8 @@ import {
   MemoryStorage,
   ResultHandlesConfigurationError,
   ResultHandleStore,
-  type NamespacedStorage,
 } from "mcp-result-handles";
-
-/** Records everything the store hands to its storage (an observer, not a replacement: it stores for real). */
-class SpyStorage implements NamespacedStorage {
-  readonly sets: { key: string; value: Uint8Array; ttlSeconds: number }[] = [];
-  readonly gets: string[] = [];
-  readonly data = new Map<string, Uint8Array>();
-  async get(key: string) {
-    this.gets.push(key);
-    return this.data.get(key);
-  }
-  async set(key: string, value: Uint8Array, ttlSeconds: number) {
-    this.sets.push({ key, value: value.slice(), ttlSeconds });
-    this.data.set(key, value.slice());
-  }
-  async delete(key: string) {
-    this.data.delete(key);
-  }
-  async close() {}
-}
+import { StorageDouble } from "./helpers/storage-double.js";
 
 const alice = { session: "session-alice-7d1e", caller: "alice@example.test" };
 const UUID_V4 = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
@@ -52,14 +33,14 @@ afterEach(() => {
 
 describe("S8.2 handles", () => {
   it("are random UUID v4s, never derived from the answer", () => {
-    const store = new ResultHandleStore(new SpyStorage(), 60);
+    const store = new ResultHandleStore(new StorageDouble(), 60);
     const handles = new Set(Array.from({ length: 100 }, () => store.newHandle()));
     expect(handles.size).toBe(100);
     for (const handle of handles) expect(handle).toMatch(UUID_V4);
   });
 
   it("read back only for the same session and caller; anything else is exactly like a handle never issued", async () => {
-    const store = new ResultHandleStore(new SpyStorage(), 60);
+    const store = new ResultHandleStore(new StorageDouble(), 60);
     const handle = store.newHandle();
     await store.save(handle, { rows: [1, 2, 3] }, alice);
     expect(await store.read(handle, alice)).toEqual({ value: { rows: [1, 2, 3] } });
@@ -80,7 +61,7 @@ describe("S8.2 handles", () => {
 
 describe("S8.3 what the store sees", () => {
   it("never a handle, session, caller or plaintext answer, in raw, UTF-8, hex or base64 form", async () => {
-    const spy = new SpyStorage();
+    const spy = new StorageDouble();
     const store = new ResultHandleStore(spy, 60);
     const marker = "MARKER-4f9a-plaintext-should-never-be-stored";
     const handles: string[] = [];
@@ -91,13 +72,13 @@ describe("S8.3 what the store sees", () => {
       await store.read(handle, alice);
     }
     const secrets = [...handles, alice.session, alice.caller, marker];
-    const seen = [...spy.sets.flatMap((s) => [new TextEncoder().encode(s.key), s.value]), ...spy.gets.map((k) => new TextEncoder().encode(k))];
+    const seen = spy.seen();
     for (const secret of secrets) for (const form of forms(secret)) for (const blob of seen) expect(contains(blob, form)).toBe(false);
     for (const { key } of spy.sets) expect(key).toMatch(/^[0-9a-f]{64}$/);
   });
 
   it("a record with any one byte flipped reads as not found", async () => {
-    const spy = new SpyStorage();
+    const spy = new StorageDouble();
     const store = new ResultHandleStore(spy, 60);
     const handle = store.newHandle();
     await store.save(handle, { a: "secret" }, alice);
@@ -113,7 +94,7 @@ describe("S8.3 what the store sees", () => {
   });
 
   it("a record moved under another key does not decrypt there", async () => {
-    const spy = new SpyStorage();
+    const spy = new StorageDouble();
     const store = new ResultHandleStore(spy, 60);
     const [h1, h2] = [store.newHandle(), store.newHandle()];
     await store.save(h1, "one", alice);
@@ -124,7 +105,7 @@ describe("S8.3 what the store sees", () => {
   });
 
   it("encrypts each save with a fresh IV", async () => {
-    const spy = new SpyStorage();
+    const spy = new StorageDouble();
     const store = new ResultHandleStore(spy, 60);
     const handle = store.newHandle();
     await store.save(handle, "same", alice);
@@ -136,7 +117,7 @@ describe("S8.3 what the store sees", () => {
   it("an expired record never reads back, even from a storage that still holds it", async () => {
     vi.useFakeTimers({ toFake: ["Date"] });
     vi.setSystemTime(new Date("2026-01-01T00:00:00Z"));
-    const spy = new SpyStorage();
+    const spy = new StorageDouble();
     const store = new ResultHandleStore(spy, 2);
     const handle = store.newHandle();
     await store.save(handle, [1], alice);
@@ -150,7 +131,7 @@ describe("S8.3 what the store sees", () => {
 
 describe("recent answers for result_query", () => {
   it("serves a repeated read from memory, but only while the storage holds that very record", async () => {
-    const spy = new SpyStorage();
+    const spy = new StorageDouble();
     const store = new ResultHandleStore(spy, 60);
     const handle = store.newHandle();
     await store.save(handle, { rows: [1, 2] }, alice);
@@ -169,7 +150,7 @@ describe("recent answers for result_query", () => {
   it("never serves an expired answer", async () => {
     vi.useFakeTimers({ toFake: ["Date"] });
     vi.setSystemTime(0);
-    const store = new ResultHandleStore(new SpyStorage(), 1);
+    const store = new ResultHandleStore(new StorageDouble(), 1);
     const handle = store.newHandle();
     await store.save(handle, "v", alice);
     expect(await store.readShared(handle, alice)).toEqual({ value: "v" });

@@ -3,7 +3,8 @@ import { startDemoServer } from "./demo-server.js";
 
 const port = Number(process.env.PORT ?? 3000);
 const demo = await startDemoServer({ port });
-console.log(`result-handles demo MCP server on ${demo.url} (tokens: demo-alice, demo-bob, or none)`);
+// S11.1: the start line names the storage in use (storage `auto`, S9.2: Redis when REDIS_URL is set, …).
+console.log(`result-handles demo MCP server on ${demo.url} (storage: ${demo.reports.config.storage.type}; tokens: demo-alice, demo-bob, or none)`);
 
 let stopping = false;
 for (const signal of ["SIGINT", "SIGTERM"] as const) {

@@ -1,12 +1,9 @@
-import { memoryLimits, type StorageConfig } from "../options.js";
-import type { Runtime } from "../runtime.js";
+import { defineRuntime } from "../runtime.js";
+import { openIndexedDbStorage } from "../storage/indexeddb.js";
 import { MemoryStorage } from "../storage/memory.js";
-import type { NamespacedStorage } from "../storage/types.js";
 
-/** A page has memory (and IndexedDB); `auto` means memory there (S9.2). Server stores are refused at init (S9.4). */
-async function openStorage(config: StorageConfig, namespace: string): Promise<NamespacedStorage> {
-  if (config.type === "memory" || config.type === "auto") return new MemoryStorage(namespace, memoryLimits(config));
-  throw new Error(`storage type "${config.type}" is not in this release's page build yet; use { type: "memory" }`);
-}
-
-export const browserRuntime: Runtime = { kind: "browser", env: () => undefined, openStorage };
+/** A page opens memory and IndexedDB; server stores are refused at init (S9.4). */
+export const browserRuntime = defineRuntime("browser", () => undefined, {
+  memory: async (config, namespace) => new MemoryStorage(namespace, config.memory),
+  indexeddb: (config, namespace) => openIndexedDbStorage(config.indexeddb.database, namespace),
+});

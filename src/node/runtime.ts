@@ -1,24 +1,16 @@
-import { memoryLimits, STORAGE_ENV, type StorageConfig } from "../options.js";
-import type { Runtime } from "../runtime.js";
+import { defineRuntime } from "../runtime.js";
 import { MemoryStorage } from "../storage/memory.js";
-import type { NamespacedStorage } from "../storage/types.js";
+import { openRedisStorage } from "../storage/redis.js";
+import { openSqliteStorage } from "../storage/sqlite.js";
+import { openUpstashStorage } from "../storage/upstash.js";
 
 const env = (name: string): string | undefined => globalThis.process?.env?.[name] || undefined;
 
-/** S9.2: Redis, else Vercel KV, else Upstash when their variables are set, else memory. */
-function resolveAuto(config: StorageConfig): StorageConfig {
-  if (config.type !== "auto") return config;
-  const has = (names: readonly string[]) => names.every((name) => env(name));
-  if (has(STORAGE_ENV.redis)) return { type: "redis", timeoutMs: config.timeoutMs };
-  if (has(STORAGE_ENV.vercelKv)) return { type: "vercel-kv", timeoutMs: config.timeoutMs };
-  if (has(STORAGE_ENV.upstash)) return { type: "upstash", timeoutMs: config.timeoutMs };
-  return { type: "memory", timeoutMs: config.timeoutMs };
-}
-
-async function openStorage(config: StorageConfig, namespace: string): Promise<NamespacedStorage> {
-  const resolved = resolveAuto(config);
-  if (resolved.type === "memory") return new MemoryStorage(namespace, memoryLimits(resolved));
-  throw new Error(`storage type "${resolved.type}" is not in this release yet; use { type: "memory" }`);
-}
-
-export const nodeRuntime: Runtime = { kind: "node", env, openStorage };
+/** Node opens every server store; their client libraries load on first use (S9.5). */
+export const nodeRuntime = defineRuntime("node", env, {
+  memory: async (config, namespace) => new MemoryStorage(namespace, config.memory),
+  redis: (config, namespace) => openRedisStorage(config.redis, namespace, config.timeoutMs),
+  sqlite: (config, namespace) => openSqliteStorage(config.sqlite.path, namespace),
+  upstash: (config, namespace) => openUpstashStorage(config.upstash, namespace, config.timeoutMs),
+  "vercel-kv": (config, namespace) => openUpstashStorage(config.vercelKv, namespace, config.timeoutMs, "vercel-kv"),
+});

@@ -4,7 +4,7 @@ import { namespacedKey, type NamespacedStorage } from "./types.js";
 export interface MemoryStorageOptions {
   /** Answers kept at most; the oldest is dropped past it. 0 means no limit. */
   maxEntries?: number;
-  /** Stored bytes kept at most, when set; the oldest are dropped past it. */
+  /** Stored bytes kept at most; the oldest are dropped past it. 0 or left out means no limit (plugins default it, S9.3). */
   maxBytes?: number;
   /** How often expired answers are swept out (ms). */
   sweepIntervalMs?: number;
@@ -23,7 +23,7 @@ export class MemoryStorage implements NamespacedStorage {
   private readonly entries = new Map<string, Entry>();
   private bytes = 0;
   private readonly maxEntries: number;
-  private readonly maxBytes: number | undefined;
+  private readonly maxBytes: number;
   private sweeper: ReturnType<typeof setInterval> | undefined;
 
   constructor(
@@ -31,7 +31,7 @@ export class MemoryStorage implements NamespacedStorage {
     options: MemoryStorageOptions = {},
   ) {
     this.maxEntries = options.maxEntries ?? DEFAULT_MEMORY_MAX_ENTRIES;
-    this.maxBytes = options.maxBytes;
+    this.maxBytes = options.maxBytes ?? 0;
     this.sweeper = setInterval(() => this.sweep(), options.sweepIntervalMs ?? 30_000);
     // A sweep timer must never keep a Node process alive.
     (this.sweeper as { unref?: () => void }).unref?.();
@@ -57,14 +57,14 @@ export class MemoryStorage implements NamespacedStorage {
   }
 
   async set(key: string, value: Uint8Array, ttlSeconds: number): Promise<void> {
-    if (this.maxBytes !== undefined && value.byteLength > this.maxBytes) {
+    if (this.maxBytes > 0 && value.byteLength > this.maxBytes) {
       throw new RangeError(`answer of ${value.byteLength} bytes exceeds memory maxBytes ${this.maxBytes}`);
     }
     const id = namespacedKey(this.namespace, key);
     this.remove(id);
     this.entries.set(id, { value, expiresAt: Date.now() + ttlSeconds * 1000 });
     this.bytes += value.byteLength;
-    while ((this.maxEntries > 0 && this.entries.size > this.maxEntries) || (this.maxBytes !== undefined && this.bytes > this.maxBytes)) {
+    while ((this.maxEntries > 0 && this.entries.size > this.maxEntries) || (this.maxBytes > 0 && this.bytes > this.maxBytes)) {
       this.remove(this.entries.keys().next().value as string);
     }
   }

@@ -1,0 +1,148 @@
+// The one contract every storage backend keeps (S9.0, S9.3), shaped like unstorage's testDriver: each
+// backend's test file calls testStorage with a way to open it, against a real server, file or database.
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { NamespacedStorage } from "mcp-result-handles";
+
+export interface StorageContext {
+  /** The storage under test, opened in `namespace`. */
+  readonly storage: NamespacedStorage;
+  readonly namespace: string;
+}
+
+export interface TestStorageOptions {
+  name: string;
+  /** Opens the backend in a namespace; persistent backends reach the same data for the same namespace. */
+  open: (namespace: string) => Promise<NamespacedStorage>;
+  /** The data outlives `close()`: a new instance reads what a closed one wrote. */
+  persistent?: boolean;
+  /** More tests against the same open storage. */
+  additionalTests?: (context: () => StorageContext) => void;
+}
+
+/** A derived storage key, as the store hands them over (S8.3): 64 hex digits. */
+export function storageKey(): string {
+  return Array.from(crypto.getRandomValues(new Uint8Array(32)), (b) => b.toString(16).padStart(2, "0")).join("");
+}
+
+/** `size` bytes covering every byte value, in an order no two sizes share. */
+export function binaryValue(size: number): Uint8Array {
+  const value = new Uint8Array(size);
+  for (let offset = 0; offset < size; offset += 65536) crypto.getRandomValues(value.subarray(offset, Math.min(size, offset + 65536)));
+  for (let i = 0; i < Math.min(size, 256); i++) value[i] = i; // 0x00 … 0xff, NUL and invalid UTF-8 included
+  return value;
+}
+
+/** Byte equality without toEqual, which is very slow on megabytes; runs in pages too (no Buffer). */
+export function sameBytes(a: Uint8Array, b: Uint8Array): boolean {
+  if (a.byteLength !== b.byteLength) return false;
+  for (let i = 0; i < a.byteLength; i++) if (a[i] !== b[i]) return false;
+  return true;
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+export function testStorage(options: TestStorageOptions): void {
+  describe(`S9.0 storage contract: ${options.name}`, () => {
+    const namespace = `contract-${storageKey().slice(0, 8)}`;
+    let storage: NamespacedStorage;
+    const context = () => ({ storage, namespace });
+
+    beforeAll(async () => {
+      storage = await options.open(namespace);
+    });
+    afterAll(async () => {
+      await storage?.close();
+    });
+
+    it("set then get returns the same bytes; a key never set reads as undefined", async () => {
+      const key = storageKey();
+      const value = binaryValue(1000);
+      await storage.set(key, value, 60);
+      expect(await storage.get(key)).toEqual(value);
+      expect(await storage.get(storageKey())).toBeUndefined();
+    });
+
+    it("delete removes a value; deleting a missing key is not an error", async () => {
+      const key = storageKey();
+      await storage.set(key, binaryValue(10), 60);
+      await storage.delete(key);
+      expect(await storage.get(key)).toBeUndefined();
+      await expect(storage.delete(storageKey())).resolves.toBeUndefined();
+    });
+
+    it("overwrite replaces the value, also with a shorter one", async () => {
+      const key = storageKey();
+      await storage.set(key, binaryValue(5000), 60);
+      const shorter = new Uint8Array([9, 8, 7]);
+      await storage.set(key, shorter, 60);
+      expect(await storage.get(key)).toEqual(shorter);
+    });
+
+    it.each([0, 1, 255, 256, 4097, 65_537, 1024 * 1024, 4 * 1024 * 1024])("binary round trip of %i bytes", async (size) => {
+      const key = storageKey();
+      const value = binaryValue(size);
+      await storage.set(key, value, 60);
+      const read = await storage.get(key);
+      expect(read).toBeInstanceOf(Uint8Array);
+      expect(read!.byteLength).toBe(size);
+      expect(sameBytes(read!, value)).toBe(true);
+    });
+
+    it("S9.0 S9.3 expiry is kept to the millisecond: never early, and gone right after the TTL, not a second later", async () => {
+      const key = storageKey();
+      const lasting = storageKey();
+      await storage.set(lasting, binaryValue(4), 60);
+      const before = performance.now();
+      await storage.set(key, binaryValue(4), 1);
+      const after = performance.now();
+      let seen = false;
+      let goneAt: number | undefined;
+      await sleep(Math.max(0, before + 800 - performance.now()));
+      while (performance.now() < after + 1400) {
+        const started = performance.now();
+        const value = await storage.get(key);
+        const ended = performance.now();
+        if (value) {
+          // Still there: this read began before the TTL ran out after the set ended.
+          expect(started).toBeLessThanOrEqual(after + 1000 + 5);
+          seen = true;
+        } else {
+          // Gone: this read ended after the TTL counted from when the set began.
+          expect(ended).toBeGreaterThanOrEqual(before + 1000 - 5);
+          goneAt ??= ended;
+        }
+        await sleep(20);
+      }
+      expect(seen).toBe(true);
+      expect(goneAt).toBeDefined();
+      expect(goneAt!).toBeLessThan(after + 1000 + 250);
+      expect(await storage.get(lasting)).toEqual(binaryValue(4));
+    });
+
+    it("S9.0 applies its namespace inside: another namespace never sees the keys", async () => {
+      const key = storageKey();
+      await storage.set(key, binaryValue(8), 60);
+      const other = await options.open(`${namespace}-other`);
+      try {
+        expect(await other.get(key)).toBeUndefined();
+        await other.set(key, new Uint8Array([1]), 60);
+        expect(await storage.get(key)).toEqual(binaryValue(8));
+      } finally {
+        await other.close();
+      }
+    });
+
+    it(`close resolves${options.persistent ? ", and a new instance reads what the closed one wrote" : ""}`, async () => {
+      const second = await options.open(namespace);
+      const key = storageKey();
+      await second.set(key, binaryValue(16), 60);
+      await expect(second.close()).resolves.toBeUndefined();
+      if (options.persistent) expect(await storage.get(key)).toEqual(binaryValue(16));
+      const third = await options.open(namespace);
+      if (options.persistent) expect(await third.get(key)).toEqual(binaryValue(16));
+      await third.close();
+    });
+
+    options.additionalTests?.(context);
+  });
+}

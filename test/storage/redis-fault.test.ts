@@ -1,0 +1,110 @@
+// Reliability from the outside (S4.7, S7.6, S9.1): the demo server of `npm start` in its own process with
+// REDIS_URL, a real MCP client over HTTP, and a real redis-server that is stopped, frozen and started again.
+import type { Client } from "@modelcontextprotocol/client";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { RESULT_HANDLE_META_KEY } from "mcp-result-handles";
+import { reportRows } from "../../playground/demo-tools.js";
+import { spawnDemo, type DemoProcess } from "../helpers/demo-process.js";
+import { connect } from "../helpers/mcp-client.js";
+import { startRedisServer, type RedisServer } from "../helpers/redis-server.js";
+
+type Result = Awaited<ReturnType<Client["callTool"]>>;
+
+/** The store timeout the demo runs with: the default of S9.1. */
+const STORE_TIMEOUT_MS = 3000;
+
+let redis: RedisServer;
+let demo: DemoProcess;
+let alice: Client;
+
+beforeAll(async () => {
+  redis = await startRedisServer();
+  demo = await spawnDemo({ REDIS_URL: redis.url });
+  alice = await connect(demo.url, { era: "2026-07-28", token: "demo-alice" });
+}, 30_000);
+afterAll(async () => {
+  await alice?.close().catch(() => {});
+  if (demo) expect(await demo.stop()).toBe(0);
+  await redis?.dispose();
+});
+
+const handleOf = (result: Result) => (result._meta?.[RESULT_HANDLE_META_KEY] as { handle: string } | undefined)?.handle;
+
+/** A tool call and how long it took. */
+async function timed(name: string, args: Record<string, unknown> = {}): Promise<{ result: Result; ms: number }> {
+  const started = performance.now();
+  const result = (await alice.callTool({ name, arguments: args })) as Result;
+  return { result, ms: performance.now() - started };
+}
+
+describe("S4.7 S7.6 the demo server with REDIS_URL when Redis goes away and comes back", () => {
+  let before: string;
+
+  it("S11.1 names redis in its start line, folds into Redis and reads back", async () => {
+    expect(demo.startLine).toContain("storage: redis");
+    const { result } = await timed("report");
+    before = handleOf(result)!;
+    expect(before).toBeTypeOf("string");
+    const read = await timed("result_query", { handle: before, path: "$.rows[1]" });
+    expect(read.result.structuredContent).toMatchObject({ value: { id: "T-1", title: "Ticket 1" } });
+  });
+
+  it("with redis-server stopped: folds send the full answer with a warning, queries answer RESULT_STORE_UNAVAILABLE, nothing waits", async () => {
+    await redis.stop();
+    const warningsBefore = demo.stderr().length;
+
+    const report = await timed("report");
+    expect(report.result.isError).toBeFalsy();
+    expect(report.result.structuredContent).toEqual(reportRows());
+    expect(handleOf(report.result)).toBeUndefined();
+    expect(report.ms).toBeLessThan(STORE_TIMEOUT_MS);
+
+    const orders = await timed("orders", { n: 400 }); // the other plugin instance, on the same Redis
+    expect(orders.result.isError).toBeFalsy();
+    expect((orders.result.structuredContent as { orders: unknown[] }).orders).toHaveLength(400);
+    expect(handleOf(orders.result)).toBeUndefined();
+
+    const query = await timed("result_query", { handle: before });
+    expect(query.result.isError).toBe(true);
+    expect(query.result.structuredContent).toMatchObject({ error: { code: "RESULT_STORE_UNAVAILABLE" } });
+    expect(query.ms).toBeLessThan(STORE_TIMEOUT_MS);
+
+    const warnings = demo.stderr().slice(warningsBefore);
+    expect(warnings).toMatch(/result-handles: .*"report".*sent it whole|result-handles: .*"report".*sent its answer whole/);
+    expect(warnings).toMatch(/"orders"/);
+  });
+
+  it("started again: folding resumes without restarting the demo server (the client reconnects by itself)", async () => {
+    await redis.start();
+    let handle: string | undefined;
+    const deadline = Date.now() + 10_000;
+    while (!handle && Date.now() < deadline) {
+      handle = handleOf((await timed("report")).result);
+      if (!handle) await new Promise((resolve) => setTimeout(resolve, 200));
+    }
+    expect(handle).toBeTypeOf("string");
+    const read = await timed("result_query", { handle, path: "$.rows[199].id" });
+    expect(read.result.structuredContent).toMatchObject({ value: "T-199" });
+    // The restarted server kept nothing (no persistence): the earlier handle is gone, not unavailable.
+    const old = await timed("result_query", { handle: before });
+    expect(old.result.structuredContent).toMatchObject({ error: { code: "RESULT_HANDLE_NOT_FOUND" } });
+  }, 20_000);
+
+  it("S9.1 with redis-server frozen (connected, never answering): every call returns within the store timeout", async () => {
+    const handle = handleOf((await timed("report")).result)!;
+    redis.pause();
+    try {
+      const [report, query] = await Promise.all([timed("report"), timed("result_query", { handle })]);
+      expect(report.result.structuredContent).toEqual(reportRows());
+      expect(handleOf(report.result)).toBeUndefined();
+      expect(report.ms).toBeGreaterThanOrEqual(STORE_TIMEOUT_MS - 100); // it did wait for the store…
+      expect(report.ms).toBeLessThan(STORE_TIMEOUT_MS + 1500); // …but no longer than its timeout
+      expect(query.result.structuredContent).toMatchObject({ error: { code: "RESULT_STORE_UNAVAILABLE" } });
+      expect(query.ms).toBeLessThan(STORE_TIMEOUT_MS + 1500);
+    } finally {
+      redis.resume();
+    }
+    const after = await timed("result_query", { handle, path: "$.rows[0].id" });
+    expect(after.result.structuredContent).toMatchObject({ value: "T-0" });
+  }, 20_000);
+});
