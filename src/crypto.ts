@@ -9,6 +9,8 @@
  * The associated data binds the storage key, the version and the expiry, so a record cannot be moved
  * to another key or have its lifetime extended.
  */
+import { ResultHandlesError } from "./errors.js";
+
 export interface Owner {
   session?: string;
   caller?: string;
@@ -28,7 +30,7 @@ const SALT = encoder.encode("mcp-result-handles/hkdf-salt/v1");
 
 function subtle(): SubtleCrypto {
   const s = globalThis.crypto?.subtle;
-  if (!s) throw new Error("WebCrypto (globalThis.crypto.subtle) is required: use Node 20+ or a page served over https or localhost");
+  if (!s) throw new ResultHandlesError("WEBCRYPTO_UNAVAILABLE", "WebCrypto (globalThis.crypto.subtle) is required: use Node 20+ or a page served over https or localhost");
   return s;
 }
 

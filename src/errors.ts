@@ -1,9 +1,21 @@
 /** Every error this package throws or answers with carries a stable `code`. */
 export type ResultHandlesErrorCode =
+  /** `init` or `createResultHandleStore` refused its options (S3.1). */
   | "RESULT_HANDLES_CONFIGURATION"
+  /** A server-only storage type was asked for in the page build (S9.4). */
   | "BROWSER_STORE_UNAVAILABLE"
+  /** A storage type this build or install cannot open (for example a missing client library, S9.5). */
+  | "STORAGE_UNAVAILABLE"
+  /** A store call took longer than `storage.timeoutMs` (S9.1). */
+  | "STORE_TIMEOUT"
+  /** `install` met an `McpServer` without the members the adapter hooks into (S10.1). */
+  | "UNSUPPORTED_MCP_SERVER"
+  /** No WebCrypto (`globalThis.crypto.subtle`) in this runtime (S8.4). */
+  | "WEBCRYPTO_UNAVAILABLE"
+  /** The API was called in a way it does not support (an unknown token, the core class used directly). */
+  | "INVALID_USAGE"
+  /** `plugin.webmcp()` found no WebMCP model context in the page and was given none (S10.2). */
   | "WEBMCP_UNAVAILABLE"
-  | "STORAGE_CLIENT_MISSING"
   | ResultQueryErrorCode;
 
 /** The codes a `result_query` call can answer with (S7.6). */
@@ -14,6 +26,7 @@ export type ResultQueryErrorCode =
   | "INVALID_INPUT"
   | "RESULT_STORE_UNAVAILABLE";
 
+/** The one base class of every error this package throws (S13.4): test `error instanceof ResultHandlesError`, then `error.code`. */
 export class ResultHandlesError extends Error {
   readonly code: ResultHandlesErrorCode;
   constructor(code: ResultHandlesErrorCode, message: string) {
@@ -60,7 +73,7 @@ export class StorageClientMissingError extends ResultHandlesError {
   readonly packageName: string;
   constructor(packageName: string, storageType: string) {
     super(
-      "STORAGE_CLIENT_MISSING",
+      "STORAGE_UNAVAILABLE",
       `Storage type "${storageType}" needs the package "${packageName}", which is not installed. ` +
         `Install it next to mcp-result-handles: npm install ${packageName}`,
     );

@@ -1,7 +1,7 @@
-import { buildPreview, type PreviewLimits } from "./preview.js";
-import { buildShape, SHAPE_LIMITS, type Shape } from "./shape.js";
-import { jsonSize } from "./size.js";
-import { isPlainObject } from "./json.js";
+import { KeyLists } from "./json.js";
+import { previewWithin, type BoundedPreview, type PreviewLimits } from "./preview.js";
+import { Outline, SHAPE_LIMITS, type Shape } from "./shape.js";
+import { jsonSize, jsonStringSize } from "./size.js";
 
 /** What a folded answer's `structuredContent` is (S5.1). */
 export interface FoldedAnswer {
@@ -10,42 +10,77 @@ export interface FoldedAnswer {
   handle: string;
 }
 
+/** `{"preview":` `,"shape":` `,"handle":` `}` around the three values. */
+const FRAME_BYTES = 31;
+
 /**
  * Builds `{ preview, shape, handle }` no larger than `budgetBytes` as JSON (S5.4): the preview shrinks
  * first (fewer items and shorter strings, then shallower), then the shape is cut shallower.
+ *
+ * Linear in the answer whatever its depth or width (S4.8): the shape's outline is built once and rendered
+ * at each depth; every try of a preview or shape stops as soon as it passes its share of the budget, so a
+ * try costs about the budget, and the depth that fits is found by a doubling then halving search rather
+ * than one try per level.
  */
-export function fitFoldedAnswer(value: unknown, handle: string, preview: { items: number; chars: number }, budgetBytes: number): FoldedAnswer {
-  const shape = buildShape(value);
-  let smallest: unknown;
-  for (const limits of previewSteps(value, preview)) {
-    smallest = buildPreview(value, limits);
-    const candidate = { preview: smallest, shape, handle };
-    if (jsonSize(candidate) <= budgetBytes) return candidate;
-  }
-  let candidate: FoldedAnswer = { preview: smallest, shape, handle };
-  for (let depth = SHAPE_LIMITS.depth - 1; depth >= 0; depth--) {
-    candidate = { preview: smallest, shape: buildShape(value, { ...SHAPE_LIMITS, depth }), handle };
-    if (jsonSize(candidate) <= budgetBytes) return candidate;
-  }
-  return candidate; // depth 0: `{ preview: {} | [] | "", shape: { type, length | keyCount }, handle }`
-}
+export function fitFoldedAnswer(
+  value: unknown,
+  handle: string,
+  preview: { items: number; chars: number },
+  budgetBytes: number,
+  keyLists = new KeyLists(),
+): FoldedAnswer {
+  const outline = Outline.of(value, SHAPE_LIMITS, keyLists);
+  const frame = FRAME_BYTES + jsonStringSize(handle);
+  const smallest = previewWithin(value, { items: 0, chars: 0, depth: 0 }, Infinity, keyLists)!;
+  const fitting = (candidate: FoldedAnswer) => (jsonSize(candidate) <= budgetBytes ? candidate : undefined);
 
-function* previewSteps(value: unknown, start: { items: number; chars: number }): Generator<PreviewLimits> {
-  let { items, chars } = start;
-  yield { items, chars };
-  while (items > 1 || chars > 1) {
-    items = Math.max(1, Math.ceil(items / 2));
-    chars = Math.max(1, Math.ceil(chars / 2));
-    yield { items, chars };
-  }
-  for (let depth = containerDepth(buildPreview(value, { items, chars })) - 1; depth >= 0; depth--) {
-    yield { items, chars, depth };
-  }
-  yield { items: 0, chars: 0, depth: 0 };
-}
+  // Every preview is at least the smallest one: a shape with no room for it cannot go with any preview.
+  const full = outline.render(SHAPE_LIMITS.depth, budgetBytes - frame - smallest.bytes);
+  if (full) {
+    const previewBudget = budgetBytes - frame - full.bytes;
+    const within = (limits: PreviewLimits): { candidate: FoldedAnswer; built: BoundedPreview } | undefined => {
+      const built = previewWithin(value, limits, previewBudget, keyLists);
+      const candidate = built && fitting({ preview: built.preview, shape: full.shape, handle });
+      return candidate && { candidate, built };
+    };
 
-function containerDepth(value: unknown): number {
-  if (Array.isArray(value)) return 1 + Math.max(0, ...value.map(containerDepth));
-  if (isPlainObject(value)) return 1 + Math.max(0, ...Object.values(value).map(containerDepth));
-  return 0;
+    let { items, chars } = preview;
+    for (;;) {
+      const fit = within({ items, chars });
+      if (fit) return fit.candidate;
+      if (items <= 1 && chars <= 1) break;
+      items = Math.max(1, Math.ceil(items / 2));
+      chars = Math.max(1, Math.ceil(chars / 2));
+    }
+
+    // Shallower: the deepest cut that fits. A deeper cut is never smaller, so search by doubling then halving.
+    let best = within({ items, chars, depth: 0 });
+    if (best) {
+      let low = 0;
+      let high = 1;
+      for (;;) {
+        const fit = within({ items, chars, depth: high });
+        if (!fit) break;
+        if (!fit.built.cutByDepth) return fit.candidate;
+        [best, low, high] = [fit, high, high * 2];
+      }
+      while (high - low > 1) {
+        const middle = low + Math.floor((high - low) / 2);
+        const fit = within({ items, chars, depth: middle });
+        if (fit) [best, low] = [fit, middle];
+        else high = middle;
+      }
+      return best.candidate;
+    }
+    const candidate = fitting({ preview: smallest.preview, shape: full.shape, handle });
+    if (candidate) return candidate;
+  }
+
+  for (let depth = SHAPE_LIMITS.depth - 1; depth > 0; depth--) {
+    const cut = outline.render(depth, budgetBytes - frame - smallest.bytes);
+    const candidate = cut && fitting({ preview: smallest.preview, shape: cut.shape, handle });
+    if (candidate) return candidate;
+  }
+  // Depth 0: `{ preview: {} | [] | "" | scalar, shape: { type, length | keyCount }, handle }`
+  return { preview: smallest.preview, shape: outline.render(0, Infinity)!.shape, handle };
 }

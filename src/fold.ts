@@ -1,9 +1,9 @@
 import { RESULT_HANDLE_META_KEY, RESULT_QUERY_TOOL_NAME } from "./constants.js";
 import type { Owner } from "./crypto.js";
 import { fitFoldedAnswer, type FoldedAnswer } from "./fit.js";
-import { isPlainObject } from "./json.js";
+import { isPlainObject, KeyLists } from "./json.js";
 import type { ResultHandlesConfig } from "./options.js";
-import { toJsonBytes } from "./size.js";
+import { utf8Bytes } from "./size.js";
 import type { ResultHandleStore } from "./store.js";
 import type { ContentBlock, ToolResult } from "./tool-result.js";
 
@@ -42,23 +42,44 @@ export interface FoldInput {
 
 /**
  * Host-neutral fold (S4, S5): the original result, or `{ preview, shape, handle }` with a hint text and
- * `_meta[RESULT_HANDLE_META_KEY]`. It never throws for the store's sake: a store that fails or hangs
- * leaves the answer whole, with a warning (S4.7).
+ * `_meta[RESULT_HANDLE_META_KEY]`. It never throws (S4.7): a store that fails or hangs, a missing
+ * WebCrypto, an answer JSON cannot write (too deep, a bigint) or any other failure of the fold leaves the
+ * answer whole, with a warning.
  */
 export async function foldToolResult(context: FoldContext, input: FoldInput): Promise<ToolResult> {
+  try {
+    return await foldOrKeep(context, input);
+  } catch (error) {
+    context.warn(`result-handles: could not fold the answer of tool "${input.toolName}" (${describe(error)}); sent it whole`);
+    return input.result;
+  }
+}
+
+async function foldOrKeep(context: FoldContext, input: FoldInput): Promise<ToolResult> {
   const { result, toolName, owner } = input;
   const { config } = context;
   if (result.isError || rendersWidget(input.toolMeta)) return result;
-  if (!owner.session && !owner.caller) return result; // S4.4: nobody could read the handle back
   const data = foldableData(result);
   if (data === NOT_FOLDABLE) return result;
 
-  const json = toJsonBytes(data);
+  // S4.3 in bytes; a text of n UTF-16 units is at most 3n UTF-8 bytes, so most small answers are never encoded.
+  if (data.json.length * 3 <= config.thresholdBytes) return result;
+  const json = utf8Bytes(data.json);
   const bytes = json.byteLength;
   if (bytes <= config.thresholdBytes) return result;
+  if (!owner.session && !owner.caller) {
+    // S4.4: nobody could read the handle back. Say why once per tool, or a user never learns it.
+    context.warnOnce(
+      `anonymous:${toolName}`,
+      `result-handles: tool "${toolName}" answered ${bytes} bytes to an anonymous call (no session, no caller) and was sent whole; ` +
+        `answers fold for calls with a session or an authenticated caller, or with hostOptions.owner`,
+    );
+    return result;
+  }
+  const answer = data.value;
 
   try {
-    const fold = await config.foldPolicy(toolName, data, { bytes, fullName: input.fullName ?? toolName, request: input.request });
+    const fold = await config.foldPolicy(toolName, answer, { bytes, fullName: input.fullName ?? toolName, request: input.request });
     if (fold !== true) return result;
   } catch (error) {
     context.warn(`result-handles: foldPolicy threw for tool "${toolName}" (${describe(error)}); sent its answer whole`);
@@ -72,11 +93,13 @@ export async function foldToolResult(context: FoldContext, input: FoldInput): Pr
     context.warn(`result-handles: could not open the store for tool "${toolName}" (${describe(error)}); sent its answer whole`);
     return result;
   }
+  // newHandle (crypto.randomUUID), seal and the fit may throw too: foldToolResult sends the answer whole then.
   const handle = store.newHandle();
   // Encryption runs while the preview and shape are built (WebCrypto works off the main thread).
   const sealing = store.seal(handle, json, owner);
   sealing.catch(() => {}); // its failure is handled where it is awaited, or irrelevant if we stop first
-  const folded = fitFoldedAnswer(data, handle, config.preview, Math.floor(config.thresholdBytes / 2));
+  const keyLists = new KeyLists();
+  const folded = fitFoldedAnswer(answer, handle, config.preview, Math.floor(config.thresholdBytes / 2), keyLists);
 
   if (input.outputSchema && !(await admits(input.outputSchema, folded))) {
     context.warnOnce(
@@ -93,52 +116,109 @@ export async function foldToolResult(context: FoldContext, input: FoldInput): Pr
     context.warn(`result-handles: the store could not keep the answer of tool "${toolName}" (${describe(error)}); sent it whole`);
     return result;
   }
-  return foldedResult(result, folded, bytes, config.ttlSeconds, data);
+  return foldedResult(result, folded, bytes, config.ttlSeconds, examplePath(answer, keyLists));
 }
 
 const NOT_FOLDABLE = Symbol("not foldable");
 
+/** The answer's data (S4.3) and its one serialisation: compared with a repeating text, measured, encrypted. */
+interface FoldableData {
+  value: unknown;
+  json: string;
+}
+
 /** S4.2 and S4.3: the answer's data, when it is one text or structuredContent with at most one text repeating it. */
-function foldableData(result: ToolResult): unknown {
+function foldableData(result: ToolResult): FoldableData | typeof NOT_FOLDABLE {
   const content = result.content ?? [];
-  if (result.structuredContent !== undefined) {
-    if (content.length === 0) return result.structuredContent;
-    if (content.length === 1 && content[0]!.type === "text" && repeats(content[0]!.text, result.structuredContent)) {
-      return result.structuredContent;
-    }
-    return NOT_FOLDABLE;
+  const structured = result.structuredContent;
+  if (structured !== undefined) {
+    if (content.length > 1 || (content.length === 1 && content[0]!.type !== "text")) return NOT_FOLDABLE;
+    const json = JSON.stringify(structured);
+    if (content.length === 1 && !repeats(content[0]!.text, json, structured)) return NOT_FOLDABLE;
+    return { value: structured, json };
   }
   if (content.length !== 1 || content[0]!.type !== "text" || typeof content[0]!.text !== "string") return NOT_FOLDABLE;
   const text = content[0]!.text;
   const first = text.trimStart()[0];
+  let value: unknown = text;
   if (first === "{" || first === "[") {
     try {
-      return JSON.parse(text) as unknown;
+      value = JSON.parse(text) as unknown;
     } catch {
-      return text;
+      // not JSON: counts as a string
     }
   }
-  return text;
+  return { value, json: JSON.stringify(value) };
 }
 
-function repeats(text: string | undefined, structured: unknown): boolean {
+/** Whether `text` is the same JSON as `structured`, whose compact serialisation is `json`. */
+function repeats(text: string | undefined, json: string, structured: unknown): boolean {
   if (typeof text !== "string") return false;
-  const compact = JSON.stringify(structured);
-  if (text === compact || text === JSON.stringify(structured, null, 2)) return true;
+  if (text === json) return true; // the usual MCP answer: no second serialisation
+  if (text.length > json.length) {
+    // Pretty-printed by JSON.stringify: printing again with its indent is native, faster than a scan in JS.
+    const indent = prettyIndent(text);
+    if (indent && text === JSON.stringify(structured, null, indent)) return true;
+    if (sameButLayout(text, json)) return true; // any other layout
+  }
   try {
-    return JSON.stringify(canonical(JSON.parse(text))) === JSON.stringify(canonical(structured));
+    return sameJson(JSON.parse(text), JSON.parse(json));
   } catch {
     return false;
   }
 }
 
-/** Sorts object keys, so two JSON texts that differ only in key order compare equal. */
-function canonical(value: unknown): unknown {
-  if (Array.isArray(value)) return value.map(canonical);
-  if (!isPlainObject(value)) return value;
-  const out: Record<string, unknown> = {};
-  for (const key of Object.keys(value).sort()) out[key] = canonical(value[key]);
-  return out;
+/** The indent of a text that `JSON.stringify(value, null, indent)` may have written: what follows `{\n` or `[\n`. */
+function prettyIndent(text: string): string | undefined {
+  if ((text[0] !== "{" && text[0] !== "[") || text[1] !== "\n") return undefined;
+  const unit = text[2];
+  if (unit !== " " && unit !== "\t") return undefined;
+  let end = 3;
+  while (end < 12 && text[end] === unit) end++;
+  return text.slice(2, end); // JSON.stringify indents by at most 10
+}
+
+/**
+ * Whether `text` is the compact JSON text `json` with whitespace between its tokens, for layouts that
+ * `JSON.stringify` does not write (CRLF, other separators): one pass over the text, without parsing it.
+ */
+function sameButLayout(text: string, json: string): boolean {
+  let at = 0;
+  let inString = false;
+  for (let i = 0; i < text.length; i++) {
+    const code = text.charCodeAt(i);
+    if (!inString && (code === 0x20 || code === 0x0a || code === 0x0d || code === 0x09)) continue;
+    if (code !== json.charCodeAt(at++)) return false;
+    if (!inString) inString = code === 0x22;
+    else if (code === 0x5c) {
+      if (text.charCodeAt(++i) !== json.charCodeAt(at++)) return false; // the escaped character
+    } else if (code === 0x22) inString = false;
+  }
+  return at === json.length;
+}
+
+/** Deep equality of two parsed JSON values, in any key order; iterative, so depth cannot overflow the stack. */
+function sameJson(a: unknown, b: unknown): boolean {
+  const pending: unknown[] = [a, b];
+  while (pending.length > 0) {
+    const y = pending.pop();
+    const x = pending.pop();
+    if (x === y) continue;
+    if (typeof x !== "object" || typeof y !== "object" || x === null || y === null) return false;
+    if (Array.isArray(x)) {
+      if (!Array.isArray(y) || x.length !== y.length) return false;
+      for (let i = 0; i < x.length; i++) pending.push(x[i], y[i]);
+      continue;
+    }
+    if (Array.isArray(y)) return false;
+    const keys = Object.keys(x);
+    if (keys.length !== Object.keys(y).length) return false;
+    for (const key of keys) {
+      if (!Object.prototype.hasOwnProperty.call(y, key)) return false;
+      pending.push((x as Record<string, unknown>)[key], (y as Record<string, unknown>)[key]);
+    }
+  }
+  return true;
 }
 
 /** MCP Apps (`_meta.ui.resourceUri`, `_meta["ui/resourceUri"]`) and OpenAI Apps (`openai/outputTemplate`) widgets. */
@@ -161,8 +241,8 @@ async function admits(schema: StandardSchemaLike, value: FoldedAnswer): Promise<
   }
 }
 
-function foldedResult(original: ToolResult, folded: FoldedAnswer, bytes: number, ttlSeconds: number, data: unknown): ToolResult {
-  const example = { handle: folded.handle, path: examplePath(data), limit: 20 };
+function foldedResult(original: ToolResult, folded: FoldedAnswer, bytes: number, ttlSeconds: number, path: string): ToolResult {
+  const example = { handle: folded.handle, path, limit: 20 };
   const hint =
     `This answer (${bytes} bytes) was folded: above are its preview and shape. Read the parts you need with the ` +
     `${RESULT_QUERY_TOOL_NAME} tool and handle ${folded.handle}, valid for ${ttlSeconds} seconds. ` +
@@ -180,15 +260,23 @@ function foldedResult(original: ToolResult, folded: FoldedAnswer, bytes: number,
   };
 }
 
-/** The first list under the root, so the example call reads rows rather than the whole answer. */
-function examplePath(data: unknown): string {
+/**
+ * The first list under the root, so the example call reads rows rather than the whole answer. Only the
+ * first keys are looked at: an object of 48,000 keys and no list is not worth a scan (S4.8).
+ */
+function examplePath(data: unknown, keyLists: KeyLists): string {
   if (Array.isArray(data) || typeof data === "string") return "$";
   if (isPlainObject(data)) {
-    const key = Object.keys(data).find((k) => Array.isArray(data[k]) && /^[A-Za-z_$][A-Za-z0-9_$]*$/.test(k));
-    if (key) return `$.${key}`;
+    const keys = keyLists.of(data);
+    for (let i = 0; i < Math.min(keys.length, EXAMPLE_KEYS_SCANNED); i++) {
+      const key = keys[i]!;
+      if (Array.isArray(data[key]) && /^[A-Za-z_$][A-Za-z0-9_$]*$/.test(key)) return `$.${key}`;
+    }
   }
   return "$";
 }
+
+const EXAMPLE_KEYS_SCANNED = 1000;
 
 function describe(error: unknown): string {
   return error instanceof Error ? error.message : String(error);

@@ -33,14 +33,32 @@ export interface FoldPolicyContext {
   /** The host's request context (the MCP SDK's `ctx`, or the WebMCP call), when there is one. */
   request: unknown;
 }
+/** Return false to send this answer whole; may be async. `answer` is the data that would fold (`structuredContent`, or the parsed text). */
 export type FoldPolicy = (toolName: string, answer: unknown, context: FoldPolicyContext) => boolean | Promise<boolean>;
 
+/** Options of `ResultHandlesPlugin.init`, all optional. An invalid value or unknown key throws `ResultHandlesConfigurationError`. */
 export interface ResultHandlesOptions {
+  /** Answers larger than this, as UTF-8 JSON, fold; the folded answer is at most half of it. Whole number ≥ 1024 (`MIN_THRESHOLD_BYTES`). Default 16384. */
   thresholdBytes?: number;
+  /** How long a folded answer can be read back, in seconds. Positive whole number. Default 600. */
   ttlSeconds?: number;
-  preview?: { items?: number; chars?: number };
+  /** How much of the answer the preview shows. Default `{ items: 5, chars: 500 }`. */
+  preview?: {
+    /** Items kept of every list, at every depth. Positive whole number. Default 5. */
+    items?: number;
+    /** Characters kept of every string, at every depth. Positive whole number. Default 500. */
+    chars?: number;
+  };
+  /** Decides per call whether a large answer folds: `(toolName, answer, { bytes, fullName, request })`, may be async. Default: always fold. */
   foldPolicy?: FoldPolicy;
+  /**
+   * Where folded answers are kept, encrypted. Default `{ type: "auto" }`: Redis, Vercel KV or Upstash when
+   * their environment variables are set, else memory (1000 answers, 256 MiB in Node, 64 MiB in a page).
+   * Types: `auto`, `memory`, `indexeddb` (pages), `redis`, `sqlite`, `upstash`, `vercel-kv` (Node); each
+   * takes `timeoutMs` (default 3000).
+   */
   storage?: StorageConfig;
+  /** Prefix of every storage key, so several apps can share one store. Non-empty. Default `"result-handles"`. */
   namespace?: string;
 }
 

@@ -1,5 +1,6 @@
 import { ResultQueryError } from "./errors.js";
 import { hasOwn, isPlainObject } from "./json.js";
+import { cutForMessage, quoteArgument } from "./quote-argument.js";
 
 /**
  * One parser for every path form of S7.2:
@@ -98,7 +99,7 @@ export function resolvePath(root: unknown, path: string): Resolved {
   const steps: (string | number)[] = [];
   for (const segment of segments) {
     const step = stepInto(value, segment);
-    if (step === undefined) throw pathError(path, `nothing at ${formatPath(steps)} ${describe(segment)}`);
+    if (step === undefined) throw pathError(path, `nothing at ${cutForMessage(formatPath(steps))} ${describe(segment)}`);
     value = Array.isArray(value) ? value[step as number] : (value as Record<string, unknown>)[step as string];
     steps.push(step);
   }
@@ -135,14 +136,14 @@ export function formatPath(steps: readonly (string | number)[]): string {
 
 function describe(segment: PathSegment): string {
   if (segment.kind === "index") return `[${segment.index}]`;
-  if (segment.kind === "name") return `['${segment.name}']`;
-  return `"${segment.token}"`;
+  if (segment.kind === "name") return `[${quoteArgument(segment.name)}]`;
+  return quoteArgument(segment.token);
 }
 
 function pathError(path: string, detail: string): ResultQueryError {
   return new ResultQueryError(
     "RESULT_PATH_NOT_FOUND",
-    `Path ${JSON.stringify(path)} names nothing in this answer (${detail}). ` +
+    `Path ${quoteArgument(path)} names nothing in this answer (${detail}). ` +
       `Use a path present in the shape, such as $.rows[0].title, rows.0.title or /rows/0/title; "$" is the whole answer.`,
   );
 }

@@ -1,3 +1,4 @@
+import { ResultHandlesError } from "./errors.js";
 import type { Logger } from "./fold.js";
 import { installOnMcpServer, type McpHostOptions, type McpServerLike } from "./hosts/mcp.js";
 import { installOnWebMcp, type WebMcpHost, type WebMcpHostOptions } from "./hosts/webmcp.js";
@@ -33,7 +34,7 @@ export class ResultHandlesPluginCore implements PluginInstance {
   /** Checks options (S3) and returns an instance. Throws `ResultHandlesConfigurationError` naming every problem. */
   static init<T extends ResultHandlesPluginCore>(this: new (config: ResultHandlesConfig, runtime: Runtime) => T, options?: ResultHandlesOptions): T {
     const runtime = (this as unknown as typeof ResultHandlesPluginCore).runtime;
-    if (!runtime) throw new TypeError("Use ResultHandlesPlugin from mcp-result-handles: the core class has no storage of its own");
+    if (!runtime) throw new ResultHandlesError("INVALID_USAGE", "Use ResultHandlesPlugin from mcp-result-handles: the core class has no storage of its own");
     return new this(resolveOptions(options, runtime), runtime);
   }
 
@@ -57,7 +58,7 @@ export class ResultHandlesPluginCore implements PluginInstance {
   get(token: symbol): Promise<ResultHandleStore> | ResultHandlesConfig {
     if (token === ResultHandleStoreToken) return this.store();
     if (token === ResultHandlesConfigToken) return this.config;
-    throw new TypeError(`Unknown token ${String(token)}: use ResultHandleStoreToken or ResultHandlesConfigToken`);
+    throw new ResultHandlesError("INVALID_USAGE", `Unknown token ${String(token)}: use ResultHandleStoreToken or ResultHandlesConfigToken`);
   }
 
   /** The store, opened on first use; a failed open is retried on the next call. */

@@ -50,5 +50,6 @@ export { ResultQueryTool, type HandleSource, type OwnerOf } from "./result-query
 export type { Shape } from "./shape.js";
 export { MemoryStorage, type MemoryStorageOptions } from "./storage/memory.js";
 export type { NamespacedStorage } from "./storage/types.js";
+export { StoreTimeoutError } from "./storage/timeout.js";
 export { ResultHandleStore } from "./store.js";
 export type { ContentBlock, ToolResult } from "./tool-result.js";

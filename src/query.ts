@@ -1,6 +1,7 @@
 import { ResultQueryError } from "./errors.js";
 import { cutString, hasOwn, isHighSurrogate, isLowSurrogate, isPlainObject, jsonKeys, setOwn, type JsonObject } from "./json.js";
 import { formatPath, resolvePath } from "./path.js";
+import { cutForMessage } from "./quote-argument.js";
 import { jsonSize } from "./size.js";
 
 /** Arguments of `result_query` after validation (S7.1). */
@@ -40,7 +41,11 @@ export function parseQueryArguments(raw: unknown): QueryArguments {
   if (offset !== undefined) args.offset = wholeNumber("offset", offset, 0, Number.MAX_SAFE_INTEGER);
   if (limit !== undefined) args.limit = wholeNumber("limit", limit, 1, MAX_LIMIT);
   if (page !== undefined) args.page = wholeNumber("page", page, 1, Number.MAX_SAFE_INTEGER);
-  if (args.page !== undefined && args.offset !== undefined) throw invalid("give page or offset, not both");
+  if (args.page !== undefined && args.offset !== undefined) {
+    // A client that fills in schema defaults sends offset 0 beside page: page decides (S7.1).
+    if (args.offset !== 0) throw invalid("give page or offset, not both");
+    delete args.offset;
+  }
   if (fields !== undefined) {
     if (!Array.isArray(fields) || !fields.every((field) => typeof field === "string")) {
       throw invalid('fields must be a list of key names, such as ["id", "title"]');
@@ -66,7 +71,7 @@ export function queryValue(answer: unknown, args: QueryArguments, thresholdBytes
   const path = formatPath(steps);
 
   if (typeof target === "string") {
-    if (args.fields) throw invalid(`fields apply to objects and lists of objects; ${path} is a string`);
+    if (args.fields) throw invalid(`fields apply to objects and lists of objects; ${cutForMessage(path)} is a string`);
     const { offset, limit } = window(args, DEFAULT_LIMITS.chars);
     const [start, end] = stringRange(target, offset, limit);
     const value = target.slice(start, end);
@@ -124,9 +129,10 @@ function pickFields(item: unknown, fields: readonly string[]): unknown {
   return out;
 }
 
-function checkSize(value: unknown, thresholdBytes: number, path: string, fitting: () => number, unit: string, offset: number): void {
+function checkSize(value: unknown, thresholdBytes: number, fullPath: string, fitting: () => number, unit: string, offset: number): void {
   const bytes = jsonSize(value);
   if (bytes <= thresholdBytes) return;
+  const path = cutForMessage(fullPath);
   const fit = fitting();
   const advice =
     fit > 0

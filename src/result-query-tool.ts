@@ -1,6 +1,7 @@
 import { RESULT_QUERY_TOOL_NAME } from "./constants.js";
 import type { Owner } from "./crypto.js";
-import { ResultQueryError } from "./errors.js";
+import { ResultQueryError, type ResultQueryErrorCode } from "./errors.js";
+import { quoteArgument } from "./quote-argument.js";
 import type { ResultHandlesConfig } from "./options.js";
 import { DEFAULT_LIMITS, MAX_LIMIT, parseQueryArguments, queryValue, type QueryResult } from "./query.js";
 import type { ResultHandleStore } from "./store.js";
@@ -37,6 +38,19 @@ const INPUT_JSON_SCHEMA = {
   required: ["handle"],
 } as const;
 
+const ERROR_CODES: readonly ResultQueryErrorCode[] = [
+  "RESULT_HANDLE_NOT_FOUND",
+  "RESULT_PATH_NOT_FOUND",
+  "RESULT_SLICE_TOO_LARGE",
+  "INVALID_INPUT",
+  "RESULT_STORE_UNAVAILABLE",
+];
+
+/**
+ * Admits both the slice of S7.5 and the refusal of S7.6: MCP SDK v1 clients (the MCP Inspector, most
+ * desktop clients) check `structuredContent` against it even when `isError` is true, and a mismatch would
+ * hide the refusal's code behind a protocol error (S7.9). The root stays `type: "object"`, as MCP requires.
+ */
 const OUTPUT_JSON_SCHEMA = {
   type: "object",
   properties: {
@@ -45,9 +59,21 @@ const OUTPUT_JSON_SCHEMA = {
     total: { type: "integer", description: "Items, characters or keys at the path" },
     offset: { type: "integer", description: "First index returned" },
     nextOffset: { type: "integer", description: "Offset of the next slice, when more remains" },
+    error: {
+      type: "object",
+      description: "Present instead of a slice when the call is refused (isError: true)",
+      properties: {
+        code: { type: "string", enum: ERROR_CODES },
+        message: { type: "string" },
+      },
+      required: ["code", "message"],
+    },
   },
-  required: ["path", "value"],
+  anyOf: [{ required: ["path", "value"] }, { required: ["error"] }],
 } as const;
+
+/** Reading never changes anything, and the same call gives the same slice (S7.8). */
+const ANNOTATIONS = Object.freeze({ readOnlyHint: true, idempotentHint: true });
 
 /** A Standard Schema carrying a fixed JSON Schema and accepting any value, so `result_query` checks its own arguments. */
 function passThroughSchema(json: Record<string, unknown>) {
@@ -80,6 +106,7 @@ export class ResultQueryTool {
   readonly outputJsonSchema: Record<string, unknown> = OUTPUT_JSON_SCHEMA;
   readonly inputSchema = passThroughSchema(INPUT_JSON_SCHEMA);
   readonly outputSchema = passThroughSchema(OUTPUT_JSON_SCHEMA);
+  readonly annotations = ANNOTATIONS;
 
   constructor(private readonly sources: () => readonly HandleSource[]) {}
 
@@ -120,7 +147,7 @@ export class ResultQueryTool {
     }
     throw new ResultQueryError(
       "RESULT_HANDLE_NOT_FOUND",
-      `No answer is kept for handle ${JSON.stringify(args.handle)}: it expired, was evicted, or was not issued to this session and caller. Call the original tool again for a new handle.`,
+      `No answer is kept for handle ${quoteArgument(args.handle)}: it expired, was evicted, or was not issued to this session and caller. Call the original tool again for a new handle.`,
     );
   }
 }

@@ -1,3 +1,4 @@
+import { ResultHandlesError } from "./errors.js";
 import type { ResolvedStorageConfig, RuntimeKind, StorageEnvironment, StorageTypeIn } from "./storage/config.js";
 import type { NamespacedStorage } from "./storage/types.js";
 
@@ -20,7 +21,7 @@ export function defineRuntime<K extends RuntimeKind>(kind: K, env: (name: string
     async openStorage(config, namespace) {
       const open = table[config.type];
       // Options are checked against the same table at init, so only a hand-made config gets here.
-      if (!open) throw new TypeError(`storage type "${config.type}" does not run in this build`);
+      if (!open) throw new ResultHandlesError("STORAGE_UNAVAILABLE", `storage type "${config.type}" does not run in this build`);
       return open(config as never, namespace);
     },
   };

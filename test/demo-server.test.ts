@@ -12,10 +12,11 @@ type Folded = { preview: unknown; shape: Record<string, unknown>; handle: string
 
 let demo: DemoServer;
 const warnings: string[] = [];
+const calls: string[] = [];
 const clients: Client[] = [];
 
 beforeAll(async () => {
-  demo = await startDemoServer({ port: 0, logger: { warn: (message) => warnings.push(message) } });
+  demo = await startDemoServer({ port: 0, logger: { warn: (message) => warnings.push(message), info: (line) => calls.push(line) } });
 });
 afterAll(async () => {
   await Promise.allSettled(clients.map((client) => client.close()));
@@ -114,7 +115,7 @@ describe.each<Era>(["2025", "2026-07-28"])("S5 S7 S8 alice and bob, %s era", (er
 
   it("S7.6 every refused argument answers INVALID_INPUT in the tool-result form", async () => {
     const { handle } = folded(result);
-    for (const args of [{}, { handle: 42 }, { handle, page: 1, offset: 0 }, { handle, limit: 0 }, { handle, offset: -1 }, { handle, fields: "id" }, { handle, limit: "5" }]) {
+    for (const args of [{}, { handle: 42 }, { handle, page: 1, offset: 1 }, { handle, limit: 0 }, { handle, offset: -1 }, { handle, fields: "id" }, { handle, limit: "5" }]) {
       const refused = await query(alice, args);
       expect(refused.isError).toBe(true);
       expect(refused.structuredContent).toMatchObject({ error: { code: "INVALID_INPUT" } });
@@ -233,6 +234,13 @@ describe("S11.1 HTTP", () => {
     expect((await post({ authorization: "Bearer demo-mallory" })).status).toBe(401);
   });
 
+  it("matches tokens as exact own entries: names of inherited members are unknown tokens (401)", async () => {
+    for (const token of ["constructor", "__proto__", "toString", "hasOwnProperty", "valueOf", "__defineGetter__"]) {
+      expect((await post({ authorization: `Bearer ${token}` })).status, token).toBe(401);
+    }
+    expect((await post({ authorization: "Bearer demo-alice" })).status).toBe(200);
+  });
+
   it("refuses a Host or Origin that is not localhost with an HTTP 4xx (DNS rebinding)", async () => {
     const port = new URL(demo.url).port;
     for (const headers of [{ host: `evil.example:${port}` }, { origin: "http://evil.example" }] as Record<string, string>[]) {
@@ -242,6 +250,64 @@ describe("S11.1 HTTP", () => {
     }
     for (const origin of [`http://localhost:${port}`, "http://127.0.0.1:5173", "http://[::1]:8080"]) {
       expect((await post({ origin })).status).toBe(200);
+    }
+  });
+});
+
+describe("S11.1 one log line per tools/call", () => {
+  it("names the tool, the caller or anonymous, the bytes, and whether it folded", async () => {
+    const alice = await client("2025", "demo-alice");
+    const anonymous = await client("2026-07-28");
+    calls.length = 0;
+    await alice.callTool({ name: "report", arguments: {} });
+    await anonymous.callTool({ name: "report", arguments: {} });
+    await alice.callTool({ name: "result_query", arguments: { handle: "nope" } });
+    const bytes = new TextEncoder().encode(JSON.stringify(reportRows())).byteLength;
+    expect(calls[0]).toBe(`tools/call report caller=alice bytes=${bytes} folded`);
+    expect(calls[1]).toMatch(/^tools\/call report caller=anonymous bytes=\d+ not folded$/);
+    expect(Number(/bytes=(\d+)/.exec(calls[1]!)![1])).toBeGreaterThan(bytes); // the full answer as sent: text and structuredContent
+    expect(calls[2]).toMatch(/^tools\/call result_query caller=alice bytes=\d+ error, not folded$/);
+    expect(calls).toHaveLength(3);
+  });
+});
+
+describe("S11.1 idle 2025 sessions", () => {
+  it("are closed after SESSION_IDLE_SECONDS, and their id then gets HTTP 404", async () => {
+    const short = await startDemoServer({ port: 0, sessionIdleSeconds: 1, logger: { warn: () => {} } });
+    try {
+      const initialize = await fetch(short.url, {
+        method: "POST",
+        headers: { "content-type": "application/json", accept: "application/json, text/event-stream" },
+        body: JSON.stringify({
+          jsonrpc: "2.0",
+          id: 1,
+          method: "initialize",
+          params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "idle", version: "1" } },
+        }),
+      });
+      await initialize.body?.cancel();
+      const sessionId = initialize.headers.get("mcp-session-id")!;
+      expect(sessionId).toBeTruthy();
+      const ping = () =>
+        fetch(short.url, {
+          method: "POST",
+          headers: {
+            "content-type": "application/json",
+            accept: "application/json, text/event-stream",
+            "mcp-session-id": sessionId,
+            "mcp-protocol-version": "2025-06-18",
+          },
+          body: JSON.stringify({ jsonrpc: "2.0", id: 2, method: "ping" }),
+        }).then(async (response) => (await response.body?.cancel(), response.status));
+      // Requests every 0.5 s keep it alive past 1 s; then 2.5 s of silence closes it.
+      for (let i = 0; i < 3; i++) {
+        await new Promise((r) => setTimeout(r, 500));
+        expect(await ping()).toBe(200);
+      }
+      await new Promise((r) => setTimeout(r, 2500));
+      expect(await ping()).toBe(404);
+    } finally {
+      await short.close();
     }
   });
 });

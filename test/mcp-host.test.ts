@@ -45,10 +45,11 @@ describe("S10.1 install", () => {
     }
   });
 
-  it("S4.4 an anonymous call without a session gets the full answer", async () => {
+  it("S4.4 an anonymous call gets the full answer", async () => {
     const server = new McpServer({ name: "t", version: "1" });
     const { plugin, logger } = quietPlugin();
-    plugin.install(server, { logger });
+    // In memory, the connection itself is a session (S8.1): a resolver naming no one makes the call anonymous.
+    plugin.install(server, { logger, owner: () => ({}) });
     addTool(server, "report", () => big());
     const client = await linkInMemory(server);
     expect(((await client.callTool({ name: "report", arguments: {} })) as Result).structuredContent).toEqual(big());
@@ -225,6 +226,26 @@ describe("S7.8 result_query as the model sees it", () => {
       expect(tool.description).toContain(part);
     }
     expect(tool.inputSchema).toMatchObject({ type: "object", required: ["handle"], properties: { limit: { maximum: 100000 } } });
+  });
+
+  it("S7.8 is listed read-only and idempotent", async () => {
+    const server = new McpServer({ name: "t", version: "1" });
+    quietPlugin().plugin.install(server);
+    const client = await linkInMemory(server, "s");
+    const tool = (await client.listTools()).tools.find((t) => t.name === "result_query")!;
+    expect(tool.annotations).toMatchObject({ readOnlyHint: true, idempotentHint: true });
+  });
+
+  it("S7.9 its listed output schema has an object root and requires a slice or an error", async () => {
+    const server = new McpServer({ name: "t", version: "1" });
+    quietPlugin().plugin.install(server);
+    const client = await linkInMemory(server, "s");
+    const tool = (await client.listTools()).tools.find((t) => t.name === "result_query")!;
+    expect(tool.outputSchema).toMatchObject({
+      type: "object",
+      properties: { error: { type: "object", required: ["code", "message"] } },
+      anyOf: [{ required: ["path", "value"] }, { required: ["error"] }],
+    });
   });
 });
 

@@ -162,11 +162,16 @@ describe("S7.1 S7.6 INVALID_INPUT", () => {
     [{ handle: "h", limit: 0 }],
     [{ handle: "h", limit: 100001 }],
     [{ handle: "h", page: 0 }],
-    [{ handle: "h", page: 1, offset: 0 }],
+    [{ handle: "h", page: 1, offset: 1 }],
     [{ handle: "h", fields: "id" }],
     [{ handle: "h", fields: [1] }],
   ])("refuses %j", (args) => {
     expect(codeOf(() => parseQueryArguments(args))).toBe("INVALID_INPUT");
+  });
+
+  it("S7.1 offset 0 beside page, as clients that fill schema defaults send it, is accepted: page decides", () => {
+    expect(parseQueryArguments({ handle: "h", page: 2, offset: 0, limit: 5 })).toEqual({ handle: "h", path: "$", page: 2, limit: 5 });
+    expect(q({ ...parseQueryArguments({ handle: "h", path: "$.rows", page: 2, offset: 0, limit: 5 }) })).toMatchObject({ offset: 5, nextOffset: 10 });
   });
 
   it("accepts the bounds", () => {
@@ -240,5 +245,43 @@ describe("S7.2 S7.6 properties", () => {
       }),
       { numRuns: 500 },
     );
+  });
+});
+
+describe("S7.10 refusals never echo an argument at length", () => {
+  const messageOf = (run: () => unknown): string => {
+    try {
+      run();
+    } catch (error) {
+      expect(error).toBeInstanceOf(ResultQueryError);
+      return (error as ResultQueryError).message;
+    }
+    throw new Error("not refused");
+  };
+  const huge = "x".repeat(1_000_000);
+
+  it.each([
+    ["a dot path", `$.${huge}`],
+    ["a quoted name", `$['${huge}']`],
+    ["a JSON Pointer", `/${huge}`],
+    ["a malformed path", `$.rows[${huge}`],
+    ["a bare token", huge],
+  ])("%s of 1 MB: the message quotes at most 200 of its characters", (_, path) => {
+    const message = messageOf(() => q({ path }));
+    expect(message.length).toBeLessThan(1000);
+    const quoted = JSON.parse(/^Path ("(?:[^"\\]|\\.)*")… \(\d+ characters\)/.exec(message)![1]!) as string;
+    expect(quoted).toBe(path.slice(0, 200));
+    expect(message).toContain(`(${path.length} characters)`);
+  });
+
+  it("a short path is quoted whole", () => {
+    expect(messageOf(() => q({ path: "$.nope" }))).toContain('Path "$.nope" names nothing');
+  });
+
+  it("a long key of the answer itself, named by the path, is cut in the size refusal", () => {
+    const key = "k".repeat(5000);
+    const message = messageOf(() => queryValue({ [key]: "v".repeat(5000) }, { handle: "h", path: `$['${key}']`, limit: 5000 }, 1024));
+    expect(message.length).toBeLessThan(1000);
+    expect(message).toMatch(/^The slice at \$\.k{190,200}… \(\d+ characters\) is \d+ bytes/);
   });
 });

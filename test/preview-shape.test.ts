@@ -1,8 +1,10 @@
+import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { fitFoldedAnswer } from "../src/fit.js";
-import { buildPreview } from "../src/preview.js";
-import { buildShape } from "../src/shape.js";
-import { jsonSize, toJsonBytes } from "../src/size.js";
+import { cutString, isPlainObject, jsonKeys, type JsonObject } from "../src/json.js";
+import { buildPreview, previewWithin, type PreviewLimits } from "../src/preview.js";
+import { buildShape, Outline, SHAPE_LIMITS } from "../src/shape.js";
+import { jsonSize, jsonStringSize, toJsonBytes } from "../src/size.js";
 
 const HANDLE = "3f1c2a4e-9b7d-4c1e-8f2a-1b2c3d4e5f60";
 const orders = (n: number) => ({
@@ -17,6 +19,84 @@ describe("S4.3 size as UTF-8 JSON", () => {
       expect(jsonSize(value)).toBe(new TextEncoder().encode(JSON.stringify(value)).byteLength);
     }
     expect(jsonSize("😀")).toBe(6); // quotes + 4 bytes
+  });
+
+  it("sizes a string as JSON, escapes included, like JSON.stringify", () => {
+    fc.assert(fc.property(fc.string({ unit: "binary" }), (text) => jsonStringSize(text) === jsonSize(text)));
+    for (const text of ["", "plain", 'q"uote', "back\\slash", "tab\t", "\u0001", "\u007f", "é", "\ud800"]) {
+      expect(jsonStringSize(text)).toBe(new TextEncoder().encode(JSON.stringify(text)).byteLength);
+    }
+  });
+});
+
+/** S6.1 written the obvious, recursive way: the oracle the bounded, iterative preview must agree with. */
+function referencePreview(value: unknown, limits: PreviewLimits, depth = 0): unknown {
+  if (typeof value === "string") return cutString(value, limits.chars);
+  if (value === null || typeof value !== "object") return value;
+  const flatten = limits.depth !== undefined && depth >= limits.depth;
+  if (Array.isArray(value)) return flatten ? [] : value.slice(0, limits.items).map((item) => referencePreview(item ?? null, limits, depth + 1));
+  const out: JsonObject = {};
+  if (flatten || !isPlainObject(value)) return out;
+  for (const key of jsonKeys(value)) Object.defineProperty(out, key, { value: referencePreview(value[key], limits, depth + 1), enumerable: true, writable: true, configurable: true });
+  return out;
+}
+
+/** JSON values, with rows of objects that share some keys (widening) and `__proto__` among the keys. */
+const jsonValues = fc.oneof(
+  fc.jsonValue({ maxDepth: 5 }),
+  fc.dictionary(fc.constantFrom("rows", "__proto__", "x"), fc.array(fc.dictionary(fc.constantFrom("a", "b", "c", "__proto__"), fc.jsonValue({ maxDepth: 3 })), { maxLength: 8 })),
+);
+const previewLimits = fc.record(
+  { items: fc.integer({ min: 0, max: 6 }), chars: fc.integer({ min: 0, max: 12 }), depth: fc.integer({ min: 0, max: 6 }) },
+  { requiredKeys: ["items", "chars"] },
+);
+
+describe("S6.1 S6.2 properties of the bounded builders", () => {
+  it("the preview is the reference preview, measured exactly", () => {
+    fc.assert(
+      fc.property(jsonValues, previewLimits, (value, limits) => {
+        const built = previewWithin(value, limits, Infinity)!;
+        expect(JSON.stringify(built.preview)).toBe(JSON.stringify(referencePreview(value, limits)));
+        expect(built.bytes).toBe(jsonSize(built.preview));
+        if (isPlainObject(built.preview)) expect(Object.getPrototypeOf(built.preview)).toBe(Object.prototype);
+      }),
+    );
+  });
+
+  it("a preview within a budget is given exactly when it fits", () => {
+    fc.assert(
+      fc.property(jsonValues, previewLimits, fc.integer({ min: 0, max: 400 }), (value, limits, budget) => {
+        const fits = jsonSize(referencePreview(value, limits)) <= budget;
+        expect(previewWithin(value, limits, budget) !== undefined).toBe(fits);
+      }),
+    );
+  });
+
+  it("the outline rendered at any depth is the shape built at that depth, measured exactly", () => {
+    fc.assert(
+      fc.property(jsonValues, fc.integer({ min: 0, max: 8 }), fc.integer({ min: 0, max: 600 }), (value, depth, budget) => {
+        const rendered = Outline.of(value).render(depth, Infinity)!;
+        expect(rendered.shape).toEqual(buildShape(value, { ...SHAPE_LIMITS, depth }));
+        expect(rendered.bytes).toBe(jsonSize(rendered.shape));
+        expect(Outline.of(value).render(depth, budget) !== undefined).toBe(rendered.bytes <= budget);
+      }),
+    );
+  });
+
+  it("S5.4 the folded answer fits its budget, and keeps the full preview and shape whenever they fit", () => {
+    fc.assert(
+      fc.property(
+        jsonValues,
+        fc.record({ items: fc.integer({ min: 1, max: 8 }), chars: fc.integer({ min: 1, max: 40 }) }),
+        fc.integer({ min: 512, max: 4096 }),
+        (value, preview, budget) => {
+          const folded = fitFoldedAnswer(value, HANDLE, preview, budget);
+          expect(jsonSize(folded)).toBeLessThanOrEqual(budget);
+          const whole = { preview: referencePreview(value, preview), shape: buildShape(value), handle: HANDLE };
+          if (jsonSize(whole) <= budget) expect(JSON.stringify(folded)).toBe(JSON.stringify(whole));
+        },
+      ),
+    );
   });
 });
 
@@ -64,6 +144,31 @@ describe("S6.2 shape", () => {
         ],
       },
     });
+  });
+
+  it("widens lists of mixed lists into one anyOf, never an anyOf nested per item", () => {
+    const rows = Array.from({ length: 300 }, (_, i) => [i, `x${i}`, { nested: [i] }]);
+    expect(buildShape(rows)).toEqual({
+      type: "array",
+      length: 300,
+      items: {
+        type: "array",
+        length: 3,
+        items: {
+          anyOf: [
+            { type: "number" },
+            { type: "string", length: 2 },
+            { type: "object", keys: { nested: { type: "array", length: 1, items: { type: "number" } } } },
+          ],
+        },
+      },
+    });
+  });
+
+  it("marks a key optional when it is missing from an item of a later list", () => {
+    const shape = buildShape([[{ a: 1, b: 1 }], [{ a: 1, b: 1 }, { a: 2 }]]) as { items: { items: { keys: Record<string, object> } } };
+    expect(shape.items.items.keys.b).toEqual({ type: "number", optional: true });
+    expect(shape.items.items.keys.a).toEqual({ type: "number" });
   });
 
   it("S6.3 lists at most 50 keys, with keyCount giving the true number", () => {

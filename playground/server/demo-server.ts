@@ -1,6 +1,7 @@
 /**
  * The demo MCP server behind `npm start` (S11.1, S11.2): Streamable HTTP on 127.0.0.1 at /mcp, serving
  * 2025 clients with sessions and 2026-07-28 clients without, with two result-handles plugin instances.
+ * It closes 2025 sessions left idle, and logs one `info` line per tools/call (call-log.ts).
  */
 import { randomUUID } from "node:crypto";
 import { createServer, type IncomingMessage, type Server as HttpServer, type ServerResponse } from "node:http";
@@ -18,17 +19,33 @@ import {
   type AuthInfo,
 } from "@modelcontextprotocol/server";
 import { ResultHandlesPlugin, type Logger } from "mcp-result-handles";
+import { logToolCalls } from "./call-log.js";
 import { chartPng } from "./chart-png.js";
 import { registerOrders, registerReport, registerServerLog } from "../demo-tools.js";
 
-/** Bearer tokens the demo accepts, and the caller each one names (S11.1). */
-const DEMO_TOKENS: Record<string, string> = { "demo-alice": "alice", "demo-bob": "bob" };
+/**
+ * Bearer tokens the demo accepts, and the caller each one names (S11.1). A Map, not an object literal:
+ * `constructor`, `__proto__` or `toString` must be unknown tokens, not inherited members.
+ */
+const DEMO_TOKENS: ReadonlyMap<string, string> = new Map([
+  ["demo-alice", "alice"],
+  ["demo-bob", "bob"],
+]);
+
+/** Warnings, and one `info` line per tools/call (S11.1). */
+export interface DemoLogger extends Logger {
+  info?(message: string): void;
+}
 
 export interface DemoServerOptions {
   port?: number;
   host?: string;
-  logger?: Logger;
+  logger?: DemoLogger;
+  /** A 2025 session idle for longer than this is closed; its id then gets HTTP 404 (S11.1). Default 1800. */
+  sessionIdleSeconds?: number;
 }
+
+export const DEFAULT_SESSION_IDLE_SECONDS = 1800;
 
 export interface DemoServer {
   url: string;
@@ -44,7 +61,7 @@ export async function startDemoServer(options: DemoServerOptions = {}): Promise<
   const orders = ResultHandlesPlugin.init({ thresholdBytes: 8192, preview: { items: 2 }, storage: { type: "auto" } });
 
   const buildServer = (): McpServer => {
-    const server = new McpServer({ name: "result-handles-demo", version: "0.1.0" });
+    const server = logToolCalls(new McpServer({ name: "result-handles-demo", version: "0.1.0" }), (line) => logger.info?.(line));
     reports.install(server, { tools: ["report", "server_log", "chart"], logger });
     orders.install(server, { tools: ["orders"], logger });
     registerReport(server);
@@ -57,19 +74,36 @@ export async function startDemoServer(options: DemoServerOptions = {}): Promise<
   };
 
   const modern = createMcpHandler(buildServer, { legacy: "reject", onerror: (error) => logger.warn(`mcp: ${error.message}`) });
-  const sessions = new Map<string, WebStandardStreamableHTTPServerTransport>();
+  const sessions = new Map<string, { transport: WebStandardStreamableHTTPServerTransport; lastSeen: number }>();
+
+  // Clients that vanish without DELETE must not grow the server: close sessions idle too long (S11.1).
+  // Idle means no request since; a client that still holds a stream open reconnects on the 404 it then gets.
+  const idleMs = (options.sessionIdleSeconds ?? DEFAULT_SESSION_IDLE_SECONDS) * 1000;
+  const sweep = setInterval(
+    () => {
+      const now = Date.now();
+      for (const [id, session] of sessions) {
+        if (now - session.lastSeen <= idleMs) continue;
+        sessions.delete(id);
+        session.transport.close().catch((error: unknown) => logger.warn(`mcp: closing idle session: ${String(error)}`));
+      }
+    },
+    Math.min(Math.max(idleMs / 4, 100), 60_000),
+  );
+  sweep.unref();
 
   /** 2025 clients: one transport and one server per session. */
   async function serveLegacy(request: Request, authInfo: AuthInfo | undefined): Promise<Response> {
     const sessionId = request.headers.get("mcp-session-id");
     if (sessionId) {
-      const transport = sessions.get(sessionId);
-      if (!transport) return jsonRpcError(404, -32001, "Session not found: initialize a new session");
-      return transport.handleRequest(request, { authInfo });
+      const session = sessions.get(sessionId);
+      if (!session) return jsonRpcError(404, -32001, "Session not found: initialize a new session");
+      session.lastSeen = Date.now();
+      return session.transport.handleRequest(request, { authInfo });
     }
     const transport = new WebStandardStreamableHTTPServerTransport({
       sessionIdGenerator: () => randomUUID(),
-      onsessioninitialized: (id) => void sessions.set(id, transport),
+      onsessioninitialized: (id) => void sessions.set(id, { transport, lastSeen: Date.now() }),
       onsessionclosed: (id) => void sessions.delete(id),
     });
     await buildServer().connect(transport);
@@ -97,10 +131,15 @@ export async function startDemoServer(options: DemoServerOptions = {}): Promise<
     });
   });
   const host = options.host ?? "127.0.0.1";
-  await new Promise<void>((resolve, reject) => {
-    http.once("error", reject);
-    http.listen(options.port ?? 3000, host, resolve);
-  });
+  try {
+    await new Promise<void>((resolve, reject) => {
+      http.once("error", reject);
+      http.listen(options.port ?? 3000, host, resolve);
+    });
+  } catch (error) {
+    clearInterval(sweep);
+    throw error; // start.ts turns a busy port into one line (S11.1)
+  }
   const { port } = http.address() as AddressInfo;
 
   return {
@@ -108,7 +147,8 @@ export async function startDemoServer(options: DemoServerOptions = {}): Promise<
     reports,
     orders,
     async close() {
-      await Promise.allSettled([...sessions.values()].map((transport) => transport.close()));
+      clearInterval(sweep);
+      await Promise.allSettled([...sessions.values()].map((session) => session.transport.close()));
       await modern.close();
       await closeHttp(http);
       await Promise.all([reports.onShutdown(), orders.onShutdown()]);
@@ -121,7 +161,7 @@ function authenticate(request: Request): AuthInfo | undefined | "refused" {
   const header = request.headers.get("authorization");
   if (!header) return undefined;
   const token = /^Bearer\s+(\S+)$/i.exec(header)?.[1];
-  const caller = token ? DEMO_TOKENS[token] : undefined;
+  const caller = token ? DEMO_TOKENS.get(token) : undefined;
   if (!token || !caller) return "refused";
   return { token, clientId: "demo-client", scopes: [], extra: { sub: caller } };
 }

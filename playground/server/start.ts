@@ -1,8 +1,15 @@
 /** `npm start`: the demo MCP server on 127.0.0.1:${PORT:-3000}/mcp, until SIGINT or SIGTERM. */
-import { startDemoServer } from "./demo-server.js";
+import { DEFAULT_SESSION_IDLE_SECONDS, startDemoServer } from "./demo-server.js";
 
 const port = Number(process.env.PORT ?? 3000);
-const demo = await startDemoServer({ port });
+const sessionIdleSeconds = Number(process.env.SESSION_IDLE_SECONDS ?? DEFAULT_SESSION_IDLE_SECONDS);
+if (!(sessionIdleSeconds > 0)) exitWith(`SESSION_IDLE_SECONDS must be a number of seconds above 0, not "${process.env.SESSION_IDLE_SECONDS}"`);
+
+const demo = await startDemoServer({ port, sessionIdleSeconds }).catch((error: NodeJS.ErrnoException) =>
+  error.code === "EADDRINUSE"
+    ? exitWith(`Port ${port} is already in use: stop what runs there, or start on another port with PORT=${port + 1} npm start`)
+    : exitWith(`The demo server could not start on port ${port}: ${error.message}`),
+);
 // S11.1: the start line names the storage in use (storage `auto`, S9.2: Redis when REDIS_URL is set, …).
 console.log(`result-handles demo MCP server on ${demo.url} (storage: ${demo.reports.config.storage.type}; tokens: demo-alice, demo-bob, or none)`);
 
@@ -19,4 +26,10 @@ for (const signal of ["SIGINT", "SIGTERM"] as const) {
       },
     );
   });
+}
+
+/** One line and exit code 1: a person reads this, not a stack trace (S11.1). */
+function exitWith(line: string): never {
+  console.error(line);
+  process.exit(1);
 }

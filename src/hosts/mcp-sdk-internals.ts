@@ -4,6 +4,8 @@
  * so `instanceof` would fail) and checked up front, so an SDK that changes shape fails loudly at
  * `install`, not silently at the first call. Known to match @modelcontextprotocol/server 2.4.0.
  */
+import { ResultHandlesError } from "../errors.js";
+
 export interface RegisteredToolLike {
   outputSchema?: unknown;
   _meta?: Record<string, unknown>;
@@ -18,13 +20,14 @@ interface McpServerInternals {
   _registeredTools: Record<string, RegisteredToolLike>;
 }
 
-export class UnsupportedMcpServerError extends Error {
+/** `install` met a server without the SDK members it hooks into (code `UNSUPPORTED_MCP_SERVER`). */
+export class UnsupportedMcpServerError extends ResultHandlesError {
   constructor(missing: string) {
     super(
-      `mcp-result-handles cannot attach to this McpServer: ${missing}. It is tested with ` +
-        `@modelcontextprotocol/server 2.4.0; install that version, or check the project's notes for a newer one.`,
+      "UNSUPPORTED_MCP_SERVER",
+      `mcp-result-handles cannot attach to this McpServer: ${missing}. Pass the McpServer of ` +
+        `@modelcontextprotocol/server >=2.3.0 <3 (tested with 2.3.1 and 2.4.0), not the low-level Server.`,
     );
-    this.name = "UnsupportedMcpServerError";
   }
 }
 

@@ -2,6 +2,7 @@
 import type { Owner } from "../crypto.js";
 import type { Logger } from "../fold.js";
 import type { PluginInstance } from "../instance.js";
+import { withConnectionSession } from "./connection-session.js";
 import { joinHost, type HostInstances } from "./instances.js";
 import { assertSupportedServer, interceptToolCalls } from "./mcp-sdk-internals.js";
 
@@ -13,12 +14,17 @@ export interface McpServerLike {
 /** Who owns a call, from the SDK's request context (S8.1). */
 export type OwnerResolver = (ctx: McpRequestContextLike) => Owner;
 
+/** Options of `plugin.install(server, hostOptions)`. */
 export interface McpHostOptions {
-  /** Tools this instance folds; without it, every tool no other instance names (S10.1). */
+  /** Tools this instance folds. Default: every tool that no other installed instance names (S10.1). */
   tools?: readonly string[];
-  /** Replaces the default owner of S8.1. */
+  /**
+   * Who owns a call; a handle reads back only for the same owner. Default `defaultOwner`: `ctx.sessionId`
+   * (a stdio or in-process connection has one of its own) and the authenticated subject
+   * (`authInfo.extra.sub`, else `authInfo.clientId`). A call with neither is anonymous and never folds (S8.1).
+   */
   owner?: OwnerResolver;
-  /** Where this installation's warnings go; the plugin's logger (`console`) by default. */
+  /** Where this installation's warnings go (schema mismatches, store failures, anonymous calls); the plugin's logger (`console`) by default. */
   logger?: Logger;
 }
 
@@ -39,9 +45,13 @@ export function defaultOwner(ctx: McpRequestContextLike | undefined): Owner {
   return owner;
 }
 
-/** The owner resolver of one installation on one server: the host's own, else the default of S8.1. */
-function mcpOwnerResolver(_server: McpServerLike, options: McpHostOptions): OwnerResolver {
-  return options.owner ?? defaultOwner;
+/**
+ * Who owns a call on this server, for one installation (S8.1): the host's resolver, else `defaultOwner`,
+ * both seeing a stdio or in-process connection's minted session id when the connection has none.
+ */
+function mcpOwnerResolver(server: McpServerLike, options: McpHostOptions): OwnerResolver {
+  const resolve = options.owner ?? defaultOwner;
+  return (ctx) => resolve(withConnectionSession(server, ctx));
 }
 
 /**
@@ -72,7 +82,13 @@ function registerResultQuery(server: McpServerLike, instances: HostInstances<Mcp
   const queryTool = instances.queryTool;
   server.registerTool(
     queryTool.name,
-    { title: queryTool.title, description: queryTool.description, inputSchema: queryTool.inputSchema, outputSchema: queryTool.outputSchema },
+    {
+      title: queryTool.title,
+      description: queryTool.description,
+      inputSchema: queryTool.inputSchema,
+      outputSchema: queryTool.outputSchema,
+      annotations: queryTool.annotations,
+    },
     (async (args: unknown, ctx: McpRequestContextLike) => instances.query(args, ctx)) as (...args: never[]) => unknown,
   );
 }

@@ -103,7 +103,7 @@ function resultQueryTool(instances: HostInstances<void>): Record<string, unknown
     title: query.title,
     description: query.description,
     inputSchema: query.inputJsonSchema,
-    annotations: { readOnlyHint: true, idempotentHint: true },
+    annotations: query.annotations,
     execute: (args: unknown) => instances.query(args, undefined),
   };
 }

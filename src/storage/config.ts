@@ -33,6 +33,24 @@ export const storageConfigSchema = z.discriminatedUnion("type", [
   z.strictObject({ type: z.literal("vercel-kv"), vercelKv: restCredentials.optional(), timeoutMs }),
 ]);
 
+/**
+ * Where folded answers are kept, encrypted. Default `{ type: "auto" }`.
+ * - `{ type: "auto" }`: in Node, Redis when `REDIS_URL` is set, else Vercel KV (`KV_REST_API_URL`,
+ *   `KV_REST_API_TOKEN`), else Upstash (`UPSTASH_REDIS_REST_URL`, `UPSTASH_REDIS_REST_TOKEN`), else memory;
+ *   in a page, memory. Decided once, at `init`.
+ * - `{ type: "memory", memory?: { maxEntries?, maxBytes? } }`: this process only. `maxEntries` default 1000,
+ *   `maxBytes` default 256 MiB in Node and 64 MiB in a page (0: no limit); past either the oldest go.
+ * - `{ type: "indexeddb", indexeddb?: { database? } }`: pages only; database default `"mcp-result-handles"`.
+ * - `{ type: "redis", redis: { url } | { host, port, password?, db? (0), tls? (false) } }`: Node, `ioredis`;
+ *   `redis` may be left out when `REDIS_URL` is set.
+ * - `{ type: "sqlite", sqlite: { path } }`: Node, `better-sqlite3`.
+ * - `{ type: "upstash", upstash?: { url, token } }` and `{ type: "vercel-kv", vercelKv?: { url, token } }`:
+ *   Node, `@upstash/redis`; credentials default to their environment variables.
+ *
+ * Every type takes `timeoutMs` (default 3000): a slower store call counts as failed, and the answer is
+ * sent whole. In the page build, `redis`, `sqlite`, `upstash` and `vercel-kv` make `init` throw
+ * `BrowserStoreUnavailableError`.
+ */
 export type StorageConfig = z.infer<typeof storageConfigSchema>;
 export type StorageType = StorageConfig["type"];
 export type RedisConnection = z.infer<typeof redisConnection>;

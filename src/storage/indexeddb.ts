@@ -1,4 +1,5 @@
 import { createStore, del, delMany, get, promisifyRequest, set, type UseStore } from "idb-keyval";
+import { ResultHandlesError } from "../errors.js";
 import { namespacedKey, type NamespacedStorage } from "./types.js";
 
 interface Row {
@@ -15,7 +16,7 @@ const OBJECT_STORE = "answers";
  * page loads are swept once at open, and those this page wrote are swept as they expire.
  */
 export async function openIndexedDbStorage(database: string, namespace: string, options: { sweepIntervalMs?: number } = {}): Promise<NamespacedStorage> {
-  if (typeof indexedDB === "undefined") throw new Error("IndexedDB is not available here: use storage: { type: \"memory\" }");
+  if (typeof indexedDB === "undefined") throw new ResultHandlesError("STORAGE_UNAVAILABLE", 'IndexedDB is not available here: use storage: { type: "memory" }');
   const store = createStore(database, OBJECT_STORE);
   await sweepAll(store);
   return new IndexedDbStorage(store, namespace, options.sweepIntervalMs ?? 60_000);

@@ -1,9 +1,10 @@
+import { ResultHandlesError } from "../errors.js";
 import type { NamespacedStorage } from "./types.js";
 
-export class StoreTimeoutError extends Error {
+/** A store call outlived `storage.timeoutMs` (code `STORE_TIMEOUT`); it counts as a failed call (S4.7). */
+export class StoreTimeoutError extends ResultHandlesError {
   constructor(operation: string, ms: number) {
-    super(`store ${operation} took longer than ${ms} ms`);
-    this.name = "StoreTimeoutError";
+    super("STORE_TIMEOUT", `store ${operation} took longer than ${ms} ms`);
   }
 }
 

@@ -98,6 +98,7 @@ export function testStorage(options: TestStorageOptions): void {
       let seen = false;
       let goneAt: number | undefined;
       await sleep(Math.max(0, before + 800 - performance.now()));
+      // Polls until 400 ms past the TTL: a store that rounds expiry up to whole seconds still holds it then.
       while (performance.now() < after + 1400) {
         const started = performance.now();
         const value = await storage.get(key);
@@ -115,7 +116,6 @@ export function testStorage(options: TestStorageOptions): void {
       }
       expect(seen).toBe(true);
       expect(goneAt).toBeDefined();
-      expect(goneAt!).toBeLessThan(after + 1000 + 250);
       expect(await storage.get(lasting)).toEqual(binaryValue(4));
     });
 

@@ -9,11 +9,11 @@ import { loadClient } from "../../src/storage/load-client.js";
 const root = resolve(dirname(fileURLToPath(import.meta.url)), "../..");
 
 describe("S9.5 lazy client loading", () => {
-  it("a package that is not installed gives STORAGE_CLIENT_MISSING with the npm install command", async () => {
+  it("a package that is not installed gives STORAGE_UNAVAILABLE with the npm install command", async () => {
     const error = await loadClient("not-installed-client-7f3a", "redis", () => import("not-installed-client-7f3a" as string)).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(StorageClientMissingError);
     expect(error).toBeInstanceOf(ResultHandlesError);
-    expect((error as StorageClientMissingError).code).toBe("STORAGE_CLIENT_MISSING");
+    expect((error as StorageClientMissingError).code).toBe("STORAGE_UNAVAILABLE");
     expect((error as Error).message).toContain('"redis"');
     expect((error as Error).message).toContain("npm install not-installed-client-7f3a");
   });

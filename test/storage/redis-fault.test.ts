@@ -57,7 +57,7 @@ describe("S4.7 S7.6 the demo server with REDIS_URL when Redis goes away and come
     expect(report.result.isError).toBeFalsy();
     expect(report.result.structuredContent).toEqual(reportRows());
     expect(handleOf(report.result)).toBeUndefined();
-    expect(report.ms).toBeLessThan(STORE_TIMEOUT_MS);
+    expect(report.ms).toBeLessThan(STORE_TIMEOUT_MS / 2); // failed at once, not after waiting out the timeout
 
     const orders = await timed("orders", { n: 400 }); // the other plugin instance, on the same Redis
     expect(orders.result.isError).toBeFalsy();
@@ -67,7 +67,7 @@ describe("S4.7 S7.6 the demo server with REDIS_URL when Redis goes away and come
     const query = await timed("result_query", { handle: before });
     expect(query.result.isError).toBe(true);
     expect(query.result.structuredContent).toMatchObject({ error: { code: "RESULT_STORE_UNAVAILABLE" } });
-    expect(query.ms).toBeLessThan(STORE_TIMEOUT_MS);
+    expect(query.ms).toBeLessThan(STORE_TIMEOUT_MS / 2);
 
     const warnings = demo.stderr().slice(warningsBefore);
     expect(warnings).toMatch(/result-handles: .*"report".*sent it whole|result-handles: .*"report".*sent its answer whole/);

@@ -1,0 +1,115 @@
+// S13.4: every error the package throws carries a `code` and extends ResultHandlesError.
+import { McpServer } from "@modelcontextprotocol/server";
+import { afterEach, describe, expect, it, vi } from "vitest";
+import * as nodeBuild from "../src/node/index.js";
+import * as pageBuild from "../src/browser/index.js";
+import { deriveHandleKeys } from "../src/crypto.js";
+import { withinTimeout } from "../src/storage/timeout.js";
+
+const {
+  BrowserStoreUnavailableError,
+  ResultHandlesConfigurationError,
+  ResultHandlesError,
+  ResultHandlesPlugin,
+  ResultHandlesPluginCore,
+  ResultQueryError,
+  StoreTimeoutError,
+  UnsupportedMcpServerError,
+} = nodeBuild;
+
+/** One sample of each exported error class, with the code it must carry. */
+const samples: Record<string, { make: () => Error; code: string }> = {
+  ResultHandlesError: { make: () => new ResultHandlesError("INVALID_USAGE", "x"), code: "INVALID_USAGE" },
+  ResultHandlesConfigurationError: {
+    make: () => new ResultHandlesConfigurationError([{ path: "ttlSeconds", message: "must be at least 1" }]),
+    code: "RESULT_HANDLES_CONFIGURATION",
+  },
+  BrowserStoreUnavailableError: { make: () => new BrowserStoreUnavailableError("redis"), code: "BROWSER_STORE_UNAVAILABLE" },
+  ResultQueryError: { make: () => new ResultQueryError("RESULT_PATH_NOT_FOUND", "x"), code: "RESULT_PATH_NOT_FOUND" },
+  UnsupportedMcpServerError: { make: () => new UnsupportedMcpServerError("it has no registerTool()"), code: "UNSUPPORTED_MCP_SERVER" },
+  StoreTimeoutError: { make: () => new StoreTimeoutError("get", 5), code: "STORE_TIMEOUT" },
+};
+
+function exportedErrorClasses(build: Record<string, unknown>): string[] {
+  return Object.entries(build)
+    .filter(([, value]) => typeof value === "function" && (value === Error || (value as { prototype?: unknown }).prototype instanceof Error))
+    .map(([name]) => name)
+    .sort();
+}
+
+async function thrown(action: () => unknown): Promise<unknown> {
+  try {
+    await action();
+  } catch (error) {
+    return error;
+  }
+  throw new Error("expected a throw");
+}
+
+function expectCoded(error: unknown, code: string) {
+  expect(error).toBeInstanceOf(ResultHandlesError);
+  expect((error as { code: string }).code).toBe(code);
+}
+
+describe("S13.4 one base error class with codes", () => {
+  it("every error class either build exports extends ResultHandlesError (whose constructor requires a code)", () => {
+    for (const build of [nodeBuild, pageBuild] as Record<string, unknown>[]) {
+      const classes = exportedErrorClasses(build);
+      expect(classes).toEqual(expect.arrayContaining(Object.keys(samples)));
+      for (const name of classes) {
+        const errorClass = build[name] as { prototype: object };
+        expect(errorClass === ResultHandlesError || errorClass.prototype instanceof ResultHandlesError, name).toBe(true);
+      }
+    }
+  });
+
+  for (const [name, { make, code }] of Object.entries(samples)) {
+    it(`${name} extends ResultHandlesError, carries code ${code} and its own name`, () => {
+      const error = make();
+      expectCoded(error, code);
+      expect(error).toBeInstanceOf(Error);
+      expect(error.name).toBe(name);
+      expect(error.message.length).toBeGreaterThan(0);
+    });
+  }
+
+  it("both builds share the same base class, so one instanceof check covers both", () => {
+    expect(pageBuild.ResultHandlesError).toBe(nodeBuild.ResultHandlesError);
+  });
+});
+
+describe("S13.4 the throw sites use coded errors", () => {
+  afterEach(() => vi.unstubAllGlobals());
+
+  it("install on a server without the SDK internals: UNSUPPORTED_MCP_SERVER", async () => {
+    const plugin = ResultHandlesPlugin.init({ storage: { type: "memory" } });
+    const notAnSdkServer = { registerTool: () => undefined };
+    expectCoded(await thrown(() => plugin.install(notAnSdkServer)), "UNSUPPORTED_MCP_SERVER");
+    // The real SDK server still installs.
+    expect(() => plugin.install(new McpServer({ name: "t", version: "1" }))).not.toThrow();
+  });
+
+  it("a store call past its timeout: STORE_TIMEOUT", async () => {
+    expectCoded(await thrown(() => withinTimeout(new Promise(() => undefined), 5, "get")), "STORE_TIMEOUT");
+  });
+
+  it("no WebCrypto in the runtime: WEBCRYPTO_UNAVAILABLE", async () => {
+    vi.stubGlobal("crypto", undefined);
+    const error = await thrown(() => deriveHandleKeys("6f1c3c1e-8c39-4a57-9a52-8d6c4c1b2f10", { session: "s" }));
+    expectCoded(error, "WEBCRYPTO_UNAVAILABLE");
+  });
+
+  it("an unknown token and the bare core class: INVALID_USAGE", async () => {
+    const plugin = ResultHandlesPlugin.init({ storage: { type: "memory" } });
+    expectCoded(await thrown(() => plugin.get(Symbol("other") as never)), "INVALID_USAGE");
+    expectCoded(await thrown(() => ResultHandlesPluginCore.init()), "INVALID_USAGE");
+  });
+
+  it("bad options: RESULT_HANDLES_CONFIGURATION; a server store in a page: BROWSER_STORE_UNAVAILABLE", async () => {
+    expectCoded(await thrown(() => ResultHandlesPlugin.init({ thresholdBytes: 1 })), "RESULT_HANDLES_CONFIGURATION");
+    expectCoded(
+      await thrown(() => pageBuild.ResultHandlesPlugin.init({ storage: { type: "sqlite", sqlite: { path: "x.db" } } })),
+      "BROWSER_STORE_UNAVAILABLE",
+    );
+  });
+});
