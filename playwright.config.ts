@@ -11,7 +11,7 @@ export default defineConfig({
   timeout: 20_000,
   fullyParallel: false,
   workers: 1, // two cores shared with other suites
-  reporter: [["list"]],
+  reporter: [["list"], ["json", { outputFile: "test-results/playwright.json" }]],
   use: {
     baseURL: `http://127.0.0.1:${port}/`,
     browserName: "chromium",
