@@ -74,7 +74,7 @@ export async function overHttp(bytes: number, rounds: number): Promise<HttpResul
       folded: counted("folded", async () => void (await callFolded())),
       foldedThenQuery: counted("foldedThenQuery", async () => {
         const handle = await callFolded();
-        const slice = await client.callTool({ name: "result_query", arguments: { handle, path: "$.rows", offset: 100, limit: 20, fields: ["id", "title", "status"] } });
+        const slice = await client.callTool({ name: "result_query", arguments: { handle, path: "$.rows", offset: Math.floor(answer.rows.length / 2), limit: 20, fields: ["id", "title", "status"] } });
         if (slice.isError) throw new Error(`result_query failed over HTTP: ${JSON.stringify(slice.content).slice(0, 300)}`);
       }),
     });

@@ -14,6 +14,22 @@ export type BenchApi = Pick<typeof PublicApi, "foldToolResult" | "ResultQueryToo
   ResultHandlesPlugin: { init(options: PublicApi.ResultHandlesOptions): PublicApi.ResultHandlesPluginCore };
 };
 
+/**
+ * How much a memory store must keep for a case: `answers` answers of `bytes` bytes of JSON. In bytes, not
+ * records: how many records an answer takes is the store's business (one, or pieces and an index).
+ */
+export interface Keep {
+  answers: number;
+  bytes: number;
+}
+
+/** A memory store's limits for `keep`, with room for each answer's encryption and index overhead. */
+export const memoryFor = (keep: Keep): StorageConfig => ({
+  type: "memory",
+  memory: { maxEntries: 0, maxBytes: keep.answers * Math.ceil(keep.bytes * 1.25 + 1_048_576) },
+  timeoutMs: 60_000,
+});
+
 /** One row of the bench: an answer in one form, folded and read on one store. */
 export interface CaseSpec {
   part: string;
@@ -58,7 +74,7 @@ export async function runCases(
   api: BenchApi,
   runtime: string,
   cases: readonly CaseSpec[],
-  storage: (store: string, entries: number) => StorageConfig,
+  storage: (store: string, keep: Keep) => StorageConfig,
   report: (result: CaseResult) => void,
 ): Promise<CaseResult[]> {
   const results: CaseResult[] = [];
@@ -69,7 +85,7 @@ export async function runCases(
       cached = undefined; // let the previous answer go before building the next
       cached = { key, ...answerOf(spec) };
     }
-    const result = await runCase(api, runtime, spec, cached.label, cached.value, (entries) => storage(spec.store, entries));
+    const result = await runCase(api, runtime, spec, cached.label, cached.value, (keep) => storage(spec.store, keep));
     report(result);
     results.push(result);
   }
@@ -82,11 +98,13 @@ async function runCase(
   spec: CaseSpec,
   label: string,
   value: unknown,
-  storage: (entries: number) => StorageConfig,
+  storage: (keep: Keep) => StorageConfig,
 ): Promise<CaseResult> {
   const warmup = spec.rounds >= 5 ? 1 : 0;
-  const plugin = (entries: number) => {
-    const instance = api.ResultHandlesPlugin.init({ thresholdBytes: THRESHOLD_BYTES, ttlSeconds: 120, storage: storage(entries) });
+  const json = JSON.stringify(value);
+  const bytes = utf8Length(json);
+  const plugin = (answers: number) => {
+    const instance = api.ResultHandlesPlugin.init({ thresholdBytes: THRESHOLD_BYTES, ttlSeconds: 120, storage: storage({ answers, bytes }) });
     instance.logger = { warn: (message) => console.error(`[${runtime}] ${message.slice(0, 200)}`) };
     return instance;
   };
@@ -95,7 +113,6 @@ async function runCase(
   const input = answerIn(spec.form, value);
   const isFolded = (result: ToolResult): boolean => result._meta?.[api.RESULT_HANDLE_META_KEY] !== undefined;
   const fold = (on: PublicApi.ResultHandlesPluginCore) => api.foldToolResult(on, { toolName: "bench", result: input, owner });
-  const json = JSON.stringify(value);
   let unfolded = 0;
   let foldedBytes: number | null = null;
   try {
@@ -108,7 +125,9 @@ async function runCase(
       },
     };
     if (spec.query) {
-      const read = { path: "$.rows", offset: 100, limit: 20 };
+      // 20 rows from the middle of the list: with an answer stored in pieces, neither the first nor the last piece.
+      const rows = (value as { rows: { id: string }[] }).rows;
+      const read = { path: "$.rows", offset: Math.floor(rows.length / 2), limit: 20 };
       const repeated = await fold(repeatReads);
       if (!isFolded(repeated)) throw new Error(`${runtime} ${spec.store}: the ${label} answer did not fold`);
       // One new handle per round, all folded before the loop: untimed work inside a round would absorb the
@@ -118,7 +137,10 @@ async function runCase(
       const firstTool = new api.ResultQueryTool(() => [firstReads]);
       const repeatTool = new api.ResultQueryTool(() => [repeatReads]);
       const check = (slice: PublicApi.QueryResult) => {
-        if (!Array.isArray(slice.value) || slice.value.length !== 20) throw new Error(`${runtime} ${spec.store}: result_query did not return 20 items`);
+        const items = slice.value as { id?: string }[];
+        if (!Array.isArray(items) || items.length !== 20 || items[0]?.id !== rows[read.offset]?.id) {
+          throw new Error(`${runtime} ${spec.store}: result_query did not return the 20 rows asked for`);
+        }
       };
       Object.assign(tasks, {
         parse: () => JSON.parse(json),
@@ -137,7 +159,7 @@ async function runCase(
       ...rest,
       runtime,
       answer: label,
-      bytes: utf8Length(json),
+      bytes,
       foldedBytes,
       unfolded,
       times: Object.fromEntries(Object.entries(times).map(([name, values]) => [name, spread(values)])),

@@ -131,7 +131,7 @@ try {
       ...(parts.has("stores") ? ["sqlite", "redis"].flatMap((store) => sizeCases("sizes", store, ["structured"], false, 10_000_000)) : []),
       ...(parts.has("shapes") ? shapeCases() : []),
     ];
-    cases.push(...(await runCases(api, "node", nodeCases, (store, entries) => stores.storage(store, entries), printCase)));
+    cases.push(...(await runCases(api, "node", nodeCases, (store, keep) => stores.storage(store, keep), printCase)));
     load.atParts.node = loadavg();
   }
   if (parts.has("stores")) {

@@ -12,14 +12,15 @@ import type { StorageConfig } from "mcp-result-handles";
 import { startRedisServer, type RedisServer } from "../test/helpers/redis-server.js";
 import { startUpstashBridge, type UpstashBridge } from "../test/helpers/upstash-bridge.js";
 import { ticketsOf } from "./answers.js";
+import { memoryFor, type Keep } from "./measure.js";
 import { interleaved, ratio, spread, type Ratio, type Spread } from "./timing.js";
 
 /** Large answers take longer than the default 3 s store timeout on a loaded machine; a timeout would leave them unfolded. */
 const TIMEOUT_MS = 60_000;
 
 export interface NodeStores {
-  /** `entries`: how many answers a memory store must keep (others ignore it). */
-  storage(store: string, entries?: number): StorageConfig;
+  /** `keep`: what a memory store must hold (the others ignore it). */
+  storage(store: string, keep?: Keep): StorageConfig;
   close(): Promise<void>;
 }
 
@@ -37,11 +38,11 @@ export async function openNodeStores(options: { redis: boolean; upstash: boolean
   }
   let files = 0;
   return {
-    storage(store, entries = 1) {
+    storage(store, keep = { answers: 1, bytes: 10_000_000 }) {
       switch (store) {
         case "memory":
-          // Only the entries asked for, so the folds of a timed loop do not pile up; no byte cap (50 MB answers).
-          return { type: "memory", memory: { maxEntries: entries, maxBytes: 0 }, timeoutMs: TIMEOUT_MS };
+          // Only what the case needs, so the folds of a timed loop do not pile up.
+          return memoryFor(keep);
         case "sqlite":
           return { type: "sqlite", sqlite: { path: join(dir, `bench-${files++}.sqlite`) }, timeoutMs: TIMEOUT_MS };
         case "redis":

@@ -1,5 +1,6 @@
-// Prints one plain line, "N passed, N failed", totalled over every suite of the last `vitest run`.
-import { existsSync, readFileSync } from "node:fs";
+// Prints one plain line, "N passed, N failed", totalled over every suite of the last `npm test`: the
+// Vitest projects, and the Playwright end-to-end tests when they ran after them.
+import { existsSync, readFileSync, statSync } from "node:fs";
 
 const file = "test-results/vitest.json";
 if (!existsSync(file)) {
@@ -7,6 +8,13 @@ if (!existsSync(file)) {
   process.exit(1);
 }
 const report = JSON.parse(readFileSync(file, "utf8"));
-const failed = report.numFailedTests + (report.numFailedTestSuites ?? 0);
-console.log(`${report.numPassedTests} passed, ${failed} failed`);
-process.exit(failed === 0 && report.numPassedTests > 0 ? 0 : 1);
+let passed = report.numPassedTests;
+let failed = report.numFailedTests + (report.numFailedTestSuites ?? 0);
+const e2e = "test-results/playwright.json";
+if (existsSync(e2e) && statSync(e2e).mtimeMs >= statSync(file).mtimeMs) {
+  const { stats } = JSON.parse(readFileSync(e2e, "utf8"));
+  passed += stats.expected;
+  failed += stats.unexpected + stats.flaky;
+}
+console.log(`${passed} passed, ${failed} failed`);
+process.exit(failed === 0 && passed > 0 ? 0 : 1);

@@ -14,6 +14,8 @@ export type ResultHandlesErrorCode =
   | "WEBCRYPTO_UNAVAILABLE"
   /** The API was called in a way it does not support (an unknown token, the core class used directly). */
   | "INVALID_USAGE"
+  /** `plugin.webmcp()` found no WebMCP model context in the page and was given none (S10.2). */
+  | "WEBMCP_UNAVAILABLE"
   | ResultQueryErrorCode;
 
 /** The codes a `result_query` call can answer with (S7.6). */
@@ -84,5 +86,16 @@ export class ResultQueryError extends ResultHandlesError {
   declare readonly code: ResultQueryErrorCode;
   constructor(code: ResultQueryErrorCode, message: string) {
     super(code, message);
+  }
+}
+
+/** `plugin.webmcp()` found no `document.modelContext` (nor `navigator.modelContext`) and was given none (S10.2). */
+export class WebMcpUnavailableError extends ResultHandlesError {
+  constructor() {
+    super(
+      "WEBMCP_UNAVAILABLE",
+      "This page has no document.modelContext: the browser has no WebMCP. Pass hostOptions.modelContext, or load " +
+        "a WebMCP polyfill (such as @mcp-b/webmcp-polyfill) before calling plugin.webmcp().",
+    );
   }
 }

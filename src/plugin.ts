@@ -1,6 +1,8 @@
 import { ResultHandlesError } from "./errors.js";
-import type { FoldContext, Logger } from "./fold.js";
+import type { Logger } from "./fold.js";
 import { installOnMcpServer, type McpHostOptions, type McpServerLike } from "./hosts/mcp.js";
+import { installOnWebMcp, type WebMcpHost, type WebMcpHostOptions } from "./hosts/webmcp.js";
+import type { PluginInstance } from "./instance.js";
 import { openStore } from "./open-store.js";
 import { resolveOptions, type ResultHandlesConfig, type ResultHandlesOptions } from "./options.js";
 import type { Runtime } from "./runtime.js";
@@ -13,9 +15,10 @@ export const ResultHandlesConfigToken: unique symbol = Symbol.for("mcp-result-ha
  * One plugin instance: its options, its lazily opened store and its warnings. Each build (Node, page)
  * subclasses it to supply its `Runtime`; `init` opens nothing (S2.1, S3.3, S9.5).
  */
-export class ResultHandlesPluginCore implements FoldContext {
+export class ResultHandlesPluginCore implements PluginInstance {
   protected static runtime: Runtime;
   readonly config: ResultHandlesConfig;
+  /** Where warnings go when an installation has no logger of its own. */
   logger: Logger = console;
   private opening: Promise<ResultHandleStore> | undefined;
   private readonly warned = new Set<string>();
@@ -37,9 +40,17 @@ export class ResultHandlesPluginCore implements FoldContext {
 
   /** Folds this server's tool answers and registers `result_query` once per server (S10.1). */
   install(server: McpServerLike, hostOptions?: McpHostOptions): this {
-    if (hostOptions?.logger) this.logger = hostOptions.logger;
     installOnMcpServer(this, server, hostOptions);
     return this;
+  }
+
+  /**
+   * Exposes tools through WebMCP (`document.modelContext`) with folding, and registers `result_query` beside
+   * them (S10.2). Register the page's tools on the returned host: `await host.registerTool(tool, { signal })`.
+   * Calls count as one verified session per page load unless `hostOptions.owner` says otherwise.
+   */
+  webmcp(hostOptions?: WebMcpHostOptions): WebMcpHost {
+    return installOnWebMcp(this, hostOptions);
   }
 
   get(token: typeof ResultHandleStoreToken): Promise<ResultHandleStore>;
@@ -73,13 +84,13 @@ export class ResultHandlesPluginCore implements FoldContext {
     await store?.onShutdown();
   }
 
-  warn(message: string): void {
-    this.logger.warn(message);
+  warn(message: string, logger: Logger = this.logger): void {
+    logger.warn(message);
   }
 
-  warnOnce(key: string, message: string): void {
+  warnOnce(key: string, message: string, logger: Logger = this.logger): void {
     if (this.warned.has(key)) return;
     this.warned.add(key);
-    this.logger.warn(message);
+    logger.warn(message);
   }
 }

@@ -11,6 +11,7 @@ export {
   ResultHandlesConfigurationError,
   ResultHandlesError,
   ResultQueryError,
+  WebMcpUnavailableError,
   StorageClientMissingError,
   type ConfigurationIssue,
   type ResultHandlesErrorCode,
@@ -21,6 +22,16 @@ export { foldToolResult, type FoldContext, type FoldInput, type Logger, type Sta
 export { foldedAnswerSchema } from "./folded-answer-schema.js";
 export { defaultOwner, type McpHostOptions, type McpRequestContextLike, type McpServerLike, type OwnerResolver } from "./hosts/mcp.js";
 export { UnsupportedMcpServerError } from "./hosts/mcp-sdk-internals.js";
+export {
+  findModelContext,
+  pageLoadOwner,
+  type ModelContextLike,
+  type WebMcpHost,
+  type WebMcpHostOptions,
+  type WebMcpRegisterOptions,
+  type WebMcpTool,
+} from "./hosts/webmcp.js";
+export type { PluginInstance } from "./instance.js";
 export type { CreateResultHandleStoreOptions } from "./open-store.js";
 export type {
   FoldPolicy,

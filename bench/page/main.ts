@@ -3,7 +3,7 @@
  * package name pointing at dist/browser). Rows go to the console as they finish, so Node prints them live.
  */
 import * as api from "mcp-result-handles";
-import { runCases, type CaseSpec } from "../measure.js";
+import { memoryFor, runCases, type CaseSpec } from "../measure.js";
 
 declare global {
   interface Window {
@@ -12,4 +12,4 @@ declare global {
 }
 
 window.runBench = (cases) =>
-  runCases(api, "chromium", cases, (_store, entries) => ({ type: "memory", memory: { maxEntries: entries, maxBytes: 0 } }), (row) => console.log(`bench-row ${JSON.stringify(row)}`));
+  runCases(api, "chromium", cases, (_store, keep) => memoryFor(keep), (row) => console.log(`bench-row ${JSON.stringify(row)}`));

@@ -1,11 +1,9 @@
-import { RESULT_QUERY_TOOL_NAME } from "../constants.js";
+/** The MCP SDK v2 `McpServer` host (S10.1): a small adapter over the host-neutral registry of `instances.ts`. */
 import type { Owner } from "../crypto.js";
-import { foldToolResult, type Logger, type StandardSchemaLike } from "../fold.js";
-import { isPlainObject } from "../json.js";
-import type { ResultHandlesPluginCore } from "../plugin.js";
-import { ResultQueryTool } from "../result-query-tool.js";
-import type { ToolResult } from "../tool-result.js";
+import type { Logger } from "../fold.js";
+import type { PluginInstance } from "../instance.js";
 import { withConnectionSession } from "./connection-session.js";
+import { joinHost, type HostInstances } from "./instances.js";
 import { assertSupportedServer, interceptToolCalls } from "./mcp-sdk-internals.js";
 
 /** An MCP SDK v2 `McpServer`, described by the one public method used; the rest is checked at `install`. */
@@ -26,7 +24,7 @@ export interface McpHostOptions {
    * (`authInfo.extra.sub`, else `authInfo.clientId`). A call with neither is anonymous and never folds (S8.1).
    */
   owner?: OwnerResolver;
-  /** Where warnings go (schema mismatches, store failures, anonymous calls). Default `console`. */
+  /** Where this installation's warnings go (schema mismatches, store failures, anonymous calls); the plugin's logger (`console`) by default. */
   logger?: Logger;
 }
 
@@ -47,48 +45,41 @@ export function defaultOwner(ctx: McpRequestContextLike | undefined): Owner {
   return owner;
 }
 
-interface Installed {
-  plugin: ResultHandlesPluginCore;
-  tools: ReadonlySet<string> | undefined;
-  owner: OwnerResolver;
+/**
+ * Who owns a call on this server, for one installation (S8.1): the host's resolver, else `defaultOwner`,
+ * both seeing a stdio or in-process connection's minted session id when the connection has none.
+ */
+function mcpOwnerResolver(server: McpServerLike, options: McpHostOptions): OwnerResolver {
+  const resolve = options.owner ?? defaultOwner;
+  return (ctx) => resolve(withConnectionSession(server, ctx));
 }
-
-const INSTALLED = Symbol.for("mcp-result-handles/installed");
-type ServerWithRegistry = McpServerLike & { [INSTALLED]?: Installed[] };
 
 /**
  * Attaches a plugin instance to an `McpServer`. The first instance on a server hooks `tools/call` and
- * registers `result_query`; later ones only join the list, so the server lists one `result_query` that
- * reads every instance's handles (S10.1). Cheap enough to run per request under `createMcpHandler`.
+ * registers `result_query`; later ones only join, so the server lists one `result_query` that reads every
+ * instance's handles (S10.1). Cheap enough to run per request under `createMcpHandler`.
  */
-export function installOnMcpServer(plugin: ResultHandlesPluginCore, server: McpServerLike, options: McpHostOptions = {}): void {
+export function installOnMcpServer(instance: PluginInstance, server: McpServerLike, options: McpHostOptions = {}): void {
   assertSupportedServer(server);
-  const host = server as ServerWithRegistry;
-  const entry: Installed = { plugin, tools: options.tools ? new Set(options.tools) : undefined, owner: options.owner ?? defaultOwner };
-  const installed = host[INSTALLED];
-  if (installed) {
-    if (!installed.some((other) => other.plugin === plugin)) installed.push(entry);
-    return;
-  }
-  const instances: Installed[] = [entry];
-  Object.defineProperty(host, INSTALLED, { value: instances, enumerable: false });
-
-  interceptToolCalls(server, async (name, tool, ctx, run) => {
-    const result = await run();
-    if (name === RESULT_QUERY_TOOL_NAME) return result; // a slice is never folded again (S7.7)
-    const instance = instanceFor(instances, name);
-    if (!instance || !isToolResult(result)) return result;
-    return foldToolResult(instance.plugin, {
-      toolName: name,
-      result,
-      outputSchema: isStandardSchema(tool.outputSchema) ? tool.outputSchema : undefined,
-      toolMeta: tool._meta,
-      owner: instance.owner(withConnectionSession(server, ctx as McpRequestContextLike)),
-      request: ctx,
-    });
+  const owner = mcpOwnerResolver(server, options);
+  joinHost<McpRequestContextLike>(server, instance, { tools: options.tools, owner, logger: options.logger }, (instances) => {
+    interceptToolCalls(server, async (name, tool, ctx, run) =>
+      instances.fold({
+        toolName: name,
+        result: await run(),
+        call: ctx as McpRequestContextLike,
+        outputSchema: tool.outputSchema,
+        toolMeta: tool._meta,
+        request: ctx,
+      }),
+    );
+    registerResultQuery(server, instances);
   });
+}
 
-  const queryTool = new ResultQueryTool(() => instances.map((instance) => instance.plugin));
+/** Lists the host's one `result_query` on the server. */
+function registerResultQuery(server: McpServerLike, instances: HostInstances<McpRequestContextLike>): void {
+  const queryTool = instances.queryTool;
   server.registerTool(
     queryTool.name,
     {
@@ -98,22 +89,6 @@ export function installOnMcpServer(plugin: ResultHandlesPluginCore, server: McpS
       outputSchema: queryTool.outputSchema,
       annotations: queryTool.annotations,
     },
-    (async (args: unknown, rawCtx: McpRequestContextLike) => {
-      const ctx = withConnectionSession(server, rawCtx);
-      return queryTool.handler(args, (source) => (instances.find((i) => i.plugin === source) ?? entry).owner(ctx));
-    }) as (...args: never[]) => unknown,
+    (async (args: unknown, ctx: McpRequestContextLike) => instances.query(args, ctx)) as (...args: never[]) => unknown,
   );
-}
-
-/** The instance that folds a tool: the one naming it, else the first that names no tools (S10.1). */
-function instanceFor(instances: readonly Installed[], toolName: string): Installed | undefined {
-  return instances.find((i) => i.tools?.has(toolName)) ?? instances.find((i) => i.tools === undefined);
-}
-
-function isToolResult(value: unknown): value is ToolResult {
-  return isPlainObject(value) && (Array.isArray(value.content) || value.structuredContent !== undefined);
-}
-
-function isStandardSchema(value: unknown): value is StandardSchemaLike {
-  return typeof value === "object" && value !== null && typeof (value as { "~standard"?: { validate?: unknown } })["~standard"]?.validate === "function";
 }

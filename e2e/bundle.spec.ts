@@ -1,0 +1,47 @@
+// The page bundle that `vite preview` serves (built by the webServer step before any test runs).
+import { readdirSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { gzipSync } from "node:zlib";
+import { expect, test } from "@playwright/test";
+
+const assets = "dist-playground/assets";
+
+/** The packages a bundle's sourcemap names, each by the node_modules folder it came from. */
+function bundledPackages(): Map<string, string[]> {
+  const packages = new Map<string, string[]>();
+  for (const file of readdirSync(assets).filter((name) => name.endsWith(".js.map"))) {
+    for (const source of JSON.parse(readFileSync(join(assets, file), "utf8")).sources as string[]) {
+      const at = source.lastIndexOf("node_modules/");
+      if (at < 0) continue;
+      const parts = source.slice(at + "node_modules/".length).split("/");
+      const name = parts[0]!.startsWith("@") ? `${parts[0]}/${parts[1]}` : parts[0]!;
+      const folder = source.slice(0, at).replace(/^(\.\.\/)+/, "") + `node_modules/${name}`;
+      packages.set(name, [...new Set([...(packages.get(name) ?? []), folder])]);
+    }
+  }
+  return packages;
+}
+
+test("S10.2 the page bundle holds one copy of the MCP SDK: the WebMCP polyfill brings none", () => {
+  const packages = bundledPackages();
+  expect(packages.get("@mcp-b/webmcp-polyfill")).toEqual(["node_modules/@mcp-b/webmcp-polyfill"]);
+  expect(packages.get("@modelcontextprotocol/server")).toEqual(["node_modules/@modelcontextprotocol/server"]);
+  for (const [name, folders] of packages) {
+    expect(folders, `${name} bundled from more than one folder`).toHaveLength(1);
+    expect(folders[0], `${name} is a nested copy`).toBe(`node_modules/${name}`);
+  }
+  expect([...packages.keys()].filter((name) => name.startsWith("@mcp-b/"))).toEqual(["@mcp-b/webmcp-polyfill"]);
+});
+
+test("the page bundle's size, gzip (reported)", () => {
+  let raw = 0;
+  let gzip = 0;
+  for (const file of readdirSync(assets).filter((name) => /\.(js|css)$/.test(name))) {
+    const bytes = readFileSync(join(assets, file));
+    raw += bytes.byteLength;
+    gzip += gzipSync(bytes, { level: 9 }).byteLength;
+  }
+  test.info().annotations.push({ type: "bundle", description: `${raw} bytes, ${gzip} bytes gzip (JS + CSS)` });
+  console.log(`playground bundle: ${raw} bytes, ${gzip} bytes gzip (JS + CSS)`);
+  expect(gzip).toBeLessThan(200_000); // two MCP SDK packages (client, server) and zod make most of it
+});

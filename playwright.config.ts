@@ -1,0 +1,30 @@
+import { defineConfig } from "@playwright/test";
+import { chromiumArgs } from "./vitest.config.js";
+
+// End-to-end tests of the in-page playground (S11.3): a production build of the page served by
+// `vite preview` on loopback, driven in Debian's Chromium (Playwright cannot download a browser here).
+const port = Number(process.env.E2E_PORT ?? 4173);
+
+export default defineConfig({
+  testDir: "e2e",
+  outputDir: "test-results/e2e",
+  timeout: 20_000,
+  fullyParallel: false,
+  workers: 1, // two cores shared with other suites
+  reporter: [["list"], ["json", { outputFile: "test-results/playwright.json" }]],
+  use: {
+    baseURL: `http://127.0.0.1:${port}/`,
+    browserName: "chromium",
+    launchOptions: { executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium", args: chromiumArgs },
+    viewport: { width: 1360, height: 900 },
+    trace: "off",
+  },
+  webServer: {
+    command: `npm run playground:build --silent && vite preview --config playground/page/vite.config.ts --port ${port} --strictPort`,
+    url: `http://127.0.0.1:${port}/`,
+    timeout: 60_000,
+    reuseExistingServer: false,
+    stdout: "ignore",
+    stderr: "pipe",
+  },
+});

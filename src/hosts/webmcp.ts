@@ -1,0 +1,135 @@
+/**
+ * The WebMCP host (S10.2): tools registered on `document.modelContext` through the plugin fold like MCP
+ * tools, and `result_query` is registered beside them, once per model context. Follows the current draft:
+ * `registerTool(tool, { signal })`, a tool is removed by aborting its signal, and the browser serialises
+ * whatever `execute` returns into the string `executeTool` answers. `navigator.modelContext` is accepted
+ * only as a fallback for pages written against the older draft.
+ */
+import type { Owner } from "../crypto.js";
+import { WebMcpUnavailableError } from "../errors.js";
+import type { Logger } from "../fold.js";
+import type { PluginInstance } from "../instance.js";
+import { isPlainObject } from "../json.js";
+import type { ToolResult } from "../tool-result.js";
+import { isToolResult, joinHost, type HostInstances } from "./instances.js";
+
+/** A WebMCP tool as a page declares it (the draft's `ModelContextTool`, with the MCP extras pages use). */
+export interface WebMcpTool {
+  name: string;
+  title?: string;
+  description: string;
+  /** JSON Schema of the input. */
+  inputSchema?: Record<string, unknown>;
+  /** A Standard Schema (zod) of the output, checked as S4.6 says; JSON Schemas pass through unchecked. */
+  outputSchema?: unknown;
+  annotations?: Record<string, unknown>;
+  /** A UI resource named here means the answer renders a widget and never folds (S4.2). */
+  _meta?: Record<string, unknown>;
+  /** Returns the answer: an MCP `CallToolResult`, or a plain value (an object, a list, a string). */
+  execute(input: Record<string, unknown>): unknown;
+}
+
+export interface WebMcpRegisterOptions {
+  /** Aborting it removes the tool (the draft's way to unregister). */
+  signal?: AbortSignal;
+}
+
+/** The part of the draft's `ModelContext` this host uses. */
+export interface ModelContextLike {
+  registerTool(tool: Record<string, unknown>, options?: { signal?: AbortSignal }): unknown;
+}
+
+export interface WebMcpHostOptions {
+  /** Tools this instance folds; without it, every tool no other instance names (S10.1, S10.2). */
+  tools?: readonly string[];
+  /** Replaces the default owner: one verified session per page load (S10.2). */
+  owner?: () => Owner;
+  /** Where this installation's warnings go; the plugin's logger (`console`) by default. */
+  logger?: Logger;
+  /** Where to register; `document.modelContext`, else `navigator.modelContext`, by default. */
+  modelContext?: ModelContextLike;
+  /** Aborting it removes `result_query` from the model context (only the first installation's counts). */
+  signal?: AbortSignal;
+}
+
+/** What `plugin.webmcp()` returns: registers the page's tools with folding. */
+export interface WebMcpHost {
+  readonly modelContext: ModelContextLike;
+  /** Registers `tool` on the model context; its large answers fold. Resolves when the browser has it. */
+  registerTool(tool: WebMcpTool, options?: WebMcpRegisterOptions): Promise<void>;
+}
+
+let pageSession: string | undefined;
+
+/**
+ * S10.2: a page is one user's context. Calls from the page's own agent count as one verified session per
+ * page load: a random id minted on first use, gone with the page (a reload starts a new session).
+ */
+export function pageLoadOwner(): Owner {
+  pageSession ??= globalThis.crypto.randomUUID();
+  return { session: pageSession };
+}
+
+/** `document.modelContext` (current draft), else `navigator.modelContext` (older draft), else none. */
+export function findModelContext(): ModelContextLike | undefined {
+  const fromDocument = (globalThis as { document?: { modelContext?: ModelContextLike } }).document?.modelContext;
+  if (fromDocument) return fromDocument;
+  return (globalThis as { navigator?: { modelContext?: ModelContextLike } }).navigator?.modelContext;
+}
+
+/** Attaches a plugin instance to a WebMCP model context; the first instance there registers `result_query`. */
+export function installOnWebMcp(instance: PluginInstance, options: WebMcpHostOptions = {}): WebMcpHost {
+  const modelContext = options.modelContext ?? findModelContext();
+  if (!modelContext) throw new WebMcpUnavailableError();
+  const owner = options.owner ?? pageLoadOwner;
+  const instances = joinHost<void>(modelContext, instance, { tools: options.tools, owner: () => owner(), logger: options.logger }, (joined) =>
+    // A failed registration of result_query surfaces on the page's own registerTool calls of the same context.
+    void Promise.resolve(modelContext.registerTool(resultQueryTool(joined), { signal: options.signal })).catch((error: unknown) =>
+      (options.logger ?? instance).warn(`result-handles: could not register result_query on WebMCP (${String(error)})`),
+    ),
+  );
+  return {
+    modelContext,
+    registerTool: async (tool, registerOptions = {}) => {
+      await modelContext.registerTool(foldingTool(tool, instances), registerOptions.signal ? { signal: registerOptions.signal } : {});
+    },
+  };
+}
+
+function resultQueryTool(instances: HostInstances<void>): Record<string, unknown> {
+  const query = instances.queryTool;
+  return {
+    name: query.name,
+    title: query.title,
+    description: query.description,
+    inputSchema: query.inputJsonSchema,
+    annotations: query.annotations,
+    execute: (args: unknown) => instances.query(args, undefined),
+  };
+}
+
+/** The tool as registered: the same declaration, its answer folded when it qualifies (S4). */
+function foldingTool(tool: WebMcpTool, instances: HostInstances<void>): Record<string, unknown> {
+  const { execute, outputSchema, _meta, ...declaration } = tool;
+  const listedOutputSchema = isPlainObject(outputSchema) && !("~standard" in outputSchema) ? { outputSchema } : {};
+  return {
+    ...declaration,
+    ...listedOutputSchema,
+    execute: async (input: Record<string, unknown>) => {
+      const answer = await execute.call(tool, input);
+      const result = asToolResult(answer);
+      if (!result) return answer;
+      const folded = await instances.fold({ toolName: tool.name, result, call: undefined, outputSchema, toolMeta: _meta, request: input });
+      return folded === result ? answer : folded;
+    },
+  };
+}
+
+/** A `CallToolResult` as it is; a plain object or list as structured data; a string as one text (S4.2, S4.3). */
+function asToolResult(answer: unknown): ToolResult | undefined {
+  if (isToolResult(answer)) return answer;
+  if (typeof answer === "string") return { content: [{ type: "text", text: answer }] };
+  if (isPlainObject(answer)) return { content: [{ type: "text", text: JSON.stringify(answer) }], structuredContent: answer };
+  if (Array.isArray(answer)) return { content: [{ type: "text", text: JSON.stringify(answer) }] };
+  return undefined;
+}
