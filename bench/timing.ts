@@ -1,6 +1,6 @@
 /**
  * The one timing loop of the bench, shared by Node and the page build. Baselines and candidates run
- * interleaved (each round times every task once, in an order that alternates between rounds), so a change
+ * interleaved (each round times every task once, in an order that rotates between rounds), so a change
  * of the machine's load hits them alike; nothing forces a GC inside the loop. Runtime-neutral.
  */
 
@@ -52,7 +52,9 @@ export async function interleaved<Name extends string>(
   const names = Object.keys(tasks) as Name[];
   const times = Object.fromEntries(names.map((name) => [name, [] as number[]])) as Record<Name, number[]>;
   for (let round = -warmup; round < rounds; round++) {
-    const order = round % 2 ? [...names].reverse() : names;
+    // Rotated each round, so every task runs after every other: the one after a heavy task pays its GC debt.
+    const shift = ((round % names.length) + names.length) % names.length;
+    const order = [...names.slice(shift), ...names.slice(0, shift)];
     for (const name of order) {
       const elapsed = await time(tasks[name]);
       if (round >= 0) times[name].push(elapsed);
