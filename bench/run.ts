@@ -38,11 +38,11 @@ type Part = (typeof PARTS)[number];
 const SIZES = [
   { label: "100 KB", bytes: 100_000, rounds: 31, pageRounds: 31 },
   { label: "1 MB", bytes: 1_000_000, rounds: 15, pageRounds: 15 },
-  { label: "10 MB", bytes: 10_000_000, rounds: 13, pageRounds: 11 },
-  { label: "50 MB", bytes: 50_000_000, rounds: 5, pageRounds: 3 },
+  { label: "10 MB", bytes: 10_000_000, rounds: 15, pageRounds: 13 },
+  { label: "50 MB", bytes: 50_000_000, rounds: 7, pageRounds: 5 },
 ];
-const SHAPE_ROUNDS = 15;
-const HTTP_ROUNDS = 7;
+const SHAPE_ROUNDS = 25;
+const HTTP_ROUNDS = 9;
 
 function option(name: string): string | undefined {
   const arg = process.argv.find((a) => a === `--${name}` || a.startsWith(`--${name}=`));
