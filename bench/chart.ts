@@ -10,9 +10,9 @@ import type { Ratio } from "./timing.js";
 
 const SIZES = ["100 KB", "1 MB", "10 MB", "50 MB"];
 const PANEL = { width: 330, height: 260, left: 46, top: 66, gap: 34 };
-const Y_MIN = 0.005;
+const Y_MIN = 0.0002;
 const Y_MAX = 30;
-const TICKS = [0.01, 0.02, 0.05, 0.1, 0.2, 0.5, 1, 2, 5, 10, 20];
+const TICKS = [0.0005, 0.001, 0.002, 0.005, 0.01, 0.02, 0.05, 0.1, 0.2, 0.5, 1, 2, 5, 10, 20];
 const COLORS = ["#1f77b4", "#6baed6", "#2ca02c", "#9467bd", "#ff7f0e", "#fdae6b", "#8c564b", "#c49c94", "#17becf"];
 
 interface Panel {
