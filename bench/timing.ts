@@ -17,7 +17,7 @@ export interface Ratio {
   perRound: Spread;
 }
 
-/** A task returns nothing, or the ms of the part of its work it timed itself. */
+/** A task: timed from call to settled. */
 export type Task = () => unknown;
 
 const quantile = (sorted: readonly number[], q: number): number => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? NaN;
@@ -36,8 +36,8 @@ export function ratio(candidate: readonly number[], baseline: readonly number[])
 
 async function time(task: Task): Promise<number> {
   const start = performance.now();
-  const own = await task();
-  return typeof own === "number" ? own : performance.now() - start;
+  await task();
+  return performance.now() - start;
 }
 
 /**
