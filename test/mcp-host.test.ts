@@ -167,6 +167,24 @@ describe("S4 through the host", () => {
     }
   });
 
+  it("S4.7 an owner resolver that throws never fails the call: the full answer and a warning", async () => {
+    const server = new McpServer({ name: "t", version: "1" });
+    const { plugin, warnings, logger } = quietPlugin();
+    plugin.install(server, {
+      logger,
+      owner: () => {
+        throw new Error("identity service down");
+      },
+    });
+    addTool(server, "report", () => big());
+    const client = await linkInMemory(server, "s");
+    const result = (await client.callTool({ name: "report", arguments: {} })) as Result;
+    expect(result.isError).toBeFalsy();
+    expect(result.structuredContent).toEqual(big());
+    expect(warnings).toHaveLength(1);
+    expect(warnings[0]).toMatch(/"report".*identity service down/);
+  });
+
   it("S7.6 a store that cannot be read answers RESULT_STORE_UNAVAILABLE", async () => {
     const { plugin, logger } = pluginOver(brokenStorage({ get: rejects("connection reset") }), { thresholdBytes: 1024 });
     const server = new McpServer({ name: "t", version: "1" });

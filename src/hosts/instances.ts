@@ -69,12 +69,22 @@ export class HostInstances<Call> {
     if (call.toolName === RESULT_QUERY_TOOL_NAME) return call.result; // a slice is never folded again (S7.7)
     const installation = this.installationFor(call.toolName);
     if (!installation || !isToolResult(call.result)) return call.result;
+    let owner: Owner;
+    try {
+      owner = installation.owner(call.call);
+    } catch (error) {
+      // S4.7: a host's owner resolver (or a page without crypto.randomUUID) never fails the call.
+      installation.context.warn(
+        `result-handles: could not resolve the owner of a call to tool "${call.toolName}" (${error instanceof Error ? error.message : String(error)}); sent its answer whole`,
+      );
+      return call.result;
+    }
     return foldToolResult(installation.context, {
       toolName: call.toolName,
       result: call.result,
       outputSchema: isStandardSchema(call.outputSchema) ? call.outputSchema : undefined,
       toolMeta: call.toolMeta,
-      owner: installation.owner(call.call),
+      owner,
       request: call.request,
     });
   }
