@@ -11,6 +11,7 @@ const {
   ResultHandlesConfigurationError,
   ResultHandlesError,
   ResultHandlesPlugin,
+  MemoryStorage,
   ResultHandlesPluginCore,
   ResultQueryError,
   StoreTimeoutError,
@@ -91,6 +92,12 @@ describe("S13.4 the throw sites use coded errors", () => {
 
   it("a store call past its timeout: STORE_TIMEOUT", async () => {
     expectCoded(await thrown(() => withinTimeout(new Promise(() => undefined), 5, "get")), "STORE_TIMEOUT");
+  });
+
+  it("S9.3 a memory store given an answer larger than its maxBytes: STORE_FULL", async () => {
+    const memory = new MemoryStorage("ns", { maxBytes: 10 });
+    expectCoded(await thrown(() => memory.set("k", new Uint8Array(11), 60)), "STORE_FULL");
+    await memory.close();
   });
 
   it("no WebCrypto in the runtime: WEBCRYPTO_UNAVAILABLE", async () => {
