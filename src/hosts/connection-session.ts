@@ -1,5 +1,3 @@
-import type { McpRequestContextLike } from "./mcp.js";
-
 /**
  * S8.1: a connection that is not HTTP (stdio, an in-process pair) serves exactly one client. When it has
  * no session id of its own, it counts as one verified session: a random id minted for that connection,
@@ -8,8 +6,14 @@ import type { McpRequestContextLike } from "./mcp.js";
  */
 const mintedIds = new WeakMap<object, string>();
 
+/** What this file reads of the SDK's request context: the transport's session id and the HTTP request, if any. */
+interface CallContext {
+  sessionId?: string;
+  http?: unknown;
+}
+
 /** `ctx` with `sessionId` set to its connection's minted id when the call came over a connection that is not HTTP and has none. */
-export function withConnectionSession<T extends McpRequestContextLike | undefined>(server: object, ctx: T): T {
+export function withConnectionSession<T extends CallContext | undefined>(server: object, ctx: T): T {
   if (!ctx || ctx.sessionId || isHttp(ctx)) return ctx;
   const connection = currentTransport(server);
   if (!connection) return ctx;
@@ -19,7 +23,7 @@ export function withConnectionSession<T extends McpRequestContextLike | undefine
 }
 
 /** The SDK puts the HTTP request on `ctx.http.req` for every HTTP transport; stdio and in-memory have none. */
-function isHttp(ctx: McpRequestContextLike): boolean {
+function isHttp(ctx: CallContext): boolean {
   return (ctx.http as { req?: unknown } | undefined)?.req !== undefined;
 }
 
