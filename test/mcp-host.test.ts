@@ -7,6 +7,7 @@ import {
   ResultHandlesPlugin,
   UnsupportedMcpServerError,
   foldedAnswerSchema,
+  type McpHostOptions,
 } from "mcp-result-handles";
 import { brokenStorage, hangs, pluginOver, rejects, StorageDouble } from "./helpers/storage-double.js";
 import { linkInMemory } from "./helpers/in-memory.js";
@@ -21,6 +22,15 @@ function addTool(server: McpServer, name: string, answer: () => unknown, extra: 
     const value = answer();
     return { content: [{ type: "text" as const, text: JSON.stringify(value) }], structuredContent: value as Record<string, unknown> };
   });
+}
+
+/** Installs `plugin` on a new server with a large `report` tool and calls it over a session. */
+async function callReport(plugin: ResultHandlesPlugin, hostOptions: McpHostOptions): Promise<Result> {
+  const server = new McpServer({ name: "t", version: "1" });
+  plugin.install(server, hostOptions);
+  addTool(server, "report", () => big());
+  const client = await linkInMemory(server, "s");
+  return (await client.callTool({ name: "report", arguments: {} })) as Result;
 }
 
 function quietPlugin(options: Parameters<typeof ResultHandlesPlugin.init>[0] = {}) {
@@ -155,11 +165,7 @@ describe("S4 through the host", () => {
       [hangs, /longer than 100 ms/],
     ] as const) {
       const { plugin, warnings, logger } = pluginOver(brokenStorage({ set }), { thresholdBytes: 1024, storage: { type: "memory", timeoutMs: 100 } });
-      const server = new McpServer({ name: "t", version: "1" });
-      plugin.install(server, { logger });
-      addTool(server, "report", () => big());
-      const client = await linkInMemory(server, "s");
-      const result = (await client.callTool({ name: "report", arguments: {} })) as Result;
+      const result = await callReport(plugin, { logger });
       expect(result.isError).toBeFalsy();
       expect(result.structuredContent).toEqual(big());
       expect(warnings).toHaveLength(1);
@@ -168,17 +174,11 @@ describe("S4 through the host", () => {
   });
 
   it("S4.7 an owner resolver that throws never fails the call: the full answer and a warning", async () => {
-    const server = new McpServer({ name: "t", version: "1" });
     const { plugin, warnings, logger } = quietPlugin();
-    plugin.install(server, {
-      logger,
-      owner: () => {
-        throw new Error("identity service down");
-      },
-    });
-    addTool(server, "report", () => big());
-    const client = await linkInMemory(server, "s");
-    const result = (await client.callTool({ name: "report", arguments: {} })) as Result;
+    const owner = () => {
+      throw new Error("identity service down");
+    };
+    const result = await callReport(plugin, { logger, owner });
     expect(result.isError).toBeFalsy();
     expect(result.structuredContent).toEqual(big());
     expect(warnings).toHaveLength(1);
