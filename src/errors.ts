@@ -101,3 +101,8 @@ export class WebMcpUnavailableError extends ResultHandlesError {
     );
   }
 }
+
+/** An error's message for a log line or a refusal; anything else thrown, as text. */
+export function describeError(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}

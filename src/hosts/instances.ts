@@ -5,6 +5,7 @@
  */
 import { RESULT_QUERY_TOOL_NAME } from "../constants.js";
 import type { Owner } from "../crypto.js";
+import { describeError } from "../errors.js";
 import { foldToolResult, type FoldContext, type Logger, type StandardSchemaLike } from "../fold.js";
 import { foldContextFor, type PluginInstance } from "../instance.js";
 import { isPlainObject } from "../json.js";
@@ -75,7 +76,7 @@ export class HostInstances<Call> {
     } catch (error) {
       // S4.7: a host's owner resolver (or a page without crypto.randomUUID) never fails the call.
       installation.context.warn(
-        `result-handles: could not resolve the owner of a call to tool "${call.toolName}" (${error instanceof Error ? error.message : String(error)}); sent its answer whole`,
+        `result-handles: could not resolve the owner of a call to tool "${call.toolName}" (${describeError(error)}); sent its answer whole`,
       );
       return call.result;
     }
