@@ -1,6 +1,5 @@
 import { RESULT_HANDLE_META_KEY, RESULT_QUERY_TOOL_NAME } from "./constants.js";
 import type { Owner } from "./crypto.js";
-import { describeError } from "./errors.js";
 import { fitFoldedAnswer, type FoldedAnswer } from "./fit.js";
 import { isPlainObject, KeyLists } from "./json.js";
 import type { ResultHandlesConfig } from "./options.js";
@@ -52,7 +51,7 @@ export async function foldToolResult(context: FoldContext, input: FoldInput): Pr
   try {
     return await foldOrKeep(context, input);
   } catch (error) {
-    context.warn(`result-handles: could not fold the answer of tool "${input.toolName}" (${describeError(error)}); sent it whole`);
+    context.warn(`result-handles: could not fold the answer of tool "${input.toolName}" (${describe(error)}); sent it whole`);
     return input.result;
   }
 }
@@ -84,7 +83,7 @@ async function foldOrKeep(context: FoldContext, input: FoldInput): Promise<ToolR
     const fold = await config.foldPolicy(toolName, answer, { bytes, fullName: input.fullName ?? toolName, request: input.request });
     if (fold !== true) return result;
   } catch (error) {
-    context.warn(`result-handles: foldPolicy threw for tool "${toolName}" (${describeError(error)}); sent its answer whole`);
+    context.warn(`result-handles: foldPolicy threw for tool "${toolName}" (${describe(error)}); sent its answer whole`);
     return result;
   }
 
@@ -92,7 +91,7 @@ async function foldOrKeep(context: FoldContext, input: FoldInput): Promise<ToolR
   try {
     store = await context.store();
   } catch (error) {
-    context.warn(`result-handles: could not open the store for tool "${toolName}" (${describeError(error)}); sent its answer whole`);
+    context.warn(`result-handles: could not open the store for tool "${toolName}" (${describe(error)}); sent its answer whole`);
     return result;
   }
   // newHandle (crypto.randomUUID), seal and the fit may throw too: foldToolResult sends the answer whole then.
@@ -115,7 +114,7 @@ async function foldOrKeep(context: FoldContext, input: FoldInput): Promise<ToolR
   try {
     await store.put(await sealing);
   } catch (error) {
-    context.warn(`result-handles: the store could not keep the answer of tool "${toolName}" (${describeError(error)}); sent it whole`);
+    context.warn(`result-handles: the store could not keep the answer of tool "${toolName}" (${describe(error)}); sent it whole`);
     return result;
   }
   return foldedResult(result, folded, bytes, config.ttlSeconds, examplePath(answer, keyLists));
@@ -280,3 +279,7 @@ function examplePath(data: unknown, keyLists: KeyLists): string {
 
 const EXAMPLE_KEYS_SCANNED = 1000;
 const EXAMPLE_KEY_MAX_CHARS = 100;
+
+function describe(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
