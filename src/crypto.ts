@@ -1,13 +1,18 @@
 /**
- * Encryption of stored answers (S8.3), with WebCrypto only (S8.4) so Node and pages share it.
+ * Encryption of stored answers (S8.3, S8.5). Pages use WebCrypto only; the Node build uses `node:crypto`
+ * for the same algorithms when it is there (S8.4): it has no fixed cost per call and runs HKDF in
+ * microseconds. Both produce the same bytes for the same key, IV and input (tested).
  *
  * From the handle (a random UUID, the only secret) and the owner, HKDF-SHA256 derives the AES-256-GCM
- * key and the storage key. The store therefore never sees a handle, a session, a caller or plaintext,
- * and a record read under another owner is simply not found.
+ * key of the answer, the storage key of its main record, and one storage key per piece (with the piece
+ * index in the HKDF info). HKDF output is pseudorandom: no key shows the handle, the owner, or that two
+ * keys belong to one answer. A record read under another owner is simply not found.
  *
- * Record layout: version (1 byte) | expiresAt ms (float64, 8 bytes) | IV (12 bytes) | ciphertext+tag.
- * The associated data binds the storage key, the version and the expiry, so a record cannot be moved
- * to another key or have its lifetime extended.
+ * Record layout (version 2), trailer last so a sealed buffer never has to be copied behind a header:
+ *   ciphertext | GCM tag (16) | IV (12) | expiresAt ms (float64) | piece index (u32) | piece count (u32) | flags (1) | version (1)
+ * The associated data binds the storage key, the whole header after the IV, and for pieces the random
+ * nonce of their answer's index, so no record can be moved to another key, have its lifetime extended,
+ * or be swapped into another save of the same handle.
  */
 import { ResultHandlesError } from "./errors.js";
 
@@ -16,17 +21,43 @@ export interface Owner {
   caller?: string;
 }
 
-export interface HandleKeys {
-  storageKey: string;
-  key: CryptoKey;
-}
-
-const FORMAT_VERSION = 1;
-const HEADER_BYTES = 9;
-const IV_BYTES = 12;
+export const FORMAT_VERSION = 2;
 const TAG_BYTES = 16;
+const IV_BYTES = 12;
+const HEADER_BYTES = 18; // expiresAt 8, index 4, count 4, flags 1, version 1
+const TRAILER_BYTES = IV_BYTES + HEADER_BYTES;
 const encoder = new TextEncoder();
 const SALT = encoder.encode("mcp-result-handles/hkdf-salt/v1");
+
+/** What a record holds: the whole answer, the index of a pieced answer, or one of its pieces. */
+export type RecordKind = "whole" | "index" | "piece";
+const KIND_BITS: Record<RecordKind, number> = { whole: 0, index: 1, piece: 2 };
+const KINDS: RecordKind[] = ["whole", "index", "piece"];
+const ASCII_FLAG = 4;
+
+export interface RecordHeader {
+  kind: RecordKind;
+  /** The plaintext is pure ASCII (flagged at seal time), so it may be decoded as latin1. */
+  ascii: boolean;
+  expiresAt: number;
+  pieceIndex: number;
+  pieceCount: number;
+}
+
+/** A derived AES key: a `CryptoKey` for WebCrypto, raw bytes for `node:crypto`. Never leaves memory. */
+export type AesKey = unknown;
+
+/** The two ways to run the same algorithms (S8.4). */
+export interface CryptoBackend {
+  readonly name: "webcrypto" | "node";
+  /** HKDF-SHA256 state for one handle: imported once, then asked for several outputs. */
+  hkdf(ikm: Uint8Array): Promise<(info: Uint8Array) => Promise<Uint8Array>>;
+  aesKey(hkdf: (info: Uint8Array) => Promise<Uint8Array>, info: Uint8Array): Promise<AesKey>;
+  /** ciphertext | tag, with `trailerBytes` free bytes after them for the caller to fill. */
+  encrypt(key: AesKey, iv: Uint8Array, ad: Uint8Array, plaintext: Uint8Array, trailerBytes: number): Promise<Uint8Array>;
+  /** The plaintext, or undefined when authentication fails. */
+  decrypt(key: AesKey, iv: Uint8Array, ad: Uint8Array, sealed: Uint8Array): Promise<Uint8Array | undefined>;
+}
 
 function subtle(): SubtleCrypto {
   const s = globalThis.crypto?.subtle;
@@ -34,65 +65,246 @@ function subtle(): SubtleCrypto {
   return s;
 }
 
-function info(purpose: string, owner: Owner): Uint8Array {
-  // JSON keeps session and caller apart whatever characters they hold.
-  return encoder.encode(JSON.stringify([purpose, FORMAT_VERSION, owner.session ?? null, owner.caller ?? null]));
+/** Random bytes for IVs and nonces, from the runtime's WebCrypto (Node 20+ and every page have it). */
+export function randomBytes(length: number): Uint8Array {
+  const crypto = globalThis.crypto;
+  if (typeof crypto?.getRandomValues !== "function") {
+    throw new ResultHandlesError("WEBCRYPTO_UNAVAILABLE", "WebCrypto (globalThis.crypto.getRandomValues) is required: use Node 20+ or a page served over https or localhost");
+  }
+  return crypto.getRandomValues(new Uint8Array(length));
 }
 
-export async function deriveHandleKeys(handle: string, owner: Owner): Promise<HandleKeys> {
-  const ikm = await subtle().importKey("raw", encoder.encode(handle) as BufferSource, "HKDF", false, ["deriveBits", "deriveKey"]);
-  const hkdf = (purpose: string) => ({ name: "HKDF", hash: "SHA-256", salt: SALT as BufferSource, info: info(purpose, owner) as BufferSource });
-  const [bits, key] = await Promise.all([
-    subtle().deriveBits(hkdf("storage-key"), ikm, 256),
-    subtle().deriveKey(hkdf("aes-256-gcm"), ikm, { name: "AES-GCM", length: 256 }, false, ["encrypt", "decrypt"]),
-  ]);
-  return { storageKey: toHex(new Uint8Array(bits)), key };
-}
-
-export async function sealRecord(keys: HandleKeys, plaintext: Uint8Array, expiresAt: number): Promise<Uint8Array> {
-  const header = new Uint8Array(HEADER_BYTES);
-  header[0] = FORMAT_VERSION;
-  new DataView(header.buffer).setFloat64(1, expiresAt);
-  const iv = globalThis.crypto.getRandomValues(new Uint8Array(IV_BYTES));
-  const sealed = await subtle().encrypt(
-    { name: "AES-GCM", iv, additionalData: associatedData(keys.storageKey, header) as BufferSource },
-    keys.key,
-    plaintext as BufferSource,
-  );
-  const record = new Uint8Array(HEADER_BYTES + IV_BYTES + sealed.byteLength);
-  record.set(header, 0);
-  record.set(iv, HEADER_BYTES);
-  record.set(new Uint8Array(sealed), HEADER_BYTES + IV_BYTES);
-  return record;
-}
-
-/** The expiry (ms since the epoch) a record carries in its header. */
-export function recordExpiry(record: Uint8Array): number {
-  return new DataView(record.buffer, record.byteOffset, HEADER_BYTES).getFloat64(1);
-}
-
-/** The plaintext, or undefined when the record is expired, of another format, or fails to decrypt. */
-export async function openRecord(keys: HandleKeys, record: Uint8Array, now: number): Promise<Uint8Array | undefined> {
-  if (record.byteLength < HEADER_BYTES + IV_BYTES + TAG_BYTES || record[0] !== FORMAT_VERSION) return undefined;
-  const header = record.subarray(0, HEADER_BYTES);
-  if (!(recordExpiry(record) > now)) return undefined;
-  try {
-    const plain = await subtle().decrypt(
-      { name: "AES-GCM", iv: record.subarray(HEADER_BYTES, HEADER_BYTES + IV_BYTES) as BufferSource, additionalData: associatedData(keys.storageKey, header) as BufferSource },
-      keys.key,
-      record.subarray(HEADER_BYTES + IV_BYTES) as BufferSource,
+export const webCryptoBackend: CryptoBackend = {
+  name: "webcrypto",
+  async hkdf(ikm) {
+    const key = await subtle().importKey("raw", ikm as BufferSource, "HKDF", false, ["deriveBits", "deriveKey"]);
+    return Object.assign(async (info: Uint8Array) => new Uint8Array(await subtle().deriveBits(hkdfParams(info), key, 256)), { key });
+  },
+  async aesKey(hkdf, info) {
+    // One call where the key came from importKey: deriveKey takes the same 256 HKDF bits as the AES key.
+    const base = (hkdf as { key?: CryptoKey }).key;
+    if (base) return subtle().deriveKey(hkdfParams(info), base, { name: "AES-GCM", length: 256 }, false, ["encrypt", "decrypt"]);
+    return subtle().importKey("raw", (await hkdf(info)) as BufferSource, { name: "AES-GCM" }, false, ["encrypt", "decrypt"]);
+  },
+  async encrypt(key, iv, ad, plaintext, trailerBytes) {
+    const sealed = await subtle().encrypt(
+      { name: "AES-GCM", iv: iv as BufferSource, additionalData: ad as BufferSource },
+      key as CryptoKey,
+      plaintext as BufferSource,
     );
-    return new Uint8Array(plain);
-  } catch {
-    return undefined;
+    // Grow in place where the runtime can (ArrayBuffer.prototype.transfer); copy only where it cannot.
+    const transfer = (sealed as { transfer?: (length: number) => ArrayBuffer }).transfer;
+    if (typeof transfer === "function") return new Uint8Array(transfer.call(sealed, sealed.byteLength + trailerBytes));
+    const out = new Uint8Array(sealed.byteLength + trailerBytes);
+    out.set(new Uint8Array(sealed), 0);
+    return out;
+  },
+  async decrypt(key, iv, ad, sealed) {
+    try {
+      const plain = await subtle().decrypt(
+        { name: "AES-GCM", iv: iv as BufferSource, additionalData: ad as BufferSource },
+        key as CryptoKey,
+        sealed as BufferSource,
+      );
+      return new Uint8Array(plain);
+    } catch {
+      return undefined;
+    }
+  },
+};
+
+function hkdfParams(info: Uint8Array): HkdfParams {
+  return { name: "HKDF", hash: "SHA-256", salt: SALT as BufferSource, info: info as BufferSource };
+}
+
+interface NodeCipher {
+  setAAD(ad: Uint8Array): void;
+  update(data: Uint8Array): Uint8Array;
+  final(): Uint8Array;
+  getAuthTag(): Uint8Array;
+  setAuthTag(tag: Uint8Array): void;
+}
+interface NodeCrypto {
+  hkdfSync(digest: string, ikm: Uint8Array, salt: Uint8Array, info: Uint8Array, length: number): ArrayBuffer;
+  createCipheriv(algorithm: string, key: Uint8Array, iv: Uint8Array): NodeCipher;
+  createDecipheriv(algorithm: string, key: Uint8Array, iv: Uint8Array): NodeCipher;
+}
+
+const CHUNK_BYTES = 256 * 1024;
+const OFF_THREAD_BYTES = 256 * 1024;
+const webKeys = new WeakMap<Uint8Array, Promise<CryptoKey>>();
+
+/** The WebCrypto key holding the same raw bytes (imported once per answer key). */
+function webKeyOf(raw: Uint8Array): Promise<CryptoKey> {
+  let key = webKeys.get(raw);
+  if (!key) {
+    key = subtle().importKey("raw", raw as BufferSource, { name: "AES-GCM" }, false, ["encrypt", "decrypt"]);
+    webKeys.set(raw, key);
+  }
+  return key;
+}
+
+/** `node:crypto` over the same algorithms, when this runtime has it (Node 20.16+: `process.getBuiltinModule`). */
+export function nodeCryptoBackend(): CryptoBackend | undefined {
+  const getBuiltinModule = (globalThis as { process?: { getBuiltinModule?: (id: string) => unknown } }).process?.getBuiltinModule;
+  if (typeof getBuiltinModule !== "function") return undefined;
+  const node = getBuiltinModule("node:crypto") as NodeCrypto | undefined;
+  if (!node || typeof node.hkdfSync !== "function") return undefined;
+  return {
+    name: "node",
+    async hkdf(ikm) {
+      return async (info) => new Uint8Array(node.hkdfSync("sha256", ikm, SALT, info, 32));
+    },
+    async aesKey(hkdf, info) {
+      return hkdf(info);
+    },
+    async encrypt(key, iv, ad, plaintext, trailerBytes) {
+      // A large piece goes to WebCrypto, which encrypts on a worker thread: the fold builds its preview
+      // meanwhile, and the pieces of one answer are encrypted in parallel. Same algorithm, same bytes.
+      if (plaintext.byteLength >= OFF_THREAD_BYTES && globalThis.crypto?.subtle) {
+        return webCryptoBackend.encrypt(await webKeyOf(key as Uint8Array), iv, ad, plaintext, trailerBytes);
+      }
+      const cipher = node.createCipheriv("aes-256-gcm", key as Uint8Array, iv);
+      cipher.setAAD(ad);
+      // Encrypt in chunks straight into the record: no full-size intermediate buffer to copy.
+      const out = new Uint8Array(plaintext.byteLength + TAG_BYTES + trailerBytes);
+      let at = 0;
+      for (let start = 0; start < plaintext.byteLength; start += CHUNK_BYTES) {
+        const chunk = cipher.update(plaintext.subarray(start, start + CHUNK_BYTES));
+        out.set(chunk, at);
+        at += chunk.byteLength;
+      }
+      const rest = cipher.final();
+      out.set(rest, at);
+      out.set(cipher.getAuthTag(), at + rest.byteLength);
+      return out;
+    },
+    async decrypt(key, iv, ad, sealed) {
+      if (sealed.byteLength < TAG_BYTES) return undefined;
+      try {
+        const decipher = node.createDecipheriv("aes-256-gcm", key as Uint8Array, iv);
+        decipher.setAAD(ad);
+        decipher.setAuthTag(sealed.subarray(sealed.byteLength - TAG_BYTES));
+        const plain = decipher.update(sealed.subarray(0, sealed.byteLength - TAG_BYTES));
+        const rest = decipher.final(); // throws when the tag does not match
+        if (rest.byteLength === 0) return plain;
+        const out = new Uint8Array(plain.byteLength + rest.byteLength);
+        out.set(plain, 0);
+        out.set(rest, plain.byteLength);
+        return out;
+      } catch {
+        return undefined;
+      }
+    },
+  };
+}
+
+let defaultBackend: CryptoBackend | undefined;
+/** `node:crypto` where it exists, WebCrypto elsewhere. */
+export function defaultCryptoBackend(): CryptoBackend {
+  defaultBackend ??= nodeCryptoBackend() ?? webCryptoBackend;
+  return defaultBackend;
+}
+
+function info(purpose: string, owner: Owner, piece?: number): Uint8Array {
+  // JSON keeps session and caller apart whatever characters they hold.
+  const parts: unknown[] = [purpose, FORMAT_VERSION, owner.session ?? null, owner.caller ?? null];
+  if (piece !== undefined) parts.push(piece);
+  return encoder.encode(JSON.stringify(parts));
+}
+
+/** Everything derived from one (handle, owner) pair. Kept in memory only (never in a storage). */
+export class AnswerKeys {
+  private readonly pieceKeys = new Map<number, Promise<string>>();
+
+  private constructor(
+    readonly backend: CryptoBackend,
+    readonly storageKey: string,
+    readonly aesKey: AesKey,
+    private readonly hkdf: (info: Uint8Array) => Promise<Uint8Array>,
+    private readonly owner: Owner,
+  ) {}
+
+  static async derive(handle: string, owner: Owner, backend: CryptoBackend = defaultCryptoBackend()): Promise<AnswerKeys> {
+    const hkdf = await backend.hkdf(encoder.encode(handle));
+    const [storage, aes] = await Promise.all([hkdf(info("storage-key", owner)), backend.aesKey(hkdf, info("aes-256-gcm", owner))]);
+    return new AnswerKeys(backend, toHex(storage), aes, hkdf, { session: owner.session, caller: owner.caller });
+  }
+
+  /** The storage key of piece `index`, derived on first use and then remembered. */
+  pieceKey(index: number): Promise<string> {
+    let key = this.pieceKeys.get(index);
+    if (!key) {
+      key = this.hkdf(info("piece-storage-key", this.owner, index)).then(toHex);
+      this.pieceKeys.set(index, key);
+    }
+    return key;
   }
 }
 
-function associatedData(storageKey: string, header: Uint8Array): Uint8Array {
+export async function sealRecord(
+  keys: AnswerKeys,
+  storageKey: string,
+  header: RecordHeader,
+  plaintext: Uint8Array,
+  nonce?: Uint8Array,
+): Promise<Uint8Array> {
+  const headerBytes = encodeHeader(header);
+  const iv = randomBytes(IV_BYTES);
+  const record = await keys.backend.encrypt(keys.aesKey, iv, associatedData(storageKey, headerBytes, nonce), plaintext, TRAILER_BYTES);
+  const at = record.byteLength - TRAILER_BYTES;
+  record.set(iv, at);
+  record.set(headerBytes, at + IV_BYTES);
+  return record;
+}
+
+/** The header a record carries, or undefined when it is of another format. It is authenticated only by `openRecord`. */
+export function readHeader(record: Uint8Array): RecordHeader | undefined {
+  if (record.byteLength < TAG_BYTES + TRAILER_BYTES || record[record.byteLength - 1] !== FORMAT_VERSION) return undefined;
+  const view = new DataView(record.buffer, record.byteOffset + record.byteLength - HEADER_BYTES, HEADER_BYTES);
+  const flags = view.getUint8(16);
+  const kind = KINDS[flags & 3];
+  if (!kind) return undefined;
+  return { kind, ascii: (flags & ASCII_FLAG) !== 0, expiresAt: view.getFloat64(0), pieceIndex: view.getUint32(8), pieceCount: view.getUint32(12) };
+}
+
+/** The plaintext, or undefined when the record is expired, of another format, or fails to decrypt. */
+export async function openRecord(
+  keys: AnswerKeys,
+  storageKey: string,
+  record: Uint8Array,
+  now: number,
+  nonce?: Uint8Array,
+): Promise<{ header: RecordHeader; plaintext: Uint8Array } | undefined> {
+  const header = readHeader(record);
+  if (!header || !(header.expiresAt > now)) return undefined;
+  const at = record.byteLength - TRAILER_BYTES;
+  const plaintext = await keys.backend.decrypt(
+    keys.aesKey,
+    record.subarray(at, at + IV_BYTES),
+    associatedData(storageKey, record.subarray(at + IV_BYTES), nonce),
+    record.subarray(0, at),
+  );
+  return plaintext && { header, plaintext };
+}
+
+function encodeHeader(header: RecordHeader): Uint8Array {
+  const bytes = new Uint8Array(HEADER_BYTES);
+  const view = new DataView(bytes.buffer);
+  view.setFloat64(0, header.expiresAt);
+  view.setUint32(8, header.pieceIndex);
+  view.setUint32(12, header.pieceCount);
+  view.setUint8(16, KIND_BITS[header.kind] | (header.ascii ? ASCII_FLAG : 0));
+  view.setUint8(17, FORMAT_VERSION);
+  return bytes;
+}
+
+function associatedData(storageKey: string, header: Uint8Array, nonce?: Uint8Array): Uint8Array {
   const key = encoder.encode(storageKey);
-  const out = new Uint8Array(key.byteLength + header.byteLength);
+  const out = new Uint8Array(key.byteLength + header.byteLength + (nonce?.byteLength ?? 0));
   out.set(key, 0);
   out.set(header, key.byteLength);
+  if (nonce) out.set(nonce, key.byteLength + header.byteLength);
   return out;
 }
 

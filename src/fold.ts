@@ -4,8 +4,7 @@ import { fitFoldedAnswer, type FoldedAnswer } from "./fit.js";
 import { isPlainObject, KeyLists } from "./json.js";
 import type { ResultHandlesConfig } from "./options.js";
 import { formatPath } from "./path.js";
-import { utf8Bytes } from "./size.js";
-import type { ResultHandleStore } from "./store.js";
+import { serializeAnswer, type ResultHandleStore, type SerializedAnswer } from "./store.js";
 import type { ContentBlock, ToolResult } from "./tool-result.js";
 
 /** Anything with a Standard Schema `validate` (zod 4, valibot, the MCP SDK's wrappers). */
@@ -60,13 +59,13 @@ async function foldOrKeep(context: FoldContext, input: FoldInput): Promise<ToolR
   const { result, toolName, owner } = input;
   const { config } = context;
   if (result.isError || rendersWidget(input.toolMeta)) return result;
-  const data = foldableData(result);
+  const keyLists = new KeyLists(); // one key listing per object for the serialisation, preview and shape
+  const data = foldableData(result, keyLists);
   if (data === NOT_FOLDABLE) return result;
 
-  // S4.3 in bytes; a text of n UTF-16 units is at most 3n UTF-8 bytes, so most small answers are never encoded.
-  if (data.json.length * 3 <= config.thresholdBytes) return result;
-  const json = utf8Bytes(data.json);
-  const bytes = json.byteLength;
+  // S4.3 in bytes: the serialisation wrote them as UTF-8 pieces, ready to encrypt (S8.5).
+  const json = data.json;
+  const bytes = json.bytes;
   if (bytes <= config.thresholdBytes) return result;
   if (!owner.session && !owner.caller) {
     // S4.4: nobody could read the handle back. Say why once per tool, or a user never learns it.
@@ -99,7 +98,6 @@ async function foldOrKeep(context: FoldContext, input: FoldInput): Promise<ToolR
   // Encryption runs while the preview and shape are built (WebCrypto works off the main thread).
   const sealing = store.seal(handle, json, owner);
   sealing.catch(() => {}); // its failure is handled where it is awaited, or irrelevant if we stop first
-  const keyLists = new KeyLists();
   const folded = fitFoldedAnswer(answer, handle, config.preview, Math.floor(config.thresholdBytes / 2), keyLists);
 
   if (input.outputSchema && !(await admits(input.outputSchema, folded))) {
@@ -125,16 +123,16 @@ const NOT_FOLDABLE = Symbol("not foldable");
 /** The answer's data (S4.3) and its one serialisation: compared with a repeating text, measured, encrypted. */
 interface FoldableData {
   value: unknown;
-  json: string;
+  json: SerializedAnswer;
 }
 
 /** S4.2 and S4.3: the answer's data, when it is one text or structuredContent with at most one text repeating it. */
-function foldableData(result: ToolResult): FoldableData | typeof NOT_FOLDABLE {
+function foldableData(result: ToolResult, keyLists: KeyLists): FoldableData | typeof NOT_FOLDABLE {
   const content = result.content ?? [];
   const structured = result.structuredContent;
   if (structured !== undefined) {
     if (content.length > 1 || (content.length === 1 && content[0]!.type !== "text")) return NOT_FOLDABLE;
-    const json = JSON.stringify(structured);
+    const json = serializeAnswer(structured, { keyLists });
     if (content.length === 1 && !repeats(content[0]!.text, json, structured)) return NOT_FOLDABLE;
     return { value: structured, json };
   }
@@ -149,13 +147,14 @@ function foldableData(result: ToolResult): FoldableData | typeof NOT_FOLDABLE {
       // not JSON: counts as a string
     }
   }
-  return { value, json: JSON.stringify(value) };
+  return { value, json: serializeAnswer(value, { keyLists }) };
 }
 
-/** Whether `text` is the same JSON as `structured`, whose compact serialisation is `json`. */
-function repeats(text: string | undefined, json: string, structured: unknown): boolean {
+/** Whether `text` is the same JSON as `structured`, whose compact serialisation is `serialized`. */
+function repeats(text: string | undefined, serialized: SerializedAnswer, structured: unknown): boolean {
   if (typeof text !== "string") return false;
-  if (text === json) return true; // the usual MCP answer: no second serialisation
+  if (serialized.matches(text)) return true; // the usual MCP answer: no second serialisation
+  const json = serialized.text;
   if (text.length > json.length) {
     // Pretty-printed by JSON.stringify: printing again with its indent is native, faster than a scan in JS.
     const indent = prettyIndent(text);

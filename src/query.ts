@@ -99,6 +99,11 @@ export function queryValue(answer: unknown, args: QueryArguments, thresholdBytes
   return { path, value: target };
 }
 
+/** The items a list query reads (S7.1 defaults), so the store can read only the pieces holding them. */
+export function listWindow(args: QueryArguments): { offset: number; limit: number } {
+  return window(args, DEFAULT_LIMITS.items);
+}
+
 function window(args: QueryArguments, defaultLimit: number): { offset: number; limit: number } {
   const limit = args.limit ?? defaultLimit;
   const offset = args.page !== undefined ? (args.page - 1) * limit : (args.offset ?? 0);

@@ -1,19 +1,24 @@
 /**
- * The last few answers `result_query` decrypted and parsed, so paging through a large answer does not
- * decrypt and parse all of it on every page. Keyed by the derived storage key, so only a caller who
- * could read the record finds its entry; an entry is used only while the storage still holds the very
- * same record (same IV and tag) and it has not expired, so eviction and expiry behave exactly as without it.
+ * What `result_query` keeps in memory between reads, never in a storage:
+ * - `RecentAnswers`: the last few answers it decrypted and parsed (whole, or the parts of a pieced answer
+ *   read so far), so paging through a large answer does not decrypt and parse it on every page. Keyed by
+ *   the derived storage key, so only a caller who could read the record finds its entry; an entry is used
+ *   only while the storage still holds the very same main record (same IV and tag) and it has not
+ *   expired, so eviction and expiry of the main record behave exactly as without it.
+ * - `RecentKeys`: the keys derived for recent (handle, owner) pairs, so a repeated query skips HKDF.
  * Values are shared: callers must treat them as read-only.
  */
-interface Entry {
-  value: unknown;
+import type { AnswerKeys, Owner } from "./crypto.js";
+
+interface Entry<T> {
+  state: T;
   fingerprint: string;
   expiresAt: number;
   bytes: number;
 }
 
-export class RecentAnswers {
-  private readonly entries = new Map<string, Entry>();
+export class RecentAnswers<T> {
+  private readonly entries = new Map<string, Entry<T>>();
   private bytes = 0;
 
   constructor(
@@ -21,7 +26,7 @@ export class RecentAnswers {
     private readonly maxBytes = 32 * 1024 * 1024,
   ) {}
 
-  get(storageKey: string, record: Uint8Array, now: number): { value: unknown } | undefined {
+  get(storageKey: string, record: Uint8Array, now: number): T | undefined {
     const entry = this.entries.get(storageKey);
     if (!entry) return undefined;
     if (entry.expiresAt <= now || entry.fingerprint !== fingerprint(record)) {
@@ -30,15 +35,25 @@ export class RecentAnswers {
     }
     this.entries.delete(storageKey); // most recently used goes last
     this.entries.set(storageKey, entry);
-    return { value: entry.value };
+    return entry.state;
   }
 
-  set(storageKey: string, record: Uint8Array, value: unknown, expiresAt: number, bytes: number): void {
+  set(storageKey: string, record: Uint8Array, state: T, expiresAt: number, bytes: number): void {
     this.remove(storageKey);
     if (bytes > this.maxBytes || this.maxEntries === 0) return;
-    this.entries.set(storageKey, { value, fingerprint: fingerprint(record), expiresAt, bytes });
+    this.entries.set(storageKey, { state, fingerprint: fingerprint(record), expiresAt, bytes });
     this.bytes += bytes;
-    while (this.entries.size > this.maxEntries || this.bytes > this.maxBytes) this.remove(this.entries.keys().next().value as string);
+    this.trim();
+  }
+
+  /** An entry grew (more of its answer was read); drops it when it no longer fits. */
+  resize(storageKey: string, state: T, bytes: number): void {
+    const entry = this.entries.get(storageKey);
+    if (!entry || entry.state !== state) return;
+    if (bytes > this.maxBytes) return this.remove(storageKey);
+    this.bytes += bytes - entry.bytes;
+    entry.bytes = bytes;
+    this.trim();
   }
 
   remove(storageKey: string): void {
@@ -52,11 +67,38 @@ export class RecentAnswers {
     this.entries.clear();
     this.bytes = 0;
   }
+
+  private trim(): void {
+    while (this.entries.size > this.maxEntries || this.bytes > this.maxBytes) this.remove(this.entries.keys().next().value as string);
+  }
 }
 
-/** Header and IV at the start, GCM tag at the end: any new record under the key differs in them. */
+/** Trailer (tag, IV, header) and length: any new record under the key differs in them. */
 function fingerprint(record: Uint8Array): string {
-  const head = record.subarray(0, 21);
-  const tail = record.subarray(Math.max(21, record.byteLength - 16));
-  return `${record.byteLength}:${Array.from(head).join(",")}:${Array.from(tail).join(",")}`;
+  return `${record.byteLength}:${Array.from(record.subarray(Math.max(0, record.byteLength - 46))).join(",")}`;
+}
+
+/** Derived keys of recent (handle, owner) pairs, least recently used dropped first. */
+export class RecentKeys {
+  private readonly entries = new Map<string, Promise<AnswerKeys>>();
+
+  constructor(private readonly maxEntries = 256) {}
+
+  get(handle: string, owner: Owner, derive: () => Promise<AnswerKeys>): Promise<AnswerKeys> {
+    const id = JSON.stringify([handle, owner.session ?? null, owner.caller ?? null]);
+    let keys = this.entries.get(id);
+    if (keys) {
+      this.entries.delete(id);
+    } else {
+      keys = derive();
+      keys.catch(() => this.entries.get(id) === keys && this.entries.delete(id));
+    }
+    this.entries.set(id, keys);
+    if (this.entries.size > this.maxEntries) this.entries.delete(this.entries.keys().next().value as string);
+    return keys;
+  }
+
+  clear(): void {
+    this.entries.clear();
+  }
 }

@@ -3,6 +3,7 @@ import type { Owner } from "./crypto.js";
 import { describeError, ResultQueryError, type ResultQueryErrorCode } from "./errors.js";
 import { quoteArgument } from "./quote-argument.js";
 import type { ResultHandlesConfig } from "./options.js";
+import { selectForQuery } from "./query-plan.js";
 import { DEFAULT_LIMITS, MAX_LIMIT, parseQueryArguments, queryValue, type QueryResult } from "./query.js";
 import type { ResultHandleStore } from "./store.js";
 import { textResult, type ToolResult } from "./tool-result.js";
@@ -131,16 +132,23 @@ export class ResultQueryTool {
   /** Reads one slice; throws `ResultQueryError`. */
   async query(rawArgs: unknown, owner: OwnerOf): Promise<QueryResult> {
     const args = parseQueryArguments(rawArgs);
+    // Every instance's store is asked at once, so a slow or hung store costs one timeout, not one per
+    // instance; the first instance (in install order) that holds the handle answers.
+    const reads = this.sources().map((source) => ({
+      source,
+      found: source
+        .store()
+        .then((store) => store.readShared(args.handle, typeof owner === "function" ? owner(source) : owner, selectForQuery(args)))
+        .then(
+          (found): { value: unknown } | "not found" | "unavailable" => found ?? "not found",
+          () => "unavailable" as const,
+        ),
+    }));
     let unavailable = false;
-    for (const source of this.sources()) {
-      let found: { value: unknown } | undefined;
-      try {
-        found = await (await source.store()).readShared(args.handle, typeof owner === "function" ? owner(source) : owner);
-      } catch {
-        unavailable = true;
-        continue;
-      }
-      if (found) return queryValue(found.value, args, source.config.thresholdBytes);
+    for (const read of reads) {
+      const found = await read.found;
+      if (found === "unavailable") unavailable = true;
+      else if (found !== "not found") return queryValue(found.value, args, read.source.config.thresholdBytes);
     }
     if (unavailable) {
       throw new ResultQueryError("RESULT_STORE_UNAVAILABLE", "The result store could not be read right now. Try the same call again in a moment.");

@@ -1,27 +1,60 @@
-import { deriveHandleKeys, isUuidV4, openRecord, recordExpiry, sealRecord, type Owner } from "./crypto.js";
-import { RecentAnswers } from "./recent-answers.js";
+import { decodeIndex, encodeIndex, itemSpan, piecesOf, type AnswerIndex, type Selector } from "./answer-index.js";
+import { AnswerKeys, defaultCryptoBackend, isUuidV4, openRecord, randomBytes, sealRecord, type CryptoBackend, type Owner } from "./crypto.js";
 import { ResultHandlesConfigurationError, ResultQueryError } from "./errors.js";
-import { toJsonBytes } from "./size.js";
+import { hasOwn, setOwn, type JsonObject } from "./json.js";
+import { RecentAnswers, RecentKeys } from "./recent-answers.js";
+import { serializeAnswer, serializedFromJson, type PieceOptions, type SerializedAnswer } from "./record-pieces.js";
 import type { NamespacedStorage } from "./storage/types.js";
 
-const decoder = new TextDecoder();
+export { serializeAnswer, type PieceOptions, type SerializedAnswer } from "./record-pieces.js";
+export type { Selection, Selector, ListSummary } from "./answer-index.js";
 
-/** An encrypted answer and the derived key it goes under: all a storage ever sees. */
+/** Encrypted records and the derived keys they go under, main record first: all a storage ever sees. */
 export interface SealedAnswer {
-  readonly storageKey: string;
-  readonly record: Uint8Array;
+  readonly records: readonly { readonly key: string; readonly value: Uint8Array }[];
+}
+
+/** An answer as far as `readShared` has read it: whole, or its index and the parts of its lists read so far. */
+interface AnswerState {
+  expiresAt: number;
+  whole?: { value: unknown };
+  index?: AnswerIndex;
+  /** Per list: its items as read so far (holes elsewhere) and which batches are in. */
+  lists: Map<number, { items: unknown[]; loaded: Uint8Array }>;
+  /** The root as far as read: the list itself, or an object holding the lists read so far. */
+  root?: unknown;
+  bytes: number;
+}
+
+const utf8 = new TextDecoder();
+type NodeBufferLike = Uint8Array & { toString(encoding: "latin1" | "utf8"): string };
+const NodeBuffer = (globalThis as unknown as { Buffer?: { from(buffer: ArrayBufferLike, offset: number, length: number): NodeBufferLike } }).Buffer;
+
+/** UTF-8 to text; an ASCII piece decodes as latin1 in Node, several times faster (flagged at seal time). */
+function decode(bytes: Uint8Array, ascii: boolean): string {
+  if (NodeBuffer) return NodeBuffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString(ascii ? "latin1" : "utf8");
+  return utf8.decode(bytes);
+}
+
+/** Internals a test or benchmark may pin; defaults suit production. */
+export interface StoreOptions extends Pick<PieceOptions, "pieceBytes"> {
+  /** `node:crypto` where it exists, else WebCrypto; both write the same bytes (S8.4). */
+  crypto?: CryptoBackend;
 }
 
 /**
  * Keeps folded answers, encrypted, for `ttlSeconds` (S2, S8). Handles and owners never reach the
- * storage: only derived keys and sealed records do.
+ * storage: only derived keys and sealed records do. An answer larger than one piece is stored as pieces
+ * plus an index (S8.5), so `readShared` with a selector reads only what a query touches.
  */
 export class ResultHandleStore {
-  private readonly recent = new RecentAnswers();
+  private readonly recent = new RecentAnswers<AnswerState>();
+  private readonly keys = new RecentKeys();
 
   constructor(
     private readonly storage: NamespacedStorage,
     readonly ttlSeconds: number,
+    private readonly options: StoreOptions = {},
   ) {
     if (!Number.isInteger(ttlSeconds) || ttlSeconds < 1) {
       throw new ResultHandlesConfigurationError([{ path: "ttlSeconds", message: "must be a positive whole number" }]);
@@ -34,54 +67,205 @@ export class ResultHandleStore {
   }
 
   async save(handle: string, value: unknown, owner: Owner): Promise<void> {
-    await this.put(await this.seal(handle, toJsonBytes(value), owner));
+    await this.put(await this.seal(handle, serializeAnswer(value, this.options), owner));
   }
 
   /**
-   * Encrypts an answer already measured as UTF-8 JSON without storing it yet, so a fold serializes its
-   * answer once and encrypts while it builds the preview; `put` stores it.
+   * Encrypts an answer without storing it yet, so a fold encrypts while it builds the preview; `put`
+   * stores it. Pass what the fold serialised: `serializeAnswer(value)` lets queries read single pieces;
+   * plain JSON text or bytes work too, but then every query reads all pieces.
    */
-  async seal(handle: string, json: Uint8Array, owner: Owner): Promise<SealedAnswer> {
+  async seal(handle: string, json: SerializedAnswer | string | Uint8Array, owner: Owner): Promise<SealedAnswer> {
     if (!isUuidV4(handle)) throw new ResultQueryError("INVALID_INPUT", "handle must be a UUID v4 from newHandle()");
-    const keys = await deriveHandleKeys(handle, owner);
-    return { storageKey: keys.storageKey, record: await sealRecord(keys, json, Date.now() + this.ttlSeconds * 1000) };
+    const deriving = this.keysFor(handle, owner); // HKDF runs while the answer is encoded
+    deriving.catch(() => {});
+    const answer = typeof json === "string" || json instanceof Uint8Array ? serializedFromJson(json, this.options) : json;
+    const keys = await deriving;
+    const expiresAt = Date.now() + this.ttlSeconds * 1000;
+    const pieces = answer.pieces;
+    if (pieces.length <= 1) {
+      const piece = pieces[0] ?? { bytes: new Uint8Array(0), ascii: true };
+      const header = { kind: "whole", ascii: piece.ascii, expiresAt, pieceIndex: 0, pieceCount: 1 } as const;
+      return { records: [{ key: keys.storageKey, value: await sealRecord(keys, keys.storageKey, header, piece.bytes) }] };
+    }
+    const nonce = randomBytes(16);
+    const index: AnswerIndex = { nonce, pieces: pieces.map((p) => p.bytes.byteLength), lists: [...answer.lists] };
+    const pieceCount = pieces.length;
+    const records = await Promise.all([
+      sealRecord(keys, keys.storageKey, { kind: "index", ascii: false, expiresAt, pieceIndex: 0, pieceCount }, encodeIndex(index)).then((value) => ({
+        key: keys.storageKey,
+        value,
+      })),
+      ...pieces.map(async (piece, pieceIndex) => {
+        const key = await keys.pieceKey(pieceIndex);
+        const header = { kind: "piece", ascii: piece.ascii, expiresAt, pieceIndex, pieceCount } as const;
+        return { key, value: await sealRecord(keys, key, header, piece.bytes, nonce) };
+      }),
+    ]);
+    return { records };
   }
 
+  /**
+   * Stores a sealed answer: its main record first, so a storage that drops the oldest drops that first.
+   * Throws when the storage refuses any record, or has already dropped the main record to make room for
+   * the pieces (an answer too large for it): the fold then sends the answer whole (S4.7).
+   */
   async put(sealed: SealedAnswer): Promise<void> {
-    this.recent.remove(sealed.storageKey);
-    await this.storage.set(sealed.storageKey, sealed.record, this.ttlSeconds);
+    const main = sealed.records[0]!.key;
+    this.recent.remove(main);
+    try {
+      await Promise.all(sealed.records.map((record) => this.storage.set(record.key, record.value, this.ttlSeconds)));
+      if (sealed.records.length > 1 && !(await this.storage.get(main))) throw new RangeError("the storage dropped the answer's index to make room for its pieces");
+    } catch (error) {
+      // Best effort, not awaited (a hung storage must not hold the fold longer): no orphan pieces left behind.
+      void Promise.allSettled(sealed.records.map((record) => this.storage.delete(record.key)));
+      throw error;
+    }
   }
 
   /** The value saved for this handle and owner; missing, expired, tampered and foreign handles read as undefined. */
   async read(handle: string, owner: Owner): Promise<{ value: unknown } | undefined> {
-    return this.load(handle, owner, false);
+    return this.load(handle, owner, false, undefined);
   }
 
   /**
    * `read` for `result_query`: a recent answer may be served from memory instead of being decrypted and
-   * parsed again. The value may be shared with other calls and must be treated as read-only.
+   * parsed again, and with `select`, only the list items the query needs are read (the rest of the
+   * returned value is missing, so use it only for that query). The value may be shared with other calls
+   * and must be treated as read-only.
    */
-  async readShared(handle: string, owner: Owner): Promise<{ value: unknown } | undefined> {
-    return this.load(handle, owner, true);
+  async readShared(handle: string, owner: Owner, select?: Selector): Promise<{ value: unknown } | undefined> {
+    return this.load(handle, owner, true, select);
   }
 
-  private async load(handle: string, owner: Owner, shared: boolean): Promise<{ value: unknown } | undefined> {
+  private keysFor(handle: string, owner: Owner): Promise<AnswerKeys> {
+    return this.keys.get(handle, owner, () => AnswerKeys.derive(handle, owner, this.options.crypto ?? defaultCryptoBackend()));
+  }
+
+  private async load(handle: string, owner: Owner, shared: boolean, select: Selector | undefined): Promise<{ value: unknown } | undefined> {
     if (!isUuidV4(handle)) return undefined;
-    const keys = await deriveHandleKeys(handle, owner);
-    const record = await this.storage.get(keys.storageKey);
-    if (!record) return undefined;
+    const keys = await this.keysFor(handle, owner);
+    const main = await this.storage.get(keys.storageKey);
+    if (!main) return undefined;
     const now = Date.now();
-    const recent = shared ? this.recent.get(keys.storageKey, record, now) : undefined;
-    if (recent) return recent;
-    const plain = await openRecord(keys, record, now);
-    if (!plain) return undefined;
-    const value = JSON.parse(decoder.decode(plain)) as unknown;
-    if (shared) this.recent.set(keys.storageKey, record, value, recordExpiry(record), plain.byteLength);
+    let state = shared ? this.recent.get(keys.storageKey, main, now) : undefined;
+    if (!state) {
+      const opened = await openRecord(keys, keys.storageKey, main, now);
+      if (!opened) return undefined;
+      const { header, plaintext } = opened;
+      if (header.kind === "whole") {
+        state = { expiresAt: header.expiresAt, whole: { value: JSON.parse(decode(plaintext, header.ascii)) }, lists: new Map(), bytes: plaintext.byteLength };
+      } else if (header.kind === "index") {
+        const index = decodeIndex(plaintext);
+        if (!index || index.pieces.length !== header.pieceCount) return undefined;
+        state = { expiresAt: header.expiresAt, index, lists: new Map(), bytes: plaintext.byteLength };
+      } else {
+        return undefined;
+      }
+      if (shared) this.recent.set(keys.storageKey, main, state, state.expiresAt, state.bytes);
+    }
+    if (state.whole) return state.whole;
+
+    const selection = select ? select(state.index!.lists) : "all";
+    const value = await (selection === "none"
+      ? undefined
+      : selection === "all"
+        ? this.loadWhole(keys, state, now)
+        : this.loadItems(keys, state, selection.list, selection.from, selection.to, now));
+    if (value === MISSING) {
+      this.recent.remove(keys.storageKey); // a missing or tampered piece: the whole handle reads as not found (S8.5)
+      return undefined;
+    }
+    if (shared) this.recent.resize(keys.storageKey, state, state.bytes);
     return { value };
+  }
+
+  /** Every piece, parsed as one answer. */
+  private async loadWhole(keys: AnswerKeys, state: AnswerState, now: number): Promise<unknown> {
+    const index = state.index!;
+    const texts = await this.loadRanges(keys, state, index.pieces.map((length, piece) => ({ piece, from: 0, to: length })), now);
+    if (texts === MISSING) return MISSING;
+    const value = JSON.parse(texts.join("")) as unknown;
+    state.whole = { value };
+    state.lists.clear();
+    state.root = undefined;
+    state.bytes = index.pieces.reduce((sum, length) => sum + length, 0);
+    return value;
+  }
+
+  /** Items `from` to `to - 1` of one list, in the root as far as read (other items and keys are missing). */
+  private async loadItems(keys: AnswerKeys, state: AnswerState, list: number, from: number, to: number, now: number): Promise<unknown> {
+    const index = state.index!;
+    const layout = index.lists[list];
+    if (!layout) return MISSING;
+    let read = state.lists.get(list);
+    if (!read) {
+      read = { items: new Array<unknown>(layout.length), loaded: new Uint8Array(layout.batches.length / 2) };
+      state.lists.set(list, read);
+      state.root = withList(state.root, layout.path, read.items);
+    }
+    const root = state.root; // a concurrent whole read may reset the state meanwhile
+    const span = itemSpan(layout, Math.max(0, from), Math.min(layout.length, to));
+    if (span && read.loaded.subarray(span.firstBatch, span.endBatch).includes(0)) {
+      const texts = await this.loadRanges(keys, state, piecesOf(index, span.start, span.end), now);
+      if (texts === MISSING) return MISSING;
+      const items = JSON.parse(`[${texts.join("")}]`) as unknown[];
+      for (let i = 0; i < items.length; i++) read.items[span.firstItem + i] = items[i];
+      read.loaded.fill(1, span.firstBatch, span.endBatch);
+      state.bytes += span.end - span.start;
+    }
+    return root;
+  }
+
+  /** Decrypts the pieces the ranges touch (checking each is the piece the index expects) and decodes the ranges. */
+  private async loadRanges(
+    keys: AnswerKeys,
+    state: AnswerState,
+    ranges: { piece: number; from: number; to: number }[],
+    now: number,
+  ): Promise<string[] | typeof MISSING> {
+    const index = state.index!;
+    const texts = await Promise.all(
+      ranges.map(async ({ piece, from, to }) => {
+        const key = await keys.pieceKey(piece);
+        const record = await this.storage.get(key);
+        if (!record) return MISSING;
+        const opened = await openRecord(keys, key, record, now, index.nonce);
+        if (!opened) return MISSING;
+        const { header, plaintext } = opened;
+        if (
+          header.kind !== "piece" ||
+          header.pieceIndex !== piece ||
+          header.pieceCount !== index.pieces.length ||
+          header.expiresAt !== state.expiresAt ||
+          plaintext.byteLength !== index.pieces[piece]
+        ) {
+          return MISSING;
+        }
+        return decode(plaintext.subarray(from, to), header.ascii);
+      }),
+    );
+    return texts.includes(MISSING) ? MISSING : (texts as string[]);
   }
 
   async onShutdown(): Promise<void> {
     this.recent.clear();
+    this.keys.clear();
     await this.storage.close();
   }
+}
+
+const MISSING = Symbol("missing record");
+
+/** The root as far as read, with `items` placed at `path` (objects created on the way). */
+function withList(root: unknown, path: readonly string[], items: unknown[]): unknown {
+  if (path.length === 0) return items;
+  const top = (root ?? {}) as JsonObject;
+  let at = top;
+  for (const key of path.slice(0, -1)) {
+    if (!hasOwn(at, key)) setOwn(at, key, {});
+    at = at[key] as JsonObject;
+  }
+  setOwn(at, path[path.length - 1]!, items);
+  return top;
 }

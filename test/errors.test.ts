@@ -3,7 +3,7 @@ import { McpServer } from "@modelcontextprotocol/server";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import * as nodeBuild from "../src/node/index.js";
 import * as pageBuild from "../src/browser/index.js";
-import { deriveHandleKeys } from "../src/crypto.js";
+import { AnswerKeys, webCryptoBackend } from "../src/crypto.js";
 import { withinTimeout } from "../src/storage/timeout.js";
 
 const {
@@ -116,7 +116,8 @@ describe("S13.4 the throw sites use coded errors", () => {
 
   it("no WebCrypto in the runtime: WEBCRYPTO_UNAVAILABLE", async () => {
     vi.stubGlobal("crypto", undefined);
-    const error = await thrown(() => deriveHandleKeys("6f1c3c1e-8c39-4a57-9a52-8d6c4c1b2f10", { session: "s" }));
+    // The WebCrypto path (pages; Node derives keys with node:crypto).
+    const error = await thrown(() => AnswerKeys.derive("6f1c3c1e-8c39-4a57-9a52-8d6c4c1b2f10", { session: "s" }, webCryptoBackend));
     expectCoded(error, "WEBCRYPTO_UNAVAILABLE");
   });
 

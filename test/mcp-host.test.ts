@@ -196,6 +196,22 @@ describe("S4 through the host", () => {
     expect(read.structuredContent).toMatchObject({ error: { code: "RESULT_STORE_UNAVAILABLE" } });
   });
 
+  it("S7.6 several instances whose stores hang: result_query answers after one store timeout, not one per instance", async () => {
+    const timeoutMs = 400;
+    const server = new McpServer({ name: "t", version: "1" });
+    for (const tool of ["a", "b", "c"]) {
+      const { plugin, logger } = pluginOver(brokenStorage({ get: hangs }), { thresholdBytes: 1024, storage: { type: "memory", timeoutMs } });
+      plugin.install(server, { tools: [tool], logger });
+    }
+    const client = await linkInMemory(server, "s");
+    const started = performance.now();
+    const read = (await client.callTool({ name: "result_query", arguments: { handle: crypto.randomUUID() } })) as Result;
+    const elapsed = performance.now() - started;
+    expect(read.structuredContent).toMatchObject({ error: { code: "RESULT_STORE_UNAVAILABLE" } });
+    expect(elapsed).toBeGreaterThanOrEqual(timeoutMs - 50);
+    expect(elapsed).toBeLessThan(2 * timeoutMs); // one after another would take 3 timeouts
+  });
+
   it("passes error results through untouched", async () => {
     const server = new McpServer({ name: "t", version: "1" });
     const { plugin, logger } = quietPlugin();

@@ -6,7 +6,7 @@
  */
 const mintedIds = new WeakMap<object, string>();
 
-/** What this file reads of the SDK's request context: the transport's session id and the HTTP request, if any. */
+/** The two members of the SDK's request context this needs. */
 interface CallContext {
   sessionId?: string;
   http?: unknown;

@@ -1,0 +1,88 @@
+/**
+ * The encrypted index of an answer stored in pieces (S8.5): how long each piece is, and where the items
+ * of its large lists lie, so a query reads only the pieces its slice touches. It lives in the answer's
+ * main record; the storage sees it only encrypted.
+ */
+import type { ListLayout } from "./record-pieces.js";
+
+export interface AnswerIndex {
+  /** Random per save; bound into every piece's associated data, so pieces of two saves never mix. */
+  nonce: Uint8Array;
+  /** Byte length of each piece, in order. */
+  pieces: number[];
+  lists: ListLayout[];
+}
+
+/** What a query needs of an answer: all of it, nothing (its path cannot be valid), or items of one list. */
+export type Selection = "all" | "none" | { list: number; from: number; to: number };
+
+/** What a query planner may know of the lists before anything else is read. */
+export interface ListSummary {
+  /** Keys from the root to the list; empty when the root is the list. */
+  readonly path: readonly string[];
+  readonly length: number;
+}
+
+export type Selector = (lists: readonly ListSummary[]) => Selection;
+
+const encoder = new TextEncoder();
+const decoder = new TextDecoder();
+
+export function encodeIndex(index: AnswerIndex): Uint8Array {
+  return encoder.encode(JSON.stringify({ nonce: Array.from(index.nonce), pieces: index.pieces, lists: index.lists }));
+}
+
+/** The index, or undefined when the plaintext is not one (it decrypted, so this means a bug or a foreign writer). */
+export function decodeIndex(plaintext: Uint8Array): AnswerIndex | undefined {
+  try {
+    const raw = JSON.parse(decoder.decode(plaintext)) as { nonce: number[]; pieces: number[]; lists: ListLayout[] };
+    if (!Array.isArray(raw.nonce) || !Array.isArray(raw.pieces) || !Array.isArray(raw.lists)) return undefined;
+    return { nonce: Uint8Array.from(raw.nonce), pieces: raw.pieces, lists: raw.lists };
+  } catch {
+    return undefined;
+  }
+}
+
+/** Byte range of the batches holding items `from` to `to - 1` of a list, and the items they hold. */
+export interface ItemSpan {
+  firstBatch: number;
+  endBatch: number;
+  start: number;
+  end: number;
+  firstItem: number;
+}
+
+export function itemSpan(list: ListLayout, from: number, to: number): ItemSpan | undefined {
+  const count = list.batches.length / 2;
+  if (from >= to || count === 0) return undefined;
+  // Last batch starting at or before `from`, then the first batch starting at or after `to`.
+  let low = 0;
+  let high = count - 1;
+  while (low < high) {
+    const mid = (low + high + 1) >> 1;
+    if (list.batches[2 * mid]! <= from) low = mid;
+    else high = mid - 1;
+  }
+  const firstBatch = low;
+  let endBatch = firstBatch + 1;
+  while (endBatch < count && list.batches[2 * endBatch]! < to) endBatch++;
+  return {
+    firstBatch,
+    endBatch,
+    start: list.batches[2 * firstBatch + 1]!,
+    end: endBatch < count ? list.batches[2 * endBatch + 1]! - 1 : list.end, // before the comma, or before `]`
+    firstItem: list.batches[2 * firstBatch]!,
+  };
+}
+
+/** The pieces a byte range touches, with the range's part in each. */
+export function piecesOf(index: AnswerIndex, start: number, end: number): { piece: number; from: number; to: number }[] {
+  const out: { piece: number; from: number; to: number }[] = [];
+  let offset = 0;
+  for (let piece = 0; piece < index.pieces.length && offset < end; piece++) {
+    const length = index.pieces[piece]!;
+    if (offset + length > start) out.push({ piece, from: Math.max(0, start - offset), to: Math.min(length, end - offset) });
+    offset += length;
+  }
+  return out;
+}

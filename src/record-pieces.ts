@@ -1,0 +1,279 @@
+/**
+ * Serialises an answer once, straight into UTF-8 pieces of about `PIECE_BYTES` (S8.5), and notes where
+ * the items of its large lists start, so a query can later read only the pieces its slice touches.
+ *
+ * Lists (the root list, or lists reached from the root through object keys only, down to three keys,
+ * such as `{ rows: [...] }` or `{ data: { search: { nodes: [...] } } }`) are serialised in batches of
+ * items (`JSON.stringify` of slices, joined with commas): the same text as one `JSON.stringify`, with
+ * the exact byte offset of every batch for free. Anything else is serialised whole. (The one difference:
+ * an item's own `toJSON(key)` sees its index within the batch; JSON answers have no `toJSON`.)
+ */
+import { isPlainObject, setOwn, type JsonObject } from "./json.js";
+
+/**
+ * About 1 MB as issue 9 asks, on the small side: a 1 MB answer already splits in two, so its first query
+ * decrypts half of it, and a remote store moves at most this much for a slice.
+ */
+export const PIECE_BYTES = 512 * 1024;
+/** A batch holds about this many UTF-16 units of JSON: the grain of the list index. */
+const BATCH_CHARS = 32 * 1024;
+
+export interface Piece {
+  readonly bytes: Uint8Array;
+  /** Pure ASCII, so it decodes as latin1 (much faster than UTF-8 in Node). */
+  readonly ascii: boolean;
+}
+
+/** Where one list's items lie in the answer's UTF-8 JSON. */
+export interface ListLayout {
+  /** Keys from the root to the list; empty when the root itself is the list. */
+  path: string[];
+  length: number;
+  /** Flat pairs: first item of each batch, then the byte offset where that item starts. */
+  batches: number[];
+  /** Byte offset just past the last item (where the list's `]` is). */
+  end: number;
+}
+
+export interface SerializedAnswer {
+  /** Size as UTF-8 JSON (S4.3). */
+  readonly bytes: number;
+  readonly pieces: readonly Piece[];
+  readonly lists: readonly ListLayout[];
+  /** The JSON text, identical to `JSON.stringify(value)`; built on first use. */
+  readonly text: string;
+  /** Its length in UTF-16 units, without building it. */
+  readonly chars: number;
+  /** Whether `text` is exactly this JSON text, compared piece by piece without building it. */
+  matches(text: string): boolean;
+}
+
+const encoder = new TextEncoder();
+const NodeBuffer = (globalThis as { Buffer?: { allocUnsafe(size: number): Uint8Array } }).Buffer;
+const FIRST_BUFFER_BYTES = 64 * 1024;
+
+/** A buffer to encode into: Node's unzeroed memory where it can (every byte used is written first). */
+function allocate(size: number): Uint8Array {
+  return NodeBuffer ? NodeBuffer.allocUnsafe(size) : new Uint8Array(size);
+}
+
+export interface PieceOptions {
+  /** Piece size in bytes (default `PIECE_BYTES`); tests make it small to get many pieces from small answers. */
+  pieceBytes?: number;
+  /** Key lists shared with the fold's preview and shape: a 48k-key object is listed once, not once more here. */
+  keyLists?: { of(object: JsonObject): string[] };
+}
+
+/**
+ * Encodes strings as UTF-8 (`encodeInto`, no intermediate copies) into piece-sized buffers: a full
+ * buffer becomes a piece. `encodeInto` never splits a character, so every piece decodes on its own.
+ * Piece-sized buffers are reused by the allocator from one answer to the next, where one large buffer
+ * per answer would be fresh memory to fault in every time.
+ */
+class PieceWriter {
+  readonly pieces: Piece[] = [];
+  readonly batchChars: number;
+  readonly chunks: string[] = [];
+  total = 0;
+  private buffer: Uint8Array;
+  private at = 0;
+  private ascii = true;
+
+  constructor(private readonly pieceBytes: number = PIECE_BYTES) {
+    this.batchChars = Math.max(1, Math.min(BATCH_CHARS, pieceBytes >> 4));
+    this.buffer = allocate(Math.max(4, Math.min(pieceBytes, FIRST_BUFFER_BYTES)));
+  }
+
+  write(text: string): void {
+    if (text.length === 0) return;
+    this.chunks.push(text);
+    for (let from = 0; ; ) {
+      const { read, written } = encoder.encodeInto(from === 0 ? text : text.slice(from), this.buffer.subarray(this.at));
+      // JSON.stringify escapes lone surrogates, so more bytes than units means a non-ASCII character.
+      if (read !== written) this.ascii = false;
+      this.at += written;
+      this.total += written;
+      from += read;
+      if (from >= text.length) return;
+      this.makeRoom();
+    }
+  }
+
+  /** The buffer is full: grow it up to a piece (small answers stay one small buffer), else close it as a piece. */
+  private makeRoom(): void {
+    const size = this.buffer.byteLength;
+    if (size < this.pieceBytes) {
+      const bigger = allocate(Math.max(this.at + 4, Math.min(this.pieceBytes, size * 4)));
+      bigger.set(this.buffer.subarray(0, this.at));
+      this.buffer = bigger;
+      return;
+    }
+    this.flush();
+    this.buffer = allocate(Math.max(4, this.pieceBytes));
+  }
+
+  /** Closes what is written as a piece. */
+  flush(): void {
+    if (this.at > 0) this.pieces.push({ bytes: this.buffer.subarray(0, this.at), ascii: this.ascii });
+    this.buffer = this.buffer.subarray(this.at);
+    this.at = 0;
+    this.ascii = true;
+  }
+}
+
+/** The answer as UTF-8 JSON pieces with the layout of its lists; the text equals `JSON.stringify(value)`. */
+export function serializeAnswer(value: unknown, options: PieceOptions = {}): SerializedAnswer {
+  const writer = new PieceWriter(options.pieceBytes);
+  const lists: ListLayout[] = [];
+  writeValue(writer, value, [], lists, options.keyLists ?? OWN_KEYS);
+  writer.flush();
+  return fromWriter(writer, lists);
+}
+
+/** `JSON.stringify` would call its `toJSON` instead of listing it: leave it to `JSON.stringify`. */
+function hasToJson(value: object): boolean {
+  return typeof (value as { toJSON?: unknown }).toJSON === "function";
+}
+
+/** A plain `{}` (not a boxed string, a class instance or the like, which `JSON.stringify` treats its own way). */
+function isOrdinaryObject(value: object): boolean {
+  const proto = Object.getPrototypeOf(value) as unknown;
+  return proto === Object.prototype || proto === null;
+}
+
+/** Bytes or text already serialised elsewhere: pieces without a list layout (every query reads them all). */
+export function serializedFromJson(json: string | Uint8Array, options: PieceOptions = {}): SerializedAnswer {
+  const writer = new PieceWriter(options.pieceBytes);
+  if (typeof json === "string") writer.write(json);
+  else {
+    writer.pieces.push(...splitBytes(json, options.pieceBytes ?? PIECE_BYTES));
+    writer.total = json.byteLength;
+  }
+  writer.flush();
+  return fromWriter(writer, [], typeof json === "string" ? undefined : json);
+}
+
+function fromWriter(writer: PieceWriter, lists: ListLayout[], bytes?: Uint8Array): SerializedAnswer {
+  let text: string | undefined;
+  const chunks = writer.chunks;
+  const chars = bytes ? undefined : chunks.reduce((sum, chunk) => sum + chunk.length, 0);
+  return {
+    bytes: writer.total,
+    pieces: writer.pieces,
+    lists,
+    get text() {
+      text ??= bytes ? new TextDecoder().decode(bytes) : chunks.join("");
+      return text;
+    },
+    get chars() {
+      return chars ?? this.text.length;
+    },
+    matches(other: string): boolean {
+      if (bytes || text !== undefined) return other === this.text;
+      if (other.length !== chars) return false;
+      let at = 0;
+      for (const chunk of chunks) {
+        if (!other.startsWith(chunk, at)) return false;
+        at += chunk.length;
+      }
+      return true;
+    },
+  };
+}
+
+function splitBytes(bytes: Uint8Array, pieceBytes: number): Piece[] {
+  const pieces: Piece[] = [];
+  let start = 0;
+  while (start < bytes.byteLength) {
+    let end = Math.min(bytes.byteLength, start + pieceBytes);
+    while (end < bytes.byteLength && end > start && (bytes[end]! & 0xc0) === 0x80) end--;
+    pieces.push({ bytes: bytes.subarray(start, end), ascii: false });
+    start = end;
+  }
+  return pieces;
+}
+
+type KeyListing = NonNullable<PieceOptions["keyLists"]>;
+const OWN_KEYS: KeyListing = { of: (object) => Object.keys(object) };
+
+/** Lists are indexed down to this many keys from the root, such as `data.search.nodes`. */
+const LIST_DEPTH = 3;
+/** An object with more keys is serialised whole: looking for lists in it would cost more than they save. */
+const MAX_SCANNED_KEYS = 1024;
+
+/** A value at `path`: a list in item batches, an object member by member (down to LIST_DEPTH), else whole. */
+function writeValue(writer: PieceWriter, value: unknown, path: string[], lists: ListLayout[], keyLists: KeyListing): void {
+  if (Array.isArray(value) && !hasToJson(value)) {
+    writer.write("[");
+    lists.push({ path, ...writeItems(writer, value) });
+    writer.write("]");
+  } else if (path.length < LIST_DEPTH && isSerialisedByKeys(value)) {
+    writeObject(writer, value, path, lists, keyLists);
+  } else {
+    writer.write(JSON.stringify(value) ?? "null");
+  }
+}
+
+function isSerialisedByKeys(value: unknown): value is JsonObject {
+  return isPlainObject(value) && isOrdinaryObject(value) && !hasToJson(value);
+}
+
+/**
+ * An object: members that are lists (or objects that may hold lists) on their own, the members between
+ * them in one `JSON.stringify` per run (an object without lists is one call, whatever its width).
+ */
+function writeObject(writer: PieceWriter, object: JsonObject, path: string[], lists: ListLayout[], keyLists: KeyListing): void {
+  const keys = keyLists.of(object);
+  const ownAt: number[] = [];
+  if (keys.length <= MAX_SCANNED_KEYS) {
+    for (let i = 0; i < keys.length; i++) {
+      const member = object[keys[i]!];
+      if ((Array.isArray(member) && !hasToJson(member)) || (path.length + 1 < LIST_DEPTH && isSerialisedByKeys(member))) ownAt.push(i);
+    }
+  }
+  if (ownAt.length === 0) return writer.write(JSON.stringify(object));
+  writer.write("{");
+  let first = true;
+  let from = 0;
+  const writeRun = (to: number) => {
+    if (to <= from) return;
+    const run: JsonObject = {};
+    for (let i = from; i < to; i++) {
+      const key = keys[i]!;
+      if (key === "__proto__") setOwn(run, key, object[key]);
+      else run[key] = object[key];
+    }
+    const json = JSON.stringify(run);
+    if (json.length > 2) {
+      writer.write((first ? "" : ",") + json.slice(1, -1));
+      first = false;
+    }
+  };
+  for (const at of ownAt) {
+    writeRun(at);
+    const key = keys[at]!;
+    writer.write((first ? "" : ",") + JSON.stringify(key) + ":");
+    writeValue(writer, object[key], [...path, key], lists, keyLists);
+    first = false;
+    from = at + 1;
+  }
+  writeRun(keys.length);
+  writer.write("}");
+}
+
+/** Items in batches of about `BATCH_CHARS`; the first batch starts at the writer's current offset. */
+function writeItems(writer: PieceWriter, items: readonly unknown[]): Omit<ListLayout, "path"> {
+  const batches: number[] = [];
+  let count = 16;
+  for (let first = 0; first < items.length; ) {
+    const last = Math.min(items.length, first + count);
+    const json = JSON.stringify(items.slice(first, last));
+    if (first > 0) writer.write(",");
+    batches.push(first, writer.total);
+    writer.write(json.slice(1, -1));
+    // Aim the next batch at BATCH_CHARS, growing at most 8-fold at a time.
+    count = Math.max(1, Math.min(count * 8, Math.round((count * writer.batchChars) / Math.max(1, json.length))));
+    first = last;
+  }
+  return { length: items.length, batches, end: writer.total };
+}
