@@ -70,12 +70,20 @@ test("the page logs no console warning or error on load, after a signed-in call 
   expect(logged, "after a call").toEqual([]);
 });
 
-test("JSON panels hide nothing: long lines wrap inside the panel", async ({ page }) => {
+test("JSON panels hide nothing: laid out for the panel's width, no line cut off on the right nor wrapped", async ({ page }) => {
   await open(page);
   await callSignedIn(page);
-  for (const testId of ["preview", "answer"]) {
-    const overflow = await page.getByTestId(testId).evaluate((element) => element.scrollWidth - element.clientWidth);
-    expect(overflow, testId).toBeLessThanOrEqual(0);
+  await query(page, { path: "$.rows", page: "2", limit: "5", fields: "id, title" });
+  for (const testId of ["preview", "answer", "query-result"]) {
+    const panel = page.getByTestId(testId);
+    const layout = await panel.evaluate((element) => {
+      const style = getComputedStyle(element);
+      const height = element.scrollHeight - parseFloat(style.paddingTop) - parseFloat(style.paddingBottom);
+      return { overflow: element.scrollWidth - element.clientWidth, rows: height / parseFloat(style.lineHeight), lines: element.textContent!.split("\n").length };
+    });
+    expect(layout.overflow, `${testId}: nothing past the right edge`).toBeLessThanOrEqual(0);
+    expect(Math.round(layout.rows), `${testId}: each line on one row`).toBe(layout.lines);
+    expect(JSON.parse((await panel.textContent())!), `${testId}: still JSON`).toBeTruthy();
   }
   await expect(page.getByTestId("preview")).toContainText('"title": "Ticket 0"');
 });
