@@ -42,6 +42,62 @@ test("S4.4 an anonymous call shows the full answer: 200 rows, no handle", async 
   await expect(page.getByTestId("handle")).toHaveText("");
 });
 
+test("the warning banner belongs to the last call: an anonymous call's warning clears on a signed-in call", async ({ page }) => {
+  await open(page);
+  await expect(page.getByTestId("warnings")).toHaveText("");
+  await page.getByTestId("call-anonymous").click();
+  await expect(page.getByTestId("warnings")).toContainText("to an anonymous call");
+  await callSignedIn(page);
+  await expect(page.getByTestId("warnings")).toHaveText("");
+  // A later anonymous call shows only what that call warned: the plugin says it once per tool.
+  await page.getByTestId("call-anonymous").click();
+  await expect(page.getByTestId("answer-kind")).toHaveText(/full answer/);
+  await expect(page.getByTestId("warnings")).toHaveText("");
+});
+
+test("the page logs no console warning or error on load, after a signed-in call and after a query", async ({ page }) => {
+  const logged: string[] = [];
+  page.on("console", (message) => {
+    if (message.type() === "warning" || message.type() === "error") logged.push(`${message.type()}: ${message.text()}`);
+  });
+  page.on("pageerror", (error) => logged.push(`pageerror: ${error.message}`));
+  await open(page);
+  expect(logged, "on load").toEqual([]);
+  await callSignedIn(page);
+  await query(page, { path: "$.rows", page: "2", limit: "5" });
+  // WebMCP from inside the page: the polyfill warns if anything reads the deprecated navigator.modelContext.
+  await page.evaluate(async () => (document as any).modelContext.getTools());
+  expect(logged, "after a call").toEqual([]);
+});
+
+test("JSON panels hide nothing: laid out for the panel's width, no line cut off on the right nor wrapped", async ({ page }) => {
+  await open(page);
+  await callSignedIn(page);
+  await query(page, { path: "$.rows", page: "2", limit: "5", fields: "id, title" });
+  for (const testId of ["preview", "answer", "query-result"]) {
+    const panel = page.getByTestId(testId);
+    const layout = await panel.evaluate((element) => {
+      const style = getComputedStyle(element);
+      const height = element.scrollHeight - parseFloat(style.paddingTop) - parseFloat(style.paddingBottom);
+      return { overflow: element.scrollWidth - element.clientWidth, rows: height / parseFloat(style.lineHeight), lines: element.textContent!.split("\n").length };
+    });
+    expect(layout.overflow, `${testId}: nothing past the right edge`).toBeLessThanOrEqual(0);
+    expect(Math.round(layout.rows), `${testId}: each line on one row`).toBe(layout.lines);
+    expect(JSON.parse((await panel.textContent())!), `${testId}: still JSON`).toBeTruthy();
+  }
+  await expect(page.getByTestId("preview")).toContainText('"title": "Ticket 0"');
+});
+
+test("the page speaks to users in plain words: no spec rule numbers", async ({ page }) => {
+  await open(page);
+  await page.getByTestId("call-anonymous").click();
+  await expect(page.getByTestId("answer-bytes")).not.toHaveText("–");
+  await callSignedIn(page);
+  await page.getByTestId("call-anonymous").click();
+  await expect(page.getByTestId("handle")).toHaveText("");
+  expect(await page.locator("body").innerText()).not.toMatch(/\bS\d+(\.\d+)?\b|SPEC/);
+});
+
 test("S5 a signed-in call shows a folded answer of at most 2 KB, its handle, lifetime and shape tree", async ({ page }) => {
   await open(page);
   const handle = await callSignedIn(page);

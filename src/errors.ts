@@ -8,6 +8,8 @@ export type ResultHandlesErrorCode =
   | "STORAGE_UNAVAILABLE"
   /** A store call took longer than `storage.timeoutMs` (S9.1). */
   | "STORE_TIMEOUT"
+  /** A memory store was given a record larger than its `maxBytes` (S9.3); a fold then sends the answer whole. */
+  | "STORE_FULL"
   /** `install` met an `McpServer` without the members the adapter hooks into (S10.1). */
   | "UNSUPPORTED_MCP_SERVER"
   /** No WebCrypto (`globalThis.crypto.subtle`) in this runtime (S8.4). */
@@ -98,4 +100,9 @@ export class WebMcpUnavailableError extends ResultHandlesError {
         "a WebMCP polyfill (such as @mcp-b/webmcp-polyfill) before calling plugin.webmcp().",
     );
   }
+}
+
+/** An error's message for a log line or a refusal; anything else thrown, as text. */
+export function describeError(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
 }

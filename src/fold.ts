@@ -3,6 +3,7 @@ import type { Owner } from "./crypto.js";
 import { fitFoldedAnswer, type FoldedAnswer } from "./fit.js";
 import { isPlainObject, KeyLists } from "./json.js";
 import type { ResultHandlesConfig } from "./options.js";
+import { formatPath } from "./path.js";
 import { serializeAnswer, type ResultHandleStore, type SerializedAnswer } from "./store.js";
 import type { ContentBlock, ToolResult } from "./tool-result.js";
 
@@ -260,22 +261,23 @@ function foldedResult(original: ToolResult, folded: FoldedAnswer, bytes: number,
 }
 
 /**
- * The first list under the root, so the example call reads rows rather than the whole answer. Only the
- * first keys are looked at: an object of 48,000 keys and no list is not worth a scan (S4.8).
+ * The first list under the root, in the canonical path form `result_query` answers with (S7.5), so the
+ * example call reads rows rather than the whole answer. Only the first keys are looked at: an object of
+ * 48,000 keys and no list is not worth a scan (S4.8); a very long key would make a long hint.
  */
 function examplePath(data: unknown, keyLists: KeyLists): string {
-  if (Array.isArray(data) || typeof data === "string") return "$";
   if (isPlainObject(data)) {
     const keys = keyLists.of(data);
     for (let i = 0; i < Math.min(keys.length, EXAMPLE_KEYS_SCANNED); i++) {
       const key = keys[i]!;
-      if (Array.isArray(data[key]) && /^[A-Za-z_$][A-Za-z0-9_$]*$/.test(key)) return `$.${key}`;
+      if (Array.isArray(data[key]) && key.length <= EXAMPLE_KEY_MAX_CHARS) return formatPath([key]);
     }
   }
   return "$";
 }
 
 const EXAMPLE_KEYS_SCANNED = 1000;
+const EXAMPLE_KEY_MAX_CHARS = 100;
 
 function describe(error: unknown): string {
   return error instanceof Error ? error.message : String(error);

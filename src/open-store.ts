@@ -17,11 +17,20 @@ export interface ResolvedStoreOptions {
   readonly ttlSeconds: number;
 }
 
-/** `createResultHandleStore` (S2): all three options are required and checked like `init`'s. */
+const STORE_OPTIONS = ["storage", "namespace", "ttlSeconds"] as const;
+
+/**
+ * `createResultHandleStore` (S2): all three options are required, no other is taken (an `init` option
+ * such as `thresholdBytes` here is a mistake, not something to check as a threshold), and each is checked
+ * like `init`'s.
+ */
 export async function openResultHandleStore(runtime: Runtime, options: CreateResultHandleStoreOptions): Promise<ResultHandleStore> {
   const given = (options ?? {}) as Partial<CreateResultHandleStoreOptions>;
-  const missing = (["storage", "namespace", "ttlSeconds"] as const).filter((key) => given[key] === undefined);
-  if (missing.length > 0) throw new ResultHandlesConfigurationError(missing.map((path) => ({ path, message: "required" })));
+  const missing = STORE_OPTIONS.filter((key) => given[key] === undefined).map((path) => ({ path, message: "required" }));
+  const unknown = Object.keys(given)
+    .filter((key) => !(STORE_OPTIONS as readonly string[]).includes(key))
+    .map((path) => ({ path, message: "unknown option: createResultHandleStore takes storage, namespace and ttlSeconds" }));
+  if (missing.length + unknown.length > 0) throw new ResultHandlesConfigurationError([...missing, ...unknown]);
   return openStore(runtime, resolveOptions(options, runtime));
 }
 

@@ -75,13 +75,17 @@ export class ResultHandlesPluginCore implements PluginInstance {
     return openStore(this.runtime, this.config);
   }
 
-  /** Closes the store's connections and timers, if it was opened. */
+  /**
+   * Closes the store's connections and timers, if it was opened; also a store that a call in flight opens
+   * while this waits. A later fold or query opens a new one.
+   */
   async onShutdown(): Promise<void> {
-    const opening = this.opening;
-    this.opening = undefined;
-    if (!opening) return;
-    const store = await opening.catch(() => undefined);
-    await store?.onShutdown();
+    while (this.opening) {
+      const opening = this.opening;
+      this.opening = undefined;
+      const store = await opening.catch(() => undefined);
+      await store?.onShutdown();
+    }
   }
 
   warn(message: string, logger: Logger = this.logger): void {

@@ -33,9 +33,11 @@ export const DEFAULT_LIMITS = Object.freeze({ items: 20, keys: 20, chars: 2000 }
 export function parseQueryArguments(raw: unknown): QueryArguments {
   if (!isPlainObject(raw)) throw invalid("arguments must be an object with at least { handle }");
   const { handle, path, offset, limit, page, fields } = raw;
-  if (typeof handle !== "string" || handle === "") {
+  // Missing and mistyped are told apart: a number such as 42 is a wrong handle, not a forgotten one.
+  if (handle === undefined || handle === null || handle === "") {
     throw invalid("handle is required: pass the handle string from the folded answer");
   }
+  if (typeof handle !== "string") throw invalid(`handle must be a string, the handle of a folded answer (got ${typeOfValue(handle)})`);
   if (path !== undefined && typeof path !== "string") throw invalid('path must be a string such as "$.rows" or "/rows/0"');
   const args: QueryArguments = { handle, path: path ?? "$" };
   if (offset !== undefined) args.offset = wholeNumber("offset", offset, 0, Number.MAX_SAFE_INTEGER);
@@ -53,6 +55,10 @@ export function parseQueryArguments(raw: unknown): QueryArguments {
     args.fields = fields as string[];
   }
   return args;
+}
+
+function typeOfValue(value: unknown): string {
+  return Array.isArray(value) ? "a list" : typeof value === "object" ? "an object" : `a ${typeof value}`;
 }
 
 function wholeNumber(name: string, value: unknown, min: number, max: number): number {

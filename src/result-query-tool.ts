@@ -1,6 +1,6 @@
 import { RESULT_QUERY_TOOL_NAME } from "./constants.js";
 import type { Owner } from "./crypto.js";
-import { ResultQueryError, type ResultQueryErrorCode } from "./errors.js";
+import { describeError, ResultQueryError, type ResultQueryErrorCode } from "./errors.js";
 import { quoteArgument } from "./quote-argument.js";
 import type { ResultHandlesConfig } from "./options.js";
 import { selectForQuery } from "./query-plan.js";
@@ -120,7 +120,7 @@ export class ResultQueryTool {
       const refusal =
         error instanceof ResultQueryError
           ? error
-          : new ResultQueryError("INVALID_INPUT", error instanceof Error ? error.message : String(error));
+          : new ResultQueryError("INVALID_INPUT", describeError(error));
       return {
         content: [{ type: "text", text: `${refusal.code}: ${refusal.message}` }],
         structuredContent: { error: { code: refusal.code, message: refusal.message } },

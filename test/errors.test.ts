@@ -11,6 +11,7 @@ const {
   ResultHandlesConfigurationError,
   ResultHandlesError,
   ResultHandlesPlugin,
+  MemoryStorage,
   ResultHandlesPluginCore,
   ResultQueryError,
   StoreTimeoutError,
@@ -78,6 +79,20 @@ describe("S13.4 one base error class with codes", () => {
   });
 });
 
+describe("README: the errors table", () => {
+  it("names every exported error class and every code but the result_query ones (listed in their own table)", async () => {
+    const { readFileSync } = await import("node:fs");
+    const readme = readFileSync(new URL("../README.md", import.meta.url), "utf8");
+    const table = readme.slice(readme.indexOf("### Errors"), readme.indexOf("## Security"));
+    const source = readFileSync(new URL("../src/errors.ts", import.meta.url), "utf8");
+    const allCodes = source.slice(source.indexOf("export type ResultHandlesErrorCode"), source.indexOf("export type ResultQueryErrorCode"));
+    const codes = [...allCodes.matchAll(/\| "([A-Z_]+)"/g)].map((match) => match[1]!);
+    expect(codes).toContain("RESULT_HANDLES_CONFIGURATION");
+    for (const code of codes) expect(table, code).toContain(`\`${code}\``);
+    for (const name of exportedErrorClasses(nodeBuild)) expect(table, name).toContain(`\`${name}\``);
+  });
+});
+
 describe("S13.4 the throw sites use coded errors", () => {
   afterEach(() => vi.unstubAllGlobals());
 
@@ -91,6 +106,12 @@ describe("S13.4 the throw sites use coded errors", () => {
 
   it("a store call past its timeout: STORE_TIMEOUT", async () => {
     expectCoded(await thrown(() => withinTimeout(new Promise(() => undefined), 5, "get")), "STORE_TIMEOUT");
+  });
+
+  it("S9.3 a memory store given an answer larger than its maxBytes: STORE_FULL", async () => {
+    const memory = new MemoryStorage("ns", { maxBytes: 10 });
+    expectCoded(await thrown(() => memory.set("k", new Uint8Array(11), 60)), "STORE_FULL");
+    await memory.close();
   });
 
   it("no WebCrypto in the runtime: WEBCRYPTO_UNAVAILABLE", async () => {

@@ -42,6 +42,18 @@ describe("S5 the folded answer", () => {
     expect(await (await instance.store()).read(folded.handle, alice)).toEqual({ value: rows(200) });
   });
 
+  it("S5.2 the example call names the first list in the canonical path form, whatever its key", async () => {
+    const hintExample = (result: ToolResult) => {
+      const hint = result.content![1]!.text!;
+      return JSON.parse(hint.slice(hint.indexOf("{"))) as { path: string };
+    };
+    const { result } = await fold({ result: structured({ "open tickets": rows(200).rows }) });
+    expect(isFolded(result)).toBe(true);
+    expect(hintExample(result).path).toBe("$['open tickets']");
+    const { result: long } = await fold({ result: structured({ ["k".repeat(101)]: rows(200).rows }) });
+    expect(hintExample(long).path).toBe("$");
+  });
+
   it("S5.4 the folded structuredContent is at most half the threshold", async () => {
     const { result } = await fold({ result: structured({ rows: Array.from({ length: 300 }, (_, i) => ({ id: i, body: "b".repeat(900) })) }) });
     expect(new TextEncoder().encode(JSON.stringify(result.structuredContent)).byteLength).toBeLessThanOrEqual(2048);

@@ -35,4 +35,31 @@ describe("dependencies run one way", () => {
     expect(files).toEqual(expect.arrayContaining(["instances.ts", "mcp.ts", "webmcp.ts"]));
     for (const name of files) expect(readFileSync(new URL(name, folder), "utf8"), name).not.toMatch(/from "\.\.\/plugin\.js"/);
   });
+
+  it("no file of src/ imports, even for types only, a file that imports it back (no circles)", async () => {
+    const { readdirSync, readFileSync } = await import("node:fs");
+    const { dirname, join, normalize } = await import("node:path");
+    const root = new URL("../src/", import.meta.url).pathname;
+    const files = (readdirSync(root, { recursive: true }) as string[]).filter((name) => name.endsWith(".ts"));
+    const imports = new Map<string, string[]>();
+    for (const file of files) {
+      const text = readFileSync(join(root, file), "utf8");
+      const targets = [...text.matchAll(/from\s+"(\.{1,2}\/[^"]+)\.js"/g)].map((match) => normalize(join(dirname(file), `${match[1]}.ts`)));
+      imports.set(normalize(file), targets);
+    }
+    // Depth-first, each file once: an import of a file still on the path closes a circle.
+    const circles = new Set<string>();
+    const done = new Set<string>();
+    const visit = (file: string, path: string[]) => {
+      if (done.has(file)) return;
+      for (const target of imports.get(file) ?? []) {
+        const at = path.indexOf(target);
+        if (at >= 0) circles.add([...path.slice(at), target].join(" -> "));
+        else visit(target, [...path, target]);
+      }
+      done.add(file);
+    };
+    for (const file of imports.keys()) visit(file, [file]);
+    expect([...circles]).toEqual([]);
+  });
 });

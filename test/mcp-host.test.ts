@@ -7,6 +7,7 @@ import {
   ResultHandlesPlugin,
   UnsupportedMcpServerError,
   foldedAnswerSchema,
+  type McpHostOptions,
 } from "mcp-result-handles";
 import { brokenStorage, hangs, pluginOver, rejects, StorageDouble } from "./helpers/storage-double.js";
 import { linkInMemory } from "./helpers/in-memory.js";
@@ -21,6 +22,15 @@ function addTool(server: McpServer, name: string, answer: () => unknown, extra: 
     const value = answer();
     return { content: [{ type: "text" as const, text: JSON.stringify(value) }], structuredContent: value as Record<string, unknown> };
   });
+}
+
+/** Installs `plugin` on a new server with a large `report` tool and calls it over a session. */
+async function callReport(plugin: ResultHandlesPlugin, hostOptions: McpHostOptions): Promise<Result> {
+  const server = new McpServer({ name: "t", version: "1" });
+  plugin.install(server, hostOptions);
+  addTool(server, "report", () => big());
+  const client = await linkInMemory(server, "s");
+  return (await client.callTool({ name: "report", arguments: {} })) as Result;
 }
 
 function quietPlugin(options: Parameters<typeof ResultHandlesPlugin.init>[0] = {}) {
@@ -155,16 +165,24 @@ describe("S4 through the host", () => {
       [hangs, /longer than 100 ms/],
     ] as const) {
       const { plugin, warnings, logger } = pluginOver(brokenStorage({ set }), { thresholdBytes: 1024, storage: { type: "memory", timeoutMs: 100 } });
-      const server = new McpServer({ name: "t", version: "1" });
-      plugin.install(server, { logger });
-      addTool(server, "report", () => big());
-      const client = await linkInMemory(server, "s");
-      const result = (await client.callTool({ name: "report", arguments: {} })) as Result;
+      const result = await callReport(plugin, { logger });
       expect(result.isError).toBeFalsy();
       expect(result.structuredContent).toEqual(big());
       expect(warnings).toHaveLength(1);
       expect(warnings[0]).toMatch(reason);
     }
+  });
+
+  it("S4.7 an owner resolver that throws never fails the call: the full answer and a warning", async () => {
+    const { plugin, warnings, logger } = quietPlugin();
+    const owner = () => {
+      throw new Error("identity service down");
+    };
+    const result = await callReport(plugin, { logger, owner });
+    expect(result.isError).toBeFalsy();
+    expect(result.structuredContent).toEqual(big());
+    expect(warnings).toHaveLength(1);
+    expect(warnings[0]).toMatch(/"report".*identity service down/);
   });
 
   it("S7.6 a store that cannot be read answers RESULT_STORE_UNAVAILABLE", async () => {

@@ -12,6 +12,17 @@ const answer = {
 };
 const q = (args: Partial<QueryArguments>, threshold = 16384) => queryValue(answer, { handle: "h", path: "$", ...args }, threshold);
 
+/** The message of the coded refusal `run` raises. */
+function messageOf(run: () => unknown): string {
+  try {
+    run();
+  } catch (error) {
+    expect(error).toBeInstanceOf(ResultQueryError);
+    return (error as ResultQueryError).message;
+  }
+  throw new Error("not refused");
+}
+
 function codeOf(run: () => unknown): string {
   try {
     run();
@@ -169,6 +180,18 @@ describe("S7.1 S7.6 INVALID_INPUT", () => {
     expect(codeOf(() => parseQueryArguments(args))).toBe("INVALID_INPUT");
   });
 
+  it("S7.1 a missing handle is required; a handle of another type must be a string", () => {
+    for (const args of [{}, { handle: undefined }, { handle: null }, { handle: "" }]) {
+      expect(messageOf(() => parseQueryArguments(args)), JSON.stringify(args)).toMatch(/^handle is required/);
+    }
+    for (const [handle, kind] of [[42, "a number"], [true, "a boolean"], [["h"], "a list"], [{ id: "h" }, "an object"]] as const) {
+      const message = messageOf(() => parseQueryArguments({ handle }));
+      expect(codeOf(() => parseQueryArguments({ handle }))).toBe("INVALID_INPUT");
+      expect(message).toBe(`handle must be a string, the handle of a folded answer (got ${kind})`);
+      expect(message).not.toContain("required");
+    }
+  });
+
   it("S7.1 offset 0 beside page, as clients that fill schema defaults send it, is accepted: page decides", () => {
     expect(parseQueryArguments({ handle: "h", page: 2, offset: 0, limit: 5 })).toEqual({ handle: "h", path: "$", page: 2, limit: 5 });
     expect(q({ ...parseQueryArguments({ handle: "h", path: "$.rows", page: 2, offset: 0, limit: 5 }) })).toMatchObject({ offset: 5, nextOffset: 10 });
@@ -249,15 +272,6 @@ describe("S7.2 S7.6 properties", () => {
 });
 
 describe("S7.10 refusals never echo an argument at length", () => {
-  const messageOf = (run: () => unknown): string => {
-    try {
-      run();
-    } catch (error) {
-      expect(error).toBeInstanceOf(ResultQueryError);
-      return (error as ResultQueryError).message;
-    }
-    throw new Error("not refused");
-  };
   const huge = "x".repeat(1_000_000);
 
   it.each([

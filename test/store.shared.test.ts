@@ -227,6 +227,16 @@ describe("S2 createResultHandleStore", () => {
     expect((error as ResultHandlesConfigurationError).issues.map((i) => i.path)).toEqual(["storage", "namespace", "ttlSeconds"]);
   });
 
+  it("S3.1 takes no other option: an init option given here is named as unknown, with a missing one", async () => {
+    const error = await createResultHandleStore({ storage: { type: "memory" }, namespace: "t", thresholdBytes: 4096, preview: { items: 2 } } as never).catch(
+      (e: unknown) => e,
+    );
+    expect(error).toBeInstanceOf(ResultHandlesConfigurationError);
+    const issues = (error as ResultHandlesConfigurationError).issues;
+    expect(issues.map((i) => i.path)).toEqual(["ttlSeconds", "thresholdBytes", "preview"]);
+    expect(issues[1]!.message).toMatch(/unknown option/);
+  });
+
   it("opens a working memory store", async () => {
     const store = await createResultHandleStore({ storage: { type: "memory" }, namespace: "t", ttlSeconds: 30 });
     const handle = store.newHandle();

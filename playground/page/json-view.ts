@@ -5,9 +5,9 @@ const TOKEN = /("(?:\\.|[^"\\])*")(\s*:)?|\b(true|false|null)\b|(-?\d+(?:\.\d+)?
 
 /** Fills `target` with `value` as indented JSON, coloured by token; its textContent stays valid JSON. */
 export function renderJson(target: HTMLElement, value: unknown): void {
-  const text = formatJson(value);
-  target.replaceChildren();
   target.classList.remove("empty");
+  const text = formatJson(value, "", columnsOf(target));
+  target.replaceChildren();
   let last = 0;
   for (const match of text.matchAll(TOKEN)) {
     if (match.index > last) target.append(text.slice(last, match.index));
@@ -25,14 +25,35 @@ export function renderJson(target: HTMLElement, value: unknown): void {
 
 const LINE = 78;
 
-/** Indented JSON that keeps short lists and objects (a ticket, a slice's row) on one line. */
-export function formatJson(value: unknown, indent = ""): string {
+/**
+ * How many characters fit on one line of `target` (a monospace panel), so that the JSON is laid out for
+ * the panel it is shown in: a narrow panel gets a ticket per few lines rather than lines that wrap.
+ */
+function columnsOf(target: HTMLElement): number {
+  const probe = document.createElement("span");
+  probe.textContent = "0".repeat(20);
+  target.replaceChildren(probe);
+  const charWidth = probe.getBoundingClientRect().width / 20;
+  const style = getComputedStyle(target);
+  const inner = target.clientWidth - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight);
+  probe.remove();
+  // A hidden panel measures nothing: lay out for the usual width. The scrollbar may take two characters.
+  return charWidth > 0 && inner > 0 ? Math.max(20, Math.floor(inner / charWidth) - 2) : LINE;
+}
+
+/**
+ * Indented JSON that keeps short lists and objects (a ticket, a slice's row) on one line of `width`.
+ * `lead` counts what precedes the value on its first line after the indent (`"key": `).
+ */
+export function formatJson(value: unknown, indent = "", width = LINE, lead = 0): string {
   const inline = inlineJson(value);
-  if (value === null || typeof value !== "object" || indent.length + inline.length <= LINE) return inline;
+  // One character to spare for the comma after an item.
+  if (value === null || typeof value !== "object" || indent.length + lead + inline.length < width) return inline;
   const inner = `${indent}  `;
-  if (Array.isArray(value)) return `[\n${value.map((item) => inner + formatJson(item, inner)).join(",\n")}\n${indent}]`;
+  if (Array.isArray(value)) return `[\n${value.map((item) => inner + formatJson(item, inner, width)).join(",\n")}\n${indent}]`;
   const entries = Object.entries(value).filter(([, item]) => item !== undefined);
-  return `{\n${entries.map(([key, item]) => `${inner}${JSON.stringify(key)}: ${formatJson(item, inner)}`).join(",\n")}\n${indent}}`;
+  const line = ([key, item]: [string, unknown]) => `${inner}${JSON.stringify(key)}: ${formatJson(item, inner, width, JSON.stringify(key).length + 2)}`;
+  return `{\n${entries.map(line).join(",\n")}\n${indent}}`;
 }
 
 function inlineJson(value: unknown): string {

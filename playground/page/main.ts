@@ -35,8 +35,15 @@ function setBusy(button: HTMLButtonElement, busy: boolean): void {
   button.classList.toggle("busy", busy);
 }
 
+/** The warning banner shows what the latest call warned, never an earlier call's warning. */
+function clearWarnings(): void {
+  warnings.length = 0;
+  $("warnings").textContent = "";
+}
+
 async function callReport(identity: Identity, button: HTMLButtonElement): Promise<void> {
   setBusy(button, true);
+  clearWarnings();
   try {
     showAnswer(identity, await mcp.call(identity, "report"));
   } catch (error) {
@@ -70,7 +77,7 @@ function showAnswer(identity: Identity, result: CallResult): void {
     $("answer-kind").dataset.kind = "full";
     $("answer-note").textContent =
       identity === "anonymous"
-        ? `${who}: nobody could read a handle back, so the whole answer is sent (S4.4).`
+        ? `${who}: with no session and nobody signed in, nobody could read a handle back, so the whole answer is sent.`
         : `${who}: the answer was sent whole${warnings.length ? " — see the warning below" : ""}.`;
     renderPlaceholder($("preview"), "The whole answer was sent: no preview.");
     renderPlaceholder($("shape"), "No shape: nothing was folded.");
@@ -123,6 +130,7 @@ async function runQuery(event: Event): Promise<void> {
   const button = $<HTMLButtonElement>("query-run");
   const out = $("query-result");
   setBusy(button, true);
+  clearWarnings();
   try {
     const result = await mcp.call("alice", "result_query", queryArguments());
     renderJson(out, result.structuredContent);

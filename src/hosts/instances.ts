@@ -5,6 +5,7 @@
  */
 import { RESULT_QUERY_TOOL_NAME } from "../constants.js";
 import type { Owner } from "../crypto.js";
+import { describeError } from "../errors.js";
 import { foldToolResult, type FoldContext, type Logger, type StandardSchemaLike } from "../fold.js";
 import { foldContextFor, type PluginInstance } from "../instance.js";
 import { isPlainObject } from "../json.js";
@@ -69,12 +70,22 @@ export class HostInstances<Call> {
     if (call.toolName === RESULT_QUERY_TOOL_NAME) return call.result; // a slice is never folded again (S7.7)
     const installation = this.installationFor(call.toolName);
     if (!installation || !isToolResult(call.result)) return call.result;
+    let owner: Owner;
+    try {
+      owner = installation.owner(call.call);
+    } catch (error) {
+      // S4.7: a host's owner resolver (or a page without crypto.randomUUID) never fails the call.
+      installation.context.warn(
+        `result-handles: could not resolve the owner of a call to tool "${call.toolName}" (${describeError(error)}); sent its answer whole`,
+      );
+      return call.result;
+    }
     return foldToolResult(installation.context, {
       toolName: call.toolName,
       result: call.result,
       outputSchema: isStandardSchema(call.outputSchema) ? call.outputSchema : undefined,
       toolMeta: call.toolMeta,
-      owner: installation.owner(call.call),
+      owner,
       request: call.request,
     });
   }

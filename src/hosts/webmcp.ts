@@ -6,7 +6,7 @@
  * only as a fallback for pages written against the older draft.
  */
 import type { Owner } from "../crypto.js";
-import { WebMcpUnavailableError } from "../errors.js";
+import { describeError, WebMcpUnavailableError } from "../errors.js";
 import type { Logger } from "../fold.js";
 import type { PluginInstance } from "../instance.js";
 import { isPlainObject } from "../json.js";
@@ -85,7 +85,7 @@ export function installOnWebMcp(instance: PluginInstance, options: WebMcpHostOpt
   const instances = joinHost<void>(modelContext, instance, { tools: options.tools, owner: () => owner(), logger: options.logger }, (joined) =>
     // A failed registration of result_query surfaces on the page's own registerTool calls of the same context.
     void Promise.resolve(modelContext.registerTool(resultQueryTool(joined), { signal: options.signal })).catch((error: unknown) =>
-      (options.logger ?? instance).warn(`result-handles: could not register result_query on WebMCP (${String(error)})`),
+      (options.logger ?? instance).warn(`result-handles: could not register result_query on WebMCP (${describeError(error)})`),
     ),
   );
   return {

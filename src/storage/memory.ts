@@ -1,4 +1,5 @@
 import { DEFAULT_MEMORY_MAX_ENTRIES } from "../constants.js";
+import { ResultHandlesError } from "../errors.js";
 import { namespacedKey, type NamespacedStorage } from "./types.js";
 
 export interface MemoryStorageOptions {
@@ -58,7 +59,7 @@ export class MemoryStorage implements NamespacedStorage {
 
   async set(key: string, value: Uint8Array, ttlSeconds: number): Promise<void> {
     if (this.maxBytes > 0 && value.byteLength > this.maxBytes) {
-      throw new RangeError(`answer of ${value.byteLength} bytes exceeds memory maxBytes ${this.maxBytes}`);
+      throw new ResultHandlesError("STORE_FULL", `record of ${value.byteLength} bytes exceeds memory maxBytes ${this.maxBytes}`);
     }
     const id = namespacedKey(this.namespace, key);
     this.remove(id);

@@ -1,7 +1,7 @@
 // S10.2 WebMCP host in Chromium, on the draft's document.modelContext as @mcp-b/webmcp-polyfill provides it.
 import { initializeWebMCPPolyfill } from "@mcp-b/webmcp-polyfill";
 import { beforeAll, describe, expect, it } from "vitest";
-import { RESULT_HANDLE_META_KEY, ResultHandlesPlugin, WebMcpUnavailableError, type Owner } from "mcp-result-handles";
+import { RESULT_HANDLE_META_KEY, ResultHandlesPlugin, WebMcpUnavailableError, findModelContext, type Owner } from "mcp-result-handles";
 
 interface Testing {
   listTools(): { name: string }[];
@@ -61,15 +61,39 @@ describe("S10.2 plugin.webmcp()", () => {
     expect((await read(args)).structuredContent).toMatchObject({ error: { code: "RESULT_HANDLE_NOT_FOUND" } });
   });
 
+  it("with document.modelContext present, navigator.modelContext is never read (the polyfill warns on that read)", () => {
+    const descriptor = Object.getOwnPropertyDescriptor(navigator, "modelContext")!;
+    const modelContext = (document as unknown as { modelContext: unknown }).modelContext;
+    let reads = 0;
+    Object.defineProperty(navigator, "modelContext", {
+      configurable: true,
+      get: () => {
+        reads += 1;
+        return modelContext;
+      },
+    });
+    try {
+      expect(findModelContext()).toBe(modelContext);
+      expect(ResultHandlesPlugin.init({ namespace: "webmcp-document-first" }).webmcp().modelContext).toBe(modelContext);
+      expect(reads).toBe(0);
+    } finally {
+      Object.defineProperty(navigator, "modelContext", descriptor);
+    }
+  });
+
   it("a page of the older draft: navigator.modelContext is accepted as a fallback", async () => {
-    const fromNavigator = (navigator as unknown as { modelContext: unknown }).modelContext;
+    // An older-draft page: the context only on navigator, as a plain getter (the polyfill's own alias warns on read).
+    const fromNavigator = (document as unknown as { modelContext: unknown }).modelContext;
     expect(fromNavigator).toBeTruthy();
     const descriptor = Object.getOwnPropertyDescriptor(Document.prototype, "modelContext")!;
+    const navigatorDescriptor = Object.getOwnPropertyDescriptor(navigator, "modelContext")!;
     Object.defineProperty(Document.prototype, "modelContext", { configurable: true, get: () => undefined });
+    Object.defineProperty(navigator, "modelContext", { configurable: true, get: () => fromNavigator });
     try {
       expect(ResultHandlesPlugin.init({ namespace: "webmcp-navigator" }).webmcp().modelContext).toBe(fromNavigator);
     } finally {
       Object.defineProperty(Document.prototype, "modelContext", descriptor);
+      Object.defineProperty(navigator, "modelContext", navigatorDescriptor);
     }
   });
 

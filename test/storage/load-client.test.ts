@@ -1,6 +1,8 @@
 // S9.5: Node clients load on first use; a missing one is a coded error naming the package and the install command.
 import { spawnSync } from "node:child_process";
-import { dirname, resolve } from "node:path";
+import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 import { ResultHandlesError, StorageClientMissingError } from "mcp-result-handles";
@@ -23,20 +25,45 @@ describe("S9.5 lazy client loading", () => {
     await expect(loadClient("ioredis", "redis", () => Promise.reject(broken))).rejects.toBe(broken);
   });
 
-  it("init and install load no client: a plugin configured for every server store imports none of them", () => {
+  /**
+   * Runs `body` in a fresh Node process whose module resolution records every import of a store client,
+   * ESM or CommonJS (`require.cache` alone would miss @upstash/redis, which loads as ESM), and returns them.
+   */
+  function clientsImportedBy(body: string): string[] {
+    const log = join(mkdtempSync(join(tmpdir(), "result-handles-imports-")), "imports.log");
+    writeFileSync(log, "");
+    const hooks = `import { appendFileSync } from "node:fs";
+      export async function resolve(specifier, context, next) {
+        if (/^(ioredis|better-sqlite3|@upstash\\/redis)$/.test(specifier)) appendFileSync(${JSON.stringify(log)}, specifier + "\\n");
+        return next(specifier, context);
+      }`;
     const script = `
-      import { ResultHandlesPlugin } from "mcp-result-handles";
-      import { McpServer } from "@modelcontextprotocol/server";
+      import { register } from "node:module";
+      register("data:text/javascript," + encodeURIComponent(${JSON.stringify(hooks)}));
+      ${body}`;
+    const run = spawnSync(process.execPath, ["--import", "tsx", "--input-type=module", "-e", script], { cwd: root, encoding: "utf8", timeout: 30_000 });
+    expect(run.stderr).toBe("");
+    expect(run.status).toBe(0);
+    return [...new Set(readFileSync(log, "utf8").split("\n").filter(Boolean))].sort();
+  }
+
+  it("init and install load no client: a plugin configured for every server store imports none of them", () => {
+    const imported = clientsImportedBy(`
+      const { ResultHandlesPlugin } = await import("mcp-result-handles");
+      const { McpServer } = await import("@modelcontextprotocol/server");
       for (const storage of [
         { type: "redis", redis: { url: "redis://127.0.0.1:1" } },
         { type: "sqlite", sqlite: { path: "/nonexistent-dir/x.sqlite" } },
         { type: "upstash", upstash: { url: "http://127.0.0.1:1", token: "t" } },
-      ]) ResultHandlesPlugin.init({ storage }).install(new McpServer({ name: "t", version: "1" }));
-      const { createRequire } = await import("node:module");
-      const loaded = Object.keys(createRequire(import.meta.url).cache).filter((f) => /node_modules[\\\\/](ioredis|better-sqlite3|@upstash)[\\\\/]/.test(f));
-      console.log(JSON.stringify(loaded));`;
-    const run = spawnSync(process.execPath, ["--import", "tsx", "--input-type=module", "-e", script], { cwd: root, encoding: "utf8", timeout: 30_000 });
-    expect(run.stderr).toBe("");
-    expect(JSON.parse(run.stdout)).toEqual([]);
+      ]) ResultHandlesPlugin.init({ storage }).install(new McpServer({ name: "t", version: "1" }));`);
+    expect(imported).toEqual([]);
+  });
+
+  it("the control: the same check sees each client, ESM or CommonJS, once it is imported", () => {
+    const imported = clientsImportedBy(`
+      await import("@upstash/redis");
+      await import("ioredis");
+      await import("better-sqlite3");`);
+    expect(imported).toEqual(["@upstash/redis", "better-sqlite3", "ioredis"]);
   });
 });
