@@ -148,6 +148,25 @@ describe("recent answers for result_query", () => {
     expect(await store.readShared(handle, alice)).toBeUndefined();
   });
 
+  it("S8.5 a record changed anywhere, even mid-ciphertext with its trailer intact, reads as not found from memory too", async () => {
+    const spy = new StorageDouble();
+    const store = new ResultHandleStore(spy, 60);
+    const handle = store.newHandle();
+    await store.save(handle, { rows: Array.from({ length: 200 }, (_, i) => `row ${i}`) }, alice);
+    const { key, value } = spy.sets[0]!;
+    expect(value.length).toBeGreaterThan(1000);
+    await store.readShared(handle, alice); // now cached
+    for (const position of [0, 100, value.length >> 1, value.length - 47]) {
+      const tampered = value.slice();
+      tampered[position]! ^= 0x01;
+      spy.data.set(key, tampered);
+      expect(await store.read(handle, alice)).toBeUndefined();
+      expect(await store.readShared(handle, alice)).toBeUndefined();
+      spy.data.set(key, value);
+      expect((await store.readShared(handle, alice))!.value).toHaveProperty("rows.199", "row 199");
+    }
+  });
+
   it("never serves an expired answer", async () => {
     vi.useFakeTimers({ toFake: ["Date"] });
     vi.setSystemTime(0);
