@@ -6,6 +6,7 @@ import {
   ResultHandlesConfigurationError,
   ResultHandleStore,
 } from "mcp-result-handles";
+import { DEFAULT_MEMORY_MAX_BYTES } from "../src/constants.js";
 import { StorageDouble } from "./helpers/storage-double.js";
 
 const alice = { session: "session-alice-7d1e", caller: "alice@example.test" };
@@ -203,6 +204,19 @@ describe("S9.3 memory storage", () => {
     expect(await bounded.get("k200")).toBeDefined();
     expect(unbounded.size).toBe(1200);
     await Promise.all([bounded.close(), unbounded.close()]);
+  });
+
+  it("used bare (new MemoryStorage(ns)), it keeps at most 64 MiB, the page default of S9.3", async () => {
+    expect(DEFAULT_MEMORY_MAX_BYTES).toEqual({ node: 256 * 1024 * 1024, browser: 64 * 1024 * 1024 });
+    const MiB = 1024 * 1024;
+    const memory = new MemoryStorage("ns");
+    await expect(memory.set("huge", new Uint8Array(64 * MiB + 1), 60)).rejects.toMatchObject({ code: "STORE_FULL" });
+    await memory.set("a", new Uint8Array(40 * MiB), 60);
+    await memory.set("b", new Uint8Array(20 * MiB), 60);
+    await memory.set("c", new Uint8Array(20 * MiB), 60);
+    expect(await memory.get("a")).toBeUndefined();
+    expect(memory.storedBytes).toBe(40 * MiB);
+    await memory.close();
   });
 
   it("keeps at most maxBytes, dropping the oldest, and refuses a value larger than maxBytes", async () => {
