@@ -1,9 +1,8 @@
 import { z } from "zod";
 import { DEFAULT_MEMORY_MAX_BYTES, DEFAULT_MEMORY_MAX_ENTRIES, DEFAULT_STORE_TIMEOUT_MS } from "../constants.js";
 import { BrowserStoreUnavailableError, type ConfigurationIssue } from "../errors.js";
+import { text, whole } from "../option-schema-parts.js";
 
-const whole = (min: number) => z.number().int().min(min);
-const text = () => z.string().min(1);
 const timeoutMs = whole(1).optional();
 
 const redisConnection = z.union([
