@@ -2,8 +2,18 @@
 export const RESULT_HANDLE_META_KEY = "frontmcp/result-handle";
 /** Name of the tool that reads a folded answer back (S7). */
 export const RESULT_QUERY_TOOL_NAME = "result_query";
-/** Answers a memory store keeps unless `storage.memory.maxEntries` says otherwise (S9.3). */
+/**
+ * Memory store defaults (S9.3), the one place both a plugin's resolved config and a bare
+ * `new MemoryStorage(namespace)` read them. Records a memory store keeps unless `storage.memory.maxEntries`
+ * (or the `maxEntries` option) says otherwise.
+ */
 export const DEFAULT_MEMORY_MAX_ENTRIES = 1000;
+/**
+ * Bytes a memory store keeps unless `storage.memory.maxBytes` says otherwise: 256 MiB in Node, 64 MiB in
+ * a page, which has less to spare (S9.3). A bare `new MemoryStorage(namespace)` cannot tell where it runs
+ * and takes the page figure, safe in both.
+ */
+export const DEFAULT_MEMORY_MAX_BYTES = { node: 256 * 1024 * 1024, browser: 64 * 1024 * 1024 } as const;
 /** Smallest allowed `thresholdBytes` (S3). */
 export const MIN_THRESHOLD_BYTES = 1024;
 

@@ -8,7 +8,10 @@ export type ResultHandlesErrorCode =
   | "STORAGE_UNAVAILABLE"
   /** A store call took longer than `storage.timeoutMs` (S9.1). */
   | "STORE_TIMEOUT"
-  /** A memory store was given a record larger than its `maxBytes` (S9.3); a fold then sends the answer whole. */
+  /**
+   * A store has no room for a record: a memory store was given one larger than its `maxBytes` (S9.3), or
+   * a storage dropped an answer's index record to make room for its pieces. A fold then sends the answer whole.
+   */
   | "STORE_FULL"
   /** `install` met an `McpServer` without the members the adapter hooks into (S10.1). */
   | "UNSUPPORTED_MCP_SERVER"

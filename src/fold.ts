@@ -1,5 +1,6 @@
 import { RESULT_HANDLE_META_KEY, RESULT_QUERY_TOOL_NAME } from "./constants.js";
 import type { Owner } from "./crypto.js";
+import { StorageClientMissingError } from "./errors.js";
 import { fitFoldedAnswer, type FoldedAnswer } from "./fit.js";
 import { isPlainObject, KeyLists } from "./json.js";
 import type { ResultHandlesConfig } from "./options.js";
@@ -90,7 +91,7 @@ async function foldOrKeep(context: FoldContext, input: FoldInput): Promise<ToolR
   try {
     store = await context.store();
   } catch (error) {
-    context.warn(`result-handles: could not open the store for tool "${toolName}" (${describe(error)}); sent its answer whole`);
+    warnOpenFailure(context, toolName, error);
     return result;
   }
   // newHandle (crypto.randomUUID), seal and the fit may throw too: foldToolResult sends the answer whole then.
@@ -278,6 +279,22 @@ function examplePath(data: unknown, keyLists: KeyLists): string {
 
 const EXAMPLE_KEYS_SCANNED = 1000;
 const EXAMPLE_KEY_MAX_CHARS = 100;
+
+/**
+ * A plugin remembers a failed store open for a while and rejects every call in that window with the same
+ * error, so each failure is warned once, not once per call; a missing client package, once per instance.
+ */
+const warnedOpenFailures = new WeakSet<object>();
+
+function warnOpenFailure(context: FoldContext, toolName: string, error: unknown): void {
+  const message = `result-handles: could not open the store for tool "${toolName}" (${describe(error)}); sent its answer whole`;
+  if (error instanceof StorageClientMissingError) return context.warnOnce("store-client-missing", `${message}, as every large answer will be`);
+  if (typeof error === "object" && error !== null) {
+    if (warnedOpenFailures.has(error)) return;
+    warnedOpenFailures.add(error);
+  }
+  context.warn(message);
+}
 
 function describe(error: unknown): string {
   return error instanceof Error ? error.message : String(error);

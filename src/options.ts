@@ -7,6 +7,7 @@ import {
   MIN_THRESHOLD_BYTES,
 } from "./constants.js";
 import { ResultHandlesConfigurationError, type ConfigurationIssue } from "./errors.js";
+import { text, whole } from "./option-schema-parts.js";
 import {
   missingEnvIssues,
   placementIssues,
@@ -18,9 +19,7 @@ import {
   type StorageEnvironment,
 } from "./storage/config.js";
 
-const whole = (min: number) => z.number().int().min(min);
 const positive = () => whole(1);
-const text = () => z.string().min(1);
 
 export type { ResolvedStorageConfig, StorageConfig, StorageType } from "./storage/config.js";
 

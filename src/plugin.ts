@@ -8,6 +8,9 @@ import { resolveOptions, type ResultHandlesConfig, type ResultHandlesOptions } f
 import type { Runtime } from "./runtime.js";
 import type { ResultHandleStore } from "./store.js";
 
+/** Shortest pause after a failed store open before the next attempt. */
+const MIN_OPEN_RETRY_MS = 1000;
+
 export const ResultHandleStoreToken: unique symbol = Symbol.for("mcp-result-handles/store");
 export const ResultHandlesConfigToken: unique symbol = Symbol.for("mcp-result-handles/config");
 
@@ -21,6 +24,8 @@ export class ResultHandlesPluginCore implements PluginInstance {
   /** Where warnings go when an installation has no logger of its own. */
   logger: Logger = console;
   private opening: Promise<ResultHandleStore> | undefined;
+  /** The last failed open and until when calls get its error instead of a new attempt. */
+  private openFailure: { error: unknown; until: number } | undefined;
   private readonly warned = new Set<string>();
 
   /** Use `init(options)`: it checks and resolves the options this takes. */
@@ -61,12 +66,24 @@ export class ResultHandlesPluginCore implements PluginInstance {
     throw new ResultHandlesError("INVALID_USAGE", `Unknown token ${String(token)}: use ResultHandleStoreToken or ResultHandlesConfigToken`);
   }
 
-  /** The store, opened on first use; a failed open is retried on the next call. */
+  /**
+   * The store, opened on first use. A failed open is remembered for `storage.timeoutMs` (at least 1 s):
+   * calls in that window get the same error at once (the fold sends the answer whole, S4.7) instead of
+   * each waiting up to `timeoutMs` for a storage that is down; the first call after it tries again.
+   */
   store(): Promise<ResultHandleStore> {
-    this.opening ??= this.openStore().catch((error: unknown) => {
-      this.opening = undefined;
-      throw error;
-    });
+    if (this.openFailure && Date.now() < this.openFailure.until) return Promise.reject(this.openFailure.error);
+    this.opening ??= this.openStore().then(
+      (store) => {
+        this.openFailure = undefined;
+        return store;
+      },
+      (error: unknown) => {
+        this.opening = undefined;
+        this.openFailure = { error, until: Date.now() + Math.max(MIN_OPEN_RETRY_MS, this.config.storage.timeoutMs) };
+        throw error;
+      },
+    );
     return this.opening;
   }
 
@@ -80,6 +97,7 @@ export class ResultHandlesPluginCore implements PluginInstance {
    * while this waits. A later fold or query opens a new one.
    */
   async onShutdown(): Promise<void> {
+    this.openFailure = undefined;
     while (this.opening) {
       const opening = this.opening;
       this.opening = undefined;

@@ -81,7 +81,7 @@ export function queryValue(answer: unknown, args: QueryArguments, thresholdBytes
     const { offset, limit } = window(args, DEFAULT_LIMITS.chars);
     const [start, end] = stringRange(target, offset, limit);
     const value = target.slice(start, end);
-    checkSize(value, thresholdBytes, path, () => fittingChars(target, start, thresholdBytes), "characters", start);
+    checkSize(value, thresholdBytes, path, () => fittingChars(value, thresholdBytes), "characters", start);
     return withPaging(path, value, target.length, start, end);
   }
   if (Array.isArray(target)) {
@@ -165,13 +165,16 @@ function fittingItems(items: readonly unknown[], limit: number): number {
   return items.length;
 }
 
-/** How many characters from `start` fit in `limit` bytes as one JSON string (binary search). */
-function fittingChars(text: string, start: number, limit: number): number {
+/**
+ * How many leading characters of the refused slice fit in `limit` bytes as one JSON string (binary
+ * search). Bounded by the slice, never the rest of the string: the answer is below the slice's length.
+ */
+function fittingChars(slice: string, limit: number): number {
   let low = 0;
-  let high = text.length - start;
+  let high = slice.length;
   while (low < high) {
     const mid = Math.ceil((low + high) / 2);
-    if (jsonSize(cutString(text.slice(start), mid)) <= limit) low = mid;
+    if (jsonSize(cutString(slice, mid)) <= limit) low = mid;
     else high = mid - 1;
   }
   return low;

@@ -3,8 +3,10 @@
  * - `RecentAnswers`: the last few answers it decrypted and parsed (whole, or the parts of a pieced answer
  *   read so far), so paging through a large answer does not decrypt and parse it on every page. Keyed by
  *   the derived storage key, so only a caller who could read the record finds its entry; an entry is used
- *   only while the storage still holds the very same main record (same IV and tag) and it has not
- *   expired, so eviction and expiry of the main record behave exactly as without it.
+ *   only while the storage still holds the very same main record, byte for byte (S8.5: a record changed
+ *   anywhere reads as not found, from memory as from the storage), and it has not expired, so eviction,
+ *   expiry and tampering behave exactly as without it. The compare is cheap: a pieced answer's main record
+ *   is its small index, and a whole record is at most one piece.
  * - `RecentKeys`: the keys derived for recent (handle, owner) pairs, so a repeated query skips HKDF.
  * Values are shared: callers must treat them as read-only.
  */
@@ -12,7 +14,8 @@ import type { AnswerKeys, Owner } from "./crypto.js";
 
 interface Entry<T> {
   state: T;
-  fingerprint: string;
+  /** A private copy of the main record the state was read from. */
+  record: Uint8Array;
   expiresAt: number;
   bytes: number;
 }
@@ -29,7 +32,7 @@ export class RecentAnswers<T> {
   get(storageKey: string, record: Uint8Array, now: number): T | undefined {
     const entry = this.entries.get(storageKey);
     if (!entry) return undefined;
-    if (entry.expiresAt <= now || entry.fingerprint !== fingerprint(record)) {
+    if (entry.expiresAt <= now || !sameBytes(entry.record, record)) {
       this.remove(storageKey);
       return undefined;
     }
@@ -40,8 +43,9 @@ export class RecentAnswers<T> {
 
   set(storageKey: string, record: Uint8Array, state: T, expiresAt: number, bytes: number): void {
     this.remove(storageKey);
+    bytes += record.byteLength; // the copy kept to compare against counts too
     if (bytes > this.maxBytes || this.maxEntries === 0) return;
-    this.entries.set(storageKey, { state, fingerprint: fingerprint(record), expiresAt, bytes });
+    this.entries.set(storageKey, { state, record: record.slice(), expiresAt, bytes });
     this.bytes += bytes;
     this.trim();
   }
@@ -50,6 +54,7 @@ export class RecentAnswers<T> {
   resize(storageKey: string, state: T, bytes: number): void {
     const entry = this.entries.get(storageKey);
     if (!entry || entry.state !== state) return;
+    bytes += entry.record.byteLength;
     if (bytes > this.maxBytes) return this.remove(storageKey);
     this.bytes += bytes - entry.bytes;
     entry.bytes = bytes;
@@ -73,9 +78,19 @@ export class RecentAnswers<T> {
   }
 }
 
-/** Trailer (tag, IV, header) and length: any new record under the key differs in them. */
-function fingerprint(record: Uint8Array): string {
-  return `${record.byteLength}:${Array.from(record.subarray(Math.max(0, record.byteLength - 46))).join(",")}`;
+/** Whole-record equality; compares 4 bytes at a time where both arrays are aligned for it. */
+function sameBytes(a: Uint8Array, b: Uint8Array): boolean {
+  if (a.byteLength !== b.byteLength) return false;
+  let i = 0;
+  if (a.byteOffset % 4 === 0 && b.byteOffset % 4 === 0) {
+    const words = a.byteLength >> 2;
+    const wa = new Uint32Array(a.buffer, a.byteOffset, words);
+    const wb = new Uint32Array(b.buffer, b.byteOffset, words);
+    for (; i < words; i++) if (wa[i] !== wb[i]) return false;
+    i = words << 2;
+  }
+  for (; i < a.byteLength; i++) if (a[i] !== b[i]) return false;
+  return true;
 }
 
 /** Derived keys of recent (handle, owner) pairs, least recently used dropped first. */

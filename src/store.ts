@@ -1,6 +1,6 @@
 import { decodeIndex, encodeIndex, itemSpan, piecesOf, type AnswerIndex, type Selector } from "./answer-index.js";
 import { AnswerKeys, defaultCryptoBackend, isUuidV4, openRecord, randomBytes, sealRecord, type CryptoBackend, type Owner } from "./crypto.js";
-import { ResultHandlesConfigurationError, ResultQueryError } from "./errors.js";
+import { ResultHandlesConfigurationError, ResultHandlesError } from "./errors.js";
 import { hasOwn, setOwn, type JsonObject } from "./json.js";
 import { RecentAnswers, RecentKeys } from "./recent-answers.js";
 import { serializeAnswer, serializedFromJson, type PieceOptions, type SerializedAnswer } from "./record-pieces.js";
@@ -76,7 +76,7 @@ export class ResultHandleStore {
    * plain JSON text or bytes work too, but then every query reads all pieces.
    */
   async seal(handle: string, json: SerializedAnswer | string | Uint8Array, owner: Owner): Promise<SealedAnswer> {
-    if (!isUuidV4(handle)) throw new ResultQueryError("INVALID_INPUT", "handle must be a UUID v4 from newHandle()");
+    if (!isUuidV4(handle)) throw new ResultHandlesError("INVALID_USAGE", "handle must be a UUID v4 from newHandle()"); // a caller's bug, not a refused query
     const deriving = this.keysFor(handle, owner); // HKDF runs while the answer is encoded
     deriving.catch(() => {});
     const answer = typeof json === "string" || json instanceof Uint8Array ? serializedFromJson(json, this.options) : json;
@@ -115,7 +115,9 @@ export class ResultHandleStore {
     this.recent.remove(main);
     try {
       await Promise.all(sealed.records.map((record) => this.storage.set(record.key, record.value, this.ttlSeconds)));
-      if (sealed.records.length > 1 && !(await this.storage.get(main))) throw new RangeError("the storage dropped the answer's index to make room for its pieces");
+      if (sealed.records.length > 1 && !(await this.storage.get(main))) {
+        throw new ResultHandlesError("STORE_FULL", "the storage dropped the answer's index record to make room for its pieces");
+      }
     } catch (error) {
       // Best effort, not awaited (a hung storage must not hold the fold longer): no orphan pieces left behind.
       void Promise.allSettled(sealed.records.map((record) => this.storage.delete(record.key)));

@@ -114,6 +114,20 @@ describe("S13.4 the throw sites use coded errors", () => {
     await memory.close();
   });
 
+  it("S9.3 a storage that dropped a pieced answer's index to make room for its pieces: STORE_FULL", async () => {
+    const memory = new MemoryStorage("ns", { maxBytes: 16 * 1024 });
+    const store = new nodeBuild.ResultHandleStore(memory, 60, { pieceBytes: 4 * 1024 });
+    const rows = Array.from({ length: 2000 }, (_, i) => ({ id: i, title: `row ${i}` }));
+    expectCoded(await thrown(() => store.save(store.newHandle(), rows, { session: "s" })), "STORE_FULL");
+    await memory.close();
+  });
+
+  it("seal or save with a handle that is not a UUID v4 (a caller's bug, not a refused query): INVALID_USAGE", async () => {
+    const store = new nodeBuild.ResultHandleStore(new MemoryStorage("ns"), 60);
+    expectCoded(await thrown(() => store.save("not-a-uuid", [1], { session: "s" })), "INVALID_USAGE");
+    expectCoded(await thrown(() => store.seal("6f1c3c1e-8c39-1a57-9a52-8d6c4c1b2f10", "[1]", { session: "s" })), "INVALID_USAGE");
+  });
+
   it("no WebCrypto in the runtime: WEBCRYPTO_UNAVAILABLE", async () => {
     vi.stubGlobal("crypto", undefined);
     // The WebCrypto path (pages; Node derives keys with node:crypto).

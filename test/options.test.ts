@@ -42,6 +42,14 @@ describe("S3 init options", () => {
     expect(config.foldPolicy("t", {}, { bytes: 1, fullName: "t", request: undefined })).toBe(true);
   });
 
+  it("S9.3 memory's byte cap: 256 MiB in Node, 64 MiB in a page, from the one table of defaults", async () => {
+    const { DEFAULT_MEMORY_MAX_BYTES } = await import("../src/constants.js");
+    const page = await import("../src/browser/index.js");
+    expect(ResultHandlesPlugin.init().config.storage).toMatchObject({ memory: { maxBytes: DEFAULT_MEMORY_MAX_BYTES.node } });
+    expect(page.ResultHandlesPlugin.init().config.storage).toMatchObject({ memory: { maxBytes: DEFAULT_MEMORY_MAX_BYTES.browser } });
+    expect(DEFAULT_MEMORY_MAX_BYTES.browser).toBe(64 * 1024 * 1024);
+  });
+
   it("S3 keeps given values and fills the rest of preview", () => {
     const config = ResultHandlesPlugin.init({ thresholdBytes: 1024, ttlSeconds: 1, preview: { items: 2 }, namespace: "x" }).config;
     expect(config).toMatchObject({ thresholdBytes: 1024, ttlSeconds: 1, preview: { items: 2, chars: 500 }, namespace: "x" });

@@ -160,6 +160,50 @@ describe("S7.6 RESULT_SLICE_TOO_LARGE", () => {
   });
 });
 
+describe("S7.6 a character slice of a 20 MB string", () => {
+  // Escapes, 3-byte and 4-byte (surrogate pair) characters, so the fit is not a simple division.
+  const unit = 'abc€"\\😀xyz\n';
+  const text = unit.repeat(Math.ceil(20_000_000 / unit.length));
+  const at = (offset: number, limit: number) => () => queryValue(text, { handle: "h", path: "$", offset, limit }, 16384);
+  const fitOf = (run: () => unknown) => {
+    try {
+      run();
+    } catch (error) {
+      expect((error as ResultQueryError).code).toBe("RESULT_SLICE_TOO_LARGE");
+      return Number(/At most (\d+) characters/.exec((error as Error).message)?.[1]);
+    }
+    throw new Error("not refused");
+  };
+
+  it("limit 100000 is refused with the exact fit; that limit is accepted and one more character is not", () => {
+    for (const offset of [0, 10_000_001, text.length - 100_000]) {
+      const fit = fitOf(at(offset, 100_000));
+      expect(fit).toBeGreaterThan(1000);
+      const ok = at(offset, fit)() as { value: string; offset: number };
+      expect(ok.value).toBe(text.slice(ok.offset, ok.offset + ok.value.length));
+      expect(new TextEncoder().encode(JSON.stringify(ok.value)).length).toBeLessThanOrEqual(16384);
+      // fit + 1 may end inside a surrogate pair (the range then stops before it); fit + 2 adds a whole character.
+      expect(codeOf(at(offset, fit + 2))).toBe("RESULT_SLICE_TOO_LARGE");
+    }
+  });
+
+  it("the fit is searched within the slice, not the 20 MB after it: about as fast as on the slice alone", () => {
+    const slice = text.slice(10_000_001, 10_100_001);
+    const fastest = (run: () => unknown) => {
+      let best = Infinity;
+      for (let i = 0; i < 5; i++) {
+        const started = performance.now();
+        fitOf(run);
+        best = Math.min(best, performance.now() - started);
+      }
+      return best;
+    };
+    const alone = fastest(() => queryValue(slice, { handle: "h", path: "$", limit: 100_000 }, 16384));
+    const inBig = fastest(at(10_000_001, 100_000));
+    expect(inBig).toBeLessThan(alone * 8 + 5); // was about 35x: the search cut strings of up to 20 MB
+  });
+});
+
 describe("S7.1 S7.6 INVALID_INPUT", () => {
   it.each([
     [undefined],

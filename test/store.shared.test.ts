@@ -6,6 +6,7 @@ import {
   ResultHandlesConfigurationError,
   ResultHandleStore,
 } from "mcp-result-handles";
+import { DEFAULT_MEMORY_MAX_BYTES } from "../src/constants.js";
 import { StorageDouble } from "./helpers/storage-double.js";
 
 const alice = { session: "session-alice-7d1e", caller: "alice@example.test" };
@@ -148,6 +149,25 @@ describe("recent answers for result_query", () => {
     expect(await store.readShared(handle, alice)).toBeUndefined();
   });
 
+  it("S8.5 a record changed anywhere, even mid-ciphertext with its trailer intact, reads as not found from memory too", async () => {
+    const spy = new StorageDouble();
+    const store = new ResultHandleStore(spy, 60);
+    const handle = store.newHandle();
+    await store.save(handle, { rows: Array.from({ length: 200 }, (_, i) => `row ${i}`) }, alice);
+    const { key, value } = spy.sets[0]!;
+    expect(value.length).toBeGreaterThan(1000);
+    await store.readShared(handle, alice); // now cached
+    for (const position of [0, 100, value.length >> 1, value.length - 47]) {
+      const tampered = value.slice();
+      tampered[position]! ^= 0x01;
+      spy.data.set(key, tampered);
+      expect(await store.read(handle, alice)).toBeUndefined();
+      expect(await store.readShared(handle, alice)).toBeUndefined();
+      spy.data.set(key, value);
+      expect((await store.readShared(handle, alice))!.value).toHaveProperty("rows.199", "row 199");
+    }
+  });
+
   it("never serves an expired answer", async () => {
     vi.useFakeTimers({ toFake: ["Date"] });
     vi.setSystemTime(0);
@@ -184,6 +204,19 @@ describe("S9.3 memory storage", () => {
     expect(await bounded.get("k200")).toBeDefined();
     expect(unbounded.size).toBe(1200);
     await Promise.all([bounded.close(), unbounded.close()]);
+  });
+
+  it("used bare (new MemoryStorage(ns)), it keeps at most 64 MiB, the page default of S9.3", async () => {
+    expect(DEFAULT_MEMORY_MAX_BYTES).toEqual({ node: 256 * 1024 * 1024, browser: 64 * 1024 * 1024 });
+    const MiB = 1024 * 1024;
+    const memory = new MemoryStorage("ns");
+    await expect(memory.set("huge", new Uint8Array(64 * MiB + 1), 60)).rejects.toMatchObject({ code: "STORE_FULL" });
+    await memory.set("a", new Uint8Array(40 * MiB), 60);
+    await memory.set("b", new Uint8Array(20 * MiB), 60);
+    await memory.set("c", new Uint8Array(20 * MiB), 60);
+    expect(await memory.get("a")).toBeUndefined();
+    expect(memory.storedBytes).toBe(40 * MiB);
+    await memory.close();
   });
 
   it("keeps at most maxBytes, dropping the oldest, and refuses a value larger than maxBytes", async () => {

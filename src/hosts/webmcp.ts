@@ -7,7 +7,8 @@
  */
 import type { Owner } from "../crypto.js";
 import { describeError, WebMcpUnavailableError } from "../errors.js";
-import type { Logger } from "../fold.js";
+import type { Logger, StandardSchemaLike } from "../fold.js";
+import { jsonSchemaAdmitsFoldedAnswer } from "../json-schema-admits-folded.js";
 import type { PluginInstance } from "../instance.js";
 import { isPlainObject } from "../json.js";
 import type { ToolResult } from "../tool-result.js";
@@ -20,7 +21,11 @@ export interface WebMcpTool {
   description: string;
   /** JSON Schema of the input. */
   inputSchema?: Record<string, unknown>;
-  /** A Standard Schema (zod) of the output, checked as S4.6 says; JSON Schemas pass through unchecked. */
+  /**
+   * The output's schema (S4.6): a Standard Schema (zod) checks each folded answer; a JSON Schema is listed
+   * to the agent, and the tool folds only if it admits `{ preview, shape, handle }` by the rule of
+   * `jsonSchemaAdmitsFoldedAnswer` (put the folded form in an `anyOf`); otherwise answers are sent whole.
+   */
   outputSchema?: unknown;
   annotations?: Record<string, unknown>;
   /** A UI resource named here means the answer renders a widget and never folds (S4.2). */
@@ -111,7 +116,10 @@ function resultQueryTool(instances: HostInstances<void>): Record<string, unknown
 /** The tool as registered: the same declaration, its answer folded when it qualifies (S4). */
 function foldingTool(tool: WebMcpTool, instances: HostInstances<void>): Record<string, unknown> {
   const { execute, outputSchema, _meta, ...declaration } = tool;
-  const listedOutputSchema = isPlainObject(outputSchema) && !("~standard" in outputSchema) ? { outputSchema } : {};
+  const isJsonSchema = isPlainObject(outputSchema) && !("~standard" in outputSchema);
+  const listedOutputSchema = isJsonSchema ? { outputSchema } : {};
+  // The fold checks a Standard Schema per answer; a JSON Schema is judged once, here, by a fixed rule.
+  const checkedSchema = isJsonSchema ? verdictSchema(jsonSchemaAdmitsFoldedAnswer(outputSchema)) : outputSchema;
   return {
     ...declaration,
     ...listedOutputSchema,
@@ -119,10 +127,16 @@ function foldingTool(tool: WebMcpTool, instances: HostInstances<void>): Record<s
       const answer = await execute.call(tool, input);
       const result = asToolResult(answer);
       if (!result) return answer;
-      const folded = await instances.fold({ toolName: tool.name, result, call: undefined, outputSchema, toolMeta: _meta, request: input });
+      const folded = await instances.fold({ toolName: tool.name, result, call: undefined, outputSchema: checkedSchema, toolMeta: _meta, request: input });
       return folded === result ? answer : folded;
     },
   };
+}
+
+/** A Standard Schema answering a fixed verdict: how the fold's S4.6 check (and its one warning per tool) sees a JSON Schema. */
+function verdictSchema(admits: boolean): StandardSchemaLike {
+  const outcome = admits ? {} : { issues: [{ message: "the tool's JSON Schema outputSchema does not admit { preview, shape, handle }" }] };
+  return { "~standard": { validate: () => outcome } };
 }
 
 /** A `CallToolResult` as it is; a plain object or list as structured data; a string as one text (S4.2, S4.3). */

@@ -1,9 +1,8 @@
 import { z } from "zod";
-import { DEFAULT_MEMORY_MAX_ENTRIES, DEFAULT_STORE_TIMEOUT_MS } from "../constants.js";
+import { DEFAULT_MEMORY_MAX_BYTES, DEFAULT_MEMORY_MAX_ENTRIES, DEFAULT_STORE_TIMEOUT_MS } from "../constants.js";
 import { BrowserStoreUnavailableError, type ConfigurationIssue } from "../errors.js";
+import { text, whole } from "../option-schema-parts.js";
 
-const whole = (min: number) => z.number().int().min(min);
-const text = () => z.string().min(1);
 const timeoutMs = whole(1).optional();
 
 const redisConnection = z.union([
@@ -109,9 +108,6 @@ export const STORAGE_TYPES = {
 export type StorageTypeIn<K extends RuntimeKind> = {
   [T in ResolvedStorageType]: K extends (typeof STORAGE_TYPES)[T]["runsIn"][number] ? T : never;
 }[ResolvedStorageType];
-
-/** S9.3: memory's byte cap unless `storage.memory.maxBytes` says otherwise; a page has less to spare. */
-export const DEFAULT_MEMORY_MAX_BYTES = { node: 256 * 1024 * 1024, browser: 64 * 1024 * 1024 } as const satisfies Record<RuntimeKind, number>;
 
 /** The IndexedDB database a page store uses unless `storage.indexeddb.database` names another. */
 export const DEFAULT_INDEXEDDB_DATABASE = "mcp-result-handles";

@@ -1,11 +1,14 @@
-import { DEFAULT_MEMORY_MAX_ENTRIES } from "../constants.js";
+import { DEFAULT_MEMORY_MAX_BYTES, DEFAULT_MEMORY_MAX_ENTRIES } from "../constants.js";
 import { ResultHandlesError } from "../errors.js";
 import { namespacedKey, type NamespacedStorage } from "./types.js";
 
 export interface MemoryStorageOptions {
-  /** Answers kept at most; the oldest is dropped past it. 0 means no limit. */
+  /** Records kept at most (default `DEFAULT_MEMORY_MAX_ENTRIES`, 1000); the oldest is dropped past it. 0 means no limit. */
   maxEntries?: number;
-  /** Stored bytes kept at most; the oldest are dropped past it. 0 or left out means no limit (plugins default it, S9.3). */
+  /**
+   * Stored bytes kept at most; the oldest are dropped past it. 0 means no limit. Left out: 64 MiB, the
+   * page default of S9.3 (a plugin's config passes its build's own default: 256 MiB in Node).
+   */
   maxBytes?: number;
   /** How often expired answers are swept out (ms). */
   sweepIntervalMs?: number;
@@ -32,7 +35,7 @@ export class MemoryStorage implements NamespacedStorage {
     options: MemoryStorageOptions = {},
   ) {
     this.maxEntries = options.maxEntries ?? DEFAULT_MEMORY_MAX_ENTRIES;
-    this.maxBytes = options.maxBytes ?? 0;
+    this.maxBytes = options.maxBytes ?? DEFAULT_MEMORY_MAX_BYTES.browser;
     this.sweeper = setInterval(() => this.sweep(), options.sweepIntervalMs ?? 30_000);
     // A sweep timer must never keep a Node process alive.
     (this.sweeper as { unref?: () => void }).unref?.();

@@ -1,7 +1,8 @@
 // S10.2 WebMCP host in Chromium, on the draft's document.modelContext as @mcp-b/webmcp-polyfill provides it.
 import { initializeWebMCPPolyfill } from "@mcp-b/webmcp-polyfill";
 import { beforeAll, describe, expect, it } from "vitest";
-import { RESULT_HANDLE_META_KEY, ResultHandlesPlugin, WebMcpUnavailableError, findModelContext, type Owner } from "mcp-result-handles";
+import { z } from "zod";
+import { foldedAnswerSchema, RESULT_HANDLE_META_KEY, ResultHandlesPlugin, WebMcpUnavailableError, findModelContext, type Owner } from "mcp-result-handles";
 
 interface Testing {
   listTools(): { name: string }[];
@@ -26,6 +27,37 @@ describe("S10.2 plugin.webmcp()", () => {
     expect(folded._meta[RESULT_HANDLE_META_KEY].bytes).toBe(new TextEncoder().encode(JSON.stringify(rows(200))).byteLength);
     const slice = await call("result_query", { handle: folded.structuredContent.handle, path: "/rows", page: 2, limit: 20, fields: ["id"] });
     expect(slice.structuredContent).toEqual({ path: "$.rows", value: rows(200).rows.slice(20, 40).map(({ id }) => ({ id })), total: 200, offset: 20, nextOffset: 40 });
+  });
+
+  it("S4.6 a JSON Schema outputSchema is listed; the tool folds only if it admits { preview, shape, handle }, else sends whole and warns once per tool", async () => {
+    const warnings: string[] = [];
+    const host = ResultHandlesPlugin.init({ thresholdBytes: 4096, namespace: "webmcp-output-schema" }).webmcp({
+      tools: ["strict_rows", "open_rows", "rows_or_folded"], // this instance folds them, with its logger (S10.1)
+      logger: { warn: (m) => void warnings.push(m) },
+    });
+    const own = { type: "object", properties: { rows: { type: "array" } }, required: ["rows"], additionalProperties: false };
+    const schemas: Record<string, Record<string, unknown>> = {
+      strict_rows: own, // requires rows: the folded form would break it
+      open_rows: { type: "object", properties: { rows: { type: "array" } } }, // nothing required: admits it
+      rows_or_folded: { anyOf: [own, z.toJSONSchema(foldedAnswerSchema)] },
+    };
+    for (const [name, outputSchema] of Object.entries(schemas)) {
+      await host.registerTool({ name, description: "Every ticket", outputSchema, execute: () => rows(200) });
+    }
+    // The polyfill keeps no outputSchema; a model context of our own shows what the browser is given.
+    const declared: Record<string, unknown>[] = [];
+    const seen = ResultHandlesPlugin.init({ namespace: "webmcp-output-schema-listed" }).webmcp({ modelContext: { registerTool: (tool) => void declared.push(tool) } });
+    await seen.registerTool({ name: "strict_rows", description: "Every ticket", outputSchema: own, execute: () => rows(200) });
+    expect(declared.find((tool) => tool.name === "strict_rows")!.outputSchema).toEqual(own);
+
+    expect(await call("strict_rows")).toEqual(rows(200));
+    expect(await call("strict_rows")).toEqual(rows(200));
+    expect(warnings).toHaveLength(1);
+    expect(warnings[0]).toContain('tool "strict_rows"');
+    for (const name of ["open_rows", "rows_or_folded"]) {
+      expect(Object.keys((await call(name)).structuredContent).sort(), name).toEqual(["handle", "preview", "shape"]);
+    }
+    expect(warnings).toHaveLength(1);
   });
 
   it("a small answer comes back exactly as the tool returned it", async () => {

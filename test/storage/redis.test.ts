@@ -69,12 +69,18 @@ describe("S8.3 S9.3 what Redis holds after folds", () => {
 });
 
 describe("one connection per Redis, and a frozen server costs one timeout", () => {
-  it("S9.5 a store whose Redis is down at first use fails that use, and opens on a later one once Redis is up", async () => {
+  it("S9.5 a store whose Redis is down at first use fails that use, and opens on a later one once Redis is up and the pause after a failed open is over", async () => {
     await redis.stop();
     const plugin = ResultHandlesPlugin.init({ storage: { type: "redis", redis: { url: redis.url }, timeoutMs: 500 } });
     try {
       await expect(plugin.store()).rejects.toThrow();
+      const failedAt = Date.now();
+      // The failed open is remembered for max(1 s, timeoutMs): a call meanwhile fails at once, with no new attempt.
+      const started = performance.now();
+      await expect(plugin.store()).rejects.toThrow();
+      expect(performance.now() - started).toBeLessThan(100);
       await redis.start();
+      await new Promise((resolve) => setTimeout(resolve, Math.max(0, failedAt + 1050 - Date.now())));
       const store = await plugin.store();
       const handle = store.newHandle();
       await store.save(handle, "opened", { caller: "c" });

@@ -4,23 +4,13 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startRedisServer, type RedisServer } from "../helpers/redis-server.js";
-import { startUpstashBridge, type UpstashBridge } from "../helpers/upstash-bridge.js";
+import { afterAll, describe, expect, it } from "vitest";
+import { useRedisWithUpstashBridge } from "../helpers/redis-with-upstash-bridge.js";
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), "../..");
 const dir = mkdtempSync(join(tmpdir(), "result-handles-shutdown-"));
-let redis: RedisServer;
-let bridge: UpstashBridge;
-beforeAll(async () => {
-  redis = await startRedisServer();
-  bridge = await startUpstashBridge(redis.url);
-});
-afterAll(async () => {
-  await bridge?.close();
-  await redis?.dispose();
-  rmSync(dir, { recursive: true, force: true });
-});
+const servers = useRedisWithUpstashBridge();
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 /** Runs a module script with the package's Node build; resolves with its exit code, output and the ms from "closed" to exit. */
 function run(script: string): Promise<{ code: number | null; output: string; exitAfterClosedMs: number | undefined }> {
@@ -44,9 +34,9 @@ function run(script: string): Promise<{ code: number | null; output: string; exi
 
 describe("S9.5 onShutdown lets the process exit", () => {
   const storages = () => ({
-    redis: { type: "redis", redis: { url: redis.url } },
+    redis: { type: "redis", redis: { url: servers.redis.url } },
     sqlite: { type: "sqlite", sqlite: { path: join(dir, "shutdown.sqlite") } },
-    upstash: { type: "upstash", upstash: { url: bridge.url, token: bridge.token } },
+    upstash: { type: "upstash", upstash: { url: servers.bridge.url, token: servers.bridge.token } },
   });
 
   it.each(["redis", "sqlite", "upstash"] as const)("%s: after onShutdown the process ends on its own, promptly", async (name) => {

@@ -1,33 +1,23 @@
 // Upstash and Vercel KV through the real @upstash/redis client, against a loopback REST bridge to a real redis-server.
 import { Redis } from "ioredis";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, describe, expect, it } from "vitest";
 import { createResultHandleStore, ResultHandlesConfigToken, ResultHandlesPlugin } from "mcp-result-handles";
 import { openUpstashStorage } from "../../src/storage/upstash.js";
-import { startRedisServer, type RedisServer } from "../helpers/redis-server.js";
-import { startUpstashBridge, type UpstashBridge } from "../helpers/upstash-bridge.js";
+import { useRedisWithUpstashBridge } from "../helpers/redis-with-upstash-bridge.js";
 import { binaryValue, storageKey, testStorage } from "./contract.js";
 
-let redis: RedisServer;
-let bridge: UpstashBridge;
-beforeAll(async () => {
-  redis = await startRedisServer();
-  bridge = await startUpstashBridge(redis.url);
-});
-afterAll(async () => {
-  await bridge?.close();
-  await redis?.dispose();
-});
+const servers = useRedisWithUpstashBridge();
 
-testStorage({ name: "upstash", open: (namespace) => openUpstashStorage({ url: bridge.url, token: bridge.token }, namespace, 3000), persistent: true });
+testStorage({ name: "upstash", open: (namespace) => openUpstashStorage({ url: servers.bridge.url, token: servers.bridge.token }, namespace, 3000), persistent: true });
 
 describe("upstash specifics", () => {
   it("the real client reached the bridge, and values sit in redis as base64 text with a native expiry", async () => {
-    const storage = await openUpstashStorage({ url: bridge.url, token: bridge.token }, "raw", 3000);
+    const storage = await openUpstashStorage({ url: servers.bridge.url, token: servers.bridge.token }, "raw", 3000);
     const key = storageKey();
     const value = binaryValue(300);
     await storage.set(key, value, 9);
-    expect(Object.values(bridge.requests).reduce((a, b) => a + b, 0)).toBeGreaterThan(0);
-    const raw = new Redis(redis.url);
+    expect(Object.values(servers.bridge.requests).reduce((a, b) => a + b, 0)).toBeGreaterThan(0);
+    const raw = new Redis(servers.redis.url);
     try {
       expect(await raw.get(`raw:${key}`)).toBe(Buffer.from(value).toString("base64"));
       const pttl = await raw.pttl(`raw:${key}`);
@@ -40,12 +30,12 @@ describe("upstash specifics", () => {
   });
 
   it("a wrong token is a failed call, not a missing value", async () => {
-    const storage = await openUpstashStorage({ url: bridge.url, token: "wrong" }, "raw", 3000);
+    const storage = await openUpstashStorage({ url: servers.bridge.url, token: "wrong" }, "raw", 3000);
     await expect(storage.get(storageKey())).rejects.toThrow(/Unauthorized/);
   });
 
   it("a value that looks like a number or JSON comes back as the same bytes", async () => {
-    const storage = await openUpstashStorage({ url: bridge.url, token: bridge.token }, "raw", 3000);
+    const storage = await openUpstashStorage({ url: servers.bridge.url, token: servers.bridge.token }, "raw", 3000);
     for (const text of ["12345", "1e400", '{"a":1}', "null", "true", "00"]) {
       const key = storageKey();
       const bytes = new TextEncoder().encode(text);
@@ -65,23 +55,23 @@ describe("S9.1 S9.2 Vercel KV is the same adapter, configured from KV_REST_API_U
 
   it("vercel-kv without a block, and auto, both use the KV variables and store through the bridge", async () => {
     for (const name of names) delete process.env[name];
-    process.env.KV_REST_API_URL = bridge.url;
-    process.env.KV_REST_API_TOKEN = bridge.token;
+    process.env.KV_REST_API_URL = servers.bridge.url;
+    process.env.KV_REST_API_TOKEN = servers.bridge.token;
     for (const storage of [{ type: "vercel-kv" as const }, { type: "auto" as const }]) {
       const plugin = ResultHandlesPlugin.init({ storage });
-      expect(plugin.get(ResultHandlesConfigToken).storage).toEqual({ type: "vercel-kv", vercelKv: { url: bridge.url, token: bridge.token }, timeoutMs: 3000 });
-      const before = bridge.requests["/pipeline"] ?? 0;
+      expect(plugin.get(ResultHandlesConfigToken).storage).toEqual({ type: "vercel-kv", vercelKv: { url: servers.bridge.url, token: servers.bridge.token }, timeoutMs: 3000 });
+      const before = servers.bridge.requests["/pipeline"] ?? 0;
       const store = await plugin.store();
       const handle = store.newHandle();
       await store.save(handle, { kv: storage.type }, { caller: "c" });
       expect(await store.read(handle, { caller: "c" })).toEqual({ value: { kv: storage.type } });
-      expect((bridge.requests["/pipeline"] ?? 0) + (bridge.requests["/"] ?? 0)).toBeGreaterThan(before);
+      expect((servers.bridge.requests["/pipeline"] ?? 0) + (servers.bridge.requests["/"] ?? 0)).toBeGreaterThan(before);
       await plugin.onShutdown();
     }
   });
 
   it("createResultHandleStore opens upstash from its block", async () => {
-    const store = await createResultHandleStore({ storage: { type: "upstash", upstash: { url: bridge.url, token: bridge.token } }, namespace: "api", ttlSeconds: 30 });
+    const store = await createResultHandleStore({ storage: { type: "upstash", upstash: { url: servers.bridge.url, token: servers.bridge.token } }, namespace: "api", ttlSeconds: 30 });
     const handle = store.newHandle();
     await store.save(handle, [1, 2, 3], { session: "s" });
     expect(await store.read(handle, { session: "s" })).toEqual({ value: [1, 2, 3] });
