@@ -97,7 +97,7 @@ export function drawChart(cases: readonly CaseResult[], context: { caption: stri
     out.push(`<line x1="${lx}" x2="${lx + 22}" y1="${ly - 4}" y2="${ly - 4}" stroke="${color(name)}" stroke-width="2.5"/>`);
     out.push(`<text x="${lx + 28}" y="${ly}">${escape(name)}</text>`);
   });
-  out.push(`<text x="${PANEL.left + 900}" y="${legendTop}" fill="#d62728">red: goal of issue 9</text>`);
+  out.push(`<text x="${PANEL.left + 900}" y="${legendTop}" fill="#d62728">red: goal</text>`);
   if (context.http) {
     const h = context.http;
     const mb = (bytes: number) => `${(bytes / 1e6).toFixed(bytes < 1e5 ? 3 : 1)} MB`;

@@ -86,7 +86,7 @@ export function printGoals(goals: readonly GoalCheck[]): void {
 
 /** The goals as a Markdown table, for the README (printed by `--redraw`). */
 export function goalsMarkdown(goals: readonly GoalCheck[]): string {
-  const lines = ["| Goal (issue 9) | Limit | Measured (median of per-round ratios) | Met |", "| --- | --- | --- | --- |"];
+  const lines = ["| Goal | Limit | Measured (median of per-round ratios) | Met |", "| --- | --- | --- | --- |"];
   for (const g of goals) {
     const measured = g.measured.map((m) => `${m.case}: ${m.ratio < 0.1 ? m.ratio.toFixed(3) : m.ratio.toFixed(2)}`).join("; ") || "not measured";
     lines.push(`| ${g.goal} | ≤ ${g.limit}× | ${measured} | ${g.met === null ? "–" : g.met ? "yes" : "**no**"} |`);
