@@ -258,16 +258,20 @@ describe("S11.1 one log line per tools/call", () => {
   it("names the tool, the caller or anonymous, the bytes, and whether it folded", async () => {
     const alice = await client("2025", "demo-alice");
     const anonymous = await client("2026-07-28");
+    const sessionOnly = await client("2025");
     calls.length = 0;
     await alice.callTool({ name: "report", arguments: {} });
     await anonymous.callTool({ name: "report", arguments: {} });
     await alice.callTool({ name: "result_query", arguments: { handle: "nope" } });
+    await sessionOnly.callTool({ name: "report", arguments: {} });
     const bytes = new TextEncoder().encode(JSON.stringify(reportRows())).byteLength;
     expect(calls[0]).toBe(`tools/call report caller=alice bytes=${bytes} folded`);
     expect(calls[1]).toMatch(/^tools\/call report caller=anonymous bytes=\d+ not folded$/);
     expect(Number(/bytes=(\d+)/.exec(calls[1]!)![1])).toBeGreaterThan(bytes); // the full answer as sent: text and structuredContent
     expect(calls[2]).toMatch(/^tools\/call result_query caller=alice bytes=\d+ error, not folded$/);
-    expect(calls).toHaveLength(3);
+    // No token, but a 2025 session: not anonymous (S8.1), and its answer folds for that session.
+    expect(calls[3]).toBe(`tools/call report caller=none (session) bytes=${bytes} folded`);
+    expect(calls).toHaveLength(4);
   });
 });
 

@@ -28,7 +28,9 @@ function tap(transport: Transport, log: (line: string) => void): void {
   transport.onmessage = (message, extra) => {
     if (isJSONRPCRequest(message) && message.method === "tools/call") {
       const sub = extra?.authInfo?.extra?.sub;
-      pending.set(message.id, { tool: String(message.params?.name), caller: typeof sub === "string" ? sub : "anonymous" });
+      // No caller but a 2025 session: not anonymous (S8.1), its large answers fold for that session.
+      const caller = typeof sub === "string" ? sub : transport.sessionId ? "none (session)" : "anonymous";
+      pending.set(message.id, { tool: String(message.params?.name), caller });
     }
     onmessage?.(message, extra);
   };
