@@ -171,9 +171,11 @@ function fromWriter(writer: PieceWriter, lists: ListLayout[], bytes?: Uint8Array
     matches(other: string): boolean {
       if (bytes || text !== undefined) return other === this.text;
       if (other.length !== chars) return false;
+      // Equality of a slice, not `startsWith`: V8 compares equal-length strings with memcmp (0.7 ms for
+      // 10 MB), where optimised code runs `startsWith` char by char (30 ms for 10 MB once the fold is hot).
       let at = 0;
       for (const chunk of chunks) {
-        if (!other.startsWith(chunk, at)) return false;
+        if (other.slice(at, at + chunk.length) !== chunk) return false;
         at += chunk.length;
       }
       return true;
