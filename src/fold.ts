@@ -111,7 +111,9 @@ async function foldOrKeep(context: FoldContext, input: FoldInput): Promise<ToolR
   }
 
   try {
-    await store.put(await sealing);
+    const sealed = await sealing;
+    json.release(); // encrypted: its buffers may take the next answer
+    await store.put(sealed);
   } catch (error) {
     context.warn(`result-handles: the store could not keep the answer of tool "${toolName}" (${describe(error)}); sent it whole`);
     return result;

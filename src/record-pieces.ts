@@ -46,6 +46,12 @@ export interface SerializedAnswer {
   readonly chars: number;
   /** Whether `text` is exactly this JSON text, compared piece by piece without building it. */
   matches(text: string): boolean;
+  /**
+   * Hands the pieces' buffers back for the next answer to encode into, once they are encrypted: only the
+   * owner of this serialisation calls it, and nothing reads `pieces` after. Fresh memory costs a page
+   * fault per 4 KB on first write (in Chromium, 30% of a 100 KB fold); reused memory does not.
+   */
+  release(): void;
 }
 
 const encoder = new TextEncoder();
@@ -55,6 +61,17 @@ const FIRST_BUFFER_BYTES = 64 * 1024;
 /** A buffer to encode into: Node's unzeroed memory where it can (every byte used is written first). */
 function allocate(size: number): Uint8Array {
   return NodeBuffer ? NodeBuffer.allocUnsafe(size) : new Uint8Array(size);
+}
+
+/** Released buffers of `PIECE_BYTES`, at most `SPARE_BUFFERS` (2 MB): enough for the answers that fold at once. */
+const spareBuffers: Uint8Array[] = [];
+const SPARE_BUFFERS = 4;
+
+function releaseBuffers(buffers: readonly Uint8Array[]): void {
+  for (const buffer of buffers) {
+    if (spareBuffers.length >= SPARE_BUFFERS) return;
+    if (!spareBuffers.includes(buffer)) spareBuffers.push(buffer);
+  }
 }
 
 export interface PieceOptions {
@@ -67,13 +84,16 @@ export interface PieceOptions {
 /**
  * Encodes strings as UTF-8 (`encodeInto`, no intermediate copies) into piece-sized buffers: a full
  * buffer becomes a piece. `encodeInto` never splits a character, so every piece decodes on its own.
- * Piece-sized buffers are reused by the allocator from one answer to the next, where one large buffer
- * per answer would be fresh memory to fault in every time.
+ * Piece-sized buffers go back to a few spares once their answer is encrypted (`release`), so the next
+ * answer writes into memory already faulted in, where one large buffer per answer would be fresh memory
+ * to fault in every time.
  */
 class PieceWriter {
   readonly pieces: Piece[] = [];
   readonly batchChars: number;
   readonly chunks: string[] = [];
+  /** The piece-sized buffers the pieces lie in, to release once they are encrypted. */
+  readonly buffers: Uint8Array[] = [];
   total = 0;
   private buffer: Uint8Array;
   private at = 0;
@@ -81,7 +101,15 @@ class PieceWriter {
 
   constructor(private readonly pieceBytes: number = PIECE_BYTES) {
     this.batchChars = Math.max(1, Math.min(BATCH_CHARS, pieceBytes >> 4));
-    this.buffer = allocate(Math.max(4, Math.min(pieceBytes, FIRST_BUFFER_BYTES)));
+    // A spare piece-sized buffer costs nothing; else start small, so a small answer stays one small buffer.
+    this.buffer = this.newBuffer(spareBuffers.length > 0 && pieceBytes === PIECE_BYTES ? pieceBytes : Math.max(4, Math.min(pieceBytes, FIRST_BUFFER_BYTES)));
+  }
+
+  /** A buffer of `size`: a spare one when a whole piece is asked for; piece-sized ones are noted to release. */
+  private newBuffer(size: number): Uint8Array {
+    const buffer = (size === PIECE_BYTES && spareBuffers.pop()) || allocate(size);
+    if (buffer.byteLength === PIECE_BYTES) this.buffers.push(buffer);
+    return buffer;
   }
 
   write(text: string): void {
@@ -103,13 +131,13 @@ class PieceWriter {
   private makeRoom(): void {
     const size = this.buffer.byteLength;
     if (size < this.pieceBytes) {
-      const bigger = allocate(Math.max(this.at + 4, Math.min(this.pieceBytes, size * 4)));
+      const bigger = this.newBuffer(Math.max(this.at + 4, Math.min(this.pieceBytes, size * 8)));
       bigger.set(this.buffer.subarray(0, this.at));
       this.buffer = bigger;
       return;
     }
     this.flush();
-    this.buffer = allocate(Math.max(4, this.pieceBytes));
+    this.buffer = this.newBuffer(Math.max(4, this.pieceBytes));
   }
 
   /** Closes what is written as a piece. */
@@ -179,6 +207,10 @@ function fromWriter(writer: PieceWriter, lists: ListLayout[], bytes?: Uint8Array
         at += chunk.length;
       }
       return true;
+    },
+    release() {
+      releaseBuffers(writer.buffers);
+      writer.buffers.length = 0;
     },
   };
 }
