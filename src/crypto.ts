@@ -92,11 +92,10 @@ export const webCryptoBackend: CryptoBackend = {
       key as CryptoKey,
       plaintext as BufferSource,
     );
-    // Grow in place where the runtime can (ArrayBuffer.prototype.transfer); copy only where it cannot
-    // (Node 20), into memory that is not zeroed first: every byte is written.
+    // Grow in place where the runtime can (ArrayBuffer.prototype.transfer); copy only where it cannot.
     const transfer = (sealed as { transfer?: (length: number) => ArrayBuffer }).transfer;
     if (typeof transfer === "function") return new Uint8Array(transfer.call(sealed, sealed.byteLength + trailerBytes));
-    const out = unzeroed(sealed.byteLength + trailerBytes);
+    const out = new Uint8Array(sealed.byteLength + trailerBytes);
     out.set(new Uint8Array(sealed), 0);
     return out;
   },
@@ -113,15 +112,6 @@ export const webCryptoBackend: CryptoBackend = {
     }
   },
 };
-
-const NodeBuffer = (globalThis as { Buffer?: { allocUnsafeSlow(size: number): Uint8Array } }).Buffer;
-
-/** A buffer the caller fills whole: Node's unzeroed memory where there is one (its own, never a pool slice). */
-function unzeroed(size: number): Uint8Array {
-  if (!NodeBuffer) return new Uint8Array(size);
-  const buffer = NodeBuffer.allocUnsafeSlow(size);
-  return new Uint8Array(buffer.buffer, buffer.byteOffset, buffer.byteLength); // a plain Uint8Array, as elsewhere
-}
 
 function hkdfParams(info: Uint8Array): HkdfParams {
   return { name: "HKDF", hash: "SHA-256", salt: SALT as BufferSource, info: info as BufferSource };
