@@ -111,7 +111,9 @@ async function foldOrKeep(context: FoldContext, input: FoldInput): Promise<ToolR
   }
 
   try {
-    await store.put(await sealing);
+    const sealed = await sealing;
+    json.release(); // encrypted: its buffers may take the next answer
+    await store.put(sealed);
   } catch (error) {
     context.warn(`result-handles: the store could not keep the answer of tool "${toolName}" (${describe(error)}); sent it whole`);
     return result;
@@ -133,8 +135,9 @@ function foldableData(result: ToolResult, keyLists: KeyLists): FoldableData | ty
   const structured = result.structuredContent;
   if (structured !== undefined) {
     if (content.length > 1 || (content.length === 1 && content[0]!.type !== "text")) return NOT_FOLDABLE;
-    const json = serializeAnswer(structured, { keyLists });
-    if (content.length === 1 && !repeats(content[0]!.text, json, structured)) return NOT_FOLDABLE;
+    const text = content.length === 1 ? content[0]!.text : undefined;
+    const json = serializeAnswer(structured, { keyLists, ...(typeof text === "string" ? { repeatedBy: text } : {}) });
+    if (content.length === 1 && !repeats(text, json, structured)) return NOT_FOLDABLE;
     return { value: structured, json };
   }
   if (content.length !== 1 || content[0]!.type !== "text" || typeof content[0]!.text !== "string") return NOT_FOLDABLE;
@@ -154,14 +157,12 @@ function foldableData(result: ToolResult, keyLists: KeyLists): FoldableData | ty
 /** Whether `text` is the same JSON as `structured`, whose compact serialisation is `serialized`. */
 function repeats(text: string | undefined, serialized: SerializedAnswer, structured: unknown): boolean {
   if (typeof text !== "string") return false;
-  if (serialized.matches(text)) return true; // the usual MCP answer: no second serialisation
+  if (serialized.repeated) return true; // the usual MCP answer: compared while serialising
+  // Pretty-printed by JSON.stringify: printing again with its indent is native, faster than a scan in JS.
+  const indent = prettyIndent(text);
+  if (indent && text === JSON.stringify(structured, null, indent)) return true;
   const json = serialized.text;
-  if (text.length > json.length) {
-    // Pretty-printed by JSON.stringify: printing again with its indent is native, faster than a scan in JS.
-    const indent = prettyIndent(text);
-    if (indent && text === JSON.stringify(structured, null, indent)) return true;
-    if (sameButLayout(text, json)) return true; // any other layout
-  }
+  if (text.length > json.length && sameButLayout(text, json)) return true; // any other layout
   try {
     return sameJson(JSON.parse(text), JSON.parse(json));
   } catch {

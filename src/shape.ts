@@ -162,14 +162,18 @@ class OutlineBuilder {
     } else if (type === "object" && node.keys) {
       const object = value as JsonObject;
       const keys = node.keys;
+      let present = 0;
       for (let i = 0; i < keys.names.length; i++) {
         const name = keys.names[i]!;
         const member = Object.prototype.hasOwnProperty.call(object, name) ? object[name] : undefined;
-        if (isJsonMember(member)) this.widen(keys.places[i]!, member, depth + 1);
+        if (member !== undefined) present++;
+        if (isJsonMember(member)) this.widenBy(keys.places[i]!, member, depth + 1);
         else keys.places[i]!.optional = true;
       }
       if (keys.names.length >= this.limits.keys) return;
       const names = this.keyLists.of(object);
+      // Every own key is a listed one (the usual row, keys all seen before): nothing new to look up.
+      if (names.length === present) return;
       for (let i = 0; i < names.length && keys.names.length < this.limits.keys; i++) {
         const name = names[i]!;
         if (keys.index.has(name)) continue;
@@ -182,10 +186,16 @@ class OutlineBuilder {
     }
   }
 
+  /** `widen`, without the call for a scalar of the kind first seen there (most members of most rows). */
+  private widenBy(place: Place, value: unknown, depth: number): void {
+    const type = kindOf(value);
+    if (type === "array" || type === "object" || type !== place.kinds[0]!.type) this.widen(place, value, depth);
+  }
+
   /** Widens by the list's items from `from`, up to the first `limits.items` (S6.3). */
   private widenByItems(place: Place, list: unknown[], from: number, depth: number): void {
     const end = Math.min(list.length, this.limits.items);
-    for (let i = from; i < end; i++) this.widen(place, list[i], depth);
+    for (let i = from; i < end; i++) this.widenBy(place, list[i], depth);
   }
 }
 

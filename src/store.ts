@@ -67,7 +67,10 @@ export class ResultHandleStore {
   }
 
   async save(handle: string, value: unknown, owner: Owner): Promise<void> {
-    await this.put(await this.seal(handle, serializeAnswer(value, this.options), owner));
+    const json = serializeAnswer(value, this.options);
+    const sealed = await this.seal(handle, json, owner);
+    json.release(); // encrypted: its buffers may take the next answer
+    await this.put(sealed);
   }
 
   /**

@@ -76,6 +76,11 @@ describe("S4 when an answer folds", () => {
     expect(isFolded((await fold({ result: { structuredContent: value } })).result)).toBe(true);
     const reordered = { content: [{ type: "text", text: JSON.stringify({ rows: value.rows.map(({ title, id }) => ({ title, id })) }) }], structuredContent: value };
     expect(isFolded((await fold({ result: reordered })).result)).toBe(true);
+    for (const text of [JSON.stringify(value, null, 2), JSON.stringify(value, null, "\t"), JSON.stringify(value, null, 1).replaceAll("\n", "\r\n")]) {
+      expect(isFolded((await fold({ result: { content: [{ type: "text", text }], structuredContent: value } })).result)).toBe(true);
+    }
+    const oneOff = JSON.stringify(value).replace('"id":"T-7"', '"id":"T-8"');
+    expect(isFolded((await fold({ result: { content: [{ type: "text", text: oneOff }], structuredContent: value } })).result)).toBe(false);
   });
 
   it.each<[string, ToolResult]>([

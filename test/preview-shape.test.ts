@@ -165,6 +165,11 @@ describe("S6.2 shape", () => {
     });
   });
 
+  it("lists a key first seen in a row that has as many keys as those listed, but not the same", () => {
+    const shape = buildShape([{ a: 1, b: 1 }, { a: 2, c: "x" }, { a: 3, b: 2 }]) as { items: { keys: Record<string, object> } };
+    expect(shape.items.keys).toEqual({ a: { type: "number" }, b: { type: "number", optional: true }, c: { type: "string", length: 1, optional: true } });
+  });
+
   it("marks a key optional when it is missing from an item of a later list", () => {
     const shape = buildShape([[{ a: 1, b: 1 }], [{ a: 1, b: 1 }, { a: 2 }]]) as { items: { items: { keys: Record<string, object> } } };
     expect(shape.items.items.keys.b).toEqual({ type: "number", optional: true });

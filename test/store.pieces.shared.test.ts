@@ -227,6 +227,32 @@ describe("S8.5 storing in pieces", () => {
     await memory.close();
   });
 
+  it("buffers handed on to the next answer once one is encrypted leave every stored answer intact", async () => {
+    // Default pieces (512 KB): their buffers are the ones reused. Answers of 2-4 pieces, each its own text.
+    const answer = (n: number) => ({ n, rows: rows(6000 + n * 3000).map((row) => ({ ...row, title: `${n} ${row.title}` })) });
+    const spy = new SpyStorage();
+    const store = new ResultHandleStore(spy, 60);
+    const handles: string[] = [];
+    for (let n = 0; n < 3; n++) {
+      handles.push(store.newHandle());
+      await store.save(handles[n]!, answer(n), alice); // one after another: each writes into the last one's buffers
+    }
+    const concurrent = [3, 4, 5].map(() => store.newHandle());
+    await Promise.all(concurrent.map((handle, i) => store.save(handle, answer(3 + i), alice)));
+    handles.push(...concurrent);
+    const { plugin } = pluginOver(spy, { storage: { type: "memory" } });
+    const folded = await Promise.all(
+      [6, 7].map((n) => foldToolResult(plugin, { toolName: "tickets", result: { structuredContent: answer(n) }, owner: alice })),
+    );
+    for (let n = 0; n < 6; n++) expect(await store.read(handles[n]!, alice)).toEqual({ value: answer(n) });
+    const foldStore = await plugin.store();
+    for (const [i, result] of folded.entries()) {
+      const handle = (result.structuredContent as { handle: string }).handle;
+      expect(await foldStore.read(handle, alice)).toEqual({ value: answer(6 + i) });
+    }
+    await plugin.onShutdown();
+  });
+
   it("a whole read and slice reads at the same time all answer right", async () => {
     const value = { rows: rows(2000), total: 2000 };
     const { store, handle } = await storedAnswer(value);
@@ -357,6 +383,22 @@ describe("S8.5 round trip: any answer reads back equal, through every path", () 
           at += piece.bytes.byteLength;
         }
         expect(at).toBe(bytes.byteLength);
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  it("tells a text repeating its JSON exactly from any text one character off (the fold's S4.2 repeat check)", () => {
+    fc.assert(
+      fc.property(answer, fc.integer({ min: 8, max: 300 }), fc.nat(), (value, pieceBytes, at) => {
+        const text = JSON.stringify(value);
+        expect(serializeAnswer(value, { pieceBytes, repeatedBy: text }).repeated).toBe(true);
+        const i = at % text.length;
+        const changed = text.slice(0, i) + (text[i] === "0" ? "1" : "0") + text.slice(i + 1);
+        expect(serializeAnswer(value, { pieceBytes, repeatedBy: changed }).repeated).toBe(false);
+        expect(serializeAnswer(value, { pieceBytes, repeatedBy: text + " " }).repeated).toBe(false);
+        expect(serializeAnswer(value, { pieceBytes, repeatedBy: text.slice(0, -1) }).repeated).toBe(false);
+        expect(serializeAnswer(value, { pieceBytes }).repeated).toBe(false);
       }),
       { numRuns: 300 },
     );
