@@ -1,6 +1,6 @@
 /**
  * docs/bench.svg: three panels (fold / stringify, first result_query / parse, repeated query / parse) by
- * answer size, one line per runtime, store and answer form, on a log scale, with issue 9's goals as red
+ * answer size, one line per runtime, store and answer form, on a log scale, with the goals as red
  * marks. Plain generated SVG.
  */
 import type { HttpResult } from "./http.js";

@@ -1,4 +1,4 @@
-/** Printing the bench's rows as they finish, and checking the headline ratios against issue 9's goals. */
+/** Printing the bench's rows as they finish, and checking the headline ratios against the goals. */
 import type { HttpResult } from "./http.js";
 import type { CaseResult } from "./measure.js";
 import type { RoundTripResult } from "./stores.js";

@@ -1,5 +1,5 @@
 /**
- * `npm run bench`: the whole bench of issue 9, through the package's public API on its built entries
+ * `npm run bench`: the whole bench, through the package's public API on its built entries
  * (dist/node in Node, dist/browser in Chromium). Prints tables as rows finish, writes JSON
  * (bench/results/latest.json) and draws docs/bench.svg. Asserts nothing but that folds fold and queries answer.
  *
@@ -165,7 +165,7 @@ if (parts.has("http")) {
 
 load.end = loadavg();
 const goals = checkGoals(cases);
-console.log("\nGoals of issue 9 (headline: median of per-round ratios)");
+console.log("\nGoals (headline: median of per-round ratios)");
 printGoals(goals);
 
 const commit = (() => {
