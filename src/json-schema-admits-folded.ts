@@ -4,7 +4,10 @@
  * not folding, since a folded answer the schema refuses breaks the agent's reading of the tool:
  *
  * - `true` admits; `false` does not.
- * - `anyOf`: some branch admits. `oneOf`: exactly one branch admits.
+ * - `anyOf`: some branch admits. `oneOf`: exactly one branch admits and every other branch surely rejects
+ *   the folded object (`false`, a `type` without "object", a `required` key it lacks, or
+ *   `additionalProperties: false` without one of its keys); a branch this rule merely cannot read might
+ *   match too, and two matches fail a `oneOf`.
  * - Otherwise the schema must be an object schema using only `type` ("object", or a list holding it),
  *   `properties`, `required`, `additionalProperties` and annotations (`title`, `description`, ...). Any
  *   other keyword (`allOf`, `$ref`, `not`, `enum`, `const`, `if`, `patternProperties`, `minProperties`...)
@@ -32,8 +35,9 @@ export function jsonSchemaAdmitsFoldedAnswer(schema: unknown): boolean {
     if (anyOf !== undefined && oneOf !== undefined) return false;
     const branches = anyOf ?? oneOf;
     if (!Array.isArray(branches)) return false;
-    const admitting = branches.filter(jsonSchemaAdmitsFoldedAnswer).length;
-    return anyOf !== undefined ? admitting > 0 : admitting === 1;
+    if (anyOf !== undefined) return branches.some(jsonSchemaAdmitsFoldedAnswer);
+    const admitting = branches.filter(jsonSchemaAdmitsFoldedAnswer);
+    return admitting.length === 1 && branches.every((branch) => admitting.includes(branch) || surelyRejectsFolded(branch));
   }
   if (Object.keys(schema).some((key) => !OBJECT_KEYWORDS.has(key))) return false;
   if (!allowsType(schema.type, "object")) return false;
@@ -44,6 +48,16 @@ export function jsonSchemaAdmitsFoldedAnswer(schema: unknown): boolean {
   const additional = schema.additionalProperties ?? true;
   if (additional !== true && !FOLDED_KEYS.every((key) => hasOwn(properties, key))) return false;
   return FOLDED_KEYS.every((key) => !hasOwn(properties, key) || admitsMember(properties[key], FOLDED_TYPES[key]));
+}
+
+/** A schema that no `{ preview, shape, handle }` object can match, whatever else it says. */
+function surelyRejectsFolded(schema: unknown): boolean {
+  if (schema === false) return true;
+  if (!isPlainObject(schema)) return false;
+  if (schema.type !== undefined && !allowsType(schema.type, "object")) return true;
+  if (Array.isArray(schema.required) && schema.required.some((name) => !(FOLDED_KEYS as readonly unknown[]).includes(name))) return true;
+  const properties = isPlainObject(schema.properties) ? schema.properties : {};
+  return schema.additionalProperties === false && FOLDED_KEYS.some((key) => !hasOwn(properties, key));
 }
 
 /** A property schema that admits any value of `type` (any JSON when `type` is undefined). */

@@ -14,7 +14,8 @@ describe("S4.6 does a JSON Schema admit { preview, shape, handle }?", () => {
     ["an object schema requiring nothing", { type: "object", properties: { rows: { type: "array" } } }],
     ["zod's JSON Schema of foldedAnswerSchema", folded],
     ["an anyOf holding it", { anyOf: [rows, folded] }],
-    ["a oneOf holding it once", { oneOf: [rows, folded] }],
+    ["a oneOf holding it once, beside a branch requiring a key of its own", { oneOf: [rows, folded] }],
+    ["a oneOf holding it once, beside a string and a closed object", { oneOf: [{ type: "string" }, folded, { type: "object", properties: { rows: {} }, additionalProperties: false }] }],
     ["typed properties of the folded form", { type: ["object", "null"], properties: { handle: { type: "string" }, shape: { type: "object" }, preview: { description: "any" } }, additionalProperties: false }],
   ])("%s: folds", (_, schema) => {
     expect(jsonSchemaAdmitsFoldedAnswer(schema)).toBe(true);
@@ -32,6 +33,11 @@ describe("S4.6 does a JSON Schema admit { preview, shape, handle }?", () => {
     ["minProperties", { type: "object", minProperties: 4 }],
     ["an anyOf without it", { anyOf: [rows, { type: "string" }] }],
     ["a oneOf where two branches admit it", { oneOf: [folded, {}] }],
+    // The other branch is one this rule cannot read (minProperties, patternProperties, a vendor keyword):
+    // the folded object may match it too, and a second match fails the oneOf.
+    ["a oneOf holding it beside minProperties", { oneOf: [folded, { type: "object", minProperties: 1 }] }],
+    ["a oneOf holding it beside patternProperties", { oneOf: [folded, { type: "object", patternProperties: { "^p": {} } }] }],
+    ["a oneOf holding it beside a vendor keyword", { oneOf: [folded, { "x-kind": "rows" }] }],
     ["an anyOf with constraints beside it", { anyOf: [folded], required: ["rows"] }],
     ["not a schema", "object"],
   ])("%s: sent whole", (_, schema) => {
