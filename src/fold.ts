@@ -64,61 +64,69 @@ async function foldOrKeep(context: FoldContext, input: FoldInput): Promise<ToolR
   const data = foldableData(result, keyLists);
   if (data === NOT_FOLDABLE) return result;
 
-  // S4.3 in bytes: the serialisation wrote them as UTF-8 pieces, ready to encrypt (S8.5).
+  // The serialisation's buffers go back for the next answer on every way out, but only once nothing can
+  // read them: at once if encryption never started, else once it has succeeded (never on its failure,
+  // while other pieces may still be encrypting from them).
   const json = data.json;
-  const bytes = json.bytes;
-  if (bytes <= config.thresholdBytes) return result;
-  if (!owner.session && !owner.caller) {
-    // S4.4: nobody could read the handle back. Say why once per tool, or a user never learns it.
-    context.warnOnce(
-      `anonymous:${toolName}`,
-      `result-handles: tool "${toolName}" answered ${bytes} bytes to an anonymous call (no session, no caller) and was sent whole; ` +
-        `answers fold for calls with a session or an authenticated caller, or with hostOptions.owner`,
-    );
-    return result;
-  }
-  const answer = data.value;
-
+  let sealing: ReturnType<ResultHandleStore["seal"]> | undefined;
   try {
-    const fold = await config.foldPolicy(toolName, answer, { bytes, fullName: input.fullName ?? toolName, request: input.request });
-    if (fold !== true) return result;
-  } catch (error) {
-    context.warn(`result-handles: foldPolicy threw for tool "${toolName}" (${describe(error)}); sent its answer whole`);
-    return result;
-  }
+    // S4.3 in bytes: the serialisation wrote them as UTF-8 pieces, ready to encrypt (S8.5).
+    const bytes = json.bytes;
+    if (bytes <= config.thresholdBytes) return result;
+    if (!owner.session && !owner.caller) {
+      // S4.4: nobody could read the handle back. Say why once per tool, or a user never learns it.
+      context.warnOnce(
+        `anonymous:${toolName}`,
+        `result-handles: tool "${toolName}" answered ${bytes} bytes to an anonymous call (no session, no caller) and was sent whole; ` +
+          `answers fold for calls with a session or an authenticated caller, or with hostOptions.owner`,
+      );
+      return result;
+    }
+    const answer = data.value;
 
-  let store: ResultHandleStore;
-  try {
-    store = await context.store();
-  } catch (error) {
-    warnOpenFailure(context, toolName, error);
-    return result;
-  }
-  // newHandle (crypto.randomUUID), seal and the fit may throw too: foldToolResult sends the answer whole then.
-  const handle = store.newHandle();
-  // Encryption runs while the preview and shape are built (WebCrypto works off the main thread).
-  const sealing = store.seal(handle, json, owner);
-  sealing.catch(() => {}); // its failure is handled where it is awaited, or irrelevant if we stop first
-  const folded = fitFoldedAnswer(answer, handle, config.preview, Math.floor(config.thresholdBytes / 2), keyLists);
+    try {
+      const fold = await config.foldPolicy(toolName, answer, { bytes, fullName: input.fullName ?? toolName, request: input.request });
+      if (fold !== true) return result;
+    } catch (error) {
+      context.warn(`result-handles: foldPolicy threw for tool "${toolName}" (${describe(error)}); sent its answer whole`);
+      return result;
+    }
 
-  if (input.outputSchema && !(await admits(input.outputSchema, folded))) {
-    context.warnOnce(
-      `schema:${toolName}`,
-      `result-handles: tool "${toolName}" has an output schema that does not admit { preview, shape, handle }; ` +
-        `its large answers are sent whole. Add foldedAnswerSchema to a union in its outputSchema.`,
-    );
-    return result;
-  }
+    let store: ResultHandleStore;
+    try {
+      store = await context.store();
+    } catch (error) {
+      warnOpenFailure(context, toolName, error);
+      return result;
+    }
+    // newHandle (crypto.randomUUID), seal and the fit may throw too: foldToolResult sends the answer whole then.
+    const handle = store.newHandle();
+    // Encryption runs while the preview and shape are built (WebCrypto works off the main thread).
+    sealing = store.seal(handle, json, owner);
+    sealing.catch(() => {}); // its failure is handled where it is awaited, or irrelevant if we stop first
+    const folded = fitFoldedAnswer(answer, handle, config.preview, Math.floor(config.thresholdBytes / 2), keyLists);
 
-  try {
-    const sealed = await sealing;
-    json.release(); // encrypted: its buffers may take the next answer
-    await store.put(sealed);
-  } catch (error) {
-    context.warn(`result-handles: the store could not keep the answer of tool "${toolName}" (${describe(error)}); sent it whole`);
-    return result;
+    if (input.outputSchema && !(await admits(input.outputSchema, folded))) {
+      context.warnOnce(
+        `schema:${toolName}`,
+        `result-handles: tool "${toolName}" has an output schema that does not admit { preview, shape, handle }; ` +
+          `its large answers are sent whole. Add foldedAnswerSchema to a union in its outputSchema.`,
+      );
+      return result;
+    }
+
+    try {
+      const sealed = await sealing;
+      await store.put(sealed);
+    } catch (error) {
+      context.warn(`result-handles: the store could not keep the answer of tool "${toolName}" (${describe(error)}); sent it whole`);
+      return result;
+    }
+    return foldedResult(result, folded, bytes, config.ttlSeconds, examplePath(answer, keyLists));
+  } finally {
+    if (sealing) sealing.then(() => json.release(), () => {});
+    else json.release();
   }
-  return foldedResult(result, folded, bytes, config.ttlSeconds, examplePath(answer, keyLists));
 }
 
 const NOT_FOLDABLE = Symbol("not foldable");
@@ -137,7 +145,10 @@ function foldableData(result: ToolResult, keyLists: KeyLists): FoldableData | ty
     if (content.length > 1 || (content.length === 1 && content[0]!.type !== "text")) return NOT_FOLDABLE;
     const text = content.length === 1 ? content[0]!.text : undefined;
     const json = serializeAnswer(structured, { keyLists, ...(typeof text === "string" ? { repeatedBy: text } : {}) });
-    if (content.length === 1 && !repeats(text, json, structured)) return NOT_FOLDABLE;
+    if (content.length === 1 && !repeats(text, json, structured)) {
+      json.release(); // nothing will encrypt it
+      return NOT_FOLDABLE;
+    }
     return { value: structured, json };
   }
   if (content.length !== 1 || content[0]!.type !== "text" || typeof content[0]!.text !== "string") return NOT_FOLDABLE;

@@ -66,6 +66,16 @@ function allocate(size: number): Uint8Array {
 const spareBuffers: Uint8Array[] = [];
 const SPARE_BUFFERS = 4;
 
+/** How many spare buffers wait for the next answer (tests check that answers which never fold give theirs back). */
+export function spareBufferCount(): number {
+  return spareBuffers.length;
+}
+
+/** Drops the spares, and with them the plaintext the last answers left in them (at shutdown). */
+export function dropSpareBuffers(): void {
+  spareBuffers.length = 0;
+}
+
 function releaseBuffers(buffers: readonly Uint8Array[]): void {
   for (const buffer of buffers) {
     if (spareBuffers.length >= SPARE_BUFFERS) return;

@@ -3,7 +3,7 @@ import { AnswerKeys, defaultCryptoBackend, isUuidV4, openRecord, randomBytes, se
 import { ResultHandlesConfigurationError, ResultHandlesError } from "./errors.js";
 import { hasOwn, setOwn, type JsonObject } from "./json.js";
 import { RecentAnswers, RecentKeys } from "./recent-answers.js";
-import { serializeAnswer, serializedFromJson, type PieceOptions, type SerializedAnswer } from "./record-pieces.js";
+import { dropSpareBuffers, serializeAnswer, serializedFromJson, type PieceOptions, type SerializedAnswer } from "./record-pieces.js";
 import type { NamespacedStorage } from "./storage/types.js";
 
 export { serializeAnswer, type PieceOptions, type SerializedAnswer } from "./record-pieces.js";
@@ -83,7 +83,12 @@ export class ResultHandleStore {
     const deriving = this.keysFor(handle, owner); // HKDF runs while the answer is encoded
     deriving.catch(() => {});
     const answer = typeof json === "string" || json instanceof Uint8Array ? serializedFromJson(json, this.options) : json;
-    const keys = await deriving;
+    const sealed = await this.sealSerialized(await deriving, answer);
+    if (answer !== json) answer.release(); // serialised here and now encrypted: its buffers may take the next answer
+    return sealed;
+  }
+
+  private async sealSerialized(keys: AnswerKeys, answer: SerializedAnswer): Promise<SealedAnswer> {
     const expiresAt = Date.now() + this.ttlSeconds * 1000;
     const pieces = answer.pieces;
     if (pieces.length <= 1) {
@@ -256,6 +261,7 @@ export class ResultHandleStore {
   async onShutdown(): Promise<void> {
     this.recent.clear();
     this.keys.clear();
+    dropSpareBuffers(); // they hold the plaintext of the last answers folded
     await this.storage.close();
   }
 }

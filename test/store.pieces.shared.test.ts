@@ -14,7 +14,7 @@ import { defaultCryptoBackend, type CryptoBackend } from "../src/crypto.js";
 import { pluginOver, StorageDouble as SpyStorage } from "./helpers/storage-double.js";
 import { queryValue, parseQueryArguments, type QueryArguments } from "../src/query.js";
 import { selectForQuery } from "../src/query-plan.js";
-import { serializeAnswer } from "../src/record-pieces.js";
+import { serializeAnswer, spareBufferCount } from "../src/record-pieces.js";
 
 const alice: Owner = { session: "session-alice-7d1e", caller: "alice@example.test" };
 const MARKER = "MARKER-4f9a-plaintext-should-never-be-stored";
@@ -251,6 +251,29 @@ describe("S8.5 storing in pieces", () => {
       expect(await foldStore.read(handle, alice)).toEqual({ value: answer(6 + i) });
     }
     await plugin.onShutdown();
+  });
+
+  it("answers that never fold, or fold only in part, give their buffers back for the next one", async () => {
+    const big = { rows: rows(16_000) }; // several 512 KB pieces
+    const { plugin } = pluginOver(new SpyStorage(), { storage: { type: "memory" }, foldPolicy: (_tool, answer) => !(answer as { skip?: boolean }).skip });
+    const settle = () => new Promise((resolve) => setTimeout(resolve, 0));
+    await foldToolResult(plugin, { toolName: "t", result: { structuredContent: big }, owner: alice });
+    await settle();
+    const warm = spareBufferCount();
+    expect(warm).toBeGreaterThan(0);
+    const ways = [
+      { structuredContent: { few: rows(3) } }, // under the threshold
+      { structuredContent: { ...big, skip: true } }, // foldPolicy says no
+      { content: [{ type: "text", text: "something else" }], structuredContent: big }, // a text that does not repeat it
+    ];
+    for (let round = 0; round < 3; round++) {
+      for (const result of ways) await foldToolResult(plugin, { toolName: "t", result, owner: alice });
+      await foldToolResult(plugin, { toolName: "t", result: { structuredContent: big }, owner: {} }); // anonymous
+      await settle();
+      expect(spareBufferCount(), `round ${round}`).toBe(warm);
+    }
+    await plugin.onShutdown();
+    expect(spareBufferCount()).toBe(0); // and the plaintext they held goes at shutdown
   });
 
   it("a whole read and slice reads at the same time all answer right", async () => {
