@@ -26,6 +26,8 @@ export class ResultHandlesPluginCore implements PluginInstance {
   private opening: Promise<ResultHandleStore> | undefined;
   /** The last failed open and until when calls get its error instead of a new attempt. */
   private openFailure: { error: unknown; until: number } | undefined;
+  /** Counts open attempts: only the latest may settle `opening` and `openFailure`. */
+  private openAttempt = 0;
   private readonly warned = new Set<string>();
 
   /** Use `init(options)`: it checks and resolves the options this takes. */
@@ -73,18 +75,25 @@ export class ResultHandlesPluginCore implements PluginInstance {
    */
   store(): Promise<ResultHandleStore> {
     if (this.openFailure && Date.now() < this.openFailure.until) return Promise.reject(this.openFailure.error);
-    this.opening ??= this.openStore().then(
+    if (this.opening) return this.opening;
+    // Only the latest attempt may settle the plugin's state: one that `onShutdown` has let go of must not
+    // clear a newer attempt, nor set a pause after the shutdown.
+    const attempt = ++this.openAttempt;
+    const opening = this.openStore().then(
       (store) => {
-        this.openFailure = undefined;
+        if (attempt === this.openAttempt) this.openFailure = undefined;
         return store;
       },
       (error: unknown) => {
-        this.opening = undefined;
-        this.openFailure = { error, until: Date.now() + Math.max(MIN_OPEN_RETRY_MS, this.config.storage.timeoutMs) };
+        if (attempt === this.openAttempt) {
+          this.opening = undefined;
+          this.openFailure = { error, until: Date.now() + Math.max(MIN_OPEN_RETRY_MS, this.config.storage.timeoutMs) };
+        }
         throw error;
       },
     );
-    return this.opening;
+    this.opening = opening;
+    return opening;
   }
 
   /** Opens from the config `init` already checked and resolved; only `createResultHandleStore` checks raw input. */
@@ -101,6 +110,7 @@ export class ResultHandlesPluginCore implements PluginInstance {
     while (this.opening) {
       const opening = this.opening;
       this.opening = undefined;
+      this.openAttempt++; // let go of it: its outcome no longer touches this plugin's state
       const store = await opening.catch(() => undefined);
       await store?.onShutdown();
     }
