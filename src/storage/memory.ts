@@ -6,8 +6,8 @@ export interface MemoryStorageOptions {
   /** Records kept at most (default `DEFAULT_MEMORY_MAX_ENTRIES`, 1000); the oldest is dropped past it. 0 means no limit. */
   maxEntries?: number;
   /**
-   * Stored bytes kept at most; the oldest are dropped past it. 0 means no limit. Left out: 64 MiB, the
-   * page default of S9.3 (a plugin's config passes its build's own default: 256 MiB in Node).
+   * Stored bytes kept at most; the oldest are dropped past it. 0 means no limit. Left out: the default of
+   * S9.3 where it runs, 256 MiB in Node and 64 MiB in a page.
    */
   maxBytes?: number;
   /** How often expired answers are swept out (ms). */
@@ -35,7 +35,7 @@ export class MemoryStorage implements NamespacedStorage {
     options: MemoryStorageOptions = {},
   ) {
     this.maxEntries = options.maxEntries ?? DEFAULT_MEMORY_MAX_ENTRIES;
-    this.maxBytes = options.maxBytes ?? DEFAULT_MEMORY_MAX_BYTES.browser;
+    this.maxBytes = options.maxBytes ?? DEFAULT_MEMORY_MAX_BYTES[runsInNode() ? "node" : "browser"];
     this.sweeper = setInterval(() => this.sweep(), options.sweepIntervalMs ?? 30_000);
     // A sweep timer must never keep a Node process alive.
     (this.sweeper as { unref?: () => void }).unref?.();
@@ -95,4 +95,9 @@ export class MemoryStorage implements NamespacedStorage {
     const now = Date.now();
     for (const [id, entry] of this.entries) if (entry.expiresAt <= now) this.remove(id);
   }
+}
+
+/** For a storage used bare, outside a build's config: Node has `process.versions.node`, a page does not. */
+function runsInNode(): boolean {
+  return typeof (globalThis as { process?: { versions?: { node?: string } } }).process?.versions?.node === "string";
 }
