@@ -308,7 +308,7 @@ function associatedData(storageKey: string, header: Uint8Array, nonce?: Uint8Arr
   return out;
 }
 
-function toHex(bytes: Uint8Array): string {
+export function toHex(bytes: Uint8Array): string {
   let hex = "";
   for (const byte of bytes) hex += byte.toString(16).padStart(2, "0");
   return hex;

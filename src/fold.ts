@@ -1,11 +1,12 @@
 import { RESULT_HANDLE_META_KEY, RESULT_QUERY_TOOL_NAME } from "./constants.js";
 import type { Owner } from "./crypto.js";
-import { StorageClientMissingError } from "./errors.js";
+import { describeError, StorageClientMissingError } from "./errors.js";
 import { fitFoldedAnswer, type FoldedAnswer } from "./fit.js";
-import { isPlainObject, KeyLists } from "./json.js";
+import { hasOwn, isPlainObject, KeyLists } from "./json.js";
 import type { ResultHandlesConfig } from "./options.js";
 import { formatPath } from "./path.js";
-import { serializeAnswer, type ResultHandleStore, type SerializedAnswer } from "./store.js";
+import { serializeAnswer, type SerializedAnswer } from "./record-pieces.js";
+import type { ResultHandleStore } from "./store.js";
 import type { ContentBlock, ToolResult } from "./tool-result.js";
 
 /** Anything with a Standard Schema `validate` (zod 4, valibot, the MCP SDK's wrappers). */
@@ -51,7 +52,7 @@ export async function foldToolResult(context: FoldContext, input: FoldInput): Pr
   try {
     return await foldOrKeep(context, input);
   } catch (error) {
-    context.warn(`result-handles: could not fold the answer of tool "${input.toolName}" (${describe(error)}); sent it whole`);
+    context.warn(`result-handles: could not fold the answer of tool "${input.toolName}" (${describeError(error)}); sent it whole`);
     return input.result;
   }
 }
@@ -88,7 +89,7 @@ async function foldOrKeep(context: FoldContext, input: FoldInput): Promise<ToolR
       const fold = await config.foldPolicy(toolName, answer, { bytes, fullName: input.fullName ?? toolName, request: input.request });
       if (fold !== true) return result;
     } catch (error) {
-      context.warn(`result-handles: foldPolicy threw for tool "${toolName}" (${describe(error)}); sent its answer whole`);
+      context.warn(`result-handles: foldPolicy threw for tool "${toolName}" (${describeError(error)}); sent its answer whole`);
       return result;
     }
 
@@ -119,7 +120,7 @@ async function foldOrKeep(context: FoldContext, input: FoldInput): Promise<ToolR
       const sealed = await sealing;
       await store.put(sealed);
     } catch (error) {
-      context.warn(`result-handles: the store could not keep the answer of tool "${toolName}" (${describe(error)}); sent it whole`);
+      context.warn(`result-handles: the store could not keep the answer of tool "${toolName}" (${describeError(error)}); sent it whole`);
       return result;
     }
     return foldedResult(result, folded, bytes, config.ttlSeconds, examplePath(answer, keyLists));
@@ -227,7 +228,7 @@ function sameJson(a: unknown, b: unknown): boolean {
     const keys = Object.keys(x);
     if (keys.length !== Object.keys(y).length) return false;
     for (const key of keys) {
-      if (!Object.prototype.hasOwnProperty.call(y, key)) return false;
+      if (!hasOwn(y, key)) return false;
       pending.push((x as Record<string, unknown>)[key], (y as Record<string, unknown>)[key]);
     }
   }
@@ -299,15 +300,11 @@ const EXAMPLE_KEY_MAX_CHARS = 100;
 const warnedOpenFailures = new WeakSet<object>();
 
 function warnOpenFailure(context: FoldContext, toolName: string, error: unknown): void {
-  const message = `result-handles: could not open the store for tool "${toolName}" (${describe(error)}); sent its answer whole`;
+  const message = `result-handles: could not open the store for tool "${toolName}" (${describeError(error)}); sent its answer whole`;
   if (error instanceof StorageClientMissingError) return context.warnOnce("store-client-missing", `${message}, as every large answer will be`);
   if (typeof error === "object" && error !== null) {
     if (warnedOpenFailures.has(error)) return;
     warnedOpenFailures.add(error);
   }
   context.warn(message);
-}
-
-function describe(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
 }

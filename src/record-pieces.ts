@@ -289,8 +289,7 @@ function writeObject(writer: PieceWriter, object: JsonObject, path: string[], li
     const run: JsonObject = {};
     for (let i = from; i < to; i++) {
       const key = keys[i]!;
-      if (key === "__proto__") setOwn(run, key, object[key]);
-      else run[key] = object[key];
+      setOwn(run, key, object[key]);
     }
     const json = JSON.stringify(run);
     if (json.length > 2) {

@@ -1,4 +1,4 @@
-import { isJsonMember, KeyLists, setOwn, type JsonObject } from "./json.js";
+import { hasOwn, isJsonMember, KeyLists, setOwn, type JsonObject } from "./json.js";
 import { jsonStringSize } from "./size.js";
 
 /** The outline of an answer (S6.2). */
@@ -165,7 +165,7 @@ class OutlineBuilder {
       let present = 0;
       for (let i = 0; i < keys.names.length; i++) {
         const name = keys.names[i]!;
-        const member = Object.prototype.hasOwnProperty.call(object, name) ? object[name] : undefined;
+        const member = hasOwn(object, name) ? object[name] : undefined;
         if (member !== undefined) present++;
         if (isJsonMember(member)) this.widenBy(keys.places[i]!, member, depth + 1);
         else keys.places[i]!.optional = true;

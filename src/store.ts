@@ -6,8 +6,6 @@ import { RecentAnswers, RecentKeys } from "./recent-answers.js";
 import { dropSpareBuffers, serializeAnswer, serializedFromJson, type PieceOptions, type SerializedAnswer } from "./record-pieces.js";
 import type { NamespacedStorage } from "./storage/types.js";
 
-export { serializeAnswer, type PieceOptions, type SerializedAnswer } from "./record-pieces.js";
-export type { Selection, Selector, ListSummary } from "./answer-index.js";
 
 /** Encrypted records and the derived keys they go under, main record first: all a storage ever sees. */
 export interface SealedAnswer {

@@ -1,3 +1,5 @@
+import { randomBytes, toHex } from "../crypto.js";
+
 /**
  * S8.1: a connection that is not HTTP (stdio, an in-process pair) serves exactly one client. When it has
  * no session id of its own, it counts as one verified session: a random id minted for that connection,
@@ -35,6 +37,5 @@ function currentTransport(server: object): object | undefined {
 
 /** 128 random bits as hex; `getRandomValues` exists in every page (secure context or not) and in Node. */
 function randomId(): string {
-  const bytes = globalThis.crypto.getRandomValues(new Uint8Array(16));
-  return `connection-${Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("")}`;
+  return `connection-${toHex(randomBytes(16))}`;
 }
