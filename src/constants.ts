@@ -10,8 +10,8 @@ export const RESULT_QUERY_TOOL_NAME = "result_query";
 export const DEFAULT_MEMORY_MAX_ENTRIES = 1000;
 /**
  * Bytes a memory store keeps unless `storage.memory.maxBytes` says otherwise: 256 MiB in Node, 64 MiB in
- * a page, which has less to spare (S9.3). A bare `new MemoryStorage(namespace)` cannot tell where it runs
- * and takes the page figure, safe in both.
+ * a page, which has less to spare (S9.3). A build's config passes its own figure; a bare
+ * `new MemoryStorage(namespace)` takes the figure of the runtime it finds itself in.
  */
 export const DEFAULT_MEMORY_MAX_BYTES = { node: 256 * 1024 * 1024, browser: 64 * 1024 * 1024 } as const;
 /** Smallest allowed `thresholdBytes` (S3). */

@@ -79,7 +79,8 @@ export class ResultHandlesPluginCore implements PluginInstance {
     // Only the latest attempt may settle the plugin's state: one that `onShutdown` has let go of must not
     // clear a newer attempt, nor set a pause after the shutdown.
     const attempt = ++this.openAttempt;
-    const opening = this.openStore().then(
+    // From the config `init` already checked and resolved; only `createResultHandleStore` checks raw input.
+    const opening = openStore(this.runtime, this.config).then(
       (store) => {
         if (attempt === this.openAttempt) this.openFailure = undefined;
         return store;
@@ -94,11 +95,6 @@ export class ResultHandlesPluginCore implements PluginInstance {
     );
     this.opening = opening;
     return opening;
-  }
-
-  /** Opens from the config `init` already checked and resolved; only `createResultHandleStore` checks raw input. */
-  private openStore(): Promise<ResultHandleStore> {
-    return openStore(this.runtime, this.config);
   }
 
   /**

@@ -8,13 +8,13 @@ import { parsePath, type PathSegment } from "./path.js";
 import { listWindow, type QueryArguments } from "./query.js";
 
 export function selectForQuery(args: QueryArguments): Selector {
+  let segments: PathSegment[];
+  try {
+    segments = parsePath(args.path); // once per query, not once per instance's store
+  } catch {
+    return () => "none"; // the query refuses the path whatever the answer holds
+  }
   return (lists: readonly ListSummary[]): Selection => {
-    let segments: PathSegment[];
-    try {
-      segments = parsePath(args.path);
-    } catch {
-      return "none"; // the query refuses the path whatever the answer holds
-    }
     for (let list = 0; list < lists.length; list++) {
       const { path, length } = lists[list]!;
       if (segments.length < path.length || path.some((key, i) => keyOf(segments[i]!) !== key)) continue;

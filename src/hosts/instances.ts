@@ -129,6 +129,6 @@ export function isToolResult(value: unknown): value is ToolResult {
   return isPlainObject(value) && (Array.isArray(value.content) || value.structuredContent !== undefined);
 }
 
-function isStandardSchema(value: unknown): value is StandardSchemaLike {
+export function isStandardSchema(value: unknown): value is StandardSchemaLike {
   return typeof value === "object" && value !== null && typeof (value as { "~standard"?: { validate?: unknown } })["~standard"]?.validate === "function";
 }

@@ -12,7 +12,7 @@ import { jsonSchemaAdmitsFoldedAnswer } from "../json-schema-admits-folded.js";
 import type { PluginInstance } from "../instance.js";
 import { isPlainObject } from "../json.js";
 import type { ToolResult } from "../tool-result.js";
-import { isToolResult, joinHost, type HostInstances } from "./instances.js";
+import { isStandardSchema, isToolResult, joinHost, type HostInstances } from "./instances.js";
 
 /** A WebMCP tool as a page declares it (the draft's `ModelContextTool`, with the MCP extras pages use). */
 export interface WebMcpTool {
@@ -87,10 +87,10 @@ export function installOnWebMcp(instance: PluginInstance, options: WebMcpHostOpt
   const modelContext = options.modelContext ?? findModelContext();
   if (!modelContext) throw new WebMcpUnavailableError();
   const owner = options.owner ?? pageLoadOwner;
-  const instances = joinHost<void>(modelContext, instance, { tools: options.tools, owner: () => owner(), logger: options.logger }, (joined) =>
+  const instances = joinHost<void>(modelContext, instance, { tools: options.tools, owner, logger: options.logger }, (joined) =>
     // A failed registration of result_query surfaces on the page's own registerTool calls of the same context.
     void Promise.resolve(modelContext.registerTool(resultQueryTool(joined), { signal: options.signal })).catch((error: unknown) =>
-      (options.logger ?? instance).warn(`result-handles: could not register result_query on WebMCP (${describeError(error)})`),
+      instance.warn(`result-handles: could not register result_query on WebMCP (${describeError(error)})`, options.logger),
     ),
   );
   return {
@@ -116,7 +116,7 @@ function resultQueryTool(instances: HostInstances<void>): Record<string, unknown
 /** The tool as registered: the same declaration, its answer folded when it qualifies (S4). */
 function foldingTool(tool: WebMcpTool, instances: HostInstances<void>): Record<string, unknown> {
   const { execute, outputSchema, _meta, ...declaration } = tool;
-  const isJsonSchema = isPlainObject(outputSchema) && !("~standard" in outputSchema);
+  const isJsonSchema = isPlainObject(outputSchema) && !isStandardSchema(outputSchema);
   const listedOutputSchema = isJsonSchema ? { outputSchema } : {};
   // The fold checks a Standard Schema per answer; a JSON Schema is judged once, here, by a fixed rule.
   const checkedSchema = isJsonSchema ? verdictSchema(jsonSchemaAdmitsFoldedAnswer(outputSchema)) : outputSchema;
