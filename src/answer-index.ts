@@ -4,6 +4,7 @@
  * main record; the storage sees it only encrypted.
  */
 import type { ListLayout } from "./record-pieces.js";
+import { decodeUtf8 } from "./size.js";
 
 export interface AnswerIndex {
   /** Random per save; bound into every piece's associated data, so pieces of two saves never mix. */
@@ -26,7 +27,6 @@ export interface ListSummary {
 export type Selector = (lists: readonly ListSummary[]) => Selection;
 
 const encoder = new TextEncoder();
-const decoder = new TextDecoder();
 
 export function encodeIndex(index: AnswerIndex): Uint8Array {
   return encoder.encode(JSON.stringify({ nonce: Array.from(index.nonce), pieces: index.pieces, lists: index.lists }));
@@ -35,7 +35,7 @@ export function encodeIndex(index: AnswerIndex): Uint8Array {
 /** The index, or undefined when the plaintext is not one (it decrypted, so this means a bug or a foreign writer). */
 export function decodeIndex(plaintext: Uint8Array): AnswerIndex | undefined {
   try {
-    const raw = JSON.parse(decoder.decode(plaintext)) as { nonce: number[]; pieces: number[]; lists: ListLayout[] };
+    const raw = JSON.parse(decodeUtf8(plaintext)) as { nonce: number[]; pieces: number[]; lists: ListLayout[] };
     if (!Array.isArray(raw.nonce) || !Array.isArray(raw.pieces) || !Array.isArray(raw.lists)) return undefined;
     return { nonce: Uint8Array.from(raw.nonce), pieces: raw.pieces, lists: raw.lists };
   } catch {

@@ -9,6 +9,7 @@
  * an item's own `toJSON(key)` sees its index within the batch; JSON answers have no `toJSON`.)
  */
 import { isPlainObject, setOwn, type JsonObject } from "./json.js";
+import { allocateBytes, decodeUtf8 } from "./size.js";
 
 /**
  * About 1 MB as issue 9 asks, on the small side: a 1 MB answer already splits in two, so its first query
@@ -53,14 +54,7 @@ export interface SerializedAnswer {
 }
 
 const encoder = new TextEncoder();
-const utf8 = new TextDecoder();
-const NodeBuffer = (globalThis as { Buffer?: { allocUnsafe(size: number): Uint8Array } }).Buffer;
 const FIRST_BUFFER_BYTES = 64 * 1024;
-
-/** A buffer to encode into: Node's unzeroed memory where it can (every byte used is written first). */
-function allocate(size: number): Uint8Array {
-  return NodeBuffer ? NodeBuffer.allocUnsafe(size) : new Uint8Array(size);
-}
 
 /** Released buffers of `PIECE_BYTES`, at most `SPARE_BUFFERS` (2 MB): enough for the answers that fold at once. */
 const spareBuffers: Uint8Array[] = [];
@@ -129,7 +123,7 @@ class PieceWriter {
 
   /** A buffer of `size`: a spare one when a whole piece is asked for; piece-sized ones are noted to release. */
   private newBuffer(size: number): Uint8Array {
-    const buffer = (size === PIECE_BYTES && spareBuffers.pop()) || allocate(size);
+    const buffer = (size === PIECE_BYTES && spareBuffers.pop()) || allocateBytes(size);
     if (buffer.byteLength === PIECE_BYTES) this.buffers.push(buffer);
     return buffer;
   }
@@ -220,7 +214,7 @@ function fromWriter(writer: PieceWriter, lists: ListLayout[], json?: string | Ui
     repeated: writer.repeated,
     get text() {
       // Pieces never split a character, so each decodes on its own.
-      text ??= json instanceof Uint8Array ? utf8.decode(json) : writer.pieces.map((piece) => utf8.decode(piece.bytes)).join("");
+      text ??= json instanceof Uint8Array ? decodeUtf8(json) : writer.pieces.map((piece) => decodeUtf8(piece.bytes, piece.ascii)).join("");
       return text;
     },
     release() {

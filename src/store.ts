@@ -5,6 +5,7 @@ import { hasOwn, setOwn, type JsonObject } from "./json.js";
 import { RecentAnswers, RecentKeys } from "./recent-answers.js";
 import { dropSpareBuffers, serializeAnswer, serializedFromJson, type PieceOptions, type SerializedAnswer } from "./record-pieces.js";
 import type { NamespacedStorage } from "./storage/types.js";
+import { decodeUtf8 } from "./size.js";
 
 
 /** Encrypted records and the derived keys they go under, main record first: all a storage ever sees. */
@@ -22,16 +23,6 @@ interface AnswerState {
   /** The root as far as read: the list itself, or an object holding the lists read so far. */
   root?: unknown;
   bytes: number;
-}
-
-const utf8 = new TextDecoder();
-type NodeBufferLike = Uint8Array & { toString(encoding: "latin1" | "utf8"): string };
-const NodeBuffer = (globalThis as unknown as { Buffer?: { from(buffer: ArrayBufferLike, offset: number, length: number): NodeBufferLike } }).Buffer;
-
-/** UTF-8 to text; an ASCII piece decodes as latin1 in Node, several times faster (flagged at seal time). */
-function decode(bytes: Uint8Array, ascii: boolean): string {
-  if (NodeBuffer) return NodeBuffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString(ascii ? "latin1" : "utf8");
-  return utf8.decode(bytes);
 }
 
 /** Internals a test or benchmark may pin; defaults suit production. */
@@ -162,7 +153,7 @@ export class ResultHandleStore {
       if (!opened) return undefined;
       const { header, plaintext } = opened;
       if (header.kind === "whole") {
-        state = { expiresAt: header.expiresAt, whole: { value: JSON.parse(decode(plaintext, header.ascii)) }, lists: new Map(), bytes: plaintext.byteLength };
+        state = { expiresAt: header.expiresAt, whole: { value: JSON.parse(decodeUtf8(plaintext, header.ascii)) }, lists: new Map(), bytes: plaintext.byteLength };
       } else if (header.kind === "index") {
         const index = decodeIndex(plaintext);
         if (!index || index.pieces.length !== header.pieceCount) return undefined;
@@ -250,7 +241,7 @@ export class ResultHandleStore {
         ) {
           return MISSING;
         }
-        return decode(plaintext.subarray(from, to), header.ascii);
+        return decodeUtf8(plaintext.subarray(from, to), header.ascii); // ASCII flagged at seal time
       }),
     );
     return texts.includes(MISSING) ? MISSING : (texts as string[]);
