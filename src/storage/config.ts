@@ -75,19 +75,9 @@ export type ResolvedStorageType = ResolvedStorageConfig["type"];
 interface StorageTypeInfo {
   /** The builds that can open it (S9.4). */
   readonly runsIn: readonly RuntimeKind[];
-  /** What a build that cannot open it says: pages throw at once (S9.4), Node reports an option issue. */
-  readonly refusal?: (type: StorageType) => ConfigurationIssue;
   /** The config block that environment variables can stand in for (S9.1), and those variables (S9.2). */
   readonly env?: { readonly block: "redis" | "upstash" | "vercelKv"; readonly names: readonly string[] };
 }
-
-const serverOnly = (type: StorageType): never => {
-  throw new BrowserStoreUnavailableError(type);
-};
-const pageOnly = (): ConfigurationIssue => ({
-  path: "storage.type",
-  message: 'IndexedDB exists only in web pages; use "memory", "redis", "sqlite", "upstash" or "vercel-kv" in Node',
-});
 
 /**
  * Every storage type: where it runs and which environment variables it reads. Both runtimes read this
@@ -97,11 +87,11 @@ const pageOnly = (): ConfigurationIssue => ({
 export const STORAGE_TYPES = {
   auto: { runsIn: ["node", "browser"] },
   memory: { runsIn: ["node", "browser"] },
-  redis: { runsIn: ["node"], refusal: serverOnly, env: { block: "redis", names: ["REDIS_URL"] } },
-  "vercel-kv": { runsIn: ["node"], refusal: serverOnly, env: { block: "vercelKv", names: ["KV_REST_API_URL", "KV_REST_API_TOKEN"] } },
-  upstash: { runsIn: ["node"], refusal: serverOnly, env: { block: "upstash", names: ["UPSTASH_REDIS_REST_URL", "UPSTASH_REDIS_REST_TOKEN"] } },
-  sqlite: { runsIn: ["node"], refusal: serverOnly },
-  indexeddb: { runsIn: ["browser"], refusal: pageOnly },
+  redis: { runsIn: ["node"], env: { block: "redis", names: ["REDIS_URL"] } },
+  "vercel-kv": { runsIn: ["node"], env: { block: "vercelKv", names: ["KV_REST_API_URL", "KV_REST_API_TOKEN"] } },
+  upstash: { runsIn: ["node"], env: { block: "upstash", names: ["UPSTASH_REDIS_REST_URL", "UPSTASH_REDIS_REST_TOKEN"] } },
+  sqlite: { runsIn: ["node"] },
+  indexeddb: { runsIn: ["browser"] },
 } as const satisfies Record<StorageType, StorageTypeInfo>;
 
 /** Types a build can open, by the table. */
@@ -130,8 +120,10 @@ const info = (type: StorageType): StorageTypeInfo => STORAGE_TYPES[type];
 export function placementIssues(input: unknown, runtime: StorageEnvironment): ConfigurationIssue[] {
   const type = (input as { storage?: { type?: unknown } } | undefined)?.storage?.type;
   if (typeof type !== "string" || !Object.hasOwn(STORAGE_TYPES, type)) return [];
-  const entry = info(type as StorageType);
-  return entry.runsIn.includes(runtime.kind) || !entry.refusal ? [] : [entry.refusal(type as StorageType)];
+  if ((info(type as StorageType).runsIn as readonly string[]).includes(runtime.kind)) return [];
+  // A page refuses a server store at once (S9.4); Node reports the page-only store as an option issue.
+  if (runtime.kind === "browser") throw new BrowserStoreUnavailableError(type);
+  return [{ path: "storage.type", message: 'IndexedDB exists only in web pages; use "memory", "redis", "sqlite", "upstash" or "vercel-kv" in Node' }];
 }
 
 const envBlock = (config: StorageConfig, block: string): unknown => (config as Record<string, unknown>)[block];
