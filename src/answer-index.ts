@@ -4,6 +4,7 @@
  * main record; the storage sees it only encrypted.
  */
 import type { ListLayout } from "./record-pieces.js";
+import { IV_BYTES } from "./crypto.js";
 import { decodeUtf8 } from "./size.js";
 
 export interface AnswerIndex {
@@ -11,6 +12,10 @@ export interface AnswerIndex {
   nonce: Uint8Array;
   /** Byte length of each piece, in order. */
   pieces: number[];
+  /** Each piece's IV (12 bytes each, in order): a piece record is bare ciphertext (crypto.ts). */
+  ivs: Uint8Array;
+  /** Per piece, 1 when its plaintext is pure ASCII (decoded as latin1), else 0. */
+  ascii: number[];
   lists: ListLayout[];
 }
 
@@ -29,18 +34,26 @@ export type Selector = (lists: readonly ListSummary[]) => Selection;
 const encoder = new TextEncoder();
 
 export function encodeIndex(index: AnswerIndex): Uint8Array {
-  return encoder.encode(JSON.stringify({ nonce: Array.from(index.nonce), pieces: index.pieces, lists: index.lists }));
+  const { nonce, pieces, ivs, ascii, lists } = index;
+  return encoder.encode(JSON.stringify({ nonce: Array.from(nonce), pieces, ivs: Array.from(ivs), ascii, lists }));
 }
 
 /** The index, or undefined when the plaintext is not one (it decrypted, so this means a bug or a foreign writer). */
 export function decodeIndex(plaintext: Uint8Array): AnswerIndex | undefined {
   try {
-    const raw = JSON.parse(decodeUtf8(plaintext)) as { nonce: number[]; pieces: number[]; lists: ListLayout[] };
-    if (!Array.isArray(raw.nonce) || !Array.isArray(raw.pieces) || !Array.isArray(raw.lists)) return undefined;
-    return { nonce: Uint8Array.from(raw.nonce), pieces: raw.pieces, lists: raw.lists };
+    const raw = JSON.parse(decodeUtf8(plaintext)) as { nonce: number[]; pieces: number[]; ivs: number[]; ascii: number[]; lists: ListLayout[] };
+    const { nonce, pieces, ivs, ascii, lists } = raw;
+    if (![nonce, pieces, ivs, ascii, lists].every(Array.isArray)) return undefined;
+    if (ivs.length !== pieces.length * IV_BYTES || ascii.length !== pieces.length) return undefined;
+    return { nonce: Uint8Array.from(nonce), pieces, ivs: Uint8Array.from(ivs), ascii, lists };
   } catch {
     return undefined;
   }
+}
+
+/** The IV piece `piece` was sealed with. */
+export function pieceIv(index: Pick<AnswerIndex, "ivs">, piece: number): Uint8Array {
+  return index.ivs.subarray(piece * IV_BYTES, (piece + 1) * IV_BYTES);
 }
 
 /** Byte range of the batches holding items `from` to `to - 1` of a list, and the items they hold. */

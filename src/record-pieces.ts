@@ -56,25 +56,48 @@ export interface SerializedAnswer {
 const encoder = new TextEncoder();
 const FIRST_BUFFER_BYTES = 64 * 1024;
 
-/** Released buffers of `PIECE_BYTES`, at most `SPARE_BUFFERS` (2 MB): enough for the answers that fold at once. */
+/**
+ * Released buffers of `PIECE_BYTES`, at most `SPARE_BUFFERS` (12 MB): a 10 MB answer writes into memory
+ * already faulted in (in Chromium fresh buffers cost a fifth of its fold). They hold the plaintext of the
+ * last answers, so they go once no answer has folded for `SPARE_IDLE_MS`, or at shutdown.
+ */
 const spareBuffers: Uint8Array[] = [];
-const SPARE_BUFFERS = 4;
+const SPARE_BUFFERS = 24;
+const SPARE_IDLE_MS = 10_000;
+let lastRelease = 0;
+let idleTimer: ReturnType<typeof setTimeout> | undefined;
 
 /** How many spare buffers wait for the next answer (tests check that answers which never fold give theirs back). */
 export function spareBufferCount(): number {
   return spareBuffers.length;
 }
 
-/** Drops the spares, and with them the plaintext the last answers left in them (at shutdown). */
+/** Drops the spares, and with them the plaintext the last answers left in them (at shutdown, or when idle). */
 export function dropSpareBuffers(): void {
   spareBuffers.length = 0;
+  if (idleTimer !== undefined) clearTimeout(idleTimer);
+  idleTimer = undefined;
 }
 
 function releaseBuffers(buffers: readonly Uint8Array[]): void {
   for (const buffer of buffers) {
-    if (spareBuffers.length >= SPARE_BUFFERS) return;
+    if (spareBuffers.length >= SPARE_BUFFERS) break;
     if (!spareBuffers.includes(buffer)) spareBuffers.push(buffer);
   }
+  if (spareBuffers.length === 0) return;
+  lastRelease = Date.now();
+  idleTimer ??= dropWhenIdle(SPARE_IDLE_MS);
+}
+
+/** One timer for all releases: when it fires early (answers kept coming), it waits out the rest. */
+function dropWhenIdle(delay: number): ReturnType<typeof setTimeout> {
+  const timer = setTimeout(() => {
+    const idle = Date.now() - lastRelease;
+    if (idle >= SPARE_IDLE_MS) dropSpareBuffers();
+    else idleTimer = dropWhenIdle(SPARE_IDLE_MS - idle);
+  }, delay);
+  (timer as { unref?: () => void }).unref?.(); // never keeps a Node process alive
+  return timer;
 }
 
 export interface PieceOptions {

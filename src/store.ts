@@ -1,5 +1,18 @@
-import { decodeIndex, encodeIndex, itemSpan, piecesOf, type AnswerIndex, type Selector } from "./answer-index.js";
-import { AnswerKeys, defaultCryptoBackend, isUuidV4, openRecord, randomBytes, sealRecord, type CryptoBackend, type Owner } from "./crypto.js";
+import { decodeIndex, encodeIndex, itemSpan, pieceIv, piecesOf, type AnswerIndex, type Selector } from "./answer-index.js";
+import {
+  AnswerKeys,
+  defaultCryptoBackend,
+  isUuidV4,
+  IV_BYTES,
+  openPiece,
+  openRecord,
+  randomBytes,
+  sealPiece,
+  sealRecord,
+  type CryptoBackend,
+  type Owner,
+  type RecordHeader,
+} from "./crypto.js";
 import { ResultHandlesConfigurationError, ResultHandlesError } from "./errors.js";
 import { hasOwn, setOwn, type JsonObject } from "./json.js";
 import { RecentAnswers, RecentKeys } from "./recent-answers.js";
@@ -85,18 +98,18 @@ export class ResultHandleStore {
       const header = { kind: "whole", ascii: piece.ascii, expiresAt, pieceIndex: 0, pieceCount: 1 } as const;
       return { records: [{ key: keys.storageKey, value: await sealRecord(keys, keys.storageKey, header, piece.bytes) }] };
     }
+    // Every piece gets a fresh random IV, kept in the index, so the index and the pieces seal at once.
     const nonce = randomBytes(16);
-    const index: AnswerIndex = { nonce, pieces: pieces.map((p) => p.bytes.byteLength), lists: [...answer.lists] };
     const pieceCount = pieces.length;
+    const ivs = randomBytes(pieceCount * IV_BYTES);
+    const index: AnswerIndex = { nonce, pieces: pieces.map((p) => p.bytes.byteLength), ivs, ascii: pieces.map((p) => (p.ascii ? 1 : 0)), lists: [...answer.lists] };
+    const indexHeader = { kind: "index", ascii: false, expiresAt, pieceIndex: 0, pieceCount } as const;
     const records = await Promise.all([
-      sealRecord(keys, keys.storageKey, { kind: "index", ascii: false, expiresAt, pieceIndex: 0, pieceCount }, encodeIndex(index)).then((value) => ({
-        key: keys.storageKey,
-        value,
-      })),
+      sealRecord(keys, keys.storageKey, indexHeader, encodeIndex(index)).then((value) => ({ key: keys.storageKey, value })),
       ...pieces.map(async (piece, pieceIndex) => {
         const key = await keys.pieceKey(pieceIndex);
-        const header = { kind: "piece", ascii: piece.ascii, expiresAt, pieceIndex, pieceCount } as const;
-        return { key, value: await sealRecord(keys, key, header, piece.bytes, nonce) };
+        const header = pieceHeader(expiresAt, pieceIndex, pieceCount, piece.ascii);
+        return { key, value: await sealPiece(keys, key, header, pieceIv(index, pieceIndex), piece.bytes, nonce) };
       }),
     ]);
     return { records };
@@ -228,20 +241,12 @@ export class ResultHandleStore {
       ranges.map(async ({ piece, from, to }) => {
         const key = await keys.pieceKey(piece);
         const record = await this.storage.get(key);
-        if (!record) return MISSING;
-        const opened = await openRecord(keys, key, record, now, index.nonce);
-        if (!opened) return MISSING;
-        const { header, plaintext } = opened;
-        if (
-          header.kind !== "piece" ||
-          header.pieceIndex !== piece ||
-          header.pieceCount !== index.pieces.length ||
-          header.expiresAt !== state.expiresAt ||
-          plaintext.byteLength !== index.pieces[piece]
-        ) {
-          return MISSING;
-        }
-        return decodeUtf8(plaintext.subarray(from, to), header.ascii); // ASCII flagged at seal time
+        if (!record || !(state.expiresAt > now)) return MISSING;
+        const ascii = index.ascii[piece] === 1;
+        const header = pieceHeader(state.expiresAt, piece, index.pieces.length, ascii);
+        const plaintext = await openPiece(keys, key, header, pieceIv(index, piece), record, index.nonce);
+        if (!plaintext || plaintext.byteLength !== index.pieces[piece]) return MISSING;
+        return decodeUtf8(plaintext.subarray(from, to), ascii); // ASCII flagged at seal time
       }),
     );
     return texts.includes(MISSING) ? MISSING : (texts as string[]);
@@ -256,6 +261,11 @@ export class ResultHandleStore {
 }
 
 const MISSING = Symbol("missing record");
+
+/** What a piece's associated data binds (S8.5): rebuilt from its index when read. */
+function pieceHeader(expiresAt: number, pieceIndex: number, pieceCount: number, ascii: boolean): RecordHeader {
+  return { kind: "piece", ascii, expiresAt, pieceIndex, pieceCount };
+}
 
 /** The root as far as read, with `items` placed at `path` (objects created on the way). */
 function withList(root: unknown, path: readonly string[], items: unknown[]): unknown {

@@ -1,6 +1,6 @@
 // S8.5 answers stored in pieces with an encrypted index. Runs in Node and again inside Chromium.
 import fc from "fast-check";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import {
   MemoryStorage,
   RESULT_HANDLE_META_KEY,
@@ -274,6 +274,29 @@ describe("S8.5 storing in pieces", () => {
     }
     await plugin.onShutdown();
     expect(spareBufferCount()).toBe(0); // and the plaintext they held goes at shutdown
+  });
+
+  it("the spare buffers, holding the plaintext of the last answers, go once no answer has folded for 10 s", async () => {
+    vi.useFakeTimers({ shouldAdvanceTime: true, toFake: ["setTimeout", "clearTimeout", "Date"] });
+    try {
+      const big = { rows: rows(16_000) };
+      const { plugin } = pluginOver(new SpyStorage(), { storage: { type: "memory" } });
+      const fold = async () => {
+        await foldToolResult(plugin, { toolName: "t", result: { structuredContent: big }, owner: alice });
+        await new Promise((resolve) => setTimeout(resolve, 0));
+      };
+      await fold();
+      expect(spareBufferCount()).toBeGreaterThan(0);
+      await vi.advanceTimersByTimeAsync(9_000);
+      await fold(); // answers keep coming: the spares stay
+      await vi.advanceTimersByTimeAsync(9_000);
+      expect(spareBufferCount()).toBeGreaterThan(0);
+      await vi.advanceTimersByTimeAsync(1_500);
+      expect(spareBufferCount()).toBe(0);
+      await plugin.onShutdown();
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it("a whole read and slice reads at the same time all answer right", async () => {
