@@ -52,7 +52,8 @@ export class KeyLists {
   private readonly large = new Map<object, string[]>();
 
   of(object: JsonObject): string[] {
-    const cached = this.large.get(object);
+    // Most answers have no object this large: then no lookup (hashing every row object costs time too).
+    const cached = this.large.size > 0 ? this.large.get(object) : undefined;
     if (cached) return cached;
     const keys = Object.keys(object);
     if (keys.length > 64) this.large.set(object, keys);

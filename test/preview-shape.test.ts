@@ -170,6 +170,14 @@ describe("S6.2 shape", () => {
     expect(shape.items.keys).toEqual({ a: { type: "number" }, b: { type: "number", optional: true }, c: { type: "string", length: 1, optional: true } });
   });
 
+  it("widens rows alike whatever their key order, and never takes an inherited member for a missing key", () => {
+    const inherits = Object.create({ b: 5 }, { a: { value: 4, enumerable: true } }) as object;
+    const shape = buildShape([{ a: 1, b: "x" }, { b: "y", a: 2 }, { a: 3, b: undefined }, inherits]) as { items: { keys: Record<string, object> } };
+    expect(shape.items.keys).toEqual({ a: { type: "number" }, b: { type: "string", length: 1, optional: true } });
+    const same = buildShape([{ a: 1, b: "x" }, { a: 2, b: "yy" }]) as { items: { keys: Record<string, object> } };
+    expect(same.items.keys).toEqual({ a: { type: "number" }, b: { type: "string", length: 1 } });
+  });
+
   it("marks a key optional when it is missing from an item of a later list", () => {
     const shape = buildShape([[{ a: 1, b: 1 }], [{ a: 1, b: 1 }, { a: 2 }]]) as { items: { items: { keys: Record<string, object> } } };
     expect(shape.items.items.keys.b).toEqual({ type: "number", optional: true });

@@ -434,6 +434,16 @@ describe("S8.5 round trip: any answer reads back equal, through every path", () 
     );
   });
 
+  it("writes a value longer than one encoding chunk (64K units) whole, surrogate pairs intact at every chunk edge", () => {
+    for (const lead of ["", "a", "ab"]) {
+      const value = { note: lead + "😀é".repeat(70_000), deep: [[["x".repeat(140_000)]]] };
+      const serialized = serializeAnswer(value, { pieceBytes: 100_000 });
+      expect(serialized.text).toBe(JSON.stringify(value));
+      expect(serialized.bytes).toBe(new TextEncoder().encode(JSON.stringify(value)).byteLength);
+      for (const piece of serialized.pieces) new TextDecoder("utf-8", { fatal: true }).decode(piece.bytes);
+    }
+  });
+
   it("tells a text repeating its JSON exactly from any text one character off (the fold's S4.2 repeat check)", () => {
     fc.assert(
       fc.property(answer, fc.integer({ min: 8, max: 300 }), fc.nat(), (value, pieceBytes, at) => {
