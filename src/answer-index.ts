@@ -4,7 +4,7 @@
  * main record; the storage sees it only encrypted.
  */
 import type { ListLayout } from "./record-pieces.js";
-import { IV_BYTES } from "./crypto.js";
+import { IV_BYTES, TAG_BYTES } from "./crypto.js";
 import { decodeUtf8 } from "./size.js";
 
 export interface AnswerIndex {
@@ -14,6 +14,8 @@ export interface AnswerIndex {
   pieces: number[];
   /** Each piece's IV (12 bytes each, in order): a piece record is bare ciphertext (crypto.ts). */
   ivs: Uint8Array;
+  /** Each piece's GCM tag (16 bytes each, in order). */
+  tags: Uint8Array;
   /** Per piece, 1 when its plaintext is pure ASCII (decoded as latin1), else 0. */
   ascii: number[];
   lists: ListLayout[];
@@ -34,26 +36,26 @@ export type Selector = (lists: readonly ListSummary[]) => Selection;
 const encoder = new TextEncoder();
 
 export function encodeIndex(index: AnswerIndex): Uint8Array {
-  const { nonce, pieces, ivs, ascii, lists } = index;
-  return encoder.encode(JSON.stringify({ nonce: Array.from(nonce), pieces, ivs: Array.from(ivs), ascii, lists }));
+  const { nonce, pieces, ivs, tags, ascii, lists } = index;
+  return encoder.encode(JSON.stringify({ nonce: Array.from(nonce), pieces, ivs: Array.from(ivs), tags: Array.from(tags), ascii, lists }));
 }
 
 /** The index, or undefined when the plaintext is not one (it decrypted, so this means a bug or a foreign writer). */
 export function decodeIndex(plaintext: Uint8Array): AnswerIndex | undefined {
   try {
-    const raw = JSON.parse(decodeUtf8(plaintext)) as { nonce: number[]; pieces: number[]; ivs: number[]; ascii: number[]; lists: ListLayout[] };
-    const { nonce, pieces, ivs, ascii, lists } = raw;
-    if (![nonce, pieces, ivs, ascii, lists].every(Array.isArray)) return undefined;
-    if (ivs.length !== pieces.length * IV_BYTES || ascii.length !== pieces.length) return undefined;
-    return { nonce: Uint8Array.from(nonce), pieces, ivs: Uint8Array.from(ivs), ascii, lists };
+    const raw = JSON.parse(decodeUtf8(plaintext)) as { nonce: number[]; pieces: number[]; ivs: number[]; tags: number[]; ascii: number[]; lists: ListLayout[] };
+    const { nonce, pieces, ivs, tags, ascii, lists } = raw;
+    if (![nonce, pieces, ivs, tags, ascii, lists].every(Array.isArray)) return undefined;
+    if (ivs.length !== pieces.length * IV_BYTES || tags.length !== pieces.length * TAG_BYTES || ascii.length !== pieces.length) return undefined;
+    return { nonce: Uint8Array.from(nonce), pieces, ivs: Uint8Array.from(ivs), tags: Uint8Array.from(tags), ascii, lists };
   } catch {
     return undefined;
   }
 }
 
-/** The IV piece `piece` was sealed with. */
-export function pieceIv(index: Pick<AnswerIndex, "ivs">, piece: number): Uint8Array {
-  return index.ivs.subarray(piece * IV_BYTES, (piece + 1) * IV_BYTES);
+/** The IV and tag piece `piece` was sealed with. */
+export function pieceSeal(index: Pick<AnswerIndex, "ivs" | "tags">, piece: number): { iv: Uint8Array; tag: Uint8Array } {
+  return { iv: index.ivs.subarray(piece * IV_BYTES, (piece + 1) * IV_BYTES), tag: index.tags.subarray(piece * TAG_BYTES, (piece + 1) * TAG_BYTES) };
 }
 
 /** Byte range of the batches holding items `from` to `to - 1` of a list, and the items they hold. */

@@ -102,8 +102,8 @@ async function foldOrKeep(context: FoldContext, input: FoldInput): Promise<ToolR
     }
     // newHandle (crypto.randomUUID), seal and the fit may throw too: foldToolResult sends the answer whole then.
     const handle = store.newHandle();
-    // Encryption runs while the preview and shape are built where it runs off the main thread (Node's thread
-    // pool); Chromium's WebCrypto encrypts on the calling thread, before `seal` returns.
+    // Sealing starts now but encrypts only once the keys are derived, after the synchronous fit below:
+    // it overlaps the output schema check at most. Anything it throws is caught where it is awaited.
     sealing = store.seal(handle, json, owner);
     sealing.catch(() => {}); // its failure is handled where it is awaited, or irrelevant if we stop first
     const folded = fitFoldedAnswer(answer, handle, config.preview, Math.floor(config.thresholdBytes / 2), keyLists);

@@ -13,7 +13,8 @@ import { defaultCryptoBackend } from "./crypto.js";
 import { allocateBytes, decodeUtf8 } from "./size.js";
 
 /**
- * 512 KB in Node, 256 KB in pages (the size each runtime's encryption seals fastest): smaller than the
+ * 512 KB in Node, 256 KB in pages (what each runtime's default crypto backend seals fastest; a store
+ * given another backend keeps this size, or its own `pieceBytes`): smaller than the
  * 1 MB issue 9 suggests, so a 1 MB answer already splits and its first query decrypts part of it, and a
  * remote store moves at most this much for a slice.
  */
@@ -78,6 +79,8 @@ export function spareBufferCount(): number {
 
 /** Drops the spares, and with them the plaintext the last answers left in them (at shutdown, or when idle). */
 export function dropSpareBuffers(): void {
+  // Zeroed first: freed memory may come back uninitialised to other code in the process (Buffer.allocUnsafe).
+  for (const buffer of spareBuffers) buffer.fill(0);
   spareBuffers.length = 0;
   if (idleTimer !== undefined) clearTimeout(idleTimer);
   idleTimer = undefined;

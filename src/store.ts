@@ -1,9 +1,10 @@
-import { decodeIndex, encodeIndex, itemSpan, pieceIv, piecesOf, type AnswerIndex, type Selector } from "./answer-index.js";
+import { decodeIndex, encodeIndex, itemSpan, pieceSeal, piecesOf, type AnswerIndex, type Selector } from "./answer-index.js";
 import {
   AnswerKeys,
   defaultCryptoBackend,
   isUuidV4,
   IV_BYTES,
+  TAG_BYTES,
   openPiece,
   openRecord,
   randomBytes,
@@ -98,20 +99,24 @@ export class ResultHandleStore {
       const header = { kind: "whole", ascii: piece.ascii, expiresAt, pieceIndex: 0, pieceCount: 1 } as const;
       return { records: [{ key: keys.storageKey, value: await sealRecord(keys, keys.storageKey, header, piece.bytes) }] };
     }
-    // Every piece gets a fresh random IV, kept in the index, so the index and the pieces seal at once.
+    // Every piece gets a fresh random IV; its IV and tag are kept in the index, sealed once the pieces are.
     const nonce = randomBytes(16);
     const pieceCount = pieces.length;
     const ivs = randomBytes(pieceCount * IV_BYTES);
-    const index: AnswerIndex = { nonce, pieces: pieces.map((p) => p.bytes.byteLength), ivs, ascii: pieces.map((p) => (p.ascii ? 1 : 0)), lists: [...answer.lists] };
-    const indexHeader = { kind: "index", ascii: false, expiresAt, pieceIndex: 0, pieceCount } as const;
-    const records = await Promise.all([
-      sealRecord(keys, keys.storageKey, indexHeader, encodeIndex(index)).then((value) => ({ key: keys.storageKey, value })),
-      ...pieces.map(async (piece, pieceIndex) => {
+    const sealedPieces = await Promise.all(
+      pieces.map(async (piece, pieceIndex) => {
         const key = await keys.pieceKey(pieceIndex);
         const header = pieceHeader(expiresAt, pieceIndex, pieceCount, piece.ascii);
-        return { key, value: await sealPiece(keys, key, header, pieceIv(index, pieceIndex), piece.bytes, nonce) };
+        return { key, ...(await sealPiece(keys, key, header, ivs.subarray(pieceIndex * IV_BYTES, (pieceIndex + 1) * IV_BYTES), piece.bytes, nonce)) };
       }),
-    ]);
+    );
+    const tags = new Uint8Array(pieceCount * TAG_BYTES);
+    sealedPieces.forEach((piece, at) => tags.set(piece.tag, at * TAG_BYTES));
+    const lengths = pieces.map((p) => p.bytes.byteLength);
+    const index: AnswerIndex = { nonce, pieces: lengths, ivs, tags, ascii: pieces.map((p) => (p.ascii ? 1 : 0)), lists: [...answer.lists] };
+    const indexHeader = { kind: "index", ascii: false, expiresAt, pieceIndex: 0, pieceCount } as const;
+    const main = { key: keys.storageKey, value: await sealRecord(keys, keys.storageKey, indexHeader, encodeIndex(index)) };
+    const records = [main, ...sealedPieces.map(({ key, ciphertext }) => ({ key, value: ciphertext }))];
     return { records };
   }
 
@@ -240,11 +245,12 @@ export class ResultHandleStore {
     const texts = await Promise.all(
       ranges.map(async ({ piece, from, to }) => {
         const key = await keys.pieceKey(piece);
+        if (!(state.expiresAt > now)) return MISSING; // an index kept in memory must not outlive its answer
         const record = await this.storage.get(key);
-        if (!record || !(state.expiresAt > now)) return MISSING;
+        if (!record) return MISSING;
         const ascii = index.ascii[piece] === 1;
         const header = pieceHeader(state.expiresAt, piece, index.pieces.length, ascii);
-        const plaintext = await openPiece(keys, key, header, pieceIv(index, piece), record, index.nonce);
+        const plaintext = await openPiece(keys, key, header, pieceSeal(index, piece), record, index.nonce);
         if (!plaintext || plaintext.byteLength !== index.pieces[piece]) return MISSING;
         return decodeUtf8(plaintext.subarray(from, to), ascii); // ASCII flagged at seal time
       }),

@@ -35,16 +35,24 @@ describe("S8.4 node:crypto and WebCrypto", () => {
     const iv = crypto.getRandomValues(new Uint8Array(12));
     const ad = new TextEncoder().encode("storage-key|header");
     const webKey = await crypto.subtle.importKey("raw", rawKey, "AES-GCM", false, ["encrypt", "decrypt"]);
-    // Below 256 KB node:crypto encrypts on the main thread; above, the Node backend hands pieces to WebCrypto.
     for (const size of [0, 1, 100_000, 600_000]) {
       const plaintext = new Uint8Array(size).map((_, i) => (i * 7919) & 0xff);
-      const fromNode = await node.encrypt(rawKey, iv, ad, plaintext, 30);
-      const fromWeb = await webCryptoBackend.encrypt(webKey, iv, ad, plaintext, 30);
-      expect(fromNode.byteLength).toBe(size + 16 + 30);
-      expect(Buffer.from(fromNode).equals(Buffer.from(fromWeb))).toBe(true);
-      const sealed = fromNode.subarray(0, size + 16);
-      expect(Buffer.from((await node.decrypt(rawKey, iv, ad, sealed))!).equals(plaintext)).toBe(true);
-      expect(Buffer.from((await webCryptoBackend.decrypt(webKey, iv, ad, sealed))!).equals(plaintext)).toBe(true);
+      const fromNode = await node.encrypt(rawKey, iv, ad, plaintext);
+      const fromWeb = await webCryptoBackend.encrypt(webKey, iv, ad, plaintext);
+      expect(fromNode.ciphertext.byteLength).toBe(size);
+      expect(fromNode.tag.byteLength).toBe(16);
+      expect(Buffer.from(fromNode.ciphertext).equals(Buffer.from(fromWeb.ciphertext))).toBe(true);
+      expect(Buffer.from(fromNode.tag).equals(Buffer.from(fromWeb.tag))).toBe(true);
+      // Each opens the other's, the tag beside the ciphertext or apart from it.
+      const apart = { ciphertext: fromNode.ciphertext.slice(), tag: fromNode.tag.slice() };
+      for (const { ciphertext, tag } of [fromWeb, apart]) {
+        expect(Buffer.from((await node.decrypt(rawKey, iv, ad, ciphertext, tag))!).equals(plaintext)).toBe(true);
+        expect(Buffer.from((await webCryptoBackend.decrypt(webKey, iv, ad, ciphertext, tag))!).equals(plaintext)).toBe(true);
+      }
+      const forged = apart.tag.slice();
+      forged[0]! ^= 1;
+      expect(await node.decrypt(rawKey, iv, ad, apart.ciphertext, forged)).toBeUndefined();
+      expect(await webCryptoBackend.decrypt(webKey, iv, ad, apart.ciphertext, forged)).toBeUndefined();
     }
   });
 

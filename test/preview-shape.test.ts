@@ -174,6 +174,10 @@ describe("S6.2 shape", () => {
     const inherits = Object.create({ b: 5 }, { a: { value: 4, enumerable: true } }) as object;
     const shape = buildShape([{ a: 1, b: "x" }, { b: "y", a: 2 }, { a: 3, b: undefined }, inherits]) as { items: { keys: Record<string, object> } };
     expect(shape.items.keys).toEqual({ a: { type: "number" }, b: { type: "string", length: 1, optional: true } });
+    // A getter that deletes a later key while the row is read: c is missing from that row, so optional.
+    const deletes = { a: 2, get b() { delete (this as { c?: number }).c; return "y"; }, c: 1 };
+    const mutated = buildShape([{ a: 1, b: "x", c: 0 }, deletes]) as { items: { keys: Record<string, object> } };
+    expect(mutated.items.keys.c).toEqual({ type: "number", optional: true });
     const same = buildShape([{ a: 1, b: "x" }, { a: 2, b: "yy" }]) as { items: { keys: Record<string, object> } };
     expect(same.items.keys).toEqual({ a: { type: "number" }, b: { type: "string", length: 1 } });
   });

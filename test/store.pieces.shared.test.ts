@@ -14,7 +14,7 @@ import { defaultCryptoBackend, type CryptoBackend } from "../src/crypto.js";
 import { pluginOver, StorageDouble as SpyStorage } from "./helpers/storage-double.js";
 import { queryValue, parseQueryArguments, type QueryArguments } from "../src/query.js";
 import { selectForQuery } from "../src/query-plan.js";
-import { serializeAnswer, spareBufferCount } from "../src/record-pieces.js";
+import { dropSpareBuffers, serializeAnswer, spareBufferCount } from "../src/record-pieces.js";
 
 const alice: Owner = { session: "session-alice-7d1e", caller: "alice@example.test" };
 const MARKER = "MARKER-4f9a-plaintext-should-never-be-stored";
@@ -277,6 +277,7 @@ describe("S8.5 storing in pieces", () => {
   });
 
   it("the spare buffers, holding the plaintext of the last answers, go once no answer has folded for 10 s", async () => {
+    dropSpareBuffers(); // no timer left from an earlier test
     vi.useFakeTimers({ shouldAdvanceTime: true, toFake: ["setTimeout", "clearTimeout", "Date"] });
     try {
       const big = { rows: rows(16_000) };
@@ -343,6 +344,33 @@ describe("S8.5 storing in pieces", () => {
     const answered = await tool.handler({ handle, path: "$.rows", offset: 9000, limit: 2 }, alice);
     expect(answered.structuredContent).toEqual({ path: "$.rows", value: value.rows.slice(9000, 9002), total: 16_000, offset: 9000, nextOffset: 9002 });
     await plugin.onShutdown();
+  });
+
+  it("every record gets its own fresh IV, even when the same handle is saved twice", async () => {
+    const ivs: string[] = [];
+    const recording: CryptoBackend = {
+      ...defaultCryptoBackend(),
+      encrypt: (key, iv, ad, plaintext) => {
+        ivs.push(Array.from(iv).join(","));
+        return defaultCryptoBackend().encrypt(key, iv, ad, plaintext);
+      },
+    };
+    const store = new ResultHandleStore(new SpyStorage(), 60, { crypto: recording, pieceBytes: PIECE_BYTES });
+    const handle = store.newHandle();
+    await store.save(handle, rows(2000), alice);
+    await store.save(handle, rows(2000), alice);
+    expect(ivs.length).toBeGreaterThan(20);
+    expect(new Set(ivs).size).toBe(ivs.length);
+  });
+
+  it("an answer of more pieces than one call of getRandomValues can give IVs for (5,462 and up) saves and reads", async () => {
+    const value = { rows: Array.from({ length: 3000 }, (_, i) => ({ i, s: "x".repeat(60) })) }; // about 230 KB
+    const spy = new SpyStorage();
+    const store = new ResultHandleStore(spy, 60, { pieceBytes: 32 });
+    const handle = store.newHandle();
+    await store.save(handle, value, alice);
+    expect(spy.data.size).toBeGreaterThan(5462);
+    expect(await store.read(handle, alice)).toEqual({ value });
   });
 
   it("derived keys of recent (handle, owner) pairs stay in memory: repeated queries run no HKDF", async () => {
