@@ -88,6 +88,16 @@ export function testStorage(options: TestStorageOptions): void {
       expect(sameBytes(read!, value)).toBe(true);
     });
 
+    it("a view into a larger buffer keeps only its own bytes (a piece is stored as a view of the cipher's output)", async () => {
+      const key = storageKey();
+      const whole = binaryValue(70_000);
+      const view = whole.subarray(13, 13 + 65_537);
+      await storage.set(key, view, 60);
+      const read = await storage.get(key);
+      expect(read!.byteLength).toBe(view.byteLength);
+      expect(sameBytes(read!, whole.slice(13, 13 + 65_537))).toBe(true);
+    });
+
     it("S9.0 S9.3 expiry is kept to the millisecond: never early, and gone right after the TTL, not a second later", async () => {
       const key = storageKey();
       const lasting = storageKey();
