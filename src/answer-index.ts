@@ -55,7 +55,12 @@ export function decodeIndex(plaintext: Uint8Array): AnswerIndex | undefined {
 
 /** The IV and tag piece `piece` was sealed with. */
 export function pieceSeal(index: Pick<AnswerIndex, "ivs" | "tags">, piece: number): { iv: Uint8Array; tag: Uint8Array } {
-  return { iv: index.ivs.subarray(piece * IV_BYTES, (piece + 1) * IV_BYTES), tag: index.tags.subarray(piece * TAG_BYTES, (piece + 1) * TAG_BYTES) };
+  return { iv: slot(index.ivs, piece, IV_BYTES), tag: slot(index.tags, piece, TAG_BYTES) };
+}
+
+/** Slot `at` of a run of `size`-byte slots (the index keeps each piece's IV and tag so). */
+export function slot(bytes: Uint8Array, at: number, size: number): Uint8Array {
+  return bytes.subarray(at * size, (at + 1) * size);
 }
 
 /** Byte range of the batches holding items `from` to `to - 1` of a list, and the items they hold. */

@@ -114,6 +114,7 @@ export const webCryptoBackend: CryptoBackend = {
     return { ciphertext: sealed.subarray(0, at), tag: sealed.subarray(at) };
   },
   async decrypt(key, iv, ad, ciphertext, tag) {
+    if (tag.byteLength !== TAG_BYTES) return undefined; // joined, a short tag would borrow ciphertext bytes
     try {
       const plain = await subtle().decrypt(
         { name: "AES-GCM", iv: iv as BufferSource, additionalData: ad as BufferSource },
@@ -197,6 +198,8 @@ export function nodeCryptoBackend(): CryptoBackend | undefined {
 
 /** A Node Buffer as a plain Uint8Array over the same memory: a storage or caller that copies with `slice` gets a copy. */
 function plainBytes(buffer: Uint8Array): Uint8Array {
+  // A Buffer carved from Node's shared pool is copied: a stored view must not keep other data alive.
+  if (buffer.byteLength !== buffer.buffer.byteLength) return new Uint8Array(buffer);
   return new Uint8Array(buffer.buffer, buffer.byteOffset, buffer.byteLength);
 }
 
@@ -261,8 +264,11 @@ export async function sealRecord(
 }
 
 /** A piece of an answer (S8.5): its record is the bare ciphertext; its fresh random IV and its tag go into its answer's index. */
-export function sealPiece(keys: AnswerKeys, storageKey: string, header: RecordHeader, iv: Uint8Array, plaintext: Uint8Array, nonce: Uint8Array): Promise<Sealed> {
-  return keys.backend.encrypt(keys.aesKey, iv, associatedData(storageKey, encodeHeader(header), nonce), plaintext);
+export async function sealPiece(keys: AnswerKeys, storageKey: string, header: RecordHeader, iv: Uint8Array, plaintext: Uint8Array, nonce: Uint8Array): Promise<Sealed> {
+  const sealed = await keys.backend.encrypt(keys.aesKey, iv, associatedData(storageKey, encodeHeader(header), nonce), plaintext);
+  // The index keeps tags in 16-byte slots: a backend that returns another length is a bug, not a record.
+  if (sealed.tag.byteLength !== TAG_BYTES) throw new ResultHandlesError("INVALID_USAGE", `a crypto backend returned a ${sealed.tag.byteLength}-byte tag; AES-GCM tags here are ${TAG_BYTES} bytes`);
+  return sealed;
 }
 
 /** A piece's plaintext, or undefined when it fails to decrypt under the header, IV and tag its index expects. */

@@ -1,4 +1,4 @@
-import { decodeIndex, encodeIndex, itemSpan, pieceSeal, piecesOf, type AnswerIndex, type Selector } from "./answer-index.js";
+import { decodeIndex, encodeIndex, itemSpan, pieceSeal, piecesOf, slot, type AnswerIndex, type Selector } from "./answer-index.js";
 import {
   AnswerKeys,
   defaultCryptoBackend,
@@ -107,11 +107,11 @@ export class ResultHandleStore {
       pieces.map(async (piece, pieceIndex) => {
         const key = await keys.pieceKey(pieceIndex);
         const header = pieceHeader(expiresAt, pieceIndex, pieceCount, piece.ascii);
-        return { key, ...(await sealPiece(keys, key, header, ivs.subarray(pieceIndex * IV_BYTES, (pieceIndex + 1) * IV_BYTES), piece.bytes, nonce)) };
+        return { key, ...(await sealPiece(keys, key, header, slot(ivs, pieceIndex, IV_BYTES), piece.bytes, nonce)) };
       }),
     );
     const tags = new Uint8Array(pieceCount * TAG_BYTES);
-    sealedPieces.forEach((piece, at) => tags.set(piece.tag, at * TAG_BYTES));
+    sealedPieces.forEach((piece, at) => slot(tags, at, TAG_BYTES).set(piece.tag));
     const lengths = pieces.map((p) => p.bytes.byteLength);
     const index: AnswerIndex = { nonce, pieces: lengths, ivs, tags, ascii: pieces.map((p) => (p.ascii ? 1 : 0)), lists: [...answer.lists] };
     const indexHeader = { kind: "index", ascii: false, expiresAt, pieceIndex: 0, pieceCount } as const;

@@ -49,6 +49,14 @@ describe("S8.4 node:crypto and WebCrypto", () => {
         expect(Buffer.from((await node.decrypt(rawKey, iv, ad, ciphertext, tag))!).equals(plaintext)).toBe(true);
         expect(Buffer.from((await webCryptoBackend.decrypt(webKey, iv, ad, ciphertext, tag))!).equals(plaintext)).toBe(true);
       }
+      // A tag of any other length is refused, however the bytes are split between ciphertext and tag.
+      const joinedBytes = new Uint8Array([...apart.ciphertext, ...apart.tag]);
+      for (const cut of [0, 8]) {
+        const ct = joinedBytes.subarray(0, joinedBytes.byteLength - cut);
+        const shortTag = joinedBytes.subarray(joinedBytes.byteLength - cut);
+        expect(await node.decrypt(rawKey, iv, ad, ct, shortTag)).toBeUndefined();
+        expect(await webCryptoBackend.decrypt(webKey, iv, ad, ct, shortTag)).toBeUndefined();
+      }
       const forged = apart.tag.slice();
       forged[0]! ^= 1;
       expect(await node.decrypt(rawKey, iv, ad, apart.ciphertext, forged)).toBeUndefined();

@@ -142,8 +142,11 @@ describe("S8.5 what the storage sees of an answer in pieces", () => {
     const records = [...spy.data.entries()];
     expect(records.length).toBeGreaterThan(10);
     for (const [key, record] of records) {
-      for (const damage of ["drop", "flip-first", "flip-last", "flip-middle"] as const) {
+      for (const damage of ["drop", "empty", "cut-short", "lengthened", "flip-first", "flip-last", "flip-middle"] as const) {
         if (damage === "drop") spy.data.delete(key);
+        else if (damage === "empty") spy.data.set(key, new Uint8Array(0));
+        else if (damage === "cut-short") spy.data.set(key, record.slice(0, Math.min(15, record.length - 1)));
+        else if (damage === "lengthened") spy.data.set(key, new Uint8Array([...record, ...new Uint8Array(16)]));
         else {
           const tampered = record.slice();
           const at = damage === "flip-first" ? 0 : damage === "flip-last" ? tampered.length - 1 : tampered.length >> 1;
@@ -348,10 +351,13 @@ describe("S8.5 storing in pieces", () => {
 
   it("every record gets its own fresh IV, even when the same handle is saved twice", async () => {
     const ivs: string[] = [];
+    const spans: { buffer: ArrayBufferLike; start: number; end: number }[] = [];
     const recording: CryptoBackend = {
       ...defaultCryptoBackend(),
       encrypt: (key, iv, ad, plaintext) => {
+        expect(iv.byteLength).toBe(12);
         ivs.push(Array.from(iv).join(","));
+        spans.push({ buffer: iv.buffer, start: iv.byteOffset, end: iv.byteOffset + iv.byteLength });
         return defaultCryptoBackend().encrypt(key, iv, ad, plaintext);
       },
     };
@@ -361,6 +367,10 @@ describe("S8.5 storing in pieces", () => {
     await store.save(handle, rows(2000), alice);
     expect(ivs.length).toBeGreaterThan(20);
     expect(new Set(ivs).size).toBe(ivs.length);
+    // Not merely different: no two IVs share a byte of the random draw they were cut from.
+    for (const [i, a] of spans.entries()) {
+      for (const b of spans.slice(i + 1)) if (a.buffer === b.buffer) expect(a.end <= b.start || b.end <= a.start).toBe(true);
+    }
   });
 
   it("an answer of more pieces than one call of getRandomValues can give IVs for (5,462 and up) saves and reads", async () => {
