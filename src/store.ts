@@ -94,7 +94,10 @@ export class ResultHandleStore {
   private async sealSerialized(keys: AnswerKeys, answer: SerializedAnswer): Promise<SealedAnswer> {
     const expiresAt = Date.now() + this.ttlSeconds * 1000;
     const pieces = answer.pieces;
-    if (pieces.length <= 1) {
+    // One record when an index would let a query read little less: one piece, and not over INDEXED_BYTES
+    // with a list of several batches. Past that an index pays even in one piece: a query of 20 rows from a
+    // 100 KB answer decrypts it but parses one batch, not the whole (first reads 1.4 → 0.8× a parse in Node).
+    if (pieces.length <= 1 && !(answer.bytes > INDEXED_BYTES && answer.lists.some((list) => list.batches.length > 2))) {
       const piece = pieces[0] ?? { bytes: new Uint8Array(0), ascii: true };
       const header = { kind: "whole", ascii: piece.ascii, expiresAt, pieceIndex: 0, pieceCount: 1 } as const;
       return { records: [{ key: keys.storageKey, value: await sealRecord(keys, keys.storageKey, header, piece.bytes) }] };
@@ -267,6 +270,9 @@ export class ResultHandleStore {
 }
 
 const MISSING = Symbol("missing record");
+
+/** An answer in one piece gets an index from this size on (two batches of a list, record-pieces.ts). */
+const INDEXED_BYTES = 64 * 1024;
 
 /** What a piece's associated data binds (S8.5): rebuilt from its index when read. */
 function pieceHeader(expiresAt: number, pieceIndex: number, pieceCount: number, ascii: boolean): RecordHeader {

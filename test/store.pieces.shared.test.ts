@@ -349,6 +349,22 @@ describe("S8.5 storing in pieces", () => {
     await plugin.onShutdown();
   });
 
+  it("an answer in one piece gets an index when a query could read less: over 64 KB with a long list", async () => {
+    const recordsOf = async (value: unknown) => {
+      const spy = new SpyStorage();
+      const store = new ResultHandleStore(spy, 60);
+      const handle = store.newHandle();
+      await store.save(handle, value, alice);
+      expect(await store.read(handle, alice)).toEqual({ value });
+      return { spy, store, handle, count: spy.data.size };
+    };
+    expect((await recordsOf({ rows: rows(150) })).count).toBe(1); // about 20 KB
+    expect((await recordsOf({ note: "x".repeat(100_000) })).count).toBe(1); // large, but no list to index
+    const listed = await recordsOf({ rows: rows(800) }); // about 100 KB, one piece
+    expect(listed.count).toBe(2);
+    expect(await query(listed.store, listed.handle, { path: "$.rows", offset: 400, limit: 2 })).toMatchObject({ value: rows(800).slice(400, 402) });
+  });
+
   it("every record gets its own fresh IV, even when the same handle is saved twice", async () => {
     const ivs: string[] = [];
     const spans: { buffer: ArrayBufferLike; start: number; end: number }[] = [];
