@@ -230,6 +230,22 @@ describe("S8.5 storing in pieces", () => {
     await memory.close();
   });
 
+  it("a storage that never evicts is not read back after an answer in pieces is stored (no extra round trip)", async () => {
+    const spy = new SpyStorage();
+    const store = new ResultHandleStore(spy, 60, { pieceBytes: PIECE_BYTES });
+    await store.save(store.newHandle(), rows(2000), alice);
+    expect(spy.sets.length).toBeGreaterThan(2);
+    expect(spy.gets).toEqual([]); // a memory store is read back (the test above and the next)
+  });
+
+  it("the memory store's eviction check survives the timeout wrapper every opened store wears", async () => {
+    const { withTimeout } = await import("../src/storage/timeout.js");
+    const memory = new MemoryStorage("ns", { maxBytes: 64 * 1024 });
+    const store = new ResultHandleStore(withTimeout(memory, 1000), 60, { pieceBytes: 8 * 1024 });
+    await expect(store.save(store.newHandle(), rows(2000), alice)).rejects.toMatchObject({ code: "STORE_FULL" });
+    await memory.close();
+  });
+
   it("buffers handed on to the next answer once one is encrypted leave every stored answer intact", async () => {
     // Default pieces (512 KB): their buffers are the ones reused. Answers of 2-4 pieces, each its own text.
     const answer = (n: number) => ({ n, rows: rows(6000 + n * 3000).map((row) => ({ ...row, title: `${n} ${row.title}` })) });

@@ -24,6 +24,7 @@ interface Entry {
  * Runs in Node and in pages alike.
  */
 export class MemoryStorage implements NamespacedStorage {
+  readonly evictsOldest = true;
   private readonly entries = new Map<string, Entry>();
   private bytes = 0;
   private readonly maxEntries: number;

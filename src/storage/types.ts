@@ -9,6 +9,12 @@ export interface NamespacedStorage {
   set(key: string, value: Uint8Array, ttlSeconds: number): Promise<void>;
   delete(key: string): Promise<void>;
   close(): Promise<void>;
+  /**
+   * True for a storage that drops its oldest records to make room (the memory store): after storing an
+   * answer in several records the store then reads the first back, in case the others pushed it out.
+   * Other storages are spared that read (a round trip on a remote one).
+   */
+  readonly evictsOldest?: boolean;
 }
 
 export function namespacedKey(namespace: string, key: string): string {
