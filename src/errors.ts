@@ -9,8 +9,8 @@ export type ResultHandlesErrorCode =
   /** A store call took longer than `storage.timeoutMs` (S9.1). */
   | "STORE_TIMEOUT"
   /**
-   * A store has no room for a record: a memory store was given one larger than its `maxBytes` (S9.3), or
-   * a storage dropped an answer's index record to make room for its pieces. A fold then sends the answer whole.
+   * A store has no room for an answer: a memory store was given one (its records together) larger than
+   * its `maxBytes` (S9.3). A fold then sends the answer whole.
    */
   | "STORE_FULL"
   /** `install` met an `McpServer` without the members the adapter hooks into (S10.1). */

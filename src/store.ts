@@ -121,18 +121,16 @@ export class ResultHandleStore {
   }
 
   /**
-   * Stores a sealed answer: its main record first, so a storage that drops the oldest drops that first.
-   * Throws when the storage refuses any record, or (one that evicts) has already dropped the main record
-   * to make room for the pieces (an answer too large for it): the fold then sends the answer whole (S4.7).
+   * Stores a sealed answer, as one answer where the storage can take its records together (the memory
+   * store keeps, counts and drops them as one, S9.3). Throws when the storage refuses any record (one
+   * larger than it may hold among them): the fold then sends the answer whole (S4.7).
    */
   async put(sealed: SealedAnswer): Promise<void> {
     const main = sealed.records[0]!.key;
     this.recent.remove(main);
     try {
-      await Promise.all(sealed.records.map((record) => this.storage.set(record.key, record.value, this.ttlSeconds)));
-      if (sealed.records.length > 1 && this.storage.evictsOldest && !(await this.storage.get(main))) {
-        throw new ResultHandlesError("STORE_FULL", "the storage dropped the answer's index record to make room for its pieces");
-      }
+      if (this.storage.setTogether) await this.storage.setTogether(sealed.records, this.ttlSeconds);
+      else await Promise.all(sealed.records.map((record) => this.storage.set(record.key, record.value, this.ttlSeconds)));
     } catch (error) {
       // Best effort, not awaited (a hung storage must not hold the fold longer): no orphan pieces left behind.
       void Promise.allSettled(sealed.records.map((record) => this.storage.delete(record.key)));

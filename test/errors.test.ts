@@ -114,7 +114,7 @@ describe("S13.4 the throw sites use coded errors", () => {
     await memory.close();
   });
 
-  it("S9.3 a storage that dropped a pieced answer's index to make room for its pieces: STORE_FULL", async () => {
+  it("S9.3 an answer in pieces larger than a memory store's maxBytes, though each piece fits: STORE_FULL", async () => {
     const memory = new MemoryStorage("ns", { maxBytes: 16 * 1024 });
     const store = new nodeBuild.ResultHandleStore(memory, 60, { pieceBytes: 4 * 1024 });
     const rows = Array.from({ length: 2000 }, (_, i) => ({ id: i, title: `row ${i}` }));

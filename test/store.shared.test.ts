@@ -192,6 +192,47 @@ describe("S9.3 memory storage", () => {
     await memory.close();
   });
 
+  it("counts answers, not records: an answer in pieces counts once and is dropped whole, oldest first", async () => {
+    const memory = new MemoryStorage("ns", { maxEntries: 2 });
+    const store = new ResultHandleStore(memory, 60, { pieceBytes: 4096 });
+    const answer = (n: number) => ({ n, rows: Array.from({ length: 400 }, (_, i) => ({ i, note: `answer ${n} row ${i}` })) });
+    const handles: string[] = [];
+    for (let n = 0; n < 3; n++) {
+      handles.push(store.newHandle());
+      await store.save(handles[n]!, answer(n), alice);
+    }
+    expect(memory.answerCount).toBe(2);
+    expect(await store.read(handles[0]!, alice)).toBeUndefined();
+    expect(await store.read(handles[1]!, alice)).toEqual({ value: answer(1) });
+    expect(await store.read(handles[2]!, alice)).toEqual({ value: answer(2) });
+    // Nothing of the dropped answer is left behind: the records kept are those of the two answers read back.
+    const recordsOfOne = memory.size / 2;
+    expect(recordsOfOne).toBeGreaterThan(2);
+    expect(Number.isInteger(recordsOfOne)).toBe(true);
+    await memory.close();
+  });
+
+  it("drops whole answers for maxBytes too, and refuses an answer whose records together exceed it", async () => {
+    const answer = (n: number) => ({ n, rows: Array.from({ length: 400 }, (_, i) => ({ i, note: `answer ${n} row ${i}` })) });
+    const probe = new MemoryStorage("ns", { maxBytes: 0 });
+    await new ResultHandleStore(probe, 60, { pieceBytes: 4096 }).save(crypto.randomUUID(), answer(0), alice);
+    const one = probe.storedBytes; // what one answer takes, encrypted
+    await probe.close();
+    const memory = new MemoryStorage("ns", { maxBytes: Math.floor(one * 2.5) });
+    const store = new ResultHandleStore(memory, 60, { pieceBytes: 4096 });
+    const handles = [0, 1, 2].map(() => store.newHandle());
+    for (const [n, handle] of handles.entries()) await store.save(handle, answer(n), alice);
+    expect(memory.answerCount).toBe(2);
+    expect(await store.read(handles[0]!, alice)).toBeUndefined();
+    expect(await store.read(handles[1]!, alice)).toEqual({ value: answer(1) });
+    expect(memory.storedBytes).toBeLessThanOrEqual(Math.floor(one * 2.5));
+    const small = new MemoryStorage("ns", { maxBytes: Math.floor(one / 2) }); // every piece fits, the answer does not
+    await expect(new ResultHandleStore(small, 60, { pieceBytes: 4096 }).save(crypto.randomUUID(), answer(0), alice)).rejects.toMatchObject({ code: "STORE_FULL" });
+    expect(small.size).toBe(0);
+    await small.close();
+    await memory.close();
+  });
+
   it("defaults to 1000 entries, and 0 means no limit", async () => {
     const bounded = new MemoryStorage("ns");
     const unbounded = new MemoryStorage("ns", { maxEntries: 0 });

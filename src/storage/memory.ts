@@ -3,7 +3,7 @@ import { ResultHandlesError } from "../errors.js";
 import { namespacedKey, type NamespacedStorage } from "./types.js";
 
 export interface MemoryStorageOptions {
-  /** Records kept at most (default `DEFAULT_MEMORY_MAX_ENTRIES`, 1000); the oldest is dropped past it. 0 means no limit. */
+  /** Answers kept at most (default `DEFAULT_MEMORY_MAX_ENTRIES`, 1000); the oldest is dropped past it. 0 means no limit. */
   maxEntries?: number;
   /**
    * Stored bytes kept at most; the oldest are dropped past it. 0 means no limit. Left out: the default of
@@ -17,15 +17,23 @@ export interface MemoryStorageOptions {
 interface Entry {
   value: Uint8Array;
   expiresAt: number;
+  answer: Answer;
+}
+
+/** The records of one answer (one record, or an index and its pieces): kept, counted and dropped together. */
+interface Answer {
+  ids: Set<string>;
+  bytes: number;
 }
 
 /**
- * In-process storage (S9.3). A Map keeps insertion order, so its first entry is always the oldest.
- * Runs in Node and in pages alike.
+ * In-process storage (S9.3). It counts answers, not records: the records an answer is stored in come
+ * through `setTogether` and are dropped together, oldest answer first (a Set keeps insertion order, so its
+ * first answer is always the oldest). Runs in Node and in pages alike.
  */
 export class MemoryStorage implements NamespacedStorage {
-  readonly evictsOldest = true;
   private readonly entries = new Map<string, Entry>();
+  private readonly answers = new Set<Answer>();
   private bytes = 0;
   private readonly maxEntries: number;
   private readonly maxBytes: number;
@@ -42,8 +50,14 @@ export class MemoryStorage implements NamespacedStorage {
     (this.sweeper as { unref?: () => void }).unref?.();
   }
 
+  /** Records kept. */
   get size(): number {
     return this.entries.size;
+  }
+
+  /** Answers kept (what `maxEntries` counts). */
+  get answerCount(): number {
+    return this.answers.size;
   }
 
   get storedBytes(): number {
@@ -61,17 +75,14 @@ export class MemoryStorage implements NamespacedStorage {
     return entry.value;
   }
 
+  /** One record as an answer of its own. */
   async set(key: string, value: Uint8Array, ttlSeconds: number): Promise<void> {
-    if (this.maxBytes > 0 && value.byteLength > this.maxBytes) {
-      throw new ResultHandlesError("STORE_FULL", `record of ${value.byteLength} bytes exceeds memory maxBytes ${this.maxBytes}`);
-    }
-    const id = namespacedKey(this.namespace, key);
-    this.remove(id);
-    this.entries.set(id, { value, expiresAt: Date.now() + ttlSeconds * 1000 });
-    this.bytes += value.byteLength;
-    while ((this.maxEntries > 0 && this.entries.size > this.maxEntries) || (this.maxBytes > 0 && this.bytes > this.maxBytes)) {
-      this.remove(this.entries.keys().next().value as string);
-    }
+    this.keep([{ key, value }], ttlSeconds);
+  }
+
+  /** The records of one answer, kept and dropped together; refused together when larger than `maxBytes`. */
+  async setTogether(records: readonly { key: string; value: Uint8Array }[], ttlSeconds: number): Promise<void> {
+    this.keep(records, ttlSeconds);
   }
 
   async delete(key: string): Promise<void> {
@@ -82,14 +93,46 @@ export class MemoryStorage implements NamespacedStorage {
     clearInterval(this.sweeper);
     this.sweeper = undefined;
     this.entries.clear();
+    this.answers.clear();
     this.bytes = 0;
+  }
+
+  private keep(records: readonly { key: string; value: Uint8Array }[], ttlSeconds: number): void {
+    const bytes = records.reduce((sum, record) => sum + record.value.byteLength, 0);
+    if (this.maxBytes > 0 && bytes > this.maxBytes) {
+      throw new ResultHandlesError("STORE_FULL", `an answer of ${bytes} bytes exceeds memory maxBytes ${this.maxBytes}`);
+    }
+    const answer: Answer = { ids: new Set(), bytes: 0 };
+    const expiresAt = Date.now() + ttlSeconds * 1000;
+    for (const { key, value } of records) {
+      const id = namespacedKey(this.namespace, key);
+      this.remove(id);
+      this.entries.set(id, { value, expiresAt, answer });
+      answer.ids.add(id);
+      answer.bytes += value.byteLength;
+    }
+    this.answers.add(answer);
+    this.bytes += answer.bytes;
+    // Oldest answers first, never the one just kept (it fits: checked above, and it counts one).
+    for (const oldest of this.answers) {
+      if (oldest === answer || !this.overLimits()) break;
+      for (const id of oldest.ids) this.remove(id);
+    }
+  }
+
+  private overLimits(): boolean {
+    return (this.maxEntries > 0 && this.answers.size > this.maxEntries) || (this.maxBytes > 0 && this.bytes > this.maxBytes);
   }
 
   private remove(id: string): void {
     const entry = this.entries.get(id);
     if (!entry) return;
-    this.bytes -= entry.value.byteLength;
     this.entries.delete(id);
+    this.bytes -= entry.value.byteLength;
+    const { answer } = entry;
+    answer.ids.delete(id);
+    answer.bytes -= entry.value.byteLength;
+    if (answer.ids.size === 0) this.answers.delete(answer);
   }
 
   private sweep(): void {

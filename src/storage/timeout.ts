@@ -24,6 +24,6 @@ export function withTimeout(storage: NamespacedStorage, ms: number): NamespacedS
     set: (key, value, ttl) => withinTimeout(storage.set(key, value, ttl), ms, "set"),
     delete: (key) => withinTimeout(storage.delete(key), ms, "delete"),
     close: () => withinTimeout(storage.close(), ms, "close"),
-    evictsOldest: storage.evictsOldest,
+    ...(storage.setTogether && { setTogether: (records, ttl) => withinTimeout(storage.setTogether!(records, ttl), ms, "set") }),
   };
 }

@@ -10,11 +10,12 @@ export interface NamespacedStorage {
   delete(key: string): Promise<void>;
   close(): Promise<void>;
   /**
-   * True for a storage that drops its oldest records to make room (the memory store): after storing an
-   * answer in several records the store then reads the first back, in case the others pushed it out.
-   * Other storages are spared that read (a round trip on a remote one).
+   * Optional: stores the records of one answer together, for a storage that counts or drops entries (the
+   * memory store, S9.3): it counts them as one answer, drops them together, and refuses them together when
+   * they are larger than it may hold. Only an in-process storage may have it: a storage elsewhere must not
+   * learn which keys belong to one answer (S8.5). Without it, each record goes through `set`.
    */
-  readonly evictsOldest?: boolean;
+  setTogether?(records: readonly { key: string; value: Uint8Array }[], ttlSeconds: number): Promise<void>;
 }
 
 export function namespacedKey(namespace: string, key: string): string {
