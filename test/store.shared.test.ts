@@ -233,6 +233,18 @@ describe("S9.3 memory storage", () => {
     await memory.close();
   });
 
+  it("keeps its byte count exact when records are replaced, inside one answer or across answers", async () => {
+    const memory = new MemoryStorage("ns", { maxEntries: 10 });
+    await memory.setTogether([{ key: "a", value: bytes(10) }, { key: "b", value: bytes(20) }, { key: "a", value: bytes(5) }], 60);
+    expect([memory.size, memory.answerCount, memory.storedBytes]).toEqual([2, 1, 25]);
+    expect(await memory.get("a")).toEqual(bytes(5));
+    await memory.set("b", bytes(7), 60); // b leaves the first answer, which keeps a
+    expect([memory.size, memory.answerCount, memory.storedBytes]).toEqual([2, 2, 12]);
+    await memory.delete("a");
+    expect([memory.size, memory.answerCount, memory.storedBytes]).toEqual([1, 1, 7]);
+    await memory.close();
+  });
+
   it("defaults to 1000 entries, and 0 means no limit", async () => {
     const bounded = new MemoryStorage("ns");
     const unbounded = new MemoryStorage("ns", { maxEntries: 0 });

@@ -98,21 +98,18 @@ export class MemoryStorage implements NamespacedStorage {
   }
 
   private keep(records: readonly { key: string; value: Uint8Array }[], ttlSeconds: number): void {
-    const bytes = records.reduce((sum, record) => sum + record.value.byteLength, 0);
+    const values = new Map(records.map(({ key, value }) => [namespacedKey(this.namespace, key), value])); // a key given twice: the last
+    let bytes = 0;
+    for (const value of values.values()) bytes += value.byteLength;
     if (this.maxBytes > 0 && bytes > this.maxBytes) {
       throw new ResultHandlesError("STORE_FULL", `an answer of ${bytes} bytes exceeds memory maxBytes ${this.maxBytes}`);
     }
-    const answer: Answer = { ids: new Set(), bytes: 0 };
+    for (const id of values.keys()) this.remove(id); // replaced records leave the answers they were in
+    const answer: Answer = { ids: new Set(values.keys()), bytes };
     const expiresAt = Date.now() + ttlSeconds * 1000;
-    for (const { key, value } of records) {
-      const id = namespacedKey(this.namespace, key);
-      this.remove(id);
-      this.entries.set(id, { value, expiresAt, answer });
-      answer.ids.add(id);
-      answer.bytes += value.byteLength;
-    }
+    for (const [id, value] of values) this.entries.set(id, { value, expiresAt, answer });
     this.answers.add(answer);
-    this.bytes += answer.bytes;
+    this.bytes += bytes;
     // Oldest answers first, never the one just kept (it fits: checked above, and it counts one).
     for (const oldest of this.answers) {
       if (oldest === answer || !this.overLimits()) break;
