@@ -4,7 +4,7 @@ export const RESULT_HANDLE_META_KEY = "frontmcp/result-handle";
 export const RESULT_QUERY_TOOL_NAME = "result_query";
 /**
  * Memory store defaults (S9.3), the one place both a plugin's resolved config and a bare
- * `new MemoryStorage(namespace)` read them. Records a memory store keeps unless `storage.memory.maxEntries`
+ * `new MemoryStorage(namespace)` read them. Answers a memory store keeps unless `storage.memory.maxEntries`
  * (or the `maxEntries` option) says otherwise.
  */
 export const DEFAULT_MEMORY_MAX_ENTRIES = 1000;

@@ -233,14 +233,18 @@ describe("S9.3 memory storage", () => {
     await memory.close();
   });
 
-  it("keeps its byte count exact when records are replaced, inside one answer or across answers", async () => {
+  it("keeps its counts exact when records are replaced: inside one answer, or an older answer's (which goes whole)", async () => {
     const memory = new MemoryStorage("ns", { maxEntries: 10 });
     await memory.setTogether([{ key: "a", value: bytes(10) }, { key: "b", value: bytes(20) }, { key: "a", value: bytes(5) }], 60);
     expect([memory.size, memory.answerCount, memory.storedBytes]).toEqual([2, 1, 25]);
     expect(await memory.get("a")).toEqual(bytes(5));
-    await memory.set("b", bytes(7), 60); // b leaves the first answer, which keeps a
-    expect([memory.size, memory.answerCount, memory.storedBytes]).toEqual([2, 2, 12]);
-    await memory.delete("a");
+    await memory.set("c", bytes(3), 60);
+    await memory.set("b", bytes(7), 60); // the first answer cannot be read without its b: it goes whole (S8.5)
+    expect(await memory.get("a")).toBeUndefined();
+    expect([memory.size, memory.answerCount, memory.storedBytes]).toEqual([2, 2, 10]);
+    await memory.delete("c");
+    expect([memory.size, memory.answerCount, memory.storedBytes]).toEqual([1, 1, 7]);
+    await memory.setTogether([], 60); // nothing to keep: not an answer
     expect([memory.size, memory.answerCount, memory.storedBytes]).toEqual([1, 1, 7]);
     await memory.close();
   });

@@ -104,7 +104,12 @@ export class MemoryStorage implements NamespacedStorage {
     if (this.maxBytes > 0 && bytes > this.maxBytes) {
       throw new ResultHandlesError("STORE_FULL", `an answer of ${bytes} bytes exceeds memory maxBytes ${this.maxBytes}`);
     }
-    for (const id of values.keys()) this.remove(id); // replaced records leave the answers they were in
+    if (values.size === 0) return;
+    // An answer one of whose records is replaced can no longer be read (S8.5): it goes whole.
+    for (const id of values.keys()) {
+      const replaced = this.entries.get(id)?.answer;
+      if (replaced) for (const other of replaced.ids) this.remove(other);
+    }
     const answer: Answer = { ids: new Set(values.keys()), bytes };
     const expiresAt = Date.now() + ttlSeconds * 1000;
     for (const [id, value] of values) this.entries.set(id, { value, expiresAt, answer });

@@ -10,10 +10,11 @@ export interface NamespacedStorage {
   delete(key: string): Promise<void>;
   close(): Promise<void>;
   /**
-   * Optional: stores the records of one answer together, for a storage that counts or drops entries (the
-   * memory store, S9.3): it counts them as one answer, drops them together, and refuses them together when
-   * they are larger than it may hold. Only an in-process storage may have it: a storage elsewhere must not
-   * learn which keys belong to one answer (S8.5). Without it, each record goes through `set`.
+   * Optional: stores the records of one answer together. An in-process storage that counts or drops
+   * entries (the memory store, S9.3) should have it: it counts them as one answer, drops them together, and
+   * refuses them together when they are larger than it may hold. Only an in-process storage may have it: a
+   * storage elsewhere must not learn which keys belong to one answer (S8.5). Without it, each record goes
+   * through `set`.
    */
   setTogether?(records: readonly { key: string; value: Uint8Array }[], ttlSeconds: number): Promise<void>;
 }
