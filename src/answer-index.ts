@@ -5,7 +5,7 @@
  */
 import type { ListLayout } from "./record-pieces.js";
 import { IV_BYTES, TAG_BYTES } from "./crypto.js";
-import { decodeUtf8 } from "./size.js";
+import { decodeUtf8, toJsonBytes } from "./size.js";
 
 export interface AnswerIndex {
   /** Random per save; bound into every piece's associated data, so pieces of two saves never mix. */
@@ -33,11 +33,10 @@ export interface ListSummary {
 
 export type Selector = (lists: readonly ListSummary[]) => Selection;
 
-const encoder = new TextEncoder();
 
 export function encodeIndex(index: AnswerIndex): Uint8Array {
   const { nonce, pieces, ivs, tags, ascii, lists } = index;
-  return encoder.encode(JSON.stringify({ nonce: Array.from(nonce), pieces, ivs: Array.from(ivs), tags: Array.from(tags), ascii, lists }));
+  return toJsonBytes({ nonce: Array.from(nonce), pieces, ivs: Array.from(ivs), tags: Array.from(tags), ascii, lists });
 }
 
 /** The index, or undefined when the plaintext is not one (it decrypted, so this means a bug or a foreign writer). */

@@ -20,6 +20,7 @@
  * nonce, bound into every piece's associated data too, says the same a second time.
  */
 import { ResultHandlesError } from "./errors.js";
+import { toJsonBytes } from "./size.js";
 
 export interface Owner {
   session?: string;
@@ -214,7 +215,7 @@ function info(purpose: string, owner: Owner, piece?: number): Uint8Array {
   // JSON keeps session and caller apart whatever characters they hold.
   const parts: unknown[] = [purpose, FORMAT_VERSION, owner.session ?? null, owner.caller ?? null];
   if (piece !== undefined) parts.push(piece);
-  return encoder.encode(JSON.stringify(parts));
+  return toJsonBytes(parts);
 }
 
 /** Everything derived from one (handle, owner) pair. Kept in memory only (never in a storage). */

@@ -107,18 +107,27 @@ export function resolvePath(root: unknown, path: string): Resolved {
 }
 
 function stepInto(value: unknown, segment: PathSegment): string | number | undefined {
-  if (Array.isArray(value)) {
-    let index: number | undefined;
-    if (segment.kind === "index") index = segment.index < 0 ? value.length + segment.index : segment.index;
-    else if (segment.kind === "token" && /^(0|[1-9]\d*)$/.test(segment.token)) index = Number(segment.token);
-    return index !== undefined && index >= 0 && index < value.length ? index : undefined;
-  }
+  if (Array.isArray(value)) return listIndex(segment, value.length);
   if (isPlainObject(value)) {
-    const key =
-      segment.kind === "name" ? segment.name : segment.kind === "token" ? segment.token : segment.index >= 0 ? String(segment.index) : undefined;
+    const key = objectKey(segment);
     return key !== undefined && hasOwn(value, key) && value[key] !== undefined ? key : undefined;
   }
   return undefined;
+}
+
+/** The list index a segment names in a list of `length` items, when in range. */
+export function listIndex(segment: PathSegment, length: number): number | undefined {
+  let index: number | undefined;
+  if (segment.kind === "index") index = segment.index < 0 ? length + segment.index : segment.index;
+  else if (segment.kind === "token" && /^(0|[1-9]\d*)$/.test(segment.token)) index = Number(segment.token);
+  return index !== undefined && index >= 0 && index < length ? index : undefined;
+}
+
+/** The object key a segment names. */
+export function objectKey(segment: PathSegment): string | undefined {
+  if (segment.kind === "name") return segment.name;
+  if (segment.kind === "token") return segment.token;
+  return segment.index >= 0 ? String(segment.index) : undefined;
 }
 
 const IDENTIFIER = /^[A-Za-z_$][A-Za-z0-9_$]*$/;

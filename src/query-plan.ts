@@ -4,7 +4,7 @@
  * the store assembles holds everything the query will look at.
  */
 import type { ListSummary, Selection, Selector } from "./answer-index.js";
-import { parsePath, type PathSegment } from "./path.js";
+import { listIndex, objectKey, parsePath, type PathSegment } from "./path.js";
 import { listWindow, type QueryArguments } from "./query.js";
 
 export function selectForQuery(args: QueryArguments): Selector {
@@ -17,31 +17,16 @@ export function selectForQuery(args: QueryArguments): Selector {
   return (lists: readonly ListSummary[]): Selection => {
     for (let list = 0; list < lists.length; list++) {
       const { path, length } = lists[list]!;
-      if (segments.length < path.length || path.some((key, i) => keyOf(segments[i]!) !== key)) continue;
+      if (segments.length < path.length || path.some((key, i) => objectKey(segments[i]!) !== key)) continue;
       const rest = segments.slice(path.length);
       if (rest.length === 0) {
         const { offset, limit } = listWindow(args);
         return { list, from: offset, to: offset + limit };
       }
-      const item = itemOf(rest[0]!, length);
+      const item = listIndex(rest[0]!, length);
       // An index out of range, or a name, names nothing in a list: the query says so from the list's length alone.
       return item === undefined ? { list, from: 0, to: 0 } : { list, from: item, to: item + 1 };
     }
     return "all";
   };
-}
-
-/** The object key a segment names, as `resolvePath` reads it. */
-function keyOf(segment: PathSegment): string | undefined {
-  if (segment.kind === "name") return segment.name;
-  if (segment.kind === "token") return segment.token;
-  return segment.index >= 0 ? String(segment.index) : undefined;
-}
-
-/** The list index a segment names, as `resolvePath` reads it, when in range. */
-function itemOf(segment: PathSegment, length: number): number | undefined {
-  let index: number | undefined;
-  if (segment.kind === "index") index = segment.index < 0 ? length + segment.index : segment.index;
-  else if (segment.kind === "token" && /^(0|[1-9]\d*)$/.test(segment.token)) index = Number(segment.token);
-  return index !== undefined && index >= 0 && index < length ? index : undefined;
 }

@@ -235,20 +235,8 @@ function isOrdinaryObject(value: object): boolean {
   return proto === Object.prototype || proto === null;
 }
 
-/** Bytes or text already serialised elsewhere: pieces without a list layout (every query reads them all). */
-export function serializedFromJson(json: string | Uint8Array, options: PieceOptions = {}): SerializedAnswer {
-  const writer = new PieceWriter(options.pieceBytes);
-  if (typeof json === "string") writer.write(json);
-  else {
-    writer.pieces.push(...splitBytes(json, options.pieceBytes ?? PIECE_BYTES));
-    writer.total = json.byteLength;
-  }
-  writer.flush();
-  return fromWriter(writer, [], json);
-}
-
-function fromWriter(writer: PieceWriter, lists: ListLayout[], json?: string | Uint8Array): SerializedAnswer {
-  let text = typeof json === "string" ? json : undefined;
+function fromWriter(writer: PieceWriter, lists: ListLayout[]): SerializedAnswer {
+  let text: string | undefined;
   return {
     bytes: writer.total,
     pieces: writer.pieces,
@@ -256,7 +244,7 @@ function fromWriter(writer: PieceWriter, lists: ListLayout[], json?: string | Ui
     repeated: writer.repeated,
     get text() {
       // Pieces never split a character, so each decodes on its own.
-      text ??= json instanceof Uint8Array ? decodeUtf8(json) : writer.pieces.map((piece) => decodeUtf8(piece.bytes, piece.ascii)).join("");
+      text ??= writer.pieces.map((piece) => decodeUtf8(piece.bytes, piece.ascii)).join("");
       return text;
     },
     release() {
@@ -264,18 +252,6 @@ function fromWriter(writer: PieceWriter, lists: ListLayout[], json?: string | Ui
       writer.buffers.length = 0;
     },
   };
-}
-
-function splitBytes(bytes: Uint8Array, pieceBytes: number): Piece[] {
-  const pieces: Piece[] = [];
-  let start = 0;
-  while (start < bytes.byteLength) {
-    let end = Math.min(bytes.byteLength, start + pieceBytes);
-    while (end < bytes.byteLength && end > start && (bytes[end]! & 0xc0) === 0x80) end--;
-    pieces.push({ bytes: bytes.subarray(start, end), ascii: false });
-    start = end;
-  }
-  return pieces;
 }
 
 type KeyListing = NonNullable<PieceOptions["keyLists"]>;

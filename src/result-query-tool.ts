@@ -134,11 +134,12 @@ export class ResultQueryTool {
     const args = parseQueryArguments(rawArgs);
     // Every instance's store is asked at once, so a slow or hung store costs one timeout, not one per
     // instance; the first instance (in install order) that holds the handle answers.
+    const select = selectForQuery(args); // the path parsed once, whatever the number of instances
     const reads = this.sources().map((source) => ({
       source,
       found: source
         .store()
-        .then((store) => store.readShared(args.handle, typeof owner === "function" ? owner(source) : owner, selectForQuery(args)))
+        .then((store) => store.readShared(args.handle, typeof owner === "function" ? owner(source) : owner, select))
         .then(
           (found): { value: unknown } | "not found" | "unavailable" => found ?? "not found",
           () => "unavailable" as const,

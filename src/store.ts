@@ -17,7 +17,7 @@ import {
 import { ResultHandlesConfigurationError, ResultHandlesError } from "./errors.js";
 import { hasOwn, setOwn, type JsonObject } from "./json.js";
 import { RecentAnswers, RecentKeys } from "./recent-answers.js";
-import { dropSpareBuffers, serializeAnswer, serializedFromJson, type PieceOptions, type SerializedAnswer } from "./record-pieces.js";
+import { dropSpareBuffers, serializeAnswer, type PieceOptions, type SerializedAnswer } from "./record-pieces.js";
 import type { NamespacedStorage } from "./storage/types.js";
 import { decodeUtf8 } from "./size.js";
 
@@ -77,18 +77,12 @@ export class ResultHandleStore {
   }
 
   /**
-   * Encrypts an answer without storing it yet, so a fold encrypts while it builds the preview; `put`
-   * stores it. Pass what the fold serialised: `serializeAnswer(value)` lets queries read single pieces;
-   * plain JSON text or bytes work too, but then every query reads all pieces.
+   * Encrypts an answer without storing it yet, so a fold encrypts while it checks the output schema;
+   * `put` stores it. Pass what the fold serialised with `serializeAnswer(value)`.
    */
-  async seal(handle: string, json: SerializedAnswer | string | Uint8Array, owner: Owner): Promise<SealedAnswer> {
+  async seal(handle: string, json: SerializedAnswer, owner: Owner): Promise<SealedAnswer> {
     if (!isUuidV4(handle)) throw new ResultHandlesError("INVALID_USAGE", "handle must be a UUID v4 from newHandle()"); // a caller's bug, not a refused query
-    const deriving = this.keysFor(handle, owner); // HKDF runs while the answer is encoded
-    deriving.catch(() => {});
-    const answer = typeof json === "string" || json instanceof Uint8Array ? serializedFromJson(json, this.options) : json;
-    const sealed = await this.sealSerialized(await deriving, answer);
-    if (answer !== json) answer.release(); // serialised here and now encrypted: its buffers may take the next answer
-    return sealed;
+    return this.sealSerialized(await this.keysFor(handle, owner), json);
   }
 
   private async sealSerialized(keys: AnswerKeys, answer: SerializedAnswer): Promise<SealedAnswer> {

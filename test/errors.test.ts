@@ -5,6 +5,7 @@ import * as nodeBuild from "../src/node/index.js";
 import * as pageBuild from "../src/browser/index.js";
 import { AnswerKeys, webCryptoBackend } from "../src/crypto.js";
 import { withinTimeout } from "../src/storage/timeout.js";
+import { serializeAnswer } from "../src/record-pieces.js";
 
 const {
   BrowserStoreUnavailableError,
@@ -125,7 +126,7 @@ describe("S13.4 the throw sites use coded errors", () => {
   it("seal or save with a handle that is not a UUID v4 (a caller's bug, not a refused query): INVALID_USAGE", async () => {
     const store = new nodeBuild.ResultHandleStore(new MemoryStorage("ns"), 60);
     expectCoded(await thrown(() => store.save("not-a-uuid", [1], { session: "s" })), "INVALID_USAGE");
-    expectCoded(await thrown(() => store.seal("6f1c3c1e-8c39-1a57-9a52-8d6c4c1b2f10", "[1]", { session: "s" })), "INVALID_USAGE");
+    expectCoded(await thrown(() => store.seal("6f1c3c1e-8c39-1a57-9a52-8d6c4c1b2f10", serializeAnswer([1]), { session: "s" })), "INVALID_USAGE");
   });
 
   it("no WebCrypto in the runtime: WEBCRYPTO_UNAVAILABLE", async () => {

@@ -143,7 +143,7 @@ function verdictSchema(admits: boolean): StandardSchemaLike {
 function asToolResult(answer: unknown): ToolResult | undefined {
   if (isToolResult(answer)) return answer;
   if (typeof answer === "string") return { content: [{ type: "text", text: answer }] };
-  if (isPlainObject(answer)) return { content: [{ type: "text", text: JSON.stringify(answer) }], structuredContent: answer };
+  if (isPlainObject(answer)) return { content: [], structuredContent: answer }; // the fold serialises it once; a text copy would be a second
   if (Array.isArray(answer)) return { content: [{ type: "text", text: JSON.stringify(answer) }] };
   return undefined;
 }

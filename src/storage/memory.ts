@@ -23,7 +23,6 @@ interface Entry {
 /** The records of one answer (one record, or an index and its pieces): kept, counted and dropped together. */
 interface Answer {
   ids: Set<string>;
-  bytes: number;
 }
 
 /**
@@ -110,7 +109,7 @@ export class MemoryStorage implements NamespacedStorage {
       const replaced = this.entries.get(id)?.answer;
       if (replaced) for (const other of replaced.ids) this.remove(other);
     }
-    const answer: Answer = { ids: new Set(values.keys()), bytes };
+    const answer: Answer = { ids: new Set(values.keys()) };
     const expiresAt = Date.now() + ttlSeconds * 1000;
     for (const [id, value] of values) this.entries.set(id, { value, expiresAt, answer });
     this.answers.add(answer);
@@ -133,7 +132,6 @@ export class MemoryStorage implements NamespacedStorage {
     this.bytes -= entry.value.byteLength;
     const { answer } = entry;
     answer.ids.delete(id);
-    answer.bytes -= entry.value.byteLength;
     if (answer.ids.size === 0) this.answers.delete(answer);
   }
 

@@ -1,5 +1,5 @@
 import type { Redis as RedisClient, RedisOptions } from "ioredis";
-import { ResultHandlesError } from "../errors.js";
+import { StoreTimeoutError } from "./timeout.js";
 import type { RedisConnection } from "./config.js";
 import { loadClient } from "./load-client.js";
 import { namespacedKey, type NamespacedStorage } from "./types.js";
@@ -114,7 +114,7 @@ class RedisStorage implements NamespacedStorage {
     const now = Date.now();
     const shared = this.shared;
     const stalled = now < shared.failFastUntil || [...shared.inFlight].some((pending) => now - pending.started >= this.timeoutMs);
-    if (stalled) throw new ResultHandlesError("STORE_TIMEOUT", `Redis has not answered for ${this.timeoutMs} ms or more; not waiting again yet`);
+    if (stalled) throw new StoreTimeoutError("command", this.timeoutMs, `Redis has not answered for ${this.timeoutMs} ms or more; not waiting again yet`);
     const pending = { started: now };
     shared.inFlight.add(pending);
     try {

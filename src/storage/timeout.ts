@@ -3,8 +3,8 @@ import type { NamespacedStorage } from "./types.js";
 
 /** A store call outlived `storage.timeoutMs` (code `STORE_TIMEOUT`); it counts as a failed call (S4.7). */
 export class StoreTimeoutError extends ResultHandlesError {
-  constructor(operation: string, ms: number) {
-    super("STORE_TIMEOUT", `store ${operation} took longer than ${ms} ms`);
+  constructor(operation: string, ms: number, message = `store ${operation} took longer than ${ms} ms`) {
+    super("STORE_TIMEOUT", message);
   }
 }
 
