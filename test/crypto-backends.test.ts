@@ -1,7 +1,7 @@
 // S8.4: the Node build's node:crypto and WebCrypto run the same algorithms and write the same records.
 import { describe, expect, it } from "vitest";
 import { MemoryStorage, ResultHandleStore } from "mcp-result-handles";
-import { AnswerKeys, nodeCryptoBackend, openRecord, sealRecord, webCryptoBackend } from "../src/crypto.js";
+import { AnswerKeys, nodeCryptoBackend, openRecord, sealRecord, webCryptoBackend } from "../src/records/crypto.js";
 
 const owner = { session: "s-1", caller: "c-1" };
 const node = nodeCryptoBackend()!;

@@ -3,9 +3,9 @@ import { McpServer } from "@modelcontextprotocol/server";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import * as nodeBuild from "../src/node/index.js";
 import * as pageBuild from "../src/browser/index.js";
-import { AnswerKeys, webCryptoBackend } from "../src/crypto.js";
+import { AnswerKeys, webCryptoBackend } from "../src/records/crypto.js";
 import { withinTimeout } from "../src/storage/timeout.js";
-import { serializeAnswer } from "../src/record-pieces.js";
+import { serializeAnswer } from "../src/records/record-pieces.js";
 
 const {
   BrowserStoreUnavailableError,

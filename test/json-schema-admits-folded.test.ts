@@ -2,7 +2,7 @@
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { foldedAnswerSchema } from "mcp-result-handles";
-import { jsonSchemaAdmitsFoldedAnswer } from "../src/json-schema-admits-folded.js";
+import { jsonSchemaAdmitsFoldedAnswer } from "../src/fold/json-schema-admits-folded.js";
 
 const folded = z.toJSONSchema(foldedAnswerSchema);
 const rows = { type: "object", properties: { rows: { type: "array" } }, required: ["rows"], additionalProperties: false };

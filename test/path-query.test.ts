@@ -1,8 +1,8 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { ResultQueryError } from "../src/errors.js";
-import { formatPath, resolvePath } from "../src/path.js";
-import { parseQueryArguments, queryValue, type QueryArguments } from "../src/query.js";
+import { formatPath, resolvePath } from "../src/query/path.js";
+import { parseQueryArguments, queryValue, type QueryArguments } from "../src/query/query.js";
 
 const answer = {
   rows: Array.from({ length: 50 }, (_, i) => ({ id: `T-${i}`, title: `Ticket ${i}`, tags: ["a", "b"] })),

@@ -10,11 +10,11 @@ import {
   foldToolResult,
     type Owner,
 } from "mcp-result-handles";
-import { defaultCryptoBackend, type CryptoBackend } from "../src/crypto.js";
+import { defaultCryptoBackend, type CryptoBackend } from "../src/records/crypto.js";
 import { pluginOver, StorageDouble as SpyStorage } from "./helpers/storage-double.js";
-import { queryValue, parseQueryArguments, type QueryArguments } from "../src/query.js";
-import { selectForQuery } from "../src/query-plan.js";
-import { dropSpareBuffers, serializeAnswer, spareBufferCount } from "../src/record-pieces.js";
+import { queryValue, parseQueryArguments, type QueryArguments } from "../src/query/query.js";
+import { selectForQuery } from "../src/query/plan.js";
+import { dropSpareBuffers, serializeAnswer, spareBufferCount } from "../src/records/record-pieces.js";
 
 const alice: Owner = { session: "session-alice-7d1e", caller: "alice@example.test" };
 const MARKER = "MARKER-4f9a-plaintext-should-never-be-stored";

@@ -1,7 +1,7 @@
 /** Page build: WebCrypto store in memory; Redis, SQLite, Upstash and Vercel KV are refused at init (S9.4). */
-import { openResultHandleStore, type CreateResultHandleStoreOptions } from "../open-store.js";
-import { ResultHandlesPluginCore } from "../plugin.js";
-import type { ResultHandleStore } from "../store.js";
+import { openResultHandleStore, type CreateResultHandleStoreOptions } from "../plugin/open-store.js";
+import { ResultHandlesPluginCore } from "../plugin/plugin.js";
+import type { ResultHandleStore } from "../records/store.js";
 import { browserRuntime } from "./runtime.js";
 
 export * from "../public-api.js";

@@ -1,4 +1,4 @@
-import { defineRuntime } from "../runtime.js";
+import { defineRuntime } from "../plugin/runtime.js";
 import { openIndexedDbStorage } from "../storage/indexeddb.js";
 import { MemoryStorage } from "../storage/memory.js";
 

@@ -3,14 +3,14 @@
  * instances installed on one host, which instance folds which tool, the owner of a call per instance,
  * and the one `result_query` that reads every instance's handles (S10.1, S10.2).
  */
-import { RESULT_QUERY_TOOL_NAME } from "../constants.js";
-import type { Owner } from "../crypto.js";
+import { RESULT_QUERY_TOOL_NAME } from "../plugin/defaults.js";
+import type { Owner } from "../records/crypto.js";
 import { describeError } from "../errors.js";
-import { foldToolResult, type FoldContext, type Logger, type StandardSchemaLike } from "../fold.js";
-import { foldContextFor, type PluginInstance } from "../instance.js";
-import { isPlainObject } from "../json.js";
-import { ResultQueryTool } from "../result-query-tool.js";
-import type { ToolResult } from "../tool-result.js";
+import { foldToolResult, type FoldContext, type Logger, type StandardSchemaLike } from "../fold/fold.js";
+import { foldContextFor, type PluginInstance } from "../plugin/instance.js";
+import { isPlainObject } from "../util/json.js";
+import { ResultQueryTool } from "../query/result-query-tool.js";
+import type { ToolResult } from "../util/tool-result.js";
 
 /** How one installation names its call's owner (S8.1); `Call` is whatever the host knows of a call. */
 export type CallOwner<Call> = (call: Call) => Owner;

@@ -1,7 +1,7 @@
 /** The MCP SDK v2 `McpServer` host (S10.1): a small adapter over the host-neutral registry of `instances.ts`. */
-import type { Owner } from "../crypto.js";
-import type { Logger } from "../fold.js";
-import type { PluginInstance } from "../instance.js";
+import type { Owner } from "../records/crypto.js";
+import type { Logger } from "../fold/fold.js";
+import type { PluginInstance } from "../plugin/instance.js";
 import { withConnectionSession } from "./connection-session.js";
 import { joinHost, type HostInstances } from "./instances.js";
 import { assertSupportedServer, interceptToolCalls } from "./mcp-sdk-internals.js";

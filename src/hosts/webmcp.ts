@@ -5,13 +5,13 @@
  * whatever `execute` returns into the string `executeTool` answers. `navigator.modelContext` is accepted
  * only as a fallback for pages written against the older draft.
  */
-import type { Owner } from "../crypto.js";
+import type { Owner } from "../records/crypto.js";
 import { describeError, WebMcpUnavailableError } from "../errors.js";
-import type { Logger, StandardSchemaLike } from "../fold.js";
-import { jsonSchemaAdmitsFoldedAnswer } from "../json-schema-admits-folded.js";
-import type { PluginInstance } from "../instance.js";
-import { isPlainObject } from "../json.js";
-import type { ToolResult } from "../tool-result.js";
+import type { Logger, StandardSchemaLike } from "../fold/fold.js";
+import { jsonSchemaAdmitsFoldedAnswer } from "../fold/json-schema-admits-folded.js";
+import type { PluginInstance } from "../plugin/instance.js";
+import { isPlainObject } from "../util/json.js";
+import type { ToolResult } from "../util/tool-result.js";
 import { isStandardSchema, isToolResult, joinHost, type HostInstances } from "./instances.js";
 
 /** A WebMCP tool as a page declares it (the draft's `ModelContextTool`, with the MCP extras pages use). */

@@ -1,7 +1,7 @@
 /** Node build: full storage (S9). Same API as the page build. */
-import { openResultHandleStore, type CreateResultHandleStoreOptions } from "../open-store.js";
-import { ResultHandlesPluginCore } from "../plugin.js";
-import type { ResultHandleStore } from "../store.js";
+import { openResultHandleStore, type CreateResultHandleStoreOptions } from "../plugin/open-store.js";
+import { ResultHandlesPluginCore } from "../plugin/plugin.js";
+import type { ResultHandleStore } from "../records/store.js";
 import { nodeRuntime } from "./runtime.js";
 
 export * from "../public-api.js";

@@ -1,4 +1,4 @@
-import { defineRuntime } from "../runtime.js";
+import { defineRuntime } from "../plugin/runtime.js";
 import { MemoryStorage } from "../storage/memory.js";
 import { openRedisStorage } from "../storage/redis.js";
 import { openSqliteStorage } from "../storage/sqlite.js";

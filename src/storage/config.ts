@@ -1,7 +1,7 @@
 import { z } from "zod";
-import { DEFAULT_MEMORY_MAX_BYTES, DEFAULT_MEMORY_MAX_ENTRIES, DEFAULT_STORE_TIMEOUT_MS } from "../constants.js";
+import { DEFAULT_MEMORY_MAX_BYTES, DEFAULT_MEMORY_MAX_ENTRIES, DEFAULT_STORE_TIMEOUT_MS } from "../plugin/defaults.js";
 import { BrowserStoreUnavailableError, type ConfigurationIssue } from "../errors.js";
-import { text, whole } from "../option-schema-parts.js";
+import { text, whole } from "../plugin/option-schema-parts.js";
 
 const timeoutMs = whole(1).optional();
 

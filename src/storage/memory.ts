@@ -1,4 +1,4 @@
-import { DEFAULT_MEMORY_MAX_BYTES, DEFAULT_MEMORY_MAX_ENTRIES } from "../constants.js";
+import { DEFAULT_MEMORY_MAX_BYTES, DEFAULT_MEMORY_MAX_ENTRIES } from "../plugin/defaults.js";
 import { ResultHandlesError } from "../errors.js";
 import { namespacedKey, type NamespacedStorage } from "./types.js";
 

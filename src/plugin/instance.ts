@@ -1,7 +1,7 @@
-import type { FoldContext, Logger } from "./fold.js";
+import type { FoldContext, Logger } from "../fold/fold.js";
 import type { ResultHandlesConfig } from "./options.js";
-import type { HandleSource } from "./result-query-tool.js";
-import type { ResultHandleStore } from "./store.js";
+import type { HandleSource } from "../query/result-query-tool.js";
+import type { ResultHandleStore } from "../records/store.js";
 
 /**
  * What a host needs of one plugin instance: its resolved options, its lazily opened store, and a place

@@ -1,6 +1,6 @@
-import { ResultQueryError } from "./errors.js";
-import { hasOwn, isPlainObject } from "./json.js";
-import { cutForMessage, quoteArgument } from "./quote-argument.js";
+import { ResultQueryError } from "../errors.js";
+import { hasOwn, isPlainObject } from "../util/json.js";
+import { cutForMessage, quoteArgument } from "../util/quote-argument.js";
 
 /**
  * One parser for every path form of S7.2:

@@ -1,13 +1,13 @@
-import { RESULT_HANDLE_META_KEY, RESULT_QUERY_TOOL_NAME } from "./constants.js";
-import type { Owner } from "./crypto.js";
-import { describeError, StorageClientMissingError } from "./errors.js";
+import { RESULT_HANDLE_META_KEY, RESULT_QUERY_TOOL_NAME } from "../plugin/defaults.js";
+import type { Owner } from "../records/crypto.js";
+import { describeError, StorageClientMissingError } from "../errors.js";
 import { fitFoldedAnswer, type FoldedAnswer } from "./fit.js";
-import { hasOwn, isPlainObject, KeyLists } from "./json.js";
-import type { ResultHandlesConfig } from "./options.js";
-import { formatPath } from "./path.js";
-import { serializeAnswer, type SerializedAnswer } from "./record-pieces.js";
-import type { ResultHandleStore } from "./store.js";
-import type { ContentBlock, ToolResult } from "./tool-result.js";
+import { hasOwn, isPlainObject, KeyLists } from "../util/json.js";
+import type { ResultHandlesConfig } from "../plugin/options.js";
+import { formatPath } from "../query/path.js";
+import { serializeAnswer, type SerializedAnswer } from "../records/record-pieces.js";
+import type { ResultHandleStore } from "../records/store.js";
+import type { ContentBlock, ToolResult } from "../util/tool-result.js";
 
 /** Anything with a Standard Schema `validate` (zod 4, valibot, the MCP SDK's wrappers). */
 export interface StandardSchemaLike {

@@ -1,8 +1,8 @@
-import { ResultHandlesConfigurationError } from "./errors.js";
+import { ResultHandlesConfigurationError } from "../errors.js";
 import { resolveOptions, type ResolvedStorageConfig, type StorageConfig } from "./options.js";
 import type { Runtime } from "./runtime.js";
-import { withinTimeout, withTimeout } from "./storage/timeout.js";
-import { ResultHandleStore } from "./store.js";
+import { withinTimeout, withTimeout } from "../storage/timeout.js";
+import { ResultHandleStore } from "../records/store.js";
 
 export interface CreateResultHandleStoreOptions {
   storage: StorageConfig;

@@ -18,7 +18,7 @@
  *   "string"; `shape` only `type` "object" and unconstraining `propertyNames`/`additionalProperties`.
  *   So `z.toJSONSchema(foldedAnswerSchema)` admits, and an `anyOf` holding it does.
  */
-import { hasOwn, isPlainObject } from "./json.js";
+import { hasOwn, isPlainObject } from "../util/json.js";
 
 const ANNOTATIONS = new Set(["title", "description", "$comment", "$schema", "$id", "examples", "default", "deprecated", "readOnly", "writeOnly"]);
 const OBJECT_KEYWORDS = new Set([...ANNOTATIONS, "type", "properties", "required", "additionalProperties"]);

@@ -1,12 +1,12 @@
-import { ResultHandlesError } from "./errors.js";
-import type { Logger } from "./fold.js";
-import { installOnMcpServer, type McpHostOptions, type McpServerLike } from "./hosts/mcp.js";
-import { installOnWebMcp, type WebMcpHost, type WebMcpHostOptions } from "./hosts/webmcp.js";
+import { ResultHandlesError } from "../errors.js";
+import type { Logger } from "../fold/fold.js";
+import { installOnMcpServer, type McpHostOptions, type McpServerLike } from "../hosts/mcp.js";
+import { installOnWebMcp, type WebMcpHost, type WebMcpHostOptions } from "../hosts/webmcp.js";
 import type { PluginInstance } from "./instance.js";
 import { openStore } from "./open-store.js";
 import { resolveOptions, type ResultHandlesConfig, type ResultHandlesOptions } from "./options.js";
 import type { Runtime } from "./runtime.js";
-import type { ResultHandleStore } from "./store.js";
+import type { ResultHandleStore } from "../records/store.js";
 
 /** Shortest pause after a failed store open before the next attempt. */
 const MIN_OPEN_RETRY_MS = 1000;

@@ -14,12 +14,12 @@ import {
   type Owner,
   type RecordHeader,
 } from "./crypto.js";
-import { ResultHandlesConfigurationError, ResultHandlesError } from "./errors.js";
-import { hasOwn, setOwn, type JsonObject } from "./json.js";
+import { ResultHandlesConfigurationError, ResultHandlesError } from "../errors.js";
+import { hasOwn, setOwn, type JsonObject } from "../util/json.js";
 import { RecentAnswers, RecentKeys } from "./recent-answers.js";
 import { dropSpareBuffers, serializeAnswer, type PieceOptions, type SerializedAnswer } from "./record-pieces.js";
-import type { NamespacedStorage } from "./storage/types.js";
-import { decodeUtf8 } from "./size.js";
+import type { NamespacedStorage } from "../storage/types.js";
+import { decodeUtf8 } from "../util/size.js";
 
 
 /** Encrypted records and the derived keys they go under, main record first: all a storage ever sees. */

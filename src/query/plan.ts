@@ -3,7 +3,7 @@
  * holding those items. Mirrors how `resolvePath` steps and how `queryValue` windows a list, so the value
  * the store assembles holds everything the query will look at.
  */
-import type { ListSummary, Selection, Selector } from "./answer-index.js";
+import type { ListSummary, Selection, Selector } from "../records/answer-index.js";
 import { listIndex, objectKey, parsePath, type PathSegment } from "./path.js";
 import { listWindow, type QueryArguments } from "./query.js";
 

@@ -5,8 +5,8 @@ import {
   DEFAULT_THRESHOLD_BYTES,
   DEFAULT_TTL_SECONDS,
   MIN_THRESHOLD_BYTES,
-} from "./constants.js";
-import { ResultHandlesConfigurationError, type ConfigurationIssue } from "./errors.js";
+} from "./defaults.js";
+import { ResultHandlesConfigurationError, type ConfigurationIssue } from "../errors.js";
 import { text, whole } from "./option-schema-parts.js";
 import {
   missingEnvIssues,
@@ -17,11 +17,11 @@ import {
   type ResolvedStorageConfig,
   type StorageConfig,
   type StorageEnvironment,
-} from "./storage/config.js";
+} from "../storage/config.js";
 
 const positive = () => whole(1);
 
-export type { ResolvedStorageConfig, StorageConfig, StorageType } from "./storage/config.js";
+export type { ResolvedStorageConfig, StorageConfig, StorageType } from "../storage/config.js";
 
 /** Context handed to `foldPolicy` (S3, S4.5). */
 export interface FoldPolicyContext {

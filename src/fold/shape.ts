@@ -1,5 +1,5 @@
-import { hasOwn, isJsonMember, KeyLists, setOwn, type JsonObject } from "./json.js";
-import { jsonStringSize } from "./size.js";
+import { hasOwn, isJsonMember, KeyLists, setOwn, type JsonObject } from "../util/json.js";
+import { jsonStringSize } from "../util/size.js";
 
 /** The outline of an answer (S6.2). */
 export type Shape =

@@ -1,6 +1,6 @@
-import { ResultHandlesError } from "./errors.js";
-import type { ResolvedStorageConfig, RuntimeKind, StorageEnvironment, StorageTypeIn } from "./storage/config.js";
-import type { NamespacedStorage } from "./storage/types.js";
+import { ResultHandlesError } from "../errors.js";
+import type { ResolvedStorageConfig, RuntimeKind, StorageEnvironment, StorageTypeIn } from "../storage/config.js";
+import type { NamespacedStorage } from "../storage/types.js";
 
 /** What a build (Node or page) supplies to the core: where it runs, its environment, and how it opens storage. */
 export interface Runtime extends StorageEnvironment {

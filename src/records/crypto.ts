@@ -19,8 +19,8 @@
  * tag its index holds, so a piece from another save of the same handle does not open; the index's random
  * nonce, bound into every piece's associated data too, says the same a second time.
  */
-import { ResultHandlesError } from "./errors.js";
-import { toJsonBytes } from "./size.js";
+import { ResultHandlesError } from "../errors.js";
+import { toJsonBytes } from "../util/size.js";
 
 export interface Owner {
   session?: string;

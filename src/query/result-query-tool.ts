@@ -1,12 +1,12 @@
-import { RESULT_QUERY_TOOL_NAME } from "./constants.js";
-import type { Owner } from "./crypto.js";
-import { describeError, ResultQueryError, type ResultQueryErrorCode } from "./errors.js";
-import { quoteArgument } from "./quote-argument.js";
-import type { ResultHandlesConfig } from "./options.js";
-import { selectForQuery } from "./query-plan.js";
+import { RESULT_QUERY_TOOL_NAME } from "../plugin/defaults.js";
+import type { Owner } from "../records/crypto.js";
+import { describeError, ResultQueryError, type ResultQueryErrorCode } from "../errors.js";
+import { quoteArgument } from "../util/quote-argument.js";
+import type { ResultHandlesConfig } from "../plugin/options.js";
+import { selectForQuery } from "./plan.js";
 import { DEFAULT_LIMITS, MAX_LIMIT, parseQueryArguments, queryValue, type QueryResult } from "./query.js";
-import type { ResultHandleStore } from "./store.js";
-import { textResult, type ToolResult } from "./tool-result.js";
+import type { ResultHandleStore } from "../records/store.js";
+import { textResult, type ToolResult } from "../util/tool-result.js";
 
 /** A plugin instance as `result_query` sees it: where its handles live and how large a slice may be. */
 export interface HandleSource {

@@ -1,8 +1,8 @@
-import { ResultQueryError } from "./errors.js";
-import { cutString, hasOwn, isHighSurrogate, isLowSurrogate, isPlainObject, jsonKeys, setOwn, type JsonObject } from "./json.js";
+import { ResultQueryError } from "../errors.js";
+import { cutString, hasOwn, isHighSurrogate, isLowSurrogate, isPlainObject, jsonKeys, setOwn, type JsonObject } from "../util/json.js";
 import { formatPath, resolvePath } from "./path.js";
-import { cutForMessage } from "./quote-argument.js";
-import { jsonSize } from "./size.js";
+import { cutForMessage } from "../util/quote-argument.js";
+import { jsonSize } from "../util/size.js";
 
 /** Arguments of `result_query` after validation (S7.1). */
 export interface QueryArguments {

@@ -8,9 +8,9 @@
  * the exact byte offset of every batch for free. Anything else is serialised whole. (The one difference:
  * an item's own `toJSON(key)` sees its index within the batch; JSON answers have no `toJSON`.)
  */
-import { isHighSurrogate, isPlainObject, setOwn, type JsonObject } from "./json.js";
+import { isHighSurrogate, isPlainObject, setOwn, type JsonObject } from "../util/json.js";
 import { defaultCryptoBackend } from "./crypto.js";
-import { allocateBytes, decodeUtf8 } from "./size.js";
+import { allocateBytes, decodeUtf8 } from "../util/size.js";
 
 /**
  * 512 KB in Node, 256 KB in pages (what each runtime's default crypto backend seals fastest; a store

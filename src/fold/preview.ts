@@ -1,5 +1,5 @@
-import { cutString, isJsonMember, KeyLists, setOwn, type JsonObject } from "./json.js";
-import { jsonStringSize } from "./size.js";
+import { cutString, isJsonMember, KeyLists, setOwn, type JsonObject } from "../util/json.js";
+import { jsonStringSize } from "../util/size.js";
 
 export interface PreviewLimits {
   /** Items kept of every list. */

@@ -5,7 +5,7 @@
  */
 import type { ListLayout } from "./record-pieces.js";
 import { IV_BYTES, TAG_BYTES } from "./crypto.js";
-import { decodeUtf8, toJsonBytes } from "./size.js";
+import { decodeUtf8, toJsonBytes } from "../util/size.js";
 
 export interface AnswerIndex {
   /** Random per save; bound into every piece's associated data, so pieces of two saves never mix. */
