@@ -23,13 +23,25 @@ export type ResultHandlesErrorCode =
   | "WEBMCP_UNAVAILABLE"
   | ResultQueryErrorCode;
 
+/**
+ * The codes a `result_query` call can answer with (S7.6), in one list: the type below is derived from it,
+ * and the tool's `outputSchema` lists it as the enum of `error.code` (S7.9).
+ */
+export const RESULT_QUERY_ERROR_CODES = [
+  /** Expired, evicted, never issued, or issued to another owner: indistinguishable (S8.2). */
+  "RESULT_HANDLE_NOT_FOUND",
+  /** The path has no form of S7.2 / S14.1, or names nothing in the answer. */
+  "RESULT_PATH_NOT_FOUND",
+  /** The slice would be larger than the folding instance's `thresholdBytes`. */
+  "RESULT_SLICE_TOO_LARGE",
+  /** A refused argument: what an input-schema check would refuse, and more. */
+  "INVALID_INPUT",
+  /** The store could not be read; try again later (S12). */
+  "RESULT_STORE_UNAVAILABLE",
+] as const;
+
 /** The codes a `result_query` call can answer with (S7.6). */
-export type ResultQueryErrorCode =
-  | "RESULT_HANDLE_NOT_FOUND"
-  | "RESULT_PATH_NOT_FOUND"
-  | "RESULT_SLICE_TOO_LARGE"
-  | "INVALID_INPUT"
-  | "RESULT_STORE_UNAVAILABLE";
+export type ResultQueryErrorCode = (typeof RESULT_QUERY_ERROR_CODES)[number];
 
 /** The one base class of every error this package throws (S13.4): test `error instanceof ResultHandlesError`, then `error.code`. */
 export class ResultHandlesError extends Error {
@@ -91,6 +103,24 @@ export class ResultQueryError extends ResultHandlesError {
   declare readonly code: ResultQueryErrorCode;
   constructor(code: ResultQueryErrorCode, message: string) {
     super(code, message);
+  }
+}
+
+/** A store call outlived `storage.timeoutMs` (code `STORE_TIMEOUT`); it counts as a failed call (S4.7, S9.1). */
+export class StoreTimeoutError extends ResultHandlesError {
+  constructor(operation: string, ms: number, message = `store ${operation} took longer than ${ms} ms`) {
+    super("STORE_TIMEOUT", message);
+  }
+}
+
+/** `install` met a server without the SDK members it hooks into (code `UNSUPPORTED_MCP_SERVER`, S10.1). */
+export class UnsupportedMcpServerError extends ResultHandlesError {
+  constructor(missing: string) {
+    super(
+      "UNSUPPORTED_MCP_SERVER",
+      `mcp-result-handles cannot attach to this McpServer: ${missing}. Pass the McpServer of ` +
+        `@modelcontextprotocol/server >=2.3.0 <3 (tested with 2.3.1 and 2.4.0), not the low-level Server.`,
+    );
   }
 }
 

@@ -13,6 +13,8 @@ export {
   ResultQueryError,
   WebMcpUnavailableError,
   StorageClientMissingError,
+  StoreTimeoutError,
+  UnsupportedMcpServerError,
   type ConfigurationIssue,
   type ResultHandlesErrorCode,
   type ResultQueryErrorCode,
@@ -21,7 +23,6 @@ export type { FoldedAnswer } from "./fold/fit.js";
 export { foldToolResult, type FoldContext, type FoldInput, type Logger, type StandardSchemaLike } from "./fold/fold.js";
 export { foldedAnswerSchema } from "./fold/folded-answer.js";
 export { defaultOwner, type McpHostOptions, type McpRequestContextLike, type McpServerLike, type OwnerResolver } from "./hosts/mcp.js";
-export { UnsupportedMcpServerError } from "./hosts/mcp-sdk-internals.js";
 export {
   findModelContext,
   pageLoadOwner,
@@ -50,6 +51,5 @@ export { ResultQueryTool, type HandleSource, type OwnerOf } from "./query/result
 export type { Shape } from "./fold/shape.js";
 export { MemoryStorage, type MemoryStorageOptions } from "./storage/memory.js";
 export type { NamespacedStorage } from "./storage/types.js";
-export { StoreTimeoutError } from "./storage/timeout.js";
 export { ResultHandleStore } from "./records/store.js";
 export type { ContentBlock, ToolResult } from "./util/tool-result.js";

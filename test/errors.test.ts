@@ -150,3 +150,14 @@ describe("S13.4 the throw sites use coded errors", () => {
     );
   });
 });
+
+describe("S7.6 the result_query codes, one list", () => {
+  it("the tool's outputSchema lists exactly the codes of errors.ts, and each is a ResultHandlesErrorCode of a ResultQueryError", async () => {
+    const { RESULT_QUERY_ERROR_CODES } = await import("../src/errors.js");
+    const tool = new nodeBuild.ResultQueryTool(() => []);
+    const schema = tool.outputJsonSchema as { properties: { error: { properties: { code: { enum: readonly string[] } } } } };
+    expect(schema.properties.error.properties.code.enum).toEqual([...RESULT_QUERY_ERROR_CODES]);
+    expect(RESULT_QUERY_ERROR_CODES).toEqual(["RESULT_HANDLE_NOT_FOUND", "RESULT_PATH_NOT_FOUND", "RESULT_SLICE_TOO_LARGE", "INVALID_INPUT", "RESULT_STORE_UNAVAILABLE"]);
+    for (const code of RESULT_QUERY_ERROR_CODES) expectCoded(new ResultQueryError(code, "x"), code);
+  });
+});

@@ -4,7 +4,7 @@
  * so `instanceof` would fail) and checked up front, so an SDK that changes shape fails loudly at
  * `install`, not silently at the first call. Known to match @modelcontextprotocol/server 2.4.0.
  */
-import { ResultHandlesError } from "../errors.js";
+import { UnsupportedMcpServerError } from "../errors.js";
 
 export interface RegisteredToolLike {
   outputSchema?: unknown;
@@ -18,17 +18,6 @@ interface McpServerInternals {
   executeToolHandler: ExecuteToolHandler;
   /** `McpServer._registeredTools`: name → registered tool. */
   _registeredTools: Record<string, RegisteredToolLike>;
-}
-
-/** `install` met a server without the SDK members it hooks into (code `UNSUPPORTED_MCP_SERVER`). */
-export class UnsupportedMcpServerError extends ResultHandlesError {
-  constructor(missing: string) {
-    super(
-      "UNSUPPORTED_MCP_SERVER",
-      `mcp-result-handles cannot attach to this McpServer: ${missing}. Pass the McpServer of ` +
-        `@modelcontextprotocol/server >=2.3.0 <3 (tested with 2.3.1 and 2.4.0), not the low-level Server.`,
-    );
-  }
 }
 
 function internals(server: object): McpServerInternals {

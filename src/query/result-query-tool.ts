@@ -1,6 +1,6 @@
 import { RESULT_QUERY_TOOL_NAME } from "../plugin/defaults.js";
 import type { Owner } from "../records/crypto.js";
-import { describeError, ResultQueryError, type ResultQueryErrorCode } from "../errors.js";
+import { describeError, RESULT_QUERY_ERROR_CODES, ResultQueryError } from "../errors.js";
 import { quoteArgument } from "../util/quote-argument.js";
 import type { ResultHandlesConfig } from "../plugin/options.js";
 import { selectForQuery } from "./plan.js";
@@ -39,14 +39,6 @@ const INPUT_JSON_SCHEMA = {
   required: ["handle"],
 } as const;
 
-const ERROR_CODES: readonly ResultQueryErrorCode[] = [
-  "RESULT_HANDLE_NOT_FOUND",
-  "RESULT_PATH_NOT_FOUND",
-  "RESULT_SLICE_TOO_LARGE",
-  "INVALID_INPUT",
-  "RESULT_STORE_UNAVAILABLE",
-];
-
 /**
  * Admits both the slice of S7.5 and the refusal of S7.6: MCP SDK v1 clients (the MCP Inspector, most
  * desktop clients) check `structuredContent` against it even when `isError` is true, and a mismatch would
@@ -64,7 +56,7 @@ const OUTPUT_JSON_SCHEMA = {
       type: "object",
       description: "Present instead of a slice when the call is refused (isError: true)",
       properties: {
-        code: { type: "string", enum: ERROR_CODES },
+        code: { type: "string", enum: RESULT_QUERY_ERROR_CODES },
         message: { type: "string" },
       },
       required: ["code", "message"],

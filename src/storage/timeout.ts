@@ -1,12 +1,8 @@
-import { ResultHandlesError } from "../errors.js";
+import { StoreTimeoutError } from "../errors.js";
 import type { NamespacedStorage } from "./types.js";
 
-/** A store call outlived `storage.timeoutMs` (code `STORE_TIMEOUT`); it counts as a failed call (S4.7). */
-export class StoreTimeoutError extends ResultHandlesError {
-  constructor(operation: string, ms: number, message = `store ${operation} took longer than ${ms} ms`) {
-    super("STORE_TIMEOUT", message);
-  }
-}
+/** The error class lives with every other in `src/errors.ts`; re-exported for the drivers that import it from here. */
+export { StoreTimeoutError };
 
 /** Bounds a promise so a hung store cannot hang a tool call (S9.1). */
 export function withinTimeout<T>(promise: Promise<T>, ms: number, operation: string): Promise<T> {
