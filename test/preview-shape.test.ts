@@ -3,7 +3,8 @@ import { describe, expect, it } from "vitest";
 import { fitFoldedAnswer } from "../src/fold/fit.js";
 import { cutString, isPlainObject, jsonKeys, type JsonObject } from "../src/util/json.js";
 import { buildPreview, previewWithin, type PreviewLimits } from "../src/fold/preview.js";
-import { buildShape, Outline, SHAPE_LIMITS } from "../src/fold/shape.js";
+import { SHAPE_LIMITS } from "../src/plugin/defaults.js";
+import { buildShape, Outline } from "../src/fold/shape.js";
 import { jsonSize, jsonStringSize, toJsonBytes } from "../src/util/size.js";
 
 const HANDLE = "3f1c2a4e-9b7d-4c1e-8f2a-1b2c3d4e5f60";

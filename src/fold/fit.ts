@@ -1,6 +1,7 @@
 import { KeyLists } from "../util/json.js";
 import { previewWithin, type BoundedPreview, type PreviewLimits } from "./preview.js";
-import { Outline, SHAPE_LIMITS, type Shape } from "./shape.js";
+import { SHAPE_LIMITS } from "../plugin/defaults.js";
+import { Outline, type Shape } from "./shape.js";
 import { jsonSize, jsonStringSize } from "../util/size.js";
 
 /** What a folded answer's `structuredContent` is (S5.1). */

@@ -1,5 +1,6 @@
 import { hasOwn, isJsonMember, KeyLists, setOwn, type JsonObject } from "../util/json.js";
 import { jsonStringSize } from "../util/size.js";
+import { SHAPE_LIMITS } from "../plugin/defaults.js";
 
 /** The outline of an answer (S6.2). */
 export type Shape =
@@ -17,9 +18,6 @@ export interface ShapeLimits {
   /** List items inspected to widen `items`. */
   items: number;
 }
-
-/** Bounds of S6.3. */
-export const SHAPE_LIMITS: ShapeLimits = Object.freeze({ depth: 8, keys: 50, items: 1000 });
 
 export function buildShape(value: unknown, limits: ShapeLimits = SHAPE_LIMITS): Shape {
   return Outline.of(value, limits).render(limits.depth, Infinity)!.shape;

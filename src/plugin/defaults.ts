@@ -23,3 +23,25 @@ export const DEFAULT_PREVIEW = Object.freeze({ items: 5, chars: 500 });
 export const DEFAULT_NAMESPACE = "result-handles";
 /** A store call slower than this counts as failed (S9.1). */
 export const DEFAULT_STORE_TIMEOUT_MS = 3000;
+
+// What follows is internal: bounds and timings the rules fix or the code tunes, kept here so every
+// default of the package is read in one place. None is an option; the public ones are above.
+
+/** `result_query`'s `limit` when none is given: list items, object keys or string characters (S7.1). */
+export const DEFAULT_LIMITS = Object.freeze({ items: 20, keys: 20, chars: 2000 });
+/** Largest `limit` a `result_query` call may ask for (S7.1). */
+export const MAX_LIMIT = 100_000;
+/** Bounds of a shape (S6.3): levels deep, keys per object, list items inspected for widening. */
+export const SHAPE_LIMITS = Object.freeze({ depth: 8, keys: 50, items: 1000 });
+/** IndexedDB database a page's store opens unless `storage.indexeddb.database` names another (S9.1). */
+export const DEFAULT_INDEXEDDB_DATABASE = "mcp-result-handles";
+/** Shortest pause after a failed store open before the next attempt (the store's `timeoutMs` if longer). */
+export const MIN_OPEN_RETRY_MS = 1000;
+/** An answer in one piece gets an index from this size on (two batches of a list, records/record-pieces.ts; S8.5). */
+export const INDEXED_BYTES = 64 * 1024;
+/** How often a store without native expiry sweeps its expired records (S9.3): memory, SQLite, IndexedDB. */
+export const SWEEP_INTERVAL_MS = Object.freeze({ memory: 30_000, sqlite: 60_000, indexeddb: 60_000 });
+/** How long SQLite waits for another process's write lock before a call fails (then counted as failed, S4.7). */
+export const SQLITE_BUSY_TIMEOUT_MS = 1000;
+/** Longest pause between two attempts of ioredis to reconnect to a Redis that went away. */
+export const REDIS_MAX_RETRY_DELAY_MS = 1000;

@@ -1,4 +1,5 @@
 import { ResultHandlesError } from "../errors.js";
+import { MIN_OPEN_RETRY_MS } from "./defaults.js";
 import type { Logger } from "../fold/fold.js";
 import { installOnMcpServer, type McpHostOptions, type McpServerLike } from "../hosts/mcp.js";
 import { installOnWebMcp, type WebMcpHost, type WebMcpHostOptions } from "../hosts/webmcp.js";
@@ -7,9 +8,6 @@ import { openStore } from "./open-store.js";
 import { resolveOptions, type ResultHandlesConfig, type ResultHandlesOptions } from "./options.js";
 import type { Runtime } from "./runtime.js";
 import type { ResultHandleStore } from "../records/store.js";
-
-/** Shortest pause after a failed store open before the next attempt. */
-const MIN_OPEN_RETRY_MS = 1000;
 
 export const ResultHandleStoreToken: unique symbol = Symbol.for("mcp-result-handles/store");
 export const ResultHandlesConfigToken: unique symbol = Symbol.for("mcp-result-handles/config");

@@ -1,4 +1,5 @@
 import { ResultQueryError } from "../errors.js";
+import { DEFAULT_LIMITS, MAX_LIMIT } from "../plugin/defaults.js";
 import { cutString, hasOwn, isHighSurrogate, isLowSurrogate, isPlainObject, jsonKeys, setOwn, type JsonObject } from "../util/json.js";
 import { formatPath, resolvePath } from "./path.js";
 import { cutForMessage } from "../util/quote-argument.js";
@@ -22,9 +23,6 @@ export interface QueryResult {
   offset?: number;
   nextOffset?: number;
 }
-
-export const MAX_LIMIT = 100_000;
-export const DEFAULT_LIMITS = Object.freeze({ items: 20, keys: 20, chars: 2000 });
 
 /**
  * Checks raw `result_query` arguments (S7.1). Every refusal is `INVALID_INPUT` (S7.6), whatever a

@@ -1,10 +1,10 @@
-import { RESULT_QUERY_TOOL_NAME } from "../plugin/defaults.js";
+import { DEFAULT_LIMITS, MAX_LIMIT, RESULT_QUERY_TOOL_NAME } from "../plugin/defaults.js";
 import type { Owner } from "../records/crypto.js";
 import { describeError, RESULT_QUERY_ERROR_CODES, ResultQueryError } from "../errors.js";
 import { quoteArgument } from "../util/quote-argument.js";
 import type { ResultHandlesConfig } from "../plugin/options.js";
 import { selectForQuery } from "./plan.js";
-import { DEFAULT_LIMITS, MAX_LIMIT, parseQueryArguments, queryValue, type QueryResult } from "./query.js";
+import { parseQueryArguments, queryValue, type QueryResult } from "./query.js";
 import type { ResultHandleStore } from "../records/store.js";
 import { textResult, type ToolResult } from "../util/tool-result.js";
 

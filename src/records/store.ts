@@ -1,4 +1,5 @@
 import { decodeIndex, encodeIndex, itemSpan, pieceSeal, piecesOf, slot, type AnswerIndex, type Selector } from "./answer-index.js";
+import { INDEXED_BYTES } from "../plugin/defaults.js";
 import {
   AnswerKeys,
   defaultCryptoBackend,
@@ -259,9 +260,6 @@ export class ResultHandleStore {
 }
 
 const MISSING = Symbol("missing record");
-
-/** An answer in one piece gets an index from this size on (two batches of a list, record-pieces.ts). */
-const INDEXED_BYTES = 64 * 1024;
 
 /**
  * Whether an index lets a query read less than the whole answer: always with several pieces; in one piece

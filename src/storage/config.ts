@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { DEFAULT_MEMORY_MAX_BYTES, DEFAULT_MEMORY_MAX_ENTRIES, DEFAULT_STORE_TIMEOUT_MS } from "../plugin/defaults.js";
+import { DEFAULT_INDEXEDDB_DATABASE, DEFAULT_MEMORY_MAX_BYTES, DEFAULT_MEMORY_MAX_ENTRIES, DEFAULT_STORE_TIMEOUT_MS } from "../plugin/defaults.js";
 import { BrowserStoreUnavailableError, type ConfigurationIssue } from "../errors.js";
 import { text, whole } from "../plugin/option-schema-parts.js";
 
@@ -100,7 +100,6 @@ export type StorageTypeIn<K extends RuntimeKind> = {
 }[ResolvedStorageType];
 
 /** The IndexedDB database a page store uses unless `storage.indexeddb.database` names another. */
-export const DEFAULT_INDEXEDDB_DATABASE = "mcp-result-handles";
 
 /** What resolving a storage config needs to know of its build. */
 export interface StorageEnvironment {

@@ -1,5 +1,6 @@
 import { createStore, del, delMany, get, promisifyRequest, set, type UseStore } from "idb-keyval";
 import { ResultHandlesError } from "../errors.js";
+import { SWEEP_INTERVAL_MS } from "../plugin/defaults.js";
 import { namespacedKey, type NamespacedStorage } from "./types.js";
 
 interface Row {
@@ -19,7 +20,7 @@ export async function openIndexedDbStorage(database: string, namespace: string, 
   if (typeof indexedDB === "undefined") throw new ResultHandlesError("STORAGE_UNAVAILABLE", 'IndexedDB is not available here: use storage: { type: "memory" }');
   const store = createStore(database, OBJECT_STORE);
   await sweepAll(store);
-  return new IndexedDbStorage(store, namespace, options.sweepIntervalMs ?? 60_000);
+  return new IndexedDbStorage(store, namespace, options.sweepIntervalMs ?? SWEEP_INTERVAL_MS.indexeddb);
 }
 
 /** One pass over every record, deleting the expired ones. */

@@ -1,4 +1,4 @@
-import { DEFAULT_MEMORY_MAX_BYTES, DEFAULT_MEMORY_MAX_ENTRIES } from "../plugin/defaults.js";
+import { DEFAULT_MEMORY_MAX_BYTES, DEFAULT_MEMORY_MAX_ENTRIES, SWEEP_INTERVAL_MS } from "../plugin/defaults.js";
 import { ResultHandlesError } from "../errors.js";
 import { namespacedKey, type NamespacedStorage } from "./types.js";
 
@@ -44,7 +44,7 @@ export class MemoryStorage implements NamespacedStorage {
   ) {
     this.maxEntries = options.maxEntries ?? DEFAULT_MEMORY_MAX_ENTRIES;
     this.maxBytes = options.maxBytes ?? DEFAULT_MEMORY_MAX_BYTES[runsInNode() ? "node" : "browser"];
-    this.sweeper = setInterval(() => this.sweep(), options.sweepIntervalMs ?? 30_000);
+    this.sweeper = setInterval(() => this.sweep(), options.sweepIntervalMs ?? SWEEP_INTERVAL_MS.memory);
     // A sweep timer must never keep a Node process alive.
     (this.sweeper as { unref?: () => void }).unref?.();
   }

@@ -1,5 +1,6 @@
 import type { Redis as RedisClient, RedisOptions } from "ioredis";
 import { StoreTimeoutError } from "./timeout.js";
+import { REDIS_MAX_RETRY_DELAY_MS } from "../plugin/defaults.js";
 import type { RedisConnection } from "./config.js";
 import { loadClient } from "./load-client.js";
 import { namespacedKey, type NamespacedStorage } from "./types.js";
@@ -51,7 +52,7 @@ async function connect(connection: RedisConnection, timeoutMs: number): Promise<
     maxRetriesPerRequest: 0,
     // Past the store's own timeout, so a command the store gave up on does not stay pending for ever.
     commandTimeout: 2 * timeoutMs,
-    retryStrategy: (attempt) => Math.min(attempt * 100, 1000),
+    retryStrategy: (attempt) => Math.min(attempt * 100, REDIS_MAX_RETRY_DELAY_MS),
   };
   const client =
     "url" in connection

@@ -1,5 +1,6 @@
 import type { Database, Statement } from "better-sqlite3";
 import { loadClient } from "./load-client.js";
+import { SQLITE_BUSY_TIMEOUT_MS, SWEEP_INTERVAL_MS } from "../plugin/defaults.js";
 import { namespacedKey, type NamespacedStorage } from "./types.js";
 
 export interface SqliteStorageOptions {
@@ -18,7 +19,7 @@ const TABLE = "result_handles";
  */
 export async function openSqliteStorage(path: string, namespace: string, options: SqliteStorageOptions = {}): Promise<NamespacedStorage> {
   const { default: Sqlite } = await loadClient("better-sqlite3", "sqlite", () => import("better-sqlite3"));
-  const db = new Sqlite(path, { timeout: options.busyTimeoutMs ?? 1000 });
+  const db = new Sqlite(path, { timeout: options.busyTimeoutMs ?? SQLITE_BUSY_TIMEOUT_MS });
   try {
     db.pragma("journal_mode = WAL");
     db.exec(`CREATE TABLE IF NOT EXISTS ${TABLE} (key TEXT PRIMARY KEY, value BLOB NOT NULL, expires_at INTEGER NOT NULL) WITHOUT ROWID;
@@ -27,7 +28,7 @@ export async function openSqliteStorage(path: string, namespace: string, options
     db.close();
     throw error;
   }
-  return new SqliteStorage(db, namespace, options.sweepIntervalMs ?? 60_000);
+  return new SqliteStorage(db, namespace, options.sweepIntervalMs ?? SWEEP_INTERVAL_MS.sqlite);
 }
 
 class SqliteStorage implements NamespacedStorage {

@@ -1,7 +1,7 @@
 import { cutString } from "./json.js";
 
 /** At most this many characters of an argument appear in a refusal (S7.10). */
-export const MAX_QUOTED_CHARS = 200;
+const MAX_QUOTED_CHARS = 200;
 
 /**
  * An argument (path, handle, field) as a JSON string for a refusal message, cut to its first
