@@ -19,9 +19,8 @@ export {
   type ResultHandlesErrorCode,
   type ResultQueryErrorCode,
 } from "./errors.js";
-export type { FoldedAnswer } from "./fold/fit.js";
 export { foldToolResult, type FoldContext, type FoldInput, type Logger, type StandardSchemaLike } from "./fold/fold.js";
-export { foldedAnswerSchema } from "./fold/folded-answer.js";
+export { foldedAnswerSchema, type FoldedAnswer } from "./fold/folded-answer.js";
 export { defaultOwner, type McpHostOptions, type McpRequestContextLike, type McpServerLike, type OwnerResolver } from "./hosts/mcp.js";
 export {
   findModelContext,

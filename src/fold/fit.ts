@@ -1,18 +1,12 @@
 import { KeyLists } from "../util/json.js";
 import { previewWithin, type BoundedPreview, type PreviewLimits } from "./preview.js";
 import { SHAPE_LIMITS } from "../plugin/defaults.js";
-import { Outline, type Shape } from "./shape.js";
+import { FOLDED_KEYS, type FoldedAnswer } from "./folded-answer.js";
+import { Outline } from "./shape.js";
 import { jsonSize, jsonStringSize } from "../util/size.js";
 
-/** What a folded answer's `structuredContent` is (S5.1). */
-export interface FoldedAnswer {
-  preview: unknown;
-  shape: Shape;
-  handle: string;
-}
-
-/** `{"preview":` `,"shape":` `,"handle":` `}` around the three values. */
-const FRAME_BYTES = 31;
+/** `{"preview":` `,"shape":` `,"handle":` `}` around the three values: 31 bytes. */
+const FRAME_BYTES = FOLDED_KEYS.reduce((bytes, key) => bytes + key.length + 3, 0) + FOLDED_KEYS.length + 1;
 
 /**
  * Builds `{ preview, shape, handle }` no larger than `budgetBytes` as JSON (S5.4): the preview shrinks

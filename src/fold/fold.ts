@@ -1,7 +1,8 @@
 import { RESULT_HANDLE_META_KEY, RESULT_QUERY_TOOL_NAME } from "../plugin/defaults.js";
 import type { Owner } from "../records/crypto.js";
 import { describeError, StorageClientMissingError } from "../errors.js";
-import { fitFoldedAnswer, type FoldedAnswer } from "./fit.js";
+import { fitFoldedAnswer } from "./fit.js";
+import type { FoldedAnswer } from "./folded-answer.js";
 import { hasOwn, isPlainObject, KeyLists } from "../util/json.js";
 import type { ResultHandlesConfig } from "../plugin/options.js";
 import { formatPath } from "../query/path.js";

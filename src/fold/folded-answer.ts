@@ -1,8 +1,10 @@
 import { z } from "zod";
+import type { Shape } from "./shape.js";
 
 /**
- * `{ preview, shape, handle }` and no other key (S2). Put it in a union with a tool's own output schema
- * so the folded form passes the tool's schema (S4.6) and the client's check of `structuredContent`.
+ * `{ preview, shape, handle }` and no other key (S2, S5.1), defined here once: the schema below, the type
+ * and the key list are all read from it. Put the schema in a union with a tool's own output schema so the
+ * folded form passes the tool's schema (S4.6) and the client's check of `structuredContent`.
  */
 export const foldedAnswerSchema = z
   .strictObject({
@@ -12,4 +14,10 @@ export const foldedAnswerSchema = z
   })
   .describe("A large answer folded into a preview, its shape and a handle for result_query");
 
-export type FoldedAnswerSchema = z.infer<typeof foldedAnswerSchema>;
+type FoldedAnswerWire = z.infer<typeof foldedAnswerSchema>;
+
+/** What a folded answer's `structuredContent` is (S5.1): the schema's type, its `shape` the outline of S6.2. */
+export type FoldedAnswer = { [K in keyof FoldedAnswerWire]: K extends "shape" ? Shape : FoldedAnswerWire[K] };
+
+/** The keys of a folded answer, in the order they are sent. */
+export const FOLDED_KEYS = Object.keys(foldedAnswerSchema.shape) as readonly (keyof FoldedAnswer)[];

@@ -19,10 +19,10 @@
  *   So `z.toJSONSchema(foldedAnswerSchema)` admits, and an `anyOf` holding it does.
  */
 import { hasOwn, isPlainObject } from "../util/json.js";
+import { FOLDED_KEYS } from "./folded-answer.js";
 
 const ANNOTATIONS = new Set(["title", "description", "$comment", "$schema", "$id", "examples", "default", "deprecated", "readOnly", "writeOnly"]);
 const OBJECT_KEYWORDS = new Set([...ANNOTATIONS, "type", "properties", "required", "additionalProperties"]);
-const FOLDED_KEYS = ["preview", "shape", "handle"] as const;
 const FOLDED_TYPES: Record<(typeof FOLDED_KEYS)[number], string | undefined> = { preview: undefined, shape: "object", handle: "string" };
 
 export function jsonSchemaAdmitsFoldedAnswer(schema: unknown): boolean {

@@ -27,7 +27,7 @@ export interface Owner {
   caller?: string;
 }
 
-export const FORMAT_VERSION = 4;
+const FORMAT_VERSION = 4;
 export const TAG_BYTES = 16;
 export const IV_BYTES = 12;
 const HEADER_BYTES = 18; // expiresAt 8, index 4, count 4, flags 1, version 1
@@ -285,7 +285,7 @@ export function openPiece(
 }
 
 /** The header a record carries, or undefined when it is of another format. It is authenticated only by `openRecord`. */
-export function readHeader(record: Uint8Array): RecordHeader | undefined {
+function readHeader(record: Uint8Array): RecordHeader | undefined {
   if (record.byteLength < TAG_BYTES + TRAILER_BYTES || record[record.byteLength - 1] !== FORMAT_VERSION) return undefined;
   const view = new DataView(record.buffer, record.byteOffset + record.byteLength - HEADER_BYTES, HEADER_BYTES);
   const flags = view.getUint8(16);

@@ -84,7 +84,7 @@ interface StorageTypeInfo {
  * table. `auto` picks the first type below, in this order, whose variables are all set and which runs
  * in this build, else memory (S9.2): Redis, then Vercel KV, then Upstash.
  */
-export const STORAGE_TYPES = {
+const STORAGE_TYPES = {
   auto: { runsIn: ["node", "browser"] },
   memory: { runsIn: ["node", "browser"] },
   redis: { runsIn: ["node"], env: { block: "redis", names: ["REDIS_URL"] } },
