@@ -8,7 +8,8 @@ const entry = (runtime: "node" | "browser") => ({
   replacement: fileURLToPath(new URL(`./src/${runtime}/index.ts`, import.meta.url)),
 });
 
-// Debian's Chromium (TOOLCHAIN.md): Playwright cannot download a browser here.
+// The system's Chromium (Debian's package; CHROMIUM_PATH overrides it): Playwright's own browser download
+// is not reachable on the machines this project is built on.
 const executablePath = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
 export const chromiumArgs = [
   "--no-sandbox",

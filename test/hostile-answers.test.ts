@@ -157,7 +157,7 @@ describe("S4.7 a fold never fails the call", () => {
   });
 });
 
-describe("issue 9: the answer is serialised once", () => {
+describe("S4.8 the answer is serialised once", () => {
   it("folds the usual MCP answer (a text repeating structuredContent) with one JSON.stringify of it", async () => {
     const value = wideRows(300);
     const original: ToolResult = { content: [{ type: "text", text: JSON.stringify(value) }], structuredContent: value };

@@ -14,9 +14,9 @@ import { allocateBytes, decodeUtf8 } from "../util/size.js";
 
 /**
  * 512 KB in Node, 256 KB in pages (what each runtime's default crypto backend seals fastest; a store
- * given another backend keeps this size, or its own `pieceBytes`): smaller than the
- * 1 MB issue 9 suggests, so a 1 MB answer already splits and its first query decrypts part of it, and a
- * remote store moves at most this much for a slice.
+ * given another backend keeps this size, or its own `pieceBytes`): below 1 MB on purpose, so a 1 MB
+ * answer already splits and its first query decrypts part of it, and a remote store moves at most this
+ * much for a slice (S8.5, docs/design.md).
  */
 export const PIECE_BYTES = defaultCryptoBackend().pieceBytes;
 /** A batch holds about this many UTF-16 units of JSON: the grain of the list index. */
