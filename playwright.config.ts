@@ -1,8 +1,8 @@
 import { defineConfig } from "@playwright/test";
-import { chromiumArgs } from "./vitest.config.js";
+import { chromiumArgs, chromiumPath } from "./scripts/chromium.js";
 
 // End-to-end tests of the in-page playground (S11.3): a production build of the page served by
-// `vite preview` on loopback, driven in Debian's Chromium (Playwright cannot download a browser here).
+// `vite preview` on loopback, driven in the system's Chromium (scripts/chromium.ts).
 const port = Number(process.env.E2E_PORT ?? 4173);
 
 export default defineConfig({
@@ -15,7 +15,7 @@ export default defineConfig({
   use: {
     baseURL: `http://127.0.0.1:${port}/`,
     browserName: "chromium",
-    launchOptions: { executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium", args: chromiumArgs },
+    launchOptions: { executablePath: chromiumPath, args: chromiumArgs },
     viewport: { width: 1360, height: 900 },
     trace: "off",
   },

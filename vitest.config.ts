@@ -1,6 +1,7 @@
 import { playwright } from "@vitest/browser-playwright";
 import { fileURLToPath } from "node:url";
 import { defineConfig } from "vitest/config";
+import { chromiumArgs, chromiumPath } from "./scripts/chromium.js";
 
 // Tests import the package by its name; they run the sources of the matching build, never a stale dist/.
 const entry = (runtime: "node" | "browser") => ({
@@ -8,20 +9,6 @@ const entry = (runtime: "node" | "browser") => ({
   replacement: fileURLToPath(new URL(`./src/${runtime}/index.ts`, import.meta.url)),
 });
 
-// The system's Chromium (Debian's package; CHROMIUM_PATH overrides it): Playwright's own browser download
-// is not reachable on the machines this project is built on.
-const executablePath = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
-export const chromiumArgs = [
-  "--no-sandbox",
-  "--disable-gpu",
-  "--disable-dev-shm-usage",
-  "--disable-background-networking",
-  "--disable-component-update",
-  "--disable-sync",
-  "--no-first-run",
-  "--disable-quic",
-  "--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0.0.1, EXCLUDE localhost",
-];
 
 export default defineConfig({
   test: {
@@ -50,7 +37,7 @@ export default defineConfig({
             enabled: true,
             headless: true,
             screenshotFailures: false,
-            provider: playwright({ launchOptions: { executablePath, args: chromiumArgs } }),
+            provider: playwright({ launchOptions: { executablePath: chromiumPath, args: chromiumArgs } }),
             instances: [{ browser: "chromium" }],
           },
         },

@@ -1,5 +1,5 @@
 /** The answers the bench folds: ticket rows of a given size, the awkward shapes of S4.8, the MCP answer forms. Runtime-neutral. */
-import { deepList, deepObject, mixedRows, wideObject, wideRows } from "../test/helpers/hostile-answers.js";
+import { deepList, deepObject, mixedRows, wideObject, wideRows } from "./shapes.js";
 
 const ticket = (i: number) => ({
   id: `T-${i}`,
@@ -23,7 +23,7 @@ export function ticketsOf(bytes: number): { rows: ReturnType<typeof ticket>[]; t
   return { rows, total: rows.length };
 }
 
-/** S4.8's shapes, each a few MB; the same builders as the hostile-answers tests. */
+/** S4.8's shapes, each a few MB (bench/shapes.ts). */
 export const SHAPES = {
   "object 3000 deep": () => deepObject(3000, 400),
   "list 3000 deep": () => deepList(3000, 400),

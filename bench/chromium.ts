@@ -1,7 +1,7 @@
 /**
  * Runs cases in Chromium: bundles bench/page/main.ts with Vite against the built page entry
- * (dist/browser), serves it on loopback, and drives Debian's Chromium through Playwright with the test
- * suite's flags. Everything started here is stopped here.
+ * (dist/browser), serves it on loopback, and drives the system's Chromium through Playwright with the
+ * project's network-free flags (scripts/chromium.ts). Everything started here is stopped here.
  */
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { createServer } from "node:http";
@@ -11,11 +11,10 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { chromium } from "playwright";
 import { build } from "vite";
-import { chromiumArgs } from "../vitest.config.js";
+import { chromiumArgs, chromiumPath } from "../scripts/chromium.js";
 import type { CaseResult, CaseSpec } from "./measure.js";
 
 const root = fileURLToPath(new URL("..", import.meta.url));
-const executablePath = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
 
 export async function runInChromium(
   cases: readonly CaseSpec[],
@@ -43,7 +42,7 @@ export async function runInChromium(
       else response.writeHead(200, { "content-type": "text/html", ...isolated }).end('<!doctype html><script type="module" src="/bench.js"></script>');
     });
     await new Promise<void>((resolve) => http.listen(0, "127.0.0.1", resolve));
-    const browser = await chromium.launch({ executablePath, args: chromiumArgs, headless: true });
+    const browser = await chromium.launch({ executablePath: chromiumPath, args: chromiumArgs, headless: true });
     try {
       const page = await browser.newPage();
       page.on("console", (message) => {

@@ -53,7 +53,7 @@ export interface GoalCheck {
 
 const label = (r: CaseResult): string => `${r.runtime} ${r.store} ${r.form === "structured" ? "structuredContent" : r.form === "text" ? "text+structured" : "pretty text+structured"}${r.part === "shapes" ? ` ${r.answer}` : ""}`;
 
-/** Issue 9's goals, each against the cases it names. */
+/** The bench's goals (docs/design.md, "What the bench holds the code to"), each against the cases it names. */
 export function checkGoals(cases: readonly CaseResult[]): GoalCheck[] {
   const sized = (answer: string) => cases.filter((r) => r.part === "sizes" && r.answer === answer);
   const goal = (text: string, limit: number, rows: readonly CaseResult[], pick: (r: CaseResult) => Ratio | undefined): GoalCheck => {

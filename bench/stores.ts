@@ -1,7 +1,7 @@
 /**
  * The Node stores the bench runs on: memory, SQLite (temp files), Redis (a throwaway redis-server on a free
- * loopback port, stopped by PID) and Upstash (the test suite's REST bridge to that redis-server, so its
- * figure is the client plus a local bridge, not a remote Upstash). Also the store round trip table
+ * loopback port) and Upstash (a REST bridge to that redis-server, bench/servers.ts, so its figure is the
+ * client plus a local bridge, not a remote Upstash). Also the store round trip table
  * (was `bench:storage`): save (seal + store) and read (fetch + open + parse) through `createResultHandleStore`.
  */
 import { mkdtempSync, rmSync } from "node:fs";
@@ -9,8 +9,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type * as PublicApi from "mcp-result-handles";
 import type { StorageConfig } from "mcp-result-handles";
-import { startRedisServer, type RedisServer } from "../test/helpers/redis-server.js";
-import { startUpstashBridge, type UpstashBridge } from "../test/helpers/upstash-bridge.js";
+import { startRedis, startUpstashBridge, type BenchServer, type UpstashEndpoint } from "./servers.js";
 import { ticketsOf } from "./answers.js";
 import { memoryFor, type Keep } from "./measure.js";
 import { interleaved, ratio, spread, type Ratio, type Spread } from "./timing.js";
@@ -26,13 +25,13 @@ export interface NodeStores {
 
 export async function openNodeStores(options: { redis: boolean; upstash: boolean }): Promise<NodeStores> {
   const dir = mkdtempSync(join(tmpdir(), "result-handles-bench-"));
-  let redis: RedisServer | undefined;
-  let bridge: UpstashBridge | undefined;
+  let redis: BenchServer | undefined;
+  let bridge: UpstashEndpoint | undefined;
   try {
-    if (options.redis || options.upstash) redis = await startRedisServer();
+    if (options.redis || options.upstash) redis = await startRedis();
     if (options.upstash && redis) bridge = await startUpstashBridge(redis.url);
   } catch (error) {
-    await redis?.dispose();
+    await redis?.close();
     rmSync(dir, { recursive: true, force: true });
     throw error;
   }
@@ -57,7 +56,7 @@ export async function openNodeStores(options: { redis: boolean; upstash: boolean
     },
     async close() {
       await bridge?.close();
-      await redis?.dispose();
+      await redis?.close();
       rmSync(dir, { recursive: true, force: true });
     },
   };
