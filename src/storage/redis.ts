@@ -1,5 +1,5 @@
 import type { Redis as RedisClient, RedisOptions } from "ioredis";
-import { StoreTimeoutError } from "./timeout.js";
+import { StoreTimeoutError } from "../errors.js";
 import { REDIS_MAX_RETRY_DELAY_MS } from "../plugin/defaults.js";
 import type { RedisConnection } from "./config.js";
 import { loadClient } from "./load-client.js";

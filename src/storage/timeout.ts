@@ -1,9 +1,6 @@
 import { StoreTimeoutError } from "../errors.js";
 import type { NamespacedStorage } from "./types.js";
 
-/** The error class lives with every other in `src/errors.ts`; re-exported for the drivers that import it from here. */
-export { StoreTimeoutError };
-
 /** Bounds a promise so a hung store cannot hang a tool call (S9.1). */
 export function withinTimeout<T>(promise: Promise<T>, ms: number, operation: string): Promise<T> {
   let timer: ReturnType<typeof setTimeout> | undefined;
