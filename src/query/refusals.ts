@@ -19,7 +19,7 @@ const KEY_CHARS = 40;
 /** Values the walk for the largest lists and strings looks at. */
 const PARTS_VISITED = 20_000;
 /** Strings shorter than this are not worth naming as a large part. */
-const LONG_STRING = 200;
+const LONG_STRING = 100;
 
 /** `RESULT_PATH_NOT_FOUND` for a path that parsed but stopped at `reached` (S14.5). */
 export function pathNotFound(path: string, reached: { value: unknown; steps: readonly (string | number)[]; segment: PathSegment }): ResultQueryError {
@@ -99,17 +99,18 @@ export function sliceAdvice(target: unknown, steps: readonly (string | number)[]
 
 /**
  * The largest lists and long strings under `root` (a bounded breadth-first walk), and a call that fits
- * for the largest, so a first call with the handle alone leads straight to the data.
+ * for the largest, so a first call with the handle alone leads straight to the data. Parts are ranked by
+ * a cheap estimate of their size: a string by its length, a list by its length times a shallow guess at
+ * its first item's size (never a serialisation: an item may be megabytes).
  */
 function largestParts(root: unknown, steps: readonly (string | number)[], thresholdBytes: number): string {
-  const lists: Part[] = [];
-  const strings: Part[] = [];
+  const parts: Part[] = [];
   const queue: { value: unknown; steps: (string | number)[] }[] = [{ value: root, steps: [...steps] }];
   for (let head = 0, visited = 0; head < queue.length && visited < PARTS_VISITED; head++) {
     const { value, steps: here } = queue[head]!;
     queue[head] = undefined as never; // let what was looked at go
     if (Array.isArray(value)) {
-      if (head > 0) lists.push({ steps: here, length: value.length, value });
+      if (head > 0) parts.push({ steps: here, length: value.length, value, weight: value.length * shallowSize(value[0]) });
       // The first items stand for the rest: a list's items are usually alike.
       for (let i = 0; i < Math.min(value.length, 3); i++) queue.push({ value: value[i], steps: [...here, i] }), visited++;
     } else if (isPlainObject(value)) {
@@ -119,10 +120,10 @@ function largestParts(root: unknown, steps: readonly (string | number)[], thresh
         queue.push({ value: value[key], steps: [...here, key] });
       }
     } else if (typeof value === "string" && value.length >= LONG_STRING && head > 0) {
-      strings.push({ steps: here, length: value.length, value });
+      parts.push({ steps: here, length: value.length, value, weight: value.length });
     }
   }
-  const top = [...lists.sort(byLength).slice(0, 3), ...strings.sort(byLength).slice(0, 2)];
+  const top = parts.sort((a, b) => b.weight - a.weight).slice(0, 4);
   if (top.length === 0) return " Read it with a deeper path, fewer fields or a smaller limit.";
   const named = top.map((part) => `${Array.isArray(part.value) ? "a list of " + part.length + " items" : "a string of " + part.length + " characters"} at ${cutForMessage(formatPath(part.steps))}`);
   return ` Its largest parts: ${named.join("; ")}. Try: result_query with path ${quoteArgument(formatPath(top[0]!.steps))} and limit ${fittingLimit(top[0]!.value, thresholdBytes)}.`;
@@ -132,9 +133,24 @@ interface Part {
   steps: (string | number)[];
   length: number;
   value: unknown;
+  weight: number;
 }
 
-const byLength = (a: Part, b: Part) => b.length - a.length;
+/** A guess at a value's JSON size from its top level only. */
+function shallowSize(value: unknown): number {
+  if (typeof value === "string") return value.length + 3;
+  if (Array.isArray(value)) return 2 + value.length * 8;
+  if (isPlainObject(value)) {
+    let size = 2;
+    for (const key in value) {
+      const member = value[key];
+      size += key.length + 4 + (typeof member === "string" ? member.length + 2 : 8);
+      if (size > 4096) break;
+    }
+    return size;
+  }
+  return 6;
+}
 
 /** A limit that fits from offset 0, at least 1 (when even one item does not fit, the refusal of that call says where to go). */
 function fittingLimit(value: unknown, thresholdBytes: number): number {
