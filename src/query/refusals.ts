@@ -44,7 +44,7 @@ export function pathNotFound(path: string, reached: { value: unknown; steps: rea
   } else {
     detail = `${at} is ${describeLeaf(value)}, with nothing under it`;
   }
-  return new ResultQueryError("RESULT_PATH_NOT_FOUND", `Path ${quoteArgument(path)} names nothing in this answer: ${detail}.`);
+  return new ResultQueryError("RESULT_PATH_NOT_FOUND", `Path ${quoteArgument(path)} names nothing in this answer: ${detail}${detail.endsWith("?") ? "" : "."}`);
 }
 
 /** `fields` that name no key of any object read (S14.5): says so, lists the keys there (RESULT_PATH_NOT_FOUND). */
