@@ -71,6 +71,22 @@ describe("S14.4 search over rows", async () => {
   });
 });
 
+describe("S14.7 where the model sees search", async () => {
+  const { client, plugin } = await queryServer({ rows: () => rows(500) });
+  afterAll(() => plugin.onShutdown());
+
+  it("the tool lists search (1 to 200 characters) with an example in its description", async () => {
+    const tool = (await client.listTools()).tools.find((t) => t.name === "result_query")!;
+    expect(tool.description).toContain('search: "timeout"');
+    expect(tool.inputSchema.properties).toMatchObject({ search: { type: "string", minLength: 1, maxLength: 200 } });
+  });
+
+  it("the folded answer's hint mentions filtering and search", async () => {
+    const folded = (await client.callTool({ name: "rows", arguments: {} })) as { content: { text: string }[] };
+    expect(folded.content[1]!.text).toMatch(/Filter with a JSONPath path such as \$\.rows\[\?@\.status == 'open'\], or find text with search/);
+  });
+});
+
 describe("S14.4 search over a multi-line log (3000 lines)", async () => {
   const log = serverLogText(3000);
   const lines = log.split("\n");
