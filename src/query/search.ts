@@ -56,6 +56,9 @@ class Search {
   total = 0;
   private readonly end: number;
   private readonly width: number;
+  /** Whether the needle could be in a number's or a boolean's text at all: most needles cannot, and then no number is turned into text. */
+  private readonly numbers: boolean;
+  private readonly booleans: boolean;
   /** Keys and indexes from the root to the value being looked at (a stack shared by the walk). */
   private steps: (string | number)[] = [];
 
@@ -65,6 +68,8 @@ class Search {
   ) {
     this.end = options.offset + options.limit;
     this.width = Math.max(needle.length, 2 * options.previewChars);
+    this.numbers = /^[0-9.e+-]+$/.test(needle); // the characters of a number's JSON text, such as "1e+21" or "-0.5"
+    this.booleans = "true".includes(needle) || "false".includes(needle);
   }
 
   walk(node: StartNode): void {
@@ -106,7 +111,9 @@ class Search {
       return true;
     }
     if (typeof value === "string") this.matchString(value);
-    else if (typeof value === "number" || typeof value === "boolean") this.matchText(String(value), false); // its JSON text: answers hold finite numbers
+    else if (typeof value === "number") {
+      if (this.numbers) this.matchText(String(value), false); // its JSON text: answers hold finite numbers
+    } else if (typeof value === "boolean" && this.booleans) this.matchText(value ? "true" : "false", false);
     return false;
   }
 
