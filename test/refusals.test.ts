@@ -94,6 +94,8 @@ describe("S14.5 refusals name the next call", async () => {
       'fields "titel", "nope" name no key of the 20 object items of $.rows from offset 0; the keys there are "id", "title", "priority", "owner"; did you mean "title"?',
     );
     expect((await query({ handle, path: "$.rows[1]", fields: ["zzz"] })).message).toMatch(/^fields "zzz" name no key of \$\.rows\[1\]; the keys there are "id", "title"/);
+    // Objects with no keys at all have nothing to choose from: empty objects are the exact answer.
+    expect(queryValue({ rows: [{}, {}] }, { handle: "h", path: "$.rows", fields: ["a"] }, 4096).value).toEqual([{}, {}]);
     // One field that exists is enough: the others are left out, as before.
     expect((await query({ handle, path: "$.rows", limit: 2, fields: ["id", "nope"] })).ok.value).toEqual([{ id: "T-0" }, { id: "T-1" }]);
   });

@@ -62,19 +62,25 @@ export function checkFieldsFound(
     for (const _ in picked[i] as object) return; // one field found: the answer is what was asked
   }
   if (objects === 0) return;
+  // The keys there: those of the items read, at most KEYS_LISTED (each item's key list is made once).
   const keys = new Set<string>();
+  let firstKeys: string[] | undefined;
+  let first: Record<string, unknown> | undefined;
   for (const item of read) {
     if (!isPlainObject(item)) continue;
-    for (const key in item) if (hasOwn(item, key) && keys.size <= KEYS_LISTED) keys.add(key);
+    const own = Object.keys(item);
+    if (!first) [first, firstKeys] = [item, own];
+    for (let i = 0; i < own.length && keys.size <= KEYS_LISTED; i++) keys.add(own[i]!);
     if (keys.size > KEYS_LISTED) break;
   }
+  if (keys.size === 0 || !first || !firstKeys) return; // empty objects: nothing to choose from, and empty objects are the exact answer
   const path = cutForMessage(at.path);
   const where = at.offset === undefined ? path : `the ${objects} object items of ${path} from offset ${at.offset}`;
   const named = fields.slice(0, 5).map((field) => quoteArgument(field)).join(", ") + (fields.length > 5 ? ` and ${fields.length - 5} more` : "");
   const listed = [...keys].slice(0, KEYS_LISTED).map(quoteKey).join(", ") + (keys.size > KEYS_LISTED ? ", …" : "");
-  let message = `fields ${named} name no key of ${where}; the keys there are ${listed || "none"}`;
-  const first = read.find(isPlainObject);
-  const near = first && fields.length > 0 ? nearestKey(first, Object.keys(first), fields[0]!) : undefined;
+  let message = `fields ${named} name no key of ${where}; the keys there are ${listed}`;
+  let near: string | undefined;
+  for (let i = 0; i < Math.min(fields.length, 5) && near === undefined; i++) near = nearestKey(first, firstKeys, fields[i]!);
   if (near !== undefined) message += `; did you mean ${quoteArgument(near)}?`;
   else message += ". Leave fields out (or pass []) for every key.";
   throw new ResultQueryError("RESULT_PATH_NOT_FOUND", message);
@@ -93,6 +99,7 @@ export function sliceAdvice(target: unknown, steps: readonly (string | number)[]
       ? `At most ${fit} ${unit} from offset ${offset} fit: call result_query again with limit ${fit}.`
       : `Not even one character fits: raise the plugin's thresholdBytes.`;
   }
+  if (!isPlainObject(target)) return "Read a smaller part of the answer.";
   const keys = fit > 0 ? `At most ${fit} keys from offset ${offset} fit (limit ${fit}).` : `Not even one key of ${path} fits whole.`;
   return keys + largestParts(target, steps, thresholdBytes);
 }
