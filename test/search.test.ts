@@ -175,6 +175,9 @@ describe("S14.4 S8.5 search over an answer stored in pieces", () => {
         expect((await query({ handle, search: "needle-7F3" })).ok).toEqual({ path: "$", value: expected, total: 3, offset: 0 });
         expect((await query({ handle, path: "$.rows", search: "needle-7f3", offset: 1 })).ok).toEqual({ path: "$.rows", value: expected.slice(1), total: 3, offset: 1 });
         expect((await query({ handle, path: "$.meta", search: "pieces" })).ok.value).toEqual([{ path: "$.meta.note", text: "several pieces" }]);
+        // S14.5 on pieces: the planner reads no item for an index past the end, and the refusal still knows the length.
+        expect((await query({ handle, path: "$.rows[24000]" })).message).toContain("$.rows is a list of 24000 items, so [24000] is past its end");
+        expect((await query({ handle, path: "$.rows[7].txt" })).message).toContain('did you mean "text", at $.rows[7].text?');
       } finally {
         await plugin.onShutdown();
       }
