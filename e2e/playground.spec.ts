@@ -20,11 +20,11 @@ async function callSignedIn(page: Page): Promise<string> {
   return (await page.getByTestId("handle").textContent())!;
 }
 
-type Query = { path?: string; offset?: string; limit?: string; page?: string; fields?: string };
+type Query = { path?: string; offset?: string; limit?: string; page?: string; fields?: string; search?: string };
 
 /** Fills every field of the form (blank where not given) and runs the query; returns query-result. */
 async function query(page: Page, args: Query): Promise<any> {
-  for (const name of ["path", "offset", "limit", "page", "fields"] as const) await page.getByTestId(`query-${name}`).fill(args[name] ?? "");
+  for (const name of ["path", "offset", "limit", "page", "fields", "search"] as const) await page.getByTestId(`query-${name}`).fill(args[name] ?? "");
   // The button is disabled from the click until the answer is on the page.
   await page.getByTestId("query-run").click();
   await expect(page.getByTestId("query-run")).toBeEnabled();
@@ -138,6 +138,27 @@ test("S7.2 each path form names the same place", async ({ page }) => {
     expect(whole.error.code, `path ${JSON.stringify(path)}`).toBe("RESULT_SLICE_TOO_LARGE");
     expect(whole.error.message).toContain("The slice at $ is");
   }
+});
+
+test("S14.4 S14.7 the search chip and field find text: hits with their paths, listed with the match marked", async ({ page }) => {
+  await open(page);
+  await callSignedIn(page);
+  await page.getByTestId("chip-search").click();
+  await expect(page.getByTestId("query-search")).toHaveValue("ticket 19");
+  await expect(page.getByTestId("query-path")).toHaveValue("$");
+  await page.getByTestId("query-run").click();
+  await expect(page.getByTestId("query-run")).toBeEnabled();
+  const rows = [19, ...Array.from({ length: 10 }, (_, k) => 190 + k)];
+  expect(await json(page, "query-result")).toEqual({ path: "$", value: rows.map((i) => ({ path: `$.rows[${i}].title`, text: `Ticket ${i}` })), total: 11, offset: 0 });
+  await expect(page.getByTestId("query-found").locator("li")).toHaveCount(11);
+  await expect(page.getByTestId("query-found").locator("mark").first()).toHaveText("Ticket 19");
+  await expect(page.locator("#query-status")).toContainText("11 hits of 11");
+  // Typed into the field, paged like items; a plain query afterwards hides the list of hits again.
+  const ids = Array.from({ length: 200 }, (_, i) => `T-${i}`).filter((id) => id.startsWith("T-1"));
+  const second = await query(page, { path: "$.rows", search: "t-1", page: "2", limit: "5" });
+  expect(second).toEqual({ path: "$.rows", value: ids.slice(5, 10).map((id) => ({ path: `$.rows[${id.slice(2)}].id`, text: id })), total: ids.length, offset: 5, nextOffset: 10 });
+  await query(page, { path: "$.rows", limit: "2" });
+  await expect(page.getByTestId("query-found")).toBeHidden();
 });
 
 test("S7.6 limit 200 shows RESULT_SLICE_TOO_LARGE; page with offset shows INVALID_INPUT", async ({ page }) => {

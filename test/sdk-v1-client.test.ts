@@ -80,6 +80,17 @@ function refusalsReachTheClient(connect: () => Promise<AnyClient>, tool: string)
     expect(firstText(refused).startsWith(`${code}: `)).toBe(true);
   });
 
+  it("S14.4 S14.7 search hits, a hint-bearing refusal and fields [] pass the validating client", async () => {
+    const hits = await call(client, "result_query", { handle, search: "T-19", limit: 2 });
+    expect(hits.isError).toBeFalsy();
+    expect(hits.structuredContent).toEqual({ path: "$", value: [{ path: "$.rows[19].id", text: "T-19" }, { path: "$.rows[190].id", text: "T-190" }], total: 11, offset: 0, nextOffset: 2 });
+    const whole = await call(client, "result_query", { handle });
+    expect(whole.structuredContent).toMatchObject({ error: { code: "RESULT_SLICE_TOO_LARGE" } });
+    expect(firstText(whole)).toContain('Try: result_query with path "$.rows" and limit');
+    const all = await call(client, "result_query", { handle, path: "$.rows", limit: 2, fields: [] });
+    expect(all.structuredContent).toMatchObject({ value: [{ id: "T-0", title: "Ticket 0" }, { id: "T-1", title: "Ticket 1" }] });
+  });
+
   it("S7.1 offset 0 beside page, as a client that fills schema defaults sends it, is accepted", async () => {
     const page = await call(client, "result_query", { handle, path: "$.rows", page: 2, limit: 10, offset: 0 });
     expect(page.isError).toBeFalsy();

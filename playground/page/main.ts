@@ -2,6 +2,7 @@
 import { initializeWebMCPPolyfill } from "@mcp-b/webmcp-polyfill";
 import { RESULT_HANDLE_META_KEY, findModelContext, type Shape } from "mcp-result-handles";
 import { InPageMcp, type CallResult, type Identity, type StoreKind } from "./in-page-mcp.js";
+import { renderFound } from "./found-view.js";
 import { renderJson, renderPlaceholder, renderShape } from "./json-view.js";
 
 const $ = <T extends HTMLElement = HTMLElement>(id: string) => document.getElementById(id) as T;
@@ -122,6 +123,9 @@ function queryArguments(): Record<string, unknown> {
   }
   const fields = value("query-fields");
   if (fields) args.fields = fields.split(",").map((field) => field.trim()).filter(Boolean);
+  // Sent as typed (not trimmed): the text to find may start or end with a space.
+  const search = $<HTMLInputElement>("query-search").value;
+  if (search !== "") args.search = search;
   return args;
 }
 
@@ -132,21 +136,25 @@ async function runQuery(event: Event): Promise<void> {
   setBusy(button, true);
   clearWarnings();
   try {
-    const result = await mcp.call("alice", "result_query", queryArguments());
+    const args = queryArguments();
+    const result = await mcp.call("alice", "result_query", args);
     renderJson(out, result.structuredContent);
+    renderFound($("query-found"), result.isError ? undefined : result.structuredContent, args.search as string | undefined);
     const error = (result.structuredContent as { error?: { code: string; message: string } } | undefined)?.error;
     out.classList.toggle("error", Boolean(result.isError));
     if (error) {
       $("query-status").replaceChildren(badge(error.code, "bad"), ` ${error.message}`);
     } else {
       const slice = result.structuredContent as { path: string; total?: number; offset?: number; nextOffset?: number; value: unknown };
-      const count = Array.isArray(slice.value) ? `${slice.value.length} item${slice.value.length === 1 ? "" : "s"}` : typeof slice.value;
+      const unit = args.search !== undefined ? "hit" : "paths" in slice ? "node" : "item";
+      const count = Array.isArray(slice.value) ? `${slice.value.length} ${unit}${slice.value.length === 1 ? "" : "s"}` : typeof slice.value;
       const range = slice.total !== undefined ? ` of ${slice.total}, from offset ${slice.offset}` : "";
       const next = slice.nextOffset !== undefined ? ` · next offset ${slice.nextOffset}` : "";
       $("query-status").replaceChildren(badge("OK", "good"), ` ${slice.path}: ${count}${range}${next} · ${number.format(bytesOf(slice))} bytes`);
     }
   } catch (error) {
     out.classList.add("error");
+    renderFound($("query-found"), undefined, undefined);
     renderPlaceholder(out, error instanceof Error ? error.message : String(error));
   } finally {
     setBusy(button, false);
@@ -177,8 +185,11 @@ function wire(): void {
   signedIn.addEventListener("click", () => void callReport("alice", signedIn));
   $("query-form").addEventListener("submit", (event) => void runQuery(event));
   for (const chip of document.querySelectorAll<HTMLButtonElement>(".chip")) {
+    // A path chip reads that place; the search chip also fills the text to find (S14.7).
     chip.addEventListener("click", () => {
       $<HTMLInputElement>("query-path").value = chip.dataset.path!;
+      $<HTMLInputElement>("query-search").value = chip.dataset.search ?? "";
+      if (chip.dataset.search !== undefined) $<HTMLInputElement>("query-fields").value = "";
     });
   }
   const storage = $<HTMLSelectElement>("storage");

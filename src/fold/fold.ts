@@ -262,7 +262,7 @@ function foldedResult(original: ToolResult, folded: FoldedAnswer, bytes: number,
   const hint =
     `This answer (${bytes} bytes) was folded: above are its preview and shape. Read the parts you need with the ` +
     `${RESULT_QUERY_TOOL_NAME} tool and handle ${folded.handle}, valid for ${ttlSeconds} seconds. ` +
-    `Example: ${RESULT_QUERY_TOOL_NAME} ${JSON.stringify(example)}`;
+    `Filter with a JSONPath path such as $.rows[?@.status == 'open'], or find text with search: "timeout". Example: ${RESULT_QUERY_TOOL_NAME} ${JSON.stringify(example)}`; // S14.7
   const content: ContentBlock[] = [
     { type: "text", text: JSON.stringify(folded) },
     { type: "text", text: hint },

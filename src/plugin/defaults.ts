@@ -31,6 +31,8 @@ export const DEFAULT_STORE_TIMEOUT_MS = 3000;
 export const DEFAULT_LIMITS = Object.freeze({ items: 20, keys: 20, chars: 2000 });
 /** Largest `limit` a `result_query` call may ask for (S7.1). */
 export const MAX_LIMIT = 100_000;
+/** Longest `search` text (S14.4). */
+export const MAX_SEARCH_CHARS = 200;
 /** Bounds of a shape (S6.3): levels deep, keys per object, list items inspected for widening. */
 export const SHAPE_LIMITS = Object.freeze({ depth: 8, keys: 50, items: 1000 });
 /** IndexedDB database a page's store opens unless `storage.indexeddb.database` names another (S9.1). */

@@ -1,6 +1,10 @@
 import { ResultQueryError } from "../errors.js";
 import { hasOwn, isPlainObject } from "../util/json.js";
-import { cutForMessage, quoteArgument } from "../util/quote-argument.js";
+import { quoteArgument } from "../util/quote-argument.js";
+import { formatPath } from "./canonical-path.js";
+import { pathNotFound } from "./refusals.js";
+
+export { formatPath };
 
 /**
  * One parser for every path form of S7.2:
@@ -99,7 +103,7 @@ export function resolvePath(root: unknown, path: string): Resolved {
   const steps: (string | number)[] = [];
   for (const segment of segments) {
     const step = stepInto(value, segment);
-    if (step === undefined) throw pathError(path, `nothing at ${cutForMessage(formatPath(steps))} ${describe(segment)}`);
+    if (step === undefined) throw pathNotFound(path, { value, steps, segment }); // names what is there (S14.5)
     value = Array.isArray(value) ? value[step as number] : (value as Record<string, unknown>)[step as string];
     steps.push(step);
   }
@@ -128,25 +132,6 @@ export function objectKey(segment: PathSegment): string | undefined {
   if (segment.kind === "name") return segment.name;
   if (segment.kind === "token") return segment.token;
   return segment.index >= 0 ? String(segment.index) : undefined;
-}
-
-const IDENTIFIER = /^[A-Za-z_$][A-Za-z0-9_$]*$/;
-
-/** The canonical path of S7.5: `$`, `.name`, `['other name']`, `[n]`. */
-export function formatPath(steps: readonly (string | number)[]): string {
-  let out = "$";
-  for (const step of steps) {
-    if (typeof step === "number") out += `[${step}]`;
-    else if (IDENTIFIER.test(step)) out += `.${step}`;
-    else out += `['${JSON.stringify(step).slice(1, -1).replace(/\\"/g, '"').replace(/'/g, "\\'")}']`;
-  }
-  return out;
-}
-
-function describe(segment: PathSegment): string {
-  if (segment.kind === "index") return `[${segment.index}]`;
-  if (segment.kind === "name") return `[${quoteArgument(segment.name)}]`;
-  return quoteArgument(segment.token);
 }
 
 function pathError(path: string, detail: string): ResultQueryError {

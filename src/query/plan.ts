@@ -20,6 +20,7 @@ export function selectForQuery(args: QueryArguments): Selector {
       if (segments.length < path.length || path.some((key, i) => objectKey(segments[i]!) !== key)) continue;
       const rest = segments.slice(path.length);
       if (rest.length === 0) {
+        if (args.search !== undefined) return { list, from: 0, to: length }; // a search reads every item (S14.4)
         const { offset, limit } = listWindow(args);
         return { list, from: offset, to: offset + limit };
       }

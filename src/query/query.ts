@@ -1,8 +1,9 @@
 import { ResultQueryError } from "../errors.js";
-import { DEFAULT_LIMITS, MAX_LIMIT } from "../plugin/defaults.js";
-import { cutString, hasOwn, isHighSurrogate, isLowSurrogate, isPlainObject, jsonKeys, setOwn, type JsonObject } from "../util/json.js";
-import { formatPath, resolvePath } from "./path.js";
+import { DEFAULT_LIMITS, MAX_LIMIT, MAX_SEARCH_CHARS } from "../plugin/defaults.js";
+import { hasOwn, isHighSurrogate, isLowSurrogate, isPlainObject, jsonKeys, setOwn, type JsonObject } from "../util/json.js";
+import { formatPath, resolvePath, type Resolved } from "./path.js";
 import { cutForMessage } from "../util/quote-argument.js";
+import { checkFieldsFound, fittingChars, fittingItems, sliceAdvice } from "./refusals.js";
 import { jsonSize } from "../util/size.js";
 
 /** Arguments of `result_query` after validation (S7.1). */
@@ -13,6 +14,8 @@ export interface QueryArguments {
   limit?: number;
   page?: number;
   fields?: string[];
+  /** Text to find under `path` (S14.4); answered by `search.ts`. */
+  search?: string;
 }
 
 /** What `result_query` returns (S7.5). */
@@ -30,7 +33,7 @@ export interface QueryResult {
  */
 export function parseQueryArguments(raw: unknown): QueryArguments {
   if (!isPlainObject(raw)) throw invalid("arguments must be an object with at least { handle }");
-  const { handle, path, offset, limit, page, fields } = raw;
+  const { handle, path, offset, limit, page, fields, search } = raw;
   // Missing and mistyped are told apart: a number such as 42 is a wrong handle, not a forgotten one.
   if (handle === undefined || handle === null || handle === "") {
     throw invalid("handle is required: pass the handle string from the folded answer");
@@ -50,7 +53,14 @@ export function parseQueryArguments(raw: unknown): QueryArguments {
     if (!Array.isArray(fields) || !fields.every((field) => typeof field === "string")) {
       throw invalid('fields must be a list of key names, such as ["id", "title"]');
     }
-    args.fields = fields as string[];
+    if (fields.length > 0) args.fields = fields as string[]; // [] is what form-filling clients send for "all" (S14.5)
+  }
+  if (search !== undefined) {
+    if (typeof search !== "string" || search.length < 1 || search.length > MAX_SEARCH_CHARS) {
+      throw invalid(`search must be a string of 1 to ${MAX_SEARCH_CHARS} characters, the text to find`);
+    }
+    if (args.fields) throw invalid("give search or fields, not both: search answers hits { path, text }, not objects");
+    args.search = search;
   }
   return args;
 }
@@ -71,7 +81,8 @@ function wholeNumber(name: string, value: unknown, min: number, max: number): nu
  * that folded the handle: a larger slice is refused, never folded again (S7.7).
  */
 export function queryValue(answer: unknown, args: QueryArguments, thresholdBytes: number): QueryResult {
-  const { value: target, steps } = resolvePath(answer, args.path);
+  const at = resolvePath(answer, args.path);
+  const { value: target, steps } = at;
   const path = formatPath(steps);
 
   if (typeof target === "string") {
@@ -79,27 +90,30 @@ export function queryValue(answer: unknown, args: QueryArguments, thresholdBytes
     const { offset, limit } = window(args, DEFAULT_LIMITS.chars);
     const [start, end] = stringRange(target, offset, limit);
     const value = target.slice(start, end);
-    checkSize(value, thresholdBytes, path, () => fittingChars(value, thresholdBytes), "characters", start);
+    checkSize(value, thresholdBytes, at, () => fittingChars(value, thresholdBytes), "characters", start);
     return withPaging(path, value, target.length, start, end);
   }
   if (Array.isArray(target)) {
     const { offset, limit } = window(args, DEFAULT_LIMITS.items);
     const end = Math.min(target.length, offset + limit);
-    const slice = target.slice(offset, end).map((item) => (args.fields ? pickFields(item, args.fields) : item));
-    checkSize(slice, thresholdBytes, path, () => fittingItems(slice, thresholdBytes), "items", offset);
+    const read = target.slice(offset, end);
+    const slice = args.fields ? read.map((item) => pickFields(item, args.fields!)) : read;
+    if (args.fields) checkFieldsFound(read, slice, args.fields, { path, offset });
+    checkSize(slice, thresholdBytes, at, () => fittingItems(slice, thresholdBytes), "items", offset);
     return withPaging(path, slice, target.length, Math.min(offset, target.length), end);
   }
   if (isPlainObject(target)) {
     const source = args.fields ? (pickFields(target, args.fields) as JsonObject) : target;
+    if (args.fields) checkFieldsFound([target], [source], args.fields, { path });
     const keys = jsonKeys(source);
     const { offset, limit } = window(args, DEFAULT_LIMITS.keys);
     const end = Math.min(keys.length, offset + limit);
     const value: JsonObject = {};
     for (const key of keys.slice(offset, end)) setOwn(value, key, source[key]);
-    checkSize(value, thresholdBytes, path, () => fittingItems(keys.slice(offset, end).map((k) => [k, value[k]]), thresholdBytes), "keys", offset);
+    checkSize(value, thresholdBytes, at, () => fittingItems(keys.slice(offset, end).map((k) => [k, value[k]]), thresholdBytes), "keys", offset);
     return withPaging(path, value, keys.length, Math.min(offset, keys.length), end);
   }
-  checkSize(target, thresholdBytes, path, () => 0, "items", 0);
+  checkSize(target, thresholdBytes, at, () => 0, "items", 0);
   return { path, value: target };
 }
 
@@ -138,44 +152,15 @@ function pickFields(item: unknown, fields: readonly string[]): unknown {
   return out;
 }
 
-function checkSize(value: unknown, thresholdBytes: number, fullPath: string, fitting: () => number, unit: string, offset: number): void {
+/** Refuses a slice over the threshold (S7.6), saying what would fit and where the data is (S14.5). */
+function checkSize(value: unknown, thresholdBytes: number, at: Resolved, fitting: () => number, unit: string, offset: number): void {
   const bytes = jsonSize(value);
   if (bytes <= thresholdBytes) return;
-  const path = cutForMessage(fullPath);
-  const fit = fitting();
-  const advice =
-    fit > 0
-      ? `At most ${fit} ${unit} from offset ${offset} fit: call result_query again with limit ${fit}, fewer fields or a deeper path.`
-      : `Not even one ${unit === "characters" ? "character" : unit.slice(0, -1)} fits: use a deeper path under ${path} or fewer fields.`;
+  const advice = sliceAdvice(at.value, at.steps, thresholdBytes, fitting(), unit, offset);
   throw new ResultQueryError(
     "RESULT_SLICE_TOO_LARGE",
-    `The slice at ${path} is ${bytes} bytes, over the ${thresholdBytes}-byte limit. ${advice}`,
+    `The slice at ${cutForMessage(formatPath(at.steps))} is ${bytes} bytes, over the ${thresholdBytes}-byte limit. ${advice}`,
   );
-}
-
-/** How many leading entries of a list fit in `limit` bytes as one JSON array. */
-function fittingItems(items: readonly unknown[], limit: number): number {
-  let bytes = 2; // []
-  for (let i = 0; i < items.length; i++) {
-    bytes += jsonSize(items[i]) + (i > 0 ? 1 : 0);
-    if (bytes > limit) return i;
-  }
-  return items.length;
-}
-
-/**
- * How many leading characters of the refused slice fit in `limit` bytes as one JSON string (binary
- * search). Bounded by the slice, never the rest of the string: the answer is below the slice's length.
- */
-function fittingChars(slice: string, limit: number): number {
-  let low = 0;
-  let high = slice.length;
-  while (low < high) {
-    const mid = Math.ceil((low + high) / 2);
-    if (jsonSize(cutString(slice, mid)) <= limit) low = mid;
-    else high = mid - 1;
-  }
-  return low;
 }
 
 function invalid(message: string): ResultQueryError {

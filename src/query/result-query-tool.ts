@@ -1,9 +1,10 @@
-import { DEFAULT_LIMITS, MAX_LIMIT, RESULT_QUERY_TOOL_NAME } from "../plugin/defaults.js";
+import { DEFAULT_LIMITS, MAX_LIMIT, MAX_SEARCH_CHARS, RESULT_QUERY_TOOL_NAME } from "../plugin/defaults.js";
 import type { Owner } from "../records/crypto.js";
 import { describeError, RESULT_QUERY_ERROR_CODES, ResultQueryError } from "../errors.js";
 import { quoteArgument } from "../util/quote-argument.js";
 import type { ResultHandlesConfig } from "../plugin/options.js";
 import { selectForQuery } from "./plan.js";
+import { searchQuery } from "./search-query.js";
 import { parseQueryArguments, queryValue, type QueryResult } from "./query.js";
 import type { ResultHandleStore } from "../records/store.js";
 import { textResult, type ToolResult } from "../util/tool-result.js";
@@ -34,7 +35,13 @@ const INPUT_JSON_SCHEMA = {
       description: `How many: default ${DEFAULT_LIMITS.items} items, ${DEFAULT_LIMITS.keys} keys or ${DEFAULT_LIMITS.chars} characters`,
     },
     page: { type: "integer", minimum: 1, description: "One-based page of `limit`, in place of offset" },
-    fields: { type: "array", items: { type: "string" }, description: "Keys to keep of an object or of each object in a list" },
+    fields: { type: "array", items: { type: "string" }, description: "Keys to keep of an object or of each object in a list ([] keeps all)" },
+    search: {
+      type: "string",
+      minLength: 1,
+      maxLength: MAX_SEARCH_CHARS,
+      description: "Text to find under path, case-insensitively, in values and keys: answers hits { path, text, line? }, paged like items",
+    },
   },
   required: ["handle"],
 } as const;
@@ -48,8 +55,9 @@ const OUTPUT_JSON_SCHEMA = {
   type: "object",
   properties: {
     path: { type: "string", description: "Canonical path of the value read" },
-    value: { description: "The slice" },
-    total: { type: "integer", description: "Items, characters or keys at the path" },
+    // Any JSON: a slice, or for a search the hits { path, text, key?, line?, offset? } (S14.4, S14.7).
+    value: { description: "The slice, or the search hits { path, text, key?, line?, offset? }" },
+    total: { type: "integer", description: "Items, characters or keys at the path, or hits of a search" },
     offset: { type: "integer", description: "First index returned" },
     nextOffset: { type: "integer", description: "Offset of the next slice, when more remains" },
     error: {
@@ -93,6 +101,8 @@ export class ResultQueryTool {
     "or the JSON Pointer /rows/2/title), and optionally offset, limit or page (one-based, instead of offset) " +
     `and fields (keys to keep). Lists return ${DEFAULT_LIMITS.items} items, objects ${DEFAULT_LIMITS.keys} keys and ` +
     `strings ${DEFAULT_LIMITS.chars} characters by default; nextOffset says where the next slice starts. ` +
+    'To find text, pass search, e.g. { handle, search: "timeout" }: every value or key under path containing it ' +
+    "(any case) comes back as a hit { path, text }, with line for multi-line text, paged like items. " +
     "Handles expire after a few minutes and work only in the session that received them: on " +
     "RESULT_HANDLE_NOT_FOUND, call the original tool again.";
   readonly inputJsonSchema: Record<string, unknown> = INPUT_JSON_SCHEMA;
@@ -141,7 +151,10 @@ export class ResultQueryTool {
     for (const read of reads) {
       const found = await read.found;
       if (found === "unavailable") unavailable = true;
-      else if (found !== "not found") return queryValue(found.value, args, read.source.config.thresholdBytes);
+      else if (found !== "not found") {
+        const { config } = read.source;
+        return args.search !== undefined ? searchQuery(found.value, { ...args, search: args.search }, config) : queryValue(found.value, args, config.thresholdBytes);
+      }
     }
     if (unavailable) {
       throw new ResultQueryError("RESULT_STORE_UNAVAILABLE", "The result store could not be read right now. Try the same call again in a moment.");

@@ -1,0 +1,40 @@
+/**
+ * A `result_query` call with `search` (S14.4): the hits under a singular path, paged like a nodelist
+ * (S14.2), with the size rule of S7.6 applied to the page. The engine is `searchHits`, which takes any
+ * list of start nodes, so a JSONPath nodelist can be searched the same way.
+ */
+import { ResultQueryError } from "../errors.js";
+import { cutForMessage } from "../util/quote-argument.js";
+import { jsonSize } from "../util/size.js";
+import { formatPath, resolvePath } from "./path.js";
+import { listWindow, type QueryArguments, type QueryResult } from "./query.js";
+import { fittingItems } from "./refusals.js";
+import { searchHits } from "./search.js";
+
+/** What of the plugin instance that folded the handle a search needs: its slice limit and preview length. */
+export interface SearchConfig {
+  readonly thresholdBytes: number;
+  readonly preview: { readonly chars: number };
+}
+
+export function searchQuery(answer: unknown, args: QueryArguments & { search: string }, config: SearchConfig): QueryResult {
+  const { value, steps } = resolvePath(answer, args.path);
+  const path = formatPath(steps);
+  const { offset, limit } = listWindow(args);
+  const { hits, total } = searchHits([{ value, steps }], args.search, { offset, limit, previewChars: config.preview.chars });
+  const bytes = jsonSize(hits);
+  if (bytes > config.thresholdBytes) {
+    const fit = fittingItems(hits, config.thresholdBytes);
+    throw new ResultQueryError(
+      "RESULT_SLICE_TOO_LARGE",
+      `The ${hits.length} hits from offset ${offset} under ${cutForMessage(path)} are ${bytes} bytes, over the ${config.thresholdBytes}-byte limit. ` +
+        (fit > 0
+          ? `At most ${fit} hits fit: call result_query again with limit ${fit}.`
+          : `Not even one hit fits (its path is long): search under a deeper path.`),
+    );
+  }
+  const start = Math.min(offset, total);
+  const result: QueryResult = { path, value: hits, total, offset: start };
+  if (start + hits.length < total) result.nextOffset = start + hits.length;
+  return result;
+}

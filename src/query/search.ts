@@ -1,0 +1,209 @@
+/**
+ * `search` (S14.4): every string, number, boolean or object key under the start nodes whose text
+ * contains the needle, compared case-insensitively; one hit per matching line inside multi-line strings.
+ *
+ * Bounded whatever the answer: the walk is iterative (a 3000-deep answer does not overflow the stack),
+ * visits each value once, and compares with `indexOf` on lower-cased text (never a regex built from user
+ * text). Hits outside the requested page are only counted: their paths and texts are never built.
+ */
+import { isHighSurrogate, isJsonMember, isLowSurrogate, isPlainObject } from "../util/json.js";
+import { formatPath } from "./path.js";
+
+/**
+ * One place the needle occurs. `path` is the canonical path (S7.5) of the value; `key: true` says the
+ * match is in the name of the key that `path` ends with, not in the value under it. For a string value,
+ * `offset` is where `text` starts in it (so `result_query` with that path and offset reads on), and
+ * `line` (1-based) is given when the string has several lines.
+ */
+export interface SearchHit {
+  path: string;
+  text: string;
+  key?: true;
+  line?: number;
+  offset?: number;
+}
+
+export interface SearchOptions {
+  /** First hit returned, and how many. */
+  offset: number;
+  limit: number;
+  /** `preview.chars` of the instance that folded the handle: a hit's text is at most twice this. */
+  previewChars: number;
+}
+
+export interface StartNode {
+  value: unknown;
+  /** Keys and list indexes from the root to the node. */
+  steps: readonly (string | number)[];
+}
+
+/** The hits of the page `offset … offset+limit-1`, and how many hits there are in all. */
+export function searchHits(nodes: readonly StartNode[], needle: string, options: SearchOptions): { hits: SearchHit[]; total: number } {
+  const search = new Search(foldCase(needle), options);
+  for (const node of nodes) search.walk(node);
+  return { hits: search.hits, total: search.total };
+}
+
+/** A container being walked: its keys (objects) or length (lists), and the next child. */
+interface Frame {
+  container: unknown[] | Record<string, unknown>;
+  keys: string[] | undefined;
+  next: number;
+}
+
+class Search {
+  readonly hits: SearchHit[] = [];
+  total = 0;
+  private readonly end: number;
+  private readonly width: number;
+  /** Whether the needle could be in a number's or a boolean's text at all: most needles cannot, and then no number is turned into text. */
+  private readonly numbers: boolean;
+  private readonly booleans: boolean;
+  /** Keys and indexes from the root to the value being looked at (a stack shared by the walk). */
+  private steps: (string | number)[] = [];
+
+  constructor(
+    private readonly needle: string,
+    private readonly options: SearchOptions,
+  ) {
+    this.end = options.offset + options.limit;
+    this.width = Math.max(needle.length, 2 * options.previewChars);
+    this.numbers = /^[0-9.e+-]+$/.test(needle); // the characters of a number's JSON text, such as "1e+21" or "-0.5"
+    this.booleans = "true".includes(needle) || "false".includes(needle);
+  }
+
+  walk(node: StartNode): void {
+    this.steps = [...node.steps];
+    const frames: Frame[] = [];
+    if (!this.enter(node.value, frames)) return;
+    while (frames.length > 0) {
+      const frame = frames[frames.length - 1]!;
+      const length = frame.keys ? frame.keys.length : (frame.container as unknown[]).length;
+      if (frame.next >= length) {
+        frames.pop();
+        if (frames.length > 0) this.steps.pop(); // the step into this container, taken by its parent
+        continue;
+      }
+      const at = frame.next++;
+      let child: unknown;
+      if (frame.keys) {
+        const key = frame.keys[at]!;
+        child = (frame.container as Record<string, unknown>)[key];
+        if (!isJsonMember(child)) continue; // JSON drops it: nothing to find
+        this.steps.push(key);
+        this.matchText(key, true);
+      } else {
+        child = (frame.container as unknown[])[at];
+        this.steps.push(at);
+      }
+      if (!this.enter(child, frames)) this.steps.pop();
+    }
+  }
+
+  /** Looks at a value: a container gets a frame (true), a leaf is matched here (false). */
+  private enter(value: unknown, frames: Frame[]): boolean {
+    if (Array.isArray(value)) {
+      frames.push({ container: value, keys: undefined, next: 0 });
+      return true;
+    }
+    if (isPlainObject(value)) {
+      frames.push({ container: value, keys: Object.keys(value), next: 0 });
+      return true;
+    }
+    if (typeof value === "string") this.matchString(value);
+    else if (typeof value === "number") {
+      if (this.numbers) this.matchText(String(value), false); // its JSON text: answers hold finite numbers
+    } else if (typeof value === "boolean" && this.booleans) this.matchText(value ? "true" : "false", false);
+    return false;
+  }
+
+  /** A key's name, a number or a boolean: one hit when it contains the needle. */
+  private matchText(text: string, key: boolean): void {
+    if (text.length < this.needle.length) return; // also spares indexOf setting up a long needle per short text
+    const at = foldCase(text).indexOf(this.needle);
+    if (at < 0) return;
+    if (this.wanted()) {
+      const [start, end] = around(text, 0, text.length, at, this.needle.length, this.width);
+      const hit: SearchHit = { path: formatPath(this.steps), text: text.slice(start, end) };
+      if (key) hit.key = true;
+      this.hits.push(hit);
+    }
+    this.total++;
+  }
+
+  /** A string: one hit, or one per matching line when it has several lines. */
+  private matchString(text: string): void {
+    if (text.length < this.needle.length) return;
+    const lower = foldCase(text);
+    let at = lower.indexOf(this.needle);
+    if (at < 0) return;
+    if (text.indexOf("\n") < 0) {
+      if (this.wanted()) this.hits.push(this.stringHit(text, 0, text.length, at, undefined));
+      this.total++;
+      return;
+    }
+    // Lines are counted once, forward only: `counted` is how far newlines have been counted.
+    let line = 1;
+    let lineStart = 0;
+    let counted = 0;
+    while (at >= 0) {
+      for (let nl = text.indexOf("\n", counted); nl >= 0 && nl < at; nl = text.indexOf("\n", nl + 1)) {
+        line++;
+        lineStart = nl + 1;
+        counted = nl + 1;
+      }
+      counted = Math.max(counted, at);
+      const next = text.indexOf("\n", at);
+      const lineEnd = next < 0 ? text.length : next;
+      if (this.wanted()) {
+        const end = lineEnd > at + 1 && text.charCodeAt(lineEnd - 1) === 13 ? lineEnd - 1 : lineEnd; // \r\n ends a line too
+        this.hits.push(this.stringHit(text, lineStart, end, at, line));
+      }
+      this.total++;
+      if (next < 0) break;
+      at = lower.indexOf(this.needle, next + 1);
+    }
+  }
+
+  private stringHit(text: string, from: number, to: number, at: number, line: number | undefined): SearchHit {
+    const [start, end] = around(text, from, to, at, this.needle.length, this.width);
+    const hit: SearchHit = { path: formatPath(this.steps), text: text.slice(start, end) };
+    if (line !== undefined) hit.line = line;
+    if (start > 0 || end < text.length) hit.offset = start; // where to read on, when the text is not all of it
+    return hit;
+  }
+
+  /** Whether the hit about to be counted falls on the requested page. */
+  private wanted(): boolean {
+    return this.total >= this.options.offset && this.total < this.end;
+  }
+}
+
+/**
+ * A window of at most `width` characters of `text[from, to)` around the match at `at`, centred on it,
+ * never splitting a surrogate pair.
+ */
+function around(text: string, from: number, to: number, at: number, length: number, width: number): [number, number] {
+  if (to - from <= width) return [from, to];
+  let start = Math.max(from, Math.min(at - Math.floor((width - length) / 2), to - width));
+  let end = Math.min(to, start + width);
+  if (start > from && isLowSurrogate(text.charCodeAt(start)) && isHighSurrogate(text.charCodeAt(start - 1))) start++;
+  if (end < to && isHighSurrogate(text.charCodeAt(end - 1)) && isLowSurrogate(text.charCodeAt(end))) end--;
+  return [start, end];
+}
+
+/**
+ * Lower case with the string's length kept, so indexes into it are indexes into the original.
+ * `toLowerCase` keeps the length of all but a few characters (U+0130 İ becomes two units); a string
+ * holding one is folded character by character, keeping those few as they are.
+ */
+export function foldCase(text: string): string {
+  const lower = text.toLowerCase();
+  if (lower.length === text.length) return lower;
+  let out = "";
+  for (const char of text) {
+    const folded = char.toLowerCase();
+    out += folded.length === char.length ? folded : char;
+  }
+  return out;
+}
