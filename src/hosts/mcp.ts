@@ -3,8 +3,11 @@ import type { Owner } from "../records/crypto.js";
 import type { Logger } from "../fold/fold.js";
 import type { PluginInstance } from "../plugin/instance.js";
 import { withConnectionSession } from "./connection-session.js";
+import { ownerOfCall, type McpRequestContextLike } from "./mcp-owner.js";
 import { joinHost, type HostInstances } from "./instances.js";
 import { assertSupportedServer, interceptToolCalls } from "./mcp-sdk-internals.js";
+
+export { defaultOwner, type McpRequestContextLike } from "./mcp-owner.js";
 
 /** An MCP SDK v2 `McpServer`, described by the one public method used; the rest is checked at `install`. */
 export interface McpServerLike {
@@ -21,37 +24,34 @@ export interface McpHostOptions {
   /**
    * Who owns a call; a handle reads back only for the same owner. Default `defaultOwner`: `ctx.sessionId`
    * (a stdio or in-process connection has one of its own) and the authenticated subject
-   * (`authInfo.extra.sub`, else `authInfo.clientId`). A call with neither is anonymous and never folds (S8.1).
+   * (`authInfo.extra.sub` when a non-empty string or a finite number, else `authInfo.clientId`; a `sub` of any
+   * other kind makes the call anonymous, S16.2). A call with neither is anonymous and never folds (S8.1).
    */
   owner?: OwnerResolver;
   /** Where this installation's warnings go (schema mismatches, store failures, anonymous calls); the plugin's logger (`console`) by default. */
   logger?: Logger;
 }
 
-/** The parts of the SDK's `ServerContext` that name the caller. */
-export interface McpRequestContextLike {
-  sessionId?: string;
-  http?: { authInfo?: { clientId?: string; extra?: Record<string, unknown> } };
-}
-
-/** S8.1: the transport's session id, and the authenticated subject (`extra.sub`, else `clientId`). */
-export function defaultOwner(ctx: McpRequestContextLike | undefined): Owner {
-  const owner: Owner = {};
-  if (ctx?.sessionId) owner.session = ctx.sessionId;
-  const auth = ctx?.http?.authInfo;
-  const sub = auth?.extra?.sub;
-  const caller = typeof sub === "string" && sub ? sub : auth?.clientId;
-  if (caller) owner.caller = caller;
-  return owner;
-}
-
 /**
  * Who owns a call on this server, for one installation (S8.1): the host's resolver, else `defaultOwner`,
  * both seeing a stdio or in-process connection's minted session id when the connection has none.
  */
-function mcpOwnerResolver(server: McpServerLike, options: McpHostOptions): OwnerResolver {
-  const resolve = options.owner ?? defaultOwner;
-  return (ctx) => resolve(withConnectionSession(server, ctx));
+function mcpOwnerResolver(instance: PluginInstance, server: McpServerLike, options: McpHostOptions): OwnerResolver {
+  const resolve = options.owner;
+  if (resolve) return (ctx) => resolve(withConnectionSession(server, ctx));
+  return (ctx) => {
+    const { owner, unusable } = ownerOfCall(withConnectionSession(server, ctx));
+    if (unusable !== undefined) {
+      // S16.2: never fall back to the client id, shared by every user of one OAuth client. Once per kind.
+      instance.warnOnce(
+        `unusable-sub:${unusable}`,
+        `result-handles: a call's authInfo.extra.sub is ${unusable}, which names no user; the call is anonymous and its answers go out whole. ` +
+          `Give tokens a non-empty string or numeric sub, or pass hostOptions.owner`,
+        options.logger,
+      );
+    }
+    return owner;
+  };
 }
 
 /**
@@ -61,7 +61,7 @@ function mcpOwnerResolver(server: McpServerLike, options: McpHostOptions): Owner
  */
 export function installOnMcpServer(instance: PluginInstance, server: McpServerLike, options: McpHostOptions = {}): void {
   assertSupportedServer(server);
-  const owner = mcpOwnerResolver(server, options);
+  const owner = mcpOwnerResolver(instance, server, options);
   joinHost<McpRequestContextLike>(server, instance, { tools: options.tools, owner, logger: options.logger }, (instances) => {
     interceptToolCalls(server, async (name, tool, ctx, run) =>
       instances.fold({
