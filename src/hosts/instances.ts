@@ -6,7 +6,8 @@
 import { RESULT_QUERY_TOOL_NAME } from "../plugin/defaults.js";
 import type { Owner } from "../records/crypto.js";
 import { describeError } from "../errors.js";
-import { foldToolResult, type FoldContext, type Logger, type StandardSchemaLike } from "../fold/fold.js";
+import { foldOutcome, warnFoldFailure, type FoldContext, type FoldOutcome, type Logger, type StandardSchemaLike } from "../fold/fold.js";
+import { unsendableResult, whyUnsendable } from "../fold/sendable.js";
 import { foldContextFor, type PluginInstance } from "../plugin/instance.js";
 import { isPlainObject } from "../util/json.js";
 import { ResultQueryTool } from "../query/result-query-tool.js";
@@ -65,11 +66,27 @@ export class HostInstances<Call> {
     );
   }
 
-  /** The answer to send for one client call: folded by its tool's instance, or as it was. */
+  /**
+   * The answer to send for one client call: folded by its tool's instance, or as it was; and never one the
+   * transport cannot write (S16.7): that call ends with an `isError` result and a warning.
+   */
   async fold(call: ToolCall<Call>): Promise<unknown> {
-    if (call.toolName === RESULT_QUERY_TOOL_NAME) return call.result; // a slice is never folded again (S7.7)
     const installation = this.installationFor(call.toolName);
-    if (!installation || !isToolResult(call.result)) return call.result;
+    if (!isToolResult(call.result)) return call.result;
+    const outcome = call.toolName === RESULT_QUERY_TOOL_NAME || !installation ? undefined : await this.foldWith(installation, call, call.result);
+    const result = outcome?.result ?? call.result;
+    const why = whyUnsendable(result, outcome?.serialised);
+    if (why === undefined) {
+      if (outcome?.failed && installation) warnFoldFailure(installation.context, call.toolName, outcome.failure);
+      return result;
+    }
+    const warn = installation?.context ?? this.installations[0]?.context;
+    warn?.warn(`result-handles: tool "${call.toolName}" returned an answer that cannot be sent as JSON (${why}); the call ended with an error`);
+    return unsendableResult(call.toolName, why);
+  }
+
+  /** S4: the fold of one answer by the instance that folds its tool (S7.7: never a slice). */
+  private async foldWith(installation: Installation<Call>, call: ToolCall<Call>, result: ToolResult): Promise<FoldOutcome> {
     let owner: Owner;
     try {
       owner = installation.owner(call.call);
@@ -78,11 +95,11 @@ export class HostInstances<Call> {
       installation.context.warn(
         `result-handles: could not resolve the owner of a call to tool "${call.toolName}" (${describeError(error)}); sent its answer whole`,
       );
-      return call.result;
+      return { result, failed: false };
     }
-    return foldToolResult(installation.context, {
+    return foldOutcome(installation.context, {
       toolName: call.toolName,
-      result: call.result,
+      result,
       outputSchema: isStandardSchema(call.outputSchema) ? call.outputSchema : undefined,
       toolMeta: call.toolMeta,
       owner,
