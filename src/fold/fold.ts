@@ -1,14 +1,13 @@
-import { RESULT_HANDLE_META_KEY, RESULT_QUERY_TOOL_NAME } from "../plugin/defaults.js";
 import type { Owner } from "../records/crypto.js";
 import { describeError, StorageClientMissingError } from "../errors.js";
 import { fitFoldedAnswer, type FoldedAnswer } from "./fit.js";
+import { examplePath, foldedResult } from "./hint.js";
 import { isPlainObject, KeyLists } from "../util/json.js";
 import { repeats } from "./same-json.js";
 import type { ResultHandlesConfig } from "../plugin/options.js";
-import { formatPath } from "../query/path.js";
 import { serializeAnswer, type SerializedAnswer } from "../records/record-pieces.js";
 import type { ResultHandleStore } from "../records/store.js";
-import type { ContentBlock, ToolResult } from "../util/tool-result.js";
+import type { ToolResult } from "../util/tool-result.js";
 
 /** Anything with a Standard Schema `validate` (zod 4, valibot, the MCP SDK's wrappers). */
 export interface StandardSchemaLike {
@@ -41,6 +40,10 @@ export interface FoldInput {
   owner: Owner;
   /** Host request context, handed to `foldPolicy`. */
   request?: unknown;
+  /** The host resolves `{ "$result": handle }` references (S15.1): the hint then says how to pass this answer on (S15.3). */
+  references?: boolean;
+  /** The host serves `result-handle://` resources (S15.4): the folded content then ends with a `resource_link`. */
+  resourceLink?: boolean;
 }
 
 /**
@@ -146,7 +149,7 @@ async function foldOrKeep(context: FoldContext, input: FoldInput, progress: { se
       context.warn(`result-handles: the store could not keep the answer of tool "${toolName}" (${describeError(error)}); sent it whole`);
       return result;
     }
-    return foldedResult(result, folded, bytes, config.ttlSeconds, examplePath(answer, keyLists));
+    return foldedResult(result, folded, { bytes, ttlSeconds: config.ttlSeconds, path: examplePath(answer, keyLists), references: input.references === true, resourceLink: input.resourceLink === true });
   } finally {
     if (sealing) sealing.then(() => json.release(), () => {});
     else json.release();
@@ -208,44 +211,6 @@ async function admits(schema: StandardSchemaLike, value: FoldedAnswer): Promise<
     return false;
   }
 }
-
-function foldedResult(original: ToolResult, folded: FoldedAnswer, bytes: number, ttlSeconds: number, path: string): ToolResult {
-  const example = { handle: folded.handle, path, limit: 20 };
-  const hint =
-    `This answer (${bytes} bytes) was folded: above are its preview and shape. Read the parts you need with the ` +
-    `${RESULT_QUERY_TOOL_NAME} tool and handle ${folded.handle}, valid for ${ttlSeconds} seconds. ` +
-    `Example: ${RESULT_QUERY_TOOL_NAME} ${JSON.stringify(example)}`;
-  const content: ContentBlock[] = [
-    { type: "text", text: JSON.stringify(folded) },
-    { type: "text", text: hint },
-  ];
-  const { content: _content, structuredContent: _structured, ...rest } = original;
-  return {
-    ...rest,
-    content,
-    structuredContent: folded as unknown as Record<string, unknown>,
-    _meta: { ...original._meta, [RESULT_HANDLE_META_KEY]: { handle: folded.handle, bytes, ttlSeconds } },
-  };
-}
-
-/**
- * The first list under the root, in the canonical path form `result_query` answers with (S7.5), so the
- * example call reads rows rather than the whole answer. Only the first keys are looked at: an object of
- * 48,000 keys and no list is not worth a scan (S4.8); a very long key would make a long hint.
- */
-function examplePath(data: unknown, keyLists: KeyLists): string {
-  if (isPlainObject(data)) {
-    const keys = keyLists.of(data);
-    for (let i = 0; i < Math.min(keys.length, EXAMPLE_KEYS_SCANNED); i++) {
-      const key = keys[i]!;
-      if (Array.isArray(data[key]) && key.length <= EXAMPLE_KEY_MAX_CHARS) return formatPath([key]);
-    }
-  }
-  return "$";
-}
-
-const EXAMPLE_KEYS_SCANNED = 1000;
-const EXAMPLE_KEY_MAX_CHARS = 100;
 
 /**
  * A plugin remembers a failed store open for a while and rejects every call in that window with the same

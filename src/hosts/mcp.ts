@@ -30,6 +30,13 @@ export interface McpHostOptions {
   owner?: OwnerResolver;
   /** Where this installation's warnings go (schema mismatches, store failures, anonymous calls); the plugin's logger (`console`) by default. */
   logger?: Logger;
+  /**
+   * `{ "$result": handle, "path"?: … }` in any other tool's arguments is replaced by the data it names
+   * (S15.1), and the folded hint says so (S15.3). Default true; `false` on any install turns both off on the server.
+   */
+  references?: boolean;
+  /** Folded answers end with a `resource_link`, and the server serves `result-handle://{handle}` (S15.4). Default false. */
+  resources?: boolean;
 }
 
 /**
@@ -62,17 +69,23 @@ function mcpOwnerResolver(instance: PluginInstance, server: McpServerLike, optio
 export function installOnMcpServer(instance: PluginInstance, server: McpServerLike, options: McpHostOptions = {}): void {
   assertSupportedServer(server);
   const owner = mcpOwnerResolver(instance, server, options);
-  joinHost<McpRequestContextLike>(server, instance, { tools: options.tools, owner, logger: options.logger }, (instances) => {
-    interceptToolCalls(server, async (name, tool, ctx, run) =>
-      instances.fold({
+  const join = { tools: options.tools, owner, logger: options.logger, references: options.references, resources: options.resources };
+  joinHost<McpRequestContextLike>(server, instance, join, (instances) => {
+    interceptToolCalls(server, async ({ name, tool, ctx, args, run }) => {
+      const call = ctx as McpRequestContextLike;
+      // S15.2: a reference that does not resolve ends the call before the tool runs; `{ error }` only where
+      // the tool's output schema cannot refuse it in an SDK v1 client's check (S7.9).
+      const resolved = await instances.resolve(name, args, call, tool.outputSchema === undefined);
+      if ("refusal" in resolved) return resolved.refusal;
+      return instances.fold({
         toolName: name,
-        result: await run(),
-        call: ctx as McpRequestContextLike,
+        result: await run(resolved.args),
+        call,
         outputSchema: tool.outputSchema,
         toolMeta: tool._meta,
         request: ctx,
-      }),
-    );
+      });
+    });
     registerResultQuery(server, instances);
   });
 }

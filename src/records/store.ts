@@ -132,9 +132,13 @@ export class ResultHandleStore {
     }
   }
 
-  /** The value saved for this handle and owner; missing, expired, tampered and foreign handles read as undefined. */
-  async read(handle: string, owner: Owner): Promise<{ value: unknown } | undefined> {
-    return this.load(handle, owner, false, undefined);
+  /**
+   * The value saved for this handle and owner; missing, expired, tampered and foreign handles read as
+   * undefined. Always decrypted and parsed afresh, so the caller may keep or change it; with `select`, only
+   * the list items it selects are read (the rest of the value is missing).
+   */
+  async read(handle: string, owner: Owner, select?: Selector): Promise<{ value: unknown } | undefined> {
+    return this.load(handle, owner, false, select);
   }
 
   /**
