@@ -54,6 +54,8 @@ export class HostInstances<Call> {
   readonly queryTool = new ResultQueryTool(() => this.installations.map((installation) => installation.instance));
   /** Whether references resolve here (S15.1); any installation may turn them off for the host (S15.3). */
   private referencesOn = true;
+  /** Set once the host serves `result-handle://` resources (S15.4), so a second `resources: true` does not register them again. */
+  servesResources = false;
 
   get references(): boolean {
     return this.referencesOn;
@@ -131,7 +133,7 @@ export class HostInstances<Call> {
    */
   async resolve(toolName: string, args: unknown, call: Call, structuredError: boolean): Promise<{ args: unknown } | { refusal: ToolResult }> {
     if (!this.referencesOn || toolName === RESULT_QUERY_TOOL_NAME) return { args };
-    const resolved = await resolveReferences(args, (handle, path) => this.queryTool.referenced(handle, path, this.ownerFor(call)));
+    const resolved = await resolveReferences(args, async (handle, path) => (await this.queryTool.referenced(handle, path, this.ownerFor(call))).value);
     return "refusal" in resolved ? { refusal: refusalResult(resolved.refusal, structuredError) } : resolved;
   }
 

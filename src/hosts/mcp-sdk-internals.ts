@@ -93,3 +93,17 @@ export function interceptToolCalls(server: object, around: (call: InterceptedCal
     return around({ name, tool, ctx, args: held ? held.args : args, run });
   };
 }
+
+/**
+ * A stand-in for the SDK's `ResourceTemplate` (`new ResourceTemplate(uri, { list: undefined })`), which
+ * `McpServer.registerResource` accepts: the SDK reads `uriTemplate.match(uri)` to route `resources/read`,
+ * `uriTemplate.toString()` to list it, `uriTemplate.variableNames`, `listCallback` and `completeCallback(name)`.
+ * Built here, not imported, so the package never loads the SDK itself (a page may carry another copy).
+ */
+export function resourceTemplateLike(template: string, match: (uri: string) => Record<string, string> | null) {
+  return {
+    uriTemplate: { match, toString: () => template, variableNames: [] as string[] },
+    listCallback: undefined,
+    completeCallback: () => undefined,
+  };
+}

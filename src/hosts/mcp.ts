@@ -5,6 +5,7 @@ import type { PluginInstance } from "../plugin/instance.js";
 import { withConnectionSession } from "./connection-session.js";
 import { ownerOfCall, type McpRequestContextLike } from "./mcp-owner.js";
 import { joinHost, type HostInstances } from "./instances.js";
+import { serveHandleResources } from "./resources.js";
 import { assertSupportedServer, interceptToolCalls } from "./mcp-sdk-internals.js";
 
 export { defaultOwner, type McpRequestContextLike } from "./mcp-owner.js";
@@ -70,7 +71,7 @@ export function installOnMcpServer(instance: PluginInstance, server: McpServerLi
   assertSupportedServer(server);
   const owner = mcpOwnerResolver(instance, server, options);
   const join = { tools: options.tools, owner, logger: options.logger, references: options.references, resources: options.resources };
-  joinHost<McpRequestContextLike>(server, instance, join, (instances) => {
+  const instances = joinHost<McpRequestContextLike>(server, instance, join, (instances) => {
     interceptToolCalls(server, async ({ name, tool, ctx, args, run }) => {
       const call = ctx as McpRequestContextLike;
       // S15.2: a reference that does not resolve ends the call before the tool runs; `{ error }` only where
@@ -88,6 +89,10 @@ export function installOnMcpServer(instance: PluginInstance, server: McpServerLi
     });
     registerResultQuery(server, instances);
   });
+  if (options.resources === true && !instances.servesResources) {
+    serveHandleResources(server, instances);
+    instances.servesResources = true;
+  }
 }
 
 /** Lists the host's one `result_query` on the server. */

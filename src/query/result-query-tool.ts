@@ -7,7 +7,7 @@ import type { Selector } from "../records/answer-index.js";
 import { selectForQuery } from "./plan.js";
 import { referenceSelector, referenceValue } from "./reference-value.js";
 import { DEFAULT_LIMITS, MAX_LIMIT, parseQueryArguments, queryValue, type QueryResult } from "./query.js";
-import type { ResultHandleStore } from "../records/store.js";
+import type { ResultHandleStore, StoredValue } from "../records/store.js";
 import { textResult, type ToolResult } from "../util/tool-result.js";
 
 /** A plugin instance as `result_query` sees it: where its handles live and how large a slice may be. */
@@ -125,26 +125,32 @@ export class ResultQueryTool {
 
   /** Reads one slice; throws `ResultQueryError`. */
   async query(rawArgs: unknown, owner: OwnerOf): Promise<QueryResult> {
+    return (await this.queryUntil(rawArgs, owner)).result;
+  }
+
+  /** `query`, and when the handle expires (epoch ms): a resource read says how long its answer holds (S15.4). */
+  async queryUntil(rawArgs: unknown, owner: OwnerOf): Promise<{ result: QueryResult; expiresAt: number }> {
     const args = parseQueryArguments(rawArgs);
     const found = await this.find(args.handle, owner, selectForQuery(args), "shared"); // the path parsed once, whatever the number of instances
-    return queryValue(found.value, args, found.source.config.thresholdBytes);
+    return { result: queryValue(found.value, args, found.source.config.thresholdBytes), expiresAt: found.expiresAt };
   }
 
   /**
    * S15.1, S15.2: the value a `{ $result, path }` reference names, whole (nothing cut or paged), read for
    * `owner` from any instance's store exactly as `query` reads it; anything that does not resolve throws
-   * the `ResultQueryError` that `result_query` would answer for that handle and path, with its text. The
-   * value is read afresh: the tool that receives it may change it without touching what later queries see.
+   * the `ResultQueryError` that `result_query` would answer for that handle and path, with its text. Read
+   * afresh (`fresh`), the tool that receives it may change it without touching what later queries see;
+   * `shared` serves a reader that only looks (a resource read).
    */
-  async referenced(handle: unknown, path: unknown, owner: OwnerOf): Promise<unknown> {
+  async referenced(handle: unknown, path: unknown, owner: OwnerOf, read: "fresh" | "shared" = "fresh"): Promise<{ value: unknown; expiresAt: number }> {
     const args = parseQueryArguments({ handle, path });
     const given = path === undefined ? undefined : args.path;
-    const found = await this.find(args.handle, owner, referenceSelector(args.handle, given), "fresh");
-    return referenceValue(found.value, given);
+    const found = await this.find(args.handle, owner, referenceSelector(args.handle, given), read);
+    return { value: referenceValue(found.value, given), expiresAt: found.expiresAt };
   }
 
   /** The first instance (in install order) holding the handle for its owner, and the value it read. */
-  private async find(handle: string, owner: OwnerOf, select: Selector, read: "shared" | "fresh"): Promise<{ value: unknown; source: HandleSource }> {
+  private async find(handle: string, owner: OwnerOf, select: Selector, read: "shared" | "fresh"): Promise<StoredValue & { source: HandleSource }> {
     // Every instance's store is asked at once, so a slow or hung store costs one timeout, not one per
     // instance; the first instance (in install order) that holds the handle answers.
     const reads = this.sources().map((source) => ({
@@ -153,10 +159,10 @@ export class ResultQueryTool {
         .store()
         .then((store) => {
           const who = typeof owner === "function" ? owner(source) : owner;
-          return read === "shared" ? store.readShared(handle, who, select) : store.read(handle, who, select);
+          return store.readWithExpiry(handle, who, select, read === "shared");
         })
         .then(
-          (found): { value: unknown } | "not found" | "unavailable" => found ?? "not found",
+          (found): StoredValue | "not found" | "unavailable" => found ?? "not found",
           () => "unavailable" as const,
         ),
     }));
@@ -164,7 +170,7 @@ export class ResultQueryTool {
     for (const read of reads) {
       const found = await read.found;
       if (found === "unavailable") unavailable = true;
-      else if (found !== "not found") return { value: found.value, source: read.source };
+      else if (found !== "not found") return { ...found, source: read.source };
     }
     if (unavailable) {
       throw new ResultQueryError("RESULT_STORE_UNAVAILABLE", "The result store could not be read right now. Try the same call again in a moment.");
