@@ -190,6 +190,27 @@ describe("S15.1 arguments of any depth, and hostile ones", () => {
     expect(mine.count).toBe(1);
   });
 
+  it("a large resolved value failing the schema everywhere: the SDK's error, cut to a few KB (S7.10)", async () => {
+    const server = new McpServer({ name: "t", version: "1" });
+    ResultHandlesPlugin.init({ thresholdBytes: 1024, storage: { type: "memory" } }).install(server, { logger: quiet });
+    const mine = noRuns();
+    registerReferenceTools(server, mine, () => rows(20_000));
+    const client = await linkInMemory(server, "s");
+    const handle = handleOf((await client.callTool({ name: "report", arguments: {} })) as Result);
+    const titles = { $result: handle, path: "$.rows" }; // items are { id, title }; title_of wants one string
+    const refused = (await client.callTool({ name: "title_of", arguments: { title: titles } })) as Result;
+    expect(refused.isError).toBe(true);
+    expect(textOf(refused)).toMatch(/^Input validation error: Invalid arguments for tool title_of/);
+    const everywhere = (await client.callTool({
+      name: "count_items",
+      arguments: { items: Array.from({ length: 20_000 }, (_, i) => ({ $result: handle, path: `$.rows[${i % 60}].title` })) },
+    })) as Result;
+    expect(textOf(everywhere)).toMatch(/^Input validation error/);
+    expect(textOf(everywhere)!.length).toBeLessThan(3000);
+    expect(textOf(everywhere)).toMatch(/characters in all/);
+    expect(mine.count + mine.title).toBe(0);
+  });
+
   it("the tool may change what it got: later reads see the answer as it was", async () => {
     const server = new McpServer({ name: "t", version: "1" });
     ResultHandlesPlugin.init({ thresholdBytes: 1024, storage: { type: "memory" } }).install(server, { logger: quiet });

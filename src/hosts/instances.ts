@@ -131,8 +131,8 @@ export class HostInstances<Call> {
    * with, carrying `result_query`'s code and text. `structuredError: false` for a tool whose output schema
    * would not admit `{ error }`. `result_query`'s own arguments, and every call when references are off, pass as they are.
    */
-  async resolve(toolName: string, args: unknown, call: Call, structuredError: boolean): Promise<{ args: unknown } | { refusal: ToolResult }> {
-    if (!this.referencesOn || toolName === RESULT_QUERY_TOOL_NAME) return { args };
+  async resolve(toolName: string, args: unknown, call: Call, structuredError: boolean): Promise<{ args: unknown; references: number } | { refusal: ToolResult }> {
+    if (!this.referencesOn || toolName === RESULT_QUERY_TOOL_NAME) return { args, references: 0 };
     const resolved = await resolveReferences(args, async (handle, path) => (await this.queryTool.referenced(handle, path, this.ownerFor(call))).value);
     return "refusal" in resolved ? { refusal: refusalResult(resolved.refusal, structuredError) } : resolved;
   }

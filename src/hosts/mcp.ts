@@ -5,6 +5,7 @@ import type { PluginInstance } from "../plugin/instance.js";
 import { withConnectionSession } from "./connection-session.js";
 import { ownerOfCall, type McpRequestContextLike } from "./mcp-owner.js";
 import { joinHost, type HostInstances } from "./instances.js";
+import { withShortValidationErrors } from "./references.js";
 import { serveHandleResources } from "./resources.js";
 import { assertSupportedServer, interceptToolCalls } from "./mcp-sdk-internals.js";
 
@@ -78,9 +79,10 @@ export function installOnMcpServer(instance: PluginInstance, server: McpServerLi
       // the tool's output schema cannot refuse it in an SDK v1 client's check (S7.9).
       const resolved = await instances.resolve(name, args, call, tool.outputSchema === undefined);
       if ("refusal" in resolved) return resolved.refusal;
+      const result = resolved.references > 0 ? await withShortValidationErrors(() => run(resolved.args)) : await run(resolved.args);
       return instances.fold({
         toolName: name,
-        result: await run(resolved.args),
+        result,
         call,
         outputSchema: tool.outputSchema,
         toolMeta: tool._meta,

@@ -15,8 +15,8 @@ import { hasOwn, isPlainObject, setOwn } from "../util/json.js";
 /** What a reference names, read for the owner of this call; throws the `ResultQueryError` of `result_query`. */
 export type ReadReference = (handle: unknown, path: unknown) => Promise<unknown>;
 
-/** The arguments with every reference replaced, or the refusal of the first (in document order) that does not resolve. */
-export type Resolution = { args: unknown } | { refusal: unknown };
+/** The arguments with every reference replaced (and how many there were), or the refusal of the first (in document order) that does not resolve. */
+export type Resolution = { args: unknown; references: number } | { refusal: unknown };
 
 /** `{ "$result": … }` or `{ "$result": …, "path": … }`, nothing else: with any other key, it is data (S15.1). */
 export function isReference(value: unknown): value is { $result: unknown; path?: unknown } {
@@ -42,7 +42,7 @@ export function hasReferences(args: unknown): boolean {
 
 /** S15.1: `args` with each reference replaced by what `read` gives for it; the original is left as it was. */
 export async function resolveReferences(args: unknown, read: ReadReference): Promise<Resolution> {
-  if (!hasReferences(args)) return { args };
+  if (!hasReferences(args)) return { args, references: 0 };
   const { root, slots } = copyWithSlots(args);
   // One read per distinct (handle, path); an argument that cannot be a key (not a string) is read alone and refused there.
   const reads = new Map<string, Promise<{ value: unknown } | { error: unknown }>>();
@@ -76,7 +76,27 @@ export async function resolveReferences(args: unknown, read: ReadReference): Pro
     const slot = slots[i]!;
     put(slot.holder, slot.key, outcome.value);
   }
-  return { args: root.value };
+  return { args: root.value, references: slots.length };
+}
+
+/** Longest input-validation message a call with references gets back; the rest is cut (S7.10, S16.1). */
+const MAX_VALIDATION_MESSAGE_CHARS = 2000;
+
+/**
+ * Runs `run`, cutting the message of an input-validation error it throws: the SDK lists every issue, and
+ * over arguments resolved from a 10 MB answer whose every item fails, that is a 9 MB reply to a request of
+ * a few hundred bytes. The error, its kind and its start stay the SDK's own.
+ */
+export async function withShortValidationErrors<T>(run: () => Promise<T>): Promise<T> {
+  try {
+    return await run();
+  } catch (error) {
+    if (error instanceof Error && error.message.startsWith("Input validation error") && error.message.length > MAX_VALIDATION_MESSAGE_CHARS) {
+      const total = error.message.length;
+      error.message = `${error.message.slice(0, MAX_VALIDATION_MESSAGE_CHARS)}… (${total} characters in all: the arguments, with their references resolved, fail the tool's input schema in many places)`;
+    }
+    throw error;
+  }
 }
 
 interface Slot {
