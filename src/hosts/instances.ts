@@ -57,10 +57,6 @@ export class HostInstances<Call> {
   /** Set once the host serves `result-handle://` resources (S15.4), so a second `resources: true` does not register them again. */
   servesResources = false;
 
-  get references(): boolean {
-    return this.referencesOn;
-  }
-
   /** Adds an instance; a second join of the same instance keeps the first installation. */
   join(instance: PluginInstance, options: JoinOptions<Call>): void {
     if (options.references === false) this.referencesOn = false;
