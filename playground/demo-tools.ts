@@ -29,6 +29,26 @@ export function registerReport(server: McpServer): void {
   );
 }
 
+/**
+ * A tool that takes a list, so a folded report can be passed to it by reference (S15.1): the model sends
+ * `{ "tickets": { "$result": "<handle>", "path": "$.rows" } }` and the server puts the 200 tickets there.
+ */
+export function registerCountTickets(server: McpServer): void {
+  server.registerTool(
+    "count_tickets",
+    {
+      title: "Count tickets",
+      description:
+        'Counts the tickets it is given and names the first and last. Pass the list itself, or a reference to a folded answer: { "$result": "<handle>", "path": "$.rows" }',
+      inputSchema: z.object({ tickets: z.array(ticket).describe("The tickets, as report returns them in rows") }),
+    },
+    async ({ tickets }) => {
+      const answer = { count: tickets.length, first: tickets[0]?.id ?? null, last: tickets.at(-1)?.id ?? null };
+      return { content: [{ type: "text", text: JSON.stringify(answer) }], structuredContent: answer };
+    },
+  );
+}
+
 const STATUSES = ["open", "shipped", "delivered", "returned"] as const;
 
 /** `{ orders: [{ id, status }], total }`, ids 0, 1, 2…, statuses "open", "shipped", … (S6.4 over the wire). */

@@ -21,9 +21,10 @@ export {
 } from "./errors.js";
 export { foldToolResult, type FoldContext, type FoldInput, type Logger, type StandardSchemaLike } from "./fold/fold.js";
 export { foldedAnswerSchema, type FoldedAnswer } from "./fold/folded-answer.js";
-export { defaultOwner, type McpHostOptions, type McpRequestContextLike, type McpServerLike, type OwnerResolver } from "./hosts/mcp.js";
+export { defaultOwner, installOnMcpServer, type McpHostOptions, type McpRequestContextLike, type McpServerLike, type OwnerResolver } from "./hosts/mcp.js";
 export {
   findModelContext,
+  installOnWebMcp,
   pageLoadOwner,
   type ModelContextLike,
   type WebMcpHost,
@@ -43,7 +44,8 @@ export type {
   StorageConfig,
   StorageType,
 } from "./plugin/options.js";
-export { ResultHandlesPluginCore, ResultHandlesConfigToken, ResultHandleStoreToken } from "./plugin/plugin.js";
+export { ResultHandlesConfigToken, ResultHandleStoreToken } from "./plugin/plugin.js";
+export { ResultHandlesPluginCore } from "./plugin-with-hosts.js";
 export type { QueryArguments, QueryResult } from "./query/query.js";
 export type { Runtime } from "./plugin/runtime.js";
 export { ResultQueryTool, type HandleSource, type OwnerOf } from "./query/result-query-tool.js";

@@ -151,7 +151,7 @@ describe("S10.1 S11.2 the demo's tools", () => {
     const alice = await client("2025", "demo-alice");
     const { tools } = await alice.listTools();
     expect(tools.filter((tool) => tool.name === "result_query")).toHaveLength(1);
-    expect(tools.map((tool) => tool.name).sort()).toEqual(["chart", "orders", "report", "result_query", "server_log"]);
+    expect(tools.map((tool) => tool.name).sort()).toEqual(["chart", "count_tickets", "orders", "report", "result_query", "server_log"]);
     for (const tool of tools) expect(tool.description?.length).toBeGreaterThan(5);
   });
 

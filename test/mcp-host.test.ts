@@ -288,6 +288,7 @@ describe("SDK internals (one adapter file)", () => {
     const server = new McpServer({ name: "t", version: "1" }) as unknown as Record<string, unknown>;
     expect(typeof server.executeToolHandler, "McpServer.executeToolHandler changed: update src/hosts/mcp-sdk-internals.ts").toBe("function");
     expect(typeof server._registeredTools, "McpServer._registeredTools changed: update src/hosts/mcp-sdk-internals.ts").toBe("object");
+    expect(typeof server.validateToolInput, "McpServer.validateToolInput changed: update src/hosts/mcp-sdk-internals.ts").toBe("function");
   });
 
   it("install refuses, loudly, a server without them", () => {

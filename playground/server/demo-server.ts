@@ -21,7 +21,7 @@ import {
 import { ResultHandlesPlugin, type Logger } from "mcp-result-handles";
 import { logToolCalls } from "./call-log.js";
 import { chartPng } from "./chart-png.js";
-import { registerOrders, registerReport, registerServerLog } from "../demo-tools.js";
+import { registerCountTickets, registerOrders, registerReport, registerServerLog } from "../demo-tools.js";
 
 /**
  * Bearer tokens the demo accepts, and the caller each one names (S11.1). A Map, not an object literal:
@@ -43,11 +43,16 @@ export interface DemoServerOptions {
   logger?: DemoLogger;
   /** A 2025 session idle for longer than this is closed; its id then gets HTTP 404 (S11.1). Default 1800. */
   sessionIdleSeconds?: number;
+  /** Most 2025 sessions open at once; past it a new session gets HTTP 503 and the log a line (S16.3). Default 1000. */
+  maxSessions?: number;
   /** More tools on every per-request server (the bench adds a 10 MB one); those named in `folded` fold with the reports instance. */
   extraTools?: { register(server: McpServer): void; folded?: readonly string[] };
 }
 
 export const DEFAULT_SESSION_IDLE_SECONDS = 1800;
+export const DEFAULT_MAX_SESSIONS = 1000;
+/** Refused sessions are logged at most this often, with how many were refused since: a flood must not flood the log. */
+const REFUSAL_LOG_MS = 10_000;
 
 export interface DemoServer {
   url: string;
@@ -64,11 +69,12 @@ export async function startDemoServer(options: DemoServerOptions = {}): Promise<
 
   const buildServer = (): McpServer => {
     const server = logToolCalls(new McpServer({ name: "result-handles-demo", version: "0.1.0" }), (line) => logger.info?.(line));
-    reports.install(server, { tools: ["report", "server_log", "chart", ...(options.extraTools?.folded ?? [])], logger });
+    reports.install(server, { tools: ["report", "server_log", "chart", "count_tickets", ...(options.extraTools?.folded ?? [])], logger });
     orders.install(server, { tools: ["orders"], logger });
     registerReport(server);
     registerServerLog(server);
     registerOrders(server);
+    registerCountTickets(server);
     options.extraTools?.register(server);
     server.registerTool("chart", { description: "Ticket counts per week, as a PNG bar chart" }, async () => ({
       content: [{ type: "image", data: chartPng([12, 30, 22, 41, 18, 35, 27, 44]).toString("base64"), mimeType: "image/png" }],
@@ -78,6 +84,10 @@ export async function startDemoServer(options: DemoServerOptions = {}): Promise<
 
   const modern = createMcpHandler(buildServer, { legacy: "reject", onerror: (error) => logger.warn(`mcp: ${error.message}`) });
   const sessions = new Map<string, { transport: WebStandardStreamableHTTPServerTransport; lastSeen: number }>();
+  const maxSessions = options.maxSessions ?? DEFAULT_MAX_SESSIONS;
+  let opening = 0;
+  let refusedSince = 0;
+  let lastRefusalLog = -Infinity;
 
   // Clients that vanish without DELETE must not grow the server: close sessions idle too long (S11.1).
   // Idle means no request since; a client that still holds a stream open reconnects on the 404 it then gets.
@@ -104,13 +114,40 @@ export async function startDemoServer(options: DemoServerOptions = {}): Promise<
       session.lastSeen = Date.now();
       return session.transport.handleRequest(request, { authInfo });
     }
+    // S16.3: sessions being set up count too, or a burst of initializations would pass the cap together.
+    if (sessions.size + opening >= maxSessions) return refuseSession();
+    opening++;
+    let counted = true;
+    const settle = () => {
+      if (counted) opening--;
+      counted = false;
+    };
     const transport = new WebStandardStreamableHTTPServerTransport({
       sessionIdGenerator: () => randomUUID(),
-      onsessioninitialized: (id) => void sessions.set(id, { transport, lastSeen: Date.now() }),
+      onsessioninitialized: (id) => {
+        settle();
+        sessions.set(id, { transport, lastSeen: Date.now() });
+      },
       onsessionclosed: (id) => void sessions.delete(id),
     });
-    await buildServer().connect(transport);
-    return transport.handleRequest(request, { authInfo });
+    try {
+      await buildServer().connect(transport);
+      return await transport.handleRequest(request, { authInfo });
+    } finally {
+      settle(); // not an initialization after all, or it failed: no session is being set up any more
+    }
+  }
+
+  /** HTTP 503 past the session cap, and a line in the log (at most one per REFUSAL_LOG_MS, with a count). */
+  function refuseSession(): Response {
+    refusedSince++;
+    const now = Date.now();
+    if (now - lastRefusalLog >= REFUSAL_LOG_MS) {
+      logger.warn(`mcp: ${sessions.size} sessions are open, the most this server keeps (maxSessions ${maxSessions}); refused ${refusedSince} new session(s) with HTTP 503`);
+      lastRefusalLog = now;
+      refusedSince = 0;
+    }
+    return jsonRpcError(503, -32000, `Too many open sessions (${maxSessions}): close one (HTTP DELETE) or try again later`, { "Retry-After": "60" });
   }
 
   async function fetch(request: Request): Promise<Response> {

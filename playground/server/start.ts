@@ -1,11 +1,14 @@
 /** `npm start`: the demo MCP server on 127.0.0.1:${PORT:-3000}/mcp, until SIGINT or SIGTERM. */
-import { DEFAULT_SESSION_IDLE_SECONDS, startDemoServer } from "./demo-server.js";
+import { DEFAULT_MAX_SESSIONS, DEFAULT_SESSION_IDLE_SECONDS, startDemoServer } from "./demo-server.js";
 
 const port = Number(process.env.PORT ?? 3000);
 const sessionIdleSeconds = Number(process.env.SESSION_IDLE_SECONDS ?? DEFAULT_SESSION_IDLE_SECONDS);
 if (!(sessionIdleSeconds > 0)) exitWith(`SESSION_IDLE_SECONDS must be a number of seconds above 0, not "${process.env.SESSION_IDLE_SECONDS}"`);
 
-const demo = await startDemoServer({ port, sessionIdleSeconds }).catch((error: NodeJS.ErrnoException) =>
+const maxSessions = Number(process.env.MAX_SESSIONS ?? DEFAULT_MAX_SESSIONS);
+if (!Number.isInteger(maxSessions) || maxSessions < 1) exitWith(`MAX_SESSIONS must be a whole number of sessions, 1 or more, not "${process.env.MAX_SESSIONS}"`);
+
+const demo = await startDemoServer({ port, sessionIdleSeconds, maxSessions }).catch((error: NodeJS.ErrnoException) =>
   error.code === "EADDRINUSE"
     ? exitWith(`Port ${port} is already in use: stop what runs there, or start on another port with PORT=${port + 1} npm start`)
     : exitWith(`The demo server could not start on port ${port}: ${error.message}`),

@@ -1,6 +1,6 @@
 /** Page build: WebCrypto store in memory; Redis, SQLite, Upstash and Vercel KV are refused at init (S9.4). */
 import { openResultHandleStore, type CreateResultHandleStoreOptions } from "../plugin/open-store.js";
-import { ResultHandlesPluginCore } from "../plugin/plugin.js";
+import { ResultHandlesPluginCore } from "../plugin-with-hosts.js";
 import type { ResultHandleStore } from "../records/store.js";
 import { browserRuntime } from "./runtime.js";
 

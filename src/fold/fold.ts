@@ -1,14 +1,14 @@
-import { RESULT_HANDLE_META_KEY, RESULT_QUERY_TOOL_NAME } from "../plugin/defaults.js";
 import type { Owner } from "../records/crypto.js";
 import { describeError, StorageClientMissingError } from "../errors.js";
 import { fitFoldedAnswer } from "./fit.js";
 import type { FoldedAnswer } from "./folded-answer.js";
-import { hasOwn, isPlainObject, KeyLists } from "../util/json.js";
+import { examplePath, foldedResult } from "./hint.js";
+import { isPlainObject, KeyLists } from "../util/json.js";
+import { repeats } from "./same-json.js";
 import type { ResultHandlesConfig } from "../plugin/options.js";
-import { formatPath } from "../query/path.js";
 import { serializeAnswer, type SerializedAnswer } from "../records/record-pieces.js";
 import type { ResultHandleStore } from "../records/store.js";
-import type { ContentBlock, ToolResult } from "../util/tool-result.js";
+import type { ToolResult } from "../util/tool-result.js";
 
 /** Anything with a Standard Schema `validate` (zod 4, valibot, the MCP SDK's wrappers). */
 export interface StandardSchemaLike {
@@ -41,30 +41,55 @@ export interface FoldInput {
   owner: Owner;
   /** Host request context, handed to `foldPolicy`. */
   request?: unknown;
+  /** The host resolves `{ "$result": handle }` references (S15.1): the hint then says how to pass this answer on (S15.3). */
+  references?: boolean;
+  /** The host serves `result-handle://` resources (S15.4): the folded content then ends with a `resource_link`. */
+  resourceLink?: boolean;
 }
 
 /**
  * Host-neutral fold (S4, S5): the original result, or `{ preview, shape, handle }` with a hint text and
  * `_meta[RESULT_HANDLE_META_KEY]`. It never throws (S4.7): a store that fails or hangs, a missing
  * WebCrypto, an answer JSON cannot write (too deep, a bigint) or any other failure of the fold leaves the
- * answer whole, with a warning.
+ * answer whole, with a warning. (Hosts then end a call whose answer cannot be sent at all, S16.7.)
  */
 export async function foldToolResult(context: FoldContext, input: FoldInput): Promise<ToolResult> {
+  const outcome = await foldOutcome(context, input);
+  if (outcome.failed) warnFoldFailure(context, input.toolName, outcome.failure);
+  return outcome.result;
+}
+
+/** What a fold did, for hosts: the result to send, the data it serialised without fault, and why it failed. */
+export interface FoldOutcome {
+  result: ToolResult;
+  /** The `structuredContent` the fold serialised whole (so it is known to write as JSON), if any. */
+  serialised?: unknown;
+  failed: boolean;
+  failure?: unknown;
+}
+
+/** `foldToolResult` without its warning on failure: a host says what the failure means for the call. */
+export async function foldOutcome(context: FoldContext, input: FoldInput): Promise<FoldOutcome> {
+  const progress: { serialised?: unknown } = {};
   try {
-    return await foldOrKeep(context, input);
+    return { result: await foldOrKeep(context, input, progress), serialised: progress.serialised, failed: false };
   } catch (error) {
-    context.warn(`result-handles: could not fold the answer of tool "${input.toolName}" (${describeError(error)}); sent it whole`);
-    return input.result;
+    return { result: input.result, serialised: progress.serialised, failed: true, failure: error };
   }
 }
 
-async function foldOrKeep(context: FoldContext, input: FoldInput): Promise<ToolResult> {
+export function warnFoldFailure(context: FoldContext, toolName: string, error: unknown): void {
+  context.warn(`result-handles: could not fold the answer of tool "${toolName}" (${describeError(error)}); sent it whole`);
+}
+
+async function foldOrKeep(context: FoldContext, input: FoldInput, progress: { serialised?: unknown }): Promise<ToolResult> {
   const { result, toolName, owner } = input;
   const { config } = context;
   if (result.isError || rendersWidget(input.toolMeta)) return result;
   const keyLists = new KeyLists(); // one key listing per object for the serialisation, preview and shape
   const data = foldableData(result, keyLists);
   if (data === NOT_FOLDABLE) return result;
+  if (data.value === result.structuredContent) progress.serialised = data.value;
 
   // The serialisation's buffers go back for the next answer on every way out, but only once nothing can
   // read them: at once if encryption never started, else once it has succeeded (never on its failure,
@@ -125,7 +150,7 @@ async function foldOrKeep(context: FoldContext, input: FoldInput): Promise<ToolR
       context.warn(`result-handles: the store could not keep the answer of tool "${toolName}" (${describeError(error)}); sent it whole`);
       return result;
     }
-    return foldedResult(result, folded, bytes, config.ttlSeconds, examplePath(answer, keyLists));
+    return foldedResult(result, folded, { bytes, ttlSeconds: config.ttlSeconds, path: examplePath(answer, keyLists), references: input.references === true, resourceLink: input.resourceLink === true });
   } finally {
     if (sealing) sealing.then(() => json.release(), () => {});
     else json.release();
@@ -168,75 +193,6 @@ function foldableData(result: ToolResult, keyLists: KeyLists): FoldableData | ty
   return { value, json: serializeAnswer(value, { keyLists }) };
 }
 
-/** Whether `text` is the same JSON as `structured`, whose compact serialisation is `serialized`. */
-function repeats(text: string | undefined, serialized: SerializedAnswer, structured: unknown): boolean {
-  if (typeof text !== "string") return false;
-  if (serialized.repeated) return true; // the usual MCP answer: compared while serialising
-  // Pretty-printed by JSON.stringify: printing again with its indent is native, faster than a scan in JS.
-  const indent = prettyIndent(text);
-  if (indent && text === JSON.stringify(structured, null, indent)) return true;
-  const json = serialized.text;
-  if (text.length > json.length && sameButLayout(text, json)) return true; // any other layout
-  try {
-    return sameJson(JSON.parse(text), JSON.parse(json));
-  } catch {
-    return false;
-  }
-}
-
-/** The indent of a text that `JSON.stringify(value, null, indent)` may have written: what follows `{\n` or `[\n`. */
-function prettyIndent(text: string): string | undefined {
-  if ((text[0] !== "{" && text[0] !== "[") || text[1] !== "\n") return undefined;
-  const unit = text[2];
-  if (unit !== " " && unit !== "\t") return undefined;
-  let end = 3;
-  while (end < 12 && text[end] === unit) end++;
-  return text.slice(2, end); // JSON.stringify indents by at most 10
-}
-
-/**
- * Whether `text` is the compact JSON text `json` with whitespace between its tokens, for layouts that
- * `JSON.stringify` does not write (CRLF, other separators): one pass over the text, without parsing it.
- */
-function sameButLayout(text: string, json: string): boolean {
-  let at = 0;
-  let inString = false;
-  for (let i = 0; i < text.length; i++) {
-    const code = text.charCodeAt(i);
-    if (!inString && (code === 0x20 || code === 0x0a || code === 0x0d || code === 0x09)) continue;
-    if (code !== json.charCodeAt(at++)) return false;
-    if (!inString) inString = code === 0x22;
-    else if (code === 0x5c) {
-      if (text.charCodeAt(++i) !== json.charCodeAt(at++)) return false; // the escaped character
-    } else if (code === 0x22) inString = false;
-  }
-  return at === json.length;
-}
-
-/** Deep equality of two parsed JSON values, in any key order; iterative, so depth cannot overflow the stack. */
-function sameJson(a: unknown, b: unknown): boolean {
-  const pending: unknown[] = [a, b];
-  while (pending.length > 0) {
-    const y = pending.pop();
-    const x = pending.pop();
-    if (x === y) continue;
-    if (typeof x !== "object" || typeof y !== "object" || x === null || y === null) return false;
-    if (Array.isArray(x)) {
-      if (!Array.isArray(y) || x.length !== y.length) return false;
-      for (let i = 0; i < x.length; i++) pending.push(x[i], y[i]);
-      continue;
-    }
-    if (Array.isArray(y)) return false;
-    const keys = Object.keys(x);
-    if (keys.length !== Object.keys(y).length) return false;
-    for (const key of keys) {
-      if (!hasOwn(y, key)) return false;
-      pending.push((x as Record<string, unknown>)[key], (y as Record<string, unknown>)[key]);
-    }
-  }
-  return true;
-}
-
 /** MCP Apps (`_meta.ui.resourceUri`, `_meta["ui/resourceUri"]`) and OpenAI Apps (`openai/outputTemplate`) widgets. */
 function rendersWidget(meta: Record<string, unknown> | undefined): boolean {
   if (!meta) return false;
@@ -256,44 +212,6 @@ async function admits(schema: StandardSchemaLike, value: FoldedAnswer): Promise<
     return false;
   }
 }
-
-function foldedResult(original: ToolResult, folded: FoldedAnswer, bytes: number, ttlSeconds: number, path: string): ToolResult {
-  const example = { handle: folded.handle, path, limit: 20 };
-  const hint =
-    `This answer (${bytes} bytes) was folded: above are its preview and shape. Read the parts you need with the ` +
-    `${RESULT_QUERY_TOOL_NAME} tool and handle ${folded.handle}, valid for ${ttlSeconds} seconds. ` +
-    `Filter with a JSONPath path such as $.rows[?@.status == 'open'], or find text with search: "timeout". Example: ${RESULT_QUERY_TOOL_NAME} ${JSON.stringify(example)}`; // S14.7
-  const content: ContentBlock[] = [
-    { type: "text", text: JSON.stringify(folded) },
-    { type: "text", text: hint },
-  ];
-  const { content: _content, structuredContent: _structured, ...rest } = original;
-  return {
-    ...rest,
-    content,
-    structuredContent: folded as unknown as Record<string, unknown>,
-    _meta: { ...original._meta, [RESULT_HANDLE_META_KEY]: { handle: folded.handle, bytes, ttlSeconds } },
-  };
-}
-
-/**
- * The first list under the root, in the canonical path form `result_query` answers with (S7.5), so the
- * example call reads rows rather than the whole answer. Only the first keys are looked at: an object of
- * 48,000 keys and no list is not worth a scan (S4.8); a very long key would make a long hint.
- */
-function examplePath(data: unknown, keyLists: KeyLists): string {
-  if (isPlainObject(data)) {
-    const keys = keyLists.of(data);
-    for (let i = 0; i < Math.min(keys.length, EXAMPLE_KEYS_SCANNED); i++) {
-      const key = keys[i]!;
-      if (Array.isArray(data[key]) && key.length <= EXAMPLE_KEY_MAX_CHARS) return formatPath([key]);
-    }
-  }
-  return "$";
-}
-
-const EXAMPLE_KEYS_SCANNED = 1000;
-const EXAMPLE_KEY_MAX_CHARS = 100;
 
 /**
  * A plugin remembers a failed store open for a while and rejects every call in that window with the same

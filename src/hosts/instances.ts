@@ -6,10 +6,12 @@
 import { RESULT_QUERY_TOOL_NAME } from "../plugin/defaults.js";
 import type { Owner } from "../records/crypto.js";
 import { describeError } from "../errors.js";
-import { foldToolResult, type FoldContext, type Logger, type StandardSchemaLike } from "../fold/fold.js";
+import { foldOutcome, warnFoldFailure, type FoldContext, type FoldOutcome, type Logger, type StandardSchemaLike } from "../fold/fold.js";
+import { unsendableResult, whyUnsendable } from "../fold/sendable.js";
 import { foldContextFor, type PluginInstance } from "../plugin/instance.js";
 import { isPlainObject } from "../util/json.js";
-import { ResultQueryTool } from "../query/result-query-tool.js";
+import { refusalResult, ResultQueryTool, type HandleSource } from "../query/result-query-tool.js";
+import { resolveReferences } from "./references.js";
 import type { ToolResult } from "../util/tool-result.js";
 
 /** How one installation names its call's owner (S8.1); `Call` is whatever the host knows of a call. */
@@ -21,6 +23,10 @@ export interface JoinOptions<Call> {
   owner: CallOwner<Call>;
   /** This installation's logger; the plugin's own logger otherwise. */
   logger?: Logger;
+  /** `false` turns reference resolution (S15.1) and its hint (S15.3) off on this host, for every instance. */
+  references?: boolean;
+  /** This instance's folded answers end with a `resource_link` (S15.4); the host serves them. */
+  resources?: boolean;
 }
 
 interface Installation<Call> {
@@ -28,6 +34,7 @@ interface Installation<Call> {
   tools: ReadonlySet<string> | undefined;
   owner: CallOwner<Call>;
   context: FoldContext;
+  resources: boolean;
 }
 
 /** What the host knows of one tool call, for the fold. */
@@ -45,15 +52,21 @@ export class HostInstances<Call> {
   private readonly installations: Installation<Call>[] = [];
   /** The one `result_query` of this host, reading every joined instance's handles. */
   readonly queryTool = new ResultQueryTool(() => this.installations.map((installation) => installation.instance));
+  /** Whether references resolve here (S15.1); any installation may turn them off for the host (S15.3). */
+  private referencesOn = true;
+  /** Set once the host serves `result-handle://` resources (S15.4), so a second `resources: true` does not register them again. */
+  servesResources = false;
 
   /** Adds an instance; a second join of the same instance keeps the first installation. */
   join(instance: PluginInstance, options: JoinOptions<Call>): void {
+    if (options.references === false) this.referencesOn = false;
     if (this.installations.some((installation) => installation.instance === instance)) return;
     this.installations.push({
       instance,
       tools: options.tools ? new Set(options.tools) : undefined,
       owner: options.owner,
       context: foldContextFor(instance, options.logger),
+      resources: options.resources === true,
     });
   }
 
@@ -65,11 +78,27 @@ export class HostInstances<Call> {
     );
   }
 
-  /** The answer to send for one client call: folded by its tool's instance, or as it was. */
+  /**
+   * The answer to send for one client call: folded by its tool's instance, or as it was; and never one the
+   * transport cannot write (S16.7): that call ends with an `isError` result and a warning.
+   */
   async fold(call: ToolCall<Call>): Promise<unknown> {
-    if (call.toolName === RESULT_QUERY_TOOL_NAME) return call.result; // a slice is never folded again (S7.7)
     const installation = this.installationFor(call.toolName);
-    if (!installation || !isToolResult(call.result)) return call.result;
+    if (!isToolResult(call.result)) return call.result;
+    const outcome = call.toolName === RESULT_QUERY_TOOL_NAME || !installation ? undefined : await this.foldWith(installation, call, call.result);
+    const result = outcome?.result ?? call.result;
+    const why = whyUnsendable(result, outcome?.serialised);
+    if (why === undefined) {
+      if (outcome?.failed && installation) warnFoldFailure(installation.context, call.toolName, outcome.failure);
+      return result;
+    }
+    const warn = installation?.context ?? this.installations[0]?.context;
+    warn?.warn(`result-handles: tool "${call.toolName}" returned an answer that cannot be sent as JSON (${why}); the call ended with an error`);
+    return unsendableResult(call.toolName, why);
+  }
+
+  /** S4: the fold of one answer by the instance that folds its tool (S7.7: never a slice). */
+  private async foldWith(installation: Installation<Call>, call: ToolCall<Call>, result: ToolResult): Promise<FoldOutcome> {
     let owner: Owner;
     try {
       owner = installation.owner(call.call);
@@ -78,24 +107,43 @@ export class HostInstances<Call> {
       installation.context.warn(
         `result-handles: could not resolve the owner of a call to tool "${call.toolName}" (${describeError(error)}); sent its answer whole`,
       );
-      return call.result;
+      return { result, failed: false };
     }
-    return foldToolResult(installation.context, {
+    return foldOutcome(installation.context, {
       toolName: call.toolName,
-      result: call.result,
+      result,
       outputSchema: isStandardSchema(call.outputSchema) ? call.outputSchema : undefined,
       toolMeta: call.toolMeta,
       owner,
       request: call.request,
+      references: this.referencesOn,
+      resourceLink: installation.resources,
     });
+  }
+
+  /**
+   * S15.1, S15.2: a call's arguments with its references replaced, read for this call's owner from every
+   * instance (as `result_query` reads them); or, when one does not resolve, the tool error the call ends
+   * with, carrying `result_query`'s code and text. `structuredError: false` for a tool whose output schema
+   * would not admit `{ error }`. `result_query`'s own arguments, and every call when references are off, pass as they are.
+   */
+  async resolve(toolName: string, args: unknown, call: Call, structuredError: boolean): Promise<{ args: unknown; references: number } | { refusal: ToolResult }> {
+    if (!this.referencesOn || toolName === RESULT_QUERY_TOOL_NAME) return { args, references: 0 };
+    const resolved = await resolveReferences(args, async (handle, path) => (await this.queryTool.referenced(handle, path, this.ownerFor(call))).value);
+    return "refusal" in resolved ? { refusal: refusalResult(resolved.refusal, structuredError) } : resolved;
+  }
+
+  /** The owner of a call per instance: each installation names it its own way (S8.1). */
+  ownerFor(call: Call): (source: HandleSource) => Owner {
+    return (source) => {
+      const installation = this.installations.find((candidate) => candidate.instance === source) ?? this.installations[0]!;
+      return installation.owner(call);
+    };
   }
 
   /** Answers a `result_query` call; each instance's store is read with that installation's owner. */
   query(args: unknown, call: Call): Promise<ToolResult> {
-    return this.queryTool.handler(args, (source) => {
-      const installation = this.installations.find((candidate) => candidate.instance === source) ?? this.installations[0]!;
-      return installation.owner(call);
-    });
+    return this.queryTool.handler(args, this.ownerFor(call));
   }
 }
 

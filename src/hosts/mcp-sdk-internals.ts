@@ -12,8 +12,11 @@ export interface RegisteredToolLike {
 }
 
 export type ExecuteToolHandler = (tool: RegisteredToolLike, args: unknown, ctx: unknown) => Promise<unknown>;
+export type ValidateToolInput = (tool: RegisteredToolLike, args: unknown, toolName: string) => Promise<unknown>;
 
 interface McpServerInternals {
+  /** `McpServer.validateToolInput(tool, args, toolName)`: checks a `tools/call`'s arguments against the tool's input schema, just before `executeToolHandler`. */
+  validateToolInput: ValidateToolInput;
   /** `McpServer.executeToolHandler(tool, args, ctx)`: runs a tool for a client's `tools/call`, and only then. */
   executeToolHandler: ExecuteToolHandler;
   /** `McpServer._registeredTools`: name → registered tool. */
@@ -24,6 +27,7 @@ function internals(server: object): McpServerInternals {
   const candidate = server as Partial<McpServerInternals> & { registerTool?: unknown };
   if (typeof candidate.registerTool !== "function") throw new UnsupportedMcpServerError("it has no registerTool()");
   if (typeof candidate.executeToolHandler !== "function") throw new UnsupportedMcpServerError("it has no executeToolHandler(tool, args, ctx)");
+  if (typeof candidate.validateToolInput !== "function") throw new UnsupportedMcpServerError("it has no validateToolInput(tool, args, toolName)");
   if (typeof candidate._registeredTools !== "object" || candidate._registeredTools === null) {
     throw new UnsupportedMcpServerError("it has no _registeredTools map");
   }
@@ -35,19 +39,60 @@ export function assertSupportedServer(server: object): void {
   internals(server);
 }
 
+/** What `around` gets of one client `tools/call`. */
+export interface InterceptedCall {
+  /** The tool's registered name. */
+  name: string;
+  tool: RegisteredToolLike;
+  ctx: unknown;
+  /** The arguments as the client sent them, not yet checked against the tool's input schema. */
+  args: unknown;
+  /** Checks `args` against the tool's input schema (its refusal is the SDK's own, as before), then runs the tool. */
+  run(args: unknown): Promise<unknown>;
+}
+
+/** The arguments of a call, held back from `validateToolInput` until `executeToolHandler`, which knows the caller. */
+class HeldArguments {
+  constructor(
+    readonly args: unknown,
+    readonly toolName: string,
+  ) {}
+}
+
 /**
  * Runs `around` for every client `tools/call` on this server, whether the tool was registered before or
  * after, with the tool's registered name. A tool calling another tool's function directly is not seen (S4.1).
+ * The SDK checks a call's arguments in `validateToolInput` and then runs `executeToolHandler(tool, args, ctx)`
+ * in the same `try`: the check is moved into the second, so `around` sees the arguments first (S15.1:
+ * references are resolved before the input schema is checked) and a refusal is the same tool error as before.
  */
-export function interceptToolCalls(
-  server: object,
-  around: (name: string, tool: RegisteredToolLike, ctx: unknown, run: () => Promise<unknown>) => Promise<unknown>,
-): void {
+export function interceptToolCalls(server: object, around: (call: InterceptedCall) => Promise<unknown>): void {
   const sdk = internals(server);
-  const original = sdk.executeToolHandler;
+  const validate = sdk.validateToolInput;
+  const execute = sdk.executeToolHandler;
+  const nameOf = (tool: RegisteredToolLike) => Object.keys(sdk._registeredTools).find((key) => sdk._registeredTools[key] === tool);
+  sdk.validateToolInput = function (this: unknown, tool, args, toolName) {
+    return nameOf(tool) === undefined ? validate.call(this, tool, args, toolName) : Promise.resolve(new HeldArguments(args, toolName));
+  };
   sdk.executeToolHandler = function (this: unknown, tool, args, ctx) {
-    const run = () => original.call(this, tool, args, ctx);
-    const name = Object.keys(sdk._registeredTools).find((key) => sdk._registeredTools[key] === tool);
-    return name === undefined ? run() : around(name, tool, ctx, run);
+    const name = nameOf(tool);
+    if (name === undefined) return execute.call(this, tool, args, ctx);
+    const held = args instanceof HeldArguments ? args : undefined;
+    const run = async (input: unknown) => execute.call(this, tool, held ? await validate.call(this, tool, input, held.toolName) : input, ctx);
+    return around({ name, tool, ctx, args: held ? held.args : args, run });
+  };
+}
+
+/**
+ * A stand-in for the SDK's `ResourceTemplate` (`new ResourceTemplate(uri, { list: undefined })`), which
+ * `McpServer.registerResource` accepts: the SDK reads `uriTemplate.match(uri)` to route `resources/read`,
+ * `uriTemplate.toString()` to list it, `uriTemplate.variableNames`, `listCallback` and `completeCallback(name)`.
+ * Built here, not imported, so the package never loads the SDK itself (a page may carry another copy).
+ */
+export function resourceTemplateLike(template: string, match: (uri: string) => Record<string, string> | null) {
+  return {
+    uriTemplate: { match, toString: () => template, variableNames: [] as string[] },
+    listCallback: undefined,
+    completeCallback: () => undefined,
   };
 }

@@ -3,8 +3,13 @@ import type { Owner } from "../records/crypto.js";
 import type { Logger } from "../fold/fold.js";
 import type { PluginInstance } from "../plugin/instance.js";
 import { withConnectionSession } from "./connection-session.js";
+import { ownerOfCall, type McpRequestContextLike } from "./mcp-owner.js";
 import { joinHost, type HostInstances } from "./instances.js";
+import { withShortValidationErrors } from "./references.js";
+import { serveHandleResources } from "./resources.js";
 import { assertSupportedServer, interceptToolCalls } from "./mcp-sdk-internals.js";
+
+export { defaultOwner, type McpRequestContextLike } from "./mcp-owner.js";
 
 /** An MCP SDK v2 `McpServer`, described by the one public method used; the rest is checked at `install`. */
 export interface McpServerLike {
@@ -21,37 +26,41 @@ export interface McpHostOptions {
   /**
    * Who owns a call; a handle reads back only for the same owner. Default `defaultOwner`: `ctx.sessionId`
    * (a stdio or in-process connection has one of its own) and the authenticated subject
-   * (`authInfo.extra.sub`, else `authInfo.clientId`). A call with neither is anonymous and never folds (S8.1).
+   * (`authInfo.extra.sub` when a non-empty string or a finite number, else `authInfo.clientId`; a `sub` of any
+   * other kind makes the call anonymous, S16.2). A call with neither is anonymous and never folds (S8.1).
    */
   owner?: OwnerResolver;
   /** Where this installation's warnings go (schema mismatches, store failures, anonymous calls); the plugin's logger (`console`) by default. */
   logger?: Logger;
-}
-
-/** The parts of the SDK's `ServerContext` that name the caller. */
-export interface McpRequestContextLike {
-  sessionId?: string;
-  http?: { authInfo?: { clientId?: string; extra?: Record<string, unknown> } };
-}
-
-/** S8.1: the transport's session id, and the authenticated subject (`extra.sub`, else `clientId`). */
-export function defaultOwner(ctx: McpRequestContextLike | undefined): Owner {
-  const owner: Owner = {};
-  if (ctx?.sessionId) owner.session = ctx.sessionId;
-  const auth = ctx?.http?.authInfo;
-  const sub = auth?.extra?.sub;
-  const caller = typeof sub === "string" && sub ? sub : auth?.clientId;
-  if (caller) owner.caller = caller;
-  return owner;
+  /**
+   * `{ "$result": handle, "path"?: … }` in any other tool's arguments is replaced by the data it names
+   * (S15.1), and the folded hint says so (S15.3). Default true; `false` on any install turns both off on the server.
+   */
+  references?: boolean;
+  /** Folded answers end with a `resource_link`, and the server serves `result-handle://{handle}` (S15.4). Default false. */
+  resources?: boolean;
 }
 
 /**
  * Who owns a call on this server, for one installation (S8.1): the host's resolver, else `defaultOwner`,
  * both seeing a stdio or in-process connection's minted session id when the connection has none.
  */
-function mcpOwnerResolver(server: McpServerLike, options: McpHostOptions): OwnerResolver {
-  const resolve = options.owner ?? defaultOwner;
-  return (ctx) => resolve(withConnectionSession(server, ctx));
+function mcpOwnerResolver(instance: PluginInstance, server: McpServerLike, options: McpHostOptions): OwnerResolver {
+  const resolve = options.owner;
+  if (resolve) return (ctx) => resolve(withConnectionSession(server, ctx));
+  return (ctx) => {
+    const { owner, unusable } = ownerOfCall(withConnectionSession(server, ctx));
+    if (unusable !== undefined) {
+      // S16.2: never fall back to the client id, shared by every user of one OAuth client. Once per kind.
+      instance.warnOnce(
+        `unusable-sub:${unusable}`,
+        `result-handles: a call's authInfo.extra.sub is ${unusable}, which names no user; the call is anonymous and its answers go out whole. ` +
+          `Give tokens a non-empty string or numeric sub, or pass hostOptions.owner`,
+        options.logger,
+      );
+    }
+    return owner;
+  };
 }
 
 /**
@@ -61,20 +70,31 @@ function mcpOwnerResolver(server: McpServerLike, options: McpHostOptions): Owner
  */
 export function installOnMcpServer(instance: PluginInstance, server: McpServerLike, options: McpHostOptions = {}): void {
   assertSupportedServer(server);
-  const owner = mcpOwnerResolver(server, options);
-  joinHost<McpRequestContextLike>(server, instance, { tools: options.tools, owner, logger: options.logger }, (instances) => {
-    interceptToolCalls(server, async (name, tool, ctx, run) =>
-      instances.fold({
+  const owner = mcpOwnerResolver(instance, server, options);
+  const join = { tools: options.tools, owner, logger: options.logger, references: options.references, resources: options.resources };
+  const instances = joinHost<McpRequestContextLike>(server, instance, join, (instances) => {
+    interceptToolCalls(server, async ({ name, tool, ctx, args, run }) => {
+      const call = ctx as McpRequestContextLike;
+      // S15.2: a reference that does not resolve ends the call before the tool runs; `{ error }` only where
+      // the tool's output schema cannot refuse it in an SDK v1 client's check (S7.9).
+      const resolved = await instances.resolve(name, args, call, tool.outputSchema === undefined);
+      if ("refusal" in resolved) return resolved.refusal;
+      const result = resolved.references > 0 ? await withShortValidationErrors(() => run(resolved.args)) : await run(resolved.args);
+      return instances.fold({
         toolName: name,
-        result: await run(),
-        call: ctx as McpRequestContextLike,
+        result,
+        call,
         outputSchema: tool.outputSchema,
         toolMeta: tool._meta,
         request: ctx,
-      }),
-    );
+      });
+    });
     registerResultQuery(server, instances);
   });
+  if (options.resources === true && !instances.servesResources) {
+    serveHandleResources(server, instances);
+    instances.servesResources = true;
+  }
 }
 
 /** Lists the host's one `result_query` on the server. */

@@ -55,6 +55,8 @@ export interface WebMcpHostOptions {
   modelContext?: ModelContextLike;
   /** Aborting it removes `result_query` from the model context (only the first installation's counts). */
   signal?: AbortSignal;
+  /** `false` stops `{ "$result": handle }` references resolving in this model context's tools (S15.1, S15.3). Default true. */
+  references?: boolean;
 }
 
 /** What `plugin.webmcp()` returns: registers the page's tools with folding. */
@@ -87,7 +89,8 @@ export function installOnWebMcp(instance: PluginInstance, options: WebMcpHostOpt
   const modelContext = options.modelContext ?? findModelContext();
   if (!modelContext) throw new WebMcpUnavailableError();
   const owner = options.owner ?? pageLoadOwner;
-  const instances = joinHost<void>(modelContext, instance, { tools: options.tools, owner, logger: options.logger }, (joined) =>
+  const join = { tools: options.tools, owner, logger: options.logger, references: options.references };
+  const instances = joinHost<void>(modelContext, instance, join, (joined) =>
     // A failed registration of result_query surfaces on the page's own registerTool calls of the same context.
     void Promise.resolve(modelContext.registerTool(resultQueryTool(joined), { signal: options.signal })).catch((error: unknown) =>
       instance.warn(`result-handles: could not register result_query on WebMCP (${describeError(error)})`, options.logger),
@@ -124,7 +127,10 @@ function foldingTool(tool: WebMcpTool, instances: HostInstances<void>): Record<s
     ...declaration,
     ...listedOutputSchema,
     execute: async (input: Record<string, unknown>) => {
-      const answer = await execute.call(tool, input);
+      // S15.1: references resolve for the page's owner before the tool sees its input; S15.2: one that does not ends the call here.
+      const resolved = await instances.resolve(tool.name, input, undefined, outputSchema === undefined);
+      if ("refusal" in resolved) return resolved.refusal;
+      const answer = await execute.call(tool, resolved.args as Record<string, unknown>);
       const result = asToolResult(answer);
       if (!result) return answer;
       const folded = await instances.fold({ toolName: tool.name, result, call: undefined, outputSchema: checkedSchema, toolMeta: _meta, request: input });

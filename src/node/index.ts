@@ -1,6 +1,6 @@
 /** Node build: full storage (S9). Same API as the page build. */
 import { openResultHandleStore, type CreateResultHandleStoreOptions } from "../plugin/open-store.js";
-import { ResultHandlesPluginCore } from "../plugin/plugin.js";
+import { ResultHandlesPluginCore } from "../plugin-with-hosts.js";
 import type { ResultHandleStore } from "../records/store.js";
 import { nodeRuntime } from "./runtime.js";
 

@@ -2,6 +2,13 @@
 export const RESULT_HANDLE_META_KEY = "frontmcp/result-handle";
 /** Name of the tool that reads a folded answer back (S7). */
 export const RESULT_QUERY_TOOL_NAME = "result_query";
+/** URI scheme of a folded answer served as a resource: `result-handle://<handle>` (S15.4). */
+export const RESULT_HANDLE_URI_SCHEME = "result-handle";
+/**
+ * Most distinct `{ "$result": … }` references one tool call may carry (S15.1): each is read whole, so a
+ * call of thousands must not make the server read and hold thousands of answers (S16.1).
+ */
+export const MAX_REFERENCES_PER_CALL = 64;
 /**
  * Memory store defaults (S9.3), the one place both a plugin's resolved config and a bare
  * `new MemoryStorage(namespace)` read them. Answers a memory store keeps unless `storage.memory.maxEntries`

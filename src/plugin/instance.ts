@@ -5,7 +5,7 @@ import type { ResultHandleStore } from "../records/store.js";
 
 /**
  * What a host needs of one plugin instance: its resolved options, its lazily opened store, and a place
- * for warnings. `ResultHandlesPluginCore` implements it; hosts (MCP, WebMCP) depend on this interface
+ * for warnings. `PluginCore` implements it; hosts (MCP, WebMCP) depend on this interface
  * only, so the plugin class and the hosts do not import each other. It is at once the fold's
  * `FoldContext` and the query tool's `HandleSource`.
  *

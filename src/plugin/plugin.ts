@@ -1,8 +1,6 @@
 import { ResultHandlesError } from "../errors.js";
 import { MIN_OPEN_RETRY_MS } from "./defaults.js";
 import type { Logger } from "../fold/fold.js";
-import { installOnMcpServer, type McpHostOptions, type McpServerLike } from "../hosts/mcp.js";
-import { installOnWebMcp, type WebMcpHost, type WebMcpHostOptions } from "../hosts/webmcp.js";
 import type { PluginInstance } from "./instance.js";
 import { openStore } from "./open-store.js";
 import { resolveOptions, type ResultHandlesConfig, type ResultHandlesOptions } from "./options.js";
@@ -14,9 +12,10 @@ export const ResultHandlesConfigToken: unique symbol = Symbol.for("mcp-result-ha
 
 /**
  * One plugin instance: its options, its lazily opened store and its warnings. Each build (Node, page)
- * subclasses it to supply its `Runtime`; `init` opens nothing (S2.1, S3.3, S9.5).
+ * subclasses it to supply its `Runtime`; `init` opens nothing (S2.1, S3.3, S9.5). It knows no host: the
+ * `install` and `webmcp` sugar is added above it, where the entries meet the hosts (src/plugin-with-hosts.ts).
  */
-export class ResultHandlesPluginCore implements PluginInstance {
+export class PluginCore implements PluginInstance {
   protected static runtime: Runtime;
   readonly config: ResultHandlesConfig;
   /** Where warnings go when an installation has no logger of its own. */
@@ -37,25 +36,10 @@ export class ResultHandlesPluginCore implements PluginInstance {
   }
 
   /** Checks options (S3) and returns an instance. Throws `ResultHandlesConfigurationError` naming every problem. */
-  static init<T extends ResultHandlesPluginCore>(this: new (config: ResultHandlesConfig, runtime: Runtime) => T, options?: ResultHandlesOptions): T {
-    const runtime = (this as unknown as typeof ResultHandlesPluginCore).runtime;
+  static init<T extends PluginCore>(this: new (config: ResultHandlesConfig, runtime: Runtime) => T, options?: ResultHandlesOptions): T {
+    const runtime = (this as unknown as typeof PluginCore).runtime;
     if (!runtime) throw new ResultHandlesError("INVALID_USAGE", "Use ResultHandlesPlugin from mcp-result-handles: the core class has no storage of its own");
     return new this(resolveOptions(options, runtime), runtime);
-  }
-
-  /** Folds this server's tool answers and registers `result_query` once per server (S10.1). */
-  install(server: McpServerLike, hostOptions?: McpHostOptions): this {
-    installOnMcpServer(this, server, hostOptions);
-    return this;
-  }
-
-  /**
-   * Exposes tools through WebMCP (`document.modelContext`) with folding, and registers `result_query` beside
-   * them (S10.2). Register the page's tools on the returned host: `await host.registerTool(tool, { signal })`.
-   * Calls count as one verified session per page load unless `hostOptions.owner` says otherwise.
-   */
-  webmcp(hostOptions?: WebMcpHostOptions): WebMcpHost {
-    return installOnWebMcp(this, hostOptions);
   }
 
   get(token: typeof ResultHandleStoreToken): Promise<ResultHandleStore>;

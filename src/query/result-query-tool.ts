@@ -3,10 +3,12 @@ import type { Owner } from "../records/crypto.js";
 import { describeError, RESULT_QUERY_ERROR_CODES, ResultQueryError } from "../errors.js";
 import { quoteArgument } from "../util/quote-argument.js";
 import type { ResultHandlesConfig } from "../plugin/options.js";
+import type { Selector } from "../records/answer-index.js";
 import { selectForQuery } from "./plan.js";
+import { referenceSelector, referenceValue } from "./reference-value.js";
 import { searchQuery } from "./search-query.js";
 import { parseQueryArguments, queryValue, type QueryResult } from "./query.js";
-import type { ResultHandleStore } from "../records/store.js";
+import type { ResultHandleStore, StoredValue } from "../records/store.js";
 import { textResult, type ToolResult } from "../util/tool-result.js";
 
 /** A plugin instance as `result_query` sees it: where its handles live and how large a slice may be. */
@@ -119,31 +121,52 @@ export class ResultQueryTool {
       const result = await this.query(args, owner);
       return textResult(result as unknown as Record<string, unknown>);
     } catch (error) {
-      const refusal =
-        error instanceof ResultQueryError
-          ? error
-          : new ResultQueryError("INVALID_INPUT", describeError(error));
-      return {
-        content: [{ type: "text", text: `${refusal.code}: ${refusal.message}` }],
-        structuredContent: { error: { code: refusal.code, message: refusal.message } },
-        isError: true,
-      };
+      return refusalResult(error);
     }
   }
 
   /** Reads one slice; throws `ResultQueryError`. */
   async query(rawArgs: unknown, owner: OwnerOf): Promise<QueryResult> {
+    return (await this.queryUntil(rawArgs, owner)).result;
+  }
+
+  /** `query`, and when the handle expires (epoch ms): a resource read says how long its answer holds (S15.4). */
+  async queryUntil(rawArgs: unknown, owner: OwnerOf): Promise<{ result: QueryResult; expiresAt: number }> {
     const args = parseQueryArguments(rawArgs);
+    const found = await this.find(args.handle, owner, selectForQuery(args), "shared"); // the path parsed once, whatever the number of instances
+    const { config } = found.source;
+    const result = args.search !== undefined ? searchQuery(found.value, { ...args, search: args.search }, config) : queryValue(found.value, args, config.thresholdBytes);
+    return { result, expiresAt: found.expiresAt };
+  }
+
+  /**
+   * S15.1, S15.2: the value a `{ $result, path }` reference names, whole (nothing cut or paged), read for
+   * `owner` from any instance's store exactly as `query` reads it; anything that does not resolve throws
+   * the `ResultQueryError` that `result_query` would answer for that handle and path, with its text. Read
+   * afresh (`fresh`), the tool that receives it may change it without touching what later queries see;
+   * `shared` serves a reader that only looks (a resource read).
+   */
+  async referenced(handle: unknown, path: unknown, owner: OwnerOf, read: "fresh" | "shared" = "fresh"): Promise<{ value: unknown; expiresAt: number }> {
+    const args = parseQueryArguments({ handle, path });
+    const given = path === undefined ? undefined : args.path;
+    const found = await this.find(args.handle, owner, referenceSelector(args.handle, given), read);
+    return { value: referenceValue(found.value, given), expiresAt: found.expiresAt };
+  }
+
+  /** The first instance (in install order) holding the handle for its owner, and the value it read. */
+  private async find(handle: string, owner: OwnerOf, select: Selector, read: "shared" | "fresh"): Promise<StoredValue & { source: HandleSource }> {
     // Every instance's store is asked at once, so a slow or hung store costs one timeout, not one per
     // instance; the first instance (in install order) that holds the handle answers.
-    const select = selectForQuery(args); // the path parsed once, whatever the number of instances
     const reads = this.sources().map((source) => ({
       source,
       found: source
         .store()
-        .then((store) => store.readShared(args.handle, typeof owner === "function" ? owner(source) : owner, select))
+        .then((store) => {
+          const who = typeof owner === "function" ? owner(source) : owner;
+          return store.readWithExpiry(handle, who, select, read === "shared");
+        })
         .then(
-          (found): { value: unknown } | "not found" | "unavailable" => found ?? "not found",
+          (found): StoredValue | "not found" | "unavailable" => found ?? "not found",
           () => "unavailable" as const,
         ),
     }));
@@ -151,17 +174,31 @@ export class ResultQueryTool {
     for (const read of reads) {
       const found = await read.found;
       if (found === "unavailable") unavailable = true;
-      else if (found !== "not found") {
-        const { config } = read.source;
-        return args.search !== undefined ? searchQuery(found.value, { ...args, search: args.search }, config) : queryValue(found.value, args, config.thresholdBytes);
-      }
+      else if (found !== "not found") return { ...found, source: read.source };
     }
     if (unavailable) {
       throw new ResultQueryError("RESULT_STORE_UNAVAILABLE", "The result store could not be read right now. Try the same call again in a moment.");
     }
     throw new ResultQueryError(
       "RESULT_HANDLE_NOT_FOUND",
-      `No answer is kept for handle ${quoteArgument(args.handle)}: it expired, was evicted, or was not issued to this session and caller. Call the original tool again for a new handle.`,
+      `No answer is kept for handle ${quoteArgument(handle)}: it expired, was evicted, or was not issued to this session and caller. Call the original tool again for a new handle.`,
     );
   }
+}
+
+/**
+ * A refusal as a tool result (S7.6): its text starts with the code. `structured: false` leaves out
+ * `{ error }` for a tool whose own output schema would not admit it (an SDK v1 client checks it, S7.9).
+ */
+export function refusalResult(error: unknown, structured = true): ToolResult {
+  const refusal = asQueryError(error);
+  return {
+    content: [{ type: "text", text: `${refusal.code}: ${refusal.message}` }],
+    ...(structured ? { structuredContent: { error: { code: refusal.code, message: refusal.message } } } : {}),
+    isError: true,
+  };
+}
+
+function asQueryError(error: unknown): ResultQueryError {
+  return error instanceof ResultQueryError ? error : new ResultQueryError("INVALID_INPUT", describeError(error));
 }

@@ -22,11 +22,13 @@ import { dropSpareBuffers, serializeAnswer, type PieceOptions, type SerializedAn
 import type { NamespacedStorage } from "../storage/types.js";
 import { decodeUtf8 } from "../util/size.js";
 
-
 /** Encrypted records and the derived keys they go under, main record first: all a storage ever sees. */
 export interface SealedAnswer {
   readonly records: readonly { readonly key: string; readonly value: Uint8Array }[];
 }
+
+/** A read answer, and when its handle expires (epoch milliseconds). */
+export type StoredValue = { value: unknown; expiresAt: number };
 
 /** An answer as far as `readShared` has read it: whole, or its index and the parts of its lists read so far. */
 interface AnswerState {
@@ -133,26 +135,32 @@ export class ResultHandleStore {
     }
   }
 
-  /** The value saved for this handle and owner; missing, expired, tampered and foreign handles read as undefined. */
+  /** The value saved for this handle and owner, read afresh (the caller may change it); missing, expired, tampered and foreign handles read as undefined. */
   async read(handle: string, owner: Owner): Promise<{ value: unknown } | undefined> {
-    return this.load(handle, owner, false, undefined);
+    const found = await this.load(handle, owner, false, undefined);
+    return found && { value: found.value };
   }
 
   /**
    * `read` for `result_query`: a recent answer may be served from memory instead of being decrypted and
-   * parsed again, and with `select`, only the list items the query needs are read (the rest of the
-   * returned value is missing, so use it only for that query). The value may be shared with other calls
-   * and must be treated as read-only.
+   * parsed again, and with `select`, only the list items the query needs are read (the rest of the value is
+   * missing: use it only for that query). The value may be shared with other calls: treat it as read-only.
    */
   async readShared(handle: string, owner: Owner, select?: Selector): Promise<{ value: unknown } | undefined> {
-    return this.load(handle, owner, true, select);
+    const found = await this.load(handle, owner, true, select);
+    return found && { value: found.value };
+  }
+
+  /** `readShared` (`shared`) or `read` (with `select`, only the items it selects), and when the handle expires (S15.4 `ttlMs`). */
+  async readWithExpiry(handle: string, owner: Owner, select: Selector | undefined, shared: boolean): Promise<StoredValue | undefined> {
+    return this.load(handle, owner, shared, select);
   }
 
   private keysFor(handle: string, owner: Owner): Promise<AnswerKeys> {
     return this.keys.get(handle, owner, () => AnswerKeys.derive(handle, owner, this.options.crypto ?? defaultCryptoBackend()));
   }
 
-  private async load(handle: string, owner: Owner, shared: boolean, select: Selector | undefined): Promise<{ value: unknown } | undefined> {
+  private async load(handle: string, owner: Owner, shared: boolean, select: Selector | undefined): Promise<StoredValue | undefined> {
     if (!isUuidV4(handle)) return undefined;
     const keys = await this.keysFor(handle, owner);
     const main = await this.storage.get(keys.storageKey);
@@ -174,7 +182,7 @@ export class ResultHandleStore {
       }
       if (shared) this.recent.set(keys.storageKey, main, state, state.expiresAt, state.bytes);
     }
-    if (state.whole) return state.whole;
+    if (state.whole) return { value: state.whole.value, expiresAt: state.expiresAt };
 
     const selection = select ? select(state.index!.lists) : "all";
     const value = await (selection === "none"
@@ -187,7 +195,7 @@ export class ResultHandleStore {
       return undefined;
     }
     if (shared) this.recent.resize(keys.storageKey, state, state.bytes);
-    return { value };
+    return { value, expiresAt: state.expiresAt };
   }
 
   /** Every piece, parsed as one answer. */

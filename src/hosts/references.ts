@@ -1,0 +1,155 @@
+/**
+ * References (S15.1, S15.2), for every host: in a tool call's arguments, each object whose only keys are
+ * `$result` and optionally `path` is replaced, at any depth, by the value it names, before the tool's input
+ * is checked and before the tool runs. The model passes a folded answer on without ever re-typing it.
+ *
+ * The walk is iterative (arguments thousands of levels deep cannot overflow the stack) and visits each
+ * part of the arguments once; the arguments are copied, never changed (an in-process client may still
+ * hold them). Each distinct reference is read once, all at once, and at most `MAX_REFERENCES_PER_CALL`
+ * of them: resolution costs reading what the references name, no more (S16.1).
+ */
+import { MAX_REFERENCES_PER_CALL } from "../plugin/defaults.js";
+import { ResultQueryError } from "../errors.js";
+import { hasOwn, isPlainObject, setOwn } from "../util/json.js";
+
+/** What a reference names, read for the owner of this call; throws the `ResultQueryError` of `result_query`. */
+export type ReadReference = (handle: unknown, path: unknown) => Promise<unknown>;
+
+/** The arguments with every reference replaced (and how many there were), or the refusal of the first (in document order) that does not resolve. */
+export type Resolution = { args: unknown; references: number } | { refusal: unknown };
+
+/** `{ "$result": … }` or `{ "$result": …, "path": … }`, nothing else: with any other key, it is data (S15.1). */
+export function isReference(value: unknown): value is { $result: unknown; path?: unknown } {
+  if (!isPlainObject(value) || !hasOwn(value, "$result")) return false;
+  const keys = Object.keys(value);
+  return keys.length === 1 || (keys.length === 2 && hasOwn(value, "path"));
+}
+
+/** Whether `args` holds a reference anywhere; the usual call has none and costs one walk, no copy. */
+export function hasReferences(args: unknown): boolean {
+  const seen = new Set<object>();
+  const pending: unknown[] = [args];
+  while (pending.length > 0) {
+    const value = pending.pop();
+    if (typeof value !== "object" || value === null || seen.has(value)) continue;
+    seen.add(value);
+    if (isReference(value)) return true;
+    if (Array.isArray(value)) for (let i = 0; i < value.length; i++) pending.push(value[i]);
+    else for (const key of Object.keys(value)) pending.push((value as Record<string, unknown>)[key]);
+  }
+  return false;
+}
+
+/** S15.1: `args` with each reference replaced by what `read` gives for it; the original is left as it was. */
+export async function resolveReferences(args: unknown, read: ReadReference): Promise<Resolution> {
+  if (!hasReferences(args)) return { args, references: 0 };
+  const { root, slots } = copyWithSlots(args);
+  // One read per distinct (handle, path); an argument that cannot be a key (not a string) is read alone and refused there.
+  const reads = new Map<string, Promise<{ value: unknown } | { error: unknown }>>();
+  const outcomes: Promise<{ value: unknown } | { error: unknown }>[] = [];
+  for (const slot of slots) {
+    const { $result: handle, path } = slot.reference;
+    const key = typeof handle === "string" && (path === undefined || typeof path === "string") ? JSON.stringify([handle, path ?? null]) : undefined;
+    let outcome = key === undefined ? undefined : reads.get(key);
+    if (!outcome) {
+      if (reads.size >= MAX_REFERENCES_PER_CALL) {
+        return {
+          refusal: new ResultQueryError(
+            "INVALID_INPUT",
+            `A call may carry at most ${MAX_REFERENCES_PER_CALL} different { "$result": … } references; pass fewer, or one reference to a list that holds them all.`,
+          ),
+        };
+      }
+      outcome = read(handle, path).then(
+        (value) => ({ value }),
+        (error: unknown) => ({ error }),
+      );
+      if (key !== undefined) reads.set(key, outcome);
+      else reads.set(`#${reads.size}`, outcome); // counted against the limit all the same
+    }
+    outcomes.push(outcome);
+  }
+  const settled = await Promise.all(outcomes);
+  for (let i = 0; i < slots.length; i++) {
+    const outcome = settled[i]!;
+    if ("error" in outcome) return { refusal: outcome.error };
+    const slot = slots[i]!;
+    put(slot.holder, slot.key, outcome.value);
+  }
+  return { args: root.value, references: slots.length };
+}
+
+/** Longest input-validation message a call with references gets back; the rest is cut (S7.10, S16.1). */
+const MAX_VALIDATION_MESSAGE_CHARS = 2000;
+
+/**
+ * Runs `run`, cutting the message of an input-validation error it throws: the SDK lists every issue, and
+ * over arguments resolved from a 10 MB answer whose every item fails, that is a 9 MB reply to a request of
+ * a few hundred bytes. The error, its kind and its start stay the SDK's own.
+ */
+export async function withShortValidationErrors<T>(run: () => Promise<T>): Promise<T> {
+  try {
+    return await run();
+  } catch (error) {
+    if (error instanceof Error && error.message.startsWith("Input validation error") && error.message.length > MAX_VALIDATION_MESSAGE_CHARS) {
+      const total = error.message.length;
+      error.message = `${error.message.slice(0, MAX_VALIDATION_MESSAGE_CHARS)}… (${total} characters in all: the arguments, with their references resolved, fail the tool's input schema in many places)`;
+    }
+    throw error;
+  }
+}
+
+interface Slot {
+  holder: Record<string, unknown> | unknown[];
+  key: string | number;
+  reference: { $result: unknown; path?: unknown };
+}
+
+/**
+ * A copy of `args` whose containers are new (shared parts copied once, so a cycle ends), and where each
+ * reference is to go, in document order.
+ */
+function copyWithSlots(args: unknown): { root: { value: unknown }; slots: Slot[] } {
+  const root: { value: unknown } = { value: undefined };
+  const slots: Slot[] = [];
+  const copies = new Map<object, Record<string, unknown> | unknown[]>();
+  // Last in, first out: children are pushed in reverse so they are visited in document order.
+  const pending: [value: unknown, holder: Record<string, unknown> | unknown[], key: string | number][] = [[args, root, "value"]];
+  while (pending.length > 0) {
+    const [value, holder, key] = pending.pop()!;
+    if (typeof value !== "object" || value === null) {
+      put(holder, key, value);
+      continue;
+    }
+    if (isReference(value)) {
+      slots.push({ holder, key, reference: value });
+      put(holder, key, undefined);
+      continue;
+    }
+    const known = copies.get(value);
+    if (known) {
+      put(holder, key, known);
+      continue;
+    }
+    if (Array.isArray(value)) {
+      const copy = new Array<unknown>(value.length);
+      copies.set(value, copy);
+      put(holder, key, copy);
+      for (let i = value.length - 1; i >= 0; i--) pending.push([value[i], copy, i]);
+    } else {
+      const copy: Record<string, unknown> = {};
+      copies.set(value, copy);
+      put(holder, key, copy);
+      const keys = Object.keys(value);
+      for (const name of keys) setOwn(copy, name, undefined); // keeps the key order of the original
+      for (let i = keys.length - 1; i >= 0; i--) pending.push([(value as Record<string, unknown>)[keys[i]!], copy, keys[i]!]);
+    }
+  }
+  return { root, slots };
+}
+
+/** Sets a list item or an own key (`__proto__` included, as the data it is in JSON). */
+function put(holder: Record<string, unknown> | unknown[], key: string | number, value: unknown): void {
+  if (typeof key === "number") (holder as unknown[])[key] = value;
+  else setOwn(holder as Record<string, unknown>, key, value);
+}
