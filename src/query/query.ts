@@ -1,18 +1,15 @@
 import { ResultQueryError } from "../errors.js";
-import { cutString, hasOwn, isHighSurrogate, isLowSurrogate, isPlainObject, jsonKeys, setOwn, type JsonObject } from "../util/json.js";
-import { formatPath, resolvePath } from "./path.js";
+import { cutString, isHighSurrogate, isLowSurrogate, isPlainObject, jsonKeys, setOwn, type JsonObject } from "../util/json.js";
+import { selectNodes } from "./jsonpath.js";
+import { nodelistPage } from "./nodelist.js";
+import { buildEntries, fieldPicker, itemSize, memberSize } from "./page.js";
+import { formatPath, resolveSegments } from "./path.js";
+import { DEFAULT_LIMITS, planPath, window, type QueryArguments, type QueryPlan } from "./plan.js";
 import { cutForMessage } from "../util/quote-argument.js";
 import { jsonSize } from "../util/size.js";
 
-/** Arguments of `result_query` after validation (S7.1). */
-export interface QueryArguments {
-  handle: string;
-  path: string;
-  offset?: number;
-  limit?: number;
-  page?: number;
-  fields?: string[];
-}
+export type { QueryArguments } from "./plan.js";
+export { DEFAULT_LIMITS } from "./plan.js";
 
 /** What `result_query` returns (S7.5). */
 export interface QueryResult {
@@ -21,10 +18,11 @@ export interface QueryResult {
   total?: number;
   offset?: number;
   nextOffset?: number;
+  /** For a nodelist (S14.2): the canonical path of each node in `value`. */
+  paths?: string[];
 }
 
 export const MAX_LIMIT = 100_000;
-export const DEFAULT_LIMITS = Object.freeze({ items: 20, keys: 20, chars: 2000 });
 
 /**
  * Checks raw `result_query` arguments (S7.1). Every refusal is `INVALID_INPUT` (S7.6), whatever a
@@ -70,11 +68,25 @@ function wholeNumber(name: string, value: unknown, min: number, max: number): nu
 
 /**
  * Reads one slice of a stored answer (S7.2 to S7.6). `thresholdBytes` is that of the plugin instance
- * that folded the handle: a larger slice is refused, never folded again (S7.7).
+/**
+ * Reads one slice of a stored answer (S7.2 to S7.6, S14.2). `thresholdBytes` is that of the plugin
+ * instance that folded the handle: a larger slice is refused, never folded again (S7.7).
  */
 export function queryValue(answer: unknown, args: QueryArguments, thresholdBytes: number): QueryResult {
-  const { value: target, steps } = resolvePath(answer, args.path);
+  return answerPlan(answer, planPath(args.path), args, thresholdBytes);
+}
+
+/** `queryValue` for a path planned already (the plan the store read with). */
+export function answerPlan(answer: unknown, plan: QueryPlan, args: QueryArguments, thresholdBytes: number): QueryResult {
+  if (plan.kind === "refused") throw plan.error;
+  if (plan.kind === "nodelist") {
+    const page = nodelistPage(selectNodes(plan.compiled, answer, plan.path), plan.path, args, thresholdBytes);
+    if (!page.fits) refuseSize(plan.path, thresholdBytes, page.bytes, page.fit, "nodes", page.offset);
+    return page.result;
+  }
+  const { value: target, steps } = resolveSegments(answer, plan.segments, plan.path);
   const path = formatPath(steps);
+  const pick = fieldPicker(args.fields);
 
   if (typeof target === "string") {
     if (args.fields) throw invalid(`fields apply to objects and lists of objects; ${cutForMessage(path)} is a string`);
@@ -86,34 +98,26 @@ export function queryValue(answer: unknown, args: QueryArguments, thresholdBytes
   }
   if (Array.isArray(target)) {
     const { offset, limit } = window(args, DEFAULT_LIMITS.items);
+    const from = Math.min(offset, target.length);
     const end = Math.min(target.length, offset + limit);
-    const slice = target.slice(offset, end).map((item) => (args.fields ? pickFields(item, args.fields) : item));
-    checkSize(slice, thresholdBytes, path, () => fittingItems(slice, thresholdBytes), "items", offset);
-    return withPaging(path, slice, target.length, Math.min(offset, target.length), end);
+    const built = buildEntries(from, end, (at) => (pick ? pick(target[at]) : target[at]), itemSize, thresholdBytes);
+    if (!built.fits) refuseSize(path, thresholdBytes, built.bytes, built.fit, "items", from);
+    return withPaging(path, built.entries, target.length, from, end);
   }
   if (isPlainObject(target)) {
-    const source = args.fields ? (pickFields(target, args.fields) as JsonObject) : target;
+    const source = pick ? (pick(target) as JsonObject) : target;
     const keys = jsonKeys(source);
     const { offset, limit } = window(args, DEFAULT_LIMITS.keys);
+    const from = Math.min(offset, keys.length);
     const end = Math.min(keys.length, offset + limit);
+    const built = buildEntries(from, end, (at) => [keys[at]!, source[keys[at]!]] as const, memberSize, thresholdBytes);
+    if (!built.fits) refuseSize(path, thresholdBytes, built.bytes, built.fit, "keys", from);
     const value: JsonObject = {};
-    for (const key of keys.slice(offset, end)) setOwn(value, key, source[key]);
-    checkSize(value, thresholdBytes, path, () => fittingItems(keys.slice(offset, end).map((k) => [k, value[k]]), thresholdBytes), "keys", offset);
-    return withPaging(path, value, keys.length, Math.min(offset, keys.length), end);
+    for (const [key, member] of built.entries) setOwn(value, key, member);
+    return withPaging(path, value, keys.length, from, end);
   }
   checkSize(target, thresholdBytes, path, () => 0, "items", 0);
   return { path, value: target };
-}
-
-/** The items a list query reads (S7.1 defaults), so the store can read only the pieces holding them. */
-export function listWindow(args: QueryArguments): { offset: number; limit: number } {
-  return window(args, DEFAULT_LIMITS.items);
-}
-
-function window(args: QueryArguments, defaultLimit: number): { offset: number; limit: number } {
-  const limit = args.limit ?? defaultLimit;
-  const offset = args.page !== undefined ? (args.page - 1) * limit : (args.offset ?? 0);
-  return { offset, limit };
 }
 
 /** A character range that never splits a surrogate pair (S7.3). */
@@ -127,24 +131,24 @@ function stringRange(text: string, offset: number, limit: number): [number, numb
   return [start, end];
 }
 
+
 function withPaging(path: string, value: unknown, total: number, offset: number, end: number): QueryResult {
   const result: QueryResult = { path, value, total, offset };
   if (end < total) result.nextOffset = end;
   return result;
 }
 
-function pickFields(item: unknown, fields: readonly string[]): unknown {
-  if (!isPlainObject(item)) return item;
-  const out: JsonObject = {};
-  for (const field of fields) if (hasOwn(item, field) && item[field] !== undefined) setOwn(out, field, item[field]);
-  return out;
-}
-
 function checkSize(value: unknown, thresholdBytes: number, fullPath: string, fitting: () => number, unit: string, offset: number): void {
   const bytes = jsonSize(value);
-  if (bytes <= thresholdBytes) return;
+  if (bytes > thresholdBytes) refuseSize(fullPath, thresholdBytes, bytes, fitting(), unit, offset);
+}
+
+/**
+ * RESULT_SLICE_TOO_LARGE (S7.6): `fit` entries from `offset` would fit. `bytes` is the size measured,
+ * which stops at the first entry past the limit (S16.1), so for lists it is where measuring stopped.
+ */
+export function refuseSize(fullPath: string, thresholdBytes: number, bytes: number, fit: number, unit: string, offset: number): never {
   const path = cutForMessage(fullPath);
-  const fit = fitting();
   const advice =
     fit > 0
       ? `At most ${fit} ${unit} from offset ${offset} fit: call result_query again with limit ${fit}, fewer fields or a deeper path.`
@@ -155,15 +159,6 @@ function checkSize(value: unknown, thresholdBytes: number, fullPath: string, fit
   );
 }
 
-/** How many leading entries of a list fit in `limit` bytes as one JSON array. */
-function fittingItems(items: readonly unknown[], limit: number): number {
-  let bytes = 2; // []
-  for (let i = 0; i < items.length; i++) {
-    bytes += jsonSize(items[i]) + (i > 0 ? 1 : 0);
-    if (bytes > limit) return i;
-  }
-  return items.length;
-}
 
 /**
  * How many leading characters of the refused slice fit in `limit` bytes as one JSON string (binary

@@ -3,8 +3,8 @@ import type { Owner } from "../records/crypto.js";
 import { describeError, ResultQueryError, type ResultQueryErrorCode } from "../errors.js";
 import { quoteArgument } from "../util/quote-argument.js";
 import type { ResultHandlesConfig } from "../plugin/options.js";
-import { selectForQuery } from "./plan.js";
-import { DEFAULT_LIMITS, MAX_LIMIT, parseQueryArguments, queryValue, type QueryResult } from "./query.js";
+import { planPath, selectorFor } from "./plan.js";
+import { answerPlan, DEFAULT_LIMITS, MAX_LIMIT, parseQueryArguments, type QueryResult } from "./query.js";
 import type { ResultHandleStore } from "../records/store.js";
 import { textResult, type ToolResult } from "../util/tool-result.js";
 
@@ -134,7 +134,8 @@ export class ResultQueryTool {
     const args = parseQueryArguments(rawArgs);
     // Every instance's store is asked at once, so a slow or hung store costs one timeout, not one per
     // instance; the first instance (in install order) that holds the handle answers.
-    const select = selectForQuery(args); // the path parsed once, whatever the number of instances
+    const plan = planPath(args.path); // parsed once, whatever the number of instances; the store reads what it selects
+    const select = selectorFor(plan, args);
     const reads = this.sources().map((source) => ({
       source,
       found: source
@@ -149,7 +150,7 @@ export class ResultQueryTool {
     for (const read of reads) {
       const found = await read.found;
       if (found === "unavailable") unavailable = true;
-      else if (found !== "not found") return queryValue(found.value, args, read.source.config.thresholdBytes);
+      else if (found !== "not found") return answerPlan(found.value, plan, args, read.source.config.thresholdBytes);
     }
     if (unavailable) {
       throw new ResultQueryError("RESULT_STORE_UNAVAILABLE", "The result store could not be read right now. Try the same call again in a moment.");

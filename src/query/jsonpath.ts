@@ -1,0 +1,236 @@
+/**
+ * RFC 9535 JSONPath over json-p3 (S14.1), made safe for hostile queries (S14.3):
+ * - `match()` and `search()` run I-Regexp (RFC 9485) on re2js, a linear-time RE2 port, instead of
+ *   json-p3's backtracking `RegExp` (`(a+)+b` over 28 `a`s blocked for seconds);
+ * - descendant segments walk the answer with an explicit stack instead of nested generators (which cost
+ *   one generator frame per level for every node, and end at json-p3's default depth of 50);
+ * - node locations are parent links, so a node 3000 levels deep costs one step, not a copy of its path;
+ * - every evaluation runs against a step budget, so `$..*..*` cannot make quadratic work.
+ * json-p3 has no `eval` or `new Function` (checked in its 2.3.1 bundle).
+ */
+import { FunctionExpressionType, JSONPathEnvironment, JSONPathError, JSONPathNode, jsonpath, type JSONPathQuery } from "json-p3";
+import { RE2JS } from "re2js";
+import { ResultQueryError } from "../errors.js";
+import { MAX_QUERY_CHARS, MAX_QUERY_STEPS } from "../plugin/defaults.js";
+import { cutForMessage, quoteArgument } from "../util/quote-argument.js";
+
+/** A node's place as a parent link: `concat` (the only thing json-p3 does with a location) is one step. */
+class Location {
+  constructor(
+    readonly parent: Location | undefined,
+    readonly step: string | number,
+  ) {}
+  concat(step: string | number): Location {
+    return new Location(this, step);
+  }
+  /** Keys and indexes from the root, for the canonical path of a node that is returned. */
+  steps(): (string | number)[] {
+    const out: (string | number)[] = [];
+    for (let at: Location | undefined = this; at?.parent; at = at.parent) out.push(at.step);
+    return out.reverse();
+  }
+}
+
+/** One node of a nodelist: its value and its keys and indexes from the root. */
+export interface JsonPathNode {
+  value: unknown;
+  location: () => (string | number)[];
+}
+
+/** Work done by the evaluation running now (evaluation is synchronous, so one counter serves). */
+let steps = 0;
+function tick(): void {
+  if (++steps > MAX_QUERY_STEPS) {
+    throw new ResultQueryError(
+      "INVALID_INPUT",
+      `The query would visit more than ${MAX_QUERY_STEPS} nodes of this answer (nested descendants or wildcards multiply): narrow it, for example $.rows[?@.id == 5] instead of $..*..id.`,
+    );
+  }
+}
+
+// ---- I-Regexp on RE2 (RFC 9535 2.4.6 and 2.4.7, RFC 9485) ----
+
+/** json-p3's own I-Regexp check, reached without running its backtracking RegExp (see isIRegexp). */
+const checker = new jsonpath.functions.Match({ cacheSize: 0, throwErrors: true, iRegexpCheck: true });
+
+/**
+ * Whether `pattern` is a valid I-Regexp. json-p3's checker runs first and throws `IRegexpError` when the
+ * pattern is not one; a valid one is then compiled and tested against a Symbol, which throws TypeError
+ * before any matching, so no backtracking ever runs.
+ */
+function isIRegexp(pattern: string): boolean {
+  try {
+    checker.call(Symbol("never matched") as unknown as string, pattern);
+    return true; // not reached: testing a Symbol throws
+  } catch (error) {
+    return error instanceof TypeError;
+  }
+}
+
+/**
+ * I-Regexp as RE2 syntax: `.` is any character but line feed and carriage return (RFC 9485 5.3). `^` and
+ * `$` stay anchors of the whole text (RE2 without multi-line mode), as the compliance suite expects.
+ */
+function toRe2(pattern: string): string {
+  let out = "";
+  let inClass = false;
+  for (let i = 0; i < pattern.length; i++) {
+    const ch = pattern[i]!;
+    if (ch === "\\") {
+      out += ch + (pattern[i + 1] ?? "");
+      i++;
+    } else if (inClass) {
+      if (ch === "]") inClass = false;
+      out += ch;
+    } else if (ch === "[") {
+      inClass = true;
+      out += ch;
+      if (pattern[i + 1] === "^") (out += "^"), i++;
+    } else out += ch === "." ? "[^\\n\\r]" : ch;
+  }
+  return out;
+}
+
+const compiled = new Map<string, RE2JS | null>();
+const COMPILED_KEPT = 64;
+
+/** The compiled pattern, or null when it is no I-Regexp or RE2 refuses it (such as a repeat over 1000). */
+function regex(pattern: string): RE2JS | null {
+  let re = compiled.get(pattern);
+  if (re !== undefined) return re;
+  re = null;
+  if (isIRegexp(pattern)) {
+    try {
+      re = RE2JS.compile(toRe2(pattern));
+    } catch {
+      re = null;
+    }
+  }
+  if (compiled.size >= COMPILED_KEPT) compiled.delete(compiled.keys().next().value!);
+  compiled.set(pattern, re);
+  return re;
+}
+
+/** `match` (whole string) and `search` (any substring): LogicalFalse for a non-string or an invalid pattern. */
+function regexFunction(whole: boolean) {
+  return {
+    argTypes: [FunctionExpressionType.ValueType, FunctionExpressionType.ValueType],
+    returnType: FunctionExpressionType.LogicalType,
+    call(text: unknown, pattern: unknown): boolean {
+      if (typeof text !== "string" || typeof pattern !== "string") return false;
+      const re = regex(pattern);
+      if (!re) return false;
+      return whole ? re.matches(text) : re.test(text);
+    },
+  };
+}
+
+const environment = new JSONPathEnvironment();
+environment.functionRegister.set("match", regexFunction(true));
+environment.functionRegister.set("search", regexFunction(false));
+
+// ---- descendants without recursion ----
+
+const DescendantSegment = environment.compile("$..a").segments[0]!.constructor;
+type Visitable = { environment: JSONPathEnvironment };
+
+/** The descendant walk of RFC 9535 2.5.2 (the node, then its children in order, depth first), on a stack. */
+function* visit(this: Visitable, node: JSONPathNode): Generator<JSONPathNode> {
+  const stack: JSONPathNode[] = [node];
+  while (stack.length > 0) {
+    const current = stack.pop()!;
+    tick();
+    yield current;
+    const value = current.value as unknown;
+    const location = current.location as unknown as Location;
+    if (Array.isArray(value)) {
+      for (let i = value.length - 1; i >= 0; i--) stack.push(new JSONPathNode(value[i], location.concat(i) as never, current.root));
+    } else if (value !== null && typeof value === "object") {
+      const entries = this.environment.entries(value as never);
+      for (let i = entries.length - 1; i >= 0; i--) {
+        const [key, child] = entries[i]!;
+        stack.push(new JSONPathNode(child, location.concat(key) as never, current.root));
+      }
+    }
+  }
+}
+
+/** Gives every descendant segment of the compiled query, filters included, the stack walk above. */
+function useStackWalk(query: JSONPathQuery): void {
+  const seen = new Set<object>();
+  const pending: unknown[] = [query];
+  while (pending.length > 0) {
+    const item = pending.pop();
+    if (item === null || typeof item !== "object" || seen.has(item)) continue;
+    seen.add(item);
+    if (item instanceof DescendantSegment) (item as unknown as { visit: typeof visit }).visit = visit;
+    for (const [key, child] of Object.entries(item)) if (key !== "environment" && key !== "token") pending.push(child);
+  }
+}
+
+// ---- compile and evaluate ----
+
+/** A compiled RFC 9535 query. */
+export interface CompiledJsonPath {
+  readonly query: JSONPathQuery;
+  /** RFC 9535 2.3.5: only name and index selectors, so at most one node. */
+  readonly singular: boolean;
+}
+
+/**
+ * Compiles an RFC 9535 query. A query over MAX_QUERY_CHARS, or one the engine cannot take for its depth
+ * (deeply nested filters), is INVALID_INPUT saying why (S14.3); a syntax error is RESULT_PATH_NOT_FOUND:
+ * the path is of no form of S7.2 or S14.1 (S7.6).
+ */
+export function compileJsonPath(path: string): CompiledJsonPath {
+  if (path.length > MAX_QUERY_CHARS) {
+    throw new ResultQueryError(
+      "INVALID_INPUT",
+      `Path ${quoteArgument(path)} is a JSONPath query of ${path.length} characters, over the ${MAX_QUERY_CHARS} a query may have: use a shorter query.`,
+    );
+  }
+  let query: JSONPathQuery;
+  try {
+    query = environment.compile(path);
+  } catch (error) {
+    if (error instanceof RangeError) throw tooDeep(path, "nests too deeply to compile");
+    const detail = error instanceof JSONPathError ? cutForMessage(error.message.split("\n")[0]!) : "not a JSONPath query";
+    throw new ResultQueryError(
+      "RESULT_PATH_NOT_FOUND",
+      `Path ${quoteArgument(path)} is not a valid query (${detail}). Use a path such as $.rows[2].title, $.rows[*].id, $.rows[?@.status == 'open'], rows.2.title or /rows/2/title; "$" is the whole answer.`,
+    );
+  }
+  useStackWalk(query);
+  return { query, singular: query.singularQuery() };
+}
+
+/**
+ * The nodes `compiled` selects in `answer`, in the RFC's order, produced lazily so a caller keeps only
+ * the page it returns. The whole iteration must run synchronously (one step budget per evaluation).
+ */
+export function* selectNodes(compiled: CompiledJsonPath, answer: unknown, path: string): Generator<JsonPathNode> {
+  steps = 0;
+  const root = new Location(undefined, "");
+  let nodes: Iterable<JSONPathNode> = [new JSONPathNode(answer as never, root as never, answer as never)];
+  for (const segment of compiled.query.segments) nodes = segment.lazyResolve(nodes as never);
+  const iterator = nodes[Symbol.iterator]();
+  for (;;) {
+    let next: IteratorResult<JSONPathNode>;
+    try {
+      next = iterator.next();
+    } catch (error) {
+      // Comparisons of deeply nested values recurse inside json-p3: a coded refusal, never a crash.
+      if (error instanceof RangeError) throw tooDeep(path, "meets values nested too deeply to compare");
+      if (error instanceof JSONPathError) throw new ResultQueryError("INVALID_INPUT", `Path ${quoteArgument(path)} cannot run here: ${cutForMessage(error.message)}`);
+      throw error;
+    }
+    if (next.done) return;
+    tick();
+    const location = next.value.location as unknown as Location;
+    yield { value: next.value.value, location: () => location.steps() };
+  }
+}
+
+function tooDeep(path: string, why: string): ResultQueryError {
+  return new ResultQueryError("INVALID_INPUT", `Path ${quoteArgument(path)} ${why}: use a simpler query.`);
+}
