@@ -8,7 +8,7 @@
  * - every evaluation runs against a step budget, so `$..*..*` cannot make quadratic work.
  * json-p3 has no `eval` or `new Function` (checked in its 2.3.1 bundle).
  */
-import { FunctionExpressionType, JSONPathEnvironment, JSONPathError, JSONPathNode, jsonpath, type JSONPathQuery } from "json-p3";
+import { FunctionExpressionType, JSONPathEnvironment, JSONPathError, JSONPathNode, JSONPathNodeList, JSONPathQuery, jsonpath } from "json-p3";
 import { RE2JS } from "re2js";
 import { ResultQueryError } from "../errors.js";
 import { MAX_QUERY_CHARS, MAX_QUERY_STEPS } from "../plugin/defaults.js";
@@ -132,30 +132,83 @@ environment.functionRegister.set("search", regexFunction(false));
 // ---- descendants without recursion ----
 
 const DescendantSegment = environment.compile("$..a").segments[0]!.constructor;
-type Visitable = { environment: JSONPathEnvironment };
+type Segment = JSONPathQuery["segments"][number];
 
-/** The descendant walk of RFC 9535 2.5.2 (the node, then its children in order, depth first), on a stack. */
-function* visit(this: Visitable, node: JSONPathNode): Generator<JSONPathNode> {
-  const stack: JSONPathNode[] = [node];
-  while (stack.length > 0) {
-    const current = stack.pop()!;
-    tick();
-    yield current;
-    const value = current.value as unknown;
-    const location = current.location as unknown as Location;
-    if (Array.isArray(value)) {
-      for (let i = value.length - 1; i >= 0; i--) stack.push(new JSONPathNode(value[i], location.concat(i) as never, current.root));
-    } else if (value !== null && typeof value === "object") {
-      const entries = this.environment.entries(value as never);
-      for (let i = entries.length - 1; i >= 0; i--) {
-        const [key, child] = entries[i]!;
-        stack.push(new JSONPathNode(child, location.concat(key) as never, current.root));
+const NameSelector = environment.compile("$.a").segments[0]!.selectors[0]!.constructor;
+
+/**
+ * The descendant segment of RFC 9535 2.5.2 (each node, then its children in order, depth first, each
+ * passed to the selectors), on an explicit stack: no recursion, no generator per level. Name selectors
+ * (`$..title`, the common case) are tested in place, without a node per visited value.
+ */
+function* descend(this: Segment, nodes: Iterable<JSONPathNode>): Generator<JSONPathNode> {
+  const selectors = this.selectors;
+  const names = selectors.every((selector) => selector instanceof NameSelector)
+    ? selectors.map((selector) => (selector as unknown as { name: string }).name)
+    : undefined;
+  const entries = (value: object) => this.environment.entries(value as never);
+  for (const node of nodes) {
+    const values: unknown[] = [node.value];
+    const locations: Location[] = [node.location as unknown as Location];
+    while (values.length > 0) {
+      const value = values.pop();
+      const location = locations.pop()!;
+      tick();
+      if (names) {
+        if (value !== null && typeof value === "object" && !Array.isArray(value)) {
+          for (const name of names) {
+            if (Object.hasOwn(value, name)) yield new JSONPathNode((value as Record<string, never>)[name]!, location.concat(name) as never, node.root);
+          }
+        }
+      } else {
+        const current = new JSONPathNode(value as never, location as never, node.root);
+        for (const selector of selectors) yield* selector.resolve(current);
+      }
+      if (Array.isArray(value)) {
+        for (let i = value.length - 1; i >= 0; i--) values.push(value[i]), locations.push(location.concat(i));
+      } else if (value !== null && typeof value === "object") {
+        const members = entries(value);
+        for (let i = members.length - 1; i >= 0; i--) values.push(members[i]![1]), locations.push(location.concat(members[i]![0]));
       }
     }
   }
 }
 
-/** Gives every descendant segment of the compiled query, filters included, the stack walk above. */
+/** Nodes of `segments` applied to `value`, starting from a parent-linked root location. */
+function run(segments: readonly Segment[], value: unknown): Iterable<JSONPathNode> {
+  let nodes: Iterable<JSONPathNode> = [new JSONPathNode(value as never, new Location(undefined, "") as never, value as never)];
+  for (const segment of segments) nodes = segment.lazyResolve(nodes as never);
+  return nodes;
+}
+
+/**
+ * A singular query inside a filter (`@.owner`, evaluated once per item): stepped directly, without a
+ * generator per segment. The node's location is never read inside a filter, so it is the root's.
+ */
+function singularRun(query: JSONPathQuery): (value: unknown) => JSONPathNode[] {
+  const steps = query.segments.map((segment) => segment.selectors[0] as unknown as { name?: string; index?: number });
+  const root = new Location(undefined, "");
+  return (start) => {
+    let value = start;
+    for (const { name, index } of steps) {
+      if (typeof name === "string") {
+        if (value === null || typeof value !== "object" || Array.isArray(value) || !Object.hasOwn(value, name)) return [];
+        value = (value as Record<string, unknown>)[name];
+      } else {
+        if (!Array.isArray(value)) return [];
+        const at = index! < 0 ? value.length + index! : index!;
+        if (at < 0 || at >= value.length) return [];
+        value = value[at];
+      }
+    }
+    return [new JSONPathNode(value as never, root as never, start as never)];
+  };
+}
+
+/**
+ * Gives every descendant segment of the compiled query the stack walk above, and every query inside a
+ * filter (`@..x`, `$.y`) parent-linked locations, so no node costs a copy of its path.
+ */
 function useStackWalk(query: JSONPathQuery): void {
   const seen = new Set<object>();
   const pending: unknown[] = [query];
@@ -163,7 +216,16 @@ function useStackWalk(query: JSONPathQuery): void {
     const item = pending.pop();
     if (item === null || typeof item !== "object" || seen.has(item)) continue;
     seen.add(item);
-    if (item instanceof DescendantSegment) (item as unknown as { visit: typeof visit }).visit = visit;
+    if (item instanceof DescendantSegment) {
+      const segment = item as unknown as Segment;
+      segment.lazyResolve = descend as never;
+      segment.resolve = (nodes) => Array.from(descend.call(segment, nodes));
+    } else if (item !== query && item instanceof JSONPathQuery) {
+      const inner = item;
+      const select = inner.singularQuery() ? singularRun(inner) : (value: unknown) => Array.from(run(inner.segments, value));
+      inner.lazyQuery = (value) => select(value)[Symbol.iterator]();
+      inner.query = (value) => new JSONPathNodeList(select(value));
+    }
     for (const [key, child] of Object.entries(item)) if (key !== "environment" && key !== "token") pending.push(child);
   }
 }
@@ -210,10 +272,7 @@ export function compileJsonPath(path: string): CompiledJsonPath {
  */
 export function* selectNodes(compiled: CompiledJsonPath, answer: unknown, path: string): Generator<JsonPathNode> {
   steps = 0;
-  const root = new Location(undefined, "");
-  let nodes: Iterable<JSONPathNode> = [new JSONPathNode(answer as never, root as never, answer as never)];
-  for (const segment of compiled.query.segments) nodes = segment.lazyResolve(nodes as never);
-  const iterator = nodes[Symbol.iterator]();
+  const iterator = run(compiled.query.segments, answer)[Symbol.iterator]();
   for (;;) {
     let next: IteratorResult<JSONPathNode>;
     try {

@@ -1,11 +1,11 @@
 import { ResultQueryError } from "../errors.js";
 import { cutString, isHighSurrogate, isLowSurrogate, isPlainObject, jsonKeys, setOwn, type JsonObject } from "../util/json.js";
 import { selectNodes } from "./jsonpath.js";
-import { nodelistPage } from "./nodelist.js";
+import { nodelistPage, type NodelistPage } from "./nodelist.js";
 import { buildEntries, fieldPicker, itemSize, memberSize } from "./page.js";
 import { formatPath, resolveSegments } from "./path.js";
 import { DEFAULT_LIMITS, planPath, window, type QueryArguments, type QueryPlan } from "./plan.js";
-import { cutForMessage } from "../util/quote-argument.js";
+import { cutForMessage, quoteArgument } from "../util/quote-argument.js";
 import { jsonSize } from "../util/size.js";
 
 export type { QueryArguments } from "./plan.js";
@@ -80,7 +80,14 @@ export function queryValue(answer: unknown, args: QueryArguments, thresholdBytes
 export function answerPlan(answer: unknown, plan: QueryPlan, args: QueryArguments, thresholdBytes: number): QueryResult {
   if (plan.kind === "refused") throw plan.error;
   if (plan.kind === "nodelist") {
-    const page = nodelistPage(selectNodes(plan.compiled, answer, plan.path), plan.path, args, thresholdBytes);
+    let page: NodelistPage;
+    try {
+      page = nodelistPage(selectNodes(plan.compiled, answer, plan.path), plan.path, args, thresholdBytes);
+    } catch (error) {
+      // Measuring a node nested deeper than the engine's stack: a coded refusal, never a crash (S14.3).
+      if (error instanceof RangeError) throw invalid(`Path ${quoteArgument(plan.path)} selects values nested too deeply to return: use a deeper path.`);
+      throw error;
+    }
     if (!page.fits) refuseSize(plan.path, thresholdBytes, page.bytes, page.fit, "nodes", page.offset);
     return page.result;
   }
