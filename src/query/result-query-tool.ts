@@ -24,17 +24,19 @@ const INPUT_JSON_SCHEMA = {
     path: {
       type: "string",
       default: "$",
-      description: 'Where to read: "$" (whole answer), $.rows[2].title, $[\'rows\'][-1], rows.2.title or /rows/2/title',
+      description:
+        'Where to read: "$" (whole answer), $.rows[2].title, $[\'rows\'][-1], rows.2.title, /rows/2/title, ' +
+        "or any RFC 9535 JSONPath query, such as $.rows[?@.status == 'open'] or $..title (answers the matching nodes)",
     },
-    offset: { type: "integer", minimum: 0, default: 0, description: "First list item, string character or object key" },
+    offset: { type: "integer", minimum: 0, default: 0, description: "First list item, string character, object key or selected node" },
     limit: {
       type: "integer",
       minimum: 1,
       maximum: MAX_LIMIT,
-      description: `How many: default ${DEFAULT_LIMITS.items} items, ${DEFAULT_LIMITS.keys} keys or ${DEFAULT_LIMITS.chars} characters`,
+      description: `How many: default ${DEFAULT_LIMITS.items} items or nodes, ${DEFAULT_LIMITS.keys} keys or ${DEFAULT_LIMITS.chars} characters`,
     },
     page: { type: "integer", minimum: 1, description: "One-based page of `limit`, in place of offset" },
-    fields: { type: "array", items: { type: "string" }, description: "Keys to keep of an object or of each object in a list" },
+    fields: { type: "array", items: { type: "string" }, description: "Keys to keep of an object, or of each object in a list or nodelist; [] keeps all" },
   },
   required: ["handle"],
 } as const;
@@ -55,9 +57,10 @@ const ERROR_CODES: readonly ResultQueryErrorCode[] = [
 const OUTPUT_JSON_SCHEMA = {
   type: "object",
   properties: {
-    path: { type: "string", description: "Canonical path of the value read" },
-    value: { description: "The slice" },
-    total: { type: "integer", description: "Items, characters or keys at the path" },
+    path: { type: "string", description: "Canonical path of the value read; for a nodelist, the query as given" },
+    value: { description: "The slice; for a nodelist, the values of the selected nodes" },
+    paths: { type: "array", items: { type: "string" }, description: "For a nodelist: the canonical path of each node in value" },
+    total: { type: "integer", description: "Items, characters or keys at the path, or nodes selected" },
     offset: { type: "integer", description: "First index returned" },
     nextOffset: { type: "integer", description: "Offset of the next slice, when more remains" },
     error: {
@@ -98,7 +101,9 @@ export class ResultQueryTool {
   readonly description =
     "Reads part of a large tool answer that was folded into { preview, shape, handle }. Pass the handle, " +
     'a path ("$" or omitted for the whole answer; $.rows[2].title, $[\'rows\'][-1], the dot path rows.2.title, ' +
-    "or the JSON Pointer /rows/2/title), and optionally offset, limit or page (one-based, instead of offset) " +
+    "or the JSON Pointer /rows/2/title), or an RFC 9535 JSONPath query to filter, such as " +
+    "$.rows[?@.status == 'open'] (wildcards, slices, $..name and filters answer { value: [nodes], paths, total }), " +
+    "and optionally offset, limit or page (one-based, instead of offset) " +
     `and fields (keys to keep). Lists return ${DEFAULT_LIMITS.items} items, objects ${DEFAULT_LIMITS.keys} keys and ` +
     `strings ${DEFAULT_LIMITS.chars} characters by default; nextOffset says where the next slice starts. ` +
     "Handles expire after a few minutes and work only in the session that received them: on " +
