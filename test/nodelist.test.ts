@@ -7,6 +7,8 @@ import { McpServer } from "@modelcontextprotocol/server";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { MemoryStorage, ResultHandlesPlugin, ResultHandleStore, ResultQueryTool, type NamespacedStorage, type Owner } from "mcp-result-handles";
 import type { ResultHandlesConfig } from "../src/plugin/options.js";
+import { evaluate, resolveReferenceValue } from "../src/query/evaluate.js";
+import { planPath } from "../src/query/plan.js";
 import { openSqliteStorage } from "../src/storage/sqlite.js";
 import { linkInMemory } from "./helpers/in-memory.js";
 import { startRedisServer, type RedisServer } from "./helpers/redis-server.js";
@@ -89,6 +91,28 @@ describe("S14.2 nodelists through result_query", () => {
       expect(foreign.isError).toBe(true);
       expect((foreign.structuredContent as { error: { code: string } }).error.code).toBe("RESULT_HANDLE_NOT_FOUND");
     }
+  });
+});
+
+describe("evaluate and resolveReferenceValue: what a query selects, nothing cut or paged (for search, S14.4, and references, S15)", () => {
+  const answer = { rows: rows(50), meta: { count: 50 } };
+
+  it("a nodelist query gives every node with its canonical path; a singular one its value and steps", () => {
+    const nodes = evaluate(answer, planPath("$.rows[?@.status == 'open'].title"));
+    const open = answer.rows.filter((row) => row.status === "open");
+    expect(nodes).toMatchObject({ singular: false });
+    if (nodes.singular) throw new Error("expected a nodelist");
+    expect(nodes.nodes.map((node) => node.value)).toEqual(open.map((row) => row.title));
+    expect(nodes.nodes.map((node) => node.path)).toEqual(open.map((row) => `$.rows[${row.id}].title`));
+    expect(evaluate(answer, planPath("rows.49.id"))).toEqual({ singular: true, value: 49, steps: ["rows", 49, "id"] });
+  });
+
+  it("resolveReferenceValue: the whole value at a singular path, the node values of any other query", () => {
+    expect(resolveReferenceValue(answer, "$.rows")).toEqual(answer.rows); // 50 rows, not a page of 20
+    expect(resolveReferenceValue(answer, "$.rows[*].id")).toEqual(answer.rows.map((row) => row.id));
+    expect(resolveReferenceValue(answer, "$.rows[?@.id > 100]")).toEqual([]);
+    expect(() => resolveReferenceValue(answer, "$.nope")).toThrow(expect.objectContaining({ code: "RESULT_PATH_NOT_FOUND" }));
+    expect(() => resolveReferenceValue(answer, "$.rows[?")).toThrow(expect.objectContaining({ code: "RESULT_PATH_NOT_FOUND" }));
   });
 });
 
