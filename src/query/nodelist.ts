@@ -12,7 +12,7 @@ import { jsonSize } from "../util/size.js";
 import type { JsonPathNode } from "./jsonpath.js";
 import { fieldPicker } from "./page.js";
 import { formatPath } from "./path.js";
-import { window, type QueryArguments } from "./plan.js";
+import { sliceWindow, type QueryArguments } from "./plan.js";
 
 /** A nodelist page (S14.2), or how many nodes fit when the page would pass the size limit (S7.6). */
 export type NodelistPage =
@@ -20,7 +20,7 @@ export type NodelistPage =
   | { fits: false; fit: number; bytes: number; offset: number };
 
 export function nodelistPage(nodes: Iterable<JsonPathNode>, query: string, args: QueryArguments, thresholdBytes: number): NodelistPage {
-  const { offset, limit } = window(args, DEFAULT_NODE_LIMIT);
+  const { offset, limit } = sliceWindow(args, DEFAULT_NODE_LIMIT);
   const pick = fieldPicker(args.fields);
   const path = cutForMessage(query);
   const value: unknown[] = [];

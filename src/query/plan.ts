@@ -61,7 +61,7 @@ function singularSegments(compiled: CompiledJsonPath): PathSegment[] {
 }
 
 /** The window `offset`/`limit`/`page` ask for (S7.1), given the default limit of what is sliced. */
-export function window(args: Pick<QueryArguments, "offset" | "limit" | "page">, defaultLimit: number): { offset: number; limit: number } {
+export function sliceWindow(args: Pick<QueryArguments, "offset" | "limit" | "page">, defaultLimit: number): { offset: number; limit: number } {
   const limit = args.limit ?? defaultLimit;
   const offset = args.page !== undefined ? (args.page - 1) * limit : (args.offset ?? 0);
   return { offset, limit };
@@ -84,7 +84,7 @@ export function selectorFor(plan: QueryPlan, args: Pick<QueryArguments, "offset"
       if (segments.length < path.length || path.some((key, i) => objectKey(segments[i]!) !== key)) continue;
       const rest = segments.slice(path.length);
       if (rest.length === 0) {
-        const { offset, limit } = window(args, DEFAULT_LIMITS.items);
+        const { offset, limit } = sliceWindow(args, DEFAULT_LIMITS.items);
         return { list, from: offset, to: offset + limit };
       }
       const item = listIndex(rest[0]!, length);

@@ -4,7 +4,7 @@ import { selectNodes } from "./jsonpath.js";
 import { nodelistPage, type NodelistPage } from "./nodelist.js";
 import { buildEntries, fieldPicker, itemSize, memberSize } from "./page.js";
 import { formatPath, resolveSegments } from "./path.js";
-import { DEFAULT_LIMITS, planPath, window, type QueryArguments, type QueryPlan } from "./plan.js";
+import { DEFAULT_LIMITS, planPath, sliceWindow, type QueryArguments, type QueryPlan } from "./plan.js";
 import { cutForMessage, quoteArgument } from "../util/quote-argument.js";
 import { jsonSize } from "../util/size.js";
 
@@ -97,14 +97,14 @@ export function answerPlan(answer: unknown, plan: QueryPlan, args: QueryArgument
 
   if (typeof target === "string") {
     if (args.fields) throw invalid(`fields apply to objects and lists of objects; ${cutForMessage(path)} is a string`);
-    const { offset, limit } = window(args, DEFAULT_LIMITS.chars);
+    const { offset, limit } = sliceWindow(args, DEFAULT_LIMITS.chars);
     const [start, end] = stringRange(target, offset, limit);
     const value = target.slice(start, end);
     checkSize(value, thresholdBytes, path, () => fittingChars(value, thresholdBytes), "characters", start);
     return withPaging(path, value, target.length, start, end);
   }
   if (Array.isArray(target)) {
-    const { offset, limit } = window(args, DEFAULT_LIMITS.items);
+    const { offset, limit } = sliceWindow(args, DEFAULT_LIMITS.items);
     const from = Math.min(offset, target.length);
     const end = Math.min(target.length, offset + limit);
     const built = buildEntries(from, end, (at) => (pick ? pick(target[at]) : target[at]), itemSize, thresholdBytes);
@@ -114,7 +114,7 @@ export function answerPlan(answer: unknown, plan: QueryPlan, args: QueryArgument
   if (isPlainObject(target)) {
     const source = pick ? (pick(target) as JsonObject) : target;
     const keys = jsonKeys(source);
-    const { offset, limit } = window(args, DEFAULT_LIMITS.keys);
+    const { offset, limit } = sliceWindow(args, DEFAULT_LIMITS.keys);
     const from = Math.min(offset, keys.length);
     const end = Math.min(keys.length, offset + limit);
     const built = buildEntries(from, end, (at) => [keys[at]!, source[keys[at]!]] as const, memberSize, thresholdBytes);
