@@ -37,10 +37,10 @@ export interface JsonPathNode {
   location: () => (string | number)[];
 }
 
-/** Work done by the evaluation running now (evaluation is synchronous, so one counter serves). */
-let steps = 0;
+/** Nodes visited by the evaluation running now (evaluation is synchronous, so one counter serves). */
+let work = 0;
 function tick(): void {
-  if (++steps > MAX_QUERY_STEPS) {
+  if (++work > MAX_QUERY_STEPS) {
     throw new ResultQueryError(
       "INVALID_INPUT",
       `The query would visit more than ${MAX_QUERY_STEPS} nodes of this answer (nested descendants or wildcards multiply): narrow it, for example $.rows[?@.id == 5] instead of $..*..id.`,
@@ -51,7 +51,6 @@ function tick(): void {
 const environment = new JSONPathEnvironment();
 environment.functionRegister.set("match", regexFunction(true));
 environment.functionRegister.set("search", regexFunction(false));
-
 
 // ---- descendants without recursion ----
 
@@ -195,7 +194,7 @@ export function compileJsonPath(path: string): CompiledJsonPath {
  * the page it returns. The whole iteration must run synchronously (one step budget per evaluation).
  */
 export function* selectNodes(compiled: CompiledJsonPath, answer: unknown, path: string): Generator<JsonPathNode> {
-  steps = 0;
+  work = 0;
   const iterator = run(compiled.query.segments, answer)[Symbol.iterator]();
   for (;;) {
     let next: IteratorResult<JSONPathNode>;

@@ -67,8 +67,6 @@ function wholeNumber(name: string, value: unknown, min: number, max: number): nu
 }
 
 /**
- * Reads one slice of a stored answer (S7.2 to S7.6). `thresholdBytes` is that of the plugin instance
-/**
  * Reads one slice of a stored answer (S7.2 to S7.6, S14.2). `thresholdBytes` is that of the plugin
  * instance that folded the handle: a larger slice is refused, never folded again (S7.7).
  */
@@ -138,7 +136,6 @@ function stringRange(text: string, offset: number, limit: number): [number, numb
   return [start, end];
 }
 
-
 function withPaging(path: string, value: unknown, total: number, offset: number, end: number): QueryResult {
   const result: QueryResult = { path, value, total, offset };
   if (end < total) result.nextOffset = end;
@@ -165,7 +162,6 @@ export function refuseSize(fullPath: string, thresholdBytes: number, bytes: numb
     `The slice at ${path} is ${bytes} bytes, over the ${thresholdBytes}-byte limit. ${advice}`,
   );
 }
-
 
 /**
  * How many leading characters of the refused slice fit in `limit` bytes as one JSON string (binary
