@@ -33,8 +33,18 @@ class Location {
 
 /** One node of a nodelist: its value and its keys and indexes from the root. */
 export interface JsonPathNode {
-  value: unknown;
-  location: () => (string | number)[];
+  readonly value: unknown;
+  location(): (string | number)[];
+}
+
+class SelectedNode implements JsonPathNode {
+  constructor(
+    readonly value: unknown,
+    private readonly at: Location,
+  ) {}
+  location(): (string | number)[] {
+    return this.at.steps();
+  }
 }
 
 /** Nodes visited by the evaluation running now (evaluation is synchronous, so one counter serves). */
@@ -61,7 +71,8 @@ const NameSelector = environment.compile("$.a").segments[0]!.selectors[0]!.const
 
 /**
  * The descendant segment of RFC 9535 2.5.2 (each node, then its children in order, depth first, each
- * passed to the selectors), on an explicit stack: no recursion, no generator per level. Name selectors
+ * passed to the selectors), on an explicit stack: no recursion, no generator per level. A child's
+ * location is made only when something needs it (a match, or children of its own), and name selectors
  * (`$..title`, the common case) are tested in place, without a node per visited value.
  */
 function* descend(this: Segment, nodes: Iterable<JSONPathNode>): Generator<JSONPathNode> {
@@ -69,18 +80,23 @@ function* descend(this: Segment, nodes: Iterable<JSONPathNode>): Generator<JSONP
   const names = selectors.every((selector) => selector instanceof NameSelector)
     ? selectors.map((selector) => (selector as unknown as { name: string }).name)
     : undefined;
-  const entries = (value: object) => this.environment.entries(value as never);
+  // Object.keys gives the order environment.entries does (json-p3's deterministic mode is Object.entries).
   for (const node of nodes) {
     const values: unknown[] = [node.value];
-    const locations: Location[] = [node.location as unknown as Location];
+    const parents: (Location | undefined)[] = [undefined];
+    const keys: (string | number)[] = [0];
     while (values.length > 0) {
       const value = values.pop();
-      const location = locations.pop()!;
+      const parent = parents.pop();
+      const key = keys.pop()!;
       tick();
+      const container = value !== null && typeof value === "object";
+      if (names && !container) continue; // names select nothing in a scalar
+      const location = parent ? parent.concat(key) : (node.location as unknown as Location);
       if (names) {
-        if (value !== null && typeof value === "object" && !Array.isArray(value)) {
+        if (!Array.isArray(value)) {
           for (const name of names) {
-            if (Object.hasOwn(value, name)) yield new JSONPathNode((value as Record<string, never>)[name]!, location.concat(name) as never, node.root);
+            if (Object.hasOwn(value as object, name)) yield new JSONPathNode((value as Record<string, never>)[name]!, location.concat(name) as never, node.root);
           }
         }
       } else {
@@ -88,10 +104,10 @@ function* descend(this: Segment, nodes: Iterable<JSONPathNode>): Generator<JSONP
         for (const selector of selectors) yield* selector.resolve(current);
       }
       if (Array.isArray(value)) {
-        for (let i = value.length - 1; i >= 0; i--) values.push(value[i]), locations.push(location.concat(i));
-      } else if (value !== null && typeof value === "object") {
-        const members = entries(value);
-        for (let i = members.length - 1; i >= 0; i--) values.push(members[i]![1]), locations.push(location.concat(members[i]![0]));
+        for (let i = value.length - 1; i >= 0; i--) values.push(value[i]), parents.push(location), keys.push(i);
+      } else if (container) {
+        const members = Object.keys(value as object);
+        for (let i = members.length - 1; i >= 0; i--) values.push((value as Record<string, unknown>)[members[i]!]), parents.push(location), keys.push(members[i]!);
       }
     }
   }
@@ -208,8 +224,7 @@ export function* selectNodes(compiled: CompiledJsonPath, answer: unknown, path: 
     }
     if (next.done) return;
     tick();
-    const location = next.value.location as unknown as Location;
-    yield { value: next.value.value, location: () => location.steps() };
+    yield new SelectedNode(next.value.value, next.value.location as unknown as Location);
   }
 }
 
