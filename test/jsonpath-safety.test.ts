@@ -1,4 +1,5 @@
 // S14.3 S16.1: no query makes the server work more than linearly, overflow the stack or block it.
+import fc from "fast-check";
 import { McpServer } from "@modelcontextprotocol/server";
 import { describe, expect, it } from "vitest";
 import { ResultHandlesPlugin, ResultQueryError } from "mcp-result-handles";
@@ -170,5 +171,22 @@ describe("S16.1 work is bounded by what a call returns", () => {
     const nodes = refusal(() => run({ items }, "$.items[?@.n == 3]", { limit: 100_000 }, 4096));
     const fitNodes = Number(/At most (\d+) nodes/.exec(nodes.message)![1]);
     expect((run({ items }, "$.items[?@.n == 3]", { limit: fitNodes }, 4096) as QueryResult).value).toHaveLength(fitNodes);
+  });
+});
+
+describe("S7.6 S14.3 random queries", () => {
+  const token = fc.constantFrom("$", "@", ".", "..", "*", "[", "]", "?", "(", ")", "==", "<=", "&&", "||", "!", "'a'", '"b"', "0", "-1", ":", ",", "length(", "match(", "search(", "count(", "value(", " ", "a", "b", "1.5", "true", "null");
+  it("raise nothing but coded errors, over random values", () => {
+    fc.assert(
+      fc.property(fc.jsonValue(), fc.array(token, { maxLength: 24 }), (value, tokens) => {
+        const path = `$${tokens.join("")}`;
+        try {
+          run(value, path, { limit: 5 });
+        } catch (error) {
+          if (!(error instanceof ResultQueryError)) throw error;
+        }
+      }),
+      { numRuns: 3000 },
+    );
   });
 });
