@@ -174,6 +174,18 @@ describe("S16.1 work is bounded by what a call returns", () => {
   });
 });
 
+describe("S7.2 only own properties, in JSONPath too", () => {
+  it("__proto__, constructor and toString name nothing unless the answer has them as its own keys", () => {
+    const answer = { rows: [{ id: 1 }, JSON.parse('{"__proto__": {"x": 2}, "constructor": 3}')] };
+    expect(run(answer, "$..constructor").value).toEqual([3]);
+    expect(run(answer, "$..__proto__.x").paths).toEqual(["$.rows[1].__proto__.x"]);
+    expect(run(answer, "$.rows[?@.constructor]").paths).toEqual(["$.rows[1]"]);
+    expect(run(answer, "$.rows[?@.toString || @.hasOwnProperty]").total).toBe(0);
+    expect(run(answer, "$.rows[*].toString").total).toBe(0);
+    expect(run(answer, "$.rows[?length(@.id.constructor) > 0]").total).toBe(0);
+  });
+});
+
 describe("S7.6 S14.3 random queries", () => {
   const token = fc.constantFrom("$", "@", ".", "..", "*", "[", "]", "?", "(", ")", "==", "<=", "&&", "||", "!", "'a'", '"b"', "0", "-1", ":", ",", "length(", "match(", "search(", "count(", "value(", " ", "a", "b", "1.5", "true", "null");
   it("raise nothing but coded errors, over random values", () => {
