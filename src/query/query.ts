@@ -86,7 +86,7 @@ export function answerPlan(answer: unknown, plan: QueryPlan, args: QueryArgument
       if (error instanceof RangeError) throw invalid(`Path ${quoteArgument(plan.path)} selects values nested too deeply to return: use a deeper path.`);
       throw error;
     }
-    if (!page.fits) refuseSize(plan.path, thresholdBytes, page.bytes, page.fit, "nodes", page.offset);
+    if (!page.fits) refuseSize(plan.path, thresholdBytes, page.bytes, page.fit, "nodes", page.offset, true);
     return page.result;
   }
   const { value: target, steps } = resolveSegments(answer, plan.segments, plan.path);
@@ -106,7 +106,7 @@ export function answerPlan(answer: unknown, plan: QueryPlan, args: QueryArgument
     const from = Math.min(offset, target.length);
     const end = Math.min(target.length, offset + limit);
     const built = buildEntries(from, end, (at) => (pick ? pick(target[at]) : target[at]), itemSize, thresholdBytes);
-    if (!built.fits) refuseSize(path, thresholdBytes, built.bytes, built.fit, "items", from);
+    if (!built.fits) refuseSize(path, thresholdBytes, built.bytes, built.fit, "items", from, true);
     return withPaging(path, built.entries, target.length, from, end);
   }
   if (isPlainObject(target)) {
@@ -116,7 +116,7 @@ export function answerPlan(answer: unknown, plan: QueryPlan, args: QueryArgument
     const from = Math.min(offset, keys.length);
     const end = Math.min(keys.length, offset + limit);
     const built = buildEntries(from, end, (at) => [keys[at]!, source[keys[at]!]] as const, memberSize, thresholdBytes);
-    if (!built.fits) refuseSize(path, thresholdBytes, built.bytes, built.fit, "keys", from);
+    if (!built.fits) refuseSize(path, thresholdBytes, built.bytes, built.fit, "keys", from, true);
     const value: JsonObject = {};
     for (const [key, member] of built.entries) setOwn(value, key, member);
     return withPaging(path, value, keys.length, from, end);
@@ -148,10 +148,10 @@ function checkSize(value: unknown, thresholdBytes: number, fullPath: string, fit
 }
 
 /**
- * RESULT_SLICE_TOO_LARGE (S7.6): `fit` entries from `offset` would fit. `bytes` is the size measured,
- * which stops at the first entry past the limit (S16.1), so for lists it is where measuring stopped.
+ * RESULT_SLICE_TOO_LARGE (S7.6): `fit` entries from `offset` would fit. A page is measured only up to the
+ * first entry past the limit (S16.1), so for lists, objects and nodelists `bytes` is a lower bound.
  */
-export function refuseSize(fullPath: string, thresholdBytes: number, bytes: number, fit: number, unit: string, offset: number): never {
+export function refuseSize(fullPath: string, thresholdBytes: number, bytes: number, fit: number, unit: string, offset: number, lowerBound = false): never {
   const path = cutForMessage(fullPath);
   const advice =
     fit > 0
@@ -159,7 +159,7 @@ export function refuseSize(fullPath: string, thresholdBytes: number, bytes: numb
       : `Not even one ${unit === "characters" ? "character" : unit.slice(0, -1)} fits: use a deeper path under ${path} or fewer fields.`;
   throw new ResultQueryError(
     "RESULT_SLICE_TOO_LARGE",
-    `The slice at ${path} is ${bytes} bytes, over the ${thresholdBytes}-byte limit. ${advice}`,
+    `The slice at ${path} is ${lowerBound ? "more than " : ""}${bytes} bytes, over the ${thresholdBytes}-byte limit. ${advice}`,
   );
 }
 
