@@ -30,5 +30,5 @@ export const MAX_QUERY_CHARS = 4096;
  * 10 MB answer, so honest queries fit while nested descendants (`$..*..*`) cannot grow quadratically.
  */
 export const MAX_QUERY_STEPS = 3_000_000;
-/** Nodes a nodelist page returns unless `limit` says otherwise (S14.2). */
-export const DEFAULT_NODE_LIMIT = 20;
+/** What `result_query` returns unless `limit` says otherwise (S7.1): list items, object keys, string characters, nodelist nodes (S14.2). */
+export const DEFAULT_LIMITS = Object.freeze({ items: 20, keys: 20, chars: 2000, nodes: 20 });

@@ -9,6 +9,7 @@
  */
 import type { ListSummary, Selection, Selector } from "../records/answer-index.js";
 import { ResultQueryError } from "../errors.js";
+import { DEFAULT_LIMITS } from "../plugin/defaults.js";
 import { compileJsonPath, type CompiledJsonPath } from "./jsonpath.js";
 import { listIndex, objectKey, parsePath, type PathSegment } from "./path.js";
 
@@ -66,9 +67,6 @@ export function sliceWindow(args: Pick<QueryArguments, "offset" | "limit" | "pag
   const offset = args.page !== undefined ? (args.page - 1) * limit : (args.offset ?? 0);
   return { offset, limit };
 }
-
-/** Items a list query reads by default (S7.1). */
-export const DEFAULT_LIMITS = Object.freeze({ items: 20, keys: 20, chars: 2000 });
 
 /**
  * What the store must read for this plan (S8.5): a singular path into a large list reads only the batches

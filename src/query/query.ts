@@ -4,12 +4,12 @@ import { selectNodes } from "./jsonpath.js";
 import { nodelistPage, type NodelistPage } from "./nodelist.js";
 import { buildEntries, fieldPicker, itemSize, memberSize } from "./page.js";
 import { formatPath, resolveSegments } from "./path.js";
-import { DEFAULT_LIMITS, planPath, sliceWindow, type QueryArguments, type QueryPlan } from "./plan.js";
+import { DEFAULT_LIMITS } from "../plugin/defaults.js";
+import { planPath, sliceWindow, type QueryArguments, type QueryPlan } from "./plan.js";
 import { cutForMessage, quoteArgument } from "../util/quote-argument.js";
 import { jsonSize } from "../util/size.js";
 
 export type { QueryArguments } from "./plan.js";
-export { DEFAULT_LIMITS } from "./plan.js";
 
 /** What `result_query` returns (S7.5). */
 export interface QueryResult {

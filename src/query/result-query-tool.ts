@@ -1,10 +1,10 @@
-import { RESULT_QUERY_TOOL_NAME } from "../plugin/defaults.js";
+import { DEFAULT_LIMITS, RESULT_QUERY_TOOL_NAME } from "../plugin/defaults.js";
 import type { Owner } from "../records/crypto.js";
 import { describeError, ResultQueryError, type ResultQueryErrorCode } from "../errors.js";
 import { quoteArgument } from "../util/quote-argument.js";
 import type { ResultHandlesConfig } from "../plugin/options.js";
 import { planPath, selectorFor } from "./plan.js";
-import { answerPlan, DEFAULT_LIMITS, MAX_LIMIT, parseQueryArguments, type QueryResult } from "./query.js";
+import { answerPlan, MAX_LIMIT, parseQueryArguments, type QueryResult } from "./query.js";
 import type { ResultHandleStore } from "../records/store.js";
 import { textResult, type ToolResult } from "../util/tool-result.js";
 
