@@ -4,6 +4,7 @@ import { McpServer } from "@modelcontextprotocol/server";
 import { describe, expect, it } from "vitest";
 import { ResultHandlesPlugin, ResultQueryError } from "mcp-result-handles";
 import { MAX_QUERY_CHARS } from "../src/plugin/defaults.js";
+import { formatPath } from "../src/query/path.js";
 import { queryValue, type QueryResult } from "../src/query/query.js";
 import { resolveReferenceValue } from "../src/query/evaluate.js";
 import { linkInMemory } from "./helpers/in-memory.js";
@@ -199,6 +200,31 @@ describe("S7.6 S14.3 random queries", () => {
         }
       }),
       { numRuns: 3000 },
+    );
+  });
+});
+
+describe("S7.2 S14.1 every S7.2 form keeps its meaning through the plan", () => {
+  it("a bracket path or canonical path built from a value's own keys answers that place, with its canonical path", () => {
+    fc.assert(
+      fc.property(fc.jsonValue(), fc.array(fc.nat(), { maxLength: 6 }), (value, choices) => {
+        const steps: (string | number)[] = [];
+        let current: unknown = value;
+        for (const choice of choices) {
+          if (Array.isArray(current) && current.length > 0) steps.push(choice % current.length);
+          else if (current && typeof current === "object" && Object.keys(current).length > 0) steps.push(Object.keys(current)[choice % Object.keys(current).length]!);
+          else break;
+          current = (current as Record<string | number, unknown>)[steps[steps.length - 1]!];
+        }
+        const bracket = "$" + steps.map((s) => (typeof s === "number" ? `[${s}]` : `[${JSON.stringify(s)}]`)).join("");
+        for (const path of [bracket, formatPath(steps)]) {
+          const result = run(value, path, { limit: 100_000 });
+          expect(result.path).toBe(formatPath(steps));
+          expect(result.paths).toBeUndefined(); // singular: answered as S7.5
+          if (current === null || typeof current !== "object") expect(result.value).toEqual(typeof current === "string" ? current.slice(0, 100_000) : current);
+        }
+      }),
+      { numRuns: 1000 },
     );
   });
 });
