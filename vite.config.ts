@@ -14,7 +14,7 @@ export default defineConfig({
     },
     rolldownOptions: {
       // node:* must stay external: library mode would silently replace them with empty stubs.
-      external: [/^node:/, /^zod(\/|$)/, /^@modelcontextprotocol\//, "ioredis", "better-sqlite3", /^@upstash\//, "idb-keyval"],
+      external: [/^node:/, /^zod(\/|$)/, /^@modelcontextprotocol\//, "ioredis", "better-sqlite3", /^@upstash\//, "idb-keyval", "json-p3", "re2js"],
       output: { exports: "named" },
     },
   },

@@ -34,8 +34,8 @@ export const DEFAULT_STORE_TIMEOUT_MS = 3000;
 // What follows is internal: bounds and timings the rules fix or the code tunes, kept here so every
 // default of the package is read in one place. None is an option; the public ones are above.
 
-/** `result_query`'s `limit` when none is given: list items, object keys or string characters (S7.1). */
-export const DEFAULT_LIMITS = Object.freeze({ items: 20, keys: 20, chars: 2000 });
+/** What `result_query` returns unless `limit` says otherwise (S7.1): list items, object keys, string characters, nodelist nodes (S14.2). */
+export const DEFAULT_LIMITS = Object.freeze({ items: 20, keys: 20, chars: 2000, nodes: 20 });
 /** Largest `limit` a `result_query` call may ask for (S7.1). */
 export const MAX_LIMIT = 100_000;
 /** Longest `search` text (S14.4). */
@@ -54,3 +54,10 @@ export const SWEEP_INTERVAL_MS = Object.freeze({ memory: 30_000, sqlite: 60_000,
 export const SQLITE_BUSY_TIMEOUT_MS = 1000;
 /** Longest pause between two attempts of ioredis to reconnect to a Redis that went away. */
 export const REDIS_MAX_RETRY_DELAY_MS = 1000;
+/** Longest JSONPath query `result_query` compiles (S14.3); the S7.2 forms are linear and have no such limit. */
+export const MAX_QUERY_CHARS = 4096;
+/**
+ * Most nodes one JSONPath evaluation may visit or select (S14.3, S16.1): a few times the values of a
+ * 10 MB answer, so honest queries fit while nested descendants (`$..*..*`) cannot grow quadratically.
+ */
+export const MAX_QUERY_STEPS = 3_000_000;

@@ -15,7 +15,7 @@ export { formatPath };
  */
 export type PathSegment =
   | { kind: "name"; name: string } // a key, from `.name` or `['name']`
-  | { kind: "index"; index: number } // a list index from `[n]`, negative from the end
+  | { kind: "index"; index: number; strict?: boolean } // a list index from `[n]`, negative from the end; strict (RFC 9535): never an object key
   | { kind: "token"; token: string }; // dot or pointer token: list index when canonical digits, else a key
 
 export function parsePath(path: string): PathSegment[] {
@@ -98,7 +98,11 @@ export interface Resolved {
 
 /** Follows the segments through own properties only; anything else names nothing. */
 export function resolvePath(root: unknown, path: string): Resolved {
-  const segments = parsePath(path);
+  return resolveSegments(root, parsePath(path), path);
+}
+
+/** `resolvePath` for segments parsed already (the query plan's); `path` is quoted when nothing is there. */
+export function resolveSegments(root: unknown, segments: readonly PathSegment[], path: string): Resolved {
   let value = root;
   const steps: (string | number)[] = [];
   for (const segment of segments) {
@@ -131,7 +135,7 @@ export function listIndex(segment: PathSegment, length: number): number | undefi
 export function objectKey(segment: PathSegment): string | undefined {
   if (segment.kind === "name") return segment.name;
   if (segment.kind === "token") return segment.token;
-  return segment.index >= 0 ? String(segment.index) : undefined;
+  return segment.index >= 0 && !segment.strict ? String(segment.index) : undefined;
 }
 
 function pathError(path: string, detail: string): ResultQueryError {

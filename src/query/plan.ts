@@ -1,19 +1,83 @@
 /**
- * Which part of a stored answer a `result_query` call needs (S8.5): the store reads only the pieces
- * holding those items. Mirrors how `resolvePath` steps and how `queryValue` windows a list, so the value
- * the store assembles holds everything the query will look at.
+ * The one query plan (S7.2, S14.1, S14.2, S8.5): a path is parsed once, into
+ * - a singular plan (segments): the dot path, the JSON Pointer, every `$` form of S7.2, and any RFC 9535
+ *   singular query (only name and index selectors); it answers as S7.3 to S7.5;
+ * - a JSONPath plan: any other `$` query, answered as a nodelist (S14.2);
+ * - a refusal: the path is of no form; the query refuses it whatever the answer holds.
+ * The plan also says which pieces the store reads (`select`), from the same segments and the same window
+ * rule `queryValue` slices with, so no rule is written twice.
  */
 import type { ListSummary, Selection, Selector } from "../records/answer-index.js";
+import { ResultQueryError } from "../errors.js";
+import { DEFAULT_LIMITS } from "../plugin/defaults.js";
+import { compileJsonPath, type CompiledJsonPath } from "./jsonpath.js";
 import { listIndex, objectKey, parsePath, type PathSegment } from "./path.js";
-import { listWindow, type QueryArguments } from "./query.js";
 
-export function selectForQuery(args: QueryArguments): Selector {
-  let segments: PathSegment[];
+/** Arguments of `result_query` after validation (S7.1). */
+export interface QueryArguments {
+  handle: string;
+  path: string;
+  offset?: number;
+  limit?: number;
+  page?: number;
+  fields?: string[];
+  /** Text to find under `path` (S14.4); answered by `search.ts`. */
+  search?: string;
+}
+
+export type QueryPlan =
+  | { readonly kind: "singular"; readonly path: string; readonly segments: readonly PathSegment[] }
+  | { readonly kind: "nodelist"; readonly path: string; readonly compiled: CompiledJsonPath }
+  | { readonly kind: "refused"; readonly path: string; readonly error: ResultQueryError };
+
+/** Parses `path` once. Never throws: a bad path becomes a refused plan, raised when the plan is answered. */
+export function planPath(path: string): QueryPlan {
   try {
-    segments = parsePath(args.path); // once per query, not once per instance's store
-  } catch {
-    return () => "none"; // the query refuses the path whatever the answer holds
+    if (!path.startsWith("$")) return { kind: "singular", path, segments: parsePath(path) };
+    let compiled: CompiledJsonPath | undefined;
+    let refusal: unknown;
+    try {
+      compiled = compileJsonPath(path);
+    } catch (error) {
+      refusal = error;
+    }
+    if (compiled?.singular) return { kind: "singular", path, segments: singularSegments(compiled) };
+    if (compiled) return { kind: "nodelist", path, compiled };
+    // Not RFC 9535, but an S7.2 form (such as $.rows.2.title, or a name longer than a query may be): singular.
+    try {
+      return { kind: "singular", path, segments: parsePath(path) };
+    } catch {
+      throw refusal;
+    }
+  } catch (error) {
+    if (error instanceof ResultQueryError) return { kind: "refused", path, error };
+    throw error;
   }
+}
+
+/** The name and index selectors of an RFC 9535 singular query, as segments of S7.2 with the RFC's meaning. */
+function singularSegments(compiled: CompiledJsonPath): PathSegment[] {
+  return compiled.query.segments.map((segment) => {
+    const selector = segment.selectors[0] as unknown as { name?: string; index?: number };
+    return typeof selector.name === "string" ? { kind: "name", name: selector.name } : { kind: "index", index: selector.index!, strict: true };
+  });
+}
+
+/** The window `offset`/`limit`/`page` ask for (S7.1), given the default limit of what is sliced. */
+export function sliceWindow(args: Pick<QueryArguments, "offset" | "limit" | "page">, defaultLimit: number): { offset: number; limit: number } {
+  const limit = args.limit ?? defaultLimit;
+  const offset = args.page !== undefined ? (args.page - 1) * limit : (args.offset ?? 0);
+  return { offset, limit };
+}
+
+/**
+ * What the store must read for this plan (S8.5): a singular path into a large list reads only the batches
+ * holding the window (path ends at the list) or the item (path goes through it); a nodelist reads all.
+ */
+export function selectorFor(plan: QueryPlan, args: Pick<QueryArguments, "offset" | "limit" | "page" | "search">): Selector {
+  if (plan.kind === "refused") return () => "none";
+  if (plan.kind === "nodelist") return () => "all";
+  const { segments } = plan;
   return (lists: readonly ListSummary[]): Selection => {
     for (let list = 0; list < lists.length; list++) {
       const { path, length } = lists[list]!;
@@ -21,7 +85,7 @@ export function selectForQuery(args: QueryArguments): Selector {
       const rest = segments.slice(path.length);
       if (rest.length === 0) {
         if (args.search !== undefined) return { list, from: 0, to: length }; // a search reads every item (S14.4)
-        const { offset, limit } = listWindow(args);
+        const { offset, limit } = sliceWindow(args, DEFAULT_LIMITS.items);
         return { list, from: offset, to: offset + limit };
       }
       const item = listIndex(rest[0]!, length);
@@ -30,4 +94,9 @@ export function selectForQuery(args: QueryArguments): Selector {
     }
     return "all";
   };
+}
+
+/** The selector of `args`'s path, parsed once per query whatever the number of instances asked. */
+export function selectForQuery(args: QueryArguments): Selector {
+  return selectorFor(planPath(args.path), args);
 }

@@ -1,22 +1,16 @@
 import { ResultQueryError } from "../errors.js";
+import { cutString, isHighSurrogate, isLowSurrogate, isPlainObject, jsonKeys, setOwn, type JsonObject } from "../util/json.js";
+import { selectNodes } from "./jsonpath.js";
+import { nodelistPage, type NodelistPage } from "./nodelist.js";
+import { buildEntries, fieldPicker, itemSize, memberSize } from "./page.js";
+import { formatPath, resolveSegments, type Resolved } from "./path.js";
+import { checkFieldsFound, fittingChars, sliceAdvice } from "./refusals.js";
 import { DEFAULT_LIMITS, MAX_LIMIT, MAX_SEARCH_CHARS } from "../plugin/defaults.js";
-import { hasOwn, isHighSurrogate, isLowSurrogate, isPlainObject, jsonKeys, setOwn, type JsonObject } from "../util/json.js";
-import { formatPath, resolvePath, type Resolved } from "./path.js";
-import { cutForMessage } from "../util/quote-argument.js";
-import { checkFieldsFound, fittingChars, fittingItems, sliceAdvice } from "./refusals.js";
+import { planPath, sliceWindow, type QueryArguments, type QueryPlan } from "./plan.js";
+import { cutForMessage, quoteArgument } from "../util/quote-argument.js";
 import { jsonSize } from "../util/size.js";
 
-/** Arguments of `result_query` after validation (S7.1). */
-export interface QueryArguments {
-  handle: string;
-  path: string;
-  offset?: number;
-  limit?: number;
-  page?: number;
-  fields?: string[];
-  /** Text to find under `path` (S14.4); answered by `search.ts`. */
-  search?: string;
-}
+export type { QueryArguments } from "./plan.js";
 
 /** What `result_query` returns (S7.5). */
 export interface QueryResult {
@@ -25,6 +19,8 @@ export interface QueryResult {
   total?: number;
   offset?: number;
   nextOffset?: number;
+  /** For a nodelist (S14.2): the canonical path of each node in `value`. */
+  paths?: string[];
 }
 
 /**
@@ -77,55 +73,65 @@ function wholeNumber(name: string, value: unknown, min: number, max: number): nu
 }
 
 /**
- * Reads one slice of a stored answer (S7.2 to S7.6). `thresholdBytes` is that of the plugin instance
- * that folded the handle: a larger slice is refused, never folded again (S7.7).
+ * Reads one slice of a stored answer (S7.2 to S7.6, S14.2). `thresholdBytes` is that of the plugin
+ * instance that folded the handle: a larger slice is refused, never folded again (S7.7).
  */
 export function queryValue(answer: unknown, args: QueryArguments, thresholdBytes: number): QueryResult {
-  const at = resolvePath(answer, args.path);
+  return answerPlan(answer, planPath(args.path), args, thresholdBytes);
+}
+
+/** `queryValue` for a path planned already (the plan the store read with). */
+export function answerPlan(answer: unknown, plan: QueryPlan, args: QueryArguments, thresholdBytes: number): QueryResult {
+  if (plan.kind === "refused") throw plan.error;
+  if (plan.kind === "nodelist") {
+    let page: NodelistPage;
+    try {
+      page = nodelistPage(selectNodes(plan.compiled, answer, plan.path), plan.path, args, thresholdBytes);
+    } catch (error) {
+      // Measuring a node nested deeper than the engine's stack: a coded refusal, never a crash (S14.3).
+      if (error instanceof RangeError) throw invalid(`Path ${quoteArgument(plan.path)} selects values nested too deeply to return: use a deeper path.`);
+      throw error;
+    }
+    if (!page.fits) refuseSize(plan.path, thresholdBytes, page.bytes, page.fit, "nodes", page.offset, true);
+    return page.result;
+  }
+  const at = resolveSegments(answer, plan.segments, plan.path);
   const { value: target, steps } = at;
   const path = formatPath(steps);
+  const pick = fieldPicker(args.fields);
 
   if (typeof target === "string") {
     if (args.fields) throw invalid(`fields apply to objects and lists of objects; ${cutForMessage(path)} is a string`);
-    const { offset, limit } = window(args, DEFAULT_LIMITS.chars);
+    const { offset, limit } = sliceWindow(args, DEFAULT_LIMITS.chars);
     const [start, end] = stringRange(target, offset, limit);
     const value = target.slice(start, end);
     checkSize(value, thresholdBytes, at, () => fittingChars(value, thresholdBytes), "characters", start);
     return withPaging(path, value, target.length, start, end);
   }
   if (Array.isArray(target)) {
-    const { offset, limit } = window(args, DEFAULT_LIMITS.items);
+    const { offset, limit } = sliceWindow(args, DEFAULT_LIMITS.items);
+    const from = Math.min(offset, target.length);
     const end = Math.min(target.length, offset + limit);
-    const read = target.slice(offset, end);
-    const slice = args.fields ? read.map((item) => pickFields(item, args.fields!)) : read;
-    if (args.fields) checkFieldsFound(read, slice, args.fields, { path, offset });
-    checkSize(slice, thresholdBytes, at, () => fittingItems(slice, thresholdBytes), "items", offset);
-    return withPaging(path, slice, target.length, Math.min(offset, target.length), end);
+    const built = buildEntries(from, end, (at) => (pick ? pick(target[at]) : target[at]), itemSize, thresholdBytes);
+    if (!built.fits) refuseSize(path, thresholdBytes, built.bytes, built.fit, "items", from, true, at);
+    if (pick) checkFieldsFound(target.slice(from, from + built.entries.length), built.entries, args.fields!, { path, offset: from });
+    return withPaging(path, built.entries, target.length, from, end);
   }
   if (isPlainObject(target)) {
-    const source = args.fields ? (pickFields(target, args.fields) as JsonObject) : target;
-    if (args.fields) checkFieldsFound([target], [source], args.fields, { path });
+    const source = pick ? (pick(target) as JsonObject) : target;
+    if (pick) checkFieldsFound([target], [source], args.fields!, { path });
     const keys = jsonKeys(source);
-    const { offset, limit } = window(args, DEFAULT_LIMITS.keys);
+    const { offset, limit } = sliceWindow(args, DEFAULT_LIMITS.keys);
+    const from = Math.min(offset, keys.length);
     const end = Math.min(keys.length, offset + limit);
+    const built = buildEntries(from, end, (at) => [keys[at]!, source[keys[at]!]] as const, memberSize, thresholdBytes);
+    if (!built.fits) refuseSize(path, thresholdBytes, built.bytes, built.fit, "keys", from, true, at);
     const value: JsonObject = {};
-    for (const key of keys.slice(offset, end)) setOwn(value, key, source[key]);
-    checkSize(value, thresholdBytes, at, () => fittingItems(keys.slice(offset, end).map((k) => [k, value[k]]), thresholdBytes), "keys", offset);
-    return withPaging(path, value, keys.length, Math.min(offset, keys.length), end);
+    for (const [key, member] of built.entries) setOwn(value, key, member);
+    return withPaging(path, value, keys.length, from, end);
   }
   checkSize(target, thresholdBytes, at, () => 0, "items", 0);
   return { path, value: target };
-}
-
-/** The items a list query reads (S7.1 defaults), so the store can read only the pieces holding them. */
-export function listWindow(args: QueryArguments): { offset: number; limit: number } {
-  return window(args, DEFAULT_LIMITS.items);
-}
-
-function window(args: QueryArguments, defaultLimit: number): { offset: number; limit: number } {
-  const limit = args.limit ?? defaultLimit;
-  const offset = args.page !== undefined ? (args.page - 1) * limit : (args.offset ?? 0);
-  return { offset, limit };
 }
 
 /** A character range that never splits a surrogate pair (S7.3). */
@@ -145,21 +151,34 @@ function withPaging(path: string, value: unknown, total: number, offset: number,
   return result;
 }
 
-function pickFields(item: unknown, fields: readonly string[]): unknown {
-  if (!isPlainObject(item)) return item;
-  const out: JsonObject = {};
-  for (const field of fields) if (hasOwn(item, field) && item[field] !== undefined) setOwn(out, field, item[field]);
-  return out;
-}
-
-/** Refuses a slice over the threshold (S7.6), saying what would fit and where the data is (S14.5). */
 function checkSize(value: unknown, thresholdBytes: number, at: Resolved, fitting: () => number, unit: string, offset: number): void {
   const bytes = jsonSize(value);
-  if (bytes <= thresholdBytes) return;
-  const advice = sliceAdvice(at.value, at.steps, thresholdBytes, fitting(), unit, offset);
+  if (bytes > thresholdBytes) refuseSize(formatPath(at.steps), thresholdBytes, bytes, fitting(), unit, offset, false, at);
+}
+
+/**
+ * RESULT_SLICE_TOO_LARGE (S7.6): `fit` entries from `offset` would fit. A page is measured only up to the
+ * first entry past the limit (S16.1), so for lists, objects and nodelists `bytes` is a lower bound.
+ */
+export function refuseSize(
+  fullPath: string,
+  thresholdBytes: number,
+  bytes: number,
+  fit: number,
+  unit: string,
+  offset: number,
+  lowerBound = false,
+  at?: Resolved, // the value refused: its largest parts name a call that fits (S14.5)
+): never {
+  const path = cutForMessage(fullPath);
+  const advice = at
+    ? sliceAdvice(at.value, at.steps, thresholdBytes, fit, unit, offset)
+    : fit > 0
+      ? `At most ${fit} ${unit} from offset ${offset} fit: call result_query again with limit ${fit}, fewer fields or a deeper path.`
+      : `Not even one ${unit.slice(0, -1)} fits: use a deeper path under ${path} or fewer fields.`;
   throw new ResultQueryError(
     "RESULT_SLICE_TOO_LARGE",
-    `The slice at ${cutForMessage(formatPath(at.steps))} is ${bytes} bytes, over the ${thresholdBytes}-byte limit. ${advice}`,
+    `The slice at ${path} is ${lowerBound ? "more than " : ""}${bytes} bytes, over the ${thresholdBytes}-byte limit. ${advice}`,
   );
 }
 

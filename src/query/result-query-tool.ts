@@ -4,10 +4,10 @@ import { describeError, RESULT_QUERY_ERROR_CODES, ResultQueryError } from "../er
 import { quoteArgument } from "../util/quote-argument.js";
 import type { ResultHandlesConfig } from "../plugin/options.js";
 import type { Selector } from "../records/answer-index.js";
-import { selectForQuery } from "./plan.js";
+import { planPath, selectorFor } from "./plan.js";
 import { referenceSelector, referenceValue } from "./reference-value.js";
 import { searchQuery } from "./search-query.js";
-import { parseQueryArguments, queryValue, type QueryResult } from "./query.js";
+import { answerPlan, parseQueryArguments, type QueryResult } from "./query.js";
 import type { ResultHandleStore, StoredValue } from "../records/store.js";
 import { textResult, type ToolResult } from "../util/tool-result.js";
 
@@ -27,17 +27,19 @@ const INPUT_JSON_SCHEMA = {
     path: {
       type: "string",
       default: "$",
-      description: 'Where to read: "$" (whole answer), $.rows[2].title, $[\'rows\'][-1], rows.2.title or /rows/2/title',
+      description:
+        'Where to read: "$" (whole answer), $.rows[2].title, $[\'rows\'][-1], rows.2.title, /rows/2/title, ' +
+        "or any RFC 9535 JSONPath query, such as $.rows[?@.status == 'open'] or $..title (answers the matching nodes)",
     },
-    offset: { type: "integer", minimum: 0, default: 0, description: "First list item, string character or object key" },
+    offset: { type: "integer", minimum: 0, default: 0, description: "First list item, string character, object key or selected node" },
     limit: {
       type: "integer",
       minimum: 1,
       maximum: MAX_LIMIT,
-      description: `How many: default ${DEFAULT_LIMITS.items} items, ${DEFAULT_LIMITS.keys} keys or ${DEFAULT_LIMITS.chars} characters`,
+      description: `How many: default ${DEFAULT_LIMITS.items} items or nodes, ${DEFAULT_LIMITS.keys} keys or ${DEFAULT_LIMITS.chars} characters`,
     },
     page: { type: "integer", minimum: 1, description: "One-based page of `limit`, in place of offset" },
-    fields: { type: "array", items: { type: "string" }, description: "Keys to keep of an object or of each object in a list ([] keeps all)" },
+    fields: { type: "array", items: { type: "string" }, description: "Keys to keep of an object, or of each object in a list or nodelist; [] keeps all" },
     search: {
       type: "string",
       minLength: 1,
@@ -56,10 +58,11 @@ const INPUT_JSON_SCHEMA = {
 const OUTPUT_JSON_SCHEMA = {
   type: "object",
   properties: {
-    path: { type: "string", description: "Canonical path of the value read" },
-    // Any JSON: a slice, or for a search the hits { path, text, key?, line?, offset? } (S14.4, S14.7).
-    value: { description: "The slice, or the search hits { path, text, key?, line?, offset? }" },
-    total: { type: "integer", description: "Items, characters or keys at the path, or hits of a search" },
+    path: { type: "string", description: "Canonical path of the value read; for a nodelist or a search under one, the query as given" },
+    // Any JSON: a slice, the values of a nodelist (S14.2), or search hits { path, text, key?, line?, offset? } (S14.4, S14.7).
+    value: { description: "The slice; for a nodelist, the values of the selected nodes; for a search, the hits { path, text, key?, line?, offset? }" },
+    paths: { type: "array", items: { type: "string" }, description: "For a nodelist: the canonical path of each node in value" },
+    total: { type: "integer", description: "Items, characters or keys at the path, nodes selected, or hits of a search" },
     offset: { type: "integer", description: "First index returned" },
     nextOffset: { type: "integer", description: "Offset of the next slice, when more remains" },
     error: {
@@ -100,7 +103,9 @@ export class ResultQueryTool {
   readonly description =
     "Reads part of a large tool answer that was folded into { preview, shape, handle }. Pass the handle, " +
     'a path ("$" or omitted for the whole answer; $.rows[2].title, $[\'rows\'][-1], the dot path rows.2.title, ' +
-    "or the JSON Pointer /rows/2/title), and optionally offset, limit or page (one-based, instead of offset) " +
+    "or the JSON Pointer /rows/2/title), or an RFC 9535 JSONPath query to filter, such as " +
+    "$.rows[?@.status == 'open'] (wildcards, slices, $..name and filters answer { value: [nodes], paths, total }), " +
+    "and optionally offset, limit or page (one-based, instead of offset) " +
     `and fields (keys to keep). Lists return ${DEFAULT_LIMITS.items} items, objects ${DEFAULT_LIMITS.keys} keys and ` +
     `strings ${DEFAULT_LIMITS.chars} characters by default; nextOffset says where the next slice starts. ` +
     'To find text, pass search, e.g. { handle, search: "timeout" }: every value or key under path containing it ' +
@@ -133,9 +138,13 @@ export class ResultQueryTool {
   /** `query`, and when the handle expires (epoch ms): a resource read says how long its answer holds (S15.4). */
   async queryUntil(rawArgs: unknown, owner: OwnerOf): Promise<{ result: QueryResult; expiresAt: number }> {
     const args = parseQueryArguments(rawArgs);
-    const found = await this.find(args.handle, owner, selectForQuery(args), "shared"); // the path parsed once, whatever the number of instances
+    const plan = planPath(args.path); // parsed once, whatever the number of instances; the store reads what it selects
+    const found = await this.find(args.handle, owner, selectorFor(plan, args), "shared");
     const { config } = found.source;
-    const result = args.search !== undefined ? searchQuery(found.value, { ...args, search: args.search }, config) : queryValue(found.value, args, config.thresholdBytes);
+    const result =
+      args.search !== undefined
+        ? searchQuery(found.value, plan, { ...args, search: args.search }, config)
+        : answerPlan(found.value, plan, args, config.thresholdBytes);
     return { result, expiresAt: found.expiresAt };
   }
 
@@ -149,7 +158,7 @@ export class ResultQueryTool {
   async referenced(handle: unknown, path: unknown, owner: OwnerOf, read: "fresh" | "shared" = "fresh"): Promise<{ value: unknown; expiresAt: number }> {
     const args = parseQueryArguments({ handle, path });
     const given = path === undefined ? undefined : args.path;
-    const found = await this.find(args.handle, owner, referenceSelector(args.handle, given), read);
+    const found = await this.find(args.handle, owner, referenceSelector(given), read);
     return { value: referenceValue(found.value, given), expiresAt: found.expiresAt };
   }
 

@@ -1,13 +1,15 @@
 /**
- * A `result_query` call with `search` (S14.4): the hits under a singular path, paged like a nodelist
- * (S14.2), with the size rule of S7.6 applied to the page. The engine is `searchHits`, which takes any
- * list of start nodes, so a JSONPath nodelist can be searched the same way.
+ * A `result_query` call with `search` (S14.4): the hits under a singular path, or under every node a
+ * JSONPath query selects, paged like a nodelist (S14.2), with the size rule of S7.6 applied to the page.
  */
 import { ResultQueryError } from "../errors.js";
 import { cutForMessage } from "../util/quote-argument.js";
 import { jsonSize } from "../util/size.js";
-import { formatPath, resolvePath } from "./path.js";
-import { listWindow, type QueryArguments, type QueryResult } from "./query.js";
+import { DEFAULT_LIMITS } from "../plugin/defaults.js";
+import { evaluate } from "./evaluate.js";
+import { formatPath } from "./path.js";
+import { sliceWindow, type QueryArguments, type QueryPlan } from "./plan.js";
+import type { QueryResult } from "./query.js";
 import { fittingItems } from "./refusals.js";
 import { searchHits } from "./search.js";
 
@@ -17,11 +19,12 @@ export interface SearchConfig {
   readonly preview: { readonly chars: number };
 }
 
-export function searchQuery(answer: unknown, args: QueryArguments & { search: string }, config: SearchConfig): QueryResult {
-  const { value, steps } = resolvePath(answer, args.path);
-  const path = formatPath(steps);
-  const { offset, limit } = listWindow(args);
-  const { hits, total } = searchHits([{ value, steps }], args.search, { offset, limit, previewChars: config.preview.chars });
+export function searchQuery(answer: unknown, plan: QueryPlan, args: QueryArguments & { search: string }, config: SearchConfig): QueryResult {
+  const evaluation = evaluate(answer, plan);
+  const starts = evaluation.singular ? [{ value: evaluation.value, steps: evaluation.steps }] : evaluation.nodes;
+  const path = evaluation.singular ? formatPath(evaluation.steps) : cutForMessage(plan.path);
+  const { offset, limit } = sliceWindow(args, DEFAULT_LIMITS.items);
+  const { hits, total } = searchHits(starts, args.search, { offset, limit, previewChars: config.preview.chars });
   const bytes = jsonSize(hits);
   if (bytes > config.thresholdBytes) {
     const fit = fittingItems(hits, config.thresholdBytes);

@@ -1,0 +1,233 @@
+/**
+ * RFC 9535 JSONPath over json-p3 (S14.1), made safe for hostile queries (S14.3):
+ * - `match()` and `search()` run I-Regexp (RFC 9485) on re2js (iregexp.ts), a linear-time RE2 port, not
+ *   json-p3's backtracking `RegExp` (`(a+)+b` over 28 `a`s blocked for seconds);
+ * - descendant segments walk the answer with an explicit stack instead of nested generators (which cost
+ *   one generator frame per level for every node, and end at json-p3's default depth of 50);
+ * - node locations are parent links, so a node 3000 levels deep costs one step, not a copy of its path;
+ * - every evaluation runs against a step budget, so `$..*..*` cannot make quadratic work.
+ * json-p3 has no `eval` or `new Function` (checked in its 2.3.1 bundle).
+ */
+import { JSONPathEnvironment, JSONPathError, JSONPathNode, JSONPathNodeList, JSONPathQuery } from "json-p3";
+import { ResultQueryError } from "../errors.js";
+import { MAX_QUERY_CHARS, MAX_QUERY_STEPS } from "../plugin/defaults.js";
+import { cutForMessage, quoteArgument } from "../util/quote-argument.js";
+import { regexFunction } from "./iregexp.js";
+
+/** A node's place as a parent link: `concat` (the only thing json-p3 does with a location) is one step. */
+class Location {
+  constructor(
+    readonly parent: Location | undefined,
+    readonly step: string | number,
+  ) {}
+  concat(step: string | number): Location {
+    return new Location(this, step);
+  }
+  /** Keys and indexes from the root, for the canonical path of a node that is returned. */
+  steps(): (string | number)[] {
+    const out: (string | number)[] = [];
+    for (let at: Location | undefined = this; at?.parent; at = at.parent) out.push(at.step);
+    return out.reverse();
+  }
+}
+
+/** One node of a nodelist: its value and its keys and indexes from the root. */
+export interface JsonPathNode {
+  readonly value: unknown;
+  location(): (string | number)[];
+}
+
+class SelectedNode implements JsonPathNode {
+  constructor(
+    readonly value: unknown,
+    private readonly at: Location,
+  ) {}
+  location(): (string | number)[] {
+    return this.at.steps();
+  }
+}
+
+/** Nodes visited by the evaluation running now (evaluation is synchronous, so one counter serves). */
+let work = 0;
+function tick(): void {
+  if (++work > MAX_QUERY_STEPS) {
+    throw new ResultQueryError(
+      "INVALID_INPUT",
+      `The query would visit more than ${MAX_QUERY_STEPS} nodes of this answer (nested descendants or wildcards multiply): narrow it, for example $.rows[?@.id == 5] instead of $..*..id.`,
+    );
+  }
+}
+
+const environment = new JSONPathEnvironment();
+environment.functionRegister.set("match", regexFunction(true));
+environment.functionRegister.set("search", regexFunction(false));
+
+// ---- descendants without recursion ----
+
+const DescendantSegment = environment.compile("$..a").segments[0]!.constructor;
+type Segment = JSONPathQuery["segments"][number];
+
+const NameSelector = environment.compile("$.a").segments[0]!.selectors[0]!.constructor;
+
+/**
+ * The descendant segment of RFC 9535 2.5.2 (each node, then its children in order, depth first, each
+ * passed to the selectors), on an explicit stack: no recursion, no generator per level. A child's
+ * location is made only when something needs it (a match, or children of its own), and name selectors
+ * (`$..title`, the common case) are tested in place, without a node per visited value.
+ */
+function* descend(this: Segment, nodes: Iterable<JSONPathNode>): Generator<JSONPathNode> {
+  const selectors = this.selectors;
+  const names = selectors.every((selector) => selector instanceof NameSelector)
+    ? selectors.map((selector) => (selector as unknown as { name: string }).name)
+    : undefined;
+  // Object.keys gives the order environment.entries does (json-p3's deterministic mode is Object.entries).
+  for (const node of nodes) {
+    const values: unknown[] = [node.value];
+    const parents: (Location | undefined)[] = [undefined];
+    const keys: (string | number)[] = [0];
+    while (values.length > 0) {
+      const value = values.pop();
+      const parent = parents.pop();
+      const key = keys.pop()!;
+      tick();
+      const container = value !== null && typeof value === "object";
+      if (names && !container) continue; // names select nothing in a scalar
+      const location = parent ? parent.concat(key) : (node.location as unknown as Location);
+      if (names) {
+        if (!Array.isArray(value)) {
+          for (const name of names) {
+            if (Object.hasOwn(value as object, name)) yield new JSONPathNode((value as Record<string, never>)[name]!, location.concat(name) as never, node.root);
+          }
+        }
+      } else {
+        const current = new JSONPathNode(value as never, location as never, node.root);
+        for (const selector of selectors) yield* selector.resolve(current);
+      }
+      if (Array.isArray(value)) {
+        for (let i = value.length - 1; i >= 0; i--) values.push(value[i]), parents.push(location), keys.push(i);
+      } else if (container) {
+        const members = Object.keys(value as object);
+        for (let i = members.length - 1; i >= 0; i--) values.push((value as Record<string, unknown>)[members[i]!]), parents.push(location), keys.push(members[i]!);
+      }
+    }
+  }
+}
+
+/** Nodes of `segments` applied to `value`, starting from a parent-linked root location. */
+function run(segments: readonly Segment[], value: unknown): Iterable<JSONPathNode> {
+  let nodes: Iterable<JSONPathNode> = [new JSONPathNode(value as never, new Location(undefined, "") as never, value as never)];
+  for (const segment of segments) nodes = segment.lazyResolve(nodes as never);
+  return nodes;
+}
+
+/**
+ * A singular query inside a filter (`@.owner`, evaluated once per item): stepped directly, without a
+ * generator per segment. The node's location is never read inside a filter, so it is the root's.
+ */
+function singularRun(query: JSONPathQuery): (value: unknown) => JSONPathNode[] {
+  const steps = query.segments.map((segment) => segment.selectors[0] as unknown as { name?: string; index?: number });
+  const root = new Location(undefined, "");
+  return (start) => {
+    let value = start;
+    for (const { name, index } of steps) {
+      if (typeof name === "string") {
+        if (value === null || typeof value !== "object" || Array.isArray(value) || !Object.hasOwn(value, name)) return [];
+        value = (value as Record<string, unknown>)[name];
+      } else {
+        if (!Array.isArray(value)) return [];
+        const at = index! < 0 ? value.length + index! : index!;
+        if (at < 0 || at >= value.length) return [];
+        value = value[at];
+      }
+    }
+    return [new JSONPathNode(value as never, root as never, start as never)];
+  };
+}
+
+/**
+ * Gives every descendant segment of the compiled query the stack walk above, and every query inside a
+ * filter (`@..x`, `$.y`) parent-linked locations, so no node costs a copy of its path.
+ */
+function useStackWalk(query: JSONPathQuery): void {
+  const seen = new Set<object>();
+  const pending: unknown[] = [query];
+  while (pending.length > 0) {
+    const item = pending.pop();
+    if (item === null || typeof item !== "object" || seen.has(item)) continue;
+    seen.add(item);
+    if (item instanceof DescendantSegment) {
+      const segment = item as unknown as Segment;
+      segment.lazyResolve = descend as never;
+      segment.resolve = (nodes) => Array.from(descend.call(segment, nodes));
+    } else if (item !== query && item instanceof JSONPathQuery) {
+      const inner = item;
+      const select = inner.singularQuery() ? singularRun(inner) : (value: unknown) => Array.from(run(inner.segments, value));
+      inner.lazyQuery = (value) => select(value)[Symbol.iterator]();
+      inner.query = (value) => new JSONPathNodeList(select(value));
+    }
+    for (const [key, child] of Object.entries(item)) if (key !== "environment" && key !== "token") pending.push(child);
+  }
+}
+
+// ---- compile and evaluate ----
+
+/** A compiled RFC 9535 query. */
+export interface CompiledJsonPath {
+  readonly query: JSONPathQuery;
+  /** RFC 9535 2.3.5: only name and index selectors, so at most one node. */
+  readonly singular: boolean;
+}
+
+/**
+ * Compiles an RFC 9535 query. A query over MAX_QUERY_CHARS, or one the engine cannot take for its depth
+ * (deeply nested filters), is INVALID_INPUT saying why (S14.3); a syntax error is RESULT_PATH_NOT_FOUND:
+ * the path is of no form of S7.2 or S14.1 (S7.6).
+ */
+export function compileJsonPath(path: string): CompiledJsonPath {
+  if (path.length > MAX_QUERY_CHARS) {
+    throw new ResultQueryError(
+      "INVALID_INPUT",
+      `Path ${quoteArgument(path)} is a JSONPath query of ${path.length} characters, over the ${MAX_QUERY_CHARS} a query may have: use a shorter query.`,
+    );
+  }
+  let query: JSONPathQuery;
+  try {
+    query = environment.compile(path);
+  } catch (error) {
+    if (error instanceof RangeError) throw tooDeep(path, "nests too deeply to compile");
+    const detail = error instanceof JSONPathError ? cutForMessage(error.message.split("\n")[0]!) : "not a JSONPath query";
+    throw new ResultQueryError(
+      "RESULT_PATH_NOT_FOUND",
+      `Path ${quoteArgument(path)} is not a valid query (${detail}). Use a path such as $.rows[2].title, $.rows[*].id, $.rows[?@.status == 'open'], rows.2.title or /rows/2/title; "$" is the whole answer.`,
+    );
+  }
+  useStackWalk(query);
+  return { query, singular: query.singularQuery() };
+}
+
+/**
+ * The nodes `compiled` selects in `answer`, in the RFC's order, produced lazily so a caller keeps only
+ * the page it returns. The whole iteration must run synchronously (one step budget per evaluation).
+ */
+export function* selectNodes(compiled: CompiledJsonPath, answer: unknown, path: string): Generator<JsonPathNode> {
+  work = 0;
+  const iterator = run(compiled.query.segments, answer)[Symbol.iterator]();
+  for (;;) {
+    let next: IteratorResult<JSONPathNode>;
+    try {
+      next = iterator.next();
+    } catch (error) {
+      // Comparisons of deeply nested values recurse inside json-p3: a coded refusal, never a crash.
+      if (error instanceof RangeError) throw tooDeep(path, "meets values nested too deeply to compare");
+      if (error instanceof JSONPathError) throw new ResultQueryError("INVALID_INPUT", `Path ${quoteArgument(path)} cannot run here: ${cutForMessage(error.message)}`);
+      throw error;
+    }
+    if (next.done) return;
+    tick();
+    yield new SelectedNode(next.value.value, next.value.location as unknown as Location);
+  }
+}
+
+function tooDeep(path: string, why: string): ResultQueryError {
+  return new ResultQueryError("INVALID_INPUT", `Path ${quoteArgument(path)} ${why}: use a simpler query.`);
+}
