@@ -1,4 +1,5 @@
 import { defineRuntime } from "../plugin/runtime.js";
+import { customDriver } from "../storage/custom.js";
 import { memoryDriver } from "../storage/memory.js";
 import { redisDriver } from "../storage/redis.js";
 import { sqliteDriver } from "../storage/sqlite.js";
@@ -11,7 +12,7 @@ const env = (name: string): string | undefined => globalThis.process?.env?.[name
  * (S9.2): Redis, then Vercel KV, then Upstash, by whose variables are set; else memory.
  */
 export const nodeRuntime = defineRuntime("node", env, {
-  drivers: [redisDriver, vercelKvDriver, upstashDriver, sqliteDriver, memoryDriver],
+  drivers: [redisDriver, vercelKvDriver, upstashDriver, sqliteDriver, memoryDriver, customDriver],
   elsewhere: ["indexeddb"],
   refuse: (_type, runHere) => ({
     path: "storage.type",

@@ -56,8 +56,9 @@ export interface ResultHandlesOptions {
   /**
    * Where folded answers are kept, encrypted. Default `{ type: "auto" }`: Redis, Vercel KV or Upstash when
    * their environment variables are set, else memory (1000 answers, 256 MiB in Node, 64 MiB in a page).
-   * Types: `auto`, `memory`, `indexeddb` (pages), `redis`, `sqlite`, `upstash`, `vercel-kv` (Node); each
-   * takes `timeoutMs` (default 3000).
+   * Types: `auto`, `memory`, `indexeddb` (pages), `redis`, `sqlite`, `upstash`, `vercel-kv` (Node), and
+   * `custom` (`{ type: "custom", storage }`, any object with `get`, `set`, `delete` and `close`, every
+   * build); each takes `timeoutMs` (default 3000).
    */
   storage?: StorageConfig;
   /** Prefix of every storage key, so several apps can share one store. Non-empty. Default `"result-handles"`. */
@@ -96,7 +97,7 @@ function optionsSchema(catalog: StorageCatalog): z.ZodType<ResultHandlesOptions>
 
 /**
  * What differs between the Node and the page build when options are checked: the environment, and the
- * storage drivers (a runtime made by hand without them takes memory, S17.3).
+ * storage drivers (a runtime made by hand without them takes memory and custom storage, S17.3).
  */
 export type OptionsRuntime = StorageEnvironment & { readonly storage?: StorageCatalog };
 

@@ -5,7 +5,7 @@ import type { NamespacedStorage } from "../storage/types.js";
 
 /** What a build (Node, page) supplies to the core: where it runs, its environment, its storage drivers, and how it opens them. */
 export interface Runtime extends StorageEnvironment {
-  /** The storage drivers it opens; left out (a runtime made by hand), memory. */
+  /** The storage drivers it opens; left out (a runtime made by hand), memory and custom storage. */
   readonly storage?: StorageCatalog;
   openStorage(config: ResolvedStorageConfig, namespace: string): Promise<NamespacedStorage>;
 }

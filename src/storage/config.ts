@@ -2,6 +2,7 @@ import { z } from "zod";
 import { DEFAULT_STORE_TIMEOUT_MS } from "../plugin/defaults.js";
 import type { ConfigurationIssue } from "../errors.js";
 import { whole } from "../plugin/option-schema-parts.js";
+import type { customDriver } from "./custom.js";
 import { envReady, type AnyStorageDriver, type GivenConfigOf, type ResolvedConfigOf, type StorageEnvironment } from "./driver.js";
 import type { indexedDbDriver } from "./indexeddb.js";
 import type { memoryDriver } from "./memory.js";
@@ -14,7 +15,7 @@ export type { RedisConnection } from "./redis.js";
 export type { RestCredentials } from "./upstash.js";
 
 /** Every driver of every build, for the types users write (the values are each runtime's own list). */
-type KnownDriver = typeof memoryDriver | typeof indexedDbDriver | typeof redisDriver | typeof sqliteDriver | typeof upstashDriver | typeof vercelKvDriver;
+type KnownDriver = typeof memoryDriver | typeof indexedDbDriver | typeof redisDriver | typeof sqliteDriver | typeof upstashDriver | typeof vercelKvDriver | typeof customDriver;
 
 /**
  * Where folded answers are kept, encrypted. Default `{ type: "auto" }`.
@@ -30,6 +31,7 @@ type KnownDriver = typeof memoryDriver | typeof indexedDbDriver | typeof redisDr
  * - `{ type: "sqlite", sqlite: { path } }`: Node, `better-sqlite3`.
  * - `{ type: "upstash", upstash?: { url, token } }` and `{ type: "vercel-kv", vercelKv?: { url, token } }`:
  *   Node, `@upstash/redis`; credentials default to their environment variables.
+ * - `{ type: "custom", storage }`: any object with `get`, `set`, `delete` and `close` (S9.0), every build.
  *
  * Every type takes `timeoutMs` (default 3000): a slower store call counts as failed, and the answer is
  * sent whole. In the page build, `redis`, `sqlite`, `upstash` and `vercel-kv` make `init` throw
