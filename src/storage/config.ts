@@ -81,7 +81,7 @@ export function storageSchema(catalog: StorageCatalog): z.ZodType<StorageConfig>
 
 /** Every type this build knows the name of: `auto`, its drivers', and those it refuses. */
 export function storageTypeNames(catalog: StorageCatalog): string[] {
-  return ["auto", ...catalog.drivers.map((driver) => driver.type), ...catalog.elsewhere];
+  return ["auto", ...[...catalog.drivers.map((driver) => driver.type), ...catalog.elsewhere].sort()];
 }
 
 const runHere = (catalog: StorageCatalog) => catalog.drivers.map((driver) => driver.type).sort();
