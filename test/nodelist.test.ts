@@ -9,7 +9,9 @@ import { MemoryStorage, ResultHandlesPlugin, ResultHandleStore, ResultQueryTool,
 import type { ResultHandlesConfig } from "../src/plugin/options.js";
 import { evaluate, resolveReferenceValue } from "../src/query/evaluate.js";
 import { planPath } from "../src/query/plan.js";
-import { openSqliteStorage } from "../src/storage/sqlite.js";
+import { redisDriver } from "../src/storage/redis.js";
+import { sqliteDriver } from "../src/storage/sqlite.js";
+import { openDriver } from "./storage/contract.js";
 import { linkInMemory } from "./helpers/in-memory.js";
 import { startRedisServer, type RedisServer } from "./helpers/redis-server.js";
 
@@ -131,8 +133,8 @@ describe("S14.6 filters over an answer stored in pieces", () => {
 
   const stores: [string, () => Promise<NamespacedStorage>][] = [
     ["memory", async () => new MemoryStorage("nodelist")],
-    ["sqlite", () => openSqliteStorage(join(dir, "nodelist.sqlite"), "nodelist")],
-    ["redis", async () => (await import("../src/storage/redis.js")).openRedisStorage({ url: redis!.url }, "nodelist", 3000)],
+    ["sqlite", () => openDriver(sqliteDriver, { sqlite: { path: join(dir, "nodelist.sqlite") } }, "nodelist")],
+    ["redis", () => openDriver(redisDriver, { redis: { url: redis!.url } }, "nodelist")],
   ];
 
   it.each(stores)("%s: a filter reads every piece and answers as over the whole value", async (_, open) => {
