@@ -60,6 +60,11 @@ export class ResultHandlesPluginCore implements PluginInstance {
     return installOnWebMcp(this, hostOptions);
   }
 
+  /** Its runtime's crypto backend's piece size (S8.5), so a fold serialises at the size its store seals. */
+  get pieceBytes(): number | undefined {
+    return this.runtime.crypto?.pieceBytes;
+  }
+
   get(token: typeof ResultHandleStoreToken): Promise<ResultHandleStore>;
   get(token: typeof ResultHandlesConfigToken): ResultHandlesConfig;
   get(token: symbol): Promise<ResultHandleStore> | ResultHandlesConfig {

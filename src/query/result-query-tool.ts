@@ -1,5 +1,5 @@
 import { RESULT_QUERY_TOOL_NAME } from "../plugin/defaults.js";
-import type { Owner } from "../records/crypto.js";
+import type { Owner } from "../records/crypto/keys.js";
 import { describeError, ResultQueryError, type ResultQueryErrorCode } from "../errors.js";
 import { quoteArgument } from "../util/quote-argument.js";
 import type { ResultHandlesConfig } from "../plugin/options.js";

@@ -3,8 +3,8 @@
  * of its large lists lie, so a query reads only the pieces its slice touches. It lives in the answer's
  * main record; the storage sees it only encrypted.
  */
-import type { ListLayout } from "./record-pieces.js";
-import { IV_BYTES, TAG_BYTES } from "./crypto.js";
+import type { ListLayout } from "./serialize.js";
+import { IV_BYTES, TAG_BYTES } from "./crypto/backend.js";
 import { decodeUtf8, toJsonBytes } from "../util/size.js";
 
 export interface AnswerIndex {

@@ -10,7 +10,7 @@
  * - `RecentKeys`: the keys derived for recent (handle, owner) pairs, so a repeated query skips HKDF.
  * Values are shared: callers must treat them as read-only.
  */
-import type { AnswerKeys, Owner } from "./crypto.js";
+import type { AnswerKeys, Owner } from "./crypto/keys.js";
 
 interface Entry<T> {
   state: T;

@@ -1,23 +1,13 @@
 import { decodeIndex, encodeIndex, itemSpan, pieceSeal, piecesOf, slot, type AnswerIndex, type Selector } from "./answer-index.js";
-import {
-  AnswerKeys,
-  defaultCryptoBackend,
-  isUuidV4,
-  IV_BYTES,
-  TAG_BYTES,
-  openPiece,
-  openRecord,
-  randomBytes,
-  sealPiece,
-  sealRecord,
-  type CryptoBackend,
-  type Owner,
-  type RecordHeader,
-} from "./crypto.js";
+import { IV_BYTES, TAG_BYTES, randomBytes, type CryptoBackend } from "./crypto/backend.js";
+import { AnswerKeys, isUuidV4, type Owner } from "./crypto/keys.js";
+import { webCryptoBackend } from "./crypto/webcrypto.js";
+import { openPiece, openRecord, sealPiece, sealRecord, type RecordHeader } from "./format.js";
 import { ResultHandlesConfigurationError, ResultHandlesError } from "../errors.js";
 import { hasOwn, setOwn, type JsonObject } from "../util/json.js";
 import { RecentAnswers, RecentKeys } from "./recent-answers.js";
-import { dropSpareBuffers, serializeAnswer, type PieceOptions, type SerializedAnswer } from "./record-pieces.js";
+import { dropSpareBuffers } from "./buffer-pool.js";
+import { serializeAnswer, type PieceOptions, type SerializedAnswer } from "./serialize.js";
 import type { NamespacedStorage } from "../storage/types.js";
 import { decodeUtf8 } from "../util/size.js";
 
@@ -41,7 +31,10 @@ interface AnswerState {
 
 /** Internals a test or benchmark may pin; defaults suit production. */
 export interface StoreOptions extends Pick<PieceOptions, "pieceBytes"> {
-  /** `node:crypto` where it exists, else WebCrypto; both write the same bytes (S8.4). */
+  /**
+   * The runtime's backend (`Runtime.crypto`: node:crypto in the Node build where it exists); WebCrypto
+   * when left out. Both write the same bytes (S8.4).
+   */
   crypto?: CryptoBackend;
 }
 
@@ -69,8 +62,18 @@ export class ResultHandleStore {
     return globalThis.crypto.randomUUID();
   }
 
+  /** The crypto backend this store seals with. */
+  get crypto(): CryptoBackend {
+    return this.options.crypto ?? webCryptoBackend;
+  }
+
+  /** The piece size answers for this store are cut at (S8.5): the option, else what its backend seals fastest. */
+  get pieceBytes(): number {
+    return this.options.pieceBytes ?? this.crypto.pieceBytes;
+  }
+
   async save(handle: string, value: unknown, owner: Owner): Promise<void> {
-    const json = serializeAnswer(value, this.options);
+    const json = serializeAnswer(value, { pieceBytes: this.pieceBytes });
     const sealed = await this.seal(handle, json, owner);
     json.release(); // encrypted: its buffers may take the next answer
     await this.put(sealed);
@@ -148,7 +151,7 @@ export class ResultHandleStore {
   }
 
   private keysFor(handle: string, owner: Owner): Promise<AnswerKeys> {
-    return this.keys.get(handle, owner, () => AnswerKeys.derive(handle, owner, this.options.crypto ?? defaultCryptoBackend()));
+    return this.keys.get(handle, owner, () => AnswerKeys.derive(handle, owner, this.crypto));
   }
 
   private async load(handle: string, owner: Owner, shared: boolean, select: Selector | undefined): Promise<{ value: unknown } | undefined> {
@@ -260,7 +263,7 @@ export class ResultHandleStore {
 
 const MISSING = Symbol("missing record");
 
-/** An answer in one piece gets an index from this size on (two batches of a list, record-pieces.ts). */
+/** An answer in one piece gets an index from this size on (two batches of a list, serialize.ts). */
 const INDEXED_BYTES = 64 * 1024;
 
 /**

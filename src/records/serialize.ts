@@ -1,5 +1,5 @@
 /**
- * Serialises an answer once, straight into UTF-8 pieces of about `PIECE_BYTES` (S8.5), and notes where
+ * Serialises an answer once, straight into UTF-8 pieces of the crypto backend's piece size (S8.5), and notes where
  * the items of its large lists start, so a query can later read only the pieces its slice touches.
  *
  * Lists (the root list, or lists reached from the root through object keys only, down to three keys,
@@ -9,16 +9,16 @@
  * an item's own `toJSON(key)` sees its index within the batch; JSON answers have no `toJSON`.)
  */
 import { isHighSurrogate, isPlainObject, setOwn, type JsonObject } from "../util/json.js";
-import { defaultCryptoBackend } from "./crypto.js";
-import { allocateBytes, decodeUtf8 } from "../util/size.js";
+import { decodeUtf8 } from "../util/size.js";
+import { hasSpare, isPooledSize, releaseBuffers, takeBuffer } from "./buffer-pool.js";
 
 /**
- * 512 KB in Node, 256 KB in pages (what each runtime's default crypto backend seals fastest; a store
- * given another backend keeps this size, or its own `pieceBytes`): smaller than the
- * 1 MB issue 9 suggests, so a 1 MB answer already splits and its first query decrypts part of it, and a
- * remote store moves at most this much for a slice.
+ * Pieces are cut at the size the crypto backend seals fastest (`CryptoBackend.pieceBytes`: 512 KB with
+ * node:crypto, 256 KB with WebCrypto), which the fold and the store pass in; this is the size when none is
+ * given. Either way smaller than 1 MB, so a 1 MB answer already splits and its first query decrypts part
+ * of it, and a remote store moves at most this much for a slice.
  */
-export const PIECE_BYTES = defaultCryptoBackend().pieceBytes;
+export const DEFAULT_PIECE_BYTES = 256 * 1024;
 /** A batch holds about this many UTF-16 units of JSON: the grain of the list index. */
 const BATCH_CHARS = 32 * 1024;
 /** Longer texts are encoded in chunks of this many UTF-16 units (see `PieceWriter.write`). */
@@ -61,54 +61,8 @@ export interface SerializedAnswer {
 const encoder = new TextEncoder();
 const FIRST_BUFFER_BYTES = 64 * 1024;
 
-/**
- * Released buffers of `PIECE_BYTES`, at most 12 MB of them: a 10 MB answer writes into memory
- * already faulted in (in Chromium fresh buffers cost a fifth of its fold). They hold the plaintext of the
- * last answers, so they go once no answer has folded for `SPARE_IDLE_MS`, or at shutdown.
- */
-const spareBuffers: Uint8Array[] = [];
-const SPARE_BUFFERS = Math.ceil((12 * 1024 * 1024) / PIECE_BYTES);
-const SPARE_IDLE_MS = 10_000;
-let lastRelease = 0;
-let idleTimer: ReturnType<typeof setTimeout> | undefined;
-
-/** How many spare buffers wait for the next answer (tests check that answers which never fold give theirs back). */
-export function spareBufferCount(): number {
-  return spareBuffers.length;
-}
-
-/** Drops the spares, and with them the plaintext the last answers left in them (at shutdown, or when idle). */
-export function dropSpareBuffers(): void {
-  // Zeroed first: freed memory may come back uninitialised to other code in the process (Buffer.allocUnsafe).
-  for (const buffer of spareBuffers) buffer.fill(0);
-  spareBuffers.length = 0;
-  if (idleTimer !== undefined) clearTimeout(idleTimer);
-  idleTimer = undefined;
-}
-
-function releaseBuffers(buffers: readonly Uint8Array[]): void {
-  for (const buffer of buffers) {
-    if (spareBuffers.length >= SPARE_BUFFERS) break;
-    if (!spareBuffers.includes(buffer)) spareBuffers.push(buffer);
-  }
-  if (spareBuffers.length === 0) return;
-  lastRelease = Date.now();
-  idleTimer ??= dropWhenIdle(SPARE_IDLE_MS);
-}
-
-/** One timer for all releases: when it fires early (answers kept coming), it waits out the rest. */
-function dropWhenIdle(delay: number): ReturnType<typeof setTimeout> {
-  const timer = setTimeout(() => {
-    const idle = Date.now() - lastRelease;
-    if (idle >= SPARE_IDLE_MS) dropSpareBuffers();
-    else idleTimer = dropWhenIdle(SPARE_IDLE_MS - idle);
-  }, delay);
-  (timer as { unref?: () => void }).unref?.(); // never keeps a Node process alive
-  return timer;
-}
-
 export interface PieceOptions {
-  /** Piece size in bytes (default `PIECE_BYTES`); tests make it small to get many pieces from small answers. */
+  /** Piece size in bytes (the crypto backend's, else `DEFAULT_PIECE_BYTES`); tests make it small to get many pieces from small answers. */
   pieceBytes?: number;
   /** Key lists shared with the fold's preview and shape: a 48k-key object is listed once, not once more here. */
   keyLists?: { of(object: JsonObject): string[] };
@@ -142,19 +96,19 @@ class PieceWriter {
   private same: boolean;
 
   constructor(
-    private readonly pieceBytes: number = PIECE_BYTES,
+    private readonly pieceBytes: number = DEFAULT_PIECE_BYTES,
     private readonly repeatedBy?: string,
   ) {
     this.same = repeatedBy !== undefined;
     this.batchChars = Math.max(1, Math.min(BATCH_CHARS, pieceBytes >> 4));
     // A spare piece-sized buffer costs nothing; else start small, so a small answer stays one small buffer.
-    this.buffer = this.newBuffer(spareBuffers.length > 0 && pieceBytes === PIECE_BYTES ? pieceBytes : Math.max(4, Math.min(pieceBytes, FIRST_BUFFER_BYTES)));
+    this.buffer = this.newBuffer(hasSpare(pieceBytes) ? pieceBytes : Math.max(4, Math.min(pieceBytes, FIRST_BUFFER_BYTES)));
   }
 
   /** A buffer of `size`: a spare one when a whole piece is asked for; piece-sized ones are noted to release. */
   private newBuffer(size: number): Uint8Array {
-    const buffer = (size === PIECE_BYTES && spareBuffers.pop()) || allocateBytes(size);
-    if (buffer.byteLength === PIECE_BYTES) this.buffers.push(buffer);
+    const buffer = takeBuffer(size);
+    if (size === this.pieceBytes && isPooledSize(size)) this.buffers.push(buffer);
     return buffer;
   }
 

@@ -1,0 +1,59 @@
+/**
+ * Key derivation (S8.3, S8.5). From the handle (a random UUID, the only secret) and the owner,
+ * HKDF-SHA256 derives the AES-256-GCM key of the answer, the storage key of its main record, and one
+ * storage key per piece (with the piece index in the HKDF info). HKDF output is pseudorandom: no key shows
+ * the handle, the owner, or that two keys belong to one answer. A record read under another owner is
+ * simply not found.
+ */
+import { toJsonBytes } from "../../util/size.js";
+import { FORMAT_VERSION } from "../format.js";
+import { toHex, type AesKey, type CryptoBackend, type Hkdf } from "./backend.js";
+import { webCryptoBackend } from "./webcrypto.js";
+
+export interface Owner {
+  session?: string;
+  caller?: string;
+}
+
+const encoder = new TextEncoder();
+
+function info(purpose: string, owner: Owner, piece?: number): Uint8Array {
+  // JSON keeps session and caller apart whatever characters they hold.
+  const parts: unknown[] = [purpose, FORMAT_VERSION, owner.session ?? null, owner.caller ?? null];
+  if (piece !== undefined) parts.push(piece);
+  return toJsonBytes(parts);
+}
+
+/** Everything derived from one (handle, owner) pair. Kept in memory only (never in a storage). */
+export class AnswerKeys {
+  private readonly pieceKeys = new Map<number, Promise<string>>();
+
+  private constructor(
+    readonly backend: CryptoBackend,
+    readonly storageKey: string,
+    readonly aesKey: AesKey,
+    private readonly hkdf: Hkdf,
+    private readonly owner: Owner,
+  ) {}
+
+  static async derive(handle: string, owner: Owner, backend: CryptoBackend = webCryptoBackend): Promise<AnswerKeys> {
+    const hkdf = await backend.hkdf(encoder.encode(handle));
+    const [storage, aes] = await Promise.all([hkdf(info("storage-key", owner)), backend.aesKey(hkdf, info("aes-256-gcm", owner))]);
+    return new AnswerKeys(backend, toHex(storage), aes, hkdf, { session: owner.session, caller: owner.caller });
+  }
+
+  /** The storage key of piece `index`, derived on first use and then remembered. */
+  pieceKey(index: number): Promise<string> {
+    let key = this.pieceKeys.get(index);
+    if (!key) {
+      key = this.hkdf(info("piece-storage-key", this.owner, index)).then(toHex);
+      this.pieceKeys.set(index, key);
+    }
+    return key;
+  }
+}
+
+const UUID_V4 = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/i;
+export function isUuidV4(value: unknown): value is string {
+  return typeof value === "string" && UUID_V4.test(value);
+}
