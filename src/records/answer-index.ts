@@ -10,8 +10,10 @@ import { decodeUtf8, toJsonBytes } from "../util/size.js";
 export interface AnswerIndex {
   /** Random per save; bound into every piece's associated data, so pieces of two saves never mix. */
   nonce: Uint8Array;
-  /** Byte length of each piece, in order. */
+  /** Byte length of each piece, in order (before padding). */
   pieces: number[];
+  /** The piece size the pieces are padded to (format.ts `paddedPieceLength`). */
+  pad: number;
   /** Each piece's IV (12 bytes each, in order): a piece record is bare ciphertext (crypto.ts). */
   ivs: Uint8Array;
   /** Each piece's GCM tag (16 bytes each, in order). */
@@ -35,18 +37,18 @@ export type Selector = (lists: readonly ListSummary[]) => Selection;
 
 
 export function encodeIndex(index: AnswerIndex): Uint8Array {
-  const { nonce, pieces, ivs, tags, ascii, lists } = index;
-  return toJsonBytes({ nonce: Array.from(nonce), pieces, ivs: Array.from(ivs), tags: Array.from(tags), ascii, lists });
+  const { nonce, pieces, pad, ivs, tags, ascii, lists } = index;
+  return toJsonBytes({ nonce: Array.from(nonce), pieces, pad, ivs: Array.from(ivs), tags: Array.from(tags), ascii, lists });
 }
 
 /** The index, or undefined when the plaintext is not one (it decrypted, so this means a bug or a foreign writer). */
 export function decodeIndex(plaintext: Uint8Array): AnswerIndex | undefined {
   try {
-    const raw = JSON.parse(decodeUtf8(plaintext)) as { nonce: number[]; pieces: number[]; ivs: number[]; tags: number[]; ascii: number[]; lists: ListLayout[] };
-    const { nonce, pieces, ivs, tags, ascii, lists } = raw;
-    if (![nonce, pieces, ivs, tags, ascii, lists].every(Array.isArray)) return undefined;
+    const raw = JSON.parse(decodeUtf8(plaintext)) as { nonce: number[]; pieces: number[]; pad: number; ivs: number[]; tags: number[]; ascii: number[]; lists: ListLayout[] };
+    const { nonce, pieces, pad, ivs, tags, ascii, lists } = raw;
+    if (![nonce, pieces, ivs, tags, ascii, lists].every(Array.isArray) || !Number.isSafeInteger(pad)) return undefined;
     if (ivs.length !== pieces.length * IV_BYTES || tags.length !== pieces.length * TAG_BYTES || ascii.length !== pieces.length) return undefined;
-    return { nonce: Uint8Array.from(nonce), pieces, ivs: Uint8Array.from(ivs), tags: Uint8Array.from(tags), ascii, lists };
+    return { nonce: Uint8Array.from(nonce), pieces, pad, ivs: Uint8Array.from(ivs), tags: Uint8Array.from(tags), ascii, lists };
   } catch {
     return undefined;
   }

@@ -28,6 +28,8 @@ export interface Piece {
   readonly bytes: Uint8Array;
   /** Pure ASCII, so it decodes as latin1 (much faster than UTF-8 in Node). */
   readonly ascii: boolean;
+  /** Bytes just past `bytes` in its buffer that nothing else uses: the record format pads into them in place (format.ts). */
+  readonly room: number;
 }
 
 /** Where one list's items lie in the answer's UTF-8 JSON. */
@@ -44,6 +46,8 @@ export interface ListLayout {
 export interface SerializedAnswer {
   /** Size as UTF-8 JSON (S4.3). */
   readonly bytes: number;
+  /** The size its pieces were cut at: every piece but the last is within 3 bytes of it (characters are never split). */
+  readonly pieceBytes: number;
   readonly pieces: readonly Piece[];
   readonly lists: readonly ListLayout[];
   /** The JSON text, identical to `JSON.stringify(value)`; decoded from the pieces on use (before `release`). */
@@ -96,7 +100,7 @@ class PieceWriter {
   private same: boolean;
 
   constructor(
-    private readonly pieceBytes: number = DEFAULT_PIECE_BYTES,
+    readonly pieceBytes: number = DEFAULT_PIECE_BYTES,
     private readonly repeatedBy?: string,
   ) {
     this.same = repeatedBy !== undefined;
@@ -162,7 +166,7 @@ class PieceWriter {
 
   /** Closes what is written as a piece. */
   flush(): void {
-    if (this.at > 0) this.pieces.push({ bytes: this.buffer.subarray(0, this.at), ascii: this.ascii });
+    if (this.at > 0) this.pieces.push({ bytes: this.buffer.subarray(0, this.at), ascii: this.ascii, room: this.buffer.byteLength - this.at });
     this.buffer = this.buffer.subarray(this.at);
     this.at = 0;
     this.ascii = true;
@@ -193,6 +197,7 @@ function fromWriter(writer: PieceWriter, lists: ListLayout[]): SerializedAnswer 
   let text: string | undefined;
   return {
     bytes: writer.total,
+    pieceBytes: writer.pieceBytes,
     pieces: writer.pieces,
     lists,
     repeated: writer.repeated,

@@ -1,8 +1,8 @@
 import { decodeIndex, encodeIndex, itemSpan, pieceSeal, piecesOf, slot, type AnswerIndex, type Selector } from "./answer-index.js";
 import { IV_BYTES, TAG_BYTES, randomBytes, type CryptoBackend } from "./crypto/backend.js";
-import { AnswerKeys, isUuidV4, type Owner } from "./crypto/keys.js";
+import { AnswerKeys, DEFAULT_STORE_NAMESPACE, isUuidV4, type Owner, type RecordScope } from "./crypto/keys.js";
 import { webCryptoBackend } from "./crypto/webcrypto.js";
-import { openPiece, openRecord, sealPiece, sealRecord, type RecordHeader } from "./format.js";
+import { openPiece, openRecord, padPiece, paddedPieceLength, sealPiece, sealRecord, type RecordHeader } from "./format.js";
 import { ResultHandlesConfigurationError, ResultHandlesError } from "../errors.js";
 import { hasOwn, setOwn, type JsonObject } from "../util/json.js";
 import { RecentAnswers, RecentKeys } from "./recent-answers.js";
@@ -36,7 +36,20 @@ export interface StoreOptions extends Pick<PieceOptions, "pieceBytes"> {
    * when left out. Both write the same bytes (S8.4).
    */
   crypto?: CryptoBackend;
+  /**
+   * The storage namespace, bound into key derivation and associated data (S16.5): a record copied into
+   * another namespace does not decrypt there. `DEFAULT_STORE_NAMESPACE` ("result-handles") when left out.
+   */
+  namespace?: string;
+  /**
+   * Tells apart stores that share a storage and namespace but answer under other rules (a plugin passes
+   * a tag of its instance's rules, S16.6): each finds only the answers it saved. None when left out.
+   */
+  instance?: string;
 }
+
+/** Longest a record outlives its handle in the storage (S16.5), in whole seconds (what `set` takes). */
+const MAX_EXTRA_SECONDS = 59;
 
 /**
  * Keeps folded answers, encrypted, for `ttlSeconds` (S2, S8). Handles and owners never reach the
@@ -60,6 +73,11 @@ export class ResultHandleStore {
   /** A new random UUID v4, never derived from the answer (S8.2). */
   newHandle(): string {
     return globalThis.crypto.randomUUID();
+  }
+
+  private get scope(): RecordScope {
+    const { namespace = DEFAULT_STORE_NAMESPACE, instance } = this.options;
+    return instance === undefined ? { namespace } : { namespace, instance };
   }
 
   /** The crypto backend this store seals with. */
@@ -92,10 +110,12 @@ export class ResultHandleStore {
     const expiresAt = Date.now() + this.ttlSeconds * 1000;
     const pieces = answer.pieces;
     if (!wantsIndex(answer)) {
-      const piece = pieces[0] ?? { bytes: new Uint8Array(0), ascii: true };
+      const piece = pieces[0] ?? { bytes: new Uint8Array(0), ascii: true, room: 0 };
       const header = { kind: "whole", ascii: piece.ascii, expiresAt, pieceIndex: 0, pieceCount: 1 } as const;
-      return { records: [{ key: keys.storageKey, value: await sealRecord(keys, keys.storageKey, header, piece.bytes) }] };
+      return { records: [{ key: keys.storageKey, value: await sealRecord(keys, keys.storageKey, header, piece.bytes, piece.room) }] };
     }
+    // Every piece but the last is about `pieceBytes` long (within 3 bytes): all pad to the longest (S16.5).
+    const pad = pieces.reduce((longest, piece) => Math.max(longest, piece.bytes.byteLength), answer.pieceBytes);
     // Every piece gets a fresh random IV; its IV and tag are kept in the index, sealed once the pieces are.
     const nonce = randomBytes(16);
     const pieceCount = pieces.length;
@@ -104,13 +124,14 @@ export class ResultHandleStore {
       pieces.map(async (piece, pieceIndex) => {
         const key = await keys.pieceKey(pieceIndex);
         const header = pieceHeader(expiresAt, pieceIndex, pieceCount, piece.ascii);
-        return { key, ...(await sealPiece(keys, key, header, slot(ivs, pieceIndex, IV_BYTES), piece.bytes, nonce)) };
+        const plaintext = padPiece(piece.bytes, piece.room, pad);
+        return { key, ...(await sealPiece(keys, key, header, slot(ivs, pieceIndex, IV_BYTES), plaintext, nonce)) };
       }),
     );
     const tags = new Uint8Array(pieceCount * TAG_BYTES);
     sealedPieces.forEach((piece, at) => slot(tags, at, TAG_BYTES).set(piece.tag));
     const lengths = pieces.map((p) => p.bytes.byteLength);
-    const index: AnswerIndex = { nonce, pieces: lengths, ivs, tags, ascii: pieces.map((p) => (p.ascii ? 1 : 0)), lists: [...answer.lists] };
+    const index: AnswerIndex = { nonce, pieces: lengths, pad, ivs, tags, ascii: pieces.map((p) => (p.ascii ? 1 : 0)), lists: [...answer.lists] };
     const indexHeader = { kind: "index", ascii: false, expiresAt, pieceIndex: 0, pieceCount } as const;
     const main = { key: keys.storageKey, value: await sealRecord(keys, keys.storageKey, indexHeader, encodeIndex(index)) };
     const records = [main, ...sealedPieces.map(({ key, ciphertext }) => ({ key, value: ciphertext }))];
@@ -121,13 +142,20 @@ export class ResultHandleStore {
    * Stores a sealed answer, as one answer where the storage can take its records together (the memory
    * store keeps, counts and drops them as one, S9.3). Throws when the storage refuses any record (one
    * larger than it may hold among them): the fold then sends the answer whole (S4.7).
+   *
+   * Each record's stored lifetime is drawn on its own, 1 to 59 s past the handle's (S16.5), so the
+   * records of one answer share no exact expiry an observer could link them by; the expiry sealed inside
+   * the index or whole record still ends reads at the TTL. A storage that takes an answer's records
+   * together (in-process memory) keeps one lifetime for them, drawn the same way.
    */
   async put(sealed: SealedAnswer): Promise<void> {
     const main = sealed.records[0]!.key;
     this.recent.remove(main);
+    const extra = randomBytes(sealed.records.length);
+    const ttl = (at: number) => this.ttlSeconds + 1 + (extra[at]! % MAX_EXTRA_SECONDS);
     try {
-      if (this.storage.setTogether) await this.storage.setTogether(sealed.records, this.ttlSeconds);
-      else await Promise.all(sealed.records.map((record) => this.storage.set(record.key, record.value, this.ttlSeconds)));
+      if (this.storage.setTogether) await this.storage.setTogether(sealed.records, ttl(0));
+      else await Promise.all(sealed.records.map((record, at) => this.storage.set(record.key, record.value, ttl(at))));
     } catch (error) {
       // Best effort, not awaited (a hung storage must not hold the fold longer): no orphan pieces left behind.
       void Promise.allSettled(sealed.records.map((record) => this.storage.delete(record.key)));
@@ -151,7 +179,7 @@ export class ResultHandleStore {
   }
 
   private keysFor(handle: string, owner: Owner): Promise<AnswerKeys> {
-    return this.keys.get(handle, owner, () => AnswerKeys.derive(handle, owner, this.crypto));
+    return this.keys.get(handle, owner, () => AnswerKeys.derive(handle, owner, this.crypto, this.scope));
   }
 
   private async load(handle: string, owner: Owner, shared: boolean, select: Selector | undefined): Promise<{ value: unknown } | undefined> {
@@ -246,7 +274,7 @@ export class ResultHandleStore {
         const ascii = index.ascii[piece] === 1;
         const header = pieceHeader(state.expiresAt, piece, index.pieces.length, ascii);
         const plaintext = await openPiece(keys, key, header, pieceSeal(index, piece), record, index.nonce);
-        if (!plaintext || plaintext.byteLength !== index.pieces[piece]) return MISSING;
+        if (!plaintext || plaintext.byteLength !== paddedPieceLength(index.pieces[piece]!, index.pad)) return MISSING;
         return decodeUtf8(plaintext.subarray(from, to), ascii); // ASCII flagged at seal time
       }),
     );

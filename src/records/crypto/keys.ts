@@ -3,7 +3,9 @@
  * HKDF-SHA256 derives the AES-256-GCM key of the answer, the storage key of its main record, and one
  * storage key per piece (with the piece index in the HKDF info). HKDF output is pseudorandom: no key shows
  * the handle, the owner, or that two keys belong to one answer. A record read under another owner is
- * simply not found.
+ * simply not found. The store's scope (its namespace, S16.5, and its instance tag, S16.6) is in every
+ * HKDF info too: the same handle and owner give other keys in another namespace or instance, so a
+ * record copied there is not found, and one instance never opens another's answers.
  */
 import { toJsonBytes } from "../../util/size.js";
 import { FORMAT_VERSION } from "../format.js";
@@ -15,11 +17,18 @@ export interface Owner {
   caller?: string;
 }
 
+/** Where a store's records belong: its storage namespace and, for a plugin's store, the instance's rules. */
+export interface RecordScope {
+  readonly namespace: string;
+  /** Tells plugin instances sharing a store and namespace apart (S16.6); none for a bare store. */
+  readonly instance?: string;
+}
+
 const encoder = new TextEncoder();
 
-function info(purpose: string, owner: Owner, piece?: number): Uint8Array {
-  // JSON keeps session and caller apart whatever characters they hold.
-  const parts: unknown[] = [purpose, FORMAT_VERSION, owner.session ?? null, owner.caller ?? null];
+function info(purpose: string, scope: RecordScope, owner: Owner, piece?: number): Uint8Array {
+  // JSON keeps namespace, instance, session and caller apart whatever characters they hold.
+  const parts: unknown[] = [purpose, FORMAT_VERSION, scope.namespace, scope.instance ?? null, owner.session ?? null, owner.caller ?? null];
   if (piece !== undefined) parts.push(piece);
   return toJsonBytes(parts);
 }
@@ -32,26 +41,38 @@ export class AnswerKeys {
     readonly backend: CryptoBackend,
     readonly storageKey: string,
     readonly aesKey: AesKey,
+    /** The scope as bound into associated data (format.ts). */
+    readonly scope: Uint8Array,
     private readonly hkdf: Hkdf,
     private readonly owner: Owner,
+    private readonly recordScope: RecordScope,
   ) {}
 
-  static async derive(handle: string, owner: Owner, backend: CryptoBackend = webCryptoBackend): Promise<AnswerKeys> {
+  static async derive(handle: string, owner: Owner, backend: CryptoBackend = webCryptoBackend, scope: RecordScope = DEFAULT_SCOPE): Promise<AnswerKeys> {
     const hkdf = await backend.hkdf(encoder.encode(handle));
-    const [storage, aes] = await Promise.all([hkdf(info("storage-key", owner)), backend.aesKey(hkdf, info("aes-256-gcm", owner))]);
-    return new AnswerKeys(backend, toHex(storage), aes, hkdf, { session: owner.session, caller: owner.caller });
+    const [storage, aes] = await Promise.all([hkdf(info("storage-key", scope, owner)), backend.aesKey(hkdf, info("aes-256-gcm", scope, owner))]);
+    const fixed = { namespace: scope.namespace, ...(scope.instance !== undefined && { instance: scope.instance }) };
+    const bound = toJsonBytes([fixed.namespace, fixed.instance ?? null]);
+    return new AnswerKeys(backend, toHex(storage), aes, bound, hkdf, { session: owner.session, caller: owner.caller }, fixed);
   }
 
   /** The storage key of piece `index`, derived on first use and then remembered. */
   pieceKey(index: number): Promise<string> {
     let key = this.pieceKeys.get(index);
     if (!key) {
-      key = this.hkdf(info("piece-storage-key", this.owner, index)).then(toHex);
+      key = this.hkdf(info("piece-storage-key", this.recordScope, this.owner, index)).then(toHex);
       this.pieceKeys.set(index, key);
     }
     return key;
   }
 }
+
+/**
+ * The namespace of a store given none (`new ResultHandleStore(storage, ttl)`): the plugin's default
+ * namespace (`DEFAULT_NAMESPACE`, plugin/defaults.ts; a test holds them equal).
+ */
+export const DEFAULT_STORE_NAMESPACE = "result-handles";
+const DEFAULT_SCOPE: RecordScope = { namespace: DEFAULT_STORE_NAMESPACE };
 
 const UUID_V4 = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/i;
 export function isUuidV4(value: unknown): value is string {
