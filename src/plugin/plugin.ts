@@ -3,7 +3,7 @@ import type { Logger } from "../fold/fold.js";
 import { installOnMcpServer, type McpHostOptions, type McpServerLike } from "../hosts/mcp.js";
 import { installOnWebMcp, type WebMcpHost, type WebMcpHostOptions } from "../hosts/webmcp.js";
 import type { PluginInstance } from "./instance.js";
-import { openStore } from "./open-store.js";
+import { instanceTag, openStore } from "./open-store.js";
 import { resolveOptions, type ResultHandlesConfig, type ResultHandlesOptions } from "./options.js";
 import type { Runtime } from "./runtime.js";
 import type { ResultHandleStore } from "../records/store.js";
@@ -85,7 +85,8 @@ export class ResultHandlesPluginCore implements PluginInstance {
     // clear a newer attempt, nor set a pause after the shutdown.
     const attempt = ++this.openAttempt;
     // From the config `init` already checked and resolved; only `createResultHandleStore` checks raw input.
-    const opening = openStore(this.runtime, this.config).then(
+    // Its instance tag keeps another instance's handles out of reach on a shared store (S16.6).
+    const opening = openStore(this.runtime, { ...this.config, instance: instanceTag(this.config) }).then(
       (store) => {
         if (attempt === this.openAttempt) this.openFailure = undefined;
         return store;
