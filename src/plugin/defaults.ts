@@ -23,3 +23,9 @@ export const DEFAULT_PREVIEW = Object.freeze({ items: 5, chars: 500 });
 export const DEFAULT_NAMESPACE = "result-handles";
 /** A store call slower than this counts as failed (S9.1). */
 export const DEFAULT_STORE_TIMEOUT_MS = 3000;
+/**
+ * Memory every store's cache of recently read answers may hold together, in one process (S16.3): by what
+ * the parsed answers hold in memory (records/heap-size.ts), not their JSON length. Shared by all stores and
+ * plugin instances; least recently used goes first, an answer larger than this is not kept.
+ */
+export const DEFAULT_RECENT_ANSWERS_BYTES = 64 * 1024 * 1024;

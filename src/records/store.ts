@@ -6,6 +6,7 @@ import { openPiece, openRecord, padPiece, paddedPieceLength, sealPiece, sealReco
 import { ResultHandlesConfigurationError, ResultHandlesError } from "../errors.js";
 import { hasOwn, setOwn, type JsonObject } from "../util/json.js";
 import { RecentAnswers, RecentKeys } from "./recent-answers.js";
+import { heapEstimate, listSlotsBytes } from "./heap-size.js";
 import { dropSpareBuffers } from "./buffer-pool.js";
 import { serializeAnswer, type PieceOptions, type SerializedAnswer } from "./serialize.js";
 import type { NamespacedStorage } from "../storage/types.js";
@@ -26,6 +27,10 @@ interface AnswerState {
   lists: Map<number, { items: unknown[]; loaded: Uint8Array }>;
   /** The root as far as read: the list itself, or an object holding the lists read so far. */
   root?: unknown;
+  /** Whether it is kept in memory (readShared), and so counts what it holds (S16.3). */
+  counted: boolean;
+  /** What it holds in memory, estimated (heap-size.ts): the index's part, and everything. */
+  indexBytes: number;
   bytes: number;
 }
 
@@ -193,12 +198,15 @@ export class ResultHandleStore {
       const opened = await openRecord(keys, keys.storageKey, main, now);
       if (!opened) return undefined;
       const { header, plaintext } = opened;
+      const counted = shared;
       if (header.kind === "whole") {
-        state = { expiresAt: header.expiresAt, whole: { value: JSON.parse(decodeUtf8(plaintext, header.ascii)) }, lists: new Map(), bytes: plaintext.byteLength };
+        const value = JSON.parse(decodeUtf8(plaintext, header.ascii)) as unknown;
+        state = { expiresAt: header.expiresAt, whole: { value }, lists: new Map(), counted, indexBytes: 0, bytes: counted ? this.estimate(value) : 0 };
       } else if (header.kind === "index") {
         const index = decodeIndex(plaintext);
         if (!index || index.pieces.length !== header.pieceCount) return undefined;
-        state = { expiresAt: header.expiresAt, index, lists: new Map(), bytes: plaintext.byteLength };
+        const indexBytes = counted ? this.estimate(index) : 0;
+        state = { expiresAt: header.expiresAt, index, lists: new Map(), counted, indexBytes, bytes: indexBytes };
       } else {
         return undefined;
       }
@@ -229,7 +237,7 @@ export class ResultHandleStore {
     state.whole = { value };
     state.lists.clear();
     state.root = undefined;
-    state.bytes = index.pieces.reduce((sum, length) => sum + length, 0);
+    if (state.counted) state.bytes = state.indexBytes + this.estimate(value);
     return value;
   }
 
@@ -243,6 +251,7 @@ export class ResultHandleStore {
       read = { items: new Array<unknown>(layout.length), loaded: new Uint8Array(layout.batches.length / 2) };
       state.lists.set(list, read);
       state.root = withList(state.root, layout.path, read.items);
+      if (state.counted) state.bytes += listSlotsBytes(layout.length) + read.loaded.byteLength;
     }
     const root = state.root; // a concurrent whole read may reset the state meanwhile
     const span = itemSpan(layout, Math.max(0, from), Math.min(layout.length, to));
@@ -252,7 +261,8 @@ export class ResultHandleStore {
       const items = JSON.parse(`[${texts.join("")}]`) as unknown[];
       for (let i = 0; i < items.length; i++) read.items[span.firstItem + i] = items[i];
       read.loaded.fill(1, span.firstBatch, span.endBatch);
-      state.bytes += span.end - span.start;
+      if (state.counted) state.bytes += this.estimate(items) - listSlotsBytes(items.length); // its slots are in read.items
+
     }
     return root;
   }
@@ -279,6 +289,11 @@ export class ResultHandleStore {
       }),
     );
     return texts.includes(MISSING) ? MISSING : (texts as string[]);
+  }
+
+  /** What a parsed value holds in memory, counted only as far as the cache could keep it (S16.3). */
+  private estimate(value: unknown): number {
+    return heapEstimate(value, this.recent.limit);
   }
 
   async onShutdown(): Promise<void> {

@@ -7,6 +7,7 @@
  * HKDF info too: the same handle and owner give other keys in another namespace or instance, so a
  * record copied there is not found, and one instance never opens another's answers.
  */
+import { DEFAULT_NAMESPACE } from "../../plugin/defaults.js";
 import { toJsonBytes } from "../../util/size.js";
 import { FORMAT_VERSION } from "../format.js";
 import { toHex, type AesKey, type CryptoBackend, type Hkdf } from "./backend.js";
@@ -67,11 +68,8 @@ export class AnswerKeys {
   }
 }
 
-/**
- * The namespace of a store given none (`new ResultHandleStore(storage, ttl)`): the plugin's default
- * namespace (`DEFAULT_NAMESPACE`, plugin/defaults.ts; a test holds them equal).
- */
-export const DEFAULT_STORE_NAMESPACE = "result-handles";
+/** The namespace of a store given none (`new ResultHandleStore(storage, ttl)`): the plugin's default one. */
+export const DEFAULT_STORE_NAMESPACE = DEFAULT_NAMESPACE;
 const DEFAULT_SCOPE: RecordScope = { namespace: DEFAULT_STORE_NAMESPACE };
 
 const UUID_V4 = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/i;
