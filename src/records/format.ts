@@ -42,6 +42,11 @@ export interface RecordHeader {
   pieceCount: number;
 }
 
+/** What a piece's associated data binds (S8.5): rebuilt from its index when read. */
+export function pieceHeader(expiresAt: number, pieceIndex: number, pieceCount: number, ascii: boolean): RecordHeader {
+  return { kind: "piece", ascii, expiresAt, pieceIndex, pieceCount };
+}
+
 /** What sealing and opening need of an answer's keys (crypto/keys.ts `AnswerKeys`). */
 export interface SealingKeys {
   readonly backend: CryptoBackend;

@@ -5,32 +5,15 @@
  * Lists (the root list, or lists reached from the root through object keys only, down to three keys,
  * such as `{ rows: [...] }` or `{ data: { search: { nodes: [...] } } }`) are serialised in batches of
  * items (`JSON.stringify` of slices, joined with commas): the same text as one `JSON.stringify`, with
- * the exact byte offset of every batch for free. Anything else is serialised whole. (The one difference:
- * an item's own `toJSON(key)` sees its index within the batch; JSON answers have no `toJSON`.)
+ * the exact byte offset of every batch for free. Anything else is serialised whole. An item with its own
+ * `toJSON(key)` gets its index in the whole list, as `JSON.stringify` of the answer would pass (S16.7).
  */
-import { isHighSurrogate, isPlainObject, setOwn, type JsonObject } from "../util/json.js";
+import { isPlainObject, setOwn, type JsonObject } from "../util/json.js";
 import { decodeUtf8 } from "../util/size.js";
-import { hasSpare, isPooledSize, releaseBuffers, takeBuffer } from "./buffer-pool.js";
+import { releaseBuffers } from "./buffer-pool.js";
+import { PieceWriter, type Piece } from "./piece-writer.js";
 
-/**
- * Pieces are cut at the size the crypto backend seals fastest (`CryptoBackend.pieceBytes`: 512 KB with
- * node:crypto, 256 KB with WebCrypto), which the fold and the store pass in; this is the size when none is
- * given. Either way smaller than 1 MB, so a 1 MB answer already splits and its first query decrypts part
- * of it, and a remote store moves at most this much for a slice.
- */
-export const DEFAULT_PIECE_BYTES = 256 * 1024;
-/** A batch holds about this many UTF-16 units of JSON: the grain of the list index. */
-const BATCH_CHARS = 32 * 1024;
-/** Longer texts are encoded in chunks of this many UTF-16 units (see `PieceWriter.write`). */
-const WRITE_CHARS = 64 * 1024;
-
-export interface Piece {
-  readonly bytes: Uint8Array;
-  /** Pure ASCII, so it decodes as latin1 (much faster than UTF-8 in Node). */
-  readonly ascii: boolean;
-  /** Bytes just past `bytes` in its buffer that nothing else uses: the record format pads into them in place (format.ts). */
-  readonly room: number;
-}
+export { DEFAULT_PIECE_BYTES, type Piece } from "./piece-writer.js";
 
 /** Where one list's items lie in the answer's UTF-8 JSON. */
 export interface ListLayout {
@@ -62,11 +45,8 @@ export interface SerializedAnswer {
   release(): void;
 }
 
-const encoder = new TextEncoder();
-const FIRST_BUFFER_BYTES = 64 * 1024;
-
 export interface PieceOptions {
-  /** Piece size in bytes (the crypto backend's, else `DEFAULT_PIECE_BYTES`); tests make it small to get many pieces from small answers. */
+  /** Piece size in bytes (the crypto backend's, else `DEFAULT_PIECE_BYTES`, piece-writer.ts); tests make it small to get many pieces from small answers. */
   pieceBytes?: number;
   /** Key lists shared with the fold's preview and shape: a 48k-key object is listed once, not once more here. */
   keyLists?: { of(object: JsonObject): string[] };
@@ -76,101 +56,6 @@ export interface PieceOptions {
    * a 10 MB answer) cost the scavenger as much as a fifth of a `JSON.stringify`.
    */
   repeatedBy?: string;
-}
-
-/**
- * Encodes strings as UTF-8 (`encodeInto`, no intermediate copies) into piece-sized buffers: a full
- * buffer becomes a piece. `encodeInto` never splits a character, so every piece decodes on its own.
- * Piece-sized buffers go back to a few spares once their answer is encrypted (`release`), so the next
- * answer writes into memory already faulted in, where one large buffer per answer would be fresh memory
- * to fault in every time.
- */
-class PieceWriter {
-  readonly pieces: Piece[] = [];
-  readonly batchChars: number;
-  /** The piece-sized buffers the pieces lie in, to release once they are encrypted. */
-  readonly buffers: Uint8Array[] = [];
-  total = 0;
-  private buffer: Uint8Array;
-  private at = 0;
-  private ascii = true;
-
-  /** UTF-16 units written, and whether they equal the same units of `repeatedBy` so far. */
-  private chars = 0;
-  private same: boolean;
-
-  constructor(
-    readonly pieceBytes: number = DEFAULT_PIECE_BYTES,
-    private readonly repeatedBy?: string,
-  ) {
-    this.same = repeatedBy !== undefined;
-    this.batchChars = Math.max(1, Math.min(BATCH_CHARS, pieceBytes >> 4));
-    // A spare piece-sized buffer costs nothing; else start small, so a small answer stays one small buffer.
-    this.buffer = this.newBuffer(hasSpare(pieceBytes) ? pieceBytes : Math.max(4, Math.min(pieceBytes, FIRST_BUFFER_BYTES)));
-  }
-
-  /** A buffer of `size`: a spare one when a whole piece is asked for; piece-sized ones are noted to release. */
-  private newBuffer(size: number): Uint8Array {
-    const buffer = takeBuffer(size);
-    if (size === this.pieceBytes && isPooledSize(size)) this.buffers.push(buffer);
-    return buffer;
-  }
-
-  write(text: string): void {
-    if (text.length === 0) return;
-    // Equality of a slice, not `startsWith`: V8 compares equal-length strings with memcmp (0.7 ms for
-    // 10 MB), where optimised code runs `startsWith` char by char (30 ms for 10 MB once the fold is hot).
-    if (this.same && this.repeatedBy!.slice(this.chars, this.chars + text.length) !== text) this.same = false;
-    this.chars += text.length;
-    if (text.length <= WRITE_CHARS) return this.encode(text);
-    // A long text (a deep or wide value serialised whole) goes in chunks: Chromium copies the whole string
-    // an `encodeInto` call is given, so giving it the rest of a 10 MB text once per piece copied it 20 times.
-    for (let from = 0; from < text.length; ) {
-      let to = Math.min(text.length, from + WRITE_CHARS);
-      if (to < text.length && isHighSurrogate(text.charCodeAt(to - 1))) to--; // never split a surrogate pair
-      this.encode(text.slice(from, to));
-      from = to;
-    }
-  }
-
-  private encode(text: string): void {
-    for (let from = 0; ; ) {
-      const { read, written } = encoder.encodeInto(from === 0 ? text : text.slice(from), this.buffer.subarray(this.at));
-      // JSON.stringify escapes lone surrogates, so more bytes than units means a non-ASCII character.
-      if (read !== written) this.ascii = false;
-      this.at += written;
-      this.total += written;
-      from += read;
-      if (from >= text.length) return;
-      this.makeRoom();
-    }
-  }
-
-  /** The buffer is full: grow it up to a piece (small answers stay one small buffer), else close it as a piece. */
-  private makeRoom(): void {
-    const size = this.buffer.byteLength;
-    if (size < this.pieceBytes) {
-      const bigger = this.newBuffer(Math.max(this.at + 4, Math.min(this.pieceBytes, size * 8)));
-      bigger.set(this.buffer.subarray(0, this.at));
-      this.buffer = bigger;
-      return;
-    }
-    this.flush();
-    this.buffer = this.newBuffer(Math.max(4, this.pieceBytes));
-  }
-
-  /** Whether `repeatedBy` is exactly the text written. */
-  get repeated(): boolean {
-    return this.same && this.chars === this.repeatedBy!.length;
-  }
-
-  /** Closes what is written as a piece. */
-  flush(): void {
-    if (this.at > 0) this.pieces.push({ bytes: this.buffer.subarray(0, this.at), ascii: this.ascii, room: this.buffer.byteLength - this.at });
-    this.buffer = this.buffer.subarray(this.at);
-    this.at = 0;
-    this.ascii = true;
-  }
 }
 
 /** The answer as UTF-8 JSON pieces with the layout of its lists; the text equals `JSON.stringify(value)`. */
@@ -301,7 +186,7 @@ function writeItems(writer: PieceWriter, items: readonly unknown[]): Omit<ListLa
   let count = 16;
   for (let first = 0; first < items.length; ) {
     const last = Math.min(items.length, first + count);
-    const json = JSON.stringify(items.slice(first, last));
+    const json = batchJson(items, first, last);
     if (first > 0) writer.write(",");
     batches.push(first, writer.total);
     writer.write(json.slice(1, -1));
@@ -310,4 +195,24 @@ function writeItems(writer: PieceWriter, items: readonly unknown[]): Omit<ListLa
     first = last;
   }
   return { length: items.length, batches, end: writer.total };
+}
+
+/** Items `first` to `last - 1` as a JSON list: one `JSON.stringify` of the slice, unless an item has a `toJSON`. */
+function batchJson(items: readonly unknown[], first: number, last: number): string {
+  const slice = items.slice(first, last);
+  if (!slice.some(hasItemToJson)) return JSON.stringify(slice);
+  // `JSON.stringify(slice)` would pass such an item its index in the slice: it gets its index in the list,
+  // through a holder object under that key (so `toJSON`, and what it returns, are treated exactly as there).
+  const parts = slice.map((item, at) => {
+    if (!hasItemToJson(item)) return JSON.stringify(item) ?? "null";
+    const key = String(first + at);
+    const held = JSON.stringify({ [key]: item });
+    return held.length > 2 ? held.slice(key.length + 4, -1) : "null"; // `{"832":…}`; left out (undefined) is null in a list
+  });
+  return `[${parts.join(",")}]`;
+}
+
+/** What `JSON.stringify` asks for its `toJSON`: an object, or a BigInt (whose prototype one may give a `toJSON`). */
+function hasItemToJson(item: unknown): boolean {
+  return ((typeof item === "object" && item !== null) || typeof item === "bigint") && typeof (item as { toJSON?: unknown }).toJSON === "function";
 }

@@ -1,22 +1,21 @@
-import { decodeIndex, encodeIndex, itemSpan, pieceSeal, piecesOf, slot, type AnswerIndex, type Selector } from "./answer-index.js";
-import { IV_BYTES, TAG_BYTES, randomBytes, type CryptoBackend } from "./crypto/backend.js";
+import { decodeIndex, itemSpan, pieceSeal, piecesOf, type AnswerIndex, type Selector } from "./answer-index.js";
+import { randomBytes, type CryptoBackend } from "./crypto/backend.js";
 import { AnswerKeys, DEFAULT_STORE_NAMESPACE, isUuidV4, type Owner, type RecordScope } from "./crypto/keys.js";
 import { webCryptoBackend } from "./crypto/webcrypto.js";
-import { openPiece, openRecord, padPiece, paddedPieceLength, sealPiece, sealRecord, type RecordHeader } from "./format.js";
+import { openPiece, openRecord, paddedPieceLength, pieceHeader } from "./format.js";
+import { sealAnswer, type SealedAnswer } from "./seal-answer.js";
 import { ResultHandlesConfigurationError, ResultHandlesError } from "../errors.js";
 import { hasOwn, setOwn, type JsonObject } from "../util/json.js";
 import { RecentAnswers, RecentKeys } from "./recent-answers.js";
 import { heapEstimate, listSlotsBytes } from "./heap-size.js";
 import { dropSpareBuffers } from "./buffer-pool.js";
 import { serializeAnswer, type PieceOptions, type SerializedAnswer } from "./serialize.js";
+
+export type { SealedAnswer } from "./seal-answer.js";
 import type { NamespacedStorage } from "../storage/types.js";
 import { decodeUtf8 } from "../util/size.js";
 
 
-/** Encrypted records and the derived keys they go under, main record first: all a storage ever sees. */
-export interface SealedAnswer {
-  readonly records: readonly { readonly key: string; readonly value: Uint8Array }[];
-}
 
 /** An answer as far as `readShared` has read it: whole, or its index and the parts of its lists read so far. */
 interface AnswerState {
@@ -108,39 +107,7 @@ export class ResultHandleStore {
    */
   async seal(handle: string, json: SerializedAnswer, owner: Owner): Promise<SealedAnswer> {
     if (!isUuidV4(handle)) throw new ResultHandlesError("INVALID_USAGE", "handle must be a UUID v4 from newHandle()"); // a caller's bug, not a refused query
-    return this.sealSerialized(await this.keysFor(handle, owner), json);
-  }
-
-  private async sealSerialized(keys: AnswerKeys, answer: SerializedAnswer): Promise<SealedAnswer> {
-    const expiresAt = Date.now() + this.ttlSeconds * 1000;
-    const pieces = answer.pieces;
-    if (!wantsIndex(answer)) {
-      const piece = pieces[0] ?? { bytes: new Uint8Array(0), ascii: true, room: 0 };
-      const header = { kind: "whole", ascii: piece.ascii, expiresAt, pieceIndex: 0, pieceCount: 1 } as const;
-      return { records: [{ key: keys.storageKey, value: await sealRecord(keys, keys.storageKey, header, piece.bytes, piece.room) }] };
-    }
-    // Every piece but the last is about `pieceBytes` long (within 3 bytes): all pad to the longest (S16.5).
-    const pad = pieces.reduce((longest, piece) => Math.max(longest, piece.bytes.byteLength), answer.pieceBytes);
-    // Every piece gets a fresh random IV; its IV and tag are kept in the index, sealed once the pieces are.
-    const nonce = randomBytes(16);
-    const pieceCount = pieces.length;
-    const ivs = randomBytes(pieceCount * IV_BYTES);
-    const sealedPieces = await Promise.all(
-      pieces.map(async (piece, pieceIndex) => {
-        const key = await keys.pieceKey(pieceIndex);
-        const header = pieceHeader(expiresAt, pieceIndex, pieceCount, piece.ascii);
-        const plaintext = padPiece(piece.bytes, piece.room, pad);
-        return { key, ...(await sealPiece(keys, key, header, slot(ivs, pieceIndex, IV_BYTES), plaintext, nonce)) };
-      }),
-    );
-    const tags = new Uint8Array(pieceCount * TAG_BYTES);
-    sealedPieces.forEach((piece, at) => slot(tags, at, TAG_BYTES).set(piece.tag));
-    const lengths = pieces.map((p) => p.bytes.byteLength);
-    const index: AnswerIndex = { nonce, pieces: lengths, pad, ivs, tags, ascii: pieces.map((p) => (p.ascii ? 1 : 0)), lists: [...answer.lists] };
-    const indexHeader = { kind: "index", ascii: false, expiresAt, pieceIndex: 0, pieceCount } as const;
-    const main = { key: keys.storageKey, value: await sealRecord(keys, keys.storageKey, indexHeader, encodeIndex(index)) };
-    const records = [main, ...sealedPieces.map(({ key, ciphertext }) => ({ key, value: ciphertext }))];
-    return { records };
+    return sealAnswer(await this.keysFor(handle, owner), json, Date.now() + this.ttlSeconds * 1000);
   }
 
   /**
@@ -305,24 +272,6 @@ export class ResultHandleStore {
 }
 
 const MISSING = Symbol("missing record");
-
-/** An answer in one piece gets an index from this size on (two batches of a list, serialize.ts). */
-const INDEXED_BYTES = 64 * 1024;
-
-/**
- * Whether an index lets a query read less than the whole answer: always with several pieces; in one piece
- * past INDEXED_BYTES when a list spans several batches, since a query of 20 rows from a 100 KB answer then
- * parses one batch, not the whole (first reads 1.4 → 0.8× a parse in Node). Else one record.
- */
-function wantsIndex(answer: SerializedAnswer): boolean {
-  if (answer.pieces.length > 1) return true;
-  return answer.bytes > INDEXED_BYTES && answer.lists.some((list) => list.batches.length / 2 > 1); // pairs per batch
-}
-
-/** What a piece's associated data binds (S8.5): rebuilt from its index when read. */
-function pieceHeader(expiresAt: number, pieceIndex: number, pieceCount: number, ascii: boolean): RecordHeader {
-  return { kind: "piece", ascii, expiresAt, pieceIndex, pieceCount };
-}
 
 /** The root as far as read, with `items` placed at `path` (objects created on the way). */
 function withList(root: unknown, path: readonly string[], items: unknown[]): unknown {
