@@ -23,8 +23,12 @@ export interface AnswerIndex {
   lists: ListLayout[];
 }
 
-/** What a query needs of an answer: all of it, nothing (its path cannot be valid), or items of one list. */
-export type Selection = "all" | "none" | { list: number; from: number; to: number };
+/**
+ * What a query needs of an answer: all of it; nothing (its path cannot be valid); everything outside the
+ * indexed lists' items ("outside": its path names no list, nor a key on the way to one, so the lists may
+ * read as empty; the store then reads only the pieces around them); or items of one list.
+ */
+export type Selection = "all" | "none" | "outside" | { list: number; from: number; to: number };
 
 /** What a query planner may know of the lists before anything else is read. */
 export interface ListSummary {

@@ -1,37 +1,20 @@
-import { decodeIndex, itemSpan, pieceSeal, piecesOf, type AnswerIndex, type Selector } from "./answer-index.js";
+import { decodeIndex, type Selector } from "./answer-index.js";
+import { MISSING, readSelection, type AnswerState } from "./answer-reader.js";
 import { randomBytes, type CryptoBackend } from "./crypto/backend.js";
 import { AnswerKeys, DEFAULT_STORE_NAMESPACE, isUuidV4, type Owner, type RecordScope } from "./crypto/keys.js";
 import { webCryptoBackend } from "./crypto/webcrypto.js";
-import { openPiece, openRecord, paddedPieceLength, pieceHeader } from "./format.js";
+import { openRecord } from "./format.js";
 import { sealAnswer, type SealedAnswer } from "./seal-answer.js";
 import { ResultHandlesConfigurationError, ResultHandlesError } from "../errors.js";
-import { hasOwn, setOwn, type JsonObject } from "../util/json.js";
 import { RecentAnswers, RecentKeys } from "./recent-answers.js";
-import { heapEstimate, listSlotsBytes } from "./heap-size.js";
+import { heapEstimate } from "./heap-size.js";
 import { dropSpareBuffers } from "./buffer-pool.js";
 import { serializeAnswer, type PieceOptions, type SerializedAnswer } from "./serialize.js";
 
-export type { SealedAnswer } from "./seal-answer.js";
 import type { NamespacedStorage } from "../storage/types.js";
 import { decodeUtf8 } from "../util/size.js";
 
-
-
-/** An answer as far as `readShared` has read it: whole, or its index and the parts of its lists read so far. */
-interface AnswerState {
-  expiresAt: number;
-  whole?: { value: unknown };
-  index?: AnswerIndex;
-  /** Per list: its items as read so far (holes elsewhere) and which batches are in. */
-  lists: Map<number, { items: unknown[]; loaded: Uint8Array }>;
-  /** The root as far as read: the list itself, or an object holding the lists read so far. */
-  root?: unknown;
-  /** Whether it is kept in memory (readShared), and so counts what it holds (S16.3). */
-  counted: boolean;
-  /** What it holds in memory, estimated (heap-size.ts): the index's part, and everything. */
-  indexBytes: number;
-  bytes: number;
-}
+export type { SealedAnswer } from "./seal-answer.js";
 
 /** Internals a test or benchmark may pin; defaults suit production. */
 export interface StoreOptions extends Pick<PieceOptions, "pieceBytes"> {
@@ -182,80 +165,14 @@ export class ResultHandleStore {
     if (state.whole) return state.whole;
 
     const selection = select ? select(state.index!.lists) : "all";
-    const value = await (selection === "none"
-      ? undefined
-      : selection === "all"
-        ? this.loadWhole(keys, state, now)
-        : this.loadItems(keys, state, selection.list, selection.from, selection.to, now));
+    const read = { storage: this.storage, keys, state, now, estimate: (value: unknown) => this.estimate(value) };
+    const value = selection === "none" ? undefined : await readSelection(read, selection);
     if (value === MISSING) {
       this.recent.remove(keys.storageKey); // a missing or tampered piece: the whole handle reads as not found (S8.5)
       return undefined;
     }
     if (shared) this.recent.resize(keys.storageKey, state, state.bytes);
     return { value };
-  }
-
-  /** Every piece, parsed as one answer. */
-  private async loadWhole(keys: AnswerKeys, state: AnswerState, now: number): Promise<unknown> {
-    const index = state.index!;
-    const texts = await this.loadRanges(keys, state, index.pieces.map((length, piece) => ({ piece, from: 0, to: length })), now);
-    if (texts === MISSING) return MISSING;
-    const value = JSON.parse(texts.join("")) as unknown;
-    state.whole = { value };
-    state.lists.clear();
-    state.root = undefined;
-    if (state.counted) state.bytes = state.indexBytes + this.estimate(value);
-    return value;
-  }
-
-  /** Items `from` to `to - 1` of one list, in the root as far as read (other items and keys are missing). */
-  private async loadItems(keys: AnswerKeys, state: AnswerState, list: number, from: number, to: number, now: number): Promise<unknown> {
-    const index = state.index!;
-    const layout = index.lists[list];
-    if (!layout) return MISSING;
-    let read = state.lists.get(list);
-    if (!read) {
-      read = { items: new Array<unknown>(layout.length), loaded: new Uint8Array(layout.batches.length / 2) };
-      state.lists.set(list, read);
-      state.root = withList(state.root, layout.path, read.items);
-      if (state.counted) state.bytes += listSlotsBytes(layout.length) + read.loaded.byteLength;
-    }
-    const root = state.root; // a concurrent whole read may reset the state meanwhile
-    const span = itemSpan(layout, Math.max(0, from), Math.min(layout.length, to));
-    if (span && read.loaded.subarray(span.firstBatch, span.endBatch).includes(0)) {
-      const texts = await this.loadRanges(keys, state, piecesOf(index, span.start, span.end), now);
-      if (texts === MISSING) return MISSING;
-      const items = JSON.parse(`[${texts.join("")}]`) as unknown[];
-      for (let i = 0; i < items.length; i++) read.items[span.firstItem + i] = items[i];
-      read.loaded.fill(1, span.firstBatch, span.endBatch);
-      if (state.counted) state.bytes += this.estimate(items) - listSlotsBytes(items.length); // its slots are in read.items
-
-    }
-    return root;
-  }
-
-  /** Decrypts the pieces the ranges touch (checking each is the piece the index expects) and decodes the ranges. */
-  private async loadRanges(
-    keys: AnswerKeys,
-    state: AnswerState,
-    ranges: { piece: number; from: number; to: number }[],
-    now: number,
-  ): Promise<string[] | typeof MISSING> {
-    const index = state.index!;
-    const texts = await Promise.all(
-      ranges.map(async ({ piece, from, to }) => {
-        const key = await keys.pieceKey(piece);
-        if (!(state.expiresAt > now)) return MISSING; // an index kept in memory must not outlive its answer
-        const record = await this.storage.get(key);
-        if (!record) return MISSING;
-        const ascii = index.ascii[piece] === 1;
-        const header = pieceHeader(state.expiresAt, piece, index.pieces.length, ascii);
-        const plaintext = await openPiece(keys, key, header, pieceSeal(index, piece), record, index.nonce);
-        if (!plaintext || plaintext.byteLength !== paddedPieceLength(index.pieces[piece]!, index.pad)) return MISSING;
-        return decodeUtf8(plaintext.subarray(from, to), ascii); // ASCII flagged at seal time
-      }),
-    );
-    return texts.includes(MISSING) ? MISSING : (texts as string[]);
   }
 
   /** What a parsed value holds in memory, counted only as far as the cache could keep it (S16.3). */
@@ -269,19 +186,4 @@ export class ResultHandleStore {
     dropSpareBuffers(); // they hold the plaintext of the last answers folded
     await this.storage.close();
   }
-}
-
-const MISSING = Symbol("missing record");
-
-/** The root as far as read, with `items` placed at `path` (objects created on the way). */
-function withList(root: unknown, path: readonly string[], items: unknown[]): unknown {
-  if (path.length === 0) return items;
-  const top = (root ?? {}) as JsonObject;
-  let at = top;
-  for (const key of path.slice(0, -1)) {
-    if (!hasOwn(at, key)) setOwn(at, key, {});
-    at = at[key] as JsonObject;
-  }
-  setOwn(at, path[path.length - 1]!, items);
-  return top;
 }
