@@ -129,11 +129,12 @@ describe("S8.5 what the storage sees of an answer in pieces", () => {
     expect(await query(store, handle, { path: "$.data.search.count" })).toEqual({ path: "$.data.search.count", value: 2000 });
   });
 
-  it("a path outside the indexed lists reads every piece and answers from the whole value", async () => {
+  it("a path outside the indexed lists reads only the pieces around them (S16.4), and answers as from the whole value", async () => {
     const value = { rows: rows(2000), total: 2000 };
     const { spy, store, handle } = await storedAnswer(value);
     expect(await query(store, handle, { path: "$.total" })).toEqual({ path: "$.total", value: 2000 });
-    expect(spy.gets.length).toBe(spy.sets.length);
+    expect(spy.gets.length).toBeLessThanOrEqual(3); // the index, the first and the last piece, of about 15
+    expect(spy.sets.length).toBeGreaterThan(10);
     expect(await query(store, handle, { path: "$.nothing" })).toBe("RESULT_PATH_NOT_FOUND");
     expect(await query(store, handle, { path: "$.rows[2000]" })).toBe("RESULT_PATH_NOT_FOUND");
   });
