@@ -5,7 +5,7 @@ export {
   RESULT_HANDLE_META_KEY,
   RESULT_QUERY_TOOL_NAME,
 } from "./plugin/defaults.js";
-export type { Owner } from "./records/crypto.js";
+export type { Owner } from "./records/crypto/keys.js";
 export {
   BrowserStoreUnavailableError,
   ResultHandlesConfigurationError,

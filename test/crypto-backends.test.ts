@@ -1,7 +1,10 @@
 // S8.4: the Node build's node:crypto and WebCrypto run the same algorithms and write the same records.
 import { describe, expect, it } from "vitest";
 import { MemoryStorage, ResultHandleStore } from "mcp-result-handles";
-import { AnswerKeys, nodeCryptoBackend, openRecord, sealRecord, webCryptoBackend } from "../src/records/crypto.js";
+import { AnswerKeys } from "../src/records/crypto/keys.js";
+import { nodeCryptoBackend } from "../src/records/crypto/node-crypto.js";
+import { webCryptoBackend } from "../src/records/crypto/webcrypto.js";
+import { openRecord, sealRecord } from "../src/records/format.js";
 
 const owner = { session: "s-1", caller: "c-1" };
 const node = nodeCryptoBackend()!;

@@ -3,9 +3,10 @@ import { McpServer } from "@modelcontextprotocol/server";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import * as nodeBuild from "../src/node/index.js";
 import * as pageBuild from "../src/browser/index.js";
-import { AnswerKeys, webCryptoBackend } from "../src/records/crypto.js";
+import { AnswerKeys } from "../src/records/crypto/keys.js";
+import { webCryptoBackend } from "../src/records/crypto/webcrypto.js";
 import { withinTimeout } from "../src/storage/timeout.js";
-import { serializeAnswer } from "../src/records/record-pieces.js";
+import { serializeAnswer } from "../src/records/serialize.js";
 
 const {
   BrowserStoreUnavailableError,

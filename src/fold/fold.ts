@@ -1,4 +1,4 @@
-import type { Owner } from "../records/crypto.js";
+import type { Owner } from "../records/crypto/keys.js";
 import { describeError, StorageClientMissingError } from "../errors.js";
 import { fitFoldedAnswer } from "./fit.js";
 import type { FoldedAnswer } from "./folded-answer.js";
@@ -6,7 +6,7 @@ import { examplePath, foldedResult } from "./hint.js";
 import { isPlainObject, KeyLists } from "../util/json.js";
 import { repeats } from "./same-json.js";
 import type { ResultHandlesConfig } from "../plugin/options.js";
-import { serializeAnswer, type SerializedAnswer } from "../records/record-pieces.js";
+import { serializeAnswer, type SerializedAnswer } from "../records/serialize.js";
 import type { ResultHandleStore } from "../records/store.js";
 import type { ToolResult } from "../util/tool-result.js";
 
@@ -24,6 +24,8 @@ export interface Logger {
 /** What the fold needs from a plugin instance. */
 export interface FoldContext {
   readonly config: ResultHandlesConfig;
+  /** Piece size its store's crypto backend seals fastest (S8.5): the fold serialises once, at that size. */
+  readonly pieceBytes?: number;
   store(): Promise<ResultHandleStore>;
   /** Logs a warning once per key (S4.6: once per tool). */
   warnOnce(key: string, message: string): void;
@@ -87,7 +89,7 @@ async function foldOrKeep(context: FoldContext, input: FoldInput, progress: { se
   const { config } = context;
   if (result.isError || rendersWidget(input.toolMeta)) return result;
   const keyLists = new KeyLists(); // one key listing per object for the serialisation, preview and shape
-  const data = foldableData(result, keyLists);
+  const data = foldableData(result, { keyLists, pieceBytes: context.pieceBytes });
   if (data === NOT_FOLDABLE) return result;
   if (data.value === result.structuredContent) progress.serialised = data.value;
 
@@ -166,13 +168,13 @@ interface FoldableData {
 }
 
 /** S4.2 and S4.3: the answer's data, when it is one text or structuredContent with at most one text repeating it. */
-function foldableData(result: ToolResult, keyLists: KeyLists): FoldableData | typeof NOT_FOLDABLE {
+function foldableData(result: ToolResult, pieces: { keyLists: KeyLists; pieceBytes?: number }): FoldableData | typeof NOT_FOLDABLE {
   const content = result.content ?? [];
   const structured = result.structuredContent;
   if (structured !== undefined) {
     if (content.length > 1 || (content.length === 1 && content[0]!.type !== "text")) return NOT_FOLDABLE;
     const text = content.length === 1 ? content[0]!.text : undefined;
-    const json = serializeAnswer(structured, { keyLists, ...(typeof text === "string" ? { repeatedBy: text } : {}) });
+    const json = serializeAnswer(structured, { ...pieces, ...(typeof text === "string" ? { repeatedBy: text } : {}) });
     if (content.length === 1 && !repeats(text, json, structured)) {
       json.release(); // nothing will encrypt it
       return NOT_FOLDABLE;
@@ -190,7 +192,7 @@ function foldableData(result: ToolResult, keyLists: KeyLists): FoldableData | ty
       // not JSON: counts as a string
     }
   }
-  return { value, json: serializeAnswer(value, { keyLists }) };
+  return { value, json: serializeAnswer(value, pieces) };
 }
 
 /** MCP Apps (`_meta.ui.resourceUri`, `_meta["ui/resourceUri"]`) and OpenAI Apps (`openai/outputTemplate`) widgets. */

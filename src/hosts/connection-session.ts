@@ -1,4 +1,4 @@
-import { randomBytes, toHex } from "../records/crypto.js";
+import { randomBytes, toHex } from "../records/crypto/backend.js";
 
 /**
  * S8.1: a connection that is not HTTP (stdio, an in-process pair) serves exactly one client. When it has

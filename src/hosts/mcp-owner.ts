@@ -3,7 +3,7 @@
  * OAuth client serves many users, so its `clientId` names a user only when the token carries no subject
  * at all; a subject that is present but unusable makes the call anonymous, never the shared client id.
  */
-import type { Owner } from "../records/crypto.js";
+import type { Owner } from "../records/crypto/keys.js";
 
 /** The parts of the SDK's `ServerContext` that name the caller. */
 export interface McpRequestContextLike {

@@ -1,5 +1,5 @@
 /** The MCP SDK v2 `McpServer` host (S10.1): a small adapter over the host-neutral registry of `instances.ts`. */
-import type { Owner } from "../records/crypto.js";
+import type { Owner } from "../records/crypto/keys.js";
 import type { Logger } from "../fold/fold.js";
 import type { PluginInstance } from "../plugin/instance.js";
 import { withConnectionSession } from "./connection-session.js";

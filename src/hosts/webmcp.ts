@@ -5,7 +5,7 @@
  * whatever `execute` returns into the string `executeTool` answers. `navigator.modelContext` is accepted
  * only as a fallback for pages written against the older draft.
  */
-import type { Owner } from "../records/crypto.js";
+import type { Owner } from "../records/crypto/keys.js";
 import { describeError, WebMcpUnavailableError } from "../errors.js";
 import type { Logger, StandardSchemaLike } from "../fold/fold.js";
 import { jsonSchemaAdmitsFoldedAnswer } from "../fold/json-schema-admits-folded.js";

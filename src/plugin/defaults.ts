@@ -46,7 +46,7 @@ export const SHAPE_LIMITS = Object.freeze({ depth: 8, keys: 50, items: 1000 });
 export const DEFAULT_INDEXEDDB_DATABASE = "mcp-result-handles";
 /** Shortest pause after a failed store open before the next attempt (the store's `timeoutMs` if longer). */
 export const MIN_OPEN_RETRY_MS = 1000;
-/** An answer in one piece gets an index from this size on (two batches of a list, records/record-pieces.ts; S8.5). */
+/** An answer in one piece gets an index from this size on (two batches of a list, records/serialize.ts; S8.5). */
 export const INDEXED_BYTES = 64 * 1024;
 /** How often a store without native expiry sweeps its expired records (S9.3): memory, SQLite, IndexedDB. */
 export const SWEEP_INTERVAL_MS = Object.freeze({ memory: 30_000, sqlite: 60_000, indexeddb: 60_000 });
@@ -61,3 +61,9 @@ export const MAX_QUERY_CHARS = 4096;
  * 10 MB answer, so honest queries fit while nested descendants (`$..*..*`) cannot grow quadratically.
  */
 export const MAX_QUERY_STEPS = 3_000_000;
+/**
+ * Memory every store's cache of recently read answers may hold together, in one process (S16.3): by what
+ * the parsed answers hold in memory (records/heap-size.ts), not their JSON length. Shared by all stores and
+ * plugin instances; least recently used goes first, an answer larger than this is not kept.
+ */
+export const DEFAULT_RECENT_ANSWERS_BYTES = 64 * 1024 * 1024;

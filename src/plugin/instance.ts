@@ -25,6 +25,7 @@ export function foldContextFor(instance: PluginInstance, logger: Logger | undefi
   if (!logger) return instance;
   return {
     config: instance.config,
+    pieceBytes: instance.pieceBytes,
     store: () => instance.store(),
     warn: (message) => instance.warn(message, logger),
     warnOnce: (key, message) => instance.warnOnce(key, message, logger),

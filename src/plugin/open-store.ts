@@ -1,5 +1,5 @@
 import { ResultHandlesConfigurationError } from "../errors.js";
-import { resolveOptions, type ResolvedStorageConfig, type StorageConfig } from "./options.js";
+import { resolveOptions, type ResolvedStorageConfig, type ResultHandlesConfig, type StorageConfig } from "./options.js";
 import type { Runtime } from "./runtime.js";
 import { withinTimeout, withTimeout } from "../storage/timeout.js";
 import { ResultHandleStore } from "../records/store.js";
@@ -15,6 +15,19 @@ export interface ResolvedStoreOptions {
   readonly storage: ResolvedStorageConfig;
   readonly namespace: string;
   readonly ttlSeconds: number;
+  /** A plugin instance's `instanceTag`: its store finds only the answers it folded (S16.6). */
+  readonly instance?: string;
+}
+
+/**
+ * What tells plugin instances sharing a store and namespace apart (S16.6): the rules a handle is answered
+ * under (its threshold, which bounds every slice, and its preview). Bound into the keys of every record
+ * (records/crypto/keys.ts), so only an instance of the same rules finds a handle: `result_query` asks every
+ * instance and the one that folded it answers. Equal configs give equal tags, so processes of one
+ * deployment still read each other's handles (S9.6).
+ */
+export function instanceTag(config: Pick<ResultHandlesConfig, "thresholdBytes" | "preview">): string {
+  return JSON.stringify({ thresholdBytes: config.thresholdBytes, preview: [config.preview.items, config.preview.chars] });
 }
 
 const STORE_OPTIONS = ["storage", "namespace", "ttlSeconds"] as const;
@@ -35,12 +48,12 @@ export async function openResultHandleStore(runtime: Runtime, options: CreateRes
 }
 
 /** Opens the storage of a resolved config, with every call bounded by its `timeoutMs` (S9.1). */
-export async function openStore(runtime: Runtime, { storage: config, namespace, ttlSeconds }: ResolvedStoreOptions): Promise<ResultHandleStore> {
+export async function openStore(runtime: Runtime, { storage: config, namespace, ttlSeconds, instance }: ResolvedStoreOptions): Promise<ResultHandleStore> {
   const opening = runtime.openStorage(config, namespace);
   const storage = await withinTimeout(opening, config.timeoutMs, "open").catch((error: unknown) => {
     // An open that finishes after its deadline must not leave a connection or a timer behind.
     opening.then((late) => late.close()).catch(() => {});
     throw error;
   });
-  return new ResultHandleStore(withTimeout(storage, config.timeoutMs), ttlSeconds);
+  return new ResultHandleStore(withTimeout(storage, config.timeoutMs), ttlSeconds, { crypto: runtime.crypto, namespace, ...(instance !== undefined && { instance }) });
 }

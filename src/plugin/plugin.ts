@@ -2,7 +2,7 @@ import { ResultHandlesError } from "../errors.js";
 import { MIN_OPEN_RETRY_MS } from "./defaults.js";
 import type { Logger } from "../fold/fold.js";
 import type { PluginInstance } from "./instance.js";
-import { openStore } from "./open-store.js";
+import { instanceTag, openStore } from "./open-store.js";
 import { resolveOptions, type ResultHandlesConfig, type ResultHandlesOptions } from "./options.js";
 import type { Runtime } from "./runtime.js";
 import type { ResultHandleStore } from "../records/store.js";
@@ -42,6 +42,11 @@ export class PluginCore implements PluginInstance {
     return new this(resolveOptions(options, runtime), runtime);
   }
 
+  /** Its runtime's crypto backend's piece size (S8.5), so a fold serialises at the size its store seals. */
+  get pieceBytes(): number | undefined {
+    return this.runtime.crypto?.pieceBytes;
+  }
+
   get(token: typeof ResultHandleStoreToken): Promise<ResultHandleStore>;
   get(token: typeof ResultHandlesConfigToken): ResultHandlesConfig;
   get(token: symbol): Promise<ResultHandleStore> | ResultHandlesConfig {
@@ -62,7 +67,8 @@ export class PluginCore implements PluginInstance {
     // clear a newer attempt, nor set a pause after the shutdown.
     const attempt = ++this.openAttempt;
     // From the config `init` already checked and resolved; only `createResultHandleStore` checks raw input.
-    const opening = openStore(this.runtime, this.config).then(
+    // Its instance tag keeps another instance's handles out of reach on a shared store (S16.6).
+    const opening = openStore(this.runtime, { ...this.config, instance: instanceTag(this.config) }).then(
       (store) => {
         if (attempt === this.openAttempt) this.openFailure = undefined;
         return store;

@@ -1,7 +1,7 @@
 import { ResultQueryError } from "../errors.js";
 import { hasOwn, isPlainObject } from "../util/json.js";
 import { quoteArgument } from "../util/quote-argument.js";
-import { formatPath } from "./canonical-path.js";
+import { formatPath, type PathSegment } from "./canonical-path.js";
 import { pathNotFound } from "./refusals.js";
 
 export { formatPath };
@@ -13,10 +13,7 @@ export { formatPath };
  * - `rows.2.title`: dot path, where a number indexes a list or names a key;
  * - `/rows/2/title`: JSON Pointer (RFC 6901).
  */
-export type PathSegment =
-  | { kind: "name"; name: string } // a key, from `.name` or `['name']`
-  | { kind: "index"; index: number; strict?: boolean } // a list index from `[n]`, negative from the end; strict (RFC 9535): never an object key
-  | { kind: "token"; token: string }; // dot or pointer token: list index when canonical digits, else a key
+export type { PathSegment } from "./canonical-path.js";
 
 export function parsePath(path: string): PathSegment[] {
   if (path === "" || path === "$") return [];

@@ -92,7 +92,9 @@ export function selectorFor(plan: QueryPlan, args: Pick<QueryArguments, "offset"
       // An index out of range, or a name, names nothing in a list: the query says so from the list's length alone.
       return item === undefined ? { list, from: 0, to: 0 } : { list, from: item, to: item + 1 };
     }
-    return "all";
+    // A path on the way to a list (`$`, or `data` above `data.rows`) needs the lists; one beside them does not (S16.4).
+    const aboveAList = lists.some(({ path }) => segments.length < path.length && segments.every((segment, i) => objectKey(segment) === path[i]));
+    return aboveAList || lists.length === 0 ? "all" : "outside";
   };
 }
 

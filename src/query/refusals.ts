@@ -8,9 +8,8 @@ import { ResultQueryError } from "../errors.js";
 import { cutString, hasOwn, isPlainObject } from "../util/json.js";
 import { cutForMessage, quoteArgument } from "../util/quote-argument.js";
 import { jsonSize } from "../util/size.js";
-import { formatPath } from "./canonical-path.js";
+import { formatPath, type PathSegment } from "./canonical-path.js";
 import { nearestKey } from "./nearest-key.js";
-import type { PathSegment } from "./path.js";
 
 /** Keys listed when a refusal says what an object holds; then a count. */
 const KEYS_LISTED = 20;

@@ -3,15 +3,17 @@
  * of its large lists lie, so a query reads only the pieces its slice touches. It lives in the answer's
  * main record; the storage sees it only encrypted.
  */
-import type { ListLayout } from "./record-pieces.js";
-import { IV_BYTES, TAG_BYTES } from "./crypto.js";
+import type { ListLayout } from "./serialize.js";
+import { IV_BYTES, TAG_BYTES } from "./crypto/backend.js";
 import { decodeUtf8, toJsonBytes } from "../util/size.js";
 
 export interface AnswerIndex {
   /** Random per save; bound into every piece's associated data, so pieces of two saves never mix. */
   nonce: Uint8Array;
-  /** Byte length of each piece, in order. */
+  /** Byte length of each piece, in order (before padding). */
   pieces: number[];
+  /** The piece size the pieces are padded to (format.ts `paddedPieceLength`). */
+  pad: number;
   /** Each piece's IV (12 bytes each, in order): a piece record is bare ciphertext (crypto.ts). */
   ivs: Uint8Array;
   /** Each piece's GCM tag (16 bytes each, in order). */
@@ -21,8 +23,12 @@ export interface AnswerIndex {
   lists: ListLayout[];
 }
 
-/** What a query needs of an answer: all of it, nothing (its path cannot be valid), or items of one list. */
-export type Selection = "all" | "none" | { list: number; from: number; to: number };
+/**
+ * What a query needs of an answer: all of it; nothing (its path cannot be valid); everything outside the
+ * indexed lists' items ("outside": its path names no list, nor a key on the way to one, so the lists may
+ * read as empty; the store then reads only the pieces around them); or items of one list.
+ */
+export type Selection = "all" | "none" | "outside" | { list: number; from: number; to: number };
 
 /** What a query planner may know of the lists before anything else is read. */
 export interface ListSummary {
@@ -35,18 +41,18 @@ export type Selector = (lists: readonly ListSummary[]) => Selection;
 
 
 export function encodeIndex(index: AnswerIndex): Uint8Array {
-  const { nonce, pieces, ivs, tags, ascii, lists } = index;
-  return toJsonBytes({ nonce: Array.from(nonce), pieces, ivs: Array.from(ivs), tags: Array.from(tags), ascii, lists });
+  const { nonce, pieces, pad, ivs, tags, ascii, lists } = index;
+  return toJsonBytes({ nonce: Array.from(nonce), pieces, pad, ivs: Array.from(ivs), tags: Array.from(tags), ascii, lists });
 }
 
 /** The index, or undefined when the plaintext is not one (it decrypted, so this means a bug or a foreign writer). */
 export function decodeIndex(plaintext: Uint8Array): AnswerIndex | undefined {
   try {
-    const raw = JSON.parse(decodeUtf8(plaintext)) as { nonce: number[]; pieces: number[]; ivs: number[]; tags: number[]; ascii: number[]; lists: ListLayout[] };
-    const { nonce, pieces, ivs, tags, ascii, lists } = raw;
-    if (![nonce, pieces, ivs, tags, ascii, lists].every(Array.isArray)) return undefined;
+    const raw = JSON.parse(decodeUtf8(plaintext)) as { nonce: number[]; pieces: number[]; pad: number; ivs: number[]; tags: number[]; ascii: number[]; lists: ListLayout[] };
+    const { nonce, pieces, pad, ivs, tags, ascii, lists } = raw;
+    if (![nonce, pieces, ivs, tags, ascii, lists].every(Array.isArray) || !Number.isSafeInteger(pad)) return undefined;
     if (ivs.length !== pieces.length * IV_BYTES || tags.length !== pieces.length * TAG_BYTES || ascii.length !== pieces.length) return undefined;
-    return { nonce: Uint8Array.from(nonce), pieces, ivs: Uint8Array.from(ivs), tags: Uint8Array.from(tags), ascii, lists };
+    return { nonce: Uint8Array.from(nonce), pieces, pad, ivs: Uint8Array.from(ivs), tags: Uint8Array.from(tags), ascii, lists };
   } catch {
     return undefined;
   }

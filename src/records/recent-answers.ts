@@ -7,12 +7,18 @@
  *   anywhere reads as not found, from memory as from the storage), and it has not expired, so eviction,
  *   expiry and tampering behave exactly as without it. The compare is cheap: a pieced answer's main record
  *   is its small index, and a whole record is at most one piece.
+ *   Entries count what they hold in memory (heap-size.ts), not their JSON length, against one budget for
+ *   the whole process (S16.3: `DEFAULT_RECENT_ANSWERS_BYTES`), shared by every store and plugin instance:
+ *   past it the least recently used entry of any store goes, and an answer larger than it is not kept.
  * - `RecentKeys`: the keys derived for recent (handle, owner) pairs, so a repeated query skips HKDF.
  * Values are shared: callers must treat them as read-only.
  */
-import type { AnswerKeys, Owner } from "./crypto.js";
+import { DEFAULT_RECENT_ANSWERS_BYTES } from "../plugin/defaults.js";
+import type { AnswerKeys, Owner } from "./crypto/keys.js";
 
 interface Entry<T> {
+  readonly key: string;
+  readonly owner: RecentAnswers<T>;
   state: T;
   /** A private copy of the main record the state was read from. */
   record: Uint8Array;
@@ -20,14 +26,61 @@ interface Entry<T> {
   bytes: number;
 }
 
+/** One budget for every store's recent answers in this process, least recently used first. */
+class SharedBudget {
+  private readonly order = new Set<Entry<unknown>>();
+  used = 0;
+
+  constructor(readonly limit: number) {}
+
+  add(entry: Entry<unknown>): void {
+    this.order.add(entry);
+    this.used += entry.bytes;
+    this.trim();
+  }
+
+  touch(entry: Entry<unknown>): void {
+    this.order.delete(entry);
+    this.order.add(entry);
+  }
+
+  grow(entry: Entry<unknown>, bytes: number): void {
+    this.used += bytes - entry.bytes;
+    entry.bytes = bytes;
+    this.trim();
+  }
+
+  remove(entry: Entry<unknown>): void {
+    if (this.order.delete(entry)) this.used -= entry.bytes;
+  }
+
+  private trim(): void {
+    for (const oldest of this.order) {
+      if (this.used <= this.limit) return;
+      oldest.owner.remove(oldest.key);
+    }
+  }
+}
+
+const processBudget = new SharedBudget(DEFAULT_RECENT_ANSWERS_BYTES);
+
+/** What every store's recent answers hold in memory together, by their estimate (tests and figures). */
+export function recentAnswersBytes(): number {
+  return processBudget.used;
+}
+
 export class RecentAnswers<T> {
   private readonly entries = new Map<string, Entry<T>>();
-  private bytes = 0;
 
   constructor(
     private readonly maxEntries = 4,
-    private readonly maxBytes = 32 * 1024 * 1024,
+    private readonly budget: SharedBudget = processBudget,
   ) {}
+
+  /** The most the process keeps; an entry of more is not kept at all. */
+  get limit(): number {
+    return this.budget.limit;
+  }
 
   get(storageKey: string, record: Uint8Array, now: number): T | undefined {
     const entry = this.entries.get(storageKey);
@@ -38,43 +91,39 @@ export class RecentAnswers<T> {
     }
     this.entries.delete(storageKey); // most recently used goes last
     this.entries.set(storageKey, entry);
+    this.budget.touch(entry as Entry<unknown>);
     return entry.state;
   }
 
+  /** Keeps `state`, which holds about `bytes` in memory (heap-size.ts). */
   set(storageKey: string, record: Uint8Array, state: T, expiresAt: number, bytes: number): void {
     this.remove(storageKey);
     bytes += record.byteLength; // the copy kept to compare against counts too
-    if (bytes > this.maxBytes || this.maxEntries === 0) return;
-    this.entries.set(storageKey, { state, record: record.slice(), expiresAt, bytes });
-    this.bytes += bytes;
-    this.trim();
+    if (bytes > this.budget.limit || this.maxEntries === 0) return;
+    const entry: Entry<T> = { key: storageKey, owner: this, state, record: record.slice(), expiresAt, bytes };
+    this.entries.set(storageKey, entry);
+    while (this.entries.size > this.maxEntries) this.remove(this.entries.keys().next().value as string);
+    this.budget.add(entry as Entry<unknown>);
   }
 
-  /** An entry grew (more of its answer was read); drops it when it no longer fits. */
+  /** An entry grew (more of its answer was read): `bytes` is its new estimate; it goes when it no longer fits. */
   resize(storageKey: string, state: T, bytes: number): void {
     const entry = this.entries.get(storageKey);
     if (!entry || entry.state !== state) return;
     bytes += entry.record.byteLength;
-    if (bytes > this.maxBytes) return this.remove(storageKey);
-    this.bytes += bytes - entry.bytes;
-    entry.bytes = bytes;
-    this.trim();
+    if (bytes > this.budget.limit) return this.remove(storageKey);
+    this.budget.grow(entry as Entry<unknown>, bytes);
   }
 
   remove(storageKey: string): void {
     const entry = this.entries.get(storageKey);
     if (!entry) return;
-    this.bytes -= entry.bytes;
     this.entries.delete(storageKey);
+    this.budget.remove(entry as Entry<unknown>);
   }
 
   clear(): void {
-    this.entries.clear();
-    this.bytes = 0;
-  }
-
-  private trim(): void {
-    while (this.entries.size > this.maxEntries || this.bytes > this.maxBytes) this.remove(this.entries.keys().next().value as string);
+    for (const key of [...this.entries.keys()]) this.remove(key);
   }
 }
 

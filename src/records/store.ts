@@ -1,52 +1,45 @@
-import { decodeIndex, encodeIndex, itemSpan, pieceSeal, piecesOf, slot, type AnswerIndex, type Selector } from "./answer-index.js";
-import { INDEXED_BYTES } from "../plugin/defaults.js";
-import {
-  AnswerKeys,
-  defaultCryptoBackend,
-  isUuidV4,
-  IV_BYTES,
-  TAG_BYTES,
-  openPiece,
-  openRecord,
-  randomBytes,
-  sealPiece,
-  sealRecord,
-  type CryptoBackend,
-  type Owner,
-  type RecordHeader,
-} from "./crypto.js";
+import { decodeIndex, type Selector } from "./answer-index.js";
+import { MISSING, readSelection, type AnswerState } from "./answer-reader.js";
+import { randomBytes, type CryptoBackend } from "./crypto/backend.js";
+import { AnswerKeys, DEFAULT_STORE_NAMESPACE, isUuidV4, type Owner, type RecordScope } from "./crypto/keys.js";
+import { webCryptoBackend } from "./crypto/webcrypto.js";
+import { openRecord } from "./format.js";
+import { sealAnswer, type SealedAnswer } from "./seal-answer.js";
 import { ResultHandlesConfigurationError, ResultHandlesError } from "../errors.js";
-import { hasOwn, setOwn, type JsonObject } from "../util/json.js";
 import { RecentAnswers, RecentKeys } from "./recent-answers.js";
-import { dropSpareBuffers, serializeAnswer, type PieceOptions, type SerializedAnswer } from "./record-pieces.js";
+import { heapEstimate } from "./heap-size.js";
+import { dropSpareBuffers } from "./buffer-pool.js";
+import { serializeAnswer, type PieceOptions, type SerializedAnswer } from "./serialize.js";
+
 import type { NamespacedStorage } from "../storage/types.js";
 import { decodeUtf8 } from "../util/size.js";
 
-/** Encrypted records and the derived keys they go under, main record first: all a storage ever sees. */
-export interface SealedAnswer {
-  readonly records: readonly { readonly key: string; readonly value: Uint8Array }[];
-}
+export type { SealedAnswer } from "./seal-answer.js";
 
 /** A read answer, and when its handle expires (epoch milliseconds). */
 export type StoredValue = { value: unknown; expiresAt: number };
 
-/** An answer as far as `readShared` has read it: whole, or its index and the parts of its lists read so far. */
-interface AnswerState {
-  expiresAt: number;
-  whole?: { value: unknown };
-  index?: AnswerIndex;
-  /** Per list: its items as read so far (holes elsewhere) and which batches are in. */
-  lists: Map<number, { items: unknown[]; loaded: Uint8Array }>;
-  /** The root as far as read: the list itself, or an object holding the lists read so far. */
-  root?: unknown;
-  bytes: number;
-}
-
 /** Internals a test or benchmark may pin; defaults suit production. */
 export interface StoreOptions extends Pick<PieceOptions, "pieceBytes"> {
-  /** `node:crypto` where it exists, else WebCrypto; both write the same bytes (S8.4). */
+  /**
+   * The runtime's backend (`Runtime.crypto`: node:crypto in the Node build where it exists); WebCrypto
+   * when left out. Both write the same bytes (S8.4).
+   */
   crypto?: CryptoBackend;
+  /**
+   * The storage namespace, bound into key derivation and associated data (S16.5): a record copied into
+   * another namespace does not decrypt there. `DEFAULT_STORE_NAMESPACE` ("result-handles") when left out.
+   */
+  namespace?: string;
+  /**
+   * Tells apart stores that share a storage and namespace but answer under other rules (a plugin passes
+   * a tag of its instance's rules, S16.6): each finds only the answers it saved. None when left out.
+   */
+  instance?: string;
 }
+
+/** Longest a record outlives its handle in the storage (S16.5), in whole seconds (what `set` takes). */
+const MAX_EXTRA_SECONDS = 59;
 
 /**
  * Keeps folded answers, encrypted, for `ttlSeconds` (S2, S8). Handles and owners never reach the
@@ -72,8 +65,23 @@ export class ResultHandleStore {
     return globalThis.crypto.randomUUID();
   }
 
+  private get scope(): RecordScope {
+    const { namespace = DEFAULT_STORE_NAMESPACE, instance } = this.options;
+    return instance === undefined ? { namespace } : { namespace, instance };
+  }
+
+  /** The crypto backend this store seals with. */
+  get crypto(): CryptoBackend {
+    return this.options.crypto ?? webCryptoBackend;
+  }
+
+  /** The piece size answers for this store are cut at (S8.5): the option, else what its backend seals fastest. */
+  get pieceBytes(): number {
+    return this.options.pieceBytes ?? this.crypto.pieceBytes;
+  }
+
   async save(handle: string, value: unknown, owner: Owner): Promise<void> {
-    const json = serializeAnswer(value, this.options);
+    const json = serializeAnswer(value, { pieceBytes: this.pieceBytes });
     const sealed = await this.seal(handle, json, owner);
     json.release(); // encrypted: its buffers may take the next answer
     await this.put(sealed);
@@ -85,49 +93,27 @@ export class ResultHandleStore {
    */
   async seal(handle: string, json: SerializedAnswer, owner: Owner): Promise<SealedAnswer> {
     if (!isUuidV4(handle)) throw new ResultHandlesError("INVALID_USAGE", "handle must be a UUID v4 from newHandle()"); // a caller's bug, not a refused query
-    return this.sealSerialized(await this.keysFor(handle, owner), json);
-  }
-
-  private async sealSerialized(keys: AnswerKeys, answer: SerializedAnswer): Promise<SealedAnswer> {
-    const expiresAt = Date.now() + this.ttlSeconds * 1000;
-    const pieces = answer.pieces;
-    if (!wantsIndex(answer)) {
-      const piece = pieces[0] ?? { bytes: new Uint8Array(0), ascii: true };
-      const header = { kind: "whole", ascii: piece.ascii, expiresAt, pieceIndex: 0, pieceCount: 1 } as const;
-      return { records: [{ key: keys.storageKey, value: await sealRecord(keys, keys.storageKey, header, piece.bytes) }] };
-    }
-    // Every piece gets a fresh random IV; its IV and tag are kept in the index, sealed once the pieces are.
-    const nonce = randomBytes(16);
-    const pieceCount = pieces.length;
-    const ivs = randomBytes(pieceCount * IV_BYTES);
-    const sealedPieces = await Promise.all(
-      pieces.map(async (piece, pieceIndex) => {
-        const key = await keys.pieceKey(pieceIndex);
-        const header = pieceHeader(expiresAt, pieceIndex, pieceCount, piece.ascii);
-        return { key, ...(await sealPiece(keys, key, header, slot(ivs, pieceIndex, IV_BYTES), piece.bytes, nonce)) };
-      }),
-    );
-    const tags = new Uint8Array(pieceCount * TAG_BYTES);
-    sealedPieces.forEach((piece, at) => slot(tags, at, TAG_BYTES).set(piece.tag));
-    const lengths = pieces.map((p) => p.bytes.byteLength);
-    const index: AnswerIndex = { nonce, pieces: lengths, ivs, tags, ascii: pieces.map((p) => (p.ascii ? 1 : 0)), lists: [...answer.lists] };
-    const indexHeader = { kind: "index", ascii: false, expiresAt, pieceIndex: 0, pieceCount } as const;
-    const main = { key: keys.storageKey, value: await sealRecord(keys, keys.storageKey, indexHeader, encodeIndex(index)) };
-    const records = [main, ...sealedPieces.map(({ key, ciphertext }) => ({ key, value: ciphertext }))];
-    return { records };
+    return sealAnswer(await this.keysFor(handle, owner), json, Date.now() + this.ttlSeconds * 1000);
   }
 
   /**
    * Stores a sealed answer, as one answer where the storage can take its records together (the memory
    * store keeps, counts and drops them as one, S9.3). Throws when the storage refuses any record (one
    * larger than it may hold among them): the fold then sends the answer whole (S4.7).
+   *
+   * Each record's stored lifetime is drawn on its own, 1 to 59 s past the handle's (S16.5), so the
+   * records of one answer share no exact expiry an observer could link them by; the expiry sealed inside
+   * the index or whole record still ends reads at the TTL. A storage that takes an answer's records
+   * together (in-process memory) keeps one lifetime for them, drawn the same way.
    */
   async put(sealed: SealedAnswer): Promise<void> {
     const main = sealed.records[0]!.key;
     this.recent.remove(main);
+    const extra = randomBytes(sealed.records.length);
+    const ttl = (at: number) => this.ttlSeconds + 1 + (extra[at]! % MAX_EXTRA_SECONDS);
     try {
-      if (this.storage.setTogether) await this.storage.setTogether(sealed.records, this.ttlSeconds);
-      else await Promise.all(sealed.records.map((record) => this.storage.set(record.key, record.value, this.ttlSeconds)));
+      if (this.storage.setTogether) await this.storage.setTogether(sealed.records, ttl(0));
+      else await Promise.all(sealed.records.map((record, at) => this.storage.set(record.key, record.value, ttl(at))));
     } catch (error) {
       // Best effort, not awaited (a hung storage must not hold the fold longer): no orphan pieces left behind.
       void Promise.allSettled(sealed.records.map((record) => this.storage.delete(record.key)));
@@ -157,7 +143,7 @@ export class ResultHandleStore {
   }
 
   private keysFor(handle: string, owner: Owner): Promise<AnswerKeys> {
-    return this.keys.get(handle, owner, () => AnswerKeys.derive(handle, owner, this.options.crypto ?? defaultCryptoBackend()));
+    return this.keys.get(handle, owner, () => AnswerKeys.derive(handle, owner, this.crypto, this.scope));
   }
 
   private async load(handle: string, owner: Owner, shared: boolean, select: Selector | undefined): Promise<StoredValue | undefined> {
@@ -171,12 +157,15 @@ export class ResultHandleStore {
       const opened = await openRecord(keys, keys.storageKey, main, now);
       if (!opened) return undefined;
       const { header, plaintext } = opened;
+      const counted = shared;
       if (header.kind === "whole") {
-        state = { expiresAt: header.expiresAt, whole: { value: JSON.parse(decodeUtf8(plaintext, header.ascii)) }, lists: new Map(), bytes: plaintext.byteLength };
+        const value = JSON.parse(decodeUtf8(plaintext, header.ascii)) as unknown;
+        state = { expiresAt: header.expiresAt, whole: { value }, lists: new Map(), counted, indexBytes: 0, bytes: counted ? this.estimate(value) : 0 };
       } else if (header.kind === "index") {
         const index = decodeIndex(plaintext);
         if (!index || index.pieces.length !== header.pieceCount) return undefined;
-        state = { expiresAt: header.expiresAt, index, lists: new Map(), bytes: plaintext.byteLength };
+        const indexBytes = counted ? this.estimate(index) : 0;
+        state = { expiresAt: header.expiresAt, index, lists: new Map(), counted, indexBytes, bytes: indexBytes };
       } else {
         return undefined;
       }
@@ -185,11 +174,8 @@ export class ResultHandleStore {
     if (state.whole) return { value: state.whole.value, expiresAt: state.expiresAt };
 
     const selection = select ? select(state.index!.lists) : "all";
-    const value = await (selection === "none"
-      ? undefined
-      : selection === "all"
-        ? this.loadWhole(keys, state, now)
-        : this.loadItems(keys, state, selection.list, selection.from, selection.to, now));
+    const read = { storage: this.storage, keys, state, now, estimate: (value: unknown) => this.estimate(value) };
+    const value = selection === "none" ? undefined : await readSelection(read, selection);
     if (value === MISSING) {
       this.recent.remove(keys.storageKey); // a missing or tampered piece: the whole handle reads as not found (S8.5)
       return undefined;
@@ -198,65 +184,9 @@ export class ResultHandleStore {
     return { value, expiresAt: state.expiresAt };
   }
 
-  /** Every piece, parsed as one answer. */
-  private async loadWhole(keys: AnswerKeys, state: AnswerState, now: number): Promise<unknown> {
-    const index = state.index!;
-    const texts = await this.loadRanges(keys, state, index.pieces.map((length, piece) => ({ piece, from: 0, to: length })), now);
-    if (texts === MISSING) return MISSING;
-    const value = JSON.parse(texts.join("")) as unknown;
-    state.whole = { value };
-    state.lists.clear();
-    state.root = undefined;
-    state.bytes = index.pieces.reduce((sum, length) => sum + length, 0);
-    return value;
-  }
-
-  /** Items `from` to `to - 1` of one list, in the root as far as read (other items and keys are missing). */
-  private async loadItems(keys: AnswerKeys, state: AnswerState, list: number, from: number, to: number, now: number): Promise<unknown> {
-    const index = state.index!;
-    const layout = index.lists[list];
-    if (!layout) return MISSING;
-    let read = state.lists.get(list);
-    if (!read) {
-      read = { items: new Array<unknown>(layout.length), loaded: new Uint8Array(layout.batches.length / 2) };
-      state.lists.set(list, read);
-      state.root = withList(state.root, layout.path, read.items);
-    }
-    const root = state.root; // a concurrent whole read may reset the state meanwhile
-    const span = itemSpan(layout, Math.max(0, from), Math.min(layout.length, to));
-    if (span && read.loaded.subarray(span.firstBatch, span.endBatch).includes(0)) {
-      const texts = await this.loadRanges(keys, state, piecesOf(index, span.start, span.end), now);
-      if (texts === MISSING) return MISSING;
-      const items = JSON.parse(`[${texts.join("")}]`) as unknown[];
-      for (let i = 0; i < items.length; i++) read.items[span.firstItem + i] = items[i];
-      read.loaded.fill(1, span.firstBatch, span.endBatch);
-      state.bytes += span.end - span.start;
-    }
-    return root;
-  }
-
-  /** Decrypts the pieces the ranges touch (checking each is the piece the index expects) and decodes the ranges. */
-  private async loadRanges(
-    keys: AnswerKeys,
-    state: AnswerState,
-    ranges: { piece: number; from: number; to: number }[],
-    now: number,
-  ): Promise<string[] | typeof MISSING> {
-    const index = state.index!;
-    const texts = await Promise.all(
-      ranges.map(async ({ piece, from, to }) => {
-        const key = await keys.pieceKey(piece);
-        if (!(state.expiresAt > now)) return MISSING; // an index kept in memory must not outlive its answer
-        const record = await this.storage.get(key);
-        if (!record) return MISSING;
-        const ascii = index.ascii[piece] === 1;
-        const header = pieceHeader(state.expiresAt, piece, index.pieces.length, ascii);
-        const plaintext = await openPiece(keys, key, header, pieceSeal(index, piece), record, index.nonce);
-        if (!plaintext || plaintext.byteLength !== index.pieces[piece]) return MISSING;
-        return decodeUtf8(plaintext.subarray(from, to), ascii); // ASCII flagged at seal time
-      }),
-    );
-    return texts.includes(MISSING) ? MISSING : (texts as string[]);
+  /** What a parsed value holds in memory, counted only as far as the cache could keep it (S16.3). */
+  private estimate(value: unknown): number {
+    return heapEstimate(value, this.recent.limit);
   }
 
   async onShutdown(): Promise<void> {
@@ -265,34 +195,4 @@ export class ResultHandleStore {
     dropSpareBuffers(); // they hold the plaintext of the last answers folded
     await this.storage.close();
   }
-}
-
-const MISSING = Symbol("missing record");
-
-/**
- * Whether an index lets a query read less than the whole answer: always with several pieces; in one piece
- * past INDEXED_BYTES when a list spans several batches, since a query of 20 rows from a 100 KB answer then
- * parses one batch, not the whole (first reads 1.4 → 0.8× a parse in Node). Else one record.
- */
-function wantsIndex(answer: SerializedAnswer): boolean {
-  if (answer.pieces.length > 1) return true;
-  return answer.bytes > INDEXED_BYTES && answer.lists.some((list) => list.batches.length / 2 > 1); // pairs per batch
-}
-
-/** What a piece's associated data binds (S8.5): rebuilt from its index when read. */
-function pieceHeader(expiresAt: number, pieceIndex: number, pieceCount: number, ascii: boolean): RecordHeader {
-  return { kind: "piece", ascii, expiresAt, pieceIndex, pieceCount };
-}
-
-/** The root as far as read, with `items` placed at `path` (objects created on the way). */
-function withList(root: unknown, path: readonly string[], items: unknown[]): unknown {
-  if (path.length === 0) return items;
-  const top = (root ?? {}) as JsonObject;
-  let at = top;
-  for (const key of path.slice(0, -1)) {
-    if (!hasOwn(at, key)) setOwn(at, key, {});
-    at = at[key] as JsonObject;
-  }
-  setOwn(at, path[path.length - 1]!, items);
-  return top;
 }

@@ -1,0 +1,78 @@
+/**
+ * Key derivation (S8.3, S8.5). From the handle (a random UUID, the only secret) and the owner,
+ * HKDF-SHA256 derives the AES-256-GCM key of the answer, the storage key of its main record, and one
+ * storage key per piece (with the piece index in the HKDF info). HKDF output is pseudorandom: no key shows
+ * the handle, the owner, or that two keys belong to one answer. A record read under another owner is
+ * simply not found. The store's scope (its namespace, S16.5, and its instance tag, S16.6) is in every
+ * HKDF info too: the same handle and owner give other keys in another namespace or instance, so a
+ * record copied there is not found, and one instance never opens another's answers.
+ */
+import { DEFAULT_NAMESPACE } from "../../plugin/defaults.js";
+import { toJsonBytes } from "../../util/size.js";
+import { FORMAT_VERSION } from "../format.js";
+import { toHex, type AesKey, type CryptoBackend, type Hkdf } from "./backend.js";
+import { webCryptoBackend } from "./webcrypto.js";
+
+export interface Owner {
+  session?: string;
+  caller?: string;
+}
+
+/** Where a store's records belong: its storage namespace and, for a plugin's store, the instance's rules. */
+export interface RecordScope {
+  readonly namespace: string;
+  /** Tells plugin instances sharing a store and namespace apart (S16.6); none for a bare store. */
+  readonly instance?: string;
+}
+
+const encoder = new TextEncoder();
+
+function info(purpose: string, scope: RecordScope, owner: Owner, piece?: number): Uint8Array {
+  // JSON keeps namespace, instance, session and caller apart whatever characters they hold.
+  const parts: unknown[] = [purpose, FORMAT_VERSION, scope.namespace, scope.instance ?? null, owner.session ?? null, owner.caller ?? null];
+  if (piece !== undefined) parts.push(piece);
+  return toJsonBytes(parts);
+}
+
+/** Everything derived from one (handle, owner) pair. Kept in memory only (never in a storage). */
+export class AnswerKeys {
+  private readonly pieceKeys = new Map<number, Promise<string>>();
+
+  private constructor(
+    readonly backend: CryptoBackend,
+    readonly storageKey: string,
+    readonly aesKey: AesKey,
+    /** The scope as bound into associated data (format.ts). */
+    readonly scope: Uint8Array,
+    private readonly hkdf: Hkdf,
+    private readonly owner: Owner,
+    private readonly recordScope: RecordScope,
+  ) {}
+
+  static async derive(handle: string, owner: Owner, backend: CryptoBackend = webCryptoBackend, scope: RecordScope = DEFAULT_SCOPE): Promise<AnswerKeys> {
+    const hkdf = await backend.hkdf(encoder.encode(handle));
+    const [storage, aes] = await Promise.all([hkdf(info("storage-key", scope, owner)), backend.aesKey(hkdf, info("aes-256-gcm", scope, owner))]);
+    const fixed = { namespace: scope.namespace, ...(scope.instance !== undefined && { instance: scope.instance }) };
+    const bound = toJsonBytes([fixed.namespace, fixed.instance ?? null]);
+    return new AnswerKeys(backend, toHex(storage), aes, bound, hkdf, { session: owner.session, caller: owner.caller }, fixed);
+  }
+
+  /** The storage key of piece `index`, derived on first use and then remembered. */
+  pieceKey(index: number): Promise<string> {
+    let key = this.pieceKeys.get(index);
+    if (!key) {
+      key = this.hkdf(info("piece-storage-key", this.recordScope, this.owner, index)).then(toHex);
+      this.pieceKeys.set(index, key);
+    }
+    return key;
+  }
+}
+
+/** The namespace of a store given none (`new ResultHandleStore(storage, ttl)`): the plugin's default one. */
+export const DEFAULT_STORE_NAMESPACE = DEFAULT_NAMESPACE;
+const DEFAULT_SCOPE: RecordScope = { namespace: DEFAULT_STORE_NAMESPACE };
+
+const UUID_V4 = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/i;
+export function isUuidV4(value: unknown): value is string {
+  return typeof value === "string" && UUID_V4.test(value);
+}
