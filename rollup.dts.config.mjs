@@ -2,7 +2,7 @@
 // files are real CommonJS declarations (S13.3): a CommonJS consumer never reaches an ESM .d.ts.
 import { dts } from "rollup-plugin-dts";
 
-const entries = ["node", "browser"];
+const entries = ["node", "browser", "edge"];
 
 export default entries.map((entry) => ({
   input: `.types/${entry}/index.d.ts`,

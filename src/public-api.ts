@@ -8,6 +8,7 @@ export {
 export type { Owner } from "./records/crypto.js";
 export {
   BrowserStoreUnavailableError,
+  EdgeStoreUnavailableError,
   ResultHandlesConfigurationError,
   ResultHandlesError,
   ResultQueryError,

@@ -42,5 +42,5 @@ export async function openStore(runtime: Runtime, { storage: config, namespace, 
     opening.then((late) => late.close()).catch(() => {});
     throw error;
   });
-  return new ResultHandleStore(withTimeout(storage, config.timeoutMs), ttlSeconds);
+  return new ResultHandleStore(withTimeout(storage, config.timeoutMs), ttlSeconds, runtime.crypto ? { crypto: runtime.crypto } : {});
 }

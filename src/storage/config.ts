@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { DEFAULT_MEMORY_MAX_BYTES, DEFAULT_MEMORY_MAX_ENTRIES, DEFAULT_STORE_TIMEOUT_MS } from "../plugin/defaults.js";
-import { BrowserStoreUnavailableError, type ConfigurationIssue } from "../errors.js";
+import { BrowserStoreUnavailableError, EdgeStoreUnavailableError, type ConfigurationIssue } from "../errors.js";
 import { text, whole } from "../plugin/option-schema-parts.js";
 
 const timeoutMs = whole(1).optional();
@@ -55,8 +55,8 @@ export type StorageType = StorageConfig["type"];
 export type RedisConnection = z.infer<typeof redisConnection>;
 export type RestCredentials = z.infer<typeof restCredentials>;
 
-/** Where a build runs. */
-export type RuntimeKind = "node" | "browser";
+/** Where a build runs: Node (also Deno and Bun), a web page, or an edge runtime such as Cloudflare Workers (S17.1). */
+export type RuntimeKind = "node" | "browser" | "edge";
 
 /**
  * A storage config with `auto` decided, credentials taken from the environment where the config left
@@ -85,11 +85,12 @@ interface StorageTypeInfo {
  * in this build, else memory (S9.2): Redis, then Vercel KV, then Upstash.
  */
 export const STORAGE_TYPES = {
-  auto: { runsIn: ["node", "browser"] },
-  memory: { runsIn: ["node", "browser"] },
+  auto: { runsIn: ["node", "browser", "edge"] },
+  memory: { runsIn: ["node", "browser", "edge"] },
   redis: { runsIn: ["node"], env: { block: "redis", names: ["REDIS_URL"] } },
-  "vercel-kv": { runsIn: ["node"], env: { block: "vercelKv", names: ["KV_REST_API_URL", "KV_REST_API_TOKEN"] } },
-  upstash: { runsIn: ["node"], env: { block: "upstash", names: ["UPSTASH_REDIS_REST_URL", "UPSTASH_REDIS_REST_TOKEN"] } },
+  // Over fetch: they run at the edge too (S17.1), where no environment variable is read, so `auto` is memory.
+  "vercel-kv": { runsIn: ["node", "edge"], env: { block: "vercelKv", names: ["KV_REST_API_URL", "KV_REST_API_TOKEN"] } },
+  upstash: { runsIn: ["node", "edge"], env: { block: "upstash", names: ["UPSTASH_REDIS_REST_URL", "UPSTASH_REDIS_REST_TOKEN"] } },
   sqlite: { runsIn: ["node"] },
   indexeddb: { runsIn: ["browser"] },
 } as const satisfies Record<StorageType, StorageTypeInfo>;
@@ -111,6 +112,11 @@ export interface StorageEnvironment {
 
 export const storageTypeNames = Object.keys(STORAGE_TYPES) as StorageType[];
 
+/** The storage types a build can open, `auto` aside, as the table says. */
+export function storageTypesIn(kind: RuntimeKind): StorageType[] {
+  return storageTypeNames.filter((type) => type !== "auto" && (STORAGE_TYPES[type].runsIn as readonly RuntimeKind[]).includes(kind));
+}
+
 const info = (type: StorageType): StorageTypeInfo => STORAGE_TYPES[type];
 
 /**
@@ -121,8 +127,10 @@ export function placementIssues(input: unknown, runtime: StorageEnvironment): Co
   const type = (input as { storage?: { type?: unknown } } | undefined)?.storage?.type;
   if (typeof type !== "string" || !Object.hasOwn(STORAGE_TYPES, type)) return [];
   if ((info(type as StorageType).runsIn as readonly string[]).includes(runtime.kind)) return [];
-  // A page refuses a server store at once (S9.4); Node reports the page-only store as an option issue.
+  // A page refuses a server store at once (S9.4), and so does an edge runtime (S17.1); Node reports the
+  // page-only store as an option issue.
   if (runtime.kind === "browser") throw new BrowserStoreUnavailableError(type);
+  if (runtime.kind === "edge") throw new EdgeStoreUnavailableError(type, storageTypesIn("edge"));
   return [{ path: "storage.type", message: 'IndexedDB exists only in web pages; use "memory", "redis", "sqlite", "upstash" or "vercel-kv" in Node' }];
 }
 

@@ -1,5 +1,6 @@
 import type { Redis as UpstashClient } from "@upstash/redis";
 import type { RestCredentials } from "./config.js";
+import { fromBase64, toBase64 } from "../util/base64.js";
 import { loadClient } from "./load-client.js";
 import { namespacedKey, type NamespacedStorage } from "./types.js";
 
@@ -32,12 +33,11 @@ class UpstashStorage implements NamespacedStorage {
   async get(key: string): Promise<Uint8Array | undefined> {
     const text = await this.client.get<string>(namespacedKey(this.namespace, key));
     if (typeof text !== "string") return undefined;
-    const bytes = Buffer.from(text, "base64");
-    return new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+    return fromBase64(text);
   }
 
   async set(key: string, value: Uint8Array, ttlSeconds: number): Promise<void> {
-    const text = Buffer.from(value.buffer, value.byteOffset, value.byteLength).toString("base64");
+    const text = toBase64(value);
     await this.client.set(namespacedKey(this.namespace, key), text, { px: ttlSeconds * 1000 });
   }
 
