@@ -1,0 +1,118 @@
+// S17.1, S17.3, S17.4 Cloudflare Workers: the README's Worker (extracted from README.md), bundled from the
+// installed tarball with Wrangler's conditions (so the edge build), runs in workerd through Miniflare with
+// no Node compatibility flag. A token's caller folds an answer and reads it back in later requests, with
+// KV through the README's custom storage adapter, and with Upstash through the loopback bridge to a real
+// redis-server (the README's Upstash line in place of the storage line).
+import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
+import { Miniflare } from "miniflare";
+import { Redis } from "ioredis";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { scratchProject, type ScratchProject } from "../helpers/packed-package.js";
+import { readmeBlock } from "../helpers/readme.js";
+import { useRedisWithUpstashBridge } from "../helpers/redis-with-upstash-bridge.js";
+import { bundleWorker } from "../helpers/worker-bundle.js";
+
+const HEADING = "On Cloudflare Workers and other edge runtimes";
+type Result = { structuredContent?: Record<string, unknown>; _meta?: Record<string, unknown>; isError?: boolean };
+
+let project: ScratchProject | undefined;
+let kvWorker = "";
+let upstashWorker = "";
+const servers = useRedisWithUpstashBridge();
+
+beforeAll(async () => {
+  project = await scratchProject({ "@modelcontextprotocol/server": "2.4.0", zod: "4.6.7", "@upstash/redis": "1.39.0" }, {}, "workers");
+  const worker = readmeBlock(HEADING, 0);
+  const storageLine = /^ *storage: \{ type: "custom", storage: kvStorage\(env\.KV\) \},\n/m;
+  expect(worker).toMatch(storageLine);
+  kvWorker = await bundleWorker(project.dir, "kv-worker.ts", worker);
+  upstashWorker = await bundleWorker(project.dir, "upstash-worker.ts", worker.replace(storageLine, readmeBlock(HEADING, 1)));
+}, 120_000);
+afterAll(() => project?.dispose());
+
+/** A Worker in its own workerd, as Wrangler would deploy it: no compatibility flags. */
+function startWorker(script: string, bindings: Record<string, string> = {}): Miniflare {
+  return new Miniflare({
+    modules: true,
+    script,
+    kvNamespaces: ["KV"],
+    compatibilityDate: "2026-01-01",
+    bindings,
+    // workerd reaches the loopback bridge through this process (its own network reaches only public hosts).
+    outboundService: (request) => fetch(request.url, { method: request.method, headers: request.headers, body: request.body, duplex: "half" } as RequestInit),
+  });
+}
+
+/** A 2026-07-28 MCP client whose HTTP requests go to the Worker; each call is its own request. */
+async function connect(mf: Miniflare, token?: string): Promise<Client> {
+  const client = new Client({ name: "workers-test", version: "1.0.0" }, { versionNegotiation: { mode: { pin: "2026-07-28" } } });
+  const headers: Record<string, string> = token ? { Authorization: `Bearer ${token}` } : {};
+  const viaWorker = (async (url: string | URL, init?: RequestInit) => (await mf.dispatchFetch(String(url), init as never)) as unknown as Response) as typeof fetch;
+  await client.connect(new StreamableHTTPClientTransport(new URL("http://worker.test/mcp"), { requestInit: { headers }, fetch: viaWorker }));
+  return client;
+}
+
+const call = async (client: Client, name: string, args: Record<string, unknown> = {}) => (await client.callTool({ name, arguments: args })) as Result;
+
+function foldsAndReadsBack(name: string, worker: () => { script: string; bindings?: Record<string, string> }, afterFold?: (handle: string) => Promise<void>) {
+  describe(`S17.1 the README's Worker with ${name}`, () => {
+    let mf: Miniflare;
+    beforeAll(async () => {
+      const { script, bindings } = worker();
+      mf = startWorker(script, bindings);
+      await mf.ready;
+    }, 60_000);
+    afterAll(async () => {
+      await mf?.dispose();
+    });
+
+    it("folds for alice, reads back in later requests for alice only; no token: whole", async () => {
+      const alice = await connect(mf, "token-alice");
+      const answer = await call(alice, "tickets");
+      expect(Object.keys(answer.structuredContent ?? {}).sort()).toEqual(["handle", "preview", "shape"]);
+      expect(answer._meta?.["frontmcp/result-handle"]).toMatchObject({ bytes: 6990 });
+      const handle = answer.structuredContent!.handle as string;
+      await alice.close();
+      await afterFold?.(handle);
+
+      const later = await connect(mf, "token-alice");
+      const slice = await call(later, "result_query", { handle, path: "$.rows[-1]" });
+      expect(slice.structuredContent).toEqual({ path: "$.rows[199]", value: { id: "T-199", title: "Ticket 199" }, total: 2, offset: 0 });
+      const page = await call(later, "result_query", { handle, path: "$.rows", page: 2, limit: 100, fields: ["id"] });
+      expect(page.structuredContent).toMatchObject({ total: 200, offset: 100 });
+      await later.close();
+
+      const bob = await connect(mf, "token-bob");
+      expect((await call(bob, "result_query", { handle })).structuredContent).toMatchObject({ error: { code: "RESULT_HANDLE_NOT_FOUND" } });
+      await bob.close();
+
+      const anonymous = await connect(mf);
+      expect(((await call(anonymous, "tickets")).structuredContent as { rows: unknown[] }).rows).toHaveLength(200);
+      await anonymous.close();
+    }, 60_000);
+
+    it("an unknown token gets HTTP 401", async () => {
+      const response = await mf.dispatchFetch("http://worker.test/mcp", { method: "POST", headers: { authorization: "Bearer nope" }, body: "{}" });
+      expect(response.status).toBe(401);
+      await response.arrayBuffer();
+    });
+  });
+}
+
+foldsAndReadsBack("Workers KV through the README's custom storage adapter", () => ({ script: kvWorker }));
+
+foldsAndReadsBack(
+  "Upstash over fetch (loopback bridge to a real redis-server)",
+  () => ({ script: upstashWorker, bindings: { UPSTASH_REDIS_REST_URL: servers.bridge.url, UPSTASH_REDIS_REST_TOKEN: servers.bridge.token } }),
+  async () => {
+    // The records went through the bridge into Redis, under the namespace, with native expiry.
+    const redis = new Redis(servers.redis.url);
+    const keys = await redis.keys("*");
+    const ttl = await redis.pttl(keys[0]!);
+    await redis.quit();
+    expect(servers.bridge.requests["/pipeline"] ?? 0).toBeGreaterThan(0);
+    expect(keys.length).toBeGreaterThan(0);
+    for (const key of keys) expect(key).toMatch(/^result-handles:[0-9a-f]{64}$/);
+    expect(ttl).toBeGreaterThan(590_000);
+  },
+);
