@@ -4,7 +4,7 @@
 // KV through the README's custom storage adapter, and with Upstash through the loopback bridge to a real
 // redis-server (the README's Upstash line in place of the storage line).
 import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
-import { Miniflare } from "miniflare";
+import { Miniflare, Response as MiniflareResponse, type Request as MiniflareRequest } from "miniflare";
 import { Redis } from "ioredis";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { scratchProject, type ScratchProject } from "../helpers/packed-package.js";
@@ -39,7 +39,12 @@ function startWorker(script: string, bindings: Record<string, string> = {}): Min
     compatibilityDate: "2026-01-01",
     bindings,
     // workerd reaches the loopback bridge through this process (its own network reaches only public hosts).
-    outboundService: (request) => fetch(request.url, { method: request.method, headers: request.headers, body: request.body, duplex: "half" } as RequestInit),
+    outboundService: async (request: MiniflareRequest) => {
+      const body = request.method === "GET" || request.method === "HEAD" ? undefined : await request.arrayBuffer();
+      const headers = [...request.headers].filter(([name]) => !["host", "content-length", "cf-connecting-ip"].includes(name));
+      const response = await fetch(request.url, { method: request.method, headers, body });
+      return new MiniflareResponse(await response.arrayBuffer(), { status: response.status, headers: [...response.headers] });
+    },
   });
 }
 
@@ -98,6 +103,17 @@ function foldsAndReadsBack(name: string, worker: () => { script: string; binding
     });
   });
 }
+
+describe("S17.1 the Worker bundle", () => {
+  it("takes the edge build by Wrangler's conditions, and no Node module", () => {
+    for (const script of [kvWorker, upstashWorker]) {
+      expect(script).toContain("node_modules/mcp-result-handles/dist/edge/index.js");
+      expect(script).not.toContain("node_modules/mcp-result-handles/dist/node/");
+      expect(script).not.toContain("node_modules/mcp-result-handles/dist/browser/");
+      expect(script).not.toMatch(/\bfrom\s*["']node:|\bimport\(\s*["']node:|require\(\s*["']node:/);
+    }
+  });
+});
 
 foldsAndReadsBack("Workers KV through the README's custom storage adapter", () => ({ script: kvWorker }));
 
