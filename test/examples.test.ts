@@ -2,6 +2,7 @@
 // the HTTP one over real HTTP (createMcpHandler), the stdio one as a child process over stdio.
 import { spawn, type ChildProcess } from "node:child_process";
 import { readFileSync } from "node:fs";
+import { createServer as createNetServer, type AddressInfo } from "node:net";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { Client } from "@modelcontextprotocol/client";
@@ -95,6 +96,24 @@ describe("examples/http-server.ts (the README's HTTP server)", () => {
     const response = await fetch(url, { method: "POST", headers: { authorization: "Bearer nope", "content-type": "application/json" }, body: "{}" });
     expect(response.status).toBe(401);
   });
+});
+
+describe("examples/http-server.ts on a busy port", () => {
+  it("says so in one line naming the port and exits with code 1, without a stack trace", async () => {
+    const busy = createNetServer();
+    await new Promise<void>((done) => busy.listen(0, "127.0.0.1", done));
+    const port = (busy.address() as AddressInfo).port;
+    try {
+      const child = spawn(tsx, ["examples/http-server.ts"], { cwd: root, env: { ...process.env, PORT: String(port) }, stdio: ["ignore", "pipe", "pipe"] });
+      let stderr = "";
+      child.stderr!.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
+      const code = await new Promise<number | null>((done) => child.once("exit", done));
+      expect(code).toBe(1);
+      expect(stderr.trim().split("\n")).toEqual([`Port ${port} is already in use: start on another with PORT=${port + 1}`]);
+    } finally {
+      busy.close();
+    }
+  }, 30_000);
 });
 
 describe("examples/stdio-server.ts (the README's stdio server)", () => {
