@@ -1,9 +1,12 @@
+import { BrowserStoreUnavailableError } from "../errors.js";
 import { defineRuntime } from "../plugin/runtime.js";
-import { openIndexedDbStorage } from "../storage/indexeddb.js";
-import { MemoryStorage } from "../storage/memory.js";
+import { customDriver } from "../storage/custom.js";
+import { indexedDbDriver } from "../storage/indexeddb.js";
+import { memoryDriver } from "../storage/memory.js";
 
-/** A page opens memory and IndexedDB; server stores are refused at init (S9.4). */
+/** A page opens memory, IndexedDB and a storage passed in; server stores are refused at init (S9.4). */
 export const browserRuntime = defineRuntime("browser", () => undefined, {
-  memory: async (config, namespace) => new MemoryStorage(namespace, config.memory),
-  indexeddb: (config, namespace) => openIndexedDbStorage(config.indexeddb.database, namespace),
+  drivers: [memoryDriver, indexedDbDriver, customDriver],
+  elsewhere: ["redis", "sqlite", "upstash", "vercel-kv"],
+  refuse: (type) => new BrowserStoreUnavailableError(type),
 });

@@ -1,16 +1,21 @@
 import { defineRuntime } from "../plugin/runtime.js";
-import { MemoryStorage } from "../storage/memory.js";
-import { openRedisStorage } from "../storage/redis.js";
-import { openSqliteStorage } from "../storage/sqlite.js";
-import { openUpstashStorage } from "../storage/upstash.js";
+import { customDriver } from "../storage/custom.js";
+import { memoryDriver } from "../storage/memory.js";
+import { redisDriver } from "../storage/redis.js";
+import { sqliteDriver } from "../storage/sqlite.js";
+import { upstashDriver, vercelKvDriver } from "../storage/upstash.js";
 
 const env = (name: string): string | undefined => globalThis.process?.env?.[name] || undefined;
 
-/** Node opens every server store; their client libraries load on first use (S9.5). */
+/**
+ * Node opens every server store; their client libraries load on first use (S9.5). The order is `auto`'s
+ * (S9.2): Redis, then Vercel KV, then Upstash, by whose variables are set; else memory.
+ */
 export const nodeRuntime = defineRuntime("node", env, {
-  memory: async (config, namespace) => new MemoryStorage(namespace, config.memory),
-  redis: (config, namespace) => openRedisStorage(config.redis, namespace, config.timeoutMs),
-  sqlite: (config, namespace) => openSqliteStorage(config.sqlite.path, namespace),
-  upstash: (config, namespace) => openUpstashStorage(config.upstash, namespace, config.timeoutMs),
-  "vercel-kv": (config, namespace) => openUpstashStorage(config.vercelKv, namespace, config.timeoutMs, "vercel-kv"),
+  drivers: [redisDriver, vercelKvDriver, upstashDriver, sqliteDriver, memoryDriver, customDriver],
+  elsewhere: ["indexeddb"],
+  refuse: (_type, runHere) => ({
+    path: "storage.type",
+    message: `IndexedDB exists only in web pages; use ${runHere.map((type) => JSON.stringify(type)).join(", ").replace(/, ([^,]*)$/, " or $1")} in Node`,
+  }),
 });

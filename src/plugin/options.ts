@@ -12,12 +12,15 @@ import {
   missingEnvIssues,
   placementIssues,
   resolveStorage,
-  storageConfigSchema,
+  storageSchema,
   storageTypeNames,
   type ResolvedStorageConfig,
+  type StorageCatalog,
   type StorageConfig,
   type StorageEnvironment,
 } from "../storage/config.js";
+
+import { BARE_CATALOG } from "./bare-catalog.js";
 
 const positive = () => whole(1);
 
@@ -53,8 +56,9 @@ export interface ResultHandlesOptions {
   /**
    * Where folded answers are kept, encrypted. Default `{ type: "auto" }`: Redis, Vercel KV or Upstash when
    * their environment variables are set, else memory (1000 answers, 256 MiB in Node, 64 MiB in a page).
-   * Types: `auto`, `memory`, `indexeddb` (pages), `redis`, `sqlite`, `upstash`, `vercel-kv` (Node); each
-   * takes `timeoutMs` (default 3000).
+   * Types: `auto`, `memory`, `indexeddb` (pages), `redis`, `sqlite`, `upstash`, `vercel-kv` (Node), and
+   * `custom` (`{ type: "custom", storage }`, any object with `get`, `set`, `delete` and `close`, every
+   * build); each takes `timeoutMs` (default 3000).
    */
   storage?: StorageConfig;
   /** Prefix of every storage key, so several apps can share one store. Non-empty. Default `"result-handles"`. */
@@ -72,17 +76,30 @@ export interface ResultHandlesConfig {
   readonly namespace: string;
 }
 
-const optionsSchema = z.strictObject({
+const optionsShape = {
   thresholdBytes: whole(MIN_THRESHOLD_BYTES).optional(),
   ttlSeconds: positive().optional(),
   preview: z.strictObject({ items: positive().optional(), chars: positive().optional() }).optional(),
   foldPolicy: z.custom<FoldPolicy>((v) => typeof v === "function", { message: "must be a function" }).optional(),
-  storage: storageConfigSchema.optional(),
   namespace: text().optional(),
-});
+};
+const schemas = new WeakMap<StorageCatalog, z.ZodType<ResultHandlesOptions>>();
 
-/** What differs between the Node and the page build when options are checked. */
-export type OptionsRuntime = StorageEnvironment;
+/** The options schema of a build: the same for every build but for the storage types it takes. */
+function optionsSchema(catalog: StorageCatalog): z.ZodType<ResultHandlesOptions> {
+  let schema = schemas.get(catalog);
+  if (!schema) {
+    schema = z.strictObject({ ...optionsShape, storage: storageSchema(catalog).optional() }) as z.ZodType<ResultHandlesOptions>;
+    schemas.set(catalog, schema);
+  }
+  return schema;
+}
+
+/**
+ * What differs between the Node and the page build when options are checked: the environment, and the
+ * storage drivers (a runtime made by hand without them takes memory and custom storage, S17.3).
+ */
+export type OptionsRuntime = StorageEnvironment & { readonly storage?: StorageCatalog };
 
 const alwaysFold: FoldPolicy = () => true;
 
@@ -90,12 +107,16 @@ const alwaysFold: FoldPolicy = () => true;
  * Checks `init` options against S3 and applies defaults. Every problem is collected into one
  * `ResultHandlesConfigurationError` (S3.1); nothing here touches the network or the disk (S3.3).
  */
-export function resolveOptions(input: unknown, runtime: OptionsRuntime): ResultHandlesConfig {
+export function resolveOptions(input: unknown, given: OptionsRuntime): ResultHandlesConfig {
+  const runtime = { kind: given.kind, env: given.env, storage: given.storage ?? BARE_CATALOG };
   // A page refuses server stores before anything else (S9.4); Node reports a page-only store with the rest.
   const placement = placementIssues(input, runtime);
-  const parsed = optionsSchema.safeParse(input ?? {});
+  const parsed = optionsSchema(runtime.storage).safeParse(input ?? {});
   if (!parsed.success || placement.length > 0) {
-    throw new ResultHandlesConfigurationError([...placement, ...(parsed.error?.issues.flatMap(toConfigurationIssues) ?? [])]);
+    let issues = parsed.error?.issues.flatMap((issue) => toConfigurationIssues(issue, runtime.storage)) ?? [];
+    // A type this build refuses has said so; its block's details would only repeat it.
+    if (placement.length > 0) issues = issues.filter((issue) => !issue.path.startsWith("storage"));
+    throw new ResultHandlesConfigurationError([...placement, ...issues]);
   }
   const options = parsed.data;
   const storage: StorageConfig = options.storage ?? { type: "auto" };
@@ -115,15 +136,15 @@ export function resolveOptions(input: unknown, runtime: OptionsRuntime): ResultH
   });
 }
 
-function toConfigurationIssues(issue: z.core.$ZodIssue): ConfigurationIssue[] {
+function toConfigurationIssues(issue: z.core.$ZodIssue, catalog: StorageCatalog): ConfigurationIssue[] {
   const path = issue.path.map(String).join(".");
   if (issue.code === "unrecognized_keys") {
     return issue.keys.map((key) => ({ path: path ? `${path}.${key}` : key, message: "unknown option" }));
   }
-  return [{ path: path || "(options)", message: describeIssue(issue) }];
+  return [{ path: path || "(options)", message: describeIssue(issue, catalog) }];
 }
 
-function describeIssue(issue: z.core.$ZodIssue): string {
+function describeIssue(issue: z.core.$ZodIssue, catalog: StorageCatalog): string {
   switch (issue.code) {
     case "too_small":
       return `must be at least ${String(issue.minimum)}`;
@@ -133,9 +154,10 @@ function describeIssue(issue: z.core.$ZodIssue): string {
       if (issue.expected === "int") return "must be a whole number";
       return `must be ${/^[aeiou]/.test(issue.expected) ? "an" : "a"} ${issue.expected}`;
     case "invalid_union":
-      return issue.message.includes("discriminator")
-        ? `must be one of ${storageTypeNames.map((name) => JSON.stringify(name)).join(", ")}`
-        : "must be { url } or { host, port, password?, db?, tls? }";
+      // A union names its own shapes (a redis block's, for one); a bad `type` gets the list of types.
+      return issue.message.includes("discriminator") || ("note" in issue && String(issue.note).includes("discriminator"))
+        ? `must be one of ${storageTypeNames(catalog).map((name) => JSON.stringify(name)).join(", ")}`
+        : issue.message;
     default:
       return issue.message;
   }

@@ -1,6 +1,9 @@
 import { createStore, del, delMany, get, promisifyRequest, set, type UseStore } from "idb-keyval";
+import { z } from "zod";
 import { ResultHandlesError } from "../errors.js";
-import { namespacedKey, type NamespacedStorage } from "./types.js";
+import { text } from "../plugin/option-schema-parts.js";
+import { defineDriver } from "./driver.js";
+import type { NamespacedStorage } from "./types.js";
 
 interface Row {
   value: Uint8Array;
@@ -9,17 +12,28 @@ interface Row {
 }
 
 const OBJECT_STORE = "answers";
+/** The database a page store uses unless `storage.indexeddb.database` names another. */
+const DEFAULT_DATABASE = "mcp-result-handles";
+
+/** `{ type: "indexeddb", indexeddb?: { database? } }`: pages only; answers survive a reload for their TTL. */
+export const indexedDbDriver = defineDriver({
+  type: "indexeddb",
+  runsIn: ["browser"],
+  options: { indexeddb: z.strictObject({ database: text().optional() }).optional() },
+  resolve: ({ indexeddb }) => ({ indexeddb: { database: indexeddb?.database ?? DEFAULT_DATABASE } }),
+  open: ({ indexeddb }) => openIndexedDbStorage(indexeddb.database),
+});
 
 /**
  * IndexedDB in pages, through idb-keyval, in a database of its own (S9.1): answers survive a reload for
  * their TTL. Expiry is checked on every read and an expired record is removed; records left by earlier
  * page loads are swept once at open, and those this page wrote are swept as they expire.
  */
-export async function openIndexedDbStorage(database: string, namespace: string, options: { sweepIntervalMs?: number } = {}): Promise<NamespacedStorage> {
+export async function openIndexedDbStorage(database: string, options: { sweepIntervalMs?: number } = {}): Promise<NamespacedStorage> {
   if (typeof indexedDB === "undefined") throw new ResultHandlesError("STORAGE_UNAVAILABLE", 'IndexedDB is not available here: use storage: { type: "memory" }');
   const store = createStore(database, OBJECT_STORE);
   await sweepAll(store);
-  return new IndexedDbStorage(store, namespace, options.sweepIntervalMs ?? 60_000);
+  return new IndexedDbStorage(store, options.sweepIntervalMs ?? 60_000);
 }
 
 /** One pass over every record, deleting the expired ones. */
@@ -43,14 +57,12 @@ class IndexedDbStorage implements NamespacedStorage {
 
   constructor(
     private readonly store: UseStore,
-    private readonly namespace: string,
     sweepIntervalMs: number,
   ) {
     this.sweeper = setInterval(() => void this.sweep().catch(() => {}), sweepIntervalMs);
   }
 
-  async get(key: string): Promise<Uint8Array | undefined> {
-    const id = namespacedKey(this.namespace, key);
+  async get(id: string): Promise<Uint8Array | undefined> {
     const row = await get<Row>(id, this.store);
     if (!row) return undefined;
     if (!(row.expiresAt > Date.now())) {
@@ -61,8 +73,7 @@ class IndexedDbStorage implements NamespacedStorage {
     return row.value;
   }
 
-  async set(key: string, value: Uint8Array, ttlSeconds: number): Promise<void> {
-    const id = namespacedKey(this.namespace, key);
+  async set(id: string, value: Uint8Array, ttlSeconds: number): Promise<void> {
     const expiresAt = Date.now() + ttlSeconds * 1000;
     // Structured clone copies a view's whole buffer: store exactly the bytes.
     const bytes = value.byteOffset === 0 && value.byteLength === value.buffer.byteLength ? value : value.slice();
@@ -70,8 +81,7 @@ class IndexedDbStorage implements NamespacedStorage {
     this.written.set(id, expiresAt);
   }
 
-  async delete(key: string): Promise<void> {
-    const id = namespacedKey(this.namespace, key);
+  async delete(id: string): Promise<void> {
     await del(id, this.store);
     this.written.delete(id);
   }

@@ -1,6 +1,10 @@
 import { DEFAULT_MEMORY_MAX_BYTES, DEFAULT_MEMORY_MAX_ENTRIES } from "../plugin/defaults.js";
 import { ResultHandlesError } from "../errors.js";
-import { namespacedKey, type NamespacedStorage } from "./types.js";
+import { z } from "zod";
+import { whole } from "../plugin/option-schema-parts.js";
+import { defineDriver } from "./driver.js";
+import { namespacedKey } from "./namespace.js";
+import type { NamespacedStorage } from "./types.js";
 
 export interface MemoryStorageOptions {
   /** Answers kept at most (default `DEFAULT_MEMORY_MAX_ENTRIES`, 1000); the oldest is dropped past it. 0 means no limit. */
@@ -30,7 +34,7 @@ interface Answer {
  * through `setTogether` and are dropped together, oldest answer first (a Set keeps insertion order, so its
  * first answer is always the oldest). Runs in Node and in pages alike.
  */
-export class MemoryStorage implements NamespacedStorage {
+export class MemoryStore implements NamespacedStorage {
   private readonly entries = new Map<string, Entry>();
   private readonly answers = new Set<Answer>();
   private bytes = 0;
@@ -38,10 +42,7 @@ export class MemoryStorage implements NamespacedStorage {
   private readonly maxBytes: number;
   private sweeper: ReturnType<typeof setInterval> | undefined;
 
-  constructor(
-    private readonly namespace: string,
-    options: MemoryStorageOptions = {},
-  ) {
+  constructor(options: MemoryStorageOptions = {}) {
     this.maxEntries = options.maxEntries ?? DEFAULT_MEMORY_MAX_ENTRIES;
     this.maxBytes = options.maxBytes ?? DEFAULT_MEMORY_MAX_BYTES[runsInNode() ? "node" : "browser"];
     this.sweeper = setInterval(() => this.sweep(), options.sweepIntervalMs ?? 30_000);
@@ -63,8 +64,7 @@ export class MemoryStorage implements NamespacedStorage {
     return this.bytes;
   }
 
-  async get(key: string): Promise<Uint8Array | undefined> {
-    const id = namespacedKey(this.namespace, key);
+  async get(id: string): Promise<Uint8Array | undefined> {
     const entry = this.entries.get(id);
     if (!entry) return undefined;
     if (entry.expiresAt <= Date.now()) {
@@ -85,7 +85,7 @@ export class MemoryStorage implements NamespacedStorage {
   }
 
   async delete(key: string): Promise<void> {
-    this.remove(namespacedKey(this.namespace, key));
+    this.remove(key);
   }
 
   async close(): Promise<void> {
@@ -97,7 +97,7 @@ export class MemoryStorage implements NamespacedStorage {
   }
 
   private keep(records: readonly { key: string; value: Uint8Array }[], ttlSeconds: number): void {
-    const values = new Map(records.map(({ key, value }) => [namespacedKey(this.namespace, key), value])); // a key given twice: the last
+    const values = new Map(records.map(({ key, value }) => [key, value])); // a key given twice: the last
     let bytes = 0;
     for (const value of values.values()) bytes += value.byteLength;
     if (this.maxBytes > 0 && bytes > this.maxBytes) {
@@ -140,6 +140,43 @@ export class MemoryStorage implements NamespacedStorage {
     for (const [id, entry] of this.entries) if (entry.expiresAt <= now) this.remove(id);
   }
 }
+
+/**
+ * The memory backend used bare, as the namespaced storage `new ResultHandleStore` takes (S2, S9.0): it
+ * applies its namespace inside, by the same key rule as the wrapper every opened store has.
+ */
+export class MemoryStorage extends MemoryStore {
+  constructor(
+    private readonly namespace: string,
+    options: MemoryStorageOptions = {},
+  ) {
+    super(options);
+  }
+
+  override get(key: string): Promise<Uint8Array | undefined> {
+    return super.get(namespacedKey(this.namespace, key));
+  }
+  override set(key: string, value: Uint8Array, ttlSeconds: number): Promise<void> {
+    return super.set(namespacedKey(this.namespace, key), value, ttlSeconds);
+  }
+  override setTogether(records: readonly { key: string; value: Uint8Array }[], ttlSeconds: number): Promise<void> {
+    return super.setTogether(records.map(({ key, value }) => ({ key: namespacedKey(this.namespace, key), value })), ttlSeconds);
+  }
+  override delete(key: string): Promise<void> {
+    return super.delete(namespacedKey(this.namespace, key));
+  }
+}
+
+/** `{ type: "memory", memory?: { maxEntries?, maxBytes? } }`: this process only (S9.3), in every build. */
+export const memoryDriver = defineDriver({
+  type: "memory",
+  runsIn: ["node", "browser", "edge"],
+  options: { memory: z.strictObject({ maxEntries: whole(0).optional(), maxBytes: whole(0).optional() }).optional() },
+  resolve: ({ memory }, { kind }) => ({
+    memory: { maxEntries: memory?.maxEntries ?? DEFAULT_MEMORY_MAX_ENTRIES, maxBytes: memory?.maxBytes ?? DEFAULT_MEMORY_MAX_BYTES[kind] } as const,
+  }),
+  open: async ({ memory }) => new MemoryStore(memory),
+});
 
 /** For a storage used bare, outside a build's config: Node has `process.versions.node`, a page does not. */
 function runsInNode(): boolean {

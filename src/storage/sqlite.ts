@@ -1,6 +1,9 @@
 import type { Database, Statement } from "better-sqlite3";
+import { z } from "zod";
+import { text } from "../plugin/option-schema-parts.js";
+import { defineDriver } from "./driver.js";
 import { loadClient } from "./load-client.js";
-import { namespacedKey, type NamespacedStorage } from "./types.js";
+import type { NamespacedStorage } from "./types.js";
 
 export interface SqliteStorageOptions {
   /** How long a write waits for another process's write lock (ms). The wait blocks the event loop. */
@@ -11,12 +14,21 @@ export interface SqliteStorageOptions {
 
 const TABLE = "result_handles";
 
+/** `{ type: "sqlite", sqlite: { path } }`: one file shared by the processes of one machine, Node only. */
+export const sqliteDriver = defineDriver({
+  type: "sqlite",
+  runsIn: ["node"],
+  options: { sqlite: z.strictObject({ path: text() }) },
+  resolve: ({ sqlite }) => ({ sqlite }),
+  open: ({ sqlite }) => openSqliteStorage(sqlite.path),
+});
+
 /**
  * SQLite through better-sqlite3 (S9): one file, WAL so readers never wait for a writer and several
  * processes can share it, an `expires_at` column (ms) checked on every read, and a sweep that deletes
  * expired rows on a timer that never keeps the process alive.
  */
-export async function openSqliteStorage(path: string, namespace: string, options: SqliteStorageOptions = {}): Promise<NamespacedStorage> {
+export async function openSqliteStorage(path: string, options: SqliteStorageOptions = {}): Promise<NamespacedStorage> {
   const { default: Sqlite } = await loadClient("better-sqlite3", "sqlite", () => import("better-sqlite3"));
   const db = new Sqlite(path, { timeout: options.busyTimeoutMs ?? 1000 });
   try {
@@ -27,7 +39,7 @@ export async function openSqliteStorage(path: string, namespace: string, options
     db.close();
     throw error;
   }
-  return new SqliteStorage(db, namespace, options.sweepIntervalMs ?? 60_000);
+  return new SqliteStorage(db, options.sweepIntervalMs ?? 60_000);
 }
 
 class SqliteStorage implements NamespacedStorage {
@@ -39,7 +51,6 @@ class SqliteStorage implements NamespacedStorage {
 
   constructor(
     private readonly db: Database,
-    private readonly namespace: string,
     sweepIntervalMs: number,
   ) {
     this.select = db.prepare(`SELECT value, expires_at FROM ${TABLE} WHERE key = ?`);
@@ -52,8 +63,7 @@ class SqliteStorage implements NamespacedStorage {
     this.sweeper.unref();
   }
 
-  async get(key: string): Promise<Uint8Array | undefined> {
-    const id = namespacedKey(this.namespace, key);
+  async get(id: string): Promise<Uint8Array | undefined> {
     const row = this.select.get(id);
     if (!row) return undefined;
     if (row.expires_at <= Date.now()) {
@@ -65,11 +75,11 @@ class SqliteStorage implements NamespacedStorage {
 
   async set(key: string, value: Uint8Array, ttlSeconds: number): Promise<void> {
     const bytes = Buffer.from(value.buffer, value.byteOffset, value.byteLength);
-    this.upsert.run(namespacedKey(this.namespace, key), bytes, Date.now() + ttlSeconds * 1000);
+    this.upsert.run(key, bytes, Date.now() + ttlSeconds * 1000);
   }
 
   async delete(key: string): Promise<void> {
-    this.remove.run(namespacedKey(this.namespace, key));
+    this.remove.run(key);
   }
 
   async close(): Promise<void> {

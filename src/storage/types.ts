@@ -1,6 +1,7 @@
 /**
- * The one interface every backend implements (S9.0). Keys are the derived storage keys of S8.3; the
- * namespace prefix is applied inside the storage. An expired value never reads back.
+ * The one interface every backend implements (S9.0). Keys are the derived storage keys of S8.3; a store
+ * that `init` opens gets them with the namespace prefix already applied (`namespace.ts`), and a storage
+ * passed bare to \`new ResultHandleStore\` applies it inside. An expired value never reads back.
  * Bytes pass without copying: a storage may keep the array it is given and hand it back as it is, so
  * neither side modifies an array after passing it.
  */
@@ -17,8 +18,4 @@ export interface NamespacedStorage {
    * through `set`.
    */
   setTogether?(records: readonly { key: string; value: Uint8Array }[], ttlSeconds: number): Promise<void>;
-}
-
-export function namespacedKey(namespace: string, key: string): string {
-  return `${namespace}:${key}`;
 }

@@ -71,7 +71,7 @@ describe("S17.1 the edge build's storage", () => {
       expect((thrown as edge.ResultHandlesError).code).toBe("STORAGE_UNAVAILABLE");
       const message = (thrown as Error).message;
       expect(message).toContain(`"${type}"`);
-      for (const runs of ["memory", "upstash", "vercel-kv"]) expect(message).toContain(`"${runs}"`);
+      for (const runs of ["memory", "upstash", "vercel-kv", "custom"]) expect(message).toContain(`"${runs}"`);
       expect(message).not.toContain('"indexeddb"');
     });
   }

@@ -1,7 +1,7 @@
 // S17.1, S17.3, S17.4 Cloudflare Workers: the README's Worker (extracted from README.md), bundled from the
 // installed tarball with Wrangler's conditions (so the edge build), runs in workerd through Miniflare with
 // no Node compatibility flag. A token's caller folds an answer and reads it back in later requests, with
-// KV through the README's custom storage adapter, and with Upstash through the loopback bridge to a real
+// KV through the README's custom storage adapter (S17.3), and with Upstash through the loopback bridge to a real
 // redis-server (the README's Upstash line in place of the storage line).
 import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
 import { Miniflare, Response as MiniflareResponse, type Request as MiniflareRequest } from "miniflare";
@@ -59,7 +59,7 @@ async function connect(mf: Miniflare, token?: string): Promise<Client> {
 
 const call = async (client: Client, name: string, args: Record<string, unknown> = {}) => (await client.callTool({ name, arguments: args })) as Result;
 
-function foldsAndReadsBack(name: string, worker: () => { script: string; bindings?: Record<string, string> }, afterFold?: (handle: string) => Promise<void>) {
+function foldsAndReadsBack(name: string, worker: () => { script: string; bindings?: Record<string, string> }, afterFold?: (handle: string, mf: Miniflare) => Promise<void>) {
   describe(`S17.1 the README's Worker with ${name}`, () => {
     let mf: Miniflare;
     beforeAll(async () => {
@@ -78,7 +78,7 @@ function foldsAndReadsBack(name: string, worker: () => { script: string; binding
       expect(answer._meta?.["frontmcp/result-handle"]).toMatchObject({ bytes: 6990 });
       const handle = answer.structuredContent!.handle as string;
       await alice.close();
-      await afterFold?.(handle);
+      await afterFold?.(handle, mf);
 
       const later = await connect(mf, "token-alice");
       const slice = await call(later, "result_query", { handle, path: "$.rows[-1]" });
@@ -115,7 +115,19 @@ describe("S17.1 the Worker bundle", () => {
   });
 });
 
-foldsAndReadsBack("Workers KV through the README's custom storage adapter", () => ({ script: kvWorker }));
+foldsAndReadsBack("Workers KV through the README's custom storage adapter", () => ({ script: kvWorker }), async (handle, mf) => {
+  // S17.3 the namespace is put in front of the adapter's keys; KV holds sealed records only, with an expiry.
+  type Kv = { list(): Promise<{ keys: { name: string; expiration?: number }[] }>; get(key: string, type: "arrayBuffer"): Promise<ArrayBuffer> };
+  const kv = (await mf.getKVNamespace("KV")) as unknown as Kv;
+  const { keys } = await kv.list();
+  expect(keys.length).toBeGreaterThan(0);
+  for (const key of keys) {
+    expect(key.name).toMatch(/^result-handles:[0-9a-f]{64}$/);
+    expect(key.expiration).toBeGreaterThan(Date.now() / 1000 + 590);
+    const value = new TextDecoder("latin1").decode(await kv.get(key.name, "arrayBuffer"));
+    for (const secret of [handle, "Ticket 199", "alice"]) expect(value).not.toContain(secret);
+  }
+});
 
 foldsAndReadsBack(
   "Upstash over fetch (loopback bridge to a real redis-server)",

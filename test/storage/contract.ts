@@ -2,6 +2,8 @@
 // backend's test file calls testStorage with a way to open it, against a real server, file or database.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { NamespacedStorage } from "mcp-result-handles";
+import type { AnyStorageDriver, StorageEnvironment } from "../../src/storage/driver.js";
+import { withNamespace } from "../../src/storage/namespace.js";
 
 export interface StorageContext {
   /** The storage under test, opened in `namespace`. */
@@ -37,6 +39,26 @@ export function sameBytes(a: Uint8Array, b: Uint8Array): boolean {
   if (a.byteLength !== b.byteLength) return false;
   for (let i = 0; i < a.byteLength; i++) if (a[i] !== b[i]) return false;
   return true;
+}
+
+const inPage = typeof window === "object";
+const noEnvironment: StorageEnvironment = { kind: inPage ? "browser" : "node", env: () => undefined };
+
+/**
+ * Opens a driver as a build does: its config resolved (defaults applied), opened, and behind the one
+ * namespace wrapper. `block` is the config beside `type`, such as `{ redis: { url } }`.
+ */
+export async function openDriver(driver: AnyStorageDriver, block: object, namespace: string, timeoutMs = 3000): Promise<NamespacedStorage> {
+  const resolved = driver.resolve({ type: driver.type, ...block }, noEnvironment);
+  return withNamespace(await driver.open({ ...resolved, timeoutMs }), namespace);
+}
+
+/**
+ * The contract run over a driver: a new backend's test is this call and what is special about it.
+ * `config` (its block beside `type`) may be a function, for a server the test starts in `beforeAll`.
+ */
+export function testDriver({ driver, config, ...rest }: Omit<TestStorageOptions, "open"> & { driver: AnyStorageDriver; config: object | (() => object) }): void {
+  testStorage({ ...rest, open: (namespace) => openDriver(driver, typeof config === "function" ? config() : config, namespace) });
 }
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));

@@ -3,8 +3,9 @@ import { Redis } from "ioredis";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createResultHandleStore, ResultHandlesPlugin, type NamespacedStorage } from "mcp-result-handles";
 import { withTimeout } from "../../src/storage/timeout.js";
+import { redisDriver } from "../../src/storage/redis.js";
 import { startRedisServer, type RedisServer } from "../helpers/redis-server.js";
-import { storageKey, testStorage } from "./contract.js";
+import { openDriver, storageKey, testDriver } from "./contract.js";
 import { expectNoSecrets, foldMarkedAnswers } from "./secrets.js";
 
 let redis: RedisServer;
@@ -16,17 +17,11 @@ afterAll(async () => {
 });
 
 /** The NamespacedStorage a `{ type: "redis" }` store opens. */
-async function openRedis(namespace: string): Promise<NamespacedStorage> {
-  const { openRedisStorage } = await import("../../src/storage/redis.js");
-  return openRedisStorage({ url: redis.url }, namespace, 3000);
+function openRedisStorage(timeoutMs: number): Promise<NamespacedStorage> {
+  return openDriver(redisDriver, { redis: { url: redis.url } }, "frozen", timeoutMs);
 }
 
-async function openRedisStorage(timeoutMs: number): Promise<NamespacedStorage> {
-  const { openRedisStorage: open } = await import("../../src/storage/redis.js");
-  return open({ url: redis.url }, "frozen", timeoutMs);
-}
-
-testStorage({ name: "redis", open: openRedis, persistent: true });
+testDriver({ name: "redis", driver: redisDriver, config: () => ({ redis: { url: redis.url } }), persistent: true });
 
 describe("redis store through the public API", () => {
   it("createResultHandleStore opens redis from { url } and from { host, port }", async () => {

@@ -7,8 +7,9 @@ import { fileURLToPath } from "node:url";
 import Sqlite from "better-sqlite3";
 import { afterAll, describe, expect, it } from "vitest";
 import { ResultHandlesPlugin } from "mcp-result-handles";
-import { openSqliteStorage } from "../../src/storage/sqlite.js";
-import { binaryValue, storageKey, testStorage } from "./contract.js";
+import { withNamespace } from "../../src/storage/namespace.js";
+import { openSqliteStorage as openFile, sqliteDriver, type SqliteStorageOptions } from "../../src/storage/sqlite.js";
+import { binaryValue, storageKey, testDriver } from "./contract.js";
 import { expectNoSecrets, foldMarkedAnswers } from "./secrets.js";
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), "../..");
@@ -16,7 +17,10 @@ const dir = mkdtempSync(join(tmpdir(), "result-handles-sqlite-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 const path = join(dir, "contract.sqlite");
 
-testStorage({ name: "sqlite", open: (namespace) => openSqliteStorage(path, namespace), persistent: true });
+testDriver({ name: "sqlite", driver: sqliteDriver, config: { sqlite: { path } }, persistent: true });
+
+/** The file's storage behind the namespace wrapper, as a build opens it, with the timers of `options`. */
+const openSqliteStorage = async (file: string, namespace: string, options?: SqliteStorageOptions) => withNamespace(await openFile(file, options), namespace);
 
 describe("sqlite specifics", () => {
   it("uses WAL and keeps expires_at in milliseconds", async () => {
@@ -62,7 +66,8 @@ describe("sqlite specifics", () => {
     await mine.set(key, binaryValue(200), 60);
     const script = `
       import { openSqliteStorage } from "./src/storage/sqlite.ts";
-      const storage = await openSqliteStorage(${JSON.stringify(file)}, "shared");
+      import { withNamespace } from "./src/storage/namespace.ts";
+      const storage = withNamespace(await openSqliteStorage(${JSON.stringify(file)}), "shared");
       const read = await storage.get(${JSON.stringify(key)});
       await storage.set("from-child", new Uint8Array([4, 2]), 60);
       await storage.close();

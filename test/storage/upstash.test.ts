@@ -2,13 +2,17 @@
 import { Redis } from "ioredis";
 import { afterAll, describe, expect, it } from "vitest";
 import { createResultHandleStore, ResultHandlesConfigToken, ResultHandlesPlugin } from "mcp-result-handles";
-import { openUpstashStorage } from "../../src/storage/upstash.js";
+import { withNamespace } from "../../src/storage/namespace.js";
+import { openUpstashStorage as openClient, upstashDriver, type RestCredentials } from "../../src/storage/upstash.js";
 import { useRedisWithUpstashBridge } from "../helpers/redis-with-upstash-bridge.js";
-import { binaryValue, storageKey, testStorage } from "./contract.js";
+import { binaryValue, storageKey, testDriver } from "./contract.js";
 
 const servers = useRedisWithUpstashBridge();
 
-testStorage({ name: "upstash", open: (namespace) => openUpstashStorage({ url: servers.bridge.url, token: servers.bridge.token }, namespace, 3000), persistent: true });
+testDriver({ name: "upstash", driver: upstashDriver, config: () => ({ upstash: { url: servers.bridge.url, token: servers.bridge.token } }), persistent: true });
+
+/** The client's storage behind the namespace wrapper, as a build opens it. */
+const openUpstashStorage = async (credentials: RestCredentials, namespace: string, timeoutMs: number) => withNamespace(await openClient(credentials, timeoutMs), namespace);
 
 describe("upstash specifics", () => {
   it("the real client reached the bridge, and values sit in redis as base64 text with a native expiry", async () => {

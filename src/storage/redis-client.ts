@@ -1,0 +1,162 @@
+import type { ClusterOptions, RedisOptions } from "ioredis";
+import { StoreTimeoutError } from "./timeout.js";
+import type { RedisConnection } from "./redis.js";
+import { loadClient } from "./load-client.js";
+import type { NamespacedStorage } from "./types.js";
+
+/**
+ * What the store asks of a client: ioredis's `Redis` and `Cluster` both have it. Only single-key
+ * commands: in a cluster every record is a key of its own, on whichever master its slot lives (S17.2),
+ * and nothing (no MGET, MULTI or pipeline) ever spans two keys.
+ */
+interface RedisClient {
+  readonly status: string;
+  getBuffer(key: string): Promise<Buffer | null>;
+  set(key: string, value: Buffer, px: "PX", ms: number): Promise<unknown>;
+  del(key: string): Promise<number>;
+  quit(): Promise<unknown>;
+  disconnect(): void;
+  connect(): Promise<unknown>;
+  on(event: "error", listener: () => void): unknown;
+}
+
+/** One connection per Redis server (or cluster) and timeout in a process, shared by every plugin instance that uses it. */
+interface SharedConnection {
+  readonly ready: Promise<RedisClient>;
+  users: number;
+  /** Start times of commands sent and not yet answered. */
+  readonly inFlight: Set<{ started: number }>;
+  /** After a command went unanswered, new ones fail at once until then (epoch ms). */
+  failFastUntil: number;
+}
+const connections = new Map<string, SharedConnection>();
+
+/**
+ * Redis through ioredis (S9): binary values, native expiry to the millisecond (`SET … PX`), and a client
+ * that keeps reconnecting in the background, so folding resumes when the server returns. While it is
+ * away, commands fail at once instead of queueing, and the store falls back to full answers (S4.7).
+ */
+export async function openRedisStorage(connection: RedisConnection, timeoutMs: number): Promise<NamespacedStorage> {
+  const id = JSON.stringify([connection, timeoutMs]);
+  let shared = connections.get(id);
+  if (!shared) {
+    shared = { ready: connect(connection, timeoutMs), users: 0, inFlight: new Set(), failFastUntil: 0 };
+    connections.set(id, shared);
+    shared.ready.catch(() => connections.delete(id));
+  }
+  shared.users++;
+  try {
+    await shared.ready;
+  } catch (error) {
+    shared.users--;
+    throw error;
+  }
+  return new RedisStorage(shared, timeoutMs, () => {
+    if (--shared.users > 0) return Promise.resolve();
+    connections.delete(id);
+    return shared.ready.then(quit);
+  });
+}
+
+async function connect(connection: RedisConnection, timeoutMs: number): Promise<RedisClient> {
+  const { Redis, Cluster } = await loadClient("ioredis", "redis", () => import("ioredis"));
+  const options: RedisOptions = {
+    lazyConnect: true,
+    connectTimeout: timeoutMs,
+    enableOfflineQueue: false,
+    maxRetriesPerRequest: 0,
+    // Past the store's own timeout, so a command the store gave up on does not stay pending for ever.
+    commandTimeout: 2 * timeoutMs,
+    retryStrategy: (attempt) => Math.min(attempt * 100, 1000),
+  };
+  const tls = "tls" in connection && connection.tls ? {} : undefined;
+  const client: RedisClient =
+    "cluster" in connection
+      ? new Cluster(connection.cluster, clusterOptions(options, connection.password, tls))
+      : "url" in connection
+        ? new Redis(connection.url, options)
+        : new Redis({ ...options, host: connection.host, port: connection.port, password: connection.password, db: connection.db, tls });
+  // Failures reach callers through the commands; without a listener an 'error' event would end the process.
+  client.on("error", () => {});
+  try {
+    await client.connect();
+  } catch (error) {
+    client.disconnect();
+    throw error;
+  }
+  return client;
+}
+
+/**
+ * The cluster client (S17.2): no offline queue, so a command for a master that is down fails instead of
+ * waiting for it, and the same timeouts per node as for a single Redis; it keeps refreshing the slots
+ * in the background, so a master that comes back is used again.
+ */
+function clusterOptions(node: RedisOptions, password: string | undefined, tls: object | undefined): ClusterOptions {
+  return {
+    lazyConnect: true,
+    enableOfflineQueue: false,
+    clusterRetryStrategy: (attempt) => Math.min(attempt * 100, 1000),
+    redisOptions: { connectTimeout: node.connectTimeout, commandTimeout: node.commandTimeout, maxRetriesPerRequest: 0, password, tls },
+    slotsRefreshTimeout: node.connectTimeout,
+  };
+}
+
+async function quit(client: RedisClient): Promise<void> {
+  if (client.status === "ready") await client.quit().catch(() => client.disconnect());
+  else client.disconnect();
+}
+
+class RedisStorage implements NamespacedStorage {
+  private closed = false;
+
+  constructor(
+    private readonly shared: SharedConnection,
+    private readonly timeoutMs: number,
+    private readonly release: () => Promise<void>,
+  ) {}
+
+  async get(key: string): Promise<Uint8Array | undefined> {
+    const buffer = await this.run((client) => client.getBuffer(key));
+    // A plain view of the same bytes, no copy: callers get a Uint8Array, not a Buffer.
+    return buffer ? new Uint8Array(buffer.buffer, buffer.byteOffset, buffer.byteLength) : undefined;
+  }
+
+  async set(key: string, value: Uint8Array, ttlSeconds: number): Promise<void> {
+    const bytes = Buffer.from(value.buffer, value.byteOffset, value.byteLength);
+    await this.run((client) => client.set(key, bytes, "PX", ttlSeconds * 1000));
+  }
+
+  async delete(key: string): Promise<void> {
+    await this.run((client) => client.del(key));
+  }
+
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    await this.release();
+  }
+
+  /**
+   * A server that is connected but does not answer (frozen, overloaded) would make every call wait the
+   * whole store timeout, one after another, and a query that reads several instances' stores wait it
+   * several times. Once a command has waited that long, new ones fail at once; after the client gives
+   * up on it, one more timeout passes before a command may try again.
+   */
+  private async run<T>(command: (client: RedisClient) => Promise<T>): Promise<T> {
+    const now = Date.now();
+    const shared = this.shared;
+    const stalled = now < shared.failFastUntil || [...shared.inFlight].some((pending) => now - pending.started >= this.timeoutMs);
+    if (stalled) throw new StoreTimeoutError("command", this.timeoutMs, `Redis has not answered for ${this.timeoutMs} ms or more; not waiting again yet`);
+    const pending = { started: now };
+    shared.inFlight.add(pending);
+    try {
+      return await command(await shared.ready);
+    } catch (error) {
+      if (error instanceof Error && /timed out/i.test(error.message)) shared.failFastUntil = Date.now() + this.timeoutMs;
+      throw error;
+    } finally {
+      shared.inFlight.delete(pending);
+    }
+  }
+}
