@@ -2,7 +2,7 @@
 // tarball (tsx in a scratch project). A fragment that names `server` or `plugin` gets them from a short
 // prelude; what follows it calls the tools through a real SDK client and prints what the test checks.
 import { execFile } from "node:child_process";
-import { writeFileSync } from "node:fs";
+import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { promisify } from "node:util";
 import { Client } from "@modelcontextprotocol/client";
@@ -16,7 +16,11 @@ const tsx = join(root, "node_modules", ".bin", "tsx");
 
 let project: ScratchProject | undefined;
 beforeAll(async () => {
-  project = await scratchProject({ "@modelcontextprotocol/server": "2.4.0", "@modelcontextprotocol/client": "2.4.0", zod: "4.6.7" }, {}, "readme");
+  project = await scratchProject(
+    { "@modelcontextprotocol/server": "2.4.0", "@modelcontextprotocol/client": "2.4.0", "@modelcontextprotocol/node": "2.1.2", "@mcp-b/webmcp-polyfill": "5.1.0", zod: "4.6.7" },
+    {},
+    "readme",
+  );
 }, 120_000);
 afterAll(() => project?.dispose());
 
@@ -99,5 +103,52 @@ describe('S17.4 "What the model receives" is what the README\'s stdio server sen
     expect(answer.content[0]!.text.startsWith(cut.slice(0, -1))).toBe(true);
     expect(JSON.parse(answer.content[0]!.text)).toEqual(answer.structuredContent);
     expect(answer.content[1]).toEqual(sameHandle(shown.content[1]));
+  }, 60_000);
+});
+
+describe("S17.4 the README's complete programs typecheck as a user's project would (strict, skipLibCheck off for ours)", () => {
+  it("the stdio, HTTP, Worker, WebMCP, in-page and errors blocks", async () => {
+    const blocks = {
+      "stdio-server.ts": readmeBlock("A stdio server"),
+      "http-server.ts": readmeBlock("An HTTP server"),
+      "worker.ts": readmeBlock("On Cloudflare Workers and other edge runtimes"),
+      "webmcp.ts": readmeBlock("In web pages (WebMCP and the playground)", 0),
+      "mcp-in-page.ts": readmeBlock("In web pages (WebMCP and the playground)", 1),
+      "errors.ts": readmeBlock("Errors"),
+    };
+    const dir = join(project!.dir, "typecheck");
+    mkdirSync(dir, { recursive: true });
+    for (const [name, code] of Object.entries(blocks)) writeFileSync(join(dir, name), code);
+    const compilerOptions = {
+      target: "es2022",
+      module: "esnext",
+      moduleResolution: "bundler",
+      lib: ["es2023", "dom"],
+      strict: true,
+      noEmit: true,
+      skipLibCheck: true, // the SDK's own declarations are not ours to check; ours are checked in package-install
+      typeRoots: [join(root, "node_modules", "@types")],
+      types: ["node"],
+    };
+    writeFileSync(join(dir, "tsconfig.json"), JSON.stringify({ compilerOptions, files: Object.keys(blocks) }));
+    const tsc = join(root, "node_modules", "typescript", "bin", "tsc");
+    const result = await run(process.execPath, [tsc, "-p", "tsconfig.json"], { cwd: dir }).catch((error: { stdout: string }) => ({ stdout: error.stdout }));
+    expect(result.stdout).toBe("");
+  }, 60_000);
+});
+
+describe('S17.4 "Clients": a one-shot client cannot read a handle back', () => {
+  it("a new stdio process per call: the handle folded by the first reads as RESULT_HANDLE_NOT_FOUND in the next", async () => {
+    writeFileSync(join(project!.dir, "stdio-server.ts"), readmeBlock("A stdio server"));
+    const oneShot = async (name: string, args: Record<string, unknown>) => {
+      const client = new Client({ name: "one-shot", version: "1.0.0" });
+      await client.connect(new StdioClientTransport({ command: tsx, args: ["stdio-server.ts"], cwd: project!.dir, env: cleanEnv as Record<string, string>, stderr: "ignore" }));
+      const result = (await client.callTool({ name, arguments: args })) as { structuredContent: Record<string, unknown> };
+      await client.close();
+      return result.structuredContent;
+    };
+    const { handle } = (await oneShot("tickets", {})) as { handle: string };
+    expect(handle).toMatch(/^[0-9a-f-]{36}$/);
+    expect(await oneShot("result_query", { handle })).toMatchObject({ error: { code: "RESULT_HANDLE_NOT_FOUND" } });
   }, 60_000);
 });
