@@ -139,3 +139,35 @@ describe("S3 init options", () => {
     await expect(plugin.store()).rejects.toThrow();
   });
 });
+
+describe("S3.1 a misspelt option names the option it is close to (issue 16)", () => {
+  it.each([
+    [{ tllSeconds: 5 }, "tllSeconds", "unknown option tllSeconds; did you mean ttlSeconds?"],
+    [{ thresholdbytes: 2048 }, "thresholdbytes", "unknown option thresholdbytes; did you mean thresholdBytes?"],
+    [{ preview: { itmes: 2 } }, "preview.itmes", "unknown option itmes; did you mean items?"],
+    [{ storage: { type: "memory", timeOutMs: 5 } }, "storage.timeOutMs", "unknown option timeOutMs; did you mean timeoutMs?"],
+    [{ storage: { type: "memory", memory: { maxEntires: 1 } } }, "storage.memory.maxEntires", "unknown option maxEntires; did you mean maxEntries?"],
+    [{ storage: { type: "redis", redis: { url: "redis://h" }, redsi: {} } }, "storage.redsi", "unknown option redsi; did you mean redis?"],
+  ])("%j at %s", (options, path, message) => {
+    const error = configError(options);
+    expect(error.issues).toEqual([{ path, message }]);
+    expect(error.message).toContain(message);
+  });
+
+  it("a misspelt storage type is told the one it is close to, after the list of types", () => {
+    expect(configError({ storage: { type: "memroy" } }).issues).toEqual([
+      { path: "storage.type", message: 'must be one of "auto", "custom", "indexeddb", "memory", "redis", "sqlite", "upstash", "vercel-kv"; did you mean "memory"?' },
+    ]);
+  });
+
+  it("a name close to none stays plain, and every problem is still listed", () => {
+    const error = configError({ bogus: 1, namespce: "x", ttlSeconds: 0, storage: { type: "memory", zzz: 1 } });
+    expect(error.issues).toEqual(expect.arrayContaining([
+      { path: "bogus", message: "unknown option" },
+      { path: "namespce", message: "unknown option namespce; did you mean namespace?" },
+      { path: "ttlSeconds", message: "must be at least 1" },
+      { path: "storage.zzz", message: "unknown option" },
+    ]));
+    expect(error.issues).toHaveLength(4);
+  });
+});

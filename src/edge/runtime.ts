@@ -1,9 +1,17 @@
 import { EdgeStoreUnavailableError } from "../errors.js";
 import { defineRuntime } from "../plugin/runtime.js";
 import { webCryptoBackend } from "../records/crypto.js";
+import { webBase64 } from "../storage/base64.js";
 import { customDriver } from "../storage/custom.js";
 import { memoryDriver } from "../storage/memory.js";
-import { upstashDriver, vercelKvDriver } from "../storage/upstash.js";
+import { restDrivers } from "../storage/upstash.js";
+
+/** Upstash and Vercel KV through @upstash/redis's fetch-only entry, base64 by btoa/atob: no Node API. */
+export const { upstash: upstashDriver, vercelKv: vercelKvDriver } = restDrivers({
+  runsIn: ["edge"],
+  load: () => import("@upstash/redis/cloudflare"),
+  base64: webBase64,
+});
 
 /**
  * An edge runtime (Cloudflare Workers, Vercel Edge; S17.1) opens memory (per isolate), the stores spoken

@@ -3,9 +3,20 @@ import { customDriver } from "../storage/custom.js";
 import { memoryDriver } from "../storage/memory.js";
 import { redisDriver } from "../storage/redis.js";
 import { sqliteDriver } from "../storage/sqlite.js";
-import { upstashDriver, vercelKvDriver } from "../storage/upstash.js";
+import { restDrivers } from "../storage/upstash.js";
 
 const env = (name: string): string | undefined => globalThis.process?.env?.[name] || undefined;
+
+/** Node's base64, through Buffer: views of the same bytes, no copy on the way back. */
+const nodeBase64 = {
+  encode: (bytes: Uint8Array) => Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString("base64"),
+  decode: (text: string) => {
+    const bytes = Buffer.from(text, "base64");
+    return new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  },
+};
+
+export const { upstash: upstashDriver, vercelKv: vercelKvDriver } = restDrivers({ runsIn: ["node"], load: () => import("@upstash/redis"), base64: nodeBase64 });
 
 /**
  * Node opens every server store; their client libraries load on first use (S9.5). The order is `auto`'s

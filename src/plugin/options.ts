@@ -20,6 +20,7 @@ import {
   type StorageEnvironment,
 } from "../storage/config.js";
 
+import { nearestKey } from "../query/nearest-key.js";
 import { BARE_CATALOG } from "./bare-catalog.js";
 
 const positive = () => whole(1);
@@ -113,7 +114,8 @@ export function resolveOptions(input: unknown, given: OptionsRuntime): ResultHan
   const placement = placementIssues(input, runtime);
   const parsed = optionsSchema(runtime.storage).safeParse(input ?? {});
   if (!parsed.success || placement.length > 0) {
-    let issues = parsed.error?.issues.flatMap((issue) => toConfigurationIssues(issue, runtime.storage)) ?? [];
+    const schema = optionsSchema(runtime.storage);
+    let issues = parsed.error?.issues.flatMap((issue) => toConfigurationIssues(issue, runtime.storage, schema, input)) ?? [];
     // A type this build refuses has said so; its block's details would only repeat it.
     if (placement.length > 0) issues = issues.filter((issue) => !issue.path.startsWith("storage"));
     throw new ResultHandlesConfigurationError([...placement, ...issues]);
@@ -136,12 +138,45 @@ export function resolveOptions(input: unknown, given: OptionsRuntime): ResultHan
   });
 }
 
-function toConfigurationIssues(issue: z.core.$ZodIssue, catalog: StorageCatalog): ConfigurationIssue[] {
+function toConfigurationIssues(issue: z.core.$ZodIssue, catalog: StorageCatalog, schema: z.ZodType, input: unknown): ConfigurationIssue[] {
   const path = issue.path.map(String).join(".");
   if (issue.code === "unrecognized_keys") {
-    return issue.keys.map((key) => ({ path: path ? `${path}.${key}` : key, message: "unknown option" }));
+    // A misspelt option names the one it is close to (issue 16): `tllSeconds` → `ttlSeconds`.
+    const known = keysAt(schema, issue.path, input);
+    return issue.keys.map((key) => {
+      const near = nearestKey(Object.fromEntries(known.map((name) => [name, true])), known, key);
+      return { path: path ? `${path}.${key}` : key, message: near ? `unknown option ${key}; did you mean ${near}?` : "unknown option" };
+    });
   }
-  return [{ path: path || "(options)", message: describeIssue(issue, catalog) }];
+  const message = describeIssue(issue, catalog);
+  if (path === "storage.type" && message.startsWith("must be one of")) {
+    const given = (input as { storage?: { type?: unknown } }).storage?.type;
+    const types = storageTypeNames(catalog);
+    const near = typeof given === "string" ? nearestKey(Object.fromEntries(types.map((name) => [name, true])), types, given) : undefined;
+    if (near) return [{ path, message: `${message}; did you mean ${JSON.stringify(near)}?` }];
+  }
+  return [{ path: path || "(options)", message }];
+}
+
+/** The option names an object of the schema takes at `path`, following `input` through unions by its `type`. */
+function keysAt(schema: z.ZodType, path: readonly PropertyKey[], input: unknown): string[] {
+  let node: z.ZodType | undefined = schema;
+  let value = input;
+  for (const segment of path) {
+    const object = objectOf(node, value);
+    node = object?.shape[String(segment)] as z.ZodType | undefined;
+    value = (value as Record<string, unknown> | undefined)?.[String(segment)];
+  }
+  return Object.keys(objectOf(node, value)?.shape ?? {});
+}
+
+function objectOf(node: z.ZodType | undefined, value: unknown): z.ZodObject | undefined {
+  while (node instanceof z.ZodOptional) node = node.unwrap() as z.ZodType;
+  if (node instanceof z.ZodDiscriminatedUnion) {
+    const type = (value as { type?: unknown } | undefined)?.type;
+    return (node.options as z.ZodObject[]).find((option) => (option.shape.type as z.ZodLiteral).values.has(type as never));
+  }
+  return node instanceof z.ZodObject ? node : undefined;
 }
 
 function describeIssue(issue: z.core.$ZodIssue, catalog: StorageCatalog): string {

@@ -8,14 +8,15 @@ import type { indexedDbDriver } from "./indexeddb.js";
 import type { memoryDriver } from "./memory.js";
 import type { redisDriver } from "./redis.js";
 import type { sqliteDriver } from "./sqlite.js";
-import type { upstashDriver, vercelKvDriver } from "./upstash.js";
+import type { restDrivers } from "./upstash.js";
 
 export type { AnyStorageDriver, RuntimeKind, StorageDriver, StorageEnvironment } from "./driver.js";
 export type { RedisConnection } from "./redis.js";
 export type { RestCredentials } from "./upstash.js";
 
 /** Every driver of every build, for the types users write (the values are each runtime's own list). */
-type KnownDriver = typeof memoryDriver | typeof indexedDbDriver | typeof redisDriver | typeof sqliteDriver | typeof upstashDriver | typeof vercelKvDriver | typeof customDriver;
+type RestDriver = ReturnType<typeof restDrivers>[keyof ReturnType<typeof restDrivers>];
+type KnownDriver = typeof memoryDriver | typeof indexedDbDriver | typeof redisDriver | typeof sqliteDriver | RestDriver | typeof customDriver;
 
 /**
  * Where folded answers are kept, encrypted. Default `{ type: "auto" }`.
@@ -83,7 +84,7 @@ export function storageSchema(catalog: StorageCatalog): z.ZodType<StorageConfig>
 
 /** Every type this build knows the name of: `auto`, its drivers', and those it refuses. */
 export function storageTypeNames(catalog: StorageCatalog): string[] {
-  return ["auto", ...catalog.drivers.map((driver) => driver.type), ...catalog.elsewhere];
+  return ["auto", ...[...catalog.drivers.map((driver) => driver.type), ...catalog.elsewhere].sort()];
 }
 
 const runHere = (catalog: StorageCatalog) => catalog.drivers.map((driver) => driver.type).sort();

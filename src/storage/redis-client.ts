@@ -2,6 +2,7 @@ import type { ClusterOptions, RedisOptions } from "ioredis";
 import { StoreTimeoutError } from "./timeout.js";
 import type { RedisConnection } from "./redis.js";
 import { loadClient } from "./load-client.js";
+import { keySlot } from "./redis-slot.js";
 import type { NamespacedStorage } from "./types.js";
 
 /**
@@ -11,6 +12,8 @@ import type { NamespacedStorage } from "./types.js";
  */
 interface RedisClient {
   readonly status: string;
+  /** A cluster's masters by slot (`host:port` first), as the client last learnt them. */
+  readonly slots?: readonly (readonly string[])[];
   getBuffer(key: string): Promise<Buffer | null>;
   set(key: string, value: Buffer, px: "PX", ms: number): Promise<unknown>;
   del(key: string): Promise<number>;
@@ -24,6 +27,13 @@ interface RedisClient {
 interface SharedConnection {
   readonly ready: Promise<RedisClient>;
   users: number;
+  /** The server a key's command goes to: one lane for a single Redis, one per master in a cluster. */
+  readonly laneOf: (client: RedisClient, key: string) => string;
+  readonly lanes: Map<string, Lane>;
+}
+
+/** What one server's commands have been waiting for. */
+interface Lane {
   /** Start times of commands sent and not yet answered. */
   readonly inFlight: Set<{ started: number }>;
   /** After a command went unanswered, new ones fail at once until then (epoch ms). */
@@ -40,7 +50,8 @@ export async function openRedisStorage(connection: RedisConnection, timeoutMs: n
   const id = JSON.stringify([connection, timeoutMs]);
   let shared = connections.get(id);
   if (!shared) {
-    shared = { ready: connect(connection, timeoutMs), users: 0, inFlight: new Set(), failFastUntil: 0 };
+    const laneOf = "cluster" in connection ? (client: RedisClient, key: string) => client.slots?.[keySlot(key)]?.[0] ?? "" : () => "";
+    shared = { ready: connect(connection, timeoutMs), users: 0, laneOf, lanes: new Map() };
     connections.set(id, shared);
     shared.ready.catch(() => connections.delete(id));
   }
@@ -88,17 +99,25 @@ async function connect(connection: RedisConnection, timeoutMs: number): Promise<
 }
 
 /**
- * The cluster client (S17.2): no offline queue, so a command for a master that is down fails instead of
- * waiting for it, and the same timeouts per node as for a single Redis; it keeps refreshing the slots
- * in the background, so a master that comes back is used again.
+ * The cluster client (S17.2), with the same timeouts per node as for a single Redis. It connects to each
+ * master on the first command for it, so commands wait while that connection is being made (without the
+ * queue, all but the first would fail); a master that refuses the connection fails its commands at once.
+ * It keeps refreshing the slots in the background, so a master that comes back is used again.
  */
 function clusterOptions(node: RedisOptions, password: string | undefined, tls: object | undefined): ClusterOptions {
   return {
     lazyConnect: true,
-    enableOfflineQueue: false,
+    enableOfflineQueue: true,
     clusterRetryStrategy: (attempt) => Math.min(attempt * 100, 1000),
+    // A command for a master that is down fails at once instead of being retried on other masters
+    // (which answer MOVED back to it) until the redirections run out.
+    retryDelayOnFailover: 0,
     redisOptions: { connectTimeout: node.connectTimeout, commandTimeout: node.commandTimeout, maxRetriesPerRequest: 0, password, tls },
-    slotsRefreshTimeout: node.connectTimeout,
+    // Asked of one master at a time, in random order: short enough that a hung one leaves time to ask
+    // the others within the store's timeout when the store opens.
+    // Its ready check asks one random master, which may be the hung one; the slots came from a live one.
+    enableReadyCheck: false,
+    slotsRefreshTimeout: Math.max(200, Math.floor((node.connectTimeout ?? 3000) / 3)),
   };
 }
 
@@ -117,18 +136,18 @@ class RedisStorage implements NamespacedStorage {
   ) {}
 
   async get(key: string): Promise<Uint8Array | undefined> {
-    const buffer = await this.run((client) => client.getBuffer(key));
+    const buffer = await this.run(key, (client) => client.getBuffer(key));
     // A plain view of the same bytes, no copy: callers get a Uint8Array, not a Buffer.
     return buffer ? new Uint8Array(buffer.buffer, buffer.byteOffset, buffer.byteLength) : undefined;
   }
 
   async set(key: string, value: Uint8Array, ttlSeconds: number): Promise<void> {
     const bytes = Buffer.from(value.buffer, value.byteOffset, value.byteLength);
-    await this.run((client) => client.set(key, bytes, "PX", ttlSeconds * 1000));
+    await this.run(key, (client) => client.set(key, bytes, "PX", ttlSeconds * 1000));
   }
 
   async delete(key: string): Promise<void> {
-    await this.run((client) => client.del(key));
+    await this.run(key, (client) => client.del(key));
   }
 
   async close(): Promise<void> {
@@ -141,22 +160,27 @@ class RedisStorage implements NamespacedStorage {
    * A server that is connected but does not answer (frozen, overloaded) would make every call wait the
    * whole store timeout, one after another, and a query that reads several instances' stores wait it
    * several times. Once a command has waited that long, new ones fail at once; after the client gives
-   * up on it, one more timeout passes before a command may try again.
+   * up on it, one more timeout passes before a command may try again. In a cluster this holds per master:
+   * one that hangs stalls only the keys of its slots (S17.2).
    */
-  private async run<T>(command: (client: RedisClient) => Promise<T>): Promise<T> {
+  private async run<T>(key: string, command: (client: RedisClient) => Promise<T>): Promise<T> {
+    const client = await this.shared.ready;
+    const name = this.shared.laneOf(client, key);
+    let lane = this.shared.lanes.get(name);
+    if (!lane) this.shared.lanes.set(name, (lane = { inFlight: new Set(), failFastUntil: 0 }));
     const now = Date.now();
-    const shared = this.shared;
-    const stalled = now < shared.failFastUntil || [...shared.inFlight].some((pending) => now - pending.started >= this.timeoutMs);
-    if (stalled) throw new StoreTimeoutError("command", this.timeoutMs, `Redis has not answered for ${this.timeoutMs} ms or more; not waiting again yet`);
+    const stalled = now < lane.failFastUntil || [...lane.inFlight].some((pending) => now - pending.started >= this.timeoutMs);
+    const server = name ? `Redis master ${name}` : "Redis";
+    if (stalled) throw new StoreTimeoutError("command", this.timeoutMs, `${server} has not answered for ${this.timeoutMs} ms or more; not waiting again yet`);
     const pending = { started: now };
-    shared.inFlight.add(pending);
+    lane.inFlight.add(pending);
     try {
-      return await command(await shared.ready);
+      return await command(client);
     } catch (error) {
-      if (error instanceof Error && /timed out/i.test(error.message)) shared.failFastUntil = Date.now() + this.timeoutMs;
+      if (error instanceof Error && /timed out/i.test(error.message)) lane.failFastUntil = Date.now() + this.timeoutMs;
       throw error;
     } finally {
-      shared.inFlight.delete(pending);
+      lane.inFlight.delete(pending);
     }
   }
 }

@@ -2,17 +2,22 @@
 import { Redis } from "ioredis";
 import { afterAll, describe, expect, it } from "vitest";
 import { createResultHandleStore, ResultHandlesConfigToken, ResultHandlesPlugin } from "mcp-result-handles";
-import { withNamespace } from "../../src/storage/namespace.js";
-import { openUpstashStorage as openClient, upstashDriver, type RestCredentials } from "../../src/storage/upstash.js";
+import { upstashDriver } from "../../src/node/runtime.js";
+import { webBase64 } from "../../src/storage/base64.js";
+import { restDrivers, type RestClientSetup, type RestCredentials } from "../../src/storage/upstash.js";
 import { useRedisWithUpstashBridge } from "../helpers/redis-with-upstash-bridge.js";
-import { binaryValue, storageKey, testDriver } from "./contract.js";
+import { binaryValue, openDriver, storageKey, testDriver } from "./contract.js";
 
 const servers = useRedisWithUpstashBridge();
 
 testDriver({ name: "upstash", driver: upstashDriver, config: () => ({ upstash: { url: servers.bridge.url, token: servers.bridge.token } }), persistent: true });
 
-/** The client's storage behind the namespace wrapper, as a build opens it. */
-const openUpstashStorage = async (credentials: RestCredentials, namespace: string, timeoutMs: number) => withNamespace(await openClient(credentials, timeoutMs), namespace);
+// S17.1 the set-up an edge build uses: the client's Cloudflare entry (fetch only) and base64 without Buffer.
+const edge: RestClientSetup = { runsIn: ["node"], load: () => import("@upstash/redis/cloudflare"), base64: webBase64 };
+testDriver({ name: "upstash as at the edge (@upstash/redis/cloudflare, web base64)", driver: restDrivers(edge).upstash, config: () => ({ upstash: { url: servers.bridge.url, token: servers.bridge.token } }), persistent: true });
+
+/** Node's upstash driver, opened as the build opens it. */
+const openUpstashStorage = (credentials: RestCredentials, namespace: string, timeoutMs: number) => openDriver(upstashDriver, { upstash: credentials }, namespace, timeoutMs);
 
 describe("upstash specifics", () => {
   it("the real client reached the bridge, and values sit in redis as base64 text with a native expiry", async () => {
