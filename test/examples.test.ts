@@ -10,17 +10,12 @@ import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { RESULT_HANDLE_META_KEY } from "mcp-result-handles";
 import { connect, type Era } from "./helpers/mcp-client.js";
+import { readmeBlock } from "./helpers/readme.js";
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), "..");
 const tsx = join(root, "node_modules", ".bin", "tsx");
 type Result = { structuredContent?: Record<string, unknown>; _meta?: Record<string, unknown>; isError?: boolean };
 
-/** The first ```ts block after a README heading. */
-function readmeBlock(heading: string): string {
-  const readme = readFileSync(join(root, "README.md"), "utf8");
-  const after = readme.slice(readme.indexOf(`\n## ${heading}\n`));
-  return /```ts\n([\s\S]*?)```/.exec(after)![1]!;
-}
 
 describe("the README shows the examples that these tests run", () => {
   for (const [heading, file] of [["A stdio server", "stdio-server.ts"], ["An HTTP server", "http-server.ts"]]) {
