@@ -38,7 +38,6 @@ export interface StorageDriver<Type extends string = string, Shape extends z.Zod
 }
 
 /** Any driver, as a runtime's list holds them. */
-// eslint-disable-next-line @typescript-eslint/no-explicit-any -- each driver's own types are checked where it is defined
 export type AnyStorageDriver = StorageDriver<string, any, any>;
 
 /** Declares a driver with its types inferred from its schema. */
@@ -51,13 +50,11 @@ export function defineDriver<Type extends string, Shape extends z.ZodRawShape, R
 type Prettify<T> = { [K in keyof T]: T[K] } & {};
 
 /** A driver's config as a user writes it. */
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
 export type GivenConfigOf<D> = D extends StorageDriver<infer Type, infer Shape, any>
   ? Prettify<{ type: Type; timeoutMs?: number } & z.input<z.ZodObject<Shape>>>
   : never;
 
 /** A driver's config with `auto` decided, the environment read and every default applied. */
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
 export type ResolvedConfigOf<D> = D extends StorageDriver<infer Type, any, infer Resolved>
   ? Prettify<{ readonly type: Type; readonly timeoutMs: number } & Resolved>
   : never;

@@ -1,9 +1,14 @@
 import type { ClusterOptions, RedisOptions } from "ioredis";
 import { StoreTimeoutError } from "./timeout.js";
-import type { RedisConnection } from "./redis.js";
 import { loadClient } from "./load-client.js";
 import { keySlot } from "./redis-slot.js";
 import type { NamespacedStorage } from "./types.js";
+
+/** Where Redis is: a URL, one server, or a cluster's masters to start from (S9.1, S17.2); `redis.ts` checks it. */
+export type RedisConnection =
+  | { url: string }
+  | { host: string; port: number; password?: string; db?: number; tls?: boolean }
+  | { cluster: { host: string; port: number }[]; password?: string; tls?: boolean };
 
 /**
  * What the store asks of a client: ioredis's `Redis` and `Cluster` both have it. Only single-key

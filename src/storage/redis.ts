@@ -2,7 +2,7 @@ import { z } from "zod";
 import { ResultHandlesConfigurationError } from "../errors.js";
 import { text, whole } from "../plugin/option-schema-parts.js";
 import { defineDriver, type StorageEnvironment } from "./driver.js";
-import { openRedisStorage } from "./redis-client.js";
+import { openRedisStorage, type RedisConnection } from "./redis-client.js";
 
 const endpoint = { host: text(), port: whole(1).max(65535) };
 
@@ -14,8 +14,8 @@ const redisConnection = z.union(
     z.strictObject({ cluster: z.array(z.strictObject(endpoint)).min(1), password: z.string().optional(), tls: z.boolean().optional() }),
   ],
   { error: "must be { url }, { host, port, password?, db?, tls? } or { cluster: [{ host, port }, …], password?, tls? }" },
-);
-export type RedisConnection = z.infer<typeof redisConnection>;
+) satisfies z.ZodType<RedisConnection>;
+export type { RedisConnection } from "./redis-client.js";
 
 const CLUSTER_ENV = "REDIS_CLUSTER_URLS";
 const URL_ENV = "REDIS_URL";

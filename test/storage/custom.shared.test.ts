@@ -1,7 +1,7 @@
 // S17.3 custom storage, in Node and again inside Chromium (browser project): `{ type: "custom", storage }`
 // checked at init, the S9.0 contract over an object the test builds, and the plugin folding through it.
 import { describe, expect, it } from "vitest";
-import { ResultHandlesConfigToken, ResultHandlesConfigurationError, ResultHandlesPlugin, type NamespacedStorage } from "mcp-result-handles";
+import { createResultHandleStore, ResultHandlesConfigToken, ResultHandlesConfigurationError, ResultHandlesPlugin, type NamespacedStorage } from "mcp-result-handles";
 import { customDriver } from "../../src/storage/custom.js";
 import { testDriver } from "./contract.js";
 import { expectNoSecrets, foldMarkedAnswers } from "./secrets.js";
@@ -94,5 +94,18 @@ describe("S17.3 the plugin folds into a custom storage and reads back through it
     expect(storage.entries.size).toBeGreaterThan(2); // an index and its pieces (S8.5)
     expect(await store.read(handle, { session: "s" })).toEqual({ value: { rows } });
     await plugin.onShutdown();
+  });
+});
+
+describe("S2 S17.3 createResultHandleStore takes a custom storage too", () => {
+  it("saves and reads through it, under its namespace, and refuses a non-conforming one", async () => {
+    const storage = new MapStorage();
+    const store = await createResultHandleStore({ storage: { type: "custom", storage }, namespace: "api", ttlSeconds: 30 });
+    const handle = store.newHandle();
+    await store.save(handle, { via: "custom" }, { caller: "c" });
+    expect(await store.read(handle, { caller: "c" })).toEqual({ value: { via: "custom" } });
+    expect([...storage.entries.keys()].every((key) => key.startsWith("api:"))).toBe(true);
+    await store.onShutdown();
+    await expect(createResultHandleStore({ storage: { type: "custom", storage: {} as never }, namespace: "api", ttlSeconds: 30 })).rejects.toThrow(/storage\.storage: must have the functions/);
   });
 });
