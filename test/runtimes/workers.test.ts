@@ -30,13 +30,14 @@ beforeAll(async () => {
 }, 120_000);
 afterAll(() => project?.dispose());
 
-/** A Worker in its own workerd, as Wrangler would deploy it: no compatibility flags. */
-function startWorker(script: string, bindings: Record<string, string> = {}): Miniflare {
+/** A Worker in its own workerd, as Wrangler would deploy it: no compatibility flags unless given. */
+function startWorker(script: string, bindings: Record<string, string> = {}, compatibilityFlags: string[] = []): Miniflare {
   return new Miniflare({
     modules: true,
     script,
     kvNamespaces: ["KV"],
     compatibilityDate: "2026-01-01",
+    compatibilityFlags,
     bindings,
     // workerd reaches the loopback bridge through this process (its own network reaches only public hosts).
     outboundService: async (request: MiniflareRequest) => {
@@ -59,12 +60,13 @@ async function connect(mf: Miniflare, token?: string): Promise<Client> {
 
 const call = async (client: Client, name: string, args: Record<string, unknown> = {}) => (await client.callTool({ name, arguments: args })) as Result;
 
-function foldsAndReadsBack(name: string, worker: () => { script: string; bindings?: Record<string, string> }, afterFold?: (handle: string, mf: Miniflare) => Promise<void>) {
+type WorkerSetup = { script: string; bindings?: Record<string, string>; compatibilityFlags?: string[] };
+function foldsAndReadsBack(name: string, worker: () => WorkerSetup, afterFold?: (handle: string, mf: Miniflare) => Promise<void>) {
   describe(`S17.1 the README's Worker with ${name}`, () => {
     let mf: Miniflare;
     beforeAll(async () => {
-      const { script, bindings } = worker();
-      mf = startWorker(script, bindings);
+      const { script, bindings, compatibilityFlags } = worker();
+      mf = startWorker(script, bindings, compatibilityFlags);
       await mf.ready;
     }, 60_000);
     afterAll(async () => {
@@ -144,3 +146,6 @@ foldsAndReadsBack(
     expect(ttl).toBeGreaterThan(590_000);
   },
 );
+
+// Many Workers turn on Node compatibility for other libraries: the edge build works there the same way.
+foldsAndReadsBack("Workers KV, in a Worker with the nodejs_compat flag", () => ({ script: kvWorker, compatibilityFlags: ["nodejs_compat"] }));
