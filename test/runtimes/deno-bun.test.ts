@@ -11,18 +11,23 @@ import { cleanEnv, root, scratchProject, type ScratchProject } from "../helpers/
 import { readmeBlock } from "../helpers/readme.js";
 
 const run = promisify(execFile);
+const env = () => ({ ...cleanEnv, DENO_DIR: join(project!.dir, ".deno"), DENO_NO_UPDATE_CHECK: "1", NO_COLOR: "1" }) as Record<string, string>;
 type Result = { structuredContent?: Record<string, unknown>; _meta?: Record<string, unknown>; isError?: boolean };
 
 let project: ScratchProject | undefined;
 beforeAll(async () => {
-  project = await scratchProject({ "@modelcontextprotocol/server": "2.4.0", zod: "4.6.7" }, { "stdio-server.ts": readmeBlock("A stdio server") }, "runtimes");
+  project = await scratchProject(
+    { "@modelcontextprotocol/server": "2.4.0", zod: "4.6.7" },
+    { "stdio-server.ts": readmeBlock("A stdio server"), "which-build.mjs": 'console.log(import.meta.resolve("mcp-result-handles"));\n' },
+    "runtimes",
+  );
 }, 120_000);
 afterAll(() => project?.dispose());
 
 const runtimes = {
   // Deno reads the project's package.json and node_modules (npm's install) by itself; -A: the SDK reads env.
-  "Deno 2": { bin: join(root, "node_modules", ".bin", "deno"), args: ["run", "-A", "stdio-server.ts"], major: /^deno 2\./ },
-  "Bun 1": { bin: join(root, "node_modules", ".bin", "bun"), args: ["stdio-server.ts"], major: /^1\./ },
+  "Deno 2": { bin: join(root, "node_modules", ".bin", "deno"), run: ["run", "-A"], major: /^deno 2\./ },
+  "Bun 1": { bin: join(root, "node_modules", ".bin", "bun"), run: [], major: /^1\./ },
 };
 
 for (const [name, runtime] of Object.entries(runtimes)) {
@@ -33,8 +38,7 @@ for (const [name, runtime] of Object.entries(runtimes)) {
     beforeAll(async () => {
       const { stdout } = await run(runtime.bin, ["--version"], { env: cleanEnv });
       expect(stdout.trim()).toMatch(runtime.major);
-      const env = { ...cleanEnv, DENO_DIR: join(project!.dir, ".deno"), DENO_NO_UPDATE_CHECK: "1", NO_COLOR: "1" } as Record<string, string>;
-      const transport = new StdioClientTransport({ command: runtime.bin, args: runtime.args, cwd: project!.dir, env, stderr: "pipe" });
+      const transport = new StdioClientTransport({ command: runtime.bin, args: [...runtime.run, "stdio-server.ts"], cwd: project!.dir, env: env(), stderr: "pipe" });
       transport.stderr?.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
       client = new Client({ name: `${name} test`, version: "1.0.0" });
       await client.connect(transport);
@@ -42,6 +46,11 @@ for (const [name, runtime] of Object.entries(runtimes)) {
 
     afterAll(async () => {
       await client?.close();
+    });
+
+    it("resolves the package to its Node build (the `node` condition, before `default`)", async () => {
+      const { stdout } = await run(runtime.bin, [...runtime.run, "which-build.mjs"], { cwd: project!.dir, env: env() });
+      expect(stdout.trim()).toMatch(/\/node_modules\/mcp-result-handles\/dist\/node\/index\.js$/);
     });
 
     it("lists tickets and result_query; the large answer folds and a slice reads back over the same connection", async () => {
