@@ -32,11 +32,13 @@ export async function packedPackage(): Promise<PackedPackage> {
   const stamp = `${Math.round(statSync(built).mtimeMs)}-${statSync(join(root, "package.json")).mtimeMs | 0}`;
   const dir = join(tmpdir(), `mcp-result-handles-pack-${stamp}`);
   const manifest = join(dir, "packed.json");
+  // A claim left by a run that died before packing (older than two minutes, no manifest) is taken over.
+  if (existsSync(dir) && !existsSync(manifest) && Date.now() - statSync(dir).mtimeMs > 120_000) rmSync(dir, { recursive: true, force: true });
   try {
     mkdirSync(dir);
   } catch {
     for (let waited = 0; !existsSync(manifest); waited += 100) {
-      if (waited > 60_000) throw new Error(`no tarball in ${dir} after a minute`);
+      if (waited > 60_000) throw new Error(`no tarball in ${dir} after a minute (remove the folder if no test run is packing)`);
       await sleep(100);
     }
     return JSON.parse(readFileSync(manifest, "utf8")) as PackedPackage;
