@@ -8,7 +8,7 @@ export default defineConfig({
     sourcemap: false, // unminified output reads well in a stack trace; maps would double the tarball (S13.1)
     emptyOutDir: true,
     lib: {
-      entry: { "node/index": "src/node/index.ts", "browser/index": "src/browser/index.ts" },
+      entry: { "node/index": "src/node/index.ts", "browser/index": "src/browser/index.ts", "edge/index": "src/edge/index.ts" },
       formats: ["es", "cjs"],
       fileName: (format, entryName) => `${entryName}.${format === "es" ? "js" : "cjs"}`,
     },

@@ -58,9 +58,15 @@ async function fetch(request: Request): Promise<Response> {
   return mcp.fetch(request, { authInfo });
 }
 
+const port = Number(process.env.PORT ?? 3000);
 const handle = toNodeHandler({ fetch });
 const http = createServer((req, res) => void handle(req, res));
-http.listen(Number(process.env.PORT ?? 3000), "127.0.0.1", () => {
+http.once("error", (error: NodeJS.ErrnoException) => {
+  // One line and exit code 1, no stack trace: the usual cause is a server already running there.
+  console.error(error.code === "EADDRINUSE" ? `Port ${port} is already in use: start on another with PORT=${port + 1}` : `Cannot listen on port ${port}: ${error.message}`);
+  process.exit(1);
+});
+http.listen(port, "127.0.0.1", () => {
   console.log(`MCP server on http://127.0.0.1:${(http.address() as AddressInfo).port}/mcp`);
 });
 

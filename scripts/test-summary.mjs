@@ -1,6 +1,7 @@
 // Prints one plain line, "N passed, N failed", totalled over every suite of the last `npm test`: the
-// Vitest projects, and the Playwright end-to-end tests when they ran after them.
-import { existsSync, readFileSync, statSync } from "node:fs";
+// Vitest projects, the Playwright end-to-end tests when they ran after them, and the tarball test under
+// other Node releases (scripts/test-other-nodes.sh, test-results/vitest-node<N>.json) when it ran after them.
+import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 
 const file = "test-results/vitest.json";
 if (!existsSync(file)) {
@@ -15,6 +16,13 @@ if (existsSync(e2e) && statSync(e2e).mtimeMs >= statSync(file).mtimeMs) {
   const { stats } = JSON.parse(readFileSync(e2e, "utf8"));
   passed += stats.expected;
   failed += stats.unexpected + stats.flaky;
+}
+for (const name of readdirSync("test-results").filter((name) => /^vitest-node\d+\.json$/.test(name))) {
+  const other = `test-results/${name}`;
+  if (statSync(other).mtimeMs < statSync(file).mtimeMs) continue; // from an earlier run
+  const run = JSON.parse(readFileSync(other, "utf8"));
+  passed += run.numPassedTests;
+  failed += run.numFailedTests + (run.numFailedTestSuites ?? 0);
 }
 console.log(`${passed} passed, ${failed} failed`);
 process.exit(failed === 0 && passed > 0 ? 0 : 1);

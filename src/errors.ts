@@ -85,6 +85,22 @@ export class BrowserStoreUnavailableError extends ResultHandlesError {
   }
 }
 
+/**
+ * A storage type that cannot run in an edge runtime (Cloudflare Workers, Vercel Edge) was asked for in the
+ * edge build (S17.1): Redis needs TCP sockets and SQLite a file. The message names the types that run there.
+ */
+export class EdgeStoreUnavailableError extends ResultHandlesError {
+  readonly storageType: string;
+  constructor(storageType: string, runHere: readonly string[]) {
+    super(
+      "STORAGE_UNAVAILABLE",
+      `Storage type "${storageType}" cannot run in an edge runtime such as Cloudflare Workers: it needs TCP ` +
+        `sockets or files. Storage types that run there: ${runHere.map((type) => `"${type}"`).join(", ")}.`,
+    );
+    this.storageType = storageType;
+  }
+}
+
 /** A Node store's client library, an optional peer dependency, is not installed (S9.5). */
 export class StorageClientMissingError extends ResultHandlesError {
   readonly packageName: string;

@@ -8,6 +8,7 @@ export {
 export type { Owner } from "./records/crypto/keys.js";
 export {
   BrowserStoreUnavailableError,
+  EdgeStoreUnavailableError,
   ResultHandlesConfigurationError,
   ResultHandlesError,
   ResultQueryError,

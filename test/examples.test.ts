@@ -2,6 +2,7 @@
 // the HTTP one over real HTTP (createMcpHandler), the stdio one as a child process over stdio.
 import { spawn, type ChildProcess } from "node:child_process";
 import { readFileSync } from "node:fs";
+import { createServer as createNetServer, type AddressInfo } from "node:net";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { Client } from "@modelcontextprotocol/client";
@@ -9,17 +10,12 @@ import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { RESULT_HANDLE_META_KEY } from "mcp-result-handles";
 import { connect, type Era } from "./helpers/mcp-client.js";
+import { readmeBlock } from "./helpers/readme.js";
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), "..");
 const tsx = join(root, "node_modules", ".bin", "tsx");
 type Result = { structuredContent?: Record<string, unknown>; _meta?: Record<string, unknown>; isError?: boolean };
 
-/** The first ```ts block after a README heading. */
-function readmeBlock(heading: string): string {
-  const readme = readFileSync(join(root, "README.md"), "utf8");
-  const after = readme.slice(readme.indexOf(`\n## ${heading}\n`));
-  return /```ts\n([\s\S]*?)```/.exec(after)![1]!;
-}
 
 describe("the README shows the examples that these tests run", () => {
   for (const [heading, file] of [["A stdio server", "stdio-server.ts"], ["An HTTP server", "http-server.ts"]]) {
@@ -95,6 +91,24 @@ describe("examples/http-server.ts (the README's HTTP server)", () => {
     const response = await fetch(url, { method: "POST", headers: { authorization: "Bearer nope", "content-type": "application/json" }, body: "{}" });
     expect(response.status).toBe(401);
   });
+});
+
+describe("examples/http-server.ts on a busy port", () => {
+  it("says so in one line naming the port and exits with code 1, without a stack trace", async () => {
+    const busy = createNetServer();
+    await new Promise<void>((done) => busy.listen(0, "127.0.0.1", done));
+    const port = (busy.address() as AddressInfo).port;
+    try {
+      const child = spawn(tsx, ["examples/http-server.ts"], { cwd: root, env: { ...process.env, PORT: String(port) }, stdio: ["ignore", "pipe", "pipe"] });
+      let stderr = "";
+      child.stderr!.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
+      const code = await new Promise<number | null>((done) => child.once("exit", done));
+      expect(code).toBe(1);
+      expect(stderr.trim().split("\n")).toEqual([`Port ${port} is already in use: start on another with PORT=${port + 1}`]);
+    } finally {
+      busy.close();
+    }
+  }, 30_000);
 });
 
 describe("examples/stdio-server.ts (the README's stdio server)", () => {

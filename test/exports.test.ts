@@ -28,9 +28,22 @@ function importGraph(entry: string): Set<string> {
   return specifiers;
 }
 
+/** The package-local files a built file imports, directly or not, relative to the root. */
+function localChunks(entry: string): string[] {
+  const found = new Set<string>();
+  const visit = (file: string) => {
+    for (const match of readFileSync(join(root, file), "utf8").matchAll(/(?:from\s*|import\(\s*|require\(\s*)["'](\.[^"']+)["']/g)) {
+      const next = join(dirname(file), match[1]!);
+      if (!found.has(next)) found.add(next), visit(next);
+    }
+  };
+  visit(entry);
+  return [...found];
+}
+
 describe("package exports", () => {
-  it("puts the browser condition first for '.', so bundlers for pages pick the page build", () => {
-    expect(Object.keys(pkg.exports["."])[0]).toBe("browser");
+  it("S17.1 puts the edge conditions first for '.', then browser, so Wrangler (workerd, worker, browser) takes the edge build and bundlers for pages the page build", () => {
+    expect(Object.keys(pkg.exports["."]).slice(0, 4)).toEqual(["workerd", "worker", "edge-light", "browser"]);
     expect(pkg.sideEffects).toBe(false);
     expect(pkg.engines.node).toBe(">=20");
   });
@@ -67,7 +80,8 @@ describe("package exports", () => {
 
   it("S9.5 the Node build keeps the server-store clients external, loaded by import() on first use only", () => {
     for (const entry of ["dist/node/index.js", "dist/node/index.cjs"]) {
-      const code = readFileSync(join(root, entry), "utf8");
+      // The entry and the chunks it shares with the edge build (the Upstash adapter runs in both, S17.1).
+      const code = [entry, ...localChunks(entry)].map((file) => readFileSync(join(root, file), "utf8")).join("\n");
       for (const name of ["ioredis", "better-sqlite3", "@upstash/redis"]) {
         expect(code).toContain(`import("${name}")`);
         expect(code).not.toContain(`from "${name}"`);

@@ -3,36 +3,18 @@
 // consumers (node16, skipLibCheck false) and runs a real SDK client against a real server there.
 // Slow (an npm install from the registry): kept in its own file; the scratch folder is removed afterwards.
 import { execFile } from "node:child_process";
-import { existsSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { dirname, join, resolve } from "node:path";
-import { fileURLToPath } from "node:url";
+import { existsSync, readdirSync, statSync } from "node:fs";
+import { join } from "node:path";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { cleanEnv, root, scratchProject, type ScratchProject } from "./helpers/packed-package.js";
 
 const run = promisify(execFile);
-const root = resolve(dirname(fileURLToPath(import.meta.url)), "..");
 const tsc = join(root, "node_modules", "typescript", "bin", "tsc");
 
-/** The parent `npm test` sets npm_* variables (prefix, lifecycle, user agent) that must not steer the scratch install. */
-const cleanEnv = Object.fromEntries(Object.entries(process.env).filter(([key]) => !key.toLowerCase().startsWith("npm_")));
-
-let scratch = "";
-let packedFiles: string[] = [];
+let packedFiles: readonly string[] = [];
 let tarballBytes = 0;
 let tarball = "";
-
-const scratchPackage = (tarball: string) => ({
-  name: "scratch-consumer",
-  private: true,
-  type: "module",
-  dependencies: {
-    "@modelcontextprotocol/client": "2.3.1",
-    "@modelcontextprotocol/server": "2.3.1",
-    "mcp-result-handles": `file:${tarball}`,
-    zod: "4.3.6",
-  },
-});
 
 const tsconfig = {
   compilerOptions: {
@@ -135,43 +117,31 @@ function zodCopies(dir: string): string[] {
   return found;
 }
 
+let installed: ScratchProject | undefined;
+
 beforeAll(async () => {
-  if (!existsSync(join(root, "dist", "node", "index.js"))) throw new Error("dist/ is missing: run `npm run build` (npm test does) first");
-  scratch = mkdtempSync(join(tmpdir(), "mcp-result-handles-install-"));
-  // dist/ is already built; --ignore-scripts keeps prepack from rebuilding it under the other test files.
-  const { stdout } = await run("npm", ["pack", "--json", "--ignore-scripts", "--pack-destination", scratch], { cwd: root, env: cleanEnv });
-  const [packed] = JSON.parse(stdout) as [{ filename: string; size: number; files: { path: string }[] }];
-  packedFiles = packed.files.map((file) => file.path);
-  tarballBytes = packed.size;
-  tarball = join(scratch, packed.filename);
-  const project = join(scratch, "project");
-  rmSync(project, { recursive: true, force: true });
-  await run("mkdir", ["-p", project]);
-  writeFileSync(join(project, "package.json"), JSON.stringify(scratchPackage(join(scratch, packed.filename)), null, 2));
-  writeFileSync(join(project, "tsconfig.json"), JSON.stringify(tsconfig, null, 2));
-  writeFileSync(join(project, "consumer-esm.mts"), consumerEsm);
-  writeFileSync(join(project, "consumer-cjs.cts"), consumerCjs);
-  writeFileSync(join(project, "run.mjs"), runEsm);
-  writeFileSync(join(project, "run.cjs"), runCjs);
-  await run("npm", ["install", "--no-audit", "--no-fund", "--prefer-offline", "--ignore-scripts"], { cwd: project, env: cleanEnv });
+  installed = await scratchProject(
+    { "@modelcontextprotocol/client": "2.3.1", "@modelcontextprotocol/server": "2.3.1", zod: "4.3.6" },
+    { "tsconfig.json": JSON.stringify(tsconfig, null, 2), "consumer-esm.mts": consumerEsm, "consumer-cjs.cts": consumerCjs, "run.mjs": runEsm, "run.cjs": runCjs },
+  );
+  ({ tarball, files: packedFiles, bytes: tarballBytes } = installed.packed);
 }, 150_000);
 
-afterAll(() => {
-  if (scratch) rmSync(scratch, { recursive: true, force: true });
-});
+afterAll(() => installed?.dispose());
 
-const project = () => join(scratch, "project");
+const project = () => installed!.dir;
 
 describe("S13 the package as users install it", () => {
   it("S13.1 the tarball ships dist with ESM, CommonJS and both declaration kinds, a LICENSE, the README's picture, and nothing of ours", () => {
     const besideDist = ["LICENSE", "README.md", "docs/flow.svg", "package.json"];
     for (const file of besideDist) expect(packedFiles).toContain(file);
-    for (const entry of ["node", "browser"]) {
+    for (const entry of ["node", "browser", "edge"]) {
       for (const ext of ["js", "cjs", "d.ts", "d.cts"]) expect(packedFiles).toContain(`dist/${entry}/index.${ext}`);
     }
     expect(packedFiles.filter((file) => !file.startsWith("dist/") && !besideDist.includes(file))).toEqual([]);
     // Lean (S13.1): the build is not minified, so stack traces read well without source maps, which would
-    // double the tarball (they carry the sources); 140 KB packed when this bound was set.
+    // double the tarball (they carry the sources); 140 KB packed when this bound was set (and with the edge
+    // build, S17.1, whose declarations re-export the node build's rather than copy them).
     expect(packedFiles.filter((file) => file.endsWith(".map"))).toEqual([]);
     expect(tarballBytes).toBeLessThan(170_000);
   });
@@ -180,7 +150,7 @@ describe("S13 the package as users install it", () => {
     const attw = join(root, "node_modules", ".bin", "attw");
     const { stdout } = await run(attw, [tarball, "--format", "json"], { cwd: root }).catch((error: { stdout: string }) => error);
     const report = JSON.parse(stdout) as { problems: unknown; analysis: { entrypoints: Record<string, unknown> } };
-    expect(Object.keys(report.analysis.entrypoints).sort()).toEqual([".", "./browser", "./node", "./package.json"]);
+    expect(Object.keys(report.analysis.entrypoints).sort()).toEqual([".", "./browser", "./edge", "./node", "./package.json"]);
     expect(report.problems).toEqual({});
   }, 60_000);
 

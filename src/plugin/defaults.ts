@@ -17,10 +17,11 @@ export const MAX_REFERENCES_PER_CALL = 64;
 export const DEFAULT_MEMORY_MAX_ENTRIES = 1000;
 /**
  * Bytes a memory store keeps unless `storage.memory.maxBytes` says otherwise: 256 MiB in Node, 64 MiB in
- * a page, which has less to spare (S9.3). A build's config passes its own figure; a bare
+ * a page, which has less to spare (S9.3), 32 MiB in an edge isolate (a Cloudflare Worker has 128 MB in all,
+ * S17.1). A build's config passes its own figure; a bare
  * `new MemoryStorage(namespace)` takes the figure of the runtime it finds itself in.
  */
-export const DEFAULT_MEMORY_MAX_BYTES = { node: 256 * 1024 * 1024, browser: 64 * 1024 * 1024 } as const;
+export const DEFAULT_MEMORY_MAX_BYTES = { node: 256 * 1024 * 1024, browser: 64 * 1024 * 1024, edge: 32 * 1024 * 1024 } as const;
 /** Smallest allowed `thresholdBytes` (S3). */
 export const MIN_THRESHOLD_BYTES = 1024;
 

@@ -36,7 +36,9 @@ type KnownDriver = typeof memoryDriver | typeof indexedDbDriver | typeof redisDr
  *
  * Every type takes `timeoutMs` (default 3000): a slower store call counts as failed, and the answer is
  * sent whole. In the page build, `redis`, `sqlite`, `upstash` and `vercel-kv` make `init` throw
- * `BrowserStoreUnavailableError`.
+ * `BrowserStoreUnavailableError`. In the edge build (Workers, S17.1) `auto` is memory, `upstash`,
+ * `vercel-kv` and `custom` run, and `redis`, `sqlite` and `indexeddb` make `init` throw
+ * `EdgeStoreUnavailableError`.
  */
 export type StorageConfig = { type: "auto"; timeoutMs?: number } | GivenConfigOf<KnownDriver>;
 export type StorageType = StorageConfig["type"];

@@ -23,7 +23,7 @@ function shortcomings(value: unknown): string | undefined {
  */
 export const customDriver = defineDriver({
   type: "custom",
-  runsIn: ["node", "browser"],
+  runsIn: ["node", "browser", "edge"],
   options: {
     storage: z.custom<NamespacedStorage>((value) => shortcomings(value) === undefined, { error: (issue) => shortcomings(issue.input) }),
   },

@@ -1,8 +1,8 @@
 import type { z } from "zod";
 import type { NamespacedStorage } from "./types.js";
 
-/** Where a build runs. */
-export type RuntimeKind = "node" | "browser";
+/** Where a build runs: Node (also Deno and Bun), a web page, or an edge runtime such as Cloudflare Workers (S17.1). */
+export type RuntimeKind = "node" | "browser" | "edge";
 
 /** What resolving a storage config needs to know of its build. */
 export interface StorageEnvironment {

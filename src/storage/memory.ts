@@ -170,7 +170,7 @@ export class MemoryStorage extends MemoryStore {
 /** `{ type: "memory", memory?: { maxEntries?, maxBytes? } }`: this process only (S9.3), in every build. */
 export const memoryDriver = defineDriver({
   type: "memory",
-  runsIn: ["node", "browser"],
+  runsIn: ["node", "browser", "edge"],
   options: { memory: z.strictObject({ maxEntries: whole(0).optional(), maxBytes: whole(0).optional() }).optional() },
   resolve: ({ memory }, { kind }) => ({
     memory: { maxEntries: memory?.maxEntries ?? DEFAULT_MEMORY_MAX_ENTRIES, maxBytes: memory?.maxBytes ?? DEFAULT_MEMORY_MAX_BYTES[kind] } as const,

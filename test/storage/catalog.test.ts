@@ -3,6 +3,7 @@
 import { describe, expect, it } from "vitest";
 import { ResultHandlesError, ResultHandlesPluginCore } from "mcp-result-handles";
 import { browserRuntime } from "../../src/browser/runtime.js";
+import { edgeRuntime as edgeBuildRuntime } from "../../src/edge/runtime.js";
 import { nodeRuntime } from "../../src/node/runtime.js";
 import { defineRuntime } from "../../src/plugin/runtime.js";
 import { webBase64 } from "../../src/storage/base64.js";
@@ -14,6 +15,7 @@ describe("each build's catalog", () => {
   it.each([
     ["node", nodeRuntime, ["custom", "memory", "redis", "sqlite", "upstash", "vercel-kv"]],
     ["browser", browserRuntime, ["custom", "indexeddb", "memory"]],
+    ["edge", edgeBuildRuntime, ["custom", "memory", "upstash", "vercel-kv"]],
   ] as const)("%s opens what its drivers say runs there, and refuses the rest by name", (kind, runtime, types) => {
     const drivers = runtime.storage.drivers;
     expect(drivers.map((driver) => driver.type).sort()).toEqual(types);

@@ -1,0 +1,29 @@
+#!/usr/bin/env bash
+# S17.1: the tarball test (test/package-install.test.ts: npm pack, npm install into a scratch project,
+# typecheck and run ESM and CommonJS consumers) under each Node release given, default 22 and 24. Each
+# release comes from npm as a binary inside the `node` package, installed into a scratch folder and put
+# first on PATH (TOOLCHAIN.md); npm itself then runs on it too. dist/ must be built (npm test builds it).
+# Each run writes test-results/vitest-node<N>.json, which scripts/test-summary.mjs adds to its total.
+set -uo pipefail
+cd "$(dirname "$0")/.."
+releases=("$@")
+[ ${#releases[@]} -gt 0 ] || releases=(22 24)
+scratch="$(mktemp -d "${TMPDIR:-/tmp}/mcp-result-handles-nodes-XXXXXX")"
+trap 'rm -rf "$scratch"' EXIT
+status=0
+for release in "${releases[@]}"; do
+  started=$SECONDS
+  dir="$scratch/node$release"
+  mkdir -p "$dir"
+  if ! npm install --prefix "$dir" --no-audit --no-fund --no-save --silent "node@$release" >/dev/null; then
+    echo "node $release: npm install node@$release failed"
+    status=1
+    continue
+  fi
+  installed=$SECONDS
+  echo "node $release: $(PATH="$dir/node_modules/.bin:$PATH" node --version) from npm in $((installed - started)) s"
+  PATH="$dir/node_modules/.bin:$PATH" node node_modules/vitest/vitest.mjs run --project node test/package-install.test.ts \
+    --reporter=default --reporter=json --outputFile.json="test-results/vitest-node$release.json" || status=1
+  echo "node $release: tarball test in $((SECONDS - installed)) s"
+done
+exit "$status"
