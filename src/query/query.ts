@@ -97,13 +97,14 @@ export function queryValue(answer: unknown, args: QueryArguments, thresholdBytes
     const { offset, limit } = window(args, DEFAULT_LIMITS.items);
     const end = Math.min(target.length, offset + limit);
     const read = target.slice(offset, end);
-    const slice = args.fields ? read.map((item) => pickFields(item, args.fields!)) : read;
+    const pick = args.fields ? fieldPicker(args.fields) : undefined;
+    const slice = pick ? read.map(pick) : read;
     if (args.fields) checkFieldsFound(read, slice, args.fields, { path, offset });
     checkSize(slice, thresholdBytes, at, () => fittingItems(slice, thresholdBytes), "items", offset);
     return withPaging(path, slice, target.length, Math.min(offset, target.length), end);
   }
   if (isPlainObject(target)) {
-    const source = args.fields ? (pickFields(target, args.fields) as JsonObject) : target;
+    const source = args.fields ? (fieldPicker(args.fields)(target) as JsonObject) : target;
     if (args.fields) checkFieldsFound([target], [source], args.fields, { path });
     const keys = jsonKeys(source);
     const { offset, limit } = window(args, DEFAULT_LIMITS.keys);
@@ -145,11 +146,28 @@ function withPaging(path: string, value: unknown, total: number, offset: number,
   return result;
 }
 
-function pickFields(item: unknown, fields: readonly string[]): unknown {
-  if (!isPlainObject(item)) return item;
-  const out: JsonObject = {};
-  for (const field of fields) if (hasOwn(item, field) && item[field] !== undefined) setOwn(out, field, item[field]);
-  return out;
+/** Up to this many fields are looked up in each object; more, and the object's own keys are looked up among them. */
+const FIELDS_LOOKED_UP = 32;
+
+/**
+ * Keeps `fields` of an object, in the order of `fields`, each once (S7.4). Bounded by the data read, not by
+ * the list asked for (S16.1): 100,000 fields over 100,000 items took minutes field by field; with many
+ * fields, each object costs its own key count (the fields are a set, made once per call).
+ */
+function fieldPicker(fields: readonly string[]): (item: unknown) => unknown {
+  const unique = [...new Set(fields)];
+  const rank = unique.length > FIELDS_LOOKED_UP ? new Map(unique.map((field, i) => [field, i])) : undefined;
+  return (item) => {
+    if (!isPlainObject(item)) return item;
+    const out: JsonObject = {};
+    let names: readonly string[] = unique;
+    if (rank) {
+      const keys = Object.keys(item);
+      if (keys.length < unique.length) names = keys.filter((key) => rank.has(key)).sort((a, b) => rank.get(a)! - rank.get(b)!);
+    }
+    for (const field of names) if (hasOwn(item, field) && item[field] !== undefined) setOwn(out, field, item[field]);
+    return out;
+  };
 }
 
 /** Refuses a slice over the threshold (S7.6), saying what would fit and where the data is (S14.5). */
