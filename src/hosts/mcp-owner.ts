@@ -15,14 +15,20 @@ export interface McpRequestContextLike {
 export type CallerOf = { caller?: string } | { unusable: string };
 
 /**
- * S16.2: `extra.sub` when it is a non-empty string or a finite number (its decimal text); absent or
- * `null`, the `clientId`; anything else (an empty string, a boolean, an object, NaN) names nobody.
+ * S16.2: `extra.sub` when it is a non-empty string or a finite number (its decimal text: 0 and -0 are
+ * "0", 1001 is the caller "1001" as a string sub would be) no larger than 2^53; absent or `null`, the
+ * `clientId`; anything else (an empty string, a boolean, an object, NaN, 1e21) names nobody.
  */
 export function callerOf(authInfo: { clientId?: string; extra?: Record<string, unknown> } | undefined): CallerOf {
   const extra = authInfo?.extra;
   const sub = extra === undefined || extra === null || typeof extra !== "object" ? undefined : extra.sub;
   if (typeof sub === "string") return sub ? { caller: sub } : { unusable: "an empty string" };
-  if (typeof sub === "number") return Number.isFinite(sub) ? { caller: String(sub) } : { unusable: `the number ${String(sub)}` };
+  // Past 2^53 a number no longer names one subject: the token's 9007199254740993 and 9007199254740992 both
+  // arrive as 9007199254740992, so two users would share an owner. Such a sub names nobody (S16.2).
+  if (typeof sub === "number") {
+    if (!Number.isFinite(sub)) return { unusable: `the number ${String(sub)}` };
+    return Math.abs(sub) <= Number.MAX_SAFE_INTEGER ? { caller: String(sub) } : { unusable: "a number past 2^53, which many subjects round to" };
+  }
   if (sub !== undefined && sub !== null) return { unusable: Array.isArray(sub) ? "a list" : `a value of type ${typeof sub}` };
   const clientId = authInfo?.clientId;
   return typeof clientId === "string" && clientId ? { caller: clientId } : {};

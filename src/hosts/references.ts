@@ -8,9 +8,10 @@
  * hold them). Each distinct reference is read once, all at once, and at most `MAX_REFERENCES_PER_CALL`
  * of them: resolution costs reading what the references name, no more (S16.1).
  */
-import { MAX_REFERENCES_PER_CALL } from "../plugin/defaults.js";
+import { MAX_REFERENCES_PER_CALL, MAX_REPEATED_REFERENCE_BYTES } from "../plugin/defaults.js";
 import { ResultQueryError } from "../errors.js";
 import { hasOwn, isPlainObject, setOwn } from "../util/json.js";
+import { jsonSizeUpTo } from "../util/size.js";
 
 /** What a reference names, read for the owner of this call; throws the `ResultQueryError` of `result_query`. */
 export type ReadReference = (handle: unknown, path: unknown) => Promise<unknown>;
@@ -70,13 +71,41 @@ export async function resolveReferences(args: unknown, read: ReadReference): Pro
     outcomes.push(outcome);
   }
   const settled = await Promise.all(outcomes);
+  const failed = settled.find((outcome) => "error" in outcome);
+  if (failed && "error" in failed) return { refusal: failed.error };
+  const repeated = repeatedBytesOver(settled as { value: unknown }[], MAX_REPEATED_REFERENCE_BYTES);
+  if (repeated !== undefined) return { refusal: repeated };
   for (let i = 0; i < slots.length; i++) {
-    const outcome = settled[i]!;
-    if ("error" in outcome) return { refusal: outcome.error };
+    const outcome = settled[i]! as { value: unknown };
     const slot = slots[i]!;
     put(slot.holder, slot.key, outcome.value);
   }
   return { args: root.value, references: slots.length };
+}
+
+/**
+ * S16.1: a reference repeated in one call is read once, but the tool's input check walks (and copies) the
+ * value at every place it stands: 1000 copies of a 300 KB list in a 50 KB request cost 2.5 s and 350 MB.
+ * Each place after the first counts the value's size; past `budget` bytes in all, the call is refused
+ * (`INVALID_INPUT`), having measured at most about `budget` bytes. A value passed once is never refused.
+ */
+function repeatedBytesOver(outcomes: readonly { value: unknown }[], budget: number): ResultQueryError | undefined {
+  const places = new Map<{ value: unknown }, number>();
+  for (const outcome of outcomes) places.set(outcome, (places.get(outcome) ?? 0) + 1);
+  let left = budget;
+  for (const [outcome, count] of places) {
+    if (count < 2) continue;
+    const copies = count - 1;
+    const size = jsonSizeUpTo(outcome.value, Math.floor(left / copies));
+    left -= size * copies;
+    if (left < 0) {
+      return new ResultQueryError(
+        "INVALID_INPUT",
+        `This call repeats { "$result": … } references whose values add up to more than ${budget} bytes beyond their first use (${count} places name one value of ${size * copies > budget ? "more than " + Math.ceil(budget / copies) : size} bytes); pass each value once, for example one reference to the list that holds them all.`,
+      );
+    }
+  }
+  return undefined;
 }
 
 /** Longest input-validation message a call with references gets back; the rest is cut (S7.10, S16.1). */

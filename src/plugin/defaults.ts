@@ -10,6 +10,11 @@ export const RESULT_HANDLE_URI_SCHEME = "result-handle";
  */
 export const MAX_REFERENCES_PER_CALL = 64;
 /**
+ * Bytes one call's repeated references may add beyond each value's first place (S15.1, S16.1): a value is
+ * read once but checked (and copied) by the tool's input schema at every place it stands.
+ */
+export const MAX_REPEATED_REFERENCE_BYTES = 16 * 1024 * 1024;
+/**
  * Memory store defaults (S9.3), the one place both a plugin's resolved config and a bare
  * `new MemoryStorage(namespace)` read them. Answers a memory store keeps unless `storage.memory.maxEntries`
  * (or the `maxEntries` option) says otherwise.

@@ -38,7 +38,8 @@ export function fieldPicker(fields: readonly string[] | undefined): ((item: unkn
 }
 
 /** Entries that fit, or how many fit when the next one would not. */
-export type Built<T> = { fits: true; entries: T[]; bytes: number } | { fits: false; fit: number; bytes: number };
+/** `entries` are those built; when the page does not fit, the `fit` entries that did, so a refusal can look at them. */
+export type Built<T> = { fits: true; entries: T[]; bytes: number } | { fits: false; fit: number; bytes: number; entries: T[] };
 
 /**
  * Entries `from` to `to - 1` of a list made by `entryAt`, stopping as soon as their JSON (as one array, or
@@ -51,7 +52,7 @@ export function buildEntries<T>(from: number, to: number, entryAt: (at: number) 
   for (let at = from; at < to; at++) {
     const entry = entryAt(at);
     bytes += sizeOf(entry) + (entries.length > 0 ? 1 : 0);
-    if (bytes > limit) return { fits: false, fit: entries.length, bytes };
+    if (bytes > limit) return { fits: false, fit: entries.length, bytes, entries };
     entries.push(entry);
   }
   return { fits: true, entries, bytes };

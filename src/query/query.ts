@@ -113,8 +113,9 @@ export function answerPlan(answer: unknown, plan: QueryPlan, args: QueryArgument
     const from = Math.min(offset, target.length);
     const end = Math.min(target.length, offset + limit);
     const built = buildEntries(from, end, (at) => (pick ? pick(target[at]) : target[at]), itemSize, thresholdBytes);
-    if (!built.fits) refuseSize(path, thresholdBytes, built.bytes, built.fit, "items", from, true, at);
+    // Fields naming no key are told first: a page of empty objects too large to return says nothing useful (S14.5).
     if (pick) checkFieldsFound(target.slice(from, from + built.entries.length), built.entries, args.fields!, { path, offset: from });
+    if (!built.fits) refuseSize(path, thresholdBytes, built.bytes, built.fit, "items", from, true, at);
     return withPaging(path, built.entries, target.length, from, end);
   }
   if (isPlainObject(target)) {

@@ -24,7 +24,11 @@ export function searchQuery(answer: unknown, plan: QueryPlan, args: QueryArgumen
   const starts = evaluation.singular ? [{ value: evaluation.value, steps: evaluation.steps }] : evaluation.nodes;
   const path = evaluation.singular ? formatPath(evaluation.steps) : cutForMessage(plan.path);
   const { offset, limit } = sliceWindow(args, DEFAULT_LIMITS.items);
-  const { hits, total } = searchHits(starts, args.search, { offset, limit, previewChars: config.preview.chars });
+  // A hit's text is at most 2 × preview.chars (S14.4), and never so long that one hit alone is over the
+  // slice limit: at 3 UTF-8 bytes a character at worst, it takes at most 3/4 of thresholdBytes. (A window
+  // of 2 × 500 characters never fits a 1024-byte limit: every hit in a long string was refused.)
+  const previewChars = Math.min(config.preview.chars, Math.floor(config.thresholdBytes / 8));
+  const { hits, total } = searchHits(starts, args.search, { offset, limit, previewChars });
   const bytes = jsonSize(hits);
   if (bytes > config.thresholdBytes) {
     const fit = fittingItems(hits, config.thresholdBytes);

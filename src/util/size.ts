@@ -79,3 +79,31 @@ export function jsonStringSize(text: string): number {
   }
   return text.length + 2;
 }
+
+/**
+ * `jsonSize(value)` when it is at most `cap`; otherwise some number over `cap`, found without looking at
+ * the rest: the cost is that of measuring `cap` bytes, however large the value. Iterative, so any depth.
+ */
+export function jsonSizeUpTo(value: unknown, cap: number): number {
+  let size = 0;
+  const pending: unknown[] = [value];
+  while (pending.length > 0 && size <= cap) {
+    const item = pending.pop();
+    if (typeof item === "string") size += jsonStringSize(item);
+    else if (Array.isArray(item)) {
+      size += 2 + Math.max(0, item.length - 1); // brackets and commas
+      for (let i = item.length - 1; i >= 0; i--) pending.push(item[i] === undefined || typeof item[i] === "function" ? null : item[i]);
+    } else if (typeof item === "object" && item !== null) {
+      size += 2;
+      let members = 0;
+      for (const key of Object.keys(item)) {
+        const member = (item as Record<string, unknown>)[key];
+        if (member === undefined || typeof member === "function" || typeof member === "symbol") continue;
+        size += jsonStringSize(key) + 1 + (members++ > 0 ? 1 : 0); // "key": and a comma before all but the first
+        pending.push(member);
+        if (size > cap) break;
+      }
+    } else size += item === undefined ? 4 : utf8Length(JSON.stringify(item) ?? "null");
+  }
+  return size;
+}
