@@ -60,7 +60,7 @@ export function printQuery(r: QueryPartResult): void {
 
 export function printReference(r: ReferencePartResult): void {
   console.log(`${"store".padEnd(6)} call       | ${"ms".padStart(21)} ${"/fold".padStart(9)} | request bytes | response bytes`);
-  for (const name of ["fold", "reference", "inline"] as const) {
+  for (const name of ["fold", "reference", "loose", "inline"] as const) {
     const vs = name === "fold" ? undefined : r.ratios[name];
     console.log(`${r.store.padEnd(6)} ${name.padEnd(10)} | ${cell(r.times[name])} ${x(vs)} | ${String(r.requestBytes[name]).padStart(13)} | ${r.responseBytes[name]}`);
   }

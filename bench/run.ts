@@ -9,6 +9,8 @@
  *                                                            singular JSONPath read (S14.6); reference: an answer passed
  *                                                            by $result (S15.1); cluster: folds on a 3-master Redis Cluster
  *                                                            (S17.2). These three run on the largest size asked up to 10 MB
+ *   --query-runtimes=node,chromium             BENCH_QUERY_RUNTIMES where the query part runs (default: node, and chromium
+ *                                                            when the chromium part runs too)
  *   --sizes=100KB,1MB,10MB,50MB                BENCH_SIZES   answer sizes (default: all; quick: 100KB,1MB)
  *   --rounds=N                                 BENCH_ROUNDS  rounds of every loop (default: per size)
  *   --quick                                    BENCH_QUICK=1 few rounds, small sizes
@@ -67,6 +69,8 @@ const sizeFilter = option("sizes")?.split(",").map((s) => s.trim().toUpperCase()
 const sizes = SIZES.filter((s) => !sizeFilter || sizeFilter.includes(s.label.replace(/\s/g, "").toUpperCase()));
 const roundsOverride = option("rounds") ? Number(option("rounds")) : quick ? 5 : undefined;
 /** The query, reference and cluster parts' answer: the largest size asked, up to 10 MB. */
+const queryRuntimes = new Set(option("query-runtimes")?.split(",").map((r) => r.trim()) ?? (parts.has("query") ? ["node", ...(parts.has("chromium") ? ["chromium"] : [])] : []));
+if (queryRuntimes.size) parts.add("query");
 const partBytes = Math.min(10_000_000, ...sizes.map((s) => s.bytes).sort((a, b) => b - a).slice(0, 1));
 // Only a whole run replaces the committed figures and chart; a part, a size or quick mode writes to the temp folder.
 const whole = !quick && parts.size === PARTS.length && !sizeFilter && roundsOverride === undefined;
@@ -163,7 +167,7 @@ try {
     roundTrips = await storeRoundTrips(api.createResultHandleStore, stores, ["memory", "sqlite", "redis", "upstash"], tripSizes, printRoundTrip);
     load.atParts.stores = loadavg();
   }
-  if (parts.has("query")) {
+  if (queryRuntimes.has("node")) {
     console.log(`\nNode, JSONPath filters, search and a singular read over ${partBytes / 1e6} MB through result_query, a fresh handle per round, against JSON.parse`);
     printQueryHeader();
     const options = { bytes: partBytes, rounds: rounds(PART_ROUNDS), heap: heapProbe() };
@@ -186,13 +190,19 @@ try {
   await stores.close();
 }
 
-if (parts.has("chromium")) {
-  console.log("\nChromium, built page entry (memory store): fold against JSON.stringify, result_query against JSON.parse");
-  printCaseHeader();
-  const pageCases = [...sizeCases("sizes", "memory", ["structured", "text"], true), ...(parts.has("shapes") ? shapeCases() : [])];
-  const page = await runInChromium(pageCases, printCase);
+if (parts.has("chromium") || queryRuntimes.has("chromium")) {
+  const pageCases = parts.has("chromium") ? [...sizeCases("sizes", "memory", ["structured", "text"], true), ...(parts.has("shapes") ? shapeCases() : [])] : [];
+  if (pageCases.length) {
+    console.log("\nChromium, built page entry (memory store): fold against JSON.stringify, result_query against JSON.parse");
+    printCaseHeader();
+  }
+  const pageQueries = queryRuntimes.has("chromium") ? { bytes: partBytes, rounds: rounds(PART_ROUNDS), report: printQuery } : undefined;
+  if (pageQueries) console.log(`\nChromium: the query part over ${partBytes / 1e6} MB on the page's memory store (no heap measure in a page)`);
+  if (pageQueries) printQueryHeader();
+  const page = await runInChromium(pageCases, printCase, pageQueries);
   chromiumVersion = page.version;
   cases.push(...page.results);
+  queries.push(...page.queries);
   load.atParts.chromium = loadavg();
 }
 
