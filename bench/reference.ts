@@ -1,7 +1,7 @@
 /**
  * The reference part (S15.1): a 10 MB answer passed on by `{ "$result": handle, "path": "$.rows" }` against
  * folding it once, through a real MCP client and `McpServer` linked in memory (the plugin installed as a user
- * would, on the built package). Three calls, interleaved, a fresh handle per round for the reference:
+ * would, on the built package). Four calls, interleaved, a fresh handle per round for the reference:
  *   fold:      `tickets` returns the 10 MB answer, the plugin folds it;
  *   reference: `count_rows` gets `rows` by reference, the server reads the 60k rows, the tool's schema checks them;
  *   loose:     the same reference to `count_any`, whose schema takes any list: the reference without the checking;

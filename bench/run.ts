@@ -11,6 +11,8 @@
  *                                                            (S17.2). These three run on the largest size asked up to 10 MB
  *   --query-runtimes=node,chromium             BENCH_QUERY_RUNTIMES where the query part runs (default: node, and chromium
  *                                                            when the chromium part runs too)
+ *   --query-stores=memory,sqlite,redis         BENCH_QUERY_STORES the query part's Node stores (default: all three; the shared
+ *                                                            better-sqlite3 build loads only in the Node it was built for)
  *   --sizes=100KB,1MB,10MB,50MB                BENCH_SIZES   answer sizes (default: all; quick: 100KB,1MB)
  *   --rounds=N                                 BENCH_ROUNDS  rounds of every loop (default: per size)
  *   --quick                                    BENCH_QUICK=1 few rounds, small sizes
@@ -171,7 +173,8 @@ try {
     console.log(`\nNode, JSONPath filters, search and a singular read over ${partBytes / 1e6} MB through result_query, a fresh handle per round, against JSON.parse`);
     printQueryHeader();
     const options = { bytes: partBytes, rounds: rounds(PART_ROUNDS), heap: heapProbe() };
-    queries = await runQueryPart(api, "node", ["memory", "sqlite", "redis"], (store, keep) => stores.storage(store, keep), options, printQuery);
+    const queryStores = option("query-stores")?.split(",").map((store) => store.trim()) ?? ["memory", "sqlite", "redis"];
+    queries = await runQueryPart(api, "node", queryStores, (store, keep) => stores.storage(store, keep), options, printQuery);
     load.atParts.query = loadavg();
   }
   if (parts.has("reference")) {
