@@ -3,7 +3,7 @@
  * folding it once, through a real MCP client and `McpServer` linked in memory (the plugin installed as a user
  * would, on the built package). Four calls, interleaved, a fresh handle per round for the reference:
  *   fold:      `tickets` returns the 10 MB answer, the plugin folds it;
- *   reference: `count_rows` gets `rows` by reference, the server reads the 60k rows, the tool's schema checks them;
+ *   reference: `count_rows` gets `rows` by reference, the server reads the 45k rows, the tool's schema checks them;
  *   loose:     the same reference to `count_any`, whose schema takes any list: the reference without the checking;
  *   inline:    `count_rows` gets the same rows typed out in the request, what a model does without references; over
  *              this in-memory link nothing is serialised, so it is a lower bound (a real transport parses 10 MB,
