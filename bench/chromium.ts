@@ -13,13 +13,16 @@ import { chromium } from "playwright";
 import { build } from "vite";
 import { chromiumArgs, chromiumPath } from "../scripts/chromium.js";
 import type { CaseResult, CaseSpec } from "./measure.js";
+import type { QueryPartResult } from "./query.js";
 
 const root = fileURLToPath(new URL("..", import.meta.url));
 
+/** Runs `cases`, then, when `queries` is given, the query part (bench/query.ts) on the page's memory store. */
 export async function runInChromium(
   cases: readonly CaseSpec[],
   report: (row: CaseResult) => void,
-): Promise<{ version: string; results: CaseResult[] }> {
+  queries?: { bytes: number; rounds: number; report: (row: QueryPartResult) => void },
+): Promise<{ version: string; results: CaseResult[]; queries: QueryPartResult[] }> {
   const outDir = mkdtempSync(join(tmpdir(), "result-handles-bench-page-"));
   try {
     await build({
@@ -48,14 +51,17 @@ export async function runInChromium(
       page.on("console", (message) => {
         const text = message.text();
         if (text.startsWith("bench-row ")) report(JSON.parse(text.slice("bench-row ".length)) as CaseResult);
+        else if (text.startsWith("bench-query ")) queries?.report(JSON.parse(text.slice("bench-query ".length)) as QueryPartResult);
         else if (message.type() === "error" || message.type() === "warning") console.error(`[page] ${text}`);
       });
       page.on("pageerror", (error) => console.error(`[page] ${error.message}`));
       await page.goto(`http://127.0.0.1:${(http.address() as AddressInfo).port}/`);
       await page.waitForFunction(() => typeof window.runBench === "function");
       if (!(await page.evaluate(() => window.crossOriginIsolated))) console.error("[page] not cross-origin isolated: timer resolution is 0.1 ms");
-      const results = (await page.evaluate((list) => window.runBench(list), cases as CaseSpec[])) as CaseResult[];
-      return { version: browser.version(), results };
+      const results = cases.length ? ((await page.evaluate((list) => window.runBench(list), cases as CaseSpec[])) as CaseResult[]) : [];
+      const options = queries && { bytes: queries.bytes, rounds: queries.rounds };
+      const queryRows = options ? ((await page.evaluate((o) => window.runQueries(o), options)) as QueryPartResult[]) : [];
+      return { version: browser.version(), results, queries: queryRows };
     } finally {
       await browser.close();
       await new Promise((resolve) => http.close(resolve));

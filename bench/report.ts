@@ -1,6 +1,9 @@
 /** Printing the bench's rows as they finish, and checking the headline ratios against the goals. */
+import type { ClusterPartResult } from "./cluster.js";
 import type { HttpResult } from "./http.js";
 import type { CaseResult } from "./measure.js";
+import { QUERIES, type QueryName, type QueryPartResult } from "./query.js";
+import type { ReferencePartResult } from "./reference.js";
 import type { RoundTripResult } from "./stores.js";
 import type { Ratio, Spread } from "./timing.js";
 
@@ -42,6 +45,36 @@ export function printHttp(r: HttpResult): void {
   }
 }
 
+const mb = (bytes: number): string => `${(bytes / 1e6).toFixed(1)} MB`;
+
+export function printQueryHeader(): void {
+  console.log(`${"runtime".padEnd(8)} ${"store".padEnd(6)} ${"query".padEnd(13)} | ${"parse".padStart(21)} ${"query".padStart(21)} ${"/parse".padStart(9)} | selected | memory`);
+}
+
+export function printQuery(r: QueryPartResult): void {
+  for (const name of Object.keys(QUERIES) as QueryName[]) {
+    const memory = name === "filter" && r.memory ? `peak ${mb(r.memory.filterPeakBytes)} beside the parsed answer's ${mb(r.memory.parsedBytes)}` : "";
+    console.log(`${r.runtime.padEnd(8)} ${r.store.padEnd(6)} ${name.padEnd(13)} | ${cell(r.times.parse)} ${cell(r.times[name])} ${x(r.ratios[name])} | ${String(r.totals[name]).padStart(8)} | ${memory}`);
+  }
+}
+
+export function printReference(r: ReferencePartResult): void {
+  console.log(`${"store".padEnd(6)} call       | ${"ms".padStart(21)} ${"/fold".padStart(9)} | request bytes | response bytes`);
+  for (const name of ["fold", "reference", "loose", "inline"] as const) {
+    const vs = name === "fold" ? undefined : r.ratios[name];
+    console.log(`${r.store.padEnd(6)} ${name.padEnd(10)} | ${cell(r.times[name])} ${x(vs)} | ${String(r.requestBytes[name]).padStart(13)} | ${r.responseBytes[name]}`);
+  }
+  console.log(`${r.store.padEnd(6)} ${"parse".padEnd(10)} | ${cell(r.times.parse)}`);
+}
+
+export function printCluster(r: ClusterPartResult): void {
+  console.log(`${"".padEnd(14)} | ${"fold".padStart(21)} ${"/stringify".padStart(10)} | ${"first read (20)".padStart(21)} ${"/parse".padStart(9)}`);
+  console.log(`${"stringify".padEnd(14)} | ${cell(r.times.stringify)} ${"".padStart(10)} | ${cell(r.times.parse)} (parse)`);
+  console.log(`${"one Redis".padEnd(14)} | ${cell(r.times.foldRedis)} ${x(r.ratios.foldRedis, 10)} | ${cell(r.times.readRedis)} ${x(r.ratios.readRedis)}`);
+  console.log(`${"3-master".padEnd(14)} | ${cell(r.times.foldCluster)} ${x(r.ratios.foldCluster, 10)} | ${cell(r.times.readCluster)} ${x(r.ratios.readCluster)}`);
+  console.log(`cluster fold / one Redis fold: ${x(r.ratios.clusterOverRedis, 0)} (median of per-round ratios)`);
+}
+
 export interface GoalCheck {
   goal: string;
   limit: number;
@@ -54,7 +87,7 @@ export interface GoalCheck {
 const label = (r: CaseResult): string => `${r.runtime} ${r.store} ${r.form === "structured" ? "structuredContent" : r.form === "text" ? "text+structured" : "pretty text+structured"}${r.part === "shapes" ? ` ${r.answer}` : ""}`;
 
 /** The bench's goals (docs/design.md, "What the bench holds the code to"), each against the cases it names. */
-export function checkGoals(cases: readonly CaseResult[]): GoalCheck[] {
+export function checkGoals(cases: readonly CaseResult[], queries: readonly QueryPartResult[] = []): GoalCheck[] {
   const sized = (answer: string) => cases.filter((r) => r.part === "sizes" && r.answer === answer);
   const goal = (text: string, limit: number, rows: readonly CaseResult[], pick: (r: CaseResult) => Ratio | undefined): GoalCheck => {
     const measured = rows.flatMap((r) => {
@@ -72,7 +105,15 @@ export function checkGoals(cases: readonly CaseResult[]): GoalCheck[] {
     goal("fold / stringify at 100 KB", 4, sized("100 KB").filter(twoForms), (r) => r.ratios.fold),
     goal("first result_query / parse at 100 KB", 2, sized("100 KB").filter((r) => r.form === "structured"), (r) => r.ratios.firstQuery),
     goal("fold / stringify, any answer shape (S4.8)", 3, cases.filter((r) => r.part === "shapes"), (r) => r.ratios.fold),
+    queryGoal("filter / parse at 10 MB, fresh handle (goal 1.0)", 1.5, queries, ["filter", "ticketFilter"]),
+    queryGoal("search / parse at 10 MB, fresh handle (goal 1.0)", 1.5, queries, ["search"]),
+    queryGoal("singular JSONPath query / parse at 10 MB, fresh handle", 0.2, queries, ["singular"]),
   ];
+}
+
+function queryGoal(text: string, limit: number, rows: readonly QueryPartResult[], names: readonly QueryName[]): GoalCheck {
+  const measured = rows.filter((r) => r.bytes >= 10_000_000).flatMap((r) => names.map((name) => ({ case: `${r.runtime} ${r.store} ${name}`, ratio: Number(headline(r.ratios[name])!.toFixed(3)) })));
+  return { goal: text, limit, measured, met: measured.length ? measured.every((m) => m.ratio <= limit) : null };
 }
 
 export function printGoals(goals: readonly GoalCheck[]): void {

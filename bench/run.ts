@@ -4,7 +4,15 @@
  * (bench/results/latest.json) and draws docs/bench.svg. Asserts nothing but that folds fold and queries answer.
  *
  * Options (arguments or environment variables):
- *   --parts=node,stores,shapes,chromium,http   BENCH_PARTS   which parts (default: all)
+ *   --parts=node,stores,shapes,chromium,http,query,reference,cluster
+ *                                              BENCH_PARTS   which parts (default: all); query: filters, search and a
+ *                                                            singular JSONPath read (S14.6); reference: an answer passed
+ *                                                            by $result (S15.1); cluster: folds on a 3-master Redis Cluster
+ *                                                            (S17.2). These three run on the largest size asked up to 10 MB
+ *   --query-runtimes=node,chromium             BENCH_QUERY_RUNTIMES where the query part runs (default: node, and chromium
+ *                                                            when the chromium part runs too)
+ *   --query-stores=memory,sqlite,redis         BENCH_QUERY_STORES the query part's Node stores (default: all three; the shared
+ *                                                            better-sqlite3 build loads only in the Node it was built for)
  *   --sizes=100KB,1MB,10MB,50MB                BENCH_SIZES   answer sizes (default: all; quick: 100KB,1MB)
  *   --rounds=N                                 BENCH_ROUNDS  rounds of every loop (default: per size)
  *   --quick                                    BENCH_QUICK=1 few rounds, small sizes
@@ -19,19 +27,24 @@
 import { execFileSync } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { cpus, tmpdir } from "node:os";
+import { setFlagsFromString } from "node:v8";
+import { runInNewContext } from "node:vm";
 import { basename, dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import type * as PublicApi from "mcp-result-handles";
 import { SHAPES, type FormName, type ShapeName } from "./answers.js";
 import { drawChart } from "./chart.js";
 import { runInChromium } from "./chromium.js";
+import { runClusterPart, type ClusterPartResult } from "./cluster.js";
 import { overHttp, type HttpResult } from "./http.js";
 import { runCases, THRESHOLD_BYTES, type CaseResult, type CaseSpec } from "./measure.js";
-import { checkGoals, goalsMarkdown, printCase, printCaseHeader, printGoals, printHttp, printRoundTrip, printRoundTripHeader, type GoalCheck } from "./report.js";
+import { runQueryPart, type QueryPartResult } from "./query.js";
+import { runReferencePart, type ReferencePartResult } from "./reference.js";
+import { checkGoals, goalsMarkdown, printCase, printCaseHeader, printCluster, printGoals, printHttp, printQuery, printQueryHeader, printReference, printRoundTrip, printRoundTripHeader, type GoalCheck } from "./report.js";
 import { openNodeStores, storeRoundTrips, type RoundTripResult } from "./stores.js";
 
 const root = fileURLToPath(new URL("..", import.meta.url));
-const PARTS = ["node", "stores", "shapes", "chromium", "http"] as const;
+const PARTS = ["node", "stores", "shapes", "chromium", "http", "query", "reference", "cluster"] as const;
 type Part = (typeof PARTS)[number];
 
 /** Sizes and their rounds: enough for a steady median, few enough that the whole bench takes about 5 minutes on 2 cores. */
@@ -43,6 +56,7 @@ const SIZES = [
 ];
 const SHAPE_ROUNDS = 25;
 const HTTP_ROUNDS = 9;
+const PART_ROUNDS = 9;
 
 function option(name: string): string | undefined {
   const arg = process.argv.find((a) => a === `--${name}` || a.startsWith(`--${name}=`));
@@ -56,6 +70,10 @@ for (const part of parts) if (!PARTS.includes(part)) throw new Error(`unknown pa
 const sizeFilter = option("sizes")?.split(",").map((s) => s.trim().toUpperCase().replace(/\s/g, "")) ?? (quick ? ["100KB", "1MB"] : undefined);
 const sizes = SIZES.filter((s) => !sizeFilter || sizeFilter.includes(s.label.replace(/\s/g, "").toUpperCase()));
 const roundsOverride = option("rounds") ? Number(option("rounds")) : quick ? 5 : undefined;
+/** The query, reference and cluster parts' answer: the largest size asked, up to 10 MB. */
+const queryRuntimes = new Set(option("query-runtimes")?.split(",").map((r) => r.trim()) ?? (parts.has("query") ? ["node", ...(parts.has("chromium") ? ["chromium"] : [])] : []));
+if (queryRuntimes.size) parts.add("query");
+const partBytes = Math.min(10_000_000, ...sizes.map((s) => s.bytes).sort((a, b) => b - a).slice(0, 1));
 // Only a whole run replaces the committed figures and chart; a part, a size or quick mode writes to the temp folder.
 const whole = !quick && parts.size === PARTS.length && !sizeFilter && roundsOverride === undefined;
 const out = option("out") ?? (whole ? `${root}bench/results/latest.json` : join(tmpdir(), "mcp-result-handles-bench.json"));
@@ -92,6 +110,12 @@ const started = Date.now();
 const load = { start: loadavg(), atParts: {} as Record<string, number[]>, end: [] as number[] };
 
 const rounds = (base: number) => roundsOverride ?? base;
+/** The query part's heap measure: heap in use, and a full GC (exposed now, for that part only). */
+const heapProbe = () => {
+  setFlagsFromString("--expose-gc");
+  const gc = runInNewContext("gc") as () => void;
+  return { used: () => process.memoryUsage().heapUsed, gc };
+};
 const sizeCases = (part: string, store: string, forms: readonly FormName[], page: boolean, maxBytes = Infinity): CaseSpec[] =>
   sizes
     .filter((s) => s.bytes <= maxBytes)
@@ -117,11 +141,15 @@ const cases: CaseResult[] = [];
 let roundTrips: RoundTripResult[] = [];
 let http: HttpResult | null = null;
 let chromiumVersion: string | null = null;
+let queries: QueryPartResult[] = [];
+let references: ReferencePartResult[] = [];
+let cluster: ClusterPartResult | null = null;
 
 console.log(`Node ${process.version}, ${cpus().length} cores, load average ${load.start.join(" ")}; threshold ${THRESHOLD_BYTES} bytes`);
 console.log(`ms as median (25th-75th percentile) of the rounds; ratios are the median of each round's own ratio (candidate / baseline timed beside it)`);
 
-const stores = await openNodeStores({ redis: parts.has("stores"), upstash: parts.has("stores") });
+const usesRedis = parts.has("stores") || parts.has("query") || parts.has("reference") || parts.has("cluster");
+const stores = await openNodeStores({ redis: usesRedis, upstash: parts.has("stores"), cluster: parts.has("cluster") });
 try {
   if (parts.has("node") || parts.has("stores") || parts.has("shapes")) {
     console.log("\nNode, built package: fold against JSON.stringify, result_query against JSON.parse");
@@ -141,17 +169,43 @@ try {
     roundTrips = await storeRoundTrips(api.createResultHandleStore, stores, ["memory", "sqlite", "redis", "upstash"], tripSizes, printRoundTrip);
     load.atParts.stores = loadavg();
   }
+  if (queryRuntimes.has("node")) {
+    console.log(`\nNode, JSONPath filters, search and a singular read over ${partBytes / 1e6} MB through result_query, a fresh handle per round, against JSON.parse`);
+    printQueryHeader();
+    const options = { bytes: partBytes, rounds: rounds(PART_ROUNDS), heap: heapProbe() };
+    const queryStores = option("query-stores")?.split(",").map((store) => store.trim()) ?? ["memory", "sqlite", "redis"];
+    queries = await runQueryPart(api, "node", queryStores, (store, keep) => stores.storage(store, keep), options, printQuery);
+    load.atParts.query = loadavg();
+  }
+  if (parts.has("reference")) {
+    console.log(`\nA ${partBytes / 1e6} MB answer passed by { "$result": handle, "path": "$.rows" } to a second tool, against folding it once and typing it inline (in-memory MCP link)`);
+    const options = { bytes: partBytes, rounds: rounds(PART_ROUNDS) };
+    references = await runReferencePart(api, ["memory", "redis"], (store, keep) => stores.storage(store, keep), options, printReference);
+    load.atParts.reference = loadavg();
+  }
+  if (parts.has("cluster")) {
+    console.log(`\nFolding ${partBytes / 1e6} MB on a 3-master Redis Cluster beside one Redis`);
+    cluster = await runClusterPart(api, { redis: stores.storage("redis"), cluster: stores.storage("cluster") }, { bytes: partBytes, rounds: rounds(PART_ROUNDS) });
+    printCluster(cluster);
+    load.atParts.cluster = loadavg();
+  }
 } finally {
   await stores.close();
 }
 
-if (parts.has("chromium")) {
-  console.log("\nChromium, built page entry (memory store): fold against JSON.stringify, result_query against JSON.parse");
-  printCaseHeader();
-  const pageCases = [...sizeCases("sizes", "memory", ["structured", "text"], true), ...(parts.has("shapes") ? shapeCases() : [])];
-  const page = await runInChromium(pageCases, printCase);
+if (parts.has("chromium") || queryRuntimes.has("chromium")) {
+  const pageCases = parts.has("chromium") ? [...sizeCases("sizes", "memory", ["structured", "text"], true), ...(parts.has("shapes") ? shapeCases() : [])] : [];
+  if (pageCases.length) {
+    console.log("\nChromium, built page entry (memory store): fold against JSON.stringify, result_query against JSON.parse");
+    printCaseHeader();
+  }
+  const pageQueries = queryRuntimes.has("chromium") ? { bytes: partBytes, rounds: rounds(PART_ROUNDS), report: printQuery } : undefined;
+  if (pageQueries) console.log(`\nChromium: the query part over ${partBytes / 1e6} MB on the page's memory store (no heap measure in a page)`);
+  if (pageQueries) printQueryHeader();
+  const page = await runInChromium(pageCases, printCase, pageQueries);
   chromiumVersion = page.version;
   cases.push(...page.results);
+  queries.push(...page.queries);
   load.atParts.chromium = loadavg();
 }
 
@@ -164,7 +218,7 @@ if (parts.has("http")) {
 }
 
 load.end = loadavg();
-const goals = checkGoals(cases);
+const goals = checkGoals(cases, queries);
 console.log("\nGoals (headline: median of per-round ratios)");
 printGoals(goals);
 
@@ -186,6 +240,9 @@ const results = {
   cases,
   storeRoundTrips: roundTrips,
   http,
+  queries,
+  references,
+  cluster,
   goals,
 };
 mkdirSync(dirname(out), { recursive: true });

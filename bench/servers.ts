@@ -1,12 +1,16 @@
 /**
  * The servers the bench's Node stores talk to, started and stopped here so the bench depends on nothing of
  * the test suite: a redis-server in the foreground on a free loopback port (a child of this process, ended
- * with it), and a loopback bridge from the Upstash REST protocol to it, so the Upstash figure is the real
+ * with it), a 3-master Redis Cluster of such children, and a loopback bridge from the Upstash REST protocol to it, so the Upstash figure is the real
  * @upstash/redis client plus a local hop, not a remote service. The bridge serves what that client sends
  * for the store's commands: `POST /` (one command) and `/pipeline` (a list), a bearer token, and the
  * `Upstash-Encoding: base64` replies the client asks for.
  */
-import { spawn, type ChildProcess } from "node:child_process";
+import { execFile, spawn, type ChildProcess } from "node:child_process";
+import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { promisify } from "node:util";
 import { createServer as createHttpServer, type IncomingMessage } from "node:http";
 import { createServer as createTcpServer, type AddressInfo } from "node:net";
 import { Redis } from "ioredis";
@@ -32,9 +36,17 @@ function freePort(): Promise<number> {
 }
 
 /** redis-server with nothing saved to disk; resolves once it accepts connections. */
-export async function startRedis(binary = process.env.REDIS_SERVER_PATH ?? "redis-server"): Promise<BenchServer> {
+export async function startRedis(binary = REDIS_SERVER): Promise<BenchServer> {
   const port = await freePort();
-  const child: ChildProcess = spawn(binary, ["--bind", "127.0.0.1", "--port", String(port), "--save", "", "--appendonly", "no"], {
+  return { url: `redis://127.0.0.1:${port}`, close: await spawnRedis(binary, port, []) };
+}
+
+const REDIS_SERVER = process.env.REDIS_SERVER_PATH ?? "redis-server";
+const REDIS_CLI = process.env.REDIS_CLI_PATH ?? "redis-cli";
+
+/** A redis-server in the foreground on `port`, a child of this process; resolves to its stop once it accepts connections. */
+async function spawnRedis(binary: string, port: number, args: readonly string[]): Promise<() => Promise<void>> {
+  const child: ChildProcess = spawn(binary, ["--bind", "127.0.0.1", "--port", String(port), "--save", "", "--appendonly", "no", ...args], {
     stdio: ["ignore", "pipe", "inherit"],
   });
   const stop = () => child.kill("SIGKILL");
@@ -49,16 +61,60 @@ export async function startRedis(binary = process.env.REDIS_SERVER_PATH ?? "redi
     });
   });
   child.stdout!.resume();
-  return {
-    url: `redis://127.0.0.1:${port}`,
-    close: () =>
-      new Promise<void>((resolve) => {
-        process.off("exit", stop);
-        if (child.exitCode !== null) return resolve();
-        child.removeAllListeners("exit").once("exit", () => resolve());
-        child.kill("SIGTERM");
-      }),
+  return () =>
+    new Promise<void>((resolve) => {
+      process.off("exit", stop);
+      if (child.exitCode !== null) return resolve();
+      child.removeAllListeners("exit").once("exit", () => resolve());
+      child.kill("SIGTERM");
+    });
+}
+
+export interface BenchCluster {
+  /** As `storage.redis.cluster` takes them. */
+  readonly endpoints: readonly { host: string; port: number }[];
+  close(): Promise<void>;
+}
+
+/**
+ * A Redis Cluster of three masters, no replicas (S17.2), each a foreground child on free loopback ports with
+ * its config in a temp folder; resolves once every master reports `cluster_state:ok`.
+ */
+export async function startRedisCluster(binary = REDIS_SERVER): Promise<BenchCluster> {
+  const dir = mkdtempSync(join(tmpdir(), "result-handles-bench-cluster-"));
+  const stops: (() => Promise<void>)[] = [];
+  const ports: number[] = [];
+  const close = async () => {
+    await Promise.all(stops.map((stop) => stop()));
+    rmSync(dir, { recursive: true, force: true });
   };
+  try {
+    for (let i = 0; i < 3; i++) {
+      // The bus port is given, not port + 10000, which can run past 65535 from an ephemeral port.
+      const [port, bus] = [await freePort(), await freePort()];
+      ports.push(port);
+      const node = join(dir, `node-${i}`);
+      mkdirSync(node);
+      stops.push(await spawnRedis(binary, port, ["--cluster-enabled", "yes", "--cluster-port", String(bus), "--cluster-config-file", join(node, "nodes.conf"), "--dir", node]));
+    }
+    await promisify(execFile)(REDIS_CLI, ["--cluster", "create", ...ports.map((port) => `127.0.0.1:${port}`), "--cluster-yes"], { timeout: 30_000 });
+    const clients = ports.map((port) => new Redis({ host: "127.0.0.1", port, lazyConnect: true }));
+    try {
+      const deadline = Date.now() + 30_000;
+      for (;;) {
+        const infos = await Promise.all(clients.map((client) => client.call("cluster", "info") as Promise<string>));
+        if (infos.every((info) => info.includes("cluster_state:ok"))) break;
+        if (Date.now() > deadline) throw new Error("the bench's Redis Cluster did not reach cluster_state:ok");
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      }
+    } finally {
+      for (const client of clients) client.disconnect();
+    }
+  } catch (error) {
+    await close();
+    throw error;
+  }
+  return { endpoints: ports.map((port) => ({ host: "127.0.0.1", port })), close };
 }
 
 type Reply = null | number | Buffer | Reply[];

@@ -9,7 +9,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type * as PublicApi from "mcp-result-handles";
 import type { StorageConfig } from "mcp-result-handles";
-import { startRedis, startUpstashBridge, type BenchServer, type UpstashEndpoint } from "./servers.js";
+import { startRedis, startRedisCluster, startUpstashBridge, type BenchCluster, type BenchServer, type UpstashEndpoint } from "./servers.js";
 import { ticketsOf } from "./answers.js";
 import { memoryFor, type Keep } from "./measure.js";
 import { interleaved, ratio, spread, type Ratio, type Spread } from "./timing.js";
@@ -23,14 +23,17 @@ export interface NodeStores {
   close(): Promise<void>;
 }
 
-export async function openNodeStores(options: { redis: boolean; upstash: boolean }): Promise<NodeStores> {
+export async function openNodeStores(options: { redis: boolean; upstash: boolean; cluster?: boolean }): Promise<NodeStores> {
   const dir = mkdtempSync(join(tmpdir(), "result-handles-bench-"));
   let redis: BenchServer | undefined;
   let bridge: UpstashEndpoint | undefined;
+  let cluster: BenchCluster | undefined;
   try {
     if (options.redis || options.upstash) redis = await startRedis();
     if (options.upstash && redis) bridge = await startUpstashBridge(redis.url);
+    if (options.cluster) cluster = await startRedisCluster();
   } catch (error) {
+    await bridge?.close();
     await redis?.close();
     rmSync(dir, { recursive: true, force: true });
     throw error;
@@ -47,6 +50,9 @@ export async function openNodeStores(options: { redis: boolean; upstash: boolean
         case "redis":
           if (!redis) throw new Error("redis-server was not started");
           return { type: "redis", redis: { url: redis.url }, timeoutMs: TIMEOUT_MS };
+        case "cluster":
+          if (!cluster) throw new Error("the Redis Cluster was not started");
+          return { type: "redis", redis: { cluster: [...cluster.endpoints] }, timeoutMs: TIMEOUT_MS };
         case "upstash":
           if (!bridge) throw new Error("the Upstash bridge was not started");
           return { type: "upstash", upstash: { url: bridge.url, token: bridge.token }, timeoutMs: TIMEOUT_MS };
@@ -57,6 +63,7 @@ export async function openNodeStores(options: { redis: boolean; upstash: boolean
     async close() {
       await bridge?.close();
       await redis?.close();
+      await cluster?.close();
       rmSync(dir, { recursive: true, force: true });
     },
   };

@@ -1,12 +1,13 @@
 /**
  * The page's MCP side: one plugin instance (threshold 4096, as the demo's "reports" instance), an in-page
- * `McpServer` per connection with the `report` example, and an MCP client linked to it in memory. The
+ * `McpServer` per connection with the `report` example and `count_tickets` (which takes a list, so a
+ * folded report can be passed to it by reference), and an MCP client linked to it in memory. The
  * same plugin also exposes `report` and `result_query` through WebMCP when the page has a model context.
  */
 import { Client } from "@modelcontextprotocol/client";
 import { InMemoryTransport, McpServer } from "@modelcontextprotocol/server";
 import { ResultHandlesPlugin, defaultOwner, findModelContext, type Logger, type ResultHandlesOptions } from "mcp-result-handles";
-import { registerReport, reportRows } from "../demo-tools.js";
+import { registerCountTickets, registerReport, reportRows } from "../demo-tools.js";
 
 export type StoreKind = "memory" | "indexeddb";
 export type Identity = "anonymous" | "alice";
@@ -60,6 +61,7 @@ export class InPageMcp {
     const server = new McpServer({ name: "playground", version: "1.0.0" });
     this.plugin.install(server, { owner: signedInCaller, logger: this.logger });
     registerReport(server);
+    registerCountTickets(server); // takes a folded report's rows by reference (S15.1)
     const [clientTransport, serverTransport] = InMemoryTransport.createLinkedPair();
     if (identity !== "anonymous") {
       // The in-memory transport forwards auth only when the sender passes it: sign every message as alice.

@@ -161,6 +161,37 @@ async function runQuery(event: Event): Promise<void> {
   }
 }
 
+/** Passes the folded rows to count_tickets as `{ "$result": handle, "path": "$.rows" }` (S15.1): a few bytes, not 7 KB. */
+async function callByReference(): Promise<void> {
+  const button = $<HTMLButtonElement>("call-reference");
+  const handle = $<HTMLInputElement>("query-handle").value.trim();
+  if (!handle) {
+    $("reference-status").textContent = "No handle yet: sign in and call report first.";
+    return;
+  }
+  setBusy(button, true);
+  clearWarnings();
+  const args = { tickets: { $result: handle, path: "$.rows" } };
+  renderJson($("reference-args"), args);
+  try {
+    const result = await mcp.call("alice", "count_tickets", args);
+    renderJson($("reference-result"), result.structuredContent);
+    $("reference-result").classList.toggle("error", Boolean(result.isError));
+    const error = (result.structuredContent as { error?: { code: string; message: string } } | undefined)?.error;
+    if (result.isError) {
+      const text = (result.content as { text?: string }[] | undefined)?.[0]?.text ?? "";
+      $("reference-status").replaceChildren(badge(error?.code ?? "ERROR", "bad"), ` ${error?.message ?? text}`);
+    } else {
+      const { count } = result.structuredContent as { count: number };
+      $("reference-status").replaceChildren(badge("OK", "good"), ` ${number.format(bytesOf(args))} bytes of arguments carried ${count} tickets: the server read them from the handle.`);
+    }
+  } catch (error) {
+    $("reference-status").textContent = error instanceof Error ? error.message : String(error);
+  } finally {
+    setBusy(button, false);
+  }
+}
+
 function badge(text: string, tone: "good" | "bad"): HTMLElement {
   const element = document.createElement("span");
   element.className = `badge ${tone}`;
@@ -184,6 +215,7 @@ function wire(): void {
   anonymous.addEventListener("click", () => void callReport("anonymous", anonymous));
   signedIn.addEventListener("click", () => void callReport("alice", signedIn));
   $("query-form").addEventListener("submit", (event) => void runQuery(event));
+  $("call-reference").addEventListener("click", () => void callByReference());
   for (const chip of document.querySelectorAll<HTMLButtonElement>(".chip")) {
     // A path chip reads that place; the search chip also fills the text to find (S14.7).
     chip.addEventListener("click", () => {
