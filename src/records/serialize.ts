@@ -5,7 +5,8 @@
  * Lists (the root list, or lists reached from the root through object keys only, down to three keys,
  * such as `{ rows: [...] }` or `{ data: { search: { nodes: [...] } } }`) are serialised in batches of
  * items (`JSON.stringify` of slices, joined with commas): the same text as one `JSON.stringify`, with
- * the exact byte offset of every batch for free. Anything else is serialised whole. An item with its own
+ * the exact byte offset of every batch for free. Long strings in the same places are serialised in
+ * chunks of characters the same way (string-layout.ts, S16.4). Anything else is serialised whole. An item with its own
  * `toJSON(key)` gets its index in the whole list, as `JSON.stringify` of the answer would pass (S16.7).
  */
 import { isPlainObject, setOwn, type JsonObject } from "../util/json.js";
