@@ -44,11 +44,15 @@ describe('selection "outside": everything but the indexed lists\' items', () => 
     expect(spy.data.size).toBeGreaterThan(2);
   });
 
-  it("a root list reads as empty; an answer without lists reads whole", async () => {
+  it("a root list reads as empty; an answer without lists or long strings reads whole", async () => {
     const list = await stored(Array.from({ length: 4000 }, (_, i) => ({ i })));
     expect((await list.store.readShared(list.handle, alice, () => "outside"))!.value).toEqual([]);
-    const text = { note: "x".repeat(100_000) };
-    const plain = await stored(text);
-    expect((await plain.store.readShared(plain.handle, alice, () => "outside"))!.value).toEqual(text);
+    const wide = Object.fromEntries(Array.from({ length: 5000 }, (_, i) => [`key${i}`, `value ${i}`]));
+    const plain = await stored(wide);
+    expect((await plain.store.readShared(plain.handle, alice, () => "outside"))!.value).toEqual(wide);
+    // S16.4: a long string is found by range like a list, so outside it reads as "" (its pieces unread).
+    const text = await stored({ note: "x".repeat(100_000), n: 1 });
+    expect((await text.store.readShared(text.handle, alice, () => "outside"))!.value).toEqual({ note: "", n: 1 });
+    expect(text.spy.gets.length - 1).toBeLessThanOrEqual(2);
   });
 });

@@ -7,7 +7,7 @@
  * The plan also says which pieces the store reads (`select`), from the same segments and the same window
  * rule `queryValue` slices with, so no rule is written twice.
  */
-import type { ListSummary, Selection, Selector } from "../records/answer-index.js";
+import type { ListSummary, Selection, Selector, StringSummary } from "../records/answer-index.js";
 import { ResultQueryError } from "../errors.js";
 import { DEFAULT_LIMITS } from "../plugin/defaults.js";
 import { compileJsonPath, type CompiledJsonPath } from "./jsonpath.js";
@@ -71,17 +71,23 @@ export function sliceWindow(args: Pick<QueryArguments, "offset" | "limit" | "pag
 }
 
 /**
- * What the store must read for this plan (S8.5): a singular path into a large list reads only the batches
- * holding the window (path ends at the list) or the item (path goes through it); a nodelist reads all.
+ * What the store must read for this plan (S8.5, S16.4): a singular path into a large list reads only the
+ * batches holding the window (path ends at the list) or the item (path goes through it); one ending at a
+ * long string reads only the chunks holding its window of characters; a nodelist or a search reads all.
+ * A path above a list or long string (`$` on `{ rows, log }`) reads a summary when `thresholdBytes` is
+ * given (a `result_query`, whose slice may be refused): the query then answers from it only a refusal,
+ * and reads the rest when the slice fits. Without it (a reference, S15.1) the value is read whole.
  */
-export function selectorFor(plan: QueryPlan, args: Pick<QueryArguments, "offset" | "limit" | "page" | "search">): Selector {
+export function selectorFor(plan: QueryPlan, args: Pick<QueryArguments, "offset" | "limit" | "page" | "search">, thresholdBytes?: number): Selector {
   if (plan.kind === "refused") return () => "none";
   if (plan.kind === "nodelist") return () => "all";
   const { segments } = plan;
-  return (lists: readonly ListSummary[]): Selection => {
+  const under = (path: readonly string[]) => segments.length >= path.length && path.every((key, i) => objectKey(segments[i]!) === key);
+  const above = (path: readonly string[]) => segments.length < path.length && segments.every((segment, i) => objectKey(segment) === path[i]);
+  return (lists: readonly ListSummary[], strings: readonly StringSummary[] = []): Selection => {
     for (let list = 0; list < lists.length; list++) {
       const { path, length } = lists[list]!;
-      if (segments.length < path.length || path.some((key, i) => objectKey(segments[i]!) !== key)) continue;
+      if (!under(path)) continue;
       const rest = segments.slice(path.length);
       if (rest.length === 0) {
         if (args.search !== undefined) return { list, from: 0, to: length }; // a search reads every item (S14.4)
@@ -92,13 +98,24 @@ export function selectorFor(plan: QueryPlan, args: Pick<QueryArguments, "offset"
       // An index out of range, or a name, names nothing in a list: the query says so from the list's length alone.
       return item === undefined ? { list, from: 0, to: 0 } : { list, from: item, to: item + 1 };
     }
-    // A path on the way to a list (`$`, or `data` above `data.rows`) needs the lists; one beside them does not (S16.4).
-    const aboveAList = lists.some(({ path }) => segments.length < path.length && segments.every((segment, i) => objectKey(segment) === path[i]));
-    return aboveAList || lists.length === 0 ? "all" : "outside";
+    for (let string = 0; string < strings.length; string++) {
+      const { path } = strings[string]!;
+      if (!under(path)) continue;
+      // Nothing is under a string: the refusal says so from its length alone.
+      if (segments.length > path.length) return { string, from: 0, to: 0 };
+      if (args.search !== undefined || thresholdBytes === undefined) return "all"; // every character (S14.4, S15.1)
+      const { offset, limit } = sliceWindow(args, DEFAULT_LIMITS.chars);
+      // One character more each side: a window never splits a surrogate pair (S7.3), so its edges are looked at.
+      return { string, from: Math.max(0, offset - 1), to: offset + limit + 2 };
+    }
+    // A path on the way to a part (`$`, or `data` above `data.rows`) needs them; one beside them does not (S16.4).
+    const aboveAPart = lists.some(({ path }) => above(path)) || strings.some(({ path }) => above(path));
+    if (!aboveAPart) return lists.length === 0 && strings.length === 0 ? "all" : "outside";
+    return args.search === undefined && thresholdBytes !== undefined ? { summary: thresholdBytes } : "all";
   };
 }
 
 /** The selector of `args`'s path, parsed once per query whatever the number of instances asked. */
-export function selectForQuery(args: QueryArguments): Selector {
-  return selectorFor(planPath(args.path), args);
+export function selectForQuery(args: QueryArguments, thresholdBytes?: number): Selector {
+  return selectorFor(planPath(args.path), args, thresholdBytes);
 }

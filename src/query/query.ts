@@ -9,6 +9,7 @@ import { DEFAULT_LIMITS, MAX_LIMIT, MAX_SEARCH_CHARS } from "../plugin/defaults.
 import { planPath, sliceWindow, type QueryArguments, type QueryPlan } from "./plan.js";
 import { cutForMessage, quoteArgument } from "../util/quote-argument.js";
 import { jsonSize } from "../util/size.js";
+import { isText, type PiecedString } from "../util/pieced-string.js";
 
 export type { QueryArguments } from "./plan.js";
 
@@ -100,7 +101,7 @@ export function answerPlan(answer: unknown, plan: QueryPlan, args: QueryArgument
   const path = formatPath(steps);
   const pick = fieldPicker(args.fields);
 
-  if (typeof target === "string") {
+  if (isText(target)) { // a string, or a long one read in part: its window is read (S16.4)
     if (args.fields) throw invalid(`fields apply to objects and lists of objects; ${cutForMessage(path)} is a string`);
     const { offset, limit } = sliceWindow(args, DEFAULT_LIMITS.chars);
     const [start, end] = stringRange(target, offset, limit);
@@ -136,7 +137,7 @@ export function answerPlan(answer: unknown, plan: QueryPlan, args: QueryArgument
 }
 
 /** A character range that never splits a surrogate pair (S7.3). */
-function stringRange(text: string, offset: number, limit: number): [number, number] {
+function stringRange(text: string | PiecedString, offset: number, limit: number): [number, number] {
   let start = Math.min(offset, text.length);
   if (start > 0 && start < text.length && isLowSurrogate(text.charCodeAt(start)) && isHighSurrogate(text.charCodeAt(start - 1))) start--;
   let end = Math.min(text.length, start + limit);

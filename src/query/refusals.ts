@@ -10,6 +10,7 @@ import { cutForMessage, quoteArgument } from "../util/quote-argument.js";
 import { jsonSize } from "../util/size.js";
 import { formatPath, type PathSegment } from "./canonical-path.js";
 import { nearestKey } from "./nearest-key.js";
+import { isText } from "../util/pieced-string.js";
 
 /** Keys listed when a refusal says what an object holds; then a count. */
 const KEYS_LISTED = 20;
@@ -34,7 +35,7 @@ export function pathNotFound(path: string, reached: { value: unknown; steps: rea
       const name = segment.kind === "name" ? segment.name : segment.kind === "token" ? segment.token : "";
       if (isPlainObject(value[0]) && hasOwn(value[0], name)) detail += `, or keep ${quoteArgument(name)} of every item with path ${quoteArgument(formatPath(steps))} and fields [${quoteArgument(name)}]`;
     }
-  } else if (isPlainObject(value)) {
+  } else if (isPlainObject(value) && !isText(value)) {
     const name = segment.kind === "name" ? segment.name : segment.kind === "token" ? segment.token : String(segment.index);
     const keys = Object.keys(value);
     detail = `${at} is ${describeObject(keys)} and none is ${quoteArgument(name)}`;
@@ -93,7 +94,7 @@ export function sliceAdvice(target: unknown, steps: readonly (string | number)[]
     const item = [...steps, Math.min(offset, target.length - 1)];
     return `Item ${cutForMessage(formatPath(item))} alone is over the limit: read it with path ${quoteArgument(formatPath(item))}.` + largestParts(target[item.at(-1) as number], item, thresholdBytes);
   }
-  if (typeof target === "string") {
+  if (isText(target)) {
     return fit > 0
       ? `At most ${fit} ${unit} from offset ${offset} fit: call result_query again with limit ${fit}.`
       : `Not even one character fits: raise the plugin's thresholdBytes.`;
@@ -119,13 +120,13 @@ function largestParts(root: unknown, steps: readonly (string | number)[], thresh
       if (head > 0) parts.push({ steps: here, length: value.length, value, weight: value.length * shallowSize(value[0]) });
       // The first items stand for the rest: a list's items are usually alike.
       for (let i = 0; i < Math.min(value.length, 3); i++) queue.push({ value: value[i], steps: [...here, i] }), visited++;
-    } else if (isPlainObject(value)) {
+    } else if (isPlainObject(value) && !isText(value)) {
       for (const key in value) {
         if (!hasOwn(value, key)) continue;
         if (++visited >= PARTS_VISITED) break;
         queue.push({ value: value[key], steps: [...here, key] });
       }
-    } else if (typeof value === "string" && value.length >= LONG_STRING && head > 0) {
+    } else if (isText(value) && value.length >= LONG_STRING && head > 0) {
       parts.push({ steps: here, length: value.length, value, weight: value.length });
     }
   }
@@ -160,7 +161,7 @@ function shallowSize(value: unknown): number {
 
 /** A limit that fits from offset 0, at least 1 (when even one item does not fit, the refusal of that call says where to go). */
 function fittingLimit(value: unknown, thresholdBytes: number): number {
-  if (typeof value === "string") return Math.max(1, fittingChars(value.slice(0, thresholdBytes), thresholdBytes));
+  if (isText(value)) return Math.max(1, fittingChars(value.slice(0, thresholdBytes), thresholdBytes));
   return Math.max(1, fittingItems(value as unknown[], thresholdBytes));
 }
 
@@ -197,7 +198,7 @@ function describeObject(keys: readonly string[]): string {
 }
 
 function describeLeaf(value: unknown): string {
-  if (typeof value === "string") return `a string of ${value.length} characters`;
+  if (isText(value)) return `a string of ${value.length} characters`;
   if (value === null) return "null";
   return `a ${typeof value}`;
 }

@@ -10,6 +10,7 @@ import { searchQuery } from "./search-query.js";
 import { answerPlan, parseQueryArguments, type QueryResult } from "./query.js";
 import type { ResultHandleStore, StoredValue } from "../records/store.js";
 import { textResult, type ToolResult } from "../util/tool-result.js";
+import { withKnownSizes } from "../util/size.js";
 
 /** A plugin instance as `result_query` sees it: where its handles live and how large a slice may be. */
 export interface HandleSource {
@@ -139,8 +140,18 @@ export class ResultQueryTool {
   async queryUntil(rawArgs: unknown, owner: OwnerOf): Promise<{ result: QueryResult; expiresAt: number }> {
     const args = parseQueryArguments(rawArgs);
     const plan = planPath(args.path); // parsed once, whatever the number of instances; the store reads what it selects
-    const found = await this.find(args.handle, owner, selectorFor(plan, args), "shared");
+    let found = await this.find(args.handle, owner, (source) => selectorFor(plan, args, source.config.thresholdBytes), "shared");
     const { config } = found.source;
+    if (found.summary) {
+      // Read as a summary (S16.4): a refusal built from it is the refusal of the whole (every part counts at
+      // its whole size); a slice that fits is read whole and answered from that.
+      try {
+        withKnownSizes(() => answerPlan(found.value, plan, args, config.thresholdBytes));
+      } catch (error) {
+        if (error instanceof ResultQueryError && error.code === "RESULT_SLICE_TOO_LARGE") throw error;
+      }
+      found = await this.readWhole(args.handle, owner, found.source);
+    }
     const result =
       args.search !== undefined
         ? searchQuery(found.value, plan, { ...args, search: args.search }, config)
@@ -158,12 +169,26 @@ export class ResultQueryTool {
   async referenced(handle: unknown, path: unknown, owner: OwnerOf, read: "fresh" | "shared" = "fresh"): Promise<{ value: unknown; expiresAt: number }> {
     const args = parseQueryArguments({ handle, path });
     const given = path === undefined ? undefined : args.path;
-    const found = await this.find(args.handle, owner, referenceSelector(given), read);
+    const select = referenceSelector(given);
+    const found = await this.find(args.handle, owner, () => select, read);
     return { value: referenceValue(found.value, given), expiresAt: found.expiresAt };
   }
 
+  /** The whole answer from the instance that held it (after a summary read, S16.4); not found as `find` says it. */
+  private async readWhole(handle: string, owner: OwnerOf, source: HandleSource): Promise<StoredValue & { source: HandleSource }> {
+    let found: StoredValue | undefined;
+    try {
+      const store = await source.store();
+      found = await store.readWithExpiry(handle, typeof owner === "function" ? owner(source) : owner, () => "all", true);
+    } catch {
+      throw storeUnavailable();
+    }
+    if (!found) throw handleNotFound(handle);
+    return { ...found, source };
+  }
+
   /** The first instance (in install order) holding the handle for its owner, and the value it read. */
-  private async find(handle: string, owner: OwnerOf, select: Selector, read: "shared" | "fresh"): Promise<StoredValue & { source: HandleSource }> {
+  private async find(handle: string, owner: OwnerOf, selectFor: (source: HandleSource) => Selector, read: "shared" | "fresh"): Promise<StoredValue & { source: HandleSource }> {
     // Every instance's store is asked at once, so a slow or hung store costs one timeout, not one per
     // instance; the first instance (in install order) that holds the handle answers.
     const reads = this.sources().map((source) => ({
@@ -172,7 +197,7 @@ export class ResultQueryTool {
         .store()
         .then((store) => {
           const who = typeof owner === "function" ? owner(source) : owner;
-          return store.readWithExpiry(handle, who, select, read === "shared");
+          return store.readWithExpiry(handle, who, selectFor(source), read === "shared");
         })
         .then(
           (found): StoredValue | "not found" | "unavailable" => found ?? "not found",
@@ -185,14 +210,20 @@ export class ResultQueryTool {
       if (found === "unavailable") unavailable = true;
       else if (found !== "not found") return { ...found, source: read.source };
     }
-    if (unavailable) {
-      throw new ResultQueryError("RESULT_STORE_UNAVAILABLE", "The result store could not be read right now. Try the same call again in a moment.");
-    }
-    throw new ResultQueryError(
-      "RESULT_HANDLE_NOT_FOUND",
-      `No answer is kept for handle ${quoteArgument(handle)}: it expired, was evicted, or was not issued to this session and caller. Call the original tool again for a new handle.`,
-    );
+    if (unavailable) throw storeUnavailable();
+    throw handleNotFound(handle);
   }
+}
+
+function storeUnavailable(): ResultQueryError {
+  return new ResultQueryError("RESULT_STORE_UNAVAILABLE", "The result store could not be read right now. Try the same call again in a moment.");
+}
+
+function handleNotFound(handle: string): ResultQueryError {
+  return new ResultQueryError(
+    "RESULT_HANDLE_NOT_FOUND",
+    `No answer is kept for handle ${quoteArgument(handle)}: it expired, was evicted, or was not issued to this session and caller. Call the original tool again for a new handle.`,
+  );
 }
 
 /**

@@ -4,6 +4,7 @@
  * main record; the storage sees it only encrypted.
  */
 import type { ListLayout } from "./serialize.js";
+import type { StringLayout } from "./string-layout.js";
 import { IV_BYTES, TAG_BYTES } from "./crypto/backend.js";
 import { decodeUtf8, toJsonBytes } from "../util/size.js";
 
@@ -21,14 +22,25 @@ export interface AnswerIndex {
   /** Per piece, 1 when its plaintext is pure ASCII (decoded as latin1), else 0. */
   ascii: number[];
   lists: ListLayout[];
+  /** Long strings found by range (S16.4); an index written before them has none. */
+  strings: StringLayout[];
 }
 
 /**
  * What a query needs of an answer: all of it; nothing (its path cannot be valid); everything outside the
- * indexed lists' items ("outside": its path names no list, nor a key on the way to one, so the lists may
- * read as empty; the store then reads only the pieces around them); or items of one list.
+ * indexed lists' items and long strings' characters ("outside": its path names none of them, nor a key on
+ * the way to one, so the lists may read as empty and the strings as ""; the store then reads only the
+ * pieces around them); items of one list; characters of one long string (S16.4: as a `PiecedString`); or
+ * a summary: everything outside, with every list and long string standing in at its full length and
+ * JSON size and with its first `summary` bytes read (what a refused `$` needs, S14.5, S16.4).
  */
-export type Selection = "all" | "none" | "outside" | { list: number; from: number; to: number };
+export type Selection =
+  | "all"
+  | "none"
+  | "outside"
+  | { list: number; from: number; to: number }
+  | { string: number; from: number; to: number }
+  | { summary: number };
 
 /** What a query planner may know of the lists before anything else is read. */
 export interface ListSummary {
@@ -37,22 +49,28 @@ export interface ListSummary {
   readonly length: number;
 }
 
-export type Selector = (lists: readonly ListSummary[]) => Selection;
+/** What a query planner may know of the long strings: where, and their length in characters. */
+export interface StringSummary {
+  readonly path: readonly string[];
+  readonly length: number;
+}
+
+export type Selector = (lists: readonly ListSummary[], strings: readonly StringSummary[]) => Selection;
 
 
 export function encodeIndex(index: AnswerIndex): Uint8Array {
-  const { nonce, pieces, pad, ivs, tags, ascii, lists } = index;
-  return toJsonBytes({ nonce: Array.from(nonce), pieces, pad, ivs: Array.from(ivs), tags: Array.from(tags), ascii, lists });
+  const { nonce, pieces, pad, ivs, tags, ascii, lists, strings } = index;
+  return toJsonBytes({ nonce: Array.from(nonce), pieces, pad, ivs: Array.from(ivs), tags: Array.from(tags), ascii, lists, strings });
 }
 
 /** The index, or undefined when the plaintext is not one (it decrypted, so this means a bug or a foreign writer). */
 export function decodeIndex(plaintext: Uint8Array): AnswerIndex | undefined {
   try {
-    const raw = JSON.parse(decodeUtf8(plaintext)) as { nonce: number[]; pieces: number[]; pad: number; ivs: number[]; tags: number[]; ascii: number[]; lists: ListLayout[] };
-    const { nonce, pieces, pad, ivs, tags, ascii, lists } = raw;
-    if (![nonce, pieces, ivs, tags, ascii, lists].every(Array.isArray) || !Number.isSafeInteger(pad)) return undefined;
+    const raw = JSON.parse(decodeUtf8(plaintext)) as { nonce: number[]; pieces: number[]; pad: number; ivs: number[]; tags: number[]; ascii: number[]; lists: ListLayout[]; strings?: StringLayout[] };
+    const { nonce, pieces, pad, ivs, tags, ascii, lists, strings = [] } = raw;
+    if (![nonce, pieces, ivs, tags, ascii, lists, strings].every(Array.isArray) || !Number.isSafeInteger(pad)) return undefined;
     if (ivs.length !== pieces.length * IV_BYTES || tags.length !== pieces.length * TAG_BYTES || ascii.length !== pieces.length) return undefined;
-    return { nonce: Uint8Array.from(nonce), pieces, pad, ivs: Uint8Array.from(ivs), tags: Uint8Array.from(tags), ascii, lists };
+    return { nonce: Uint8Array.from(nonce), pieces, pad, ivs: Uint8Array.from(ivs), tags: Uint8Array.from(tags), ascii, lists, strings };
   } catch {
     return undefined;
   }
@@ -110,4 +128,9 @@ export function piecesOf(index: AnswerIndex, start: number, end: number): { piec
     offset += length;
   }
   return out;
+}
+
+/** JSON size in bytes of a whole indexed list, brackets included: known from the index without reading it. */
+export function listJsonBytes(list: ListLayout): number {
+  return list.end - (list.batches[1] ?? list.end) + 2;
 }

@@ -4,13 +4,15 @@
  * whole handle read as not found). What is read is kept in the answer's state, which `readShared` may
  * keep in memory for the next query (recent-answers.ts), counting what it holds (S16.3).
  */
-import { itemSpan, pieceSeal, piecesOf, type AnswerIndex, type Selection } from "./answer-index.js";
+import { itemSpan, listJsonBytes, pieceSeal, piecesOf, type AnswerIndex, type Selection } from "./answer-index.js";
+import { charSpan, chunkStarts, stringJsonBytes } from "./string-layout.js";
+import { PiecedString } from "../util/pieced-string.js";
 import type { AnswerKeys } from "./crypto/keys.js";
 import { openPiece, paddedPieceLength, pieceHeader } from "./format.js";
 import { listSlotsBytes } from "./heap-size.js";
 import { hasOwn, setOwn, type JsonObject } from "../util/json.js";
 import type { NamespacedStorage } from "../storage/types.js";
-import { decodeUtf8 } from "../util/size.js";
+import { decodeUtf8, setKnownJsonSize } from "../util/size.js";
 
 /** An answer as far as `readShared` has read it: whole, or its index and the parts read so far. */
 export interface AnswerState {
@@ -19,9 +21,11 @@ export interface AnswerState {
   index?: AnswerIndex;
   /** Per list: its items as read so far (holes elsewhere) and which batches are in. */
   lists: Map<number, { items: unknown[]; loaded: Uint8Array }>;
-  /** The root as far as read: the list itself, or an object holding the lists read so far. */
+  /** Per long string: its characters as read so far (S16.4). */
+  strings: Map<number, PiecedString>;
+  /** The root as far as read: the list or string itself, or an object holding the parts read so far. */
   root?: unknown;
-  /** Whether everything outside the indexed lists' items is in `root` (selection "outside"). */
+  /** Whether everything outside the indexed lists' items and strings' characters is in `root` (selection "outside"). */
   outside?: boolean;
   /** Whether it is kept in memory (readShared), and so counts what it holds (S16.3). */
   counted: boolean;
@@ -46,6 +50,8 @@ export interface AnswerRead {
 export function readSelection(read: AnswerRead, selection: Exclude<Selection, "none">): Promise<unknown> {
   if (selection === "all") return readWhole(read);
   if (selection === "outside") return readOutside(read);
+  if ("summary" in selection) return readSummary(read, selection.summary);
+  if ("string" in selection) return readChars(read, selection.string, selection.from, selection.to);
   return readItems(read, selection.list, selection.from, selection.to);
 }
 
@@ -58,6 +64,7 @@ async function readWhole(read: AnswerRead): Promise<unknown> {
   const value = JSON.parse(texts.join("")) as unknown;
   state.whole = { value };
   state.lists.clear();
+  state.strings.clear();
   state.root = undefined;
   state.outside = false;
   if (state.counted) state.bytes = state.indexBytes + read.estimate(value);
@@ -65,28 +72,33 @@ async function readWhole(read: AnswerRead): Promise<unknown> {
 }
 
 /**
- * Everything but the items of the indexed lists, which read as empty (or as far as read): a query whose
- * path stays outside every list (`$.total` beside `rows`) reads the pieces around the lists, not those
- * inside them, and parses only that. Items of lists read before or after are placed in the same root.
+ * Everything but the items of the indexed lists and the characters of the long strings, which read as
+ * empty (or as far as read): a query whose path stays outside them (`$.total` beside `rows`) reads the
+ * pieces around them, not those inside, and parses only that. Parts read before or after are placed in
+ * the same root.
  */
 async function readOutside(read: AnswerRead): Promise<unknown> {
   const { state } = read;
   if (state.outside) return state.root;
   const index = state.index!;
   const total = index.pieces.reduce((sum, length) => sum + length, 0);
+  const skipped = [
+    ...index.lists.filter((list) => list.batches.length > 0).map((list) => ({ start: list.batches[1]!, end: list.end })), // an empty list: nothing to leave out
+    ...index.strings.filter((text) => text.chunks.length > 0).map((text) => ({ start: text.chunks[1]!, end: text.end })),
+  ].sort((a, b) => a.start - b.start);
   const kept: { start: number; end: number }[] = [];
   let at = 0;
-  for (const list of index.lists) {
-    if (list.batches.length === 0) continue; // an empty list: nothing to leave out
-    kept.push({ start: at, end: list.batches[1]! });
-    at = list.end;
+  for (const { start, end } of skipped) {
+    kept.push({ start: at, end: start });
+    at = end;
   }
   kept.push({ start: at, end: total });
   const texts = await readRanges(read, kept.flatMap(({ start, end }) => (end > start ? piecesOf(index, start, end) : [])));
   if (texts === MISSING) return MISSING;
   const skeleton = JSON.parse(texts.join("")) as unknown;
   let root = skeleton;
-  for (const [list, { items }] of state.lists) root = withList(root, index.lists[list]!.path, items);
+  for (const [list, { items }] of state.lists) root = placeAt(root, index.lists[list]!.path, items);
+  for (const [text, pieced] of state.strings) root = placeAt(root, index.strings[text]!.path, pieced);
   state.root = root;
   state.outside = true;
   if (state.counted) state.bytes += read.estimate(skeleton);
@@ -103,7 +115,8 @@ async function readItems(read: AnswerRead, list: number, from: number, to: numbe
   if (!held) {
     held = { items: new Array<unknown>(layout.length), loaded: new Uint8Array(layout.batches.length / 2) };
     state.lists.set(list, held);
-    state.root = withList(state.root, layout.path, held.items);
+    setKnownJsonSize(held.items, listJsonBytes(layout)); // a summary measures it whole (S16.4)
+    state.root = placeAt(state.root, layout.path, held.items);
     if (state.counted) state.bytes += listSlotsBytes(layout.length) + held.loaded.byteLength;
   }
   const root = state.root; // a concurrent whole read may reset the state meanwhile
@@ -117,6 +130,59 @@ async function readItems(read: AnswerRead, list: number, from: number, to: numbe
     if (state.counted) state.bytes += read.estimate(items) - listSlotsBytes(items.length); // its slots are in held.items
   }
   return root;
+}
+
+/**
+ * Characters `from` to `to - 1` of one long string (S16.4): only the chunks holding them are read, parsed
+ * as one JSON string (chunks start outside escapes) and kept in the string's `PiecedString`, which
+ * stands in the root at the string's path.
+ */
+async function readChars(read: AnswerRead, text: number, from: number, to: number): Promise<unknown> {
+  const { state } = read;
+  const index = state.index!;
+  const layout = index.strings[text];
+  if (!layout) return MISSING;
+  let pieced = state.strings.get(text);
+  if (!pieced) {
+    pieced = new PiecedString(layout.length, chunkStarts(layout));
+    setKnownJsonSize(pieced, stringJsonBytes(layout)); // a summary measures it whole
+    state.strings.set(text, pieced);
+    state.root = placeAt(state.root, layout.path, pieced);
+    if (state.counted) state.bytes += pieced.heapBytes;
+  }
+  const root = state.root; // a concurrent whole read may reset the state meanwhile
+  const [first, end] = pieced.chunksOf(from, to);
+  if (from < to && from < layout.length && !pieced.has(first, end)) {
+    const span = charSpan(layout, first, end);
+    const texts = await readRanges(read, piecesOf(index, span.start, span.end));
+    if (texts === MISSING) return MISSING;
+    const chars = JSON.parse(`"${texts.join("")}"`) as string;
+    const before = pieced.heapBytes;
+    pieced.fill(first, end, chars);
+    if (state.counted) state.bytes += pieced.heapBytes - before;
+  }
+  return root;
+}
+
+/**
+ * A summary (S16.4): everything outside the lists and long strings, each of which stands in at its
+ * whole length and JSON size (known from the index), with its first `bytes` read: enough for a refusal
+ * of `$` to name the largest parts and a limit that fits (S14.5) without reading every piece.
+ */
+async function readSummary(read: AnswerRead, bytes: number): Promise<unknown> {
+  const index = read.state.index!;
+  if ((await readOutside(read)) === MISSING) return MISSING;
+  for (let list = 0; list < index.lists.length; list++) {
+    const { batches } = index.lists[list]!;
+    let next = 1; // the first batch starting past `bytes` from the list's start ends what is read
+    while (next < batches.length / 2 && batches[2 * next + 1]! - batches[1]! <= bytes) next++;
+    const to = next < batches.length / 2 ? batches[2 * next]! + 1 : index.lists[list]!.length;
+    if ((await readItems(read, list, 0, to)) === MISSING) return MISSING;
+  }
+  for (let text = 0; text < index.strings.length; text++) {
+    if ((await readChars(read, text, 0, bytes + 2)) === MISSING) return MISSING;
+  }
+  return read.state.root;
 }
 
 /**
@@ -147,15 +213,15 @@ async function readRanges(read: AnswerRead, ranges: { piece: number; from: numbe
   return texts.includes(MISSING) ? MISSING : (texts as string[]);
 }
 
-/** The root as far as read, with `items` placed at `path` (objects created on the way). */
-function withList(root: unknown, path: readonly string[], items: unknown[]): unknown {
-  if (path.length === 0) return items;
+/** The root as far as read, with `part` (a list's items, a long string) placed at `path` (objects created on the way). */
+function placeAt(root: unknown, path: readonly string[], part: unknown): unknown {
+  if (path.length === 0) return part;
   const top = (root ?? {}) as JsonObject;
   let at = top;
   for (const key of path.slice(0, -1)) {
     if (!hasOwn(at, key)) setOwn(at, key, {});
     at = at[key] as JsonObject;
   }
-  setOwn(at, path[path.length - 1]!, items);
+  setOwn(at, path[path.length - 1]!, part);
   return top;
 }

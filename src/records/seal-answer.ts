@@ -39,7 +39,7 @@ export async function sealAnswer(keys: AnswerKeys, answer: SerializedAnswer, exp
   const tags = new Uint8Array(pieceCount * TAG_BYTES);
   sealedPieces.forEach((piece, at) => slot(tags, at, TAG_BYTES).set(piece.tag));
   const lengths = pieces.map((p) => p.bytes.byteLength);
-  const index: AnswerIndex = { nonce, pieces: lengths, pad, ivs, tags, ascii: pieces.map((p) => (p.ascii ? 1 : 0)), lists: [...answer.lists] };
+  const index: AnswerIndex = { nonce, pieces: lengths, pad, ivs, tags, ascii: pieces.map((p) => (p.ascii ? 1 : 0)), lists: [...answer.lists], strings: [...answer.strings] };
   const indexHeader = { kind: "index", ascii: false, expiresAt, pieceIndex: 0, pieceCount } as const;
   const main = { key: keys.storageKey, value: await sealRecord(keys, keys.storageKey, indexHeader, encodeIndex(index)) };
   const records = [main, ...sealedPieces.map(({ key, ciphertext }) => ({ key, value: ciphertext }))];

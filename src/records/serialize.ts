@@ -5,15 +5,18 @@
  * Lists (the root list, or lists reached from the root through object keys only, down to three keys,
  * such as `{ rows: [...] }` or `{ data: { search: { nodes: [...] } } }`) are serialised in batches of
  * items (`JSON.stringify` of slices, joined with commas): the same text as one `JSON.stringify`, with
- * the exact byte offset of every batch for free. Anything else is serialised whole. An item with its own
+ * the exact byte offset of every batch for free. Long strings in the same places are serialised in
+ * chunks of characters the same way (string-layout.ts, S16.4). Anything else is serialised whole. An item with its own
  * `toJSON(key)` gets its index in the whole list, as `JSON.stringify` of the answer would pass (S16.7).
  */
 import { isPlainObject, setOwn, type JsonObject } from "../util/json.js";
 import { decodeUtf8 } from "../util/size.js";
 import { releaseBuffers } from "./buffer-pool.js";
 import { PieceWriter, type Piece } from "./piece-writer.js";
+import { isLongString, writeLongString, type StringLayout } from "./string-layout.js";
 
 export { DEFAULT_PIECE_BYTES, type Piece } from "./piece-writer.js";
+export type { StringLayout } from "./string-layout.js";
 
 /** Where one list's items lie in the answer's UTF-8 JSON. */
 export interface ListLayout {
@@ -33,6 +36,8 @@ export interface SerializedAnswer {
   readonly pieceBytes: number;
   readonly pieces: readonly Piece[];
   readonly lists: readonly ListLayout[];
+  /** Where the characters of its long strings lie (S16.4), in the order written. */
+  readonly strings: readonly StringLayout[];
   /** The JSON text, identical to `JSON.stringify(value)`; decoded from the pieces on use (before `release`). */
   readonly text: string;
   /** Whether the `repeatedBy` text given to the serialiser is exactly this JSON text. */
@@ -61,10 +66,10 @@ export interface PieceOptions {
 /** The answer as UTF-8 JSON pieces with the layout of its lists; the text equals `JSON.stringify(value)`. */
 export function serializeAnswer(value: unknown, options: PieceOptions = {}): SerializedAnswer {
   const writer = new PieceWriter(options.pieceBytes, options.repeatedBy);
-  const lists: ListLayout[] = [];
-  writeValue(writer, value, [], lists, options.keyLists ?? OWN_KEYS);
+  const layouts: Layouts = { lists: [], strings: [] };
+  writeValue(writer, value, [], layouts, options.keyLists ?? OWN_KEYS);
   writer.flush();
-  return fromWriter(writer, lists);
+  return fromWriter(writer, layouts);
 }
 
 /** `JSON.stringify` would call its `toJSON` instead of listing it: leave it to `JSON.stringify`. */
@@ -78,13 +83,20 @@ function isOrdinaryObject(value: object): boolean {
   return proto === Object.prototype || proto === null;
 }
 
-function fromWriter(writer: PieceWriter, lists: ListLayout[]): SerializedAnswer {
+/** What the index will hold: the lists and long strings found by range. */
+interface Layouts {
+  lists: ListLayout[];
+  strings: StringLayout[];
+}
+
+function fromWriter(writer: PieceWriter, { lists, strings }: Layouts): SerializedAnswer {
   let text: string | undefined;
   return {
     bytes: writer.total,
     pieceBytes: writer.pieceBytes,
     pieces: writer.pieces,
     lists,
+    strings,
     repeated: writer.repeated,
     get text() {
       // Pieces never split a character, so each decodes on its own.
@@ -106,16 +118,21 @@ const LIST_DEPTH = 3;
 /** An object with more keys is serialised whole: looking for lists in it would cost more than they save. */
 const MAX_SCANNED_KEYS = 1024;
 
-/** A value at `path`: a list in item batches, an object member by member (down to LIST_DEPTH), else whole. */
-function writeValue(writer: PieceWriter, value: unknown, path: string[], lists: ListLayout[], keyLists: KeyListing): void {
+/**
+ * A value at `path`: a list in item batches, a long string in chunks (S16.4), an object member by member
+ * (down to LIST_DEPTH), else whole.
+ */
+function writeValue(writer: PieceWriter, value: unknown, path: string[], layouts: Layouts, keyLists: KeyListing): void {
   if (Array.isArray(value) && !hasToJson(value)) {
     writer.write("[");
     const start = writer.total;
     const layout = writeItems(writer, value);
-    if (worthIndexing(layout.end - start, path, writer.pieceBytes)) lists.push({ path, ...layout });
+    if (worthIndexing(layout.end - start, path, writer.pieceBytes)) layouts.lists.push({ path, ...layout });
     writer.write("]");
+  } else if (isLongString(value, writer.batchChars) && worthIndexing(value.length, path, writer.pieceBytes)) {
+    layouts.strings.push(writeLongString(writer, value, path));
   } else if (path.length < LIST_DEPTH && isSerialisedByKeys(value)) {
-    writeObject(writer, value, path, lists, keyLists);
+    writeObject(writer, value, path, layouts, keyLists);
   } else {
     writer.write(JSON.stringify(value) ?? "null");
   }
@@ -142,13 +159,13 @@ function isSerialisedByKeys(value: unknown): value is JsonObject {
  * An object: members that are lists (or objects that may hold lists) on their own, the members between
  * them in one `JSON.stringify` per run (an object without lists is one call, whatever its width).
  */
-function writeObject(writer: PieceWriter, object: JsonObject, path: string[], lists: ListLayout[], keyLists: KeyListing): void {
+function writeObject(writer: PieceWriter, object: JsonObject, path: string[], layouts: Layouts, keyLists: KeyListing): void {
   const keys = keyLists.of(object);
   const ownAt: number[] = [];
   if (keys.length <= MAX_SCANNED_KEYS) {
     for (let i = 0; i < keys.length; i++) {
       const member = object[keys[i]!];
-      if ((Array.isArray(member) && !hasToJson(member)) || (path.length + 1 < LIST_DEPTH && isSerialisedByKeys(member))) ownAt.push(i);
+      if ((Array.isArray(member) && !hasToJson(member)) || isLongString(member, writer.batchChars) || (path.length + 1 < LIST_DEPTH && isSerialisedByKeys(member))) ownAt.push(i);
     }
   }
   if (ownAt.length === 0) return writer.write(JSON.stringify(object));
@@ -172,7 +189,7 @@ function writeObject(writer: PieceWriter, object: JsonObject, path: string[], li
     writeRun(at);
     const key = keys[at]!;
     writer.write((first ? "" : ",") + JSON.stringify(key) + ":");
-    writeValue(writer, object[key], [...path, key], lists, keyLists);
+    writeValue(writer, object[key], [...path, key], layouts, keyLists);
     first = false;
     from = at + 1;
   }

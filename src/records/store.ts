@@ -16,8 +16,11 @@ import { decodeUtf8 } from "../util/size.js";
 
 export type { SealedAnswer } from "./seal-answer.js";
 
-/** A read answer, and when its handle expires (epoch milliseconds). */
-export type StoredValue = { value: unknown; expiresAt: number };
+/**
+ * A read answer, and when its handle expires (epoch milliseconds). `summary`: what was read is a summary
+ * (Selection `{ summary }`, S16.4), good only for building a refusal; read it whole for anything else.
+ */
+export type StoredValue = { value: unknown; expiresAt: number; summary?: true };
 
 /** Internals a test or benchmark may pin; defaults suit production. */
 export interface StoreOptions extends Pick<PieceOptions, "pieceBytes"> {
@@ -160,12 +163,12 @@ export class ResultHandleStore {
       const counted = shared;
       if (header.kind === "whole") {
         const value = JSON.parse(decodeUtf8(plaintext, header.ascii)) as unknown;
-        state = { expiresAt: header.expiresAt, whole: { value }, lists: new Map(), counted, indexBytes: 0, bytes: counted ? this.estimate(value) : 0 };
+        state = { expiresAt: header.expiresAt, whole: { value }, lists: new Map(), strings: new Map(), counted, indexBytes: 0, bytes: counted ? this.estimate(value) : 0 };
       } else if (header.kind === "index") {
         const index = decodeIndex(plaintext);
         if (!index || index.pieces.length !== header.pieceCount) return undefined;
         const indexBytes = counted ? this.estimate(index) : 0;
-        state = { expiresAt: header.expiresAt, index, lists: new Map(), counted, indexBytes, bytes: indexBytes };
+        state = { expiresAt: header.expiresAt, index, lists: new Map(), strings: new Map(), counted, indexBytes, bytes: indexBytes };
       } else {
         return undefined;
       }
@@ -173,7 +176,7 @@ export class ResultHandleStore {
     }
     if (state.whole) return { value: state.whole.value, expiresAt: state.expiresAt };
 
-    const selection = select ? select(state.index!.lists) : "all";
+    const selection = select ? select(state.index!.lists, state.index!.strings) : "all";
     const read = { storage: this.storage, keys, state, now, estimate: (value: unknown) => this.estimate(value) };
     const value = selection === "none" ? undefined : await readSelection(read, selection);
     if (value === MISSING) {
@@ -181,7 +184,7 @@ export class ResultHandleStore {
       return undefined;
     }
     if (shared) this.recent.resize(keys.storageKey, state, state.bytes);
-    return { value, expiresAt: state.expiresAt };
+    return typeof selection === "object" && "summary" in selection ? { value, expiresAt: state.expiresAt, summary: true } : { value, expiresAt: state.expiresAt };
   }
 
   /** What a parsed value holds in memory, counted only as far as the cache could keep it (S16.3). */

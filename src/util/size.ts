@@ -53,7 +53,42 @@ export function utf8Bytes(text: string): Uint8Array {
 
 /** Size in bytes of the value as UTF-8 JSON, without allocating the bytes. */
 export function jsonSize(value: unknown): number {
+  if (measuringKnownSizes > 0) return sizeWithKnown(value);
   return utf8Length(JSON.stringify(value) ?? "null");
+}
+
+/**
+ * Values standing in for parts of a pieced answer that were not read (a list read in part, a long string
+ * read in part: S16.4), each with the JSON size of the whole part, known from the answer's index. Only
+ * inside `withKnownSizes` does `jsonSize` count them so (a summary of an answer, measured to build its
+ * refusal without reading every piece); elsewhere nothing measures them whole.
+ */
+const knownSizes = new WeakMap<object, number>();
+let measuringKnownSizes = 0;
+
+export function setKnownJsonSize(standIn: object, bytes: number): void {
+  knownSizes.set(standIn, bytes);
+}
+
+/** Runs `measure` (synchronous) with `jsonSize` counting every stand-in at its whole part's size. */
+export function withKnownSizes<T>(measure: () => T): T {
+  measuringKnownSizes++;
+  try {
+    return measure();
+  } finally {
+    measuringKnownSizes--;
+  }
+}
+
+function sizeWithKnown(value: unknown): number {
+  let extra = 0;
+  const json = JSON.stringify(value, (_key, member: unknown) => {
+    const known = typeof member === "object" && member !== null ? knownSizes.get(member) : undefined;
+    if (known === undefined) return member;
+    extra += known - 1; // it stands as `0`, one byte
+    return 0;
+  });
+  return utf8Length(json ?? "null") + extra;
 }
 
 /** UTF-8 length of a string. `JSON.stringify` escapes lone surrogates, so every surrogate here is paired. */
