@@ -113,7 +113,7 @@ export function answerPlan(answer: unknown, plan: QueryPlan, args: QueryArgument
     const from = Math.min(offset, target.length);
     const end = Math.min(target.length, offset + limit);
     const built = buildEntries(from, end, (at) => (pick ? pick(target[at]) : target[at]), itemSize, thresholdBytes);
-    if (!built.fits) refuseSize(path, thresholdBytes, built.bytes, built.fit, "items", from, true, at);
+    if (!built.fits) refuseSize(path, thresholdBytes, built.bytes, built.fit, "items", from, !built.whole, at);
     if (pick) checkFieldsFound(target.slice(from, from + built.entries.length), built.entries, args.fields!, { path, offset: from });
     return withPaging(path, built.entries, target.length, from, end);
   }
@@ -125,7 +125,7 @@ export function answerPlan(answer: unknown, plan: QueryPlan, args: QueryArgument
     const from = Math.min(offset, keys.length);
     const end = Math.min(keys.length, offset + limit);
     const built = buildEntries(from, end, (at) => [keys[at]!, source[keys[at]!]] as const, memberSize, thresholdBytes);
-    if (!built.fits) refuseSize(path, thresholdBytes, built.bytes, built.fit, "keys", from, true, at);
+    if (!built.fits) refuseSize(path, thresholdBytes, built.bytes, built.fit, "keys", from, !built.whole, at);
     const value: JsonObject = {};
     for (const [key, member] of built.entries) setOwn(value, key, member);
     return withPaging(path, value, keys.length, from, end);
