@@ -2,7 +2,7 @@
 // tarball (tsx in a scratch project). A fragment that names `server` or `plugin` gets them from a short
 // prelude; what follows it calls the tools through a real SDK client and prints what the test checks.
 import { execFile } from "node:child_process";
-import { mkdirSync, writeFileSync } from "node:fs";
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { promisify } from "node:util";
 import { Client } from "@modelcontextprotocol/client";
@@ -73,6 +73,42 @@ describe("S17.4 the README's TypeScript fragments", () => {
     expect(small).toEqual({ report: { folded: true, previewRows: 5 }, server_log: { folded: false }, orders: { folded: false }, order_count: { folded: false } });
     const large = JSON.parse((await runModule("options-large.ts", prelude(false) + fragment + callTools({ orders: 12000 }))).stdout);
     expect(large).toEqual({ orders: { folded: true, previewRows: 2 } });
+  }, 60_000);
+
+  it('"Passing a folded answer to another tool": count_tickets receives all 200 tickets through the $result reference its comment shows', async () => {
+    const fragment = readmeBlock("Passing a folded answer to another tool");
+    // The call the fragment's comment shows, and what it says the tool receives.
+    const call = /^\/\/\s+(\w+) (\{.*\})\s*$/m.exec(fragment)!;
+    const [tool, args] = [call[1]!, JSON.parse(call[2]!) as { tickets: { $result: string; path?: string } }];
+    expect(tool).toBe("count_tickets");
+    expect(Object.keys(args.tickets).sort()).toEqual(["$result", "path"]);
+    const received = Number(/receives all (\d+) tickets/.exec(fragment)![1]);
+    // The demo's report tool (the fragment says "The model calls report, which folds"), copied in as is.
+    writeFileSync(join(project!.dir, "demo-tools.ts"), readFileSync(join(root, "playground", "demo-tools.ts"), "utf8"));
+    const code = `${prelude(true)}import { z } from "zod";
+import { registerReport } from "./demo-tools.ts";
+plugin.install(server);
+registerReport(server);
+${fragment}
+const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+await server.connect(serverSide);
+const client = new Client({ name: "readme-fragment", version: "1.0.0" });
+await client.connect(clientSide);
+const folded = await client.callTool({ name: "report", arguments: {} });
+const handle = (folded.structuredContent as { handle: string }).handle;
+const args = ${JSON.stringify(args)};
+args.tickets.$result = handle; // the README elides it
+const counted = await client.callTool({ name: ${JSON.stringify(tool)}, arguments: args });
+console.log(JSON.stringify({ handle, sent: JSON.stringify(args).length, counted }));
+await client.close();
+process.exit(0);
+`;
+    const out = JSON.parse((await runModule("references.ts", code)).stdout) as { handle: string; sent: number; counted: { isError?: boolean; content: { text: string }[] } };
+    expect(out.handle).toMatch(/^[0-9a-f-]{36}$/);
+    expect(out.counted.isError ?? false).toBe(false);
+    expect(out.counted.content[0]!.text).toBe(String(received));
+    expect(received).toBe(200);
+    expect(out.sent).toBeLessThan(200); // the reference, not the tickets, went over the wire
   }, 60_000);
 
   it('"Errors": the example catches the coded configuration error and prints its message', async () => {

@@ -1,6 +1,7 @@
 // S17.4 every code block of README.md runs as written, read from README.md itself (never copied here). This
 // file keeps the list of blocks and where each one runs, fails on a block with no runner, and checks the
-// shell blocks. The TypeScript fragments run in readme-fragments.test.ts, the page blocks in Chromium
+// shell blocks. The TypeScript fragments run in readme-fragments.test.ts, the result_query exchanges in
+// readme-exchanges.test.ts, the page blocks in Chromium
 // (readme-page.test.ts), the servers in examples.test.ts, runtimes/deno-bun.test.ts and runtimes/workers.test.ts.
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
@@ -25,6 +26,10 @@ const RUNNERS: Record<string, string> = {
   "Options#0": "readme-fragments.test.ts",
   "In web pages (WebMCP and the playground)#0": "readme-page.test.ts",
   "In web pages (WebMCP and the playground)#1": "readme-page.test.ts",
+  "Finding things#0": "readme-exchanges.test.ts",
+  "Finding things#1": "readme-exchanges.test.ts",
+  "Finding things#2": "readme-exchanges.test.ts",
+  "Passing a folded answer to another tool#0": "readme-fragments.test.ts",
   "Errors#0": "readme-fragments.test.ts",
   "Performance#0": "here (commands checked; bench-smoke.test.ts runs the bench)",
 };

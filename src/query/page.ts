@@ -38,13 +38,13 @@ export function fieldPicker(fields: readonly string[] | undefined): ((item: unkn
 }
 
 /** Entries that fit, or how many fit when the next one would not. */
-/** `entries` are those built; when the page does not fit, the `fit` entries that did, so a refusal can look at them. */
-export type Built<T> = { fits: true; entries: T[]; bytes: number } | { fits: false; fit: number; bytes: number; entries: T[] };
+/** `entries` are those built; when the page does not fit, the `fit` entries that did (a refusal looks at them), and `whole` when every entry was measured (the size is exact). */
+export type Built<T> = { fits: true; entries: T[]; bytes: number } | { fits: false; fit: number; bytes: number; entries: T[]; whole: boolean };
 
 /**
  * Entries `from` to `to - 1` of a list made by `entryAt`, stopping as soon as their JSON (as one array, or
  * with `keyed`, as one object) passes `limit` bytes. `bytes` is the size reached: exact when everything
- * fits, else a lower bound ("more than").
+ * fits or the entry past the limit was the last (`whole`), else a lower bound ("more than").
  */
 export function buildEntries<T>(from: number, to: number, entryAt: (at: number) => T, sizeOf: (entry: T) => number, limit: number): Built<T> {
   const entries: T[] = [];
@@ -52,7 +52,7 @@ export function buildEntries<T>(from: number, to: number, entryAt: (at: number) 
   for (let at = from; at < to; at++) {
     const entry = entryAt(at);
     bytes += sizeOf(entry) + (entries.length > 0 ? 1 : 0);
-    if (bytes > limit) return { fits: false, fit: entries.length, bytes, entries };
+    if (bytes > limit) return { fits: false, fit: entries.length, bytes, entries, whole: at === to - 1 };
     entries.push(entry);
   }
   return { fits: true, entries, bytes };

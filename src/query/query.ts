@@ -116,7 +116,7 @@ export function answerPlan(answer: unknown, plan: QueryPlan, args: QueryArgument
     const built = buildEntries(from, end, (at) => (pick ? pick(target[at]) : target[at]), itemSize, thresholdBytes);
     // Fields naming no key are told first: a page of empty objects too large to return says nothing useful (S14.5).
     if (pick) checkFieldsFound(target.slice(from, from + built.entries.length), built.entries, args.fields!, { path, offset: from });
-    if (!built.fits) refuseSize(path, thresholdBytes, built.bytes, built.fit, "items", from, true, at);
+    if (!built.fits) refuseSize(path, thresholdBytes, built.bytes, built.fit, "items", from, !built.whole, at);
     return withPaging(path, built.entries, target.length, from, end);
   }
   if (isPlainObject(target)) {
@@ -127,7 +127,7 @@ export function answerPlan(answer: unknown, plan: QueryPlan, args: QueryArgument
     const from = Math.min(offset, keys.length);
     const end = Math.min(keys.length, offset + limit);
     const built = buildEntries(from, end, (at) => [keys[at]!, source[keys[at]!]] as const, memberSize, thresholdBytes);
-    if (!built.fits) refuseSize(path, thresholdBytes, built.bytes, built.fit, "keys", from, true, at);
+    if (!built.fits) refuseSize(path, thresholdBytes, built.bytes, built.fit, "keys", from, !built.whole, at);
     const value: JsonObject = {};
     for (const [key, member] of built.entries) setOwn(value, key, member);
     return withPaging(path, value, keys.length, from, end);
