@@ -4,7 +4,7 @@ export {
   MIN_THRESHOLD_BYTES,
   RESULT_HANDLE_META_KEY,
   RESULT_QUERY_TOOL_NAME,
-} from "./plugin/defaults.js";
+} from "./defaults.js";
 export type { Owner } from "./records/crypto/keys.js";
 export {
   BrowserStoreUnavailableError,

@@ -3,7 +3,7 @@ import fc from "fast-check";
 import { McpServer } from "@modelcontextprotocol/server";
 import { describe, expect, it } from "vitest";
 import { ResultHandlesPlugin, ResultQueryError } from "mcp-result-handles";
-import { MAX_QUERY_CHARS } from "../src/plugin/defaults.js";
+import { MAX_QUERY_CHARS } from "../src/defaults.js";
 import { formatPath } from "../src/query/path.js";
 import { queryValue, type QueryResult } from "../src/query/query.js";
 import { resolveReferenceValue } from "../src/query/evaluate.js";

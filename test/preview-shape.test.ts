@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 import { fitFoldedAnswer } from "../src/fold/fit.js";
 import { cutString, isPlainObject, jsonKeys, type JsonObject } from "../src/util/json.js";
 import { buildPreview, previewWithin, type PreviewLimits } from "../src/fold/preview.js";
-import { SHAPE_LIMITS } from "../src/plugin/defaults.js";
+import { SHAPE_LIMITS } from "../src/defaults.js";
 import { buildShape, Outline } from "../src/fold/shape.js";
 import { jsonSize, jsonStringSize, toJsonBytes } from "../src/util/size.js";
 

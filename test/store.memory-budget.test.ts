@@ -6,7 +6,7 @@ import { McpServer } from "@modelcontextprotocol/server";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { MemoryStorage, ResultHandleStore } from "mcp-result-handles";
-import { DEFAULT_RECENT_ANSWERS_BYTES } from "../src/plugin/defaults.js";
+import { DEFAULT_RECENT_ANSWERS_BYTES } from "../src/defaults.js";
 import { recentAnswersBytes } from "../src/records/recent-answers.js";
 import { linkInMemory } from "./helpers/in-memory.js";
 import { pluginOver, StorageDouble } from "./helpers/storage-double.js";

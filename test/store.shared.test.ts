@@ -6,7 +6,7 @@ import {
   ResultHandlesConfigurationError,
   ResultHandleStore,
 } from "mcp-result-handles";
-import { DEFAULT_MEMORY_MAX_BYTES } from "../src/plugin/defaults.js";
+import { DEFAULT_MEMORY_MAX_BYTES } from "../src/defaults.js";
 import { StorageDouble } from "./helpers/storage-double.js";
 
 const alice = { session: "session-alice-7d1e", caller: "alice@example.test" };

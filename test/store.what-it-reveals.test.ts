@@ -4,7 +4,7 @@
 import { Redis } from "ioredis";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createResultHandleStore, MemoryStorage, ResultHandleStore } from "mcp-result-handles";
-import { DEFAULT_NAMESPACE } from "../src/plugin/defaults.js";
+import { DEFAULT_NAMESPACE } from "../src/defaults.js";
 import { DEFAULT_STORE_NAMESPACE } from "../src/records/crypto/keys.js";
 import { startRedisServer, type RedisServer } from "./helpers/redis-server.js";
 import { StorageDouble } from "./helpers/storage-double.js";

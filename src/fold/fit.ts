@@ -1,6 +1,6 @@
 import { KeyLists } from "../util/json.js";
 import { previewWithin, type BoundedPreview, type PreviewLimits } from "./preview.js";
-import { SHAPE_LIMITS } from "../plugin/defaults.js";
+import { SHAPE_LIMITS } from "../defaults.js";
 import { FOLDED_KEYS, type FoldedAnswer } from "./folded-answer.js";
 import { Outline } from "./shape.js";
 import { jsonSize, jsonStringSize } from "../util/size.js";

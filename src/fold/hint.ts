@@ -3,7 +3,7 @@
  * second text telling the model how to read it (S5.2) and, when the host resolves references, how to pass
  * it to another tool (S15.3), then a `resource_link` when the host serves handles as resources (S15.4).
  */
-import { RESULT_HANDLE_META_KEY, RESULT_HANDLE_URI_SCHEME, RESULT_QUERY_TOOL_NAME } from "../plugin/defaults.js";
+import { RESULT_HANDLE_META_KEY, RESULT_HANDLE_URI_SCHEME, RESULT_QUERY_TOOL_NAME } from "../defaults.js";
 import { formatPath } from "../query/path.js";
 import { isPlainObject, type KeyLists } from "../util/json.js";
 import type { FoldedAnswer } from "./folded-answer.js";

@@ -1,6 +1,6 @@
 import { hasOwn, isJsonMember, KeyLists, setOwn, type JsonObject } from "../util/json.js";
 import { jsonStringSize } from "../util/size.js";
-import { SHAPE_LIMITS } from "../plugin/defaults.js";
+import { SHAPE_LIMITS } from "../defaults.js";
 
 /** The outline of an answer (S6.2). */
 export type Shape =

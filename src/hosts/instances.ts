@@ -3,7 +3,7 @@
  * instances installed on one host, which instance folds which tool, the owner of a call per instance,
  * and the one `result_query` that reads every instance's handles (S10.1, S10.2).
  */
-import { RESULT_QUERY_TOOL_NAME } from "../plugin/defaults.js";
+import { RESULT_QUERY_TOOL_NAME } from "../defaults.js";
 import type { Owner } from "../records/crypto/keys.js";
 import { describeError } from "../errors.js";
 import { foldOutcome, warnFoldFailure, type FoldContext, type FoldOutcome, type Logger, type StandardSchemaLike } from "../fold/fold.js";

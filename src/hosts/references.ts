@@ -8,7 +8,7 @@
  * hold them). Each distinct reference is read once, all at once, and at most `MAX_REFERENCES_PER_CALL`
  * of them: resolution costs reading what the references name, no more (S16.1).
  */
-import { MAX_REFERENCES_PER_CALL, MAX_REPEATED_REFERENCE_BYTES } from "../plugin/defaults.js";
+import { MAX_REFERENCES_PER_CALL, MAX_REPEATED_REFERENCE_BYTES } from "../defaults.js";
 import { ResultQueryError } from "../errors.js";
 import { hasOwn, isPlainObject, setOwn } from "../util/json.js";
 import { jsonSizeUpTo } from "../util/size.js";

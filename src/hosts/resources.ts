@@ -5,7 +5,7 @@
  * `result_query` result for those arguments. The owner rules of S8.2 hold: an unknown, expired or foreign
  * handle is the protocol's resource-not-found error, the same in all three cases but for the URI.
  */
-import { RESULT_HANDLE_URI_SCHEME } from "../plugin/defaults.js";
+import { RESULT_HANDLE_URI_SCHEME } from "../defaults.js";
 import { ResultQueryError } from "../errors.js";
 import type { HostInstances } from "./instances.js";
 import type { McpRequestContextLike } from "./mcp-owner.js";

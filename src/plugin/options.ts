@@ -5,9 +5,9 @@ import {
   DEFAULT_THRESHOLD_BYTES,
   DEFAULT_TTL_SECONDS,
   MIN_THRESHOLD_BYTES,
-} from "./defaults.js";
+} from "../defaults.js";
 import { ResultHandlesConfigurationError, type ConfigurationIssue } from "../errors.js";
-import { text, whole } from "./option-schema-parts.js";
+import { text, whole } from "../util/option-schema-parts.js";
 import {
   missingEnvIssues,
   placementIssues,

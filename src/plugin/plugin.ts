@@ -1,5 +1,5 @@
 import { ResultHandlesError } from "../errors.js";
-import { MIN_OPEN_RETRY_MS } from "./defaults.js";
+import { MIN_OPEN_RETRY_MS } from "../defaults.js";
 import type { Logger } from "../fold/fold.js";
 import type { PluginInstance } from "./instance.js";
 import { instanceTag, openStore } from "./open-store.js";

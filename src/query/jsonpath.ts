@@ -10,7 +10,7 @@
  */
 import { JSONPathEnvironment, JSONPathError, JSONPathNode, JSONPathNodeList, JSONPathQuery } from "json-p3";
 import { ResultQueryError } from "../errors.js";
-import { MAX_QUERY_CHARS, MAX_QUERY_STEPS } from "../plugin/defaults.js";
+import { MAX_QUERY_CHARS, MAX_QUERY_STEPS } from "../defaults.js";
 import { cutForMessage, quoteArgument } from "../util/quote-argument.js";
 import { regexFunction } from "./iregexp.js";
 

@@ -6,7 +6,7 @@
  * `path` in the result is the query as given (no single canonical path names a nodelist), cut like a
  * quoted argument (S7.10) so a long query is not echoed whole; each node's canonical path is in `paths`.
  */
-import { DEFAULT_LIMITS } from "../plugin/defaults.js";
+import { DEFAULT_LIMITS } from "../defaults.js";
 import { cutForMessage } from "../util/quote-argument.js";
 import { jsonSize } from "../util/size.js";
 import type { JsonPathNode } from "./jsonpath.js";

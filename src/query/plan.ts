@@ -9,7 +9,7 @@
  */
 import type { ListSummary, Selection, Selector, StringSummary } from "../records/answer-index.js";
 import { ResultQueryError } from "../errors.js";
-import { DEFAULT_LIMITS } from "../plugin/defaults.js";
+import { DEFAULT_LIMITS } from "../defaults.js";
 import { compileJsonPath, type CompiledJsonPath } from "./jsonpath.js";
 import { listIndex, objectKey, parsePath, type PathSegment } from "./path.js";
 

@@ -5,7 +5,7 @@ import { nodelistPage, type NodelistPage } from "./nodelist.js";
 import { buildEntries, fieldPicker, itemSize, memberSize } from "./page.js";
 import { formatPath, resolveSegments, type Resolved } from "./path.js";
 import { checkFieldsFound, fittingChars, sliceAdvice } from "./refusals.js";
-import { DEFAULT_LIMITS, MAX_LIMIT, MAX_SEARCH_CHARS } from "../plugin/defaults.js";
+import { DEFAULT_LIMITS, MAX_LIMIT, MAX_SEARCH_CHARS } from "../defaults.js";
 import { planPath, sliceWindow, type QueryArguments, type QueryPlan } from "./plan.js";
 import { cutForMessage, quoteArgument } from "../util/quote-argument.js";
 import { jsonSize } from "../util/size.js";

@@ -1,4 +1,4 @@
-import { DEFAULT_LIMITS, MAX_LIMIT, MAX_SEARCH_CHARS, RESULT_QUERY_TOOL_NAME } from "../plugin/defaults.js";
+import { DEFAULT_LIMITS, MAX_LIMIT, MAX_SEARCH_CHARS, RESULT_QUERY_TOOL_NAME } from "../defaults.js";
 import type { Owner } from "../records/crypto/keys.js";
 import { describeError, RESULT_QUERY_ERROR_CODES, ResultQueryError } from "../errors.js";
 import { quoteArgument } from "../util/quote-argument.js";

@@ -5,7 +5,7 @@
 import { ResultQueryError } from "../errors.js";
 import { cutForMessage } from "../util/quote-argument.js";
 import { jsonSize } from "../util/size.js";
-import { DEFAULT_LIMITS } from "../plugin/defaults.js";
+import { DEFAULT_LIMITS } from "../defaults.js";
 import { evaluate } from "./evaluate.js";
 import { formatPath } from "./path.js";
 import { sliceWindow, type QueryArguments, type QueryPlan } from "./plan.js";

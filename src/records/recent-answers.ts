@@ -13,7 +13,7 @@
  * - `RecentKeys`: the keys derived for recent (handle, owner) pairs, so a repeated query skips HKDF.
  * Values are shared: callers must treat them as read-only.
  */
-import { DEFAULT_RECENT_ANSWERS_BYTES } from "../plugin/defaults.js";
+import { DEFAULT_RECENT_ANSWERS_BYTES } from "../defaults.js";
 import type { AnswerKeys, Owner } from "./crypto/keys.js";
 
 interface Entry<T> {

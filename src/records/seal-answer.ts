@@ -2,7 +2,7 @@
  * Sealing a serialised answer into records (S8.3, S8.5, S16.5): one whole record, or an index and its
  * pieces, each piece with a fresh random IV, the index holding every piece's IV and tag.
  */
-import { INDEXED_BYTES } from "../plugin/defaults.js";
+import { INDEXED_BYTES } from "../defaults.js";
 import { encodeIndex, slot, type AnswerIndex } from "./answer-index.js";
 import { IV_BYTES, TAG_BYTES, randomBytes } from "./crypto/backend.js";
 import type { AnswerKeys } from "./crypto/keys.js";

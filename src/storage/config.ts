@@ -1,7 +1,7 @@
 import { z } from "zod";
-import { DEFAULT_STORE_TIMEOUT_MS } from "../plugin/defaults.js";
+import { DEFAULT_STORE_TIMEOUT_MS } from "../defaults.js";
 import type { ConfigurationIssue } from "../errors.js";
-import { whole } from "../plugin/option-schema-parts.js";
+import { whole } from "../util/option-schema-parts.js";
 import type { customDriver } from "./custom.js";
 import { envReady, type AnyStorageDriver, type GivenConfigOf, type ResolvedConfigOf, type StorageEnvironment } from "./driver.js";
 import type { indexedDbDriver } from "./indexeddb.js";

@@ -1,8 +1,8 @@
 import { createStore, del, delMany, get, promisifyRequest, set, type UseStore } from "idb-keyval";
 import { z } from "zod";
-import { DEFAULT_INDEXEDDB_DATABASE, SWEEP_INTERVAL_MS } from "../plugin/defaults.js";
+import { DEFAULT_INDEXEDDB_DATABASE, SWEEP_INTERVAL_MS } from "../defaults.js";
 import { ResultHandlesError } from "../errors.js";
-import { text } from "../plugin/option-schema-parts.js";
+import { text } from "../util/option-schema-parts.js";
 import { defineDriver } from "./driver.js";
 import type { NamespacedStorage } from "./types.js";
 

@@ -1,7 +1,7 @@
-import { DEFAULT_MEMORY_MAX_BYTES, DEFAULT_MEMORY_MAX_ENTRIES, SWEEP_INTERVAL_MS } from "../plugin/defaults.js";
+import { DEFAULT_MEMORY_MAX_BYTES, DEFAULT_MEMORY_MAX_ENTRIES, SWEEP_INTERVAL_MS } from "../defaults.js";
 import { ResultHandlesError } from "../errors.js";
 import { z } from "zod";
-import { whole } from "../plugin/option-schema-parts.js";
+import { whole } from "../util/option-schema-parts.js";
 import { defineDriver } from "./driver.js";
 import { namespacedKey } from "./namespace.js";
 import type { NamespacedStorage } from "./types.js";

@@ -1,6 +1,6 @@
 import type { ClusterOptions, RedisOptions } from "ioredis";
 import { StoreTimeoutError } from "../errors.js";
-import { REDIS_MAX_RETRY_DELAY_MS } from "../plugin/defaults.js";
+import { REDIS_MAX_RETRY_DELAY_MS } from "../defaults.js";
 import { loadClient } from "./load-client.js";
 import { keySlot } from "./redis-slot.js";
 import type { NamespacedStorage } from "./types.js";

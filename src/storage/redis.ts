@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { ResultHandlesConfigurationError } from "../errors.js";
-import { text, whole } from "../plugin/option-schema-parts.js";
+import { text, whole } from "../util/option-schema-parts.js";
 import { defineDriver, type StorageEnvironment } from "./driver.js";
 import { openRedisStorage, type RedisConnection } from "./redis-client.js";
 

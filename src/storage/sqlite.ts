@@ -1,7 +1,7 @@
 import type { Database, Statement } from "better-sqlite3";
 import { z } from "zod";
-import { SQLITE_BUSY_TIMEOUT_MS, SWEEP_INTERVAL_MS } from "../plugin/defaults.js";
-import { text } from "../plugin/option-schema-parts.js";
+import { SQLITE_BUSY_TIMEOUT_MS, SWEEP_INTERVAL_MS } from "../defaults.js";
+import { text } from "../util/option-schema-parts.js";
 import { defineDriver } from "./driver.js";
 import { loadClient } from "./load-client.js";
 import type { NamespacedStorage } from "./types.js";

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { text } from "../plugin/option-schema-parts.js";
+import { text } from "../util/option-schema-parts.js";
 import type { Base64Codec } from "./base64.js";
 import { defineDriver, type RuntimeKind, type StorageEnvironment } from "./driver.js";
 import { loadClient } from "./load-client.js";

@@ -7,7 +7,7 @@
  * HKDF info too: the same handle and owner give other keys in another namespace or instance, so a
  * record copied there is not found, and one instance never opens another's answers.
  */
-import { DEFAULT_NAMESPACE } from "../../plugin/defaults.js";
+import { DEFAULT_NAMESPACE } from "../../defaults.js";
 import { toJsonBytes } from "../../util/size.js";
 import { FORMAT_VERSION } from "../format.js";
 import { toHex, type AesKey, type CryptoBackend, type Hkdf } from "./backend.js";
