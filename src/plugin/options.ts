@@ -26,18 +26,8 @@ import { BARE_CATALOG } from "./bare-catalog.js";
 const positive = () => whole(1);
 
 export type { ResolvedStorageConfig, StorageConfig, StorageType } from "../storage/config.js";
-
-/** Context handed to `foldPolicy` (S3, S4.5). */
-export interface FoldPolicyContext {
-  /** Size of the answer's data as UTF-8 JSON. */
-  bytes: number;
-  /** The tool's full name as the client called it. */
-  fullName: string;
-  /** The host's request context (the MCP SDK's `ctx`, or the WebMCP call), when there is one. */
-  request: unknown;
-}
-/** Return false to send this answer whole; may be async. `answer` is the data that would fold (`structuredContent`, or the parsed text). */
-export type FoldPolicy = (toolName: string, answer: unknown, context: FoldPolicyContext) => boolean | Promise<boolean>;
+export type { FoldPolicy, FoldPolicyContext, ResultHandlesConfig } from "../config.js";
+import type { FoldPolicy, ResultHandlesConfig } from "../config.js";
 
 /** Options of `ResultHandlesPlugin.init`, all optional. An invalid value or unknown key throws `ResultHandlesConfigurationError`. */
 export interface ResultHandlesOptions {
@@ -66,16 +56,6 @@ export interface ResultHandlesOptions {
   namespace?: string;
 }
 
-/** Options with every default applied: what `plugin.get(ResultHandlesConfigToken)` returns. */
-export interface ResultHandlesConfig {
-  readonly thresholdBytes: number;
-  readonly ttlSeconds: number;
-  readonly preview: { readonly items: number; readonly chars: number };
-  readonly foldPolicy: FoldPolicy;
-  /** The storage in use: `auto` decided, credentials from the environment filled in, defaults applied (S9). */
-  readonly storage: ResolvedStorageConfig;
-  readonly namespace: string;
-}
 
 const optionsShape = {
   thresholdBytes: whole(MIN_THRESHOLD_BYTES).optional(),

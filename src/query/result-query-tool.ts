@@ -2,7 +2,7 @@ import { DEFAULT_LIMITS, MAX_LIMIT, MAX_SEARCH_CHARS, RESULT_QUERY_TOOL_NAME } f
 import type { Owner } from "../records/crypto/keys.js";
 import { describeError, RESULT_QUERY_ERROR_CODES, ResultQueryError } from "../errors.js";
 import { quoteArgument } from "../util/quote-argument.js";
-import type { ResultHandlesConfig } from "../plugin/options.js";
+import type { ResultHandlesConfig } from "../config.js";
 import type { Selector } from "../records/answer-index.js";
 import { planPath, selectorFor } from "./plan.js";
 import { referenceSelector, referenceValue } from "./reference-value.js";

@@ -1,0 +1,29 @@
+/**
+ * The resolved configuration of one plugin instance, as the fold, the query and the hosts read it. A type
+ * only, at the root of src/ beside the defaults, so no folder imports up into plugin/ to name it; the
+ * options and their checks (S3) are in plugin/options.ts.
+ */
+import type { ResolvedStorageConfig } from "./storage/config.js";
+
+/** Context handed to `foldPolicy` (S3, S4.5). */
+export interface FoldPolicyContext {
+  /** Size of the answer's data as UTF-8 JSON. */
+  bytes: number;
+  /** The tool's full name as the client called it. */
+  fullName: string;
+  /** The host's request context (the MCP SDK's `ctx`, or the WebMCP call), when there is one. */
+  request: unknown;
+}
+/** Return false to send this answer whole; may be async. `answer` is the data that would fold (`structuredContent`, or the parsed text). */
+export type FoldPolicy = (toolName: string, answer: unknown, context: FoldPolicyContext) => boolean | Promise<boolean>;
+
+/** Options with every default applied: what `plugin.get(ResultHandlesConfigToken)` returns. */
+export interface ResultHandlesConfig {
+  readonly thresholdBytes: number;
+  readonly ttlSeconds: number;
+  readonly preview: { readonly items: number; readonly chars: number };
+  readonly foldPolicy: FoldPolicy;
+  /** The storage in use: `auto` decided, credentials from the environment filled in, defaults applied (S9). */
+  readonly storage: ResolvedStorageConfig;
+  readonly namespace: string;
+}
