@@ -43,5 +43,7 @@ test("the page bundle's size, gzip (reported)", () => {
   }
   test.info().annotations.push({ type: "bundle", description: `${raw} bytes, ${gzip} bytes gzip (JS + CSS)` });
   console.log(`playground bundle: ${raw} bytes, ${gzip} bytes gzip (JS + CSS)`);
-  expect(gzip).toBeLessThan(200_000); // two MCP SDK packages (client, server) and zod make most of it
+  // Two MCP SDK packages (client, server) and zod make most of it; then JSONPath (json-p3) and its
+  // linear-time regex engine (re2js, S14.3): 211 KB measured when this bound was raised from 200 KB.
+  expect(gzip).toBeLessThan(240_000);
 });
