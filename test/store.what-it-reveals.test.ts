@@ -5,7 +5,8 @@ import { Redis } from "ioredis";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createResultHandleStore, MemoryStorage, ResultHandleStore } from "mcp-result-handles";
 import { DEFAULT_NAMESPACE } from "../src/defaults.js";
-import { DEFAULT_STORE_NAMESPACE } from "../src/records/crypto/keys.js";
+import { AnswerKeys, DEFAULT_STORE_NAMESPACE } from "../src/records/crypto/keys.js";
+import { openRecord, sealRecord } from "../src/records/format.js";
 import { startRedisServer, type RedisServer } from "./helpers/redis-server.js";
 import { StorageDouble } from "./helpers/storage-double.js";
 
@@ -157,6 +158,25 @@ describe("S16.5 a whole or index record shows no expiry, kind or ASCII flag (for
     expect(telltales(indexes, wholes)).toEqual([]);
     expect(fixedPositions([...indexes, ...wholes])).toEqual([length - 1]);
     await store.onShutdown();
+  });
+});
+
+describe("S16.5 S8.3 the expiry and kind sealed inside a version 6 record", () => {
+  it("end reads at the TTL, refuse a piece sealed as a main record, and a record of version 5 or a changed version byte reads as not found", async () => {
+    const keys = await AnswerKeys.derive(crypto.randomUUID(), alice);
+    const expiresAt = Date.now() + 60_000;
+    const header = { kind: "index", ascii: false, expiresAt, pieceIndex: 0, pieceCount: 7 } as const;
+    const record = await sealRecord(keys, keys.storageKey, header, new TextEncoder().encode("index bytes"));
+    expect((await openRecord(keys, keys.storageKey, record, expiresAt - 1))?.header).toEqual(header);
+    expect(await openRecord(keys, keys.storageKey, record, expiresAt)).toBeUndefined(); // the sealed expiry ends reads
+    await expect(sealRecord(keys, keys.storageKey, { ...header, kind: "piece" }, new Uint8Array(4))).rejects.toThrow(/sealPiece/);
+    const v5 = record.slice();
+    v5[v5.byteLength - 1] = 5;
+    expect(await openRecord(keys, keys.storageKey, v5, Date.now())).toBeUndefined();
+    // A version 5 record's shape (a plaintext 18-byte header after the IV, version 5 last) is not found either.
+    const trailer = new Uint8Array(18);
+    trailer[17] = 5;
+    expect(await openRecord(keys, keys.storageKey, new Uint8Array([...record.subarray(0, -1), ...trailer]), Date.now())).toBeUndefined();
   });
 });
 
