@@ -1,30 +1,40 @@
 /**
  * The record format, in one place (S8.3, S8.5): what a storage holds under each derived key.
  *
- * Record layout (version 5). A whole answer or an index carries its tag, IV and header in a trailer:
- *   ciphertext | GCM tag (16) | IV (12) | expiresAt ms (float64) | piece index (u32) | piece count (u32) | flags (1) | version (1)
- * Padding (S16.5) lies inside the ciphertext, so it is authenticated: a whole or index plaintext is
- *   data | zeros | data length (u32)
- * of a bucket size (`bucketSize`, powers of 1.25), and a piece is zero-padded to its answer's piece size
- * when it is the last, shorter one (its real length is in the index). A storage sees a size class, not a size.
+ * Record layout (version 6). A whole answer or an index shows nothing but what opening it needs:
+ *   ciphertext | GCM tag (16) | IV (12) | version (1)
+ * Its header (expiry, kind, piece count, ASCII flag) is sealed inside the ciphertext (S16.5: a store reader
+ * learns a size class, not when the answer folded, whether it is pieced, nor whether it is ASCII). Padding
+ * lies inside the ciphertext too, so it is authenticated: a whole or index plaintext is
+ *   data | zeros | expiresAt ms (float64) | piece index (u32) | piece count (u32) | flags (1) | data length (u32)
+ * of a bucket size (`bucketSize`, powers of 1.25). The header is a fixed-size suffix, next to the length, so
+ * padding still happens in place in the serialiser's buffer (a prefix would copy every whole answer).
+ * A piece is zero-padded to its answer's piece size when it is the last, shorter one (its real length is in
+ * the index). A storage sees a size class, not a size.
  * A piece is the bare ciphertext: its IV, GCM tag and ASCII flag live in its answer's index, which is
  * always read (and authenticated) first. So a piece is stored exactly as the cipher wrote it, never
  * copied to make room for a tag or trailer (WebCrypto hands back a fresh buffer of exactly ciphertext
  * and tag; `node:crypto` hands back the ciphertext and the tag apart).
- * The associated data binds the storage key and the header (for a piece, rebuilt from the index), so no
- * record can be moved to another key or have its lifetime extended. A piece opens only with the IV and
- * tag its index holds, so a piece from another save of the same handle does not open; the index's random
- * nonce, bound into every piece's associated data too, says the same a second time.
+ * The associated data binds the storage key and the format version; for a piece also its header, rebuilt
+ * from the index (expiry, piece index and count, ASCII flag), so no record can be moved to another key or
+ * have its lifetime extended. A piece opens only with the IV and tag its index holds, so a piece from
+ * another save of the same handle does not open; the index's random nonce, bound into every piece's
+ * associated data too, says the same a second time.
  * The associated data also binds the store's scope (its namespace and instance, S16.5, S16.6), which the
  * keys are derived under too: a record copied into another namespace does not decrypt there.
- * A record of another version (version 4 had no padding nor scope) reads as not found.
+ * A record of another version (version 5 showed its header in a plaintext trailer; version 4 had no padding
+ * nor scope) reads as not found: its keys are derived under another version (keys.ts) and its last byte differs.
  */
 import { ResultHandlesError } from "../errors.js";
 import { IV_BYTES, TAG_BYTES, randomBytes, type AesKey, type CryptoBackend, type Sealed } from "./crypto/backend.js";
 
-export const FORMAT_VERSION = 5;
-const HEADER_BYTES = 18; // expiresAt 8, index 4, count 4, flags 1, version 1
-const TRAILER_BYTES = IV_BYTES + HEADER_BYTES;
+export const FORMAT_VERSION = 6;
+/** A piece's header, as its associated data binds it: expiresAt 8, index 4, count 4, flags 1, version 1. */
+const HEADER_BYTES = 18;
+/** The header sealed inside a whole or index plaintext: the piece header without the version byte. */
+const SEALED_HEADER_BYTES = HEADER_BYTES - 1;
+/** What a whole or index record shows outside its ciphertext: the GCM tag, the IV and the version. */
+const TRAILER_BYTES = TAG_BYTES + IV_BYTES + 1;
 const encoder = new TextEncoder();
 
 /** What a record holds: the whole answer, the index of a pieced answer, or one of its pieces. */
@@ -85,51 +95,59 @@ export function padPiece(bytes: Uint8Array, room: number, full: number): Uint8Ar
   return padded(bytes, room, paddedPieceLength(bytes.byteLength, full));
 }
 
-/** A whole or index plaintext padded to its bucket, its length last. */
-function padRecord(bytes: Uint8Array, room: number): Uint8Array {
-  const out = padded(bytes, room, bucketSize(bytes.byteLength + LENGTH_BYTES));
+/** A whole or index plaintext padded to its bucket, its header and length last. */
+function padRecord(bytes: Uint8Array, room: number, header: Uint8Array): Uint8Array {
+  const out = padded(bytes, room, bucketSize(bytes.byteLength + SEALED_HEADER_BYTES + LENGTH_BYTES));
+  out.set(header.subarray(0, SEALED_HEADER_BYTES), out.byteLength - LENGTH_BYTES - SEALED_HEADER_BYTES);
   new DataView(out.buffer, out.byteOffset, out.byteLength).setUint32(out.byteLength - LENGTH_BYTES, bytes.byteLength);
   return out;
 }
 
-function unpadRecord(bytes: Uint8Array): Uint8Array | undefined {
-  if (bytes.byteLength < LENGTH_BYTES) return undefined;
+/** The data and the sealed header of an opened whole or index plaintext, or undefined when they do not fit. */
+function unpadRecord(bytes: Uint8Array): { header: RecordHeader; data: Uint8Array } | undefined {
+  const tail = SEALED_HEADER_BYTES + LENGTH_BYTES;
+  if (bytes.byteLength < tail) return undefined;
   const length = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength).getUint32(bytes.byteLength - LENGTH_BYTES);
-  return length <= bytes.byteLength - LENGTH_BYTES ? bytes.subarray(0, length) : undefined;
+  const header = decodeHeader(bytes.subarray(bytes.byteLength - tail, bytes.byteLength - LENGTH_BYTES));
+  return header && length <= bytes.byteLength - tail ? { header, data: bytes.subarray(0, length) } : undefined;
 }
 
 /** Seals a whole answer or an index; `room` free bytes after `plaintext` in its buffer let it pad in place. */
 export async function sealRecord(keys: SealingKeys, storageKey: string, header: RecordHeader, plaintext: Uint8Array, room = 0): Promise<Uint8Array> {
-  const headerBytes = encodeHeader(header);
+  if (header.kind === "piece") throw new ResultHandlesError("INVALID_USAGE", "a piece is sealed with sealPiece, not sealRecord");
   const iv = randomBytes(IV_BYTES);
-  const { ciphertext, tag } = await keys.backend.encrypt(keys.aesKey, iv, associatedData(keys, storageKey, headerBytes), padRecord(plaintext, room));
-  const record = new Uint8Array(ciphertext.byteLength + TAG_BYTES + TRAILER_BYTES);
+  const { ciphertext, tag } = await keys.backend.encrypt(keys.aesKey, iv, associatedData(keys, storageKey, VERSION_BYTES), padRecord(plaintext, room, encodeHeader(header)));
+  const record = new Uint8Array(ciphertext.byteLength + TRAILER_BYTES);
   record.set(ciphertext, 0);
   record.set(tag, ciphertext.byteLength);
   record.set(iv, ciphertext.byteLength + TAG_BYTES);
-  record.set(headerBytes, ciphertext.byteLength + TAG_BYTES + IV_BYTES);
+  record[record.byteLength - 1] = FORMAT_VERSION;
   return record;
 }
 
-/** The plaintext, or undefined when the record is expired, of another format, or fails to decrypt. */
+/**
+ * The header and plaintext, or undefined when the record is of another format, fails to decrypt, is
+ * expired by the expiry sealed inside it (reads end at the TTL, whatever the storage's own expiry), or is
+ * not a whole answer or an index.
+ */
 export async function openRecord(
   keys: SealingKeys,
   storageKey: string,
   record: Uint8Array,
   now: number,
 ): Promise<{ header: RecordHeader; plaintext: Uint8Array } | undefined> {
-  const header = readHeader(record);
-  if (!header || !(header.expiresAt > now)) return undefined;
+  if (record.byteLength < TRAILER_BYTES || record[record.byteLength - 1] !== FORMAT_VERSION) return undefined;
   const at = record.byteLength - TRAILER_BYTES;
   const plaintext = await keys.backend.decrypt(
     keys.aesKey,
-    record.subarray(at, at + IV_BYTES),
-    associatedData(keys, storageKey, record.subarray(at + IV_BYTES)),
-    record.subarray(0, at - TAG_BYTES),
-    record.subarray(at - TAG_BYTES, at),
+    record.subarray(at + TAG_BYTES, at + TAG_BYTES + IV_BYTES),
+    associatedData(keys, storageKey, VERSION_BYTES),
+    record.subarray(0, at),
+    record.subarray(at, at + TAG_BYTES),
   );
-  const data = plaintext && unpadRecord(plaintext);
-  return data && { header, plaintext: data };
+  const opened = plaintext && unpadRecord(plaintext);
+  if (!opened || !(opened.header.expiresAt > now) || opened.header.kind === "piece") return undefined;
+  return { header: opened.header, plaintext: opened.data };
 }
 
 /**
@@ -155,13 +173,12 @@ export function openPiece(
   return keys.backend.decrypt(keys.aesKey, sealedWith.iv, associatedData(keys, storageKey, encodeHeader(header), nonce), record, sealedWith.tag);
 }
 
-/** The header a record carries, or undefined when it is of another format. It is authenticated only by `openRecord`. */
-function readHeader(record: Uint8Array): RecordHeader | undefined {
-  if (record.byteLength < TAG_BYTES + TRAILER_BYTES || record[record.byteLength - 1] !== FORMAT_VERSION) return undefined;
-  const view = new DataView(record.buffer, record.byteOffset + record.byteLength - HEADER_BYTES, HEADER_BYTES);
+/** A header from its first 17 bytes (as `encodeHeader` writes them), or undefined when its kind is unknown. */
+function decodeHeader(bytes: Uint8Array): RecordHeader | undefined {
+  const view = new DataView(bytes.buffer, bytes.byteOffset, SEALED_HEADER_BYTES);
   const flags = view.getUint8(16);
   const kind = KINDS[flags & 3];
-  if (!kind) return undefined;
+  if (!kind || flags & ~(3 | ASCII_FLAG)) return undefined;
   return { kind, ascii: (flags & ASCII_FLAG) !== 0, expiresAt: view.getFloat64(0), pieceIndex: view.getUint32(8), pieceCount: view.getUint32(12) };
 }
 
@@ -176,7 +193,9 @@ function encodeHeader(header: RecordHeader): Uint8Array {
   return bytes;
 }
 
-/** scope (JSON, so self-delimiting) | storage key (64 hex) | header (18) | nonce (16, pieces only). */
+const VERSION_BYTES = Uint8Array.of(FORMAT_VERSION);
+
+/** scope (JSON, so self-delimiting) | storage key (64 hex) | version (1; whole, index) or header (18) and nonce (16; pieces). */
 function associatedData(keys: SealingKeys, storageKey: string, header: Uint8Array, nonce?: Uint8Array): Uint8Array {
   const scope = keys.scope;
   const key = encoder.encode(storageKey);
