@@ -85,6 +85,17 @@ describe("S14.3 descendants on an answer 3000 levels deep", () => {
     expect(error.message).toMatch(/more than \d+ nodes/);
   });
 
+  it("a query inside a filter counts its steps too: $.rows[?count($.rows[*]) > 0] is refused, not run quadratically", () => {
+    const small = { rows: Array.from({ length: 1000 }, (_, i) => ({ id: i })) };
+    expect(queryValue(small, { handle: "h", path: "$.rows[?count($.rows[*]) > 0].id", limit: 5 }, 1_000_000).total).toBe(1000);
+    const large = { rows: Array.from({ length: 100_000 }, (_, i) => ({ id: i })) };
+    const started = performance.now();
+    const error = refusal(() => queryValue(large, { handle: "h", path: "$.rows[?count($.rows[*]) > 0].id" }, 1_000_000));
+    console.log(`$.rows[?count($.rows[*]) > 0] over 100,000 rows refused after ${(performance.now() - started).toFixed(0)} ms`);
+    expect(error.code).toBe("INVALID_INPUT");
+    expect(error.message).toMatch(/more than \d+ nodes/);
+  });
+
   it("values too deep for the engine's own recursion answer or are a coded refusal, never a RangeError", () => {
     let deeper: unknown = { x: 1 };
     for (let i = 0; i < 200_000; i++) deeper = { a: deeper };

@@ -113,11 +113,22 @@ function* descend(this: Segment, nodes: Iterable<JSONPathNode>): Generator<JSONP
   }
 }
 
-/** Nodes of `segments` applied to `value`, starting from a parent-linked root location. */
+/**
+ * Nodes of `segments` applied to `value`, starting from a parent-linked root location. Every node a
+ * segment yields costs a step: a query inside a filter (`$.rows[?count($.rows[*]) > 0]`) runs once per
+ * item, and without this its work would grow with the square of the answer (S14.3, S16.1).
+ */
 function run(segments: readonly Segment[], value: unknown): Iterable<JSONPathNode> {
   let nodes: Iterable<JSONPathNode> = [new JSONPathNode(value as never, new Location(undefined, "") as never, value as never)];
-  for (const segment of segments) nodes = segment.lazyResolve(nodes as never);
+  for (const segment of segments) nodes = counted(segment.lazyResolve(nodes as never));
   return nodes;
+}
+
+function* counted(nodes: Iterable<JSONPathNode>): Generator<JSONPathNode> {
+  for (const node of nodes) {
+    tick();
+    yield node;
+  }
 }
 
 /**
