@@ -71,6 +71,23 @@ describe("searchHits", () => {
     ]);
   });
 
+  it("S14.4 one hit per place when the nodes of a nodelist overlap ($..*, unions), and each container is walked once", async () => {
+    const { searchQuery } = await import("../src/query/search-query.js");
+    const { planPath } = await import("../src/query/plan.js");
+    const config = { thresholdBytes: 1_000_000, preview: { chars: 50 } };
+    const run = (answer: unknown, path: string, search: string) => searchQuery(answer, planPath(path), { handle: "h", path, search }, config);
+    const nested = { a: { b: "timeout here", c: ["timeout"] } };
+    for (const path of ["$..*", "$[*,*]", "$['a','a']", "$..c[0]"]) {
+      const hits = run(nested, path, "timeout").value as SearchHit[];
+      expect(hits.map((hit) => hit.path), path).toEqual(path === "$..c[0]" ? ["$.a.c[0]"] : ["$.a.b", "$.a.c[0]"]);
+    }
+    const rows = Array.from({ length: 10_000 }, (_, i) => ({ t: `row ${i}` }));
+    const union = "$['rows'" + ",'rows'".repeat(499) + "]"; // the same 10,000 rows named 500 times
+    const started = performance.now();
+    expect(run({ rows }, union, "row 1").total).toBe(1111);
+    expect(performance.now() - started).toBeLessThan(1000);
+  });
+
   it("keeps indexes true to the original when lower case changes a length (İ), and ends lines at \\r\\n", () => {
     // Cut to 10 characters around the match: the offset is where the text starts in the original.
     expect(all("İstanbul Kapı", "kapı").hits).toEqual([{ path: "$", text: "anbul Kapı", offset: 3 }]);

@@ -28,7 +28,8 @@ export function searchQuery(answer: unknown, plan: QueryPlan, args: QueryArgumen
   // slice limit: at 3 UTF-8 bytes a character at worst, it takes at most 3/4 of thresholdBytes. (A window
   // of 2 × 500 characters never fits a 1024-byte limit: every hit in a long string was refused.)
   const previewChars = Math.min(config.preview.chars, Math.floor(config.thresholdBytes / 8));
-  const { hits, total } = searchHits(starts, args.search, { offset, limit, previewChars });
+  const root = evaluation.singular ? undefined : answer; // nodes of a nodelist may overlap: each place once
+  const { hits, total } = searchHits(starts, args.search, { offset, limit, previewChars, root });
   const bytes = jsonSize(hits);
   if (bytes > config.thresholdBytes) {
     const fit = fittingItems(hits, config.thresholdBytes);

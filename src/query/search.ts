@@ -5,7 +5,12 @@
  * Bounded whatever the answer: the walk is iterative (a 3000-deep answer does not overflow the stack),
  * visits each value once, and compares with `indexOf` on lower-cased text (never a regex built from user
  * text). Hits outside the requested page are only counted: their paths and texts are never built.
+ * Start nodes that overlap (a JSONPath nodelist such as `$..*` or `$['rows','rows']`) are searched once
+ * per place: a container already walked is not walked again, and a leaf under one is skipped; the whole
+ * search counts against the query step budget (S14.3, S16.1).
  */
+import { ResultQueryError } from "../errors.js";
+import { MAX_QUERY_STEPS } from "../defaults.js";
 import { isHighSurrogate, isJsonMember, isLowSurrogate, isPlainObject } from "../util/json.js";
 import { formatPath } from "./path.js";
 
@@ -29,6 +34,8 @@ export interface SearchOptions {
   limit: number;
   /** `preview.chars` of the instance that folded the handle: a hit's text is at most twice this. */
   previewChars: number;
+  /** The answer the start nodes are in, when they may overlap (a nodelist): leaves under a walked container are skipped. */
+  root?: unknown;
 }
 
 export interface StartNode {
@@ -40,7 +47,7 @@ export interface StartNode {
 /** The hits of the page `offset … offset+limit-1`, and how many hits there are in all. */
 export function searchHits(nodes: readonly StartNode[], needle: string, options: SearchOptions): { hits: SearchHit[]; total: number } {
   const search = new Search(foldCase(needle), options);
-  for (const node of nodes) search.walk(node);
+  for (const node of nodes) if (!search.covered(node, options.root)) search.walk(node);
   return { hits: search.hits, total: search.total };
 }
 
@@ -61,6 +68,9 @@ class Search {
   private readonly booleans: boolean;
   /** Keys and indexes from the root to the value being looked at (a stack shared by the walk). */
   private steps: (string | number)[] = [];
+  /** Containers walked so far: an overlapping start node under one of them is not searched again. */
+  private readonly walked = new Set<object>();
+  private work = 0;
 
   constructor(
     private readonly needle: string,
@@ -70,6 +80,30 @@ class Search {
     this.width = Math.max(needle.length, 2 * options.previewChars);
     this.numbers = /^[0-9.e+-]+$/.test(needle); // the characters of a number's JSON text, such as "1e+21" or "-0.5"
     this.booleans = "true".includes(needle) || "false".includes(needle);
+  }
+
+  /** Whether a start node was searched already, as part of a container walked before (its values are each one place). */
+  covered(node: StartNode, root: unknown): boolean {
+    if (this.walked.size === 0) return false;
+    if (node.value !== null && typeof node.value === "object") return this.walked.has(node.value);
+    if (root === undefined) return false;
+    let at: unknown = root; // a leaf: covered when a container on its way from the root was walked
+    for (const step of node.steps) {
+      this.tick();
+      if (at === null || typeof at !== "object") return false;
+      if (this.walked.has(at)) return true;
+      at = (at as Record<string | number, unknown>)[step];
+    }
+    return false;
+  }
+
+  private tick(): void {
+    if (++this.work > MAX_QUERY_STEPS) {
+      throw new ResultQueryError(
+        "INVALID_INPUT",
+        `The search would visit more than ${MAX_QUERY_STEPS} values of this answer (overlapping nodes multiply): search under a narrower path, such as $.rows instead of $..*.`,
+      );
+    }
   }
 
   walk(node: StartNode): void {
@@ -102,6 +136,11 @@ class Search {
 
   /** Looks at a value: a container gets a frame (true), a leaf is matched here (false). */
   private enter(value: unknown, frames: Frame[]): boolean {
+    this.tick();
+    if (value !== null && typeof value === "object") {
+      if (this.walked.has(value)) return false; // searched already, under an earlier start node
+      this.walked.add(value);
+    }
     if (Array.isArray(value)) {
       frames.push({ container: value, keys: undefined, next: 0 });
       return true;
