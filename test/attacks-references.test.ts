@@ -44,6 +44,17 @@ describe("S16.1 one reference repeated many times cannot multiply the work of th
     const rows = await bench.alice("count_items", { items: Array.from({ length: 1000 }, () => ({ $result: handle, path: "$.rows[7]" })) });
     expect(rows.structuredContent).toMatchObject({ count: 1000, idSum: 7000 });
   });
+
+  it("one reference whose union names one list 500 times is counted as 500 places: refused, nothing run", async () => {
+    const handle = await folded(rowsOf(10_000));
+    const before = bench.runs.lists;
+    const path = "$['rows'" + ",'rows'".repeat(499) + "]"; // a 3.5 KB path, one reference
+    const attack = await whileServing(bench.bystander, () => bench.alice("merge_lists", { lists: { $result: handle, path } }));
+    console.log(`a union naming a 10,000-row list 500 times: ${figures(attack)}`);
+    expect(textOf(attack.value)).toMatch(/^INVALID_INPUT: This call repeats \{ "\$result": … \} references/);
+    expect(bench.runs.lists).toBe(before);
+    expect(attack.ms).toBeLessThan(1000);
+  });
 });
 
 describe("S15.2 references that must not resolve, and cannot hurt", () => {

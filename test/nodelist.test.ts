@@ -75,6 +75,13 @@ describe("S14.2 nodelists through result_query", () => {
     expect(result.structuredContent).toEqual({ path: "$.rows[?@.amount > 1000000]", value: [], paths: [], total: 0, offset: 0 });
   });
 
+  it("S14.5 fields naming no key of any node say so, as for a list, instead of answering empty objects", async () => {
+    const result = await call({ handle, path: "$.rows[*]", fields: ["owne"], limit: 3 });
+    expect(result.isError).toBe(true);
+    expect((result.structuredContent as { error: { code: string; message: string } }).error.code).toBe("RESULT_PATH_NOT_FOUND");
+    expect((result.structuredContent as { error: { message: string } }).error.message).toMatch(/name no key .*did you mean "owner"/);
+  });
+
   it("a page over the threshold is refused saying how many nodes fit, and that many fit", async () => {
     const refused = await call({ handle, path: "$.rows[*]", limit: 200 });
     expect(refused.isError).toBe(true);

@@ -90,13 +90,19 @@ export async function resolveReferences(args: unknown, read: ReadReference): Pro
  * (`INVALID_INPUT`), having measured at most about `budget` bytes. A value passed once is never refused.
  */
 function repeatedBytesOver(outcomes: readonly { value: unknown }[], budget: number): ResultQueryError | undefined {
-  const places = new Map<{ value: unknown }, number>();
-  for (const outcome of outcomes) places.set(outcome, (places.get(outcome) ?? 0) + 1);
+  // Places are counted by the value itself: one reference whose query names one list 500 times
+  // (`$['rows','rows',…]`) puts that list in 500 places of the list it resolves to.
+  const places = new Map<unknown, number>();
+  const place = (value: unknown) => {
+    if (value !== null && (typeof value === "object" || typeof value === "string")) places.set(value, (places.get(value) ?? 0) + 1);
+  };
+  for (const outcome of outcomes) place(outcome.value);
+  for (const outcome of new Set(outcomes)) if (Array.isArray(outcome.value)) for (const item of outcome.value) place(item);
   let left = budget;
-  for (const [outcome, count] of places) {
+  for (const [value, count] of places) {
     if (count < 2) continue;
     const copies = count - 1;
-    const size = jsonSizeUpTo(outcome.value, Math.floor(left / copies));
+    const size = jsonSizeUpTo(value, Math.floor(left / copies));
     left -= size * copies;
     if (left < 0) {
       return new ResultQueryError(

@@ -11,6 +11,7 @@ import { cutForMessage } from "../util/quote-argument.js";
 import { jsonSize } from "../util/size.js";
 import type { JsonPathNode } from "./jsonpath.js";
 import { fieldPicker } from "./page.js";
+import { checkFieldsFound } from "./refusals.js";
 import { formatPath } from "./path.js";
 import { sliceWindow, type QueryArguments } from "./plan.js";
 
@@ -24,6 +25,7 @@ export function nodelistPage(nodes: Iterable<JsonPathNode>, query: string, args:
   const pick = fieldPicker(args.fields);
   const path = cutForMessage(query);
   const value: unknown[] = [];
+  const read: unknown[] = []; // the page's nodes before fields: a field naming no key of any says so (S14.5)
   const paths: string[] = [];
   let bytes = 2; // []
   let total = 0;
@@ -32,12 +34,17 @@ export function nodelistPage(nodes: Iterable<JsonPathNode>, query: string, args:
       const kept = pick ? pick(node.value) : node.value;
       bytes += jsonSize(kept) + (value.length > 0 ? 1 : 0);
       // Stop at the first node past the limit (S16.1): a union naming one large node 2000 times costs one.
-      if (bytes > thresholdBytes) return { fits: false, fit: value.length, bytes, offset };
+      if (bytes > thresholdBytes) {
+        if (pick) checkFieldsFound(read, value, args.fields!, { path, offset });
+        return { fits: false, fit: value.length, bytes, offset };
+      }
+      if (pick) read.push(node.value);
       value.push(kept);
       paths.push(formatPath(node.location()));
     }
     total++;
   }
+  if (pick) checkFieldsFound(read, value, args.fields!, { path, offset });
   const result: Extract<NodelistPage, { fits: true }>["result"] = { path, value, paths, total, offset: Math.min(offset, total) };
   if (offset + value.length < total) result.nextOffset = offset + value.length;
   return { fits: true, result };
