@@ -20,14 +20,14 @@ export type ReadReference = (handle: unknown, path: unknown) => Promise<unknown>
 export type Resolution = { args: unknown; references: number } | { refusal: unknown };
 
 /** `{ "$result": … }` or `{ "$result": …, "path": … }`, nothing else: with any other key, it is data (S15.1). */
-export function isReference(value: unknown): value is { $result: unknown; path?: unknown } {
+function isReference(value: unknown): value is { $result: unknown; path?: unknown } {
   if (!isPlainObject(value) || !hasOwn(value, "$result")) return false;
   const keys = Object.keys(value);
   return keys.length === 1 || (keys.length === 2 && hasOwn(value, "path"));
 }
 
 /** Whether `args` holds a reference anywhere; the usual call has none and costs one walk, no copy. */
-export function hasReferences(args: unknown): boolean {
+function hasReferences(args: unknown): boolean {
   const seen = new Set<object>();
   const pending: unknown[] = [args];
   while (pending.length > 0) {

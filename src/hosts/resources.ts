@@ -13,7 +13,7 @@ import { UnsupportedMcpServerError } from "../errors.js";
 import { resourceTemplateLike } from "./mcp-sdk-internals.js";
 
 const PREFIX = `${RESULT_HANDLE_URI_SCHEME}://`;
-export const RESULT_HANDLE_URI_TEMPLATE = `${PREFIX}{handle}`;
+const RESULT_HANDLE_URI_TEMPLATE = `${PREFIX}{handle}`;
 
 /** JSON-RPC "invalid params": what the SDK answers a `resources/read` miss with, on every revision. */
 const INVALID_PARAMS = -32602;

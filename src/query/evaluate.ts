@@ -48,6 +48,11 @@ export function evaluate(answer: unknown, plan: QueryPlan): Evaluation {
  * would (RESULT_PATH_NOT_FOUND, INVALID_INPUT).
  */
 export function resolveReferenceValue(answer: unknown, path: string): unknown {
-  const evaluation = evaluate(answer, planPath(path));
+  return planValue(answer, planPath(path));
+}
+
+/** `resolveReferenceValue` for a path planned already. */
+export function planValue(answer: unknown, plan: QueryPlan): unknown {
+  const evaluation = evaluate(answer, plan);
   return evaluation.singular ? evaluation.value : evaluation.nodes.map((node) => node.value);
 }

@@ -60,7 +60,7 @@ function oneEditAway(object: Record<string, unknown>, name: string): string | un
  * Optimal string alignment distance (Levenshtein plus adjacent swaps) between `a` and `b`, or `max + 1`
  * when it is over `max`: only cells within `max` of the diagonal are computed.
  */
-export function distance(a: string, b: string, max: number): number {
+function distance(a: string, b: string, max: number): number {
   if (Math.abs(a.length - b.length) > max) return max + 1;
   const width = b.length + 1;
   let before = new Array<number>(width).fill(Infinity); // row i - 2

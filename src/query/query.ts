@@ -162,7 +162,7 @@ function checkSize(value: unknown, thresholdBytes: number, at: Resolved, fitting
  * RESULT_SLICE_TOO_LARGE (S7.6): `fit` entries from `offset` would fit. A page is measured only up to the
  * first entry past the limit (S16.1), so for lists, objects and nodelists `bytes` is a lower bound.
  */
-export function refuseSize(
+function refuseSize(
   fullPath: string,
   thresholdBytes: number,
   bytes: number,

@@ -5,7 +5,7 @@ import { quoteArgument } from "../util/quote-argument.js";
 import type { ResultHandlesConfig } from "../config.js";
 import type { Selector } from "../records/answer-index.js";
 import { planPath, selectorFor } from "./plan.js";
-import { referenceSelector, referenceValue } from "./reference-value.js";
+import { planReference } from "./reference-value.js";
 import { searchQuery } from "./search-query.js";
 import { answerPlan, parseQueryArguments, type QueryResult } from "./query.js";
 import type { ResultHandleStore, StoredValue } from "../records/store.js";
@@ -169,9 +169,9 @@ export class ResultQueryTool {
   async referenced(handle: unknown, path: unknown, owner: OwnerOf, read: "fresh" | "shared" = "fresh"): Promise<{ value: unknown; expiresAt: number }> {
     const args = parseQueryArguments({ handle, path });
     const given = path === undefined ? undefined : args.path;
-    const select = referenceSelector(given);
-    const found = await this.find(args.handle, owner, () => select, read);
-    return { value: referenceValue(found.value, given), expiresAt: found.expiresAt };
+    const reference = planReference(given); // parsed once: what the store reads, and what is taken from it
+    const found = await this.find(args.handle, owner, () => reference.select, read);
+    return { value: reference.value(found.value), expiresAt: found.expiresAt };
   }
 
   /** The whole answer from the instance that held it (after a summary read, S16.4); not found as `find` says it. */

@@ -236,7 +236,7 @@ function around(text: string, from: number, to: number, at: number, length: numb
  * `toLowerCase` keeps the length of all but a few characters (U+0130 İ becomes two units); a string
  * holding one is folded character by character, keeping those few as they are.
  */
-export function foldCase(text: string): string {
+function foldCase(text: string): string {
   const lower = text.toLowerCase();
   if (lower.length === text.length) return lower;
   let out = "";

@@ -70,7 +70,7 @@ const MIN_BUCKET = 128;
 const LENGTH_BYTES = 4;
 
 /** The bucket a plaintext of `length` bytes is padded to: the smallest of 128, 160, 200, 250, 313, … holding it. */
-export function bucketSize(length: number): number {
+function bucketSize(length: number): number {
   let size = MIN_BUCKET;
   while (size < length) size = Math.ceil(size * 1.25);
   return size;

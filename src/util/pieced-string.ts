@@ -79,10 +79,6 @@ export class PiecedString {
   }
 }
 
-export function isPiecedString(value: unknown): value is PiecedString {
-  return value instanceof PiecedString;
-}
-
 /** A string, or a long string of a pieced answer read in part: both slice by character (S7.3). */
 export function isText(value: unknown): value is string | PiecedString {
   return typeof value === "string" || value instanceof PiecedString;
