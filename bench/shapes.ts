@@ -1,7 +1,7 @@
 /**
  * S4.8's awkward shapes as the bench folds them: very deep, very wide, wide rows, rows of mixed kinds.
- * The bench keeps its own builders, frozen, so a run stays comparable with the runs it is drawn beside
- * (bench/results/*.json) even as the hostile-answers tests grow theirs; they began as the same code.
+ * The bench keeps these builders as they are, so a run stays comparable with the runs it is drawn beside
+ * (bench/results/*.json); the hostile-answers tests use them too and add their own beside them.
  */
 
 /** An object nested `levels` deep: `{ level, name, note, child: { ... } }`. */

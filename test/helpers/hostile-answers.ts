@@ -1,28 +1,9 @@
-/** Answers of awkward shapes (S4.8): very deep, very wide, wide rows, rows of mixed kinds. */
-
-/** An object nested `levels` deep: `{ level, name, note, child: { ... } }`. */
-export function deepObject(levels: number, noteChars = 100): Record<string, unknown> {
-  const root: Record<string, unknown> = {};
-  let node = root;
-  for (let i = 0; i < levels; i++) {
-    const child: Record<string, unknown> = {};
-    Object.assign(node, { level: i, name: `node ${i}`, note: "n".repeat(noteChars), child: i === levels - 1 ? null : child });
-    node = child;
-  }
-  return root;
-}
-
-/** A list nested `levels` deep: `[i, "item i ...", [ ... ]]`. */
-export function deepList(levels: number, noteChars = 100): unknown[] {
-  const root: unknown[] = [];
-  let list = root;
-  for (let i = 0; i < levels; i++) {
-    const next: unknown[] = [];
-    list.push(i, `item ${i} ${"l".repeat(noteChars)}`, next);
-    list = next;
-  }
-  return root;
-}
+/**
+ * Answers of awkward shapes (S4.8): very deep, very wide, wide rows, rows of mixed kinds. The builders
+ * the bench folds are its own (bench/shapes.ts, kept as they are so runs stay comparable); the tests use
+ * the same ones, and add what only they need.
+ */
+export { deepList, deepObject, mixedRows, wideObject, wideRows } from "../../bench/shapes.js";
 
 /** Lists inside lists, `levels` deep, nothing else: `[[[...]]]`. */
 export function bareDeepList(levels: number): unknown[] {
@@ -34,49 +15,4 @@ export function bareDeepList(levels: number): unknown[] {
     list = next;
   }
   return root;
-}
-
-/** One object with `keys` keys. */
-export function wideObject(keys: number): Record<string, string> {
-  const object: Record<string, string> = {};
-  for (let i = 0; i < keys; i++) object[`key_${String(i).padStart(6, "0")}`] = `value ${i}`;
-  return object;
-}
-
-/** `{ rows }` of `count` rows of 60 keys each. */
-export function wideRows(count: number): { rows: Record<string, unknown>[] } {
-  return {
-    rows: Array.from({ length: count }, (_, row) => {
-      const item: Record<string, unknown> = {};
-      for (let k = 0; k < 60; k++) item[`field_${k}`] = k % 3 === 0 ? row * k : `r${row}-f${k}`;
-      return item;
-    }),
-  };
-}
-
-/** `{ rows }` of objects with varying keys, lists, strings, numbers and nulls. */
-export function mixedRows(count: number): { rows: unknown[] } {
-  const rows: unknown[] = [];
-  for (let i = 0; i < count; i++) {
-    switch (i % 6) {
-      case 0:
-        rows.push({ id: `T-${i}`, title: `Ticket ${i}`, status: ["open", "closed"][i % 2], tags: ["a", i % 4 ? "b" : "c"] });
-        break;
-      case 1:
-        rows.push({ user: `u${i}`, roles: ["a", "b"], profile: { age: i % 90, city: `City ${i % 40}`, [`extra${i % 70}`]: i } });
-        break;
-      case 2:
-        rows.push([i, `x${i}`, { nested: [i, i + 1] }]);
-        break;
-      case 3:
-        rows.push(`plain text row ${i} `.repeat(3));
-        break;
-      case 4:
-        rows.push(i * 1.5);
-        break;
-      default:
-        rows.push(null);
-    }
-  }
-  return { rows };
 }
