@@ -3,7 +3,7 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
-import { freePort } from "./redis-server.js";
+import { alive, freePort } from "./redis-server.js";
 
 const run = promisify(execFile);
 const REDIS_SERVER = process.env.REDIS_SERVER_PATH ?? "redis-server";
@@ -125,15 +125,6 @@ export async function startRedisCluster(): Promise<RedisCluster> {
     },
   };
   return cluster;
-}
-
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
 }
 
 async function waitFor(check: () => Promise<boolean>, message: string, ms = 10_000): Promise<void> {

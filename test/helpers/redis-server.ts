@@ -76,7 +76,8 @@ export async function startRedisServer(): Promise<RedisServer> {
   return server;
 }
 
-function alive(pid: number): boolean {
+/** Whether a process of that id still runs. */
+export function alive(pid: number): boolean {
   try {
     process.kill(pid, 0);
     return true;
