@@ -15,7 +15,7 @@ import { cutForMessage, quoteArgument } from "../util/quote-argument.js";
 import { regexFunction } from "./iregexp.js";
 
 /** A node's place as a parent link: `concat` (the only thing json-p3 does with a location) is one step. */
-class Location {
+export class Location {
   constructor(
     readonly parent: Location | undefined,
     readonly step: string | number,
@@ -37,7 +37,7 @@ export interface JsonPathNode {
   location(): (string | number)[];
 }
 
-class SelectedNode implements JsonPathNode {
+export class SelectedNode implements JsonPathNode {
   constructor(
     readonly value: unknown,
     private readonly at: Location,
@@ -47,10 +47,17 @@ class SelectedNode implements JsonPathNode {
   }
 }
 
-/** Nodes visited by the evaluation running now (evaluation is synchronous, so one counter serves). */
-let work = 0;
-function tick(): void {
-  if (++work > MAX_QUERY_STEPS) {
+/** The nodes one evaluation has visited; an evaluation over a list read in batches (S14.6) keeps one across them. */
+export class QueryBudget {
+  work = 0;
+}
+/** The budget of the evaluation running now: each runs synchronously (a batch at a time), setting it first. */
+let budget = new QueryBudget();
+export function useBudget(within: QueryBudget): void {
+  budget = within;
+}
+export function tick(): void {
+  if (++budget.work > MAX_QUERY_STEPS) {
     throw new ResultQueryError(
       "INVALID_INPUT",
       `The query would visit more than ${MAX_QUERY_STEPS} nodes of this answer (nested descendants or wildcards multiply): narrow it, for example $.rows[?@.id == 5] instead of $..*..id.`,
@@ -58,16 +65,18 @@ function tick(): void {
   }
 }
 
-const environment = new JSONPathEnvironment();
+export const environment = new JSONPathEnvironment();
 environment.functionRegister.set("match", regexFunction(true));
 environment.functionRegister.set("search", regexFunction(false));
 
 // ---- descendants without recursion ----
 
-const DescendantSegment = environment.compile("$..a").segments[0]!.constructor;
-type Segment = JSONPathQuery["segments"][number];
+export const DescendantSegment = environment.compile("$..a").segments[0]!.constructor;
+export type Segment = JSONPathQuery["segments"][number];
 
-const NameSelector = environment.compile("$.a").segments[0]!.selectors[0]!.constructor;
+export const NameSelector = environment.compile("$.a").segments[0]!.selectors[0]!.constructor;
+/** `$` inside a filter (`$[?@.a == $.b]`): the whole answer, which a list read in batches does not have. */
+const RootQuery = (environment.compile("$[?$.a]").segments[0]!.selectors[0] as unknown as { expression: { expression: object } }).expression.expression.constructor;
 
 /**
  * The descendant segment of RFC 9535 2.5.2 (each node, then its children in order, depth first, each
@@ -119,7 +128,11 @@ function* descend(this: Segment, nodes: Iterable<JSONPathNode>): Generator<JSONP
  * item, and without this its work would grow with the square of the answer (S14.3, S16.1).
  */
 function run(segments: readonly Segment[], value: unknown): Iterable<JSONPathNode> {
-  let nodes: Iterable<JSONPathNode> = [new JSONPathNode(value as never, new Location(undefined, "") as never, value as never)];
+  return runFrom(segments, [new JSONPathNode(value as never, new Location(undefined, "") as never, value as never)]);
+}
+
+/** `segments` applied to `nodes` in turn, each node they yield counted. */
+export function runFrom(segments: readonly Segment[], nodes: Iterable<JSONPathNode>): Iterable<JSONPathNode> {
   for (const segment of segments) nodes = counted(segment.lazyResolve(nodes as never));
   return nodes;
 }
@@ -159,13 +172,15 @@ function singularRun(query: JSONPathQuery): (value: unknown) => JSONPathNode[] {
  * Gives every descendant segment of the compiled query the stack walk above, and every query inside a
  * filter (`@..x`, `$.y`) parent-linked locations, so no node costs a copy of its path.
  */
-function useStackWalk(query: JSONPathQuery): void {
+function useStackWalk(query: JSONPathQuery): { usesRoot: boolean } {
+  let usesRoot = false;
   const seen = new Set<object>();
   const pending: unknown[] = [query];
   while (pending.length > 0) {
     const item = pending.pop();
     if (item === null || typeof item !== "object" || seen.has(item)) continue;
     seen.add(item);
+    if (item instanceof RootQuery) usesRoot = true;
     if (item instanceof DescendantSegment) {
       const segment = item as unknown as Segment;
       segment.lazyResolve = descend as never;
@@ -178,6 +193,7 @@ function useStackWalk(query: JSONPathQuery): void {
     }
     for (const [key, child] of Object.entries(item)) if (key !== "environment" && key !== "token") pending.push(child);
   }
+  return { usesRoot };
 }
 
 // ---- compile and evaluate ----
@@ -187,6 +203,8 @@ export interface CompiledJsonPath {
   readonly query: JSONPathQuery;
   /** RFC 9535 2.3.5: only name and index selectors, so at most one node. */
   readonly singular: boolean;
+  /** Whether a filter in it reads the root (`$.a` inside `[?…]`), so it needs the whole answer. */
+  readonly usesRoot: boolean;
 }
 
 /**
@@ -212,17 +230,22 @@ export function compileJsonPath(path: string): CompiledJsonPath {
       `Path ${quoteArgument(path)} is not a valid query (${detail}). Use a path such as $.rows[2].title, $.rows[*].id, $.rows[?@.status == 'open'], rows.2.title or /rows/2/title; "$" is the whole answer.`,
     );
   }
-  useStackWalk(query);
-  return { query, singular: query.singularQuery() };
+  const { usesRoot } = useStackWalk(query);
+  return { query, singular: query.singularQuery(), usesRoot };
 }
 
 /**
  * The nodes `compiled` selects in `answer`, in the RFC's order, produced lazily so a caller keeps only
  * the page it returns. The whole iteration must run synchronously (one step budget per evaluation).
  */
-export function* selectNodes(compiled: CompiledJsonPath, answer: unknown, path: string): Generator<JsonPathNode> {
-  work = 0;
-  const iterator = run(compiled.query.segments, answer)[Symbol.iterator]();
+export function selectNodes(compiled: CompiledJsonPath, answer: unknown, path: string): Generator<JsonPathNode> {
+  return selectFrom(run(compiled.query.segments, answer), path, new QueryBudget());
+}
+
+/** The nodes of an evaluation, counted against `within`, engine errors made coded refusals. */
+export function* selectFrom(nodes: Iterable<JSONPathNode>, path: string, within: QueryBudget): Generator<JsonPathNode> {
+  useBudget(within);
+  const iterator = nodes[Symbol.iterator]();
   for (;;) {
     let next: IteratorResult<JSONPathNode>;
     try {

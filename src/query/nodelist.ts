@@ -21,31 +21,56 @@ export type NodelistPage =
   | { fits: false; fit: number; bytes: number; offset: number };
 
 export function nodelistPage(nodes: Iterable<JsonPathNode>, query: string, args: QueryArguments, thresholdBytes: number): NodelistPage {
-  const { offset, limit } = sliceWindow(args, DEFAULT_LIMITS.nodes);
-  const pick = fieldPicker(args.fields);
-  const path = cutForMessage(query);
-  const value: unknown[] = [];
-  const read: unknown[] = []; // the page's nodes before fields: a field naming no key of any says so (S14.5)
-  const paths: string[] = [];
-  let bytes = 2; // []
-  let total = 0;
-  for (const node of nodes) {
-    if (total >= offset && total - offset < limit) {
-      const kept = pick ? pick(node.value) : node.value;
-      bytes += jsonSize(kept) + (value.length > 0 ? 1 : 0);
-      // Stop at the first node past the limit (S16.1): a union naming one large node 2000 times costs one.
-      if (bytes > thresholdBytes) {
-        if (pick) checkFieldsFound(read, value, args.fields!, { path, offset });
-        return { fits: false, fit: value.length, bytes, offset };
-      }
-      if (pick) read.push(node.value);
-      value.push(kept);
-      paths.push(formatPath(node.location()));
-    }
-    total++;
+  const pager = new NodelistPager(query, args, thresholdBytes);
+  for (const node of nodes) if (!pager.add(node)) break;
+  return pager.page();
+}
+
+/** A nodelist page built node by node, for nodes that come in parts (a list read in batches, S14.6). */
+export class NodelistPager {
+  private readonly offset: number;
+  private readonly limit: number;
+  private readonly pick: ReturnType<typeof fieldPicker>;
+  private readonly path: string;
+  private readonly value: unknown[] = [];
+  private readonly read: unknown[] = []; // the page's nodes before fields: a field naming no key of any says so (S14.5)
+  private readonly paths: string[] = [];
+  private bytes = 2; // []
+  private total = 0;
+  private refused = false;
+
+  constructor(
+    query: string,
+    private readonly args: QueryArguments,
+    private readonly thresholdBytes: number,
+  ) {
+    ({ offset: this.offset, limit: this.limit } = sliceWindow(args, DEFAULT_LIMITS.nodes));
+    this.pick = fieldPicker(args.fields);
+    this.path = cutForMessage(query);
   }
-  if (pick) checkFieldsFound(read, value, args.fields!, { path, offset });
-  const result: Extract<NodelistPage, { fits: true }>["result"] = { path, value, paths, total, offset: Math.min(offset, total) };
-  if (offset + value.length < total) result.nextOffset = offset + value.length;
-  return { fits: true, result };
+
+  /** Counts a node, keeping it when on the page; false when the page is over the size limit (stop: it is refused). */
+  add(node: JsonPathNode): boolean {
+    const { offset, limit, pick, value } = this;
+    if (this.total >= offset && this.total - offset < limit) {
+      const kept = pick ? pick(node.value) : node.value;
+      this.bytes += jsonSize(kept) + (value.length > 0 ? 1 : 0);
+      // Stop at the first node past the limit (S16.1): a union naming one large node 2000 times costs one.
+      if (this.bytes > this.thresholdBytes) return !(this.refused = true);
+      if (pick) this.read.push(node.value);
+      value.push(kept);
+      this.paths.push(formatPath(node.location()));
+    }
+    this.total++;
+    return true;
+  }
+
+  page(): NodelistPage {
+    const { offset, value, total, path } = this;
+    if (this.pick) checkFieldsFound(this.read, value, this.args.fields!, { path, offset });
+    if (this.refused) return { fits: false, fit: value.length, bytes: this.bytes, offset };
+    const result: Extract<NodelistPage, { fits: true }>["result"] = { path, value, paths: this.paths, total, offset: Math.min(offset, total) };
+    if (offset + value.length < total) result.nextOffset = offset + value.length;
+    return { fits: true, result };
+  }
 }

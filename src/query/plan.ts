@@ -11,6 +11,7 @@ import type { ListSummary, Selection, Selector, StringSummary } from "../records
 import { ResultQueryError } from "../errors.js";
 import { DEFAULT_LIMITS } from "../defaults.js";
 import { compileJsonPath, type CompiledJsonPath } from "./jsonpath.js";
+import { itemPlanOf, type ItemPlan } from "./jsonpath-items.js";
 import { listIndex, objectKey, parsePath, type PathSegment } from "./path.js";
 
 /** Arguments of `result_query` after validation (S7.1). */
@@ -27,7 +28,7 @@ export interface QueryArguments {
 
 export type QueryPlan =
   | { readonly kind: "singular"; readonly path: string; readonly segments: readonly PathSegment[] }
-  | { readonly kind: "nodelist"; readonly path: string; readonly compiled: CompiledJsonPath }
+  | { readonly kind: "nodelist"; readonly path: string; readonly compiled: CompiledJsonPath; readonly items?: ItemPlan }
   | { readonly kind: "refused"; readonly path: string; readonly error: ResultQueryError };
 
 /** Parses `path` once. Never throws: a bad path becomes a refused plan, raised when the plan is answered. */
@@ -42,7 +43,7 @@ export function planPath(path: string): QueryPlan {
       refusal = error;
     }
     if (compiled?.singular) return { kind: "singular", path, segments: singularSegments(compiled) };
-    if (compiled) return { kind: "nodelist", path, compiled };
+    if (compiled) return { kind: "nodelist", path, compiled, items: itemPlanOf(compiled) };
     // Not RFC 9535, but an S7.2 form (such as $.rows.2.title, or a name longer than a query may be): singular.
     try {
       return { kind: "singular", path, segments: parsePath(path) };
@@ -77,10 +78,20 @@ export function sliceWindow(args: Pick<QueryArguments, "offset" | "limit" | "pag
  * A path above a list or long string (`$` on `{ rows, log }`) reads a summary when `thresholdBytes` is
  * given (a `result_query`, whose slice may be refused): the query then answers from it only a refusal,
  * and reads the rest when the slice fits. Without it (a reference, S15.1) the value is read whole.
+ * A `result_query` (with `thresholdBytes`) streams what it reads whole where it can (S14.6): a nodelist
+ * whose item plan reaches an indexed list, and a search at or above indexed lists (no long string under
+ * it), read those lists batch by batch.
  */
 export function selectorFor(plan: QueryPlan, args: Pick<QueryArguments, "offset" | "limit" | "page" | "search">, thresholdBytes?: number): Selector {
   if (plan.kind === "refused") return () => "none";
-  if (plan.kind === "nodelist") return () => "all";
+  if (plan.kind === "nodelist") {
+    const names = thresholdBytes !== undefined && args.search === undefined ? plan.items?.names : undefined;
+    if (!names) return () => "all";
+    return (lists) => {
+      const list = lists.findIndex(({ path }) => path.length === names.length && path.every((key, i) => key === names[i]));
+      return list < 0 ? "all" : { stream: list };
+    };
+  }
   const { segments } = plan;
   const under = (path: readonly string[]) => segments.length >= path.length && path.every((key, i) => objectKey(segments[i]!) === key);
   const above = (path: readonly string[]) => segments.length < path.length && segments.every((segment, i) => objectKey(segment) === path[i]);
@@ -90,7 +101,7 @@ export function selectorFor(plan: QueryPlan, args: Pick<QueryArguments, "offset"
       if (!under(path)) continue;
       const rest = segments.slice(path.length);
       if (rest.length === 0) {
-        if (args.search !== undefined) return { list, from: 0, to: length }; // a search reads every item (S14.4)
+        if (args.search !== undefined) return thresholdBytes === undefined ? { list, from: 0, to: length } : { stream: list }; // every item (S14.4)
         const { offset, limit } = sliceWindow(args, DEFAULT_LIMITS.items);
         return { list, from: offset, to: offset + limit };
       }
@@ -111,7 +122,9 @@ export function selectorFor(plan: QueryPlan, args: Pick<QueryArguments, "offset"
     // A path on the way to a part (`$`, or `data` above `data.rows`) needs them; one beside them does not (S16.4).
     const aboveAPart = lists.some(({ path }) => above(path)) || strings.some(({ path }) => above(path));
     if (!aboveAPart) return lists.length === 0 && strings.length === 0 ? "all" : "outside";
-    return args.search === undefined && thresholdBytes !== undefined ? { summary: thresholdBytes } : "all";
+    if (thresholdBytes === undefined) return "all";
+    if (args.search === undefined) return { summary: thresholdBytes };
+    return strings.some(({ path }) => above(path)) ? "all" : { stream: "all" };
   };
 }
 

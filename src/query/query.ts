@@ -85,16 +85,7 @@ export function queryValue(answer: unknown, args: QueryArguments, thresholdBytes
 export function answerPlan(answer: unknown, plan: QueryPlan, args: QueryArguments, thresholdBytes: number): QueryResult {
   if (plan.kind === "refused") throw plan.error;
   if (plan.kind === "nodelist") {
-    let page: NodelistPage;
-    try {
-      page = nodelistPage(selectNodes(plan.compiled, answer, plan.path), plan.path, args, thresholdBytes);
-    } catch (error) {
-      // Measuring a node nested deeper than the engine's stack: a coded refusal, never a crash (S14.3).
-      if (error instanceof RangeError) throw invalid(`Path ${quoteArgument(plan.path)} selects values nested too deeply to return: use a deeper path.`);
-      throw error;
-    }
-    if (!page.fits) refuseSize(plan.path, thresholdBytes, page.bytes, page.fit, "nodes", page.offset, true);
-    return page.result;
+    return nodelistResult(() => nodelistPage(selectNodes(plan.compiled, answer, plan.path), plan.path, args, thresholdBytes), plan.path, thresholdBytes);
   }
   const at = resolveSegments(answer, plan.segments, plan.path);
   const { value: target, steps } = at;
@@ -134,6 +125,28 @@ export function answerPlan(answer: unknown, plan: QueryPlan, args: QueryArgument
   }
   checkSize(target, thresholdBytes, at, () => 0, "items", 0);
   return { path, value: target };
+}
+
+/** The nodelist page `build` makes, or its refusal (S7.6, S14.2). */
+export function nodelistResult(build: () => NodelistPage, path: string, thresholdBytes: number): QueryResult;
+export function nodelistResult(build: () => NodelistPage | Promise<NodelistPage>, path: string, thresholdBytes: number): Promise<QueryResult>;
+export function nodelistResult(build: () => NodelistPage | Promise<NodelistPage>, path: string, thresholdBytes: number): QueryResult | Promise<QueryResult> {
+  const answer = (page: NodelistPage): QueryResult => {
+    if (!page.fits) refuseSize(path, thresholdBytes, page.bytes, page.fit, "nodes", page.offset, true);
+    return page.result;
+  };
+  const tooDeep = (error: unknown): never => {
+    // Measuring a node nested deeper than the engine's stack: a coded refusal, never a crash (S14.3).
+    if (error instanceof RangeError) throw invalid(`Path ${quoteArgument(path)} selects values nested too deeply to return: use a deeper path.`);
+    throw error;
+  };
+  let page: NodelistPage | Promise<NodelistPage>;
+  try {
+    page = build();
+  } catch (error) {
+    return tooDeep(error);
+  }
+  return page instanceof Promise ? page.then(answer, tooDeep) : answer(page);
 }
 
 /** A character range that never splits a surrogate pair (S7.3). */

@@ -1,6 +1,8 @@
 import { DEFAULT_LIMITS, MAX_LIMIT, MAX_SEARCH_CHARS, RESULT_QUERY_TOOL_NAME } from "../defaults.js";
 import type { Owner } from "../records/crypto/keys.js";
 import { describeError, RESULT_QUERY_ERROR_CODES, ResultQueryError } from "../errors.js";
+import { StreamedAnswer } from "../records/list-stream.js";
+import { answerOverBatches } from "./over-batches.js";
 import { quoteArgument } from "../util/quote-argument.js";
 import type { ResultHandlesConfig } from "../config.js";
 import type { Selector } from "../records/answer-index.js";
@@ -151,6 +153,17 @@ export class ResultQueryTool {
         if (error instanceof ResultQueryError && error.code === "RESULT_SLICE_TOO_LARGE") throw error;
       }
       found = await this.readWhole(args.handle, owner, found.source);
+    }
+    if (found.value instanceof StreamedAnswer) {
+      let streamed: QueryResult | undefined;
+      try {
+        streamed = await answerOverBatches(found.value, plan, args, config);
+      } catch (error) {
+        if (error instanceof ResultQueryError) throw error;
+        throw storeUnavailable(); // the store failed between two batches (S9.1): the call may be tried again
+      }
+      if (!streamed) throw handleNotFound(args.handle);
+      return { result: streamed, expiresAt: found.expiresAt };
     }
     const result =
       args.search !== undefined

@@ -11,7 +11,7 @@ import { formatPath } from "./path.js";
 import { sliceWindow, type QueryArguments, type QueryPlan } from "./plan.js";
 import type { QueryResult } from "./query.js";
 import { fittingItems } from "./refusals.js";
-import { searchHits } from "./search.js";
+import { searchHits, type SearchHit } from "./search.js";
 
 /** What of the plugin instance that folded the handle a search needs: its slice limit and preview length. */
 export interface SearchConfig {
@@ -23,13 +23,23 @@ export function searchQuery(answer: unknown, plan: QueryPlan, args: QueryArgumen
   const evaluation = evaluate(answer, plan);
   const starts = evaluation.singular ? [{ value: evaluation.value, steps: evaluation.steps }] : evaluation.nodes;
   const path = evaluation.singular ? formatPath(evaluation.steps) : cutForMessage(plan.path);
+  const window = searchWindow(args, config);
+  const root = evaluation.singular ? undefined : answer; // nodes of a nodelist may overlap: each place once
+  const { hits, total } = searchHits(starts, args.search, { ...window, root });
+  return searchResult(hits, total, path, window.offset, config);
+}
+
+/** The page a search answers (S14.4): its window of hits, and the length of a hit's text. */
+export function searchWindow(args: QueryArguments, config: SearchConfig): { offset: number; limit: number; previewChars: number } {
   const { offset, limit } = sliceWindow(args, DEFAULT_LIMITS.items);
   // A hit's text is at most 2 × preview.chars (S14.4), and never so long that one hit alone is over the
   // slice limit: at 3 UTF-8 bytes a character at worst, it takes at most 3/4 of thresholdBytes. (A window
   // of 2 × 500 characters never fits a 1024-byte limit: every hit in a long string was refused.)
-  const previewChars = Math.min(config.preview.chars, Math.floor(config.thresholdBytes / 8));
-  const root = evaluation.singular ? undefined : answer; // nodes of a nodelist may overlap: each place once
-  const { hits, total } = searchHits(starts, args.search, { offset, limit, previewChars, root });
+  return { offset, limit, previewChars: Math.min(config.preview.chars, Math.floor(config.thresholdBytes / 8)) };
+}
+
+/** The page of hits as an answer, or its refusal when over the slice limit (S7.6). */
+export function searchResult(hits: SearchHit[], total: number, path: string, offset: number, config: SearchConfig): QueryResult {
   const bytes = jsonSize(hits);
   if (bytes > config.thresholdBytes) {
     const fit = fittingItems(hits, config.thresholdBytes);

@@ -46,9 +46,21 @@ export interface StartNode {
 
 /** The hits of the page `offset … offset+limit-1`, and how many hits there are in all. */
 export function searchHits(nodes: readonly StartNode[], needle: string, options: SearchOptions): { hits: SearchHit[]; total: number } {
-  const search = new Search(foldCase(needle), options);
-  for (const node of nodes) if (!search.covered(node, options.root)) search.walk(node);
+  const search = new Search(needle, options);
+  for (const node of nodes) if (!search.covered(node, options.root)) search.walkAll(node);
   return { hits: search.hits, total: search.total };
+}
+
+/**
+ * Whether JSON text may hold a hit for `needle`, from the text alone (S14.6: a batch of a list that
+ * cannot is never parsed), or undefined when the text cannot tell. A needle of printable ASCII without
+ * `"` or `\` stands in the JSON of every key, string, number or boolean holding it exactly as there
+ * (`JSON.stringify` escapes nothing else), and lower-casing the text folds the case the search folds.
+ */
+export function textMayHold(needle: string): ((text: string) => boolean) | undefined {
+  if (!/^[\x20\x21\x23-\x5b\x5d-\x7e]+$/.test(needle)) return undefined;
+  const folded = needle.toLowerCase();
+  return (text) => text.toLowerCase().includes(folded);
 }
 
 /** A container being walked: its keys (objects) or length (lists), and the next child. */
@@ -58,7 +70,8 @@ interface Frame {
   next: number;
 }
 
-class Search {
+/** A search run over start nodes in turn, collecting the page's hits and counting all. */
+export class Search {
   readonly hits: SearchHit[] = [];
   total = 0;
   private readonly end: number;
@@ -68,23 +81,29 @@ class Search {
   private readonly booleans: boolean;
   /** Keys and indexes from the root to the value being looked at (a stack shared by the walk). */
   private steps: (string | number)[] = [];
-  /** Containers walked so far: an overlapping start node under one of them is not searched again. */
-  private readonly walked = new Set<object>();
+  /**
+   * Containers walked so far, when start nodes may overlap (`options.root`): one under a container walked
+   * is not searched again. Otherwise nothing is kept, so what is walked may be dropped as soon as walked.
+   */
+  private readonly walked: Set<object> | undefined;
+  private readonly needle: string;
   private work = 0;
 
   constructor(
-    private readonly needle: string,
+    needle: string,
     private readonly options: SearchOptions,
   ) {
+    this.needle = foldCase(needle);
+    this.walked = options.root === undefined ? undefined : new Set();
     this.end = options.offset + options.limit;
-    this.width = Math.max(needle.length, 2 * options.previewChars);
-    this.numbers = /^[0-9.e+-]+$/.test(needle); // the characters of a number's JSON text, such as "1e+21" or "-0.5"
-    this.booleans = "true".includes(needle) || "false".includes(needle);
+    this.width = Math.max(this.needle.length, 2 * options.previewChars);
+    this.numbers = /^[0-9.e+-]+$/.test(this.needle); // the characters of a number's JSON text, such as "1e+21" or "-0.5"
+    this.booleans = "true".includes(this.needle) || "false".includes(this.needle);
   }
 
   /** Whether a start node was searched already, as part of a container walked before (its values are each one place). */
   covered(node: StartNode, root: unknown): boolean {
-    if (this.walked.size === 0) return false;
+    if (!this.walked || this.walked.size === 0) return false;
     if (node.value !== null && typeof node.value === "object") return this.walked.has(node.value);
     if (root === undefined) return false;
     let at: unknown = root; // a leaf: covered when a container on its way from the root was walked
@@ -106,9 +125,21 @@ class Search {
     }
   }
 
-  walk(node: StartNode): void {
+  /** Walks a start node that holds no placeholder. */
+  walkAll(node: StartNode): void {
+    for (const _ of this.walk(node)) throw new Error("unreachable: no placeholders were given");
+  }
+
+  /**
+   * Walks a start node in document order. A container `placeholderOf` names (a list whose items are read
+   * batch by batch, S14.6) is not walked: the walk yields it, with the steps to it, and goes on when
+   * resumed, once the caller has walked its items (`walkAll` on each).
+   */
+  *walk(node: StartNode, placeholderOf?: (value: unknown) => number | undefined): Generator<{ list: number; steps: (string | number)[] }> {
     this.steps = [...node.steps];
     const frames: Frame[] = [];
+    const placed = placeholderOf?.(node.value);
+    if (placed !== undefined) return void (yield { list: placed, steps: [...this.steps] });
     if (!this.enter(node.value, frames)) return;
     while (frames.length > 0) {
       const frame = frames[frames.length - 1]!;
@@ -130,14 +161,20 @@ class Search {
         child = (frame.container as unknown[])[at];
         this.steps.push(at);
       }
-      if (!this.enter(child, frames)) this.steps.pop();
+      const placeholder = placeholderOf?.(child);
+      if (placeholder !== undefined) {
+        const steps = this.steps;
+        yield { list: placeholder, steps: [...steps] };
+        this.steps = steps; // walking the list's items used the stack
+      } else if (this.enter(child, frames)) continue;
+      this.steps.pop();
     }
   }
 
   /** Looks at a value: a container gets a frame (true), a leaf is matched here (false). */
   private enter(value: unknown, frames: Frame[]): boolean {
     this.tick();
-    if (value !== null && typeof value === "object") {
+    if (this.walked && value !== null && typeof value === "object") {
       if (this.walked.has(value)) return false; // searched already, under an earlier start node
       this.walked.add(value);
     }

@@ -32,7 +32,9 @@ export interface AnswerIndex {
  * the way to one, so the lists may read as empty and the strings as ""; the store then reads only the
  * pieces around them); items of one list; characters of one long string (S16.4: as a `PiecedString`); or
  * a summary: everything outside, with every list and long string standing in at its full length and
- * JSON size and with its first `summary` bytes read (what a refused `$` needs, S14.5, S16.4).
+ * JSON size and with its first `summary` bytes read (what a refused `$` needs, S14.5, S16.4); or a stream
+ * (S14.6): one list, or everything outside the lists and then every list, read batch by batch as the
+ * query walks them (list-stream.ts), nothing of the lists kept.
  */
 export type Selection =
   | "all"
@@ -40,7 +42,8 @@ export type Selection =
   | "outside"
   | { list: number; from: number; to: number }
   | { string: number; from: number; to: number }
-  | { summary: number };
+  | { summary: number }
+  | { stream: number | "all" };
 
 /** What a query planner may know of the lists before anything else is read. */
 export interface ListSummary {

@@ -47,7 +47,7 @@ export interface AnswerRead {
 }
 
 /** The value a selection needs (other parts may be missing), or MISSING when a piece is. */
-export function readSelection(read: AnswerRead, selection: Exclude<Selection, "none">): Promise<unknown> {
+export function readSelection(read: AnswerRead, selection: Exclude<Selection, "none" | { stream: unknown }>): Promise<unknown> {
   if (selection === "all") return readWhole(read);
   if (selection === "outside") return readOutside(read);
   if ("summary" in selection) return readSummary(read, selection.summary);
@@ -77,7 +77,7 @@ async function readWhole(read: AnswerRead): Promise<unknown> {
  * pieces around them, not those inside, and parses only that. Parts read before or after are placed in
  * the same root.
  */
-async function readOutside(read: AnswerRead): Promise<unknown> {
+export async function readOutside(read: AnswerRead): Promise<unknown> {
   const { state } = read;
   if (state.outside) return state.root;
   const index = state.index!;
@@ -190,27 +190,30 @@ async function readSummary(read: AnswerRead, bytes: number): Promise<unknown> {
  * piece the index expects), and decodes the ranges.
  */
 async function readRanges(read: AnswerRead, ranges: { piece: number; from: number; to: number }[]): Promise<string[] | typeof MISSING> {
-  const { keys, state, now } = read;
-  const index = state.index!;
+  const index = read.state.index!;
   const opened = new Map<number, Promise<Uint8Array | typeof MISSING>>();
-  const open = async (piece: number): Promise<Uint8Array | typeof MISSING> => {
-    const key = await keys.pieceKey(piece);
-    if (!(state.expiresAt > now)) return MISSING; // an index kept in memory must not outlive its answer
-    const record = await read.storage.get(key);
-    if (!record) return MISSING;
-    const header = pieceHeader(state.expiresAt, piece, index.pieces.length, index.ascii[piece] === 1);
-    const plaintext = await openPiece(keys, key, header, pieceSeal(index, piece), record, index.nonce);
-    return plaintext && plaintext.byteLength === paddedPieceLength(index.pieces[piece]!, index.pad) ? plaintext : MISSING;
-  };
   const texts = await Promise.all(
     ranges.map(async ({ piece, from, to }) => {
       let plaintext = opened.get(piece);
-      if (!plaintext) opened.set(piece, (plaintext = open(piece)));
+      if (!plaintext) opened.set(piece, (plaintext = openPieceOf(read, piece)));
       const bytes = await plaintext;
       return bytes === MISSING ? MISSING : decodeUtf8(bytes.subarray(from, to), index.ascii[piece] === 1); // ASCII flagged at seal time
     }),
   );
   return texts.includes(MISSING) ? MISSING : (texts as string[]);
+}
+
+/** One piece's plaintext (padding included), checked to be the piece the index expects, or MISSING. */
+export async function openPieceOf(read: AnswerRead, piece: number): Promise<Uint8Array | typeof MISSING> {
+  const { keys, state, now } = read;
+  const index = state.index!;
+  const key = await keys.pieceKey(piece);
+  if (!(state.expiresAt > now)) return MISSING; // an index kept in memory must not outlive its answer
+  const record = await read.storage.get(key);
+  if (!record) return MISSING;
+  const header = pieceHeader(state.expiresAt, piece, index.pieces.length, index.ascii[piece] === 1);
+  const plaintext = await openPiece(keys, key, header, pieceSeal(index, piece), record, index.nonce);
+  return plaintext && plaintext.byteLength === paddedPieceLength(index.pieces[piece]!, index.pad) ? plaintext : MISSING;
 }
 
 /** The root as far as read, with `part` (a list's items, a long string) placed at `path` (objects created on the way). */

@@ -1,5 +1,6 @@
 import { decodeIndex, type Selector } from "./answer-index.js";
-import { MISSING, readSelection, type AnswerState } from "./answer-reader.js";
+import { MISSING, readOutside, readSelection, type AnswerState } from "./answer-reader.js";
+import { StreamedAnswer } from "./list-stream.js";
 import { randomBytes, type CryptoBackend } from "./crypto/backend.js";
 import { AnswerKeys, DEFAULT_STORE_NAMESPACE, isUuidV4, type Owner, type RecordScope } from "./crypto/keys.js";
 import { webCryptoBackend } from "./crypto/webcrypto.js";
@@ -178,13 +179,22 @@ export class ResultHandleStore {
 
     const selection = select ? select(state.index!.lists, state.index!.strings) : "all";
     const read = { storage: this.storage, keys, state, now, estimate: (value: unknown) => this.estimate(value) };
-    const value = selection === "none" ? undefined : await readSelection(read, selection);
-    if (value === MISSING) {
-      this.recent.remove(keys.storageKey); // a missing or tampered piece: the whole handle reads as not found (S8.5)
-      return undefined;
+    if (typeof selection === "object" && "stream" in selection) {
+      const root = selection.stream === "all" ? await readOutside(read) : undefined;
+      if (root === MISSING) return this.lost(keys.storageKey);
+      if (shared) this.recent.resize(keys.storageKey, state, state.bytes);
+      return { value: new StreamedAnswer(read, root, selection.stream === "all" ? undefined : selection.stream, () => this.recent.remove(keys.storageKey)), expiresAt: state.expiresAt };
     }
+    const value = selection === "none" ? undefined : await readSelection(read, selection);
+    if (value === MISSING) return this.lost(keys.storageKey);
     if (shared) this.recent.resize(keys.storageKey, state, state.bytes);
     return typeof selection === "object" && "summary" in selection ? { value, expiresAt: state.expiresAt, summary: true } : { value, expiresAt: state.expiresAt };
+  }
+
+  /** A missing or tampered piece: the whole handle reads as not found (S8.5), and is not kept. */
+  private lost(storageKey: string): undefined {
+    this.recent.remove(storageKey);
+    return undefined;
   }
 
   /** What a parsed value holds in memory, counted only as far as the cache could keep it (S16.3). */

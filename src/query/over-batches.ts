@@ -1,0 +1,72 @@
+/**
+ * Queries answered over lists read batch by batch (S14.6): the store hands a `StreamedAnswer` (selection
+ * `{ stream }`, chosen by `selectorFor`), and the query walks each batch as it comes, keeping only the
+ * page it returns. A nodelist takes its item plan (jsonpath-items.ts); a search walks the parts outside
+ * the lists and each list's items where the list stands, in document order, so hits, `total` and pages
+ * are those of the whole answer. A batch whose JSON text cannot hold a match is not even parsed.
+ *
+ * Resolves to undefined when a piece is missing, expired or tampered: the handle reads as not found.
+ */
+import type { StreamedAnswer } from "../records/list-stream.js";
+import { QueryBudget } from "./jsonpath.js";
+import { NodelistPager } from "./nodelist.js";
+import { formatPath, resolveSegments } from "./path.js";
+import type { QueryArguments, QueryPlan } from "./plan.js";
+import { nodelistResult, type QueryResult } from "./query.js";
+import { searchResult, searchWindow, type SearchConfig } from "./search-query.js";
+import { Search, textMayHold, type StartNode } from "./search.js";
+
+export async function answerOverBatches(answer: StreamedAnswer, plan: QueryPlan, args: QueryArguments, config: SearchConfig): Promise<QueryResult | undefined> {
+  if (args.search !== undefined) return searchOverBatches(answer, plan, args.search, args, config);
+  if (plan.kind !== "nodelist" || !plan.items || answer.list === undefined) throw new Error("unreachable: a stream is selected only for an item plan");
+  const { items } = plan;
+  const list = answer.list;
+  const { length } = answer.lists[list]!;
+  let complete = true;
+  const result = await nodelistResult(
+    async () => {
+      const pager = new NodelistPager(plan.path, args, config.thresholdBytes);
+      const budget = new QueryBudget();
+      const needle = items.needle;
+      complete = await answer.forEachBatch(list, {
+        ...items.window(length),
+        admit: needle === undefined ? undefined : (text) => text.includes(needle),
+        visit: (first, batch) => {
+          for (const node of items.select(batch, first, length, budget, plan.path)) if (!pager.add(node)) return false;
+        },
+      });
+      return pager.page();
+    },
+    plan.path,
+    config.thresholdBytes,
+  );
+  return complete ? result : undefined;
+}
+
+/** A search under a singular path: at a list (its batches), or above lists (the parts outside them, each list where it stands). */
+async function searchOverBatches(answer: StreamedAnswer, plan: QueryPlan, needle: string, args: QueryArguments, config: SearchConfig): Promise<QueryResult | undefined> {
+  if (plan.kind !== "singular") throw new Error("unreachable: a search streams under a singular path only");
+  const window = searchWindow(args, config);
+  const search = new Search(needle, window);
+  const admit = textMayHold(needle);
+  const walkList = (list: number, steps: readonly (string | number)[]) =>
+    answer.forEachBatch(list, {
+      admit,
+      visit: (first, items) => {
+        for (let i = 0; i < items.length; i++) search.walkAll({ value: items[i], steps: [...steps, first + i] });
+      },
+    });
+  let start: StartNode;
+  if (answer.list !== undefined) {
+    start = { value: undefined, steps: answer.lists[answer.list]!.path };
+    if (!(await walkList(answer.list, start.steps))) return undefined;
+  } else {
+    const at = resolveSegments(answer.root, plan.segments, plan.path);
+    start = { value: at.value, steps: at.steps };
+    const walk = search.walk(start, (value) => answer.listAt(value));
+    for (let next = walk.next(); !next.done; next = walk.next()) {
+      if (!(await walkList(next.value.list, next.value.steps))) return undefined;
+    }
+  }
+  return searchResult(search.hits, search.total, formatPath(start.steps), window.offset, config);
+}

@@ -1,0 +1,105 @@
+/**
+ * Reading an indexed list batch by batch (S14.6): a filter, a wildcard or a search over a list reads
+ * every item once, but holds at most a few pieces and one batch of it at a time. Each batch is parsed on
+ * its own, handed to the query and dropped: its items die young (a 10 MB answer parsed whole is 13 MB of
+ * heap the collector promotes and copies; in batches it is garbage the scavenger drops), and nothing is
+ * added to the cache. A batch may be skipped by its JSON text before it is parsed, when the query knows
+ * from the text alone that nothing in it can match (a filter naming a string, a search for ASCII text).
+ */
+import type { ListSummary } from "./answer-index.js";
+import { piecesOf } from "./answer-index.js";
+import { MISSING, openPieceOf, type AnswerRead } from "./answer-reader.js";
+import { decodeUtf8 } from "../util/size.js";
+
+export interface BatchVisit {
+  /** First item to read (default 0) and the item to stop before (default the list's length). */
+  from?: number;
+  to?: number;
+  /** Whether a batch, given its JSON text (items joined by commas), needs parsing at all. */
+  admit?: (text: string) => boolean;
+  /** Items `first` onwards of one batch, in order; `false` stops the reading (the answer is known). */
+  visit: (first: number, items: unknown[]) => boolean | void;
+}
+
+/**
+ * An answer whose lists are read batch by batch (Selection `{ stream }`): its root as far as read (the
+ * parts outside the lists, for `{ stream: "all" }`; each list stands there as a placeholder) and the
+ * lists' batches on demand. Reading a batch whose piece is missing, expired or tampered ends the reading
+ * with `false`: the whole handle then reads as not found (S8.5).
+ */
+export class StreamedAnswer {
+  constructor(
+    private readonly read: AnswerRead,
+    /** Everything outside the lists' items (placeholders at the lists' paths), or undefined when not read. */
+    readonly root: unknown,
+    /** The one list selected (`{ stream: list }`), or undefined when all are (`{ stream: "all" }`). */
+    readonly list: number | undefined,
+    private readonly lost: () => void,
+  ) {}
+
+  get lists(): readonly ListSummary[] {
+    return this.read.state.index!.lists;
+  }
+
+  /** The list whose placeholder `value` is (an object of `root`), if it is one. */
+  listAt(value: unknown): number | undefined {
+    if (value === null || typeof value !== "object") return undefined;
+    this.placeholders ??= new Map(this.lists.map((list, at) => [placeAt(this.root, list.path), at] as const).filter(([held]) => held !== undefined));
+    return this.placeholders.get(value);
+  }
+  private placeholders?: Map<unknown, number>;
+
+  /** Reads the batches of `list` holding items `from` to `to - 1`, in order; false when a piece is missing. */
+  async forEachBatch(list: number, { from = 0, to = Number.MAX_SAFE_INTEGER, admit, visit }: BatchVisit): Promise<boolean> {
+    const { state } = this.read;
+    const index = state.index!;
+    const layout = index.lists[list]!;
+    const count = layout.batches.length / 2;
+    const held = state.lists.get(list); // batches a slice read before are in memory already
+    const pieces = new Map<number, Promise<Uint8Array | typeof MISSING>>();
+    const open = (piece: number) => {
+      let opened = pieces.get(piece);
+      if (!opened) pieces.set(piece, (opened = openPieceOf(this.read, piece)));
+      return opened;
+    };
+    const lastPiece = piecesOf(index, layout.end - 1, layout.end)[0]?.piece ?? 0;
+    for (let batch = 0; batch < count; batch++) {
+      const first = layout.batches[2 * batch]!;
+      const last = batch + 1 < count ? layout.batches[2 * batch + 2]! : layout.length;
+      if (last <= from) continue;
+      if (first >= to) break;
+      if (held?.loaded[batch]) {
+        if (visit(first, held.items.slice(first, last)) === false) return true;
+        continue;
+      }
+      const start = layout.batches[2 * batch + 1]!;
+      const end = batch + 1 < count ? layout.batches[2 * batch + 3]! - 1 : layout.end; // before the comma, or before `]`
+      const parts = piecesOf(index, start, end);
+      for (const piece of pieces.keys()) if (piece < parts[0]!.piece) pieces.delete(piece); // read past: let it go
+      const next = parts[parts.length - 1]!.piece + 1;
+      if (next <= lastPiece) open(next).catch(() => {}); // decrypts meanwhile; a failure is met when it is awaited
+      const texts: string[] = [];
+      for (const { piece, from: at, to: until } of parts) {
+        const bytes = await open(piece);
+        if (bytes === MISSING) {
+          this.lost();
+          return false;
+        }
+        texts.push(decodeUtf8(bytes.subarray(at, until), index.ascii[piece] === 1));
+      }
+      const text = texts.length === 1 ? texts[0]! : texts.join("");
+      if (admit && !admit(text)) continue;
+      if (visit(first, JSON.parse(`[${text}]`) as unknown[]) === false) return true;
+    }
+    return true;
+  }
+}
+
+function placeAt(root: unknown, path: readonly string[]): unknown {
+  let at = root;
+  for (const key of path) {
+    if (at === null || typeof at !== "object" || !Object.hasOwn(at, key)) return undefined;
+    at = (at as Record<string, unknown>)[key];
+  }
+  return at;
+}
