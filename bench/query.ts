@@ -16,8 +16,12 @@ export const QUERIES = {
   filter: { path: '$.rows[?@.owner == "user5" && @.amount > 80000]' },
   // A filter that selects: 1 row in 97 × 2 of 5 priorities (first page of it).
   ticketFilter: { path: '$.rows[?@.assignee.name == "Agent 5" && @.priority > 3]', limit: 5 },
+  // A filter no text can narrow (every batch parsed and every row compared): 2 rows in 5 pass.
+  numericFilter: { path: "$.rows[?@.priority > 3]", limit: 5 },
   // Case-insensitive text under $.rows: every leaf read, a handful of hits.
   search: { path: "$.rows", search: "T-424", limit: 5 },
+  // The model's first search, at the root: text in every row (every batch parsed, every leaf matched).
+  broadSearch: { path: "$", search: "printer", limit: 5 },
   // The middle row's title (the index is set per answer): one piece read, in an answer stored in pieces.
   singular: { path: "$.rows[1000].title" },
 } as const;

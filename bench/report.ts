@@ -105,8 +105,8 @@ export function checkGoals(cases: readonly CaseResult[], queries: readonly Query
     goal("fold / stringify at 100 KB", 4, sized("100 KB").filter(twoForms), (r) => r.ratios.fold),
     goal("first result_query / parse at 100 KB", 2, sized("100 KB").filter((r) => r.form === "structured"), (r) => r.ratios.firstQuery),
     goal("fold / stringify, any answer shape (S4.8)", 3, cases.filter((r) => r.part === "shapes"), (r) => r.ratios.fold),
-    queryGoal("filter / parse at 10 MB, fresh handle (goal 1.0)", 1.5, queries, ["filter", "ticketFilter"]),
-    queryGoal("search / parse at 10 MB, fresh handle (goal 1.0)", 1.5, queries, ["search"]),
+    queryGoal("filter / parse at 10 MB, fresh handle (goal 1.0)", 1.5, queries, ["filter", "ticketFilter", "numericFilter"]),
+    queryGoal("search / parse at 10 MB, fresh handle (goal 1.0)", 1.5, queries, ["search", "broadSearch"]),
     queryGoal("singular JSONPath query / parse at 10 MB, fresh handle", 0.2, queries, ["singular"]),
   ];
 }

@@ -52,9 +52,7 @@ async function searchOverBatches(answer: StreamedAnswer, plan: QueryPlan, needle
   const walkList = (list: number, steps: readonly (string | number)[]) =>
     answer.forEachBatch(list, {
       admit,
-      visit: (first, items) => {
-        for (let i = 0; i < items.length; i++) search.walkAll({ value: items[i], steps: [...steps, first + i] });
-      },
+      visit: (first, items) => search.walkItems(items, first, steps),
     });
   let start: StartNode;
   if (answer.list !== undefined) {
@@ -63,9 +61,12 @@ async function searchOverBatches(answer: StreamedAnswer, plan: QueryPlan, needle
   } else {
     const at = resolveSegments(answer.root, plan.segments, plan.path);
     start = { value: at.value, steps: at.steps };
-    const walk = search.walk(start, (value) => answer.listAt(value));
-    for (let next = walk.next(); !next.done; next = walk.next()) {
-      if (!(await walkList(next.value.list, next.value.steps))) return undefined;
+    const placeholderOf = (value: unknown) => answer.listAt(value);
+    const list = placeholderOf(start.value);
+    if (list !== undefined && !(await walkList(list, start.steps))) return undefined;
+    const walk = search.start(start, placeholderOf);
+    for (let next = walk && search.run(walk); next; next = search.run(walk!)) {
+      if (!(await walkList(next.list, next.steps))) return undefined;
     }
   }
   return searchResult(search.hits, search.total, formatPath(start.steps), window.offset, config);

@@ -60,7 +60,19 @@ export function searchHits(nodes: readonly StartNode[], needle: string, options:
 export function textMayHold(needle: string): ((text: string) => boolean) | undefined {
   if (!/^[\x20\x21\x23-\x5b\x5d-\x7e]+$/.test(needle)) return undefined;
   const folded = needle.toLowerCase();
-  return (text) => text.toLowerCase().includes(folded);
+  // Text holding the folded needle as it is holds it folded too (folding is per character here): the
+  // usual case of a needle that is in the text is then found without folding the text.
+  return (text) => text.includes(folded) || text.toLowerCase().includes(folded);
+}
+
+/** Distinct keys whose match a search remembers (a few hundred KB at most). */
+const DISTINCT_KEYS_KEPT = 4096;
+
+/** A walk under way: the containers entered, the steps from the root, and what stands for a list. */
+export interface Walk {
+  readonly frames: Frame[];
+  readonly steps: (string | number)[];
+  readonly placeholderOf: ((value: unknown) => number | undefined) | undefined;
 }
 
 /** A container being walked: its keys (objects) or length (lists), and the next child. */
@@ -127,26 +139,47 @@ export class Search {
 
   /** Walks a start node that holds no placeholder. */
   walkAll(node: StartNode): void {
-    for (const _ of this.walk(node)) throw new Error("unreachable: no placeholders were given");
+    const walk = this.start(node);
+    if (walk && this.run(walk)) throw new Error("unreachable: no placeholders were given");
+  }
+
+  /** Walks `items`, the items from `first` of the list at `steps` (a batch, S14.6), with one walk for all. */
+  walkItems(items: readonly unknown[], first: number, steps: readonly (string | number)[]): void {
+    const walk: Walk = { frames: [], steps: [...steps, first], placeholderOf: undefined };
+    const last = steps.length;
+    for (let i = 0; i < items.length; i++) {
+      walk.steps.length = last + 1;
+      walk.steps[last] = first + i;
+      this.steps = walk.steps;
+      if (this.enter(items[i], walk.frames)) this.run(walk);
+    }
   }
 
   /**
-   * Walks a start node in document order. A container `placeholderOf` names (a list whose items are read
-   * batch by batch, S14.6) is not walked: the walk yields it, with the steps to it, and goes on when
-   * resumed, once the caller has walked its items (`walkAll` on each).
+   * A walk of a start node in document order, run by `run`; undefined when the node is a leaf (matched
+   * now) or a placeholder (`placeholderOf`: a list whose items are read batch by batch, S14.6), which
+   * the caller walks itself.
    */
-  *walk(node: StartNode, placeholderOf?: (value: unknown) => number | undefined): Generator<{ list: number; steps: (string | number)[] }> {
-    this.steps = [...node.steps];
-    const frames: Frame[] = [];
-    const placed = placeholderOf?.(node.value);
-    if (placed !== undefined) return void (yield { list: placed, steps: [...this.steps] });
-    if (!this.enter(node.value, frames)) return;
+  start(node: StartNode, placeholderOf?: (value: unknown) => number | undefined): Walk | undefined {
+    const walk: Walk = { frames: [], steps: [...node.steps], placeholderOf };
+    this.steps = walk.steps;
+    return placeholderOf?.(node.value) === undefined && this.enter(node.value, walk.frames) ? walk : undefined;
+  }
+
+  /**
+   * Runs a walk on until it ends (undefined), or until it meets a placeholder: then it answers the list and
+   * the steps to it, and goes on from there when run again, once the caller has walked the list's items
+   * (`walkAll` on each). A plain loop, not a generator: it runs once for every value of the answer.
+   */
+  run(walk: Walk): { list: number; steps: (string | number)[] } | undefined {
+    const { frames, steps, placeholderOf } = walk;
+    this.steps = steps;
     while (frames.length > 0) {
       const frame = frames[frames.length - 1]!;
       const length = frame.keys ? frame.keys.length : (frame.container as unknown[]).length;
       if (frame.next >= length) {
         frames.pop();
-        if (frames.length > 0) this.steps.pop(); // the step into this container, taken by its parent
+        if (frames.length > 0) steps.pop(); // the step into this container, taken by its parent
         continue;
       }
       const at = frame.next++;
@@ -155,20 +188,21 @@ export class Search {
         const key = frame.keys[at]!;
         child = (frame.container as Record<string, unknown>)[key];
         if (!isJsonMember(child)) continue; // JSON drops it: nothing to find
-        this.steps.push(key);
+        steps.push(key);
         this.matchText(key, true);
       } else {
         child = (frame.container as unknown[])[at];
-        this.steps.push(at);
+        steps.push(at);
       }
-      const placeholder = placeholderOf?.(child);
-      if (placeholder !== undefined) {
-        const steps = this.steps;
-        yield { list: placeholder, steps: [...steps] };
-        this.steps = steps; // walking the list's items used the stack
-      } else if (this.enter(child, frames)) continue;
-      this.steps.pop();
+      const list = placeholderOf?.(child);
+      if (list !== undefined) {
+        const to = [...steps];
+        steps.pop();
+        return { list, steps: to };
+      }
+      if (!this.enter(child, frames)) steps.pop();
     }
+    return undefined;
   }
 
   /** Looks at a value: a container gets a frame (true), a leaf is matched here (false). */
@@ -196,7 +230,7 @@ export class Search {
   /** A key's name, a number or a boolean: one hit when it contains the needle. */
   private matchText(text: string, key: boolean): void {
     if (text.length < this.needle.length) return; // also spares indexOf setting up a long needle per short text
-    const at = foldCase(text).indexOf(this.needle);
+    const at = key ? this.keyMatch(text) : foldCase(text).indexOf(this.needle);
     if (at < 0) return;
     if (this.wanted()) {
       const [start, end] = around(text, 0, text.length, at, this.needle.length, this.width);
@@ -207,9 +241,26 @@ export class Search {
     this.total++;
   }
 
+  /**
+   * Where the needle is in a key (or -1): rows repeat the same few keys, so each is folded and searched
+   * once, up to a bounded number of distinct keys.
+   */
+  private keyMatch(key: string): number {
+    let at = this.keys.get(key);
+    if (at === undefined) {
+      at = foldCase(key).indexOf(this.needle);
+      if (this.keys.size < DISTINCT_KEYS_KEPT) this.keys.set(key, at);
+    }
+    return at;
+  }
+  private readonly keys = new Map<string, number>();
+
   /** A string: one hit, or one per matching line when it has several lines. */
   private matchString(text: string): void {
     if (text.length < this.needle.length) return;
+    // A hit off the page is only counted: when the text holds the (folded) needle as it is, its folded
+    // form holds it too, and a one-line string is one hit, so the text need not be folded at all.
+    if (!this.wanted() && text.includes(this.needle) && text.indexOf("\n") < 0) return void this.total++;
     const lower = foldCase(text);
     let at = lower.indexOf(this.needle);
     if (at < 0) return;
