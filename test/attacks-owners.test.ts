@@ -9,10 +9,10 @@ import { startHttpMcpServer, userToken, type HttpMcpServer } from "./helpers/htt
 type Result = { structuredContent?: Record<string, unknown>; _meta?: Record<string, unknown> };
 const CLIENT = "shared-oauth-client";
 const rows = () => ({ rows: Array.from({ length: 300 }, (_, i) => ({ id: i, title: `Row number ${i}` })) });
-// Long enough to matter, short enough for HKDF: Node's HKDF (node:crypto and its WebCrypto alike, OpenSSL
-// underneath) refuses an info over 1024 bytes, and the owner is in the info, so a sub over about 990
-// characters cannot fold today (its answers go out whole, with a warning): see the hardening report.
-const long = "u".repeat(900);
+// Node's HKDF (node:crypto and its WebCrypto alike) refuses an info over 1024 bytes, and the owner is in
+// the info: a sub over about 990 characters could not fold (its answers went out whole). An info that long
+// is bound by its SHA-256 now (records/crypto/keys.ts), so 5,000-character subs fold and stay apart.
+const long = "u".repeat(5000);
 const subs: Record<string, unknown> = {
   zero: 0,
   minusZero: -0,
@@ -23,6 +23,8 @@ const subs: Record<string, unknown> = {
   space: " ",
   long,
   longOther: `${long}v`,
+  medium: "m".repeat(990),
+  mediumOther: "m".repeat(1000),
   big: 2 ** 53, // a token's 9007199254740993 arrives as this number too
   e21: 1e21,
   e21Text: "1e+21",
@@ -69,13 +71,15 @@ describe("S16.2 odd subs from the outside", () => {
     expect(await reads("zero", "n1001")).toBe(false);
   });
 
-  it("whitespace subs are subjects of their own, and a 900-character sub is one too (never cut: a prefix would be shared)", async () => {
+  it("whitespace subs are subjects of their own, and a 5,000-character sub is one too (never cut: a prefix would be shared)", async () => {
     expect(await reads("spaces", "space")).toBe(false);
     expect(await reads("spaces", "spaces")).toBe(true);
     const start = performance.now();
     expect(await reads("long", "longOther")).toBe(false); // they differ in their last character only
     expect(await reads("long", "long")).toBe(true);
-    console.log(`900-character subs: two fold-and-read rounds in ${Math.round(performance.now() - start)} ms`);
+    console.log(`5,000-character subs: two fold-and-read rounds in ${Math.round(performance.now() - start)} ms`);
+    expect(await reads("medium", "mediumOther")).toBe(false); // 990–1000 characters: the info just past 1024 bytes
+    expect(await reads("mediumOther", "mediumOther")).toBe(true);
   });
 
   it("a number past 2^53 names nobody (many subjects round to it): anonymous, whole answers, one warning", async () => {

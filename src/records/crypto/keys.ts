@@ -27,11 +27,21 @@ export interface RecordScope {
 
 const encoder = new TextEncoder();
 
-function info(purpose: string, scope: RecordScope, owner: Owner, piece?: number): Uint8Array {
+/**
+ * Longest HKDF info the backends take (node:crypto, and Node's WebCrypto, refuse more than 1024 bytes). A
+ * longer info (an OAuth `sub` of a thousand characters, S16.2) is bound by its SHA-256 instead: a list of
+ * four, which no info of six or seven parts can equal.
+ */
+const MAX_INFO_BYTES = 1024;
+
+async function info(purpose: string, scope: RecordScope, owner: Owner, piece?: number): Promise<Uint8Array> {
   // JSON keeps namespace, instance, session and caller apart whatever characters they hold.
   const parts: unknown[] = [purpose, FORMAT_VERSION, scope.namespace, scope.instance ?? null, owner.session ?? null, owner.caller ?? null];
   if (piece !== undefined) parts.push(piece);
-  return toJsonBytes(parts);
+  const bytes = toJsonBytes(parts);
+  if (bytes.byteLength <= MAX_INFO_BYTES) return bytes;
+  const digest = new Uint8Array(await globalThis.crypto.subtle.digest("SHA-256", bytes as Uint8Array<ArrayBuffer>));
+  return toJsonBytes([purpose, FORMAT_VERSION, "sha-256", toHex(digest)]);
 }
 
 /** Everything derived from one (handle, owner) pair. Kept in memory only (never in a storage). */
@@ -51,7 +61,8 @@ export class AnswerKeys {
 
   static async derive(handle: string, owner: Owner, backend: CryptoBackend = webCryptoBackend, scope: RecordScope = DEFAULT_SCOPE): Promise<AnswerKeys> {
     const hkdf = await backend.hkdf(encoder.encode(handle));
-    const [storage, aes] = await Promise.all([hkdf(info("storage-key", scope, owner)), backend.aesKey(hkdf, info("aes-256-gcm", scope, owner))]);
+    const [storageInfo, aesInfo] = await Promise.all([info("storage-key", scope, owner), info("aes-256-gcm", scope, owner)]);
+    const [storage, aes] = await Promise.all([hkdf(storageInfo), backend.aesKey(hkdf, aesInfo)]);
     const fixed = { namespace: scope.namespace, ...(scope.instance !== undefined && { instance: scope.instance }) };
     const bound = toJsonBytes([fixed.namespace, fixed.instance ?? null]);
     return new AnswerKeys(backend, toHex(storage), aes, bound, hkdf, { session: owner.session, caller: owner.caller }, fixed);
@@ -61,7 +72,7 @@ export class AnswerKeys {
   pieceKey(index: number): Promise<string> {
     let key = this.pieceKeys.get(index);
     if (!key) {
-      key = this.hkdf(info("piece-storage-key", this.recordScope, this.owner, index)).then(toHex);
+      key = info("piece-storage-key", this.recordScope, this.owner, index).then(this.hkdf).then(toHex);
       this.pieceKeys.set(index, key);
     }
     return key;
