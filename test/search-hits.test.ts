@@ -88,6 +88,20 @@ describe("searchHits", () => {
     expect(performance.now() - started).toBeLessThan(1000);
   });
 
+  it("S16.1 $..* over a 20,000-deep chain: each leaf is found covered from its parent up, never by building its path", async () => {
+    const { searchQuery } = await import("../src/query/search-query.js");
+    const { planPath } = await import("../src/query/plan.js");
+    let deep: unknown = { x: "leaf" };
+    for (let i = 0; i < 20_000; i++) deep = { a: deep, b: "text" };
+    const started = performance.now();
+    const found = searchQuery(deep, planPath("$..*"), { handle: "h", path: "$..*", search: "TEXT", offset: 0, limit: 1 }, { thresholdBytes: 1_000_000, preview: { chars: 50 } });
+    const ms = performance.now() - started;
+    console.log(`search of $..* over a 20,000-deep chain: ${ms.toFixed(0)} ms (was 2.6 s building each leaf's path)`);
+    expect(found.total).toBe(20_000);
+    expect((found.value as SearchHit[])[0]!.path).toBe(`$${".a".repeat(19_999)}.b`);
+    expect(ms).toBeLessThan(2000);
+  });
+
   it("keeps indexes true to the original when lower case changes a length (İ), and ends lines at \\r\\n", () => {
     // Cut to 10 characters around the match: the offset is where the text starts in the original.
     expect(all("İstanbul Kapı", "kapı").hits).toEqual([{ path: "$", text: "anbul Kapı", offset: 3 }]);

@@ -10,8 +10,10 @@ import { planPath, type QueryPlan } from "./plan.js";
 export interface EvaluatedNode {
   readonly value: unknown;
   readonly path: string;
-  /** Keys and indexes from the root (S7.5), made when read. */
+  /** Keys and indexes from the root (S7.5), made when first read. */
   readonly steps: (string | number)[];
+  /** The values of the containers above it, nearest first. */
+  ancestors(): Iterable<unknown>;
 }
 
 export type Evaluation =
@@ -29,14 +31,16 @@ export function evaluate(answer: unknown, plan: QueryPlan): Evaluation {
   const nodes: EvaluatedNode[] = [];
   for (const node of selectNodes(plan.compiled, answer, plan.path)) {
     let path: string | undefined;
+    let steps: (string | number)[] | undefined;
     nodes.push({
       value: node.value,
       get path() {
-        return (path ??= formatPath(node.location()));
+        return (path ??= formatPath(this.steps));
       },
       get steps() {
-        return node.location();
+        return (steps ??= node.location()); // as long as the node is deep: made once, and only when read
       },
+      ancestors: () => node.ancestors(),
     });
   }
   return { singular: false, nodes };

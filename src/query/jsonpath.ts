@@ -19,9 +19,16 @@ export class Location {
   constructor(
     readonly parent: Location | undefined,
     readonly step: string | number,
+    /** The value here, when the root's was given: a search over overlapping nodes looks up its ancestors (S14.4). */
+    readonly value?: unknown,
   ) {}
   concat(step: string | number): Location {
-    return new Location(this, step);
+    const container = this.value;
+    return new Location(this, step, container !== null && typeof container === "object" ? (container as Record<string | number, unknown>)[step] : undefined);
+  }
+  /** The values of the containers above this place, nearest first. */
+  *ancestors(): Generator<unknown> {
+    for (let at = this.parent; at; at = at.parent) yield at.value;
   }
   /** Keys and indexes from the root, for the canonical path of a node that is returned. */
   steps(): (string | number)[] {
@@ -35,6 +42,8 @@ export class Location {
 export interface JsonPathNode {
   readonly value: unknown;
   location(): (string | number)[];
+  /** The values of the containers above it, nearest first (the answer's root last). */
+  ancestors(): Iterable<unknown>;
 }
 
 export class SelectedNode implements JsonPathNode {
@@ -44,6 +53,9 @@ export class SelectedNode implements JsonPathNode {
   ) {}
   location(): (string | number)[] {
     return this.at.steps();
+  }
+  ancestors(): Iterable<unknown> {
+    return this.at.ancestors();
   }
 }
 
@@ -128,7 +140,7 @@ function* descend(this: Segment, nodes: Iterable<JSONPathNode>): Generator<JSONP
  * item, and without this its work would grow with the square of the answer (S14.3, S16.1).
  */
 function run(segments: readonly Segment[], value: unknown): Iterable<JSONPathNode> {
-  return runFrom(segments, [new JSONPathNode(value as never, new Location(undefined, "") as never, value as never)]);
+  return runFrom(segments, [new JSONPathNode(value as never, new Location(undefined, "", value) as never, value as never)]);
 }
 
 /** `segments` applied to `nodes` in turn, each node they yield counted. */

@@ -24,8 +24,8 @@ export function searchQuery(answer: unknown, plan: QueryPlan, args: QueryArgumen
   const starts = evaluation.singular ? [{ value: evaluation.value, steps: evaluation.steps }] : evaluation.nodes;
   const path = evaluation.singular ? formatPath(evaluation.steps) : cutForMessage(plan.path);
   const window = searchWindow(args, config);
-  const root = evaluation.singular ? undefined : answer; // nodes of a nodelist may overlap: each place once
-  const { hits, total } = searchHits(starts, args.search, { ...window, root });
+  // Nodes of a nodelist may overlap (`$..*`, unions): each place is searched once.
+  const { hits, total } = searchHits(starts, args.search, { ...window, overlapping: !evaluation.singular });
   return searchResult(hits, total, path, window.offset, config);
 }
 

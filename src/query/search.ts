@@ -34,20 +34,22 @@ export interface SearchOptions {
   limit: number;
   /** `preview.chars` of the instance that folded the handle: a hit's text is at most twice this. */
   previewChars: number;
-  /** The answer the start nodes are in, when they may overlap (a nodelist): leaves under a walked container are skipped. */
-  root?: unknown;
+  /** Whether the start nodes may overlap (a nodelist): then a node under a container walked is skipped. */
+  overlapping?: boolean;
 }
 
 export interface StartNode {
   value: unknown;
   /** Keys and list indexes from the root to the node. */
-  steps: readonly (string | number)[];
+  readonly steps: readonly (string | number)[];
+  /** For overlapping start nodes: the values of the containers above it, nearest first. */
+  ancestors?(): Iterable<unknown>;
 }
 
 /** The hits of the page `offset … offset+limit-1`, and how many hits there are in all. */
 export function searchHits(nodes: readonly StartNode[], needle: string, options: SearchOptions): { hits: SearchHit[]; total: number } {
   const search = new Search(needle, options);
-  for (const node of nodes) if (!search.covered(node, options.root)) search.walkAll(node);
+  for (const node of nodes) if (!search.covered(node)) search.walkAll(node);
   return { hits: search.hits, total: search.total };
 }
 
@@ -94,7 +96,7 @@ export class Search {
   /** Keys and indexes from the root to the value being looked at (a stack shared by the walk). */
   private steps: (string | number)[] = [];
   /**
-   * Containers walked so far, when start nodes may overlap (`options.root`): one under a container walked
+   * Containers walked so far, when start nodes may overlap (`options.overlapping`): one under a container walked
    * is not searched again. Otherwise nothing is kept, so what is walked may be dropped as soon as walked.
    */
   private readonly walked: Set<object> | undefined;
@@ -106,7 +108,7 @@ export class Search {
     private readonly options: SearchOptions,
   ) {
     this.needle = foldCase(needle);
-    this.walked = options.root === undefined ? undefined : new Set();
+    this.walked = options.overlapping ? new Set() : undefined;
     this.end = options.offset + options.limit;
     this.width = Math.max(this.needle.length, 2 * options.previewChars);
     this.numbers = /^[0-9.e+-]+$/.test(this.needle); // the characters of a number's JSON text, such as "1e+21" or "-0.5"
@@ -114,16 +116,14 @@ export class Search {
   }
 
   /** Whether a start node was searched already, as part of a container walked before (its values are each one place). */
-  covered(node: StartNode, root: unknown): boolean {
+  covered(node: StartNode): boolean {
     if (!this.walked || this.walked.size === 0) return false;
     if (node.value !== null && typeof node.value === "object") return this.walked.has(node.value);
-    if (root === undefined) return false;
-    let at: unknown = root; // a leaf: covered when a container on its way from the root was walked
-    for (const step of node.steps) {
+    // A leaf: covered when a container above it was walked, looked for from its parent up (in `$..*`
+    // the parent was walked just before), never by building its path (20,000 deep, that cost seconds).
+    for (const container of node.ancestors?.() ?? []) {
       this.tick();
-      if (at === null || typeof at !== "object") return false;
-      if (this.walked.has(at)) return true;
-      at = (at as Record<string | number, unknown>)[step];
+      if (this.walked.has(container as object)) return true;
     }
     return false;
   }
