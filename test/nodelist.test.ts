@@ -1,19 +1,13 @@
 // S14.2 nodelist answers through result_query on a real server, and S14.6 filters over answers stored
 // in pieces (S8.5) on the memory store, SQLite and Redis.
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { McpServer } from "@modelcontextprotocol/server";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { MemoryStorage, ResultHandlesPlugin, ResultHandleStore, ResultQueryTool, type NamespacedStorage, type Owner } from "mcp-result-handles";
 import type { ResultHandlesConfig } from "../src/plugin/options.js";
 import { evaluate, resolveReferenceValue } from "../src/query/evaluate.js";
 import { planPath } from "../src/query/plan.js";
-import { redisDriver } from "../src/storage/redis.js";
-import { sqliteDriver } from "../src/storage/sqlite.js";
-import { openDriver } from "./storage/contract.js";
 import { linkInMemory } from "./helpers/in-memory.js";
-import { startRedisServer, type RedisServer } from "./helpers/redis-server.js";
+import { everyStore } from "./helpers/store-queries.js";
 
 const rows = (count: number) =>
   Array.from({ length: count }, (_, i) => ({ id: i, status: i % 3 === 0 ? "open" : "closed", owner: `user${i % 10}`, amount: i * 7, title: `Ticket ${i} ${"x".repeat(i % 9)}` }));
@@ -128,21 +122,7 @@ describe("evaluate and resolveReferenceValue: what a query selects, nothing cut 
 describe("S14.6 filters over an answer stored in pieces", () => {
   const owner: Owner = { session: "s-pieces", caller: "alice" };
   const value = { rows: rows(3000), total: 3000 };
-  const dir = mkdtempSync(join(tmpdir(), "result-handles-nodelist-"));
-  let redis: RedisServer | undefined;
-  beforeAll(async () => {
-    redis = await startRedisServer();
-  }, 30_000);
-  afterAll(async () => {
-    await redis?.dispose();
-    rmSync(dir, { recursive: true, force: true });
-  });
-
-  const stores: [string, () => Promise<NamespacedStorage>][] = [
-    ["memory", async () => new MemoryStorage("nodelist")],
-    ["sqlite", () => openDriver(sqliteDriver, { sqlite: { path: join(dir, "nodelist.sqlite") } }, "nodelist")],
-    ["redis", () => openDriver(redisDriver, { redis: { url: redis!.url } }, "nodelist")],
-  ];
+  const stores = everyStore("nodelist");
 
   it.each(stores)("%s: a filter reads every piece and answers as over the whole value", async (_, open) => {
     const storage = await open();

@@ -2,40 +2,14 @@
 // holding it (S8.5), with `total` from the index; a refused `$` on a large answer is built from the index
 // and the first bytes of each part, not from every piece. Real stores (memory, SQLite, Redis) under the
 // real ResultQueryTool; each read counted at the storage.
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { MemoryStorage, ResultHandleStore, ResultQueryError, ResultQueryTool, type NamespacedStorage, type Owner } from "mcp-result-handles";
+import { describe, expect, it } from "vitest";
+import { MemoryStorage, ResultHandleStore, ResultQueryTool, type NamespacedStorage, type Owner } from "mcp-result-handles";
 import type { ResultHandlesConfig } from "../src/plugin/options.js";
-import { queryValue, parseQueryArguments } from "../src/query/query.js";
 import { planPath } from "../src/query/plan.js";
 import { searchQuery } from "../src/query/search-query.js";
-import { redisDriver } from "../src/storage/redis.js";
-import { sqliteDriver } from "../src/storage/sqlite.js";
-import { openDriver } from "./storage/contract.js";
-import { startRedisServer, type RedisServer } from "./helpers/redis-server.js";
+import { answered as answeredBy, CountedStorage, everyStore, wholeAnswer } from "./helpers/store-queries.js";
 
 const owner: Owner = { session: "s-reads", caller: "reader" };
-
-/** Counts the records a query fetches. */
-class Counted implements NamespacedStorage {
-  gets = 0;
-  constructor(private readonly inner: NamespacedStorage) {}
-  get(key: string) {
-    this.gets++;
-    return this.inner.get(key);
-  }
-  set(key: string, value: Uint8Array, ttl: number) {
-    return this.inner.set(key, value, ttl);
-  }
-  delete(key: string) {
-    return this.inner.delete(key);
-  }
-  close() {
-    return this.inner.close();
-  }
-}
 
 /** A log of `chars` characters with escapes, non-ASCII and surrogate pairs everywhere, so chunk edges fall on them. */
 function logText(chars: number): string {
@@ -44,26 +18,11 @@ function logText(chars: number): string {
 }
 
 /** What result_query answers for the whole value, read as one: the reference (S7.3, S7.5, S14.5). */
-function expected(value: unknown, args: Record<string, unknown>, thresholdBytes: number): unknown {
-  try {
-    return queryValue(value, parseQueryArguments({ handle: "h", ...args }), thresholdBytes);
-  } catch (error) {
-    if (error instanceof ResultQueryError) return { code: error.code, message: error.message };
-    throw error;
-  }
-}
-
-async function answered(tool: ResultQueryTool, handle: string, args: Record<string, unknown>): Promise<unknown> {
-  try {
-    return await tool.query({ handle, ...args }, owner);
-  } catch (error) {
-    if (error instanceof ResultQueryError) return { code: error.code, message: error.message };
-    throw error;
-  }
-}
+const expected = (value: unknown, args: Record<string, unknown>, thresholdBytes: number) => wholeAnswer(value, args, { thresholdBytes, preview: { chars: 500 } });
+const answered = (tool: ResultQueryTool, handle: string, args: Record<string, unknown>) => answeredBy(tool, handle, args, owner);
 
 async function setUp(storage: NamespacedStorage, value: unknown, thresholdBytes = 16_384) {
-  const counted = new Counted(storage);
+  const counted = new CountedStorage(storage);
   const store = new ResultHandleStore(counted, 60);
   const handle = store.newHandle();
   const started = performance.now();
@@ -82,20 +41,7 @@ async function measured(setup: Awaited<ReturnType<typeof setUp>>, args: Record<s
 }
 
 describe("S16.4 reads cost what they return, on every store", () => {
-  const dir = mkdtempSync(join(tmpdir(), "reads-cost-"));
-  let redis: RedisServer | undefined;
-  beforeAll(async () => {
-    redis = await startRedisServer();
-  }, 30_000);
-  afterAll(async () => {
-    await redis?.dispose();
-    rmSync(dir, { recursive: true, force: true });
-  });
-  const stores: [string, () => Promise<NamespacedStorage>][] = [
-    ["memory", async () => new MemoryStorage("reads-cost")],
-    ["sqlite", () => openDriver(sqliteDriver, { sqlite: { path: join(dir, "reads.sqlite") } }, "reads-cost")],
-    ["redis", () => openDriver(redisDriver, { redis: { url: redis!.url } }, "reads-cost")],
-  ];
+  const stores = everyStore("reads-cost");
 
   it.each(stores)("%s: a window of a 20 MB string at $.log reads only its pieces, and total is the whole length", async (name, open) => {
     const log = logText(20_000_000);

@@ -1,0 +1,86 @@
+/**
+ * What tests of queries over stored answers share: the three real Node stores (memory, a SQLite file, a
+ * redis-server started for the file), a storage that counts its reads (and can fail from a given read
+ * on), and the two sides compared: what `result_query` answers from the store, and what it answers for the
+ * whole value read as one (the reference: S7.3, S7.5, S14.2, S14.4, S14.5).
+ */
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, beforeAll } from "vitest";
+import { MemoryStorage, ResultQueryError, type NamespacedStorage, type Owner, type ResultQueryTool } from "mcp-result-handles";
+import { parseQueryArguments, queryValue } from "../../src/query/query.js";
+import { planPath } from "../../src/query/plan.js";
+import { searchQuery, type SearchConfig } from "../../src/query/search-query.js";
+import { redisDriver } from "../../src/storage/redis.js";
+import { sqliteDriver } from "../../src/storage/sqlite.js";
+import { openDriver } from "../storage/contract.js";
+import { startRedisServer, type RedisServer } from "./redis-server.js";
+
+/** Memory, SQLite and Redis, each opened on demand under `namespace`; Redis and the file live for the test file. */
+export function everyStore(namespace: string): [string, () => Promise<NamespacedStorage>][] {
+  const dir = mkdtempSync(join(tmpdir(), `${namespace}-`));
+  let redis: RedisServer | undefined;
+  beforeAll(async () => {
+    redis = await startRedisServer();
+  }, 30_000);
+  afterAll(async () => {
+    await redis?.dispose();
+    rmSync(dir, { recursive: true, force: true });
+  });
+  return [
+    ["memory", async () => new MemoryStorage(namespace, { maxBytes: 512 * 1024 * 1024 })],
+    ["sqlite", () => openDriver(sqliteDriver, { sqlite: { path: join(dir, `${namespace}.sqlite`) } }, namespace)],
+    ["redis", () => openDriver(redisDriver, { redis: { url: redis!.url } }, namespace)],
+  ];
+}
+
+/** Counts the records read; from the `failAfter`-th read on (when set) it fails, as a store that went away. */
+export class CountedStorage implements NamespacedStorage {
+  gets = 0;
+  failAfter: number | undefined;
+  constructor(readonly inner: NamespacedStorage) {}
+  async get(key: string) {
+    this.gets++;
+    if (this.failAfter !== undefined && this.gets > this.failAfter) throw new Error("store went away");
+    return this.inner.get(key);
+  }
+  set(key: string, value: Uint8Array, ttl: number) {
+    return this.inner.set(key, value, ttl);
+  }
+  delete(key: string) {
+    return this.inner.delete(key);
+  }
+  close() {
+    return this.inner.close();
+  }
+}
+
+type Outcome = unknown;
+
+/** What `result_query` answers for `args` over the whole value read as one, or its refusal `{ code, message }`. */
+export function wholeAnswer(value: unknown, args: Record<string, unknown>, config: SearchConfig): Outcome {
+  return outcome(() => {
+    const parsed = parseQueryArguments({ handle: "h", ...args });
+    if (parsed.search !== undefined) return searchQuery(value, planPath(parsed.path), { ...parsed, search: parsed.search }, config);
+    return queryValue(value, parsed, config.thresholdBytes);
+  });
+}
+
+/** What the tool answers for `args` on `handle`, or its refusal `{ code, message }`. */
+export async function answered(tool: ResultQueryTool, handle: string, args: Record<string, unknown>, owner: Owner): Promise<Outcome> {
+  return outcome(() => tool.query({ handle, ...args }, owner));
+}
+
+function outcome<T>(run: () => T): T | { code: string; message: string } {
+  const refusal = (error: unknown) => {
+    if (error instanceof ResultQueryError) return { code: error.code, message: error.message };
+    throw error;
+  };
+  try {
+    const result = run();
+    return result instanceof Promise ? (result.catch(refusal) as T) : result;
+  } catch (error) {
+    return refusal(error);
+  }
+}
