@@ -14,7 +14,8 @@ import { formatPath, resolveSegments } from "./path.js";
 import type { QueryArguments, QueryPlan } from "./plan.js";
 import { nodelistResult, type QueryResult } from "./query.js";
 import { searchResult, searchWindow, type SearchConfig } from "./search-query.js";
-import { Search, textMayHold, type StartNode } from "./search.js";
+import { Search, type StartNode } from "./search.js";
+import { textMayHold } from "./search-text.js";
 
 export async function answerOverBatches(answer: StreamedAnswer, plan: QueryPlan, args: QueryArguments, config: SearchConfig): Promise<QueryResult | undefined> {
   if (args.search !== undefined) return searchOverBatches(answer, plan, args.search, args, config);
