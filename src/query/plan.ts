@@ -7,7 +7,7 @@
  * The plan also says which pieces the store reads (`select`), from the same segments and the same window
  * rule `queryValue` slices with, so no rule is written twice.
  */
-import type { ListSummary, Selection, Selector, StringSummary } from "../records/answer-index.js";
+import type { ListSummary, ObjectSummary, Selection, Selector, StringSummary } from "../records/answer-index.js";
 import { ResultQueryError } from "../errors.js";
 import { DEFAULT_LIMITS } from "../defaults.js";
 import { compileJsonPath, type CompiledJsonPath } from "./jsonpath.js";
@@ -73,18 +73,20 @@ export function sliceWindow(args: Pick<QueryArguments, "offset" | "limit" | "pag
 /**
  * What the store must read for this plan (S8.5, S16.4): a singular path into a large list reads only the
  * batches holding the window (path ends at the list) or the item (path goes through it); one ending at a
- * long string reads only the chunks holding its window of characters; a nodelist or a search reads all.
+ * long string reads only the chunks holding its window of characters; one ending at a wide object reads the
+ * batches holding its window of keys, one stepping through it those that may hold the name (S16.4); a
+ * nodelist or a search reads all.
  * A path above a list or long string (`$` on `{ rows, log }`) reads a summary when `thresholdBytes` is
  * given (a `result_query`, whose slice may be refused): the query then answers from it only a refusal,
  * and reads the rest when the slice fits. Without it (a reference, S15.1) the value is read whole.
  */
-export function selectorFor(plan: QueryPlan, args: Pick<QueryArguments, "offset" | "limit" | "page" | "search">, thresholdBytes?: number): Selector {
+export function selectorFor(plan: QueryPlan, args: Pick<QueryArguments, "offset" | "limit" | "page" | "search" | "fields">, thresholdBytes?: number): Selector {
   if (plan.kind === "refused") return () => "none";
   if (plan.kind === "nodelist") return () => "all";
   const { segments } = plan;
   const under = (path: readonly string[]) => segments.length >= path.length && path.every((key, i) => objectKey(segments[i]!) === key);
   const above = (path: readonly string[]) => segments.length < path.length && segments.every((segment, i) => objectKey(segment) === path[i]);
-  return (lists: readonly ListSummary[], strings: readonly StringSummary[] = []): Selection => {
+  return (lists: readonly ListSummary[], strings: readonly StringSummary[] = [], objects: readonly ObjectSummary[] = []): Selection => {
     for (let list = 0; list < lists.length; list++) {
       const { path, length } = lists[list]!;
       if (!under(path)) continue;
@@ -108,9 +110,22 @@ export function selectorFor(plan: QueryPlan, args: Pick<QueryArguments, "offset"
       // One character more each side: a window never splits a surrogate pair (S7.3), so its edges are looked at.
       return { string, from: Math.max(0, offset - 1), to: offset + limit + 2 };
     }
+    for (let object = 0; object < objects.length; object++) {
+      const { path } = objects[object]!;
+      if (!under(path)) continue;
+      // A search, a reference (S14.4, S15.1) or fields (S7.4) read the object whole.
+      if (args.search !== undefined || thresholdBytes === undefined || (args.fields && segments.length === path.length)) return "all";
+      const step = segments[path.length];
+      if (step === undefined) {
+        // A window of its keys in key order (S7.4, S16.4): no more than could fit under the limit (5 bytes a member at least).
+        const { offset, limit } = sliceWindow(args, DEFAULT_LIMITS.keys);
+        return { object, from: offset, to: offset + Math.min(limit, Math.floor(thresholdBytes / 5) + 2) };
+      }
+      return { object, key: objectKey(step) ?? (step.kind === "index" ? String(step.index) : "") };
+    }
     // A path on the way to a part (`$`, or `data` above `data.rows`) needs them; one beside them does not (S16.4).
-    const aboveAPart = lists.some(({ path }) => above(path)) || strings.some(({ path }) => above(path));
-    if (!aboveAPart) return lists.length === 0 && strings.length === 0 ? "all" : "outside";
+    const aboveAPart = lists.some(({ path }) => above(path)) || strings.some(({ path }) => above(path)) || objects.some(({ path }) => above(path));
+    if (!aboveAPart) return lists.length === 0 && strings.length === 0 && objects.length === 0 ? "all" : "outside";
     return args.search === undefined && thresholdBytes !== undefined ? { summary: thresholdBytes } : "all";
   };
 }

@@ -5,6 +5,7 @@
  */
 import type { ListLayout } from "./serialize.js";
 import type { StringLayout } from "./string-layout.js";
+import type { ObjectLayout } from "./object-layout.js";
 import { IV_BYTES, TAG_BYTES } from "./crypto/backend.js";
 import { decodeUtf8, toJsonBytes } from "../util/size.js";
 
@@ -24,6 +25,8 @@ export interface AnswerIndex {
   lists: ListLayout[];
   /** Long strings found by range (S16.4); an index written before them has none. */
   strings: StringLayout[];
+  /** Wide objects by member batches (S16.4); an index written before them has none. */
+  objects: ObjectLayout[];
 }
 
 /**
@@ -40,7 +43,10 @@ export type Selection =
   | "outside"
   | { list: number; from: number; to: number }
   | { string: number; from: number; to: number }
-  | { summary: number };
+  | { summary: number }
+  // Members `from` to `to - 1` of one wide object (S16.4, S7.4: a window of its keys, in key order), or its member `key` (the batches that may hold it; for a key it lacks, those that may hold a key one edit away, for the refusal's hint, S14.5).
+  | { object: number; from: number; to: number }
+  | { object: number; key: string };
 
 /** What a query planner may know of the lists before anything else is read. */
 export interface ListSummary {
@@ -55,22 +61,28 @@ export interface StringSummary {
   readonly length: number;
 }
 
-export type Selector = (lists: readonly ListSummary[], strings: readonly StringSummary[]) => Selection;
+/** What a query planner may know of the wide objects: where, and their key count (S16.4). */
+export interface ObjectSummary {
+  readonly path: readonly string[];
+  readonly length: number;
+}
+
+export type Selector = (lists: readonly ListSummary[], strings: readonly StringSummary[], objects?: readonly ObjectSummary[]) => Selection;
 
 
 export function encodeIndex(index: AnswerIndex): Uint8Array {
-  const { nonce, pieces, pad, ivs, tags, ascii, lists, strings } = index;
-  return toJsonBytes({ nonce: Array.from(nonce), pieces, pad, ivs: Array.from(ivs), tags: Array.from(tags), ascii, lists, strings });
+  const { nonce, pieces, pad, ivs, tags, ascii, lists, strings, objects } = index;
+  return toJsonBytes({ nonce: Array.from(nonce), pieces, pad, ivs: Array.from(ivs), tags: Array.from(tags), ascii, lists, strings, objects });
 }
 
 /** The index, or undefined when the plaintext is not one (it decrypted, so this means a bug or a foreign writer). */
 export function decodeIndex(plaintext: Uint8Array): AnswerIndex | undefined {
   try {
-    const raw = JSON.parse(decodeUtf8(plaintext)) as { nonce: number[]; pieces: number[]; pad: number; ivs: number[]; tags: number[]; ascii: number[]; lists: ListLayout[]; strings?: StringLayout[] };
-    const { nonce, pieces, pad, ivs, tags, ascii, lists, strings = [] } = raw;
-    if (![nonce, pieces, ivs, tags, ascii, lists, strings].every(Array.isArray) || !Number.isSafeInteger(pad)) return undefined;
+    const raw = JSON.parse(decodeUtf8(plaintext)) as { nonce: number[]; pieces: number[]; pad: number; ivs: number[]; tags: number[]; ascii: number[]; lists: ListLayout[]; strings?: StringLayout[]; objects?: ObjectLayout[] };
+    const { nonce, pieces, pad, ivs, tags, ascii, lists, strings = [], objects = [] } = raw;
+    if (![nonce, pieces, ivs, tags, ascii, lists, strings, objects].every(Array.isArray) || !Number.isSafeInteger(pad)) return undefined;
     if (ivs.length !== pieces.length * IV_BYTES || tags.length !== pieces.length * TAG_BYTES || ascii.length !== pieces.length) return undefined;
-    return { nonce: Uint8Array.from(nonce), pieces, pad, ivs: Uint8Array.from(ivs), tags: Uint8Array.from(tags), ascii, lists, strings };
+    return { nonce: Uint8Array.from(nonce), pieces, pad, ivs: Uint8Array.from(ivs), tags: Uint8Array.from(tags), ascii, lists, strings, objects };
   } catch {
     return undefined;
   }

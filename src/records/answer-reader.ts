@@ -7,6 +7,8 @@
 import { itemSpan, listJsonBytes, pieceSeal, piecesOf, type AnswerIndex, type Selection } from "./answer-index.js";
 import { charSpan, chunkStarts, stringJsonBytes } from "./string-layout.js";
 import { PiecedString } from "../util/pieced-string.js";
+import type { PiecedObject } from "../util/pieced-object.js";
+import { readMembers, readNamed } from "./object-reader.js";
 import type { AnswerKeys } from "./crypto/keys.js";
 import { openPiece, paddedPieceLength, pieceHeader } from "./format.js";
 import { listSlotsBytes } from "./heap-size.js";
@@ -23,6 +25,8 @@ export interface AnswerState {
   lists: Map<number, { items: unknown[]; loaded: Uint8Array }>;
   /** Per long string: its characters as read so far (S16.4). */
   strings: Map<number, PiecedString>;
+  /** Per wide object: its members as read so far (S16.4). */
+  objects: Map<number, PiecedObject>;
   /** The root as far as read: the list or string itself, or an object holding the parts read so far. */
   root?: unknown;
   /** Whether everything outside the indexed lists' items and strings' characters is in `root` (selection "outside"). */
@@ -52,6 +56,7 @@ export function readSelection(read: AnswerRead, selection: Exclude<Selection, "n
   if (selection === "outside") return readOutside(read);
   if ("summary" in selection) return readSummary(read, selection.summary);
   if ("string" in selection) return readChars(read, selection.string, selection.from, selection.to);
+  if ("object" in selection) return "key" in selection ? readNamed(read, selection.object, selection.key) : readMembers(read, selection.object, selection.from, selection.to);
   return readItems(read, selection.list, selection.from, selection.to);
 }
 
@@ -65,6 +70,7 @@ async function readWhole(read: AnswerRead): Promise<unknown> {
   state.whole = { value };
   state.lists.clear();
   state.strings.clear();
+  state.objects.clear();
   state.root = undefined;
   state.outside = false;
   if (state.counted) state.bytes = state.indexBytes + read.estimate(value);
@@ -85,6 +91,7 @@ async function readOutside(read: AnswerRead): Promise<unknown> {
   const skipped = [
     ...index.lists.filter((list) => list.batches.length > 0).map((list) => ({ start: list.batches[1]!, end: list.end })), // an empty list: nothing to leave out
     ...index.strings.filter((text) => text.chunks.length > 0).map((text) => ({ start: text.chunks[1]!, end: text.end })),
+    ...index.objects.filter((object) => object.batches.length > 0).map((object) => ({ start: object.batches[1]!, end: object.end })), // reads as {}
   ].sort((a, b) => a.start - b.start);
   const kept: { start: number; end: number }[] = [];
   let at = 0;
@@ -99,6 +106,7 @@ async function readOutside(read: AnswerRead): Promise<unknown> {
   let root = skeleton;
   for (const [list, { items }] of state.lists) root = placeAt(root, index.lists[list]!.path, items);
   for (const [text, pieced] of state.strings) root = placeAt(root, index.strings[text]!.path, pieced);
+  for (const [object, pieced] of state.objects) root = placeAt(root, index.objects[object]!.path, pieced);
   state.root = root;
   state.outside = true;
   if (state.counted) state.bytes += read.estimate(skeleton);
@@ -182,6 +190,12 @@ async function readSummary(read: AnswerRead, bytes: number): Promise<unknown> {
   for (let text = 0; text < index.strings.length; text++) {
     if ((await readChars(read, text, 0, bytes + 2)) === MISSING) return MISSING;
   }
+  for (let object = 0; object < index.objects.length; object++) {
+    const { batches, length } = index.objects[object]!;
+    let next = 1; // as for lists: the first batch starting past `bytes` from the object's start ends what is read
+    while (next < batches.length / 2 && batches[2 * next + 1]! - batches[1]! <= bytes) next++;
+    if ((await readMembers(read, object, 0, next < batches.length / 2 ? batches[2 * next]! + 1 : length)) === MISSING) return MISSING;
+  }
   return read.state.root;
 }
 
@@ -189,7 +203,7 @@ async function readSummary(read: AnswerRead, bytes: number): Promise<unknown> {
  * Decrypts the pieces the ranges touch, each once however many ranges it holds (checking each is the
  * piece the index expects), and decodes the ranges.
  */
-async function readRanges(read: AnswerRead, ranges: { piece: number; from: number; to: number }[]): Promise<string[] | typeof MISSING> {
+export async function readRanges(read: AnswerRead, ranges: { piece: number; from: number; to: number }[]): Promise<string[] | typeof MISSING> {
   const { keys, state, now } = read;
   const index = state.index!;
   const opened = new Map<number, Promise<Uint8Array | typeof MISSING>>();
@@ -214,7 +228,7 @@ async function readRanges(read: AnswerRead, ranges: { piece: number; from: numbe
 }
 
 /** The root as far as read, with `part` (a list's items, a long string) placed at `path` (objects created on the way). */
-function placeAt(root: unknown, path: readonly string[], part: unknown): unknown {
+export function placeAt(root: unknown, path: readonly string[], part: unknown): unknown {
   if (path.length === 0) return part;
   const top = (root ?? {}) as JsonObject;
   let at = top;
