@@ -124,10 +124,14 @@ function largestParts(root: unknown, steps: readonly (string | number)[], thresh
       // The first items stand for the rest: a list's items are usually alike.
       for (let i = 0; i < Math.min(value.length, 3); i++) queue.push({ value: value[i], steps: [...here, i] }), visited++;
     } else if (value instanceof PiecedObject) {
-      for (const [key, member] of value.leadingMembers()) { // as far as read (S16.4)
-        if (++visited >= PARTS_VISITED) break;
+      // A wide object read in part (S16.4): its members count as visited as in a whole walk; those read are looked into.
+      const room = PARTS_VISITED - 1 - visited;
+      let pushed = 0;
+      for (const [key, member] of value.leadingMembers()) {
+        if (pushed++ >= room) break;
         queue.push({ value: member, steps: [...here, key] });
       }
+      visited += Math.min(value.size, PARTS_VISITED - visited);
     } else if (isPlainObject(value) && !isText(value)) {
       for (const key in value) {
         if (!hasOwn(value, key)) continue;
