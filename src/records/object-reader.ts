@@ -12,6 +12,8 @@ import { setKnownJsonSize } from "../util/size.js";
 
 /** Batches read beyond a missing key's own for the hint's names one edit away (S14.5): the hint's work stays bounded. */
 const HINT_BATCHES = 8;
+/** The refusal lists an object's first 20 keys (query/refusals.ts `KEYS_LISTED`). */
+const LISTED_KEYS = 20;
 
 /** The object's stand-in in the root, made on first use. */
 function piecedOf(read: AnswerRead, object: number): PiecedObject | undefined {
@@ -69,7 +71,7 @@ export async function readMembers(read: AnswerRead, object: number, from: number
 
 /**
  * The member `key` of one wide object: the batches that may hold it. When none does, the refusal names the
- * object's first keys and the nearest key (S14.5): the first batch is read too, and the batches that may hold
+ * object's first keys and the nearest key (S14.5): the batches of its first keys are read too, and the batches that may hold
  * the names one edit away, in the order the hint tries them, until one is a key or HINT_BATCHES are read.
  */
 export async function readNamed(read: AnswerRead, object: number, key: string): Promise<unknown> {
@@ -78,7 +80,7 @@ export async function readNamed(read: AnswerRead, object: number, key: string): 
   const root = read.state.root;
   if (!(await readBatches(read, object, pieced, pieced.candidates(key)))) return MISSING;
   if (pieced.knows(key) || pieced.size === 0) return root;
-  if (!(await readBatches(read, object, pieced, [0]))) return MISSING;
+  if (!(await readBatches(read, object, pieced, range(...pieced.batchesOf(0, LISTED_KEYS))))) return MISSING;
   let budget = HINT_BATCHES;
   for (const variant of oneEditVariants(key)) {
     if (variant === key) continue;
