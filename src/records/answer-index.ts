@@ -31,11 +31,13 @@ export interface AnswerIndex {
 
 /**
  * What a query needs of an answer: all of it; nothing (its path cannot be valid); everything outside the
- * indexed lists' items and long strings' characters ("outside": its path names none of them, nor a key on
- * the way to one, so the lists may read as empty and the strings as ""; the store then reads only the
- * pieces around them); items of one list; characters of one long string (S16.4: as a `PiecedString`); or
- * a summary: everything outside, with every list and long string standing in at its full length and
- * JSON size and with its first `summary` bytes read (what a refused `$` needs, S14.5, S16.4).
+ * indexed lists' items, long strings' characters and wide objects' members ("outside": its path names none
+ * of them, nor a key on the way to one, so the lists may read as empty, the strings as "" and the wide
+ * objects as {}; the store then reads only the pieces around them); items of one list; characters of one
+ * long string (S16.4: as a `PiecedString`); members of one wide object, by window or by name (S16.4: as a
+ * `PiecedObject`); or a summary: everything outside, with every list, long string and wide object
+ * standing in at its full length and JSON size and with its first `summary` bytes read (what a refused
+ * `$` needs, S14.5, S16.4).
  */
 export type Selection =
   | "all"
@@ -44,7 +46,7 @@ export type Selection =
   | { list: number; from: number; to: number }
   | { string: number; from: number; to: number }
   | { summary: number }
-  // Members `from` to `to - 1` of one wide object (S16.4, S7.4: a window of its keys, in key order), or its member `key` (the batches that may hold it; for a key it lacks, those that may hold a key one edit away, for the refusal's hint, S14.5).
+  // A wide object's members `from` to `to - 1` (S7.4: keys in key order), or its member `key` (the batches that may hold it; for a key it lacks, also those of keys one edit away, for the hint, S14.5).
   | { object: number; from: number; to: number }
   | { object: number; key: string };
 
