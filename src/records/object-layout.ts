@@ -5,13 +5,14 @@
  * `JSON.stringify` of a run of members (built with `setOwn`, so `__proto__` stays a key) without its
  * braces, joined with commas: the same text as one `JSON.stringify` of the object. The index notes where
  * each batch starts (its first member, in key order, and its byte offset), and how to find the batch of a
- * key by name without reading the others: when the keys are in order (as `Object.keys` orders them:
- * array indexes numerically first, then the rest by code unit), each batch's first key (a binary search
- * gives the one batch that can hold a name); else a small Bloom filter of each batch's keys.
+ * key by name without reading the others: when the keys are in order (code unit or natural order, array
+ * indexes first as `Object.keys` lists them), each batch's first key (a binary search
+ * gives the one batch that can hold a name; key-order.ts); else a small Bloom filter of each batch's keys.
  */
 import { isJsonMember, setOwn, type JsonObject } from "../util/json.js";
 import { webBase64 } from "../storage/base64.js";
 import type { PieceWriter } from "./piece-writer.js";
+import { OrderCheck, keyBefore, type KeyOrder } from "./key-order.js";
 
 /** Where one wide object's members lie in the answer's UTF-8 JSON. */
 export interface ObjectLayout {
@@ -23,8 +24,9 @@ export interface ObjectLayout {
   batches: number[];
   /** Byte offset just past the last member (where the object's `}` is). */
   end: number;
-  /** Keys in order: the first key of each batch. */
+  /** Keys in order (key-order.ts): the first key of each batch, and the order ("code" when left out). */
   firsts?: string[];
+  order?: KeyOrder;
   /** Keys in any order: each batch's Bloom filter (`bits` bits per member, at least 64 per batch), base64, one after another. */
   bloom?: string;
   bits?: number;
@@ -47,7 +49,7 @@ function hasMemberToJson(value: unknown): boolean {
 export function writeWideObject(writer: PieceWriter, object: JsonObject, keys: readonly string[], path: string[]): ObjectLayout {
   const batches: number[] = [];
   const kept: string[] = [];
-  let sorted = true;
+  const check = new OrderCheck();
   let count = 16;
   writer.write("{");
   for (let at = 0; at < keys.length; ) {
@@ -68,7 +70,7 @@ export function writeWideObject(writer: PieceWriter, object: JsonObject, keys: r
     batches.push(kept.length, writer.total);
     writer.write(json);
     for (const key of members) {
-      if (sorted && kept.length > 0 && !keyBefore(kept[kept.length - 1]!, key)) sorted = false;
+      check.next(kept, key);
       kept.push(key);
     }
     // Aim the next batch at `batchChars`, growing at most 8-fold at a time (as list batches).
@@ -78,12 +80,13 @@ export function writeWideObject(writer: PieceWriter, object: JsonObject, keys: r
   writer.write("}");
   const layout: ObjectLayout = { path, length: kept.length, batches, end };
   const firsts: string[] = [];
+  let sorted = check.order !== undefined;
   for (let i = 0; i < batches.length && sorted; i += 2) {
     const first = kept[batches[i]!]!;
     if (first.length > FIRST_KEY_CHARS) sorted = false;
     firsts.push(first);
   }
-  if (sorted) layout.firsts = firsts;
+  if (sorted) Object.assign(layout, { firsts }, check.order === "natural" ? { order: "natural" } : {});
   else Object.assign(layout, bloomOf(kept, batches, end - (batches[1] ?? end)));
   return layout;
 }
@@ -102,21 +105,6 @@ function heldJson(run: JsonObject, keys: readonly string[]): [string, string[]] 
     if (json.length > 2) parts.push(json.slice(1, -1)), members.push(key);
   }
   return [parts.join(","), members];
-}
-
-/** Whether an array index key (`"0"` to `"4294967294"`, no leading zero), which `Object.keys` lists first, in numeric order. */
-function isIndexKey(key: string): boolean {
-  const c = key.charCodeAt(0);
-  if (!(c >= 48 && c <= 57) || key.length > 10 || (c === 48 && key.length > 1)) return false;
-  for (let i = 1; i < key.length; i++) if (key.charCodeAt(i) < 48 || key.charCodeAt(i) > 57) return false;
-  return Number(key) < 4294967295;
-}
-
-/** Whether `a` sorts before `b` in the order `Object.keys` would give them if they were in order. */
-function keyBefore(a: string, b: string): boolean {
-  const ia = isIndexKey(a);
-  if (ia !== isIndexKey(b)) return ia;
-  return ia && a.length !== b.length ? a.length < b.length : a < b;
 }
 
 /** Batch `b`'s member count. */
@@ -164,12 +152,13 @@ export function batchesFor(layout: ObjectLayout, name: string): number[] {
   if (count === 0) return [];
   if (layout.firsts) {
     // The last batch whose first key is at or before `name`.
-    if (keyBefore(name, layout.firsts[0]!)) return [];
+    const order = layout.order ?? "code";
+    if (keyBefore(name, layout.firsts[0]!, order)) return [];
     let low = 0;
     let high = count - 1;
     while (low < high) {
       const mid = (low + high + 1) >> 1;
-      if (!keyBefore(name, layout.firsts[mid]!)) low = mid;
+      if (!keyBefore(name, layout.firsts[mid]!, order)) low = mid;
       else high = mid - 1;
     }
     return [low];

@@ -26,7 +26,7 @@ function piecedOf(read: AnswerRead, object: number): PiecedObject | undefined {
     setKnownJsonSize(pieced, objectJsonBytes(layout)); // a summary measures it whole (S16.4)
     state.objects.set(object, pieced);
     state.root = placeAt(state.root, layout.path, pieced);
-    if (state.counted) state.bytes += pieced.heapBytes;
+    if (state.counted) state.bytes += pieced.heapBytes + ((layout.bloom?.length ?? 0) * 3) / 4; // and its filters once decoded (S16.3)
   }
   return pieced;
 }
