@@ -3,7 +3,7 @@
  * keys touches, or those that may hold a key by name, are fetched, parsed (one `JSON.parse` per run of
  * batches) and kept in the object's `PiecedObject`, which stands in the root at the object's path.
  */
-import { MISSING, placeAt, readRanges, type AnswerRead } from "./answer-reader.js";
+import { MISSING, placeAt, readRanges, type AnswerRead } from "./answer-read.js";
 import { piecesOf } from "./answer-index.js";
 import { batchSpan, batchStarts, batchesFor, objectJsonBytes } from "./object-layout.js";
 import { PiecedObject } from "../util/pieced-object.js";
