@@ -107,6 +107,8 @@ const MILLION_QUERIES: [Record<string, unknown>, number][] = [
   [{ path: "$.kye_500000" }, 4], // refused: its batch, the first batch, and the batches of the names one edit away until key_500000
   [{ path: "$.key_999999" }, 2],
   [{ path: "$.nope" }, 4],
+  [{ path: "$", fields: ["key_000001", "key_999999", "key_500000", "key_000001"] }, 4], // S7.4: the batches of the fields named
+  [{ path: "$", fields: ["kye_500000", "nope"] }, 5], // refused, the nearest key named, from the same batches as a name step
 ];
 
 describe("S16.4 a wide object is read by its member batches, on every store", () => {

@@ -13,6 +13,9 @@ import { DEFAULT_LIMITS } from "../defaults.js";
 import { compileJsonPath, type CompiledJsonPath } from "./jsonpath.js";
 import { listIndex, objectKey, parsePath, type PathSegment } from "./path.js";
 
+/** `fields` on a wide object read by the batches that may hold them, up to this many distinct fields; more read it whole (S16.4). */
+const PICKED_FIELDS = 32;
+
 /** Arguments of `result_query` after validation (S7.1). */
 export interface QueryArguments {
   handle: string;
@@ -113,15 +116,19 @@ export function selectorFor(plan: QueryPlan, args: Pick<QueryArguments, "offset"
     for (let object = 0; object < objects.length; object++) {
       const { path } = objects[object]!;
       if (!under(path)) continue;
-      // A search, a reference (S14.4, S15.1) or fields (S7.4) read the object whole.
-      if (args.search !== undefined || thresholdBytes === undefined || (args.fields && segments.length === path.length)) return "all";
+      // A search or a reference (S14.4, S15.1) reads the object whole; a few fields (S7.4) read the batches that may hold them.
+      if (args.search !== undefined || thresholdBytes === undefined) return "all";
       const step = segments[path.length];
+      if (step === undefined && args.fields) {
+        const fields = [...new Set(args.fields)];
+        return fields.length <= PICKED_FIELDS ? { object, keys: fields } : "all";
+      }
       if (step === undefined) {
         // A window of its keys in key order (S7.4, S16.4): no more than could fit under the limit (5 bytes a member at least).
         const { offset, limit } = sliceWindow(args, DEFAULT_LIMITS.keys);
         return { object, from: offset, to: offset + Math.min(limit, Math.floor(thresholdBytes / 5) + 2) };
       }
-      return { object, key: objectKey(step) ?? (step.kind === "index" ? String(step.index) : "") };
+      return { object, keys: [objectKey(step) ?? (step.kind === "index" ? String(step.index) : "")] };
     }
     // A path on the way to a part (`$`, or `data` above `data.rows`) needs them; one beside them does not (S16.4).
     const aboveAPart = lists.some(({ path }) => above(path)) || strings.some(({ path }) => above(path)) || objects.some(({ path }) => above(path));

@@ -121,10 +121,9 @@ export function answerPlan(answer: unknown, plan: QueryPlan, args: QueryArgument
     return withPaging(path, built.entries, target.length, from, end);
   }
   if (isPlainObject(target)) {
-    // A wide object read in part (S16.4): its window of members was read, its key count is from the index; fields read it whole (plan.ts).
-    const pieced = target instanceof PiecedObject ? target : undefined;
-    if (pieced && pick) throw new Error("fields on a wide object read in part"); // a planner bug, never input
-    const source = pick ? (pick(target) as JsonObject) : target;
+    // A wide object read in part (S16.4): its window of members, or the members `fields` name, were read; its key count is from the index.
+    const pieced = target instanceof PiecedObject && !pick ? target : undefined;
+    const source = pick ? (target instanceof PiecedObject ? target.pick(args.fields!) : (pick(target) as JsonObject)) : target;
     if (pick) checkFieldsFound([target], [source], args.fields!, { path });
     const keys = pieced ? [] : jsonKeys(source);
     const count = pieced ? pieced.size : keys.length;

@@ -71,7 +71,7 @@ export function checkFieldsFound(
   let first: Record<string, unknown> | undefined;
   for (const item of read) {
     if (!isPlainObject(item)) continue;
-    const own = Object.keys(item);
+    const own = item instanceof PiecedObject ? item.keysRead() : Object.keys(item); // a wide object: the keys read, its first ones among them (S16.4)
     if (!first) [first, firstKeys] = [item, own];
     for (let i = 0; i < own.length && keys.size <= KEYS_LISTED; i++) keys.add(own[i]!);
     if (keys.size > KEYS_LISTED) break;

@@ -46,9 +46,9 @@ export type Selection =
   | { list: number; from: number; to: number }
   | { string: number; from: number; to: number }
   | { summary: number }
-  // A wide object's members `from` to `to - 1` (S7.4: keys in key order), or its member `key` (the batches that may hold it; for a key it lacks, also those of keys one edit away, for the hint, S14.5).
+  // A wide object's members `from` to `to - 1` (S7.4: keys in key order), or its members `keys` (a name step, or `fields`: the batches that may hold them; when it has none of them, also those of its first keys and of keys one edit away, for the refusal, S14.5).
   | { object: number; from: number; to: number }
-  | { object: number; key: string };
+  | { object: number; keys: string[] };
 
 /** What a query planner may know of the lists before anything else is read. */
 export interface ListSummary {

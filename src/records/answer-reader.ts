@@ -20,7 +20,7 @@ export function readSelection(read: AnswerRead, selection: Exclude<Selection, "n
   if (selection === "outside") return readOutside(read);
   if ("summary" in selection) return readSummary(read, selection.summary);
   if ("string" in selection) return readChars(read, selection.string, selection.from, selection.to);
-  if ("object" in selection) return "key" in selection ? readNamed(read, selection.object, selection.key) : readMembers(read, selection.object, selection.from, selection.to);
+  if ("object" in selection) return "keys" in selection ? readNamed(read, selection.object, selection.keys) : readMembers(read, selection.object, selection.from, selection.to);
   return readItems(read, selection.list, selection.from, selection.to);
 }
 

@@ -12,8 +12,10 @@ import { setKnownJsonSize } from "../util/size.js";
 
 /** Batches read beyond a missing key's own for the hint's names one edit away (S14.5): the hint's work stays bounded. */
 const HINT_BATCHES = 8;
-/** The refusal lists an object's first 20 keys (query/refusals.ts `KEYS_LISTED`). */
-const LISTED_KEYS = 20;
+/** A refusal lists an object's first 20 keys, and a few more tell it has more (query/refusals.ts `KEYS_LISTED`). */
+const LISTED_KEYS = 21;
+/** The hint for `fields` that name no key looks at the first 5 fields (refusals.ts `checkFieldsFound`). */
+const HINTED = 5;
 
 /** The object's stand-in in the root, made on first use. */
 function piecedOf(read: AnswerRead, object: number): PiecedObject | undefined {
@@ -70,27 +72,30 @@ export async function readMembers(read: AnswerRead, object: number, from: number
 }
 
 /**
- * The member `key` of one wide object: the batches that may hold it. When none does, the refusal names the
- * object's first keys and the nearest key (S14.5): the batches of its first keys are read too, and the batches that may hold
- * the names one edit away, in the order the hint tries them, until one is a key or HINT_BATCHES are read.
+ * The members `keys` of one wide object (a name step, or `fields`): the batches that may hold them. When it
+ * has none of them, the refusal names the object's first keys and the nearest key (S14.5): the batches of
+ * its first keys are read too, and for the first HINTED names, the batches that may hold the names one
+ * edit away, in the order the hint tries them, until one is a key or HINT_BATCHES are read in all.
  */
-export async function readNamed(read: AnswerRead, object: number, key: string): Promise<unknown> {
+export async function readNamed(read: AnswerRead, object: number, keys: readonly string[]): Promise<unknown> {
   const pieced = piecedOf(read, object);
   if (!pieced) return MISSING;
   const root = read.state.root;
-  if (!(await readBatches(read, object, pieced, pieced.candidates(key)))) return MISSING;
-  if (pieced.knows(key) || pieced.size === 0) return root;
+  if (!(await readBatches(read, object, pieced, keys.flatMap((key) => pieced.candidates(key))))) return MISSING;
+  if (keys.some((key) => pieced.knows(key)) || pieced.size === 0) return root;
   if (!(await readBatches(read, object, pieced, range(...pieced.batchesOf(0, LISTED_KEYS))))) return MISSING;
   let budget = HINT_BATCHES;
-  for (const variant of oneEditVariants(key)) {
-    if (variant === key) continue;
-    if (pieced.knows(variant)) break;
-    const unread = pieced.candidates(variant).filter((batch) => !pieced.has(batch));
-    if (unread.length === 0) continue;
-    if (unread.length > budget) break;
-    budget -= unread.length;
-    if (!(await readBatches(read, object, pieced, unread))) return MISSING;
-    if (pieced.knows(variant)) break;
+  for (const key of keys.slice(0, HINTED)) {
+    for (const variant of oneEditVariants(key)) {
+      if (variant === key) continue;
+      if (pieced.knows(variant)) return root;
+      const unread = pieced.candidates(variant).filter((batch) => !pieced.has(batch));
+      if (unread.length === 0) continue;
+      if (unread.length > budget) return root;
+      budget -= unread.length;
+      if (!(await readBatches(read, object, pieced, unread))) return MISSING;
+      if (pieced.knows(variant)) return root;
+    }
   }
   return root;
 }

@@ -1,3 +1,5 @@
+import { setOwn } from "./json.js";
+
 /**
  * A wide object of a pieced answer as far as it is read (S16.4): its key count from the index, and the
  * batches of members read so far, by position in key order (S7.4 pages an object's keys in that order).
@@ -94,6 +96,13 @@ export class PiecedObject {
 
   get(key: string): unknown {
     return this.#named.get(key);
+  }
+
+  /** The members `fields` name (S7.4), in the order they first name them, as `fieldPicker` keeps them; their batches must have been read. */
+  pick(fields: readonly string[]): Record<string, unknown> {
+    const picked: Record<string, unknown> = {};
+    for (const field of new Set(fields)) if (this.hasKey(field)) setOwn(picked, field, this.get(field));
+    return picked;
   }
 
   /** The keys read, in key order (batch by batch). */
