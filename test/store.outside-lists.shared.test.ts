@@ -44,12 +44,15 @@ describe('selection "outside": everything but the indexed lists\' items', () => 
     expect(spy.data.size).toBeGreaterThan(2);
   });
 
-  it("a root list reads as empty; an answer without lists or long strings reads whole", async () => {
+  it("a root list or wide object reads as empty; an answer without lists, long strings or wide objects reads whole", async () => {
     const list = await stored(Array.from({ length: 4000 }, (_, i) => ({ i })));
     expect((await list.store.readShared(list.handle, alice, () => "outside"))!.value).toEqual([]);
-    const wide = Object.fromEntries(Array.from({ length: 5000 }, (_, i) => [`key${i}`, `value ${i}`]));
-    const plain = await stored(wide);
-    expect((await plain.store.readShared(plain.handle, alice, () => "outside"))!.value).toEqual(wide);
+    const narrow = Object.fromEntries(Array.from({ length: 1000 }, (_, i) => [`key${i}`, `value ${i} ${"x".repeat(40)}`]));
+    const plain = await stored(narrow);
+    expect((await plain.store.readShared(plain.handle, alice, () => "outside"))!.value).toEqual(narrow);
+    // S16.4: an object of more than 1024 keys is found by member batches like a list, so outside it reads as {}.
+    const wide = await stored(Object.fromEntries(Array.from({ length: 5000 }, (_, i) => [`key${i}`, `value ${i}`])));
+    expect((await wide.store.readShared(wide.handle, alice, () => "outside"))!.value).toEqual({});
     // S16.4: a long string is found by range like a list, so outside it reads as "" (its pieces unread).
     const text = await stored({ note: "x".repeat(100_000), n: 1 });
     expect((await text.store.readShared(text.handle, alice, () => "outside"))!.value).toEqual({ note: "", n: 1 });

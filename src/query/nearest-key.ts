@@ -5,19 +5,18 @@
  * edit away from the name are looked up directly (a few thousand lookups, not a million comparisons).
  */
 import { hasOwn } from "../util/json.js";
+import { PiecedObject } from "../util/pieced-object.js";
+import { NAME_CHARS, maxDistance, oneEditVariants } from "../util/one-edit.js";
 
 const KEYS_COMPARED = 5000;
-const NAME_CHARS = 64;
-/** Characters tried when looking up the names one edit away: the name's own, plus the usual ones of keys. */
-const USUAL = "abcdefghijklmnopqrstuvwxyz0123456789_-";
 
-/** How far a key may be from a name of this length to count as meant: a quarter of it, at most 3. */
-function maxDistance(length: number): number {
-  return length < 3 ? 0 : length < 6 ? 1 : length < 10 ? 2 : 3;
-}
-
-/** The nearest key of `object` (whose own keys are `keys`, in order) to `name`, when one is close enough. */
-export function nearestKey(object: Record<string, unknown>, keys: readonly string[], name: string): string | undefined {
+/**
+ * The nearest key of `object` (whose own keys are `keys`, in order) to `name`, when one is close enough.
+ * For a wide object read in part (S16.4) `keys` are those read, and only keys read are suggested: the
+ * reader read the batches that may hold the names one edit away, so the hint is the one a whole read gives
+ * whenever that name's batch was within its budget, and is always a key of the object.
+ */
+export function nearestKey(object: Record<string, unknown> | PiecedObject, keys: readonly string[], name: string): string | undefined {
   if (name.length === 0 || name.length > NAME_CHARS) return undefined;
   const wanted = name.toLowerCase();
   const max = maxDistance(name.length);
@@ -33,26 +32,15 @@ export function nearestKey(object: Record<string, unknown>, keys: readonly strin
       bestDistance = d;
     }
   }
-  if (keys.length > compared && bestDistance > 1) return oneEditAway(object, name) ?? best;
+  const total = object instanceof PiecedObject ? object.size : keys.length;
+  if (total > compared && bestDistance > 1) return oneEditAway(object, name) ?? best;
   return best;
 }
 
 /** A key present in `object` that differs from `name` by case, or by one deletion, insertion, substitution or swap. */
-function oneEditAway(object: Record<string, unknown>, name: string): string | undefined {
-  const has = (key: string) => key !== name && hasOwn(object, key);
-  for (const variant of [name.toLowerCase(), name.toUpperCase(), name[0]!.toUpperCase() + name.slice(1)]) if (has(variant)) return variant;
-  if (maxDistance(name.length) === 0) return undefined;
-  const alphabet = [...new Set(name.toLowerCase() + USUAL + name)];
-  for (let i = 0; i <= name.length; i++) {
-    const head = name.slice(0, i);
-    if (i < name.length) {
-      const tail = name.slice(i + 1);
-      if (has(head + tail)) return head + tail; // deletion
-      if (i + 1 < name.length && has(head + name[i + 1] + name[i] + name.slice(i + 2))) return head + name[i + 1] + name[i] + name.slice(i + 2);
-      for (const c of alphabet) if (has(head + c + tail)) return head + c + tail; // substitution
-    }
-    for (const c of alphabet) if (has(head + c + name.slice(i))) return head + c + name.slice(i); // insertion
-  }
+function oneEditAway(object: Record<string, unknown> | PiecedObject, name: string): string | undefined {
+  const has = object instanceof PiecedObject ? (key: string) => object.knows(key) : (key: string) => hasOwn(object, key);
+  for (const variant of oneEditVariants(name)) if (variant !== name && has(variant)) return variant;
   return undefined;
 }
 

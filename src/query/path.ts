@@ -3,6 +3,7 @@ import { hasOwn, isPlainObject } from "../util/json.js";
 import { quoteArgument } from "../util/quote-argument.js";
 import { formatPath, type PathSegment } from "./canonical-path.js";
 import { pathNotFound } from "./refusals.js";
+import { PiecedObject } from "../util/pieced-object.js";
 
 export { formatPath };
 
@@ -105,7 +106,7 @@ export function resolveSegments(root: unknown, segments: readonly PathSegment[],
   for (const segment of segments) {
     const step = stepInto(value, segment);
     if (step === undefined) throw pathNotFound(path, { value, steps, segment }); // names what is there (S14.5)
-    value = Array.isArray(value) ? value[step as number] : (value as Record<string, unknown>)[step as string];
+    value = Array.isArray(value) ? value[step as number] : value instanceof PiecedObject ? value.get(step as string) : (value as Record<string, unknown>)[step as string];
     steps.push(step);
   }
   return { value, steps };
@@ -113,6 +114,11 @@ export function resolveSegments(root: unknown, segments: readonly PathSegment[],
 
 function stepInto(value: unknown, segment: PathSegment): string | number | undefined {
   if (Array.isArray(value)) return listIndex(segment, value.length);
+  if (value instanceof PiecedObject) {
+    // A wide object read in part (S16.4): the batches that may hold the key were read.
+    const key = objectKey(segment);
+    return key !== undefined && value.hasKey(key) ? key : undefined;
+  }
   if (isPlainObject(value)) {
     const key = objectKey(segment);
     return key !== undefined && hasOwn(value, key) && value[key] !== undefined ? key : undefined;

@@ -7,12 +7,15 @@
  * The plan also says which pieces the store reads (`select`), from the same segments and the same window
  * rule `queryValue` slices with, so no rule is written twice.
  */
-import type { ListSummary, Selection, Selector, StringSummary } from "../records/answer-index.js";
+import type { ListSummary, ObjectSummary, Selection, Selector, StringSummary } from "../records/answer-index.js";
 import { ResultQueryError } from "../errors.js";
 import { DEFAULT_LIMITS } from "../defaults.js";
 import { compileJsonPath, type CompiledJsonPath } from "./jsonpath.js";
 import { itemPlanOf, type ItemPlan } from "./jsonpath-items.js";
 import { listIndex, objectKey, parsePath, type PathSegment } from "./path.js";
+
+/** `fields` on a wide object read by the batches that may hold them, up to this many distinct fields; more read it whole (S16.4). */
+const PICKED_FIELDS = 32;
 
 /** Arguments of `result_query` after validation (S7.1). */
 export interface QueryArguments {
@@ -74,7 +77,9 @@ export function sliceWindow(args: Pick<QueryArguments, "offset" | "limit" | "pag
 /**
  * What the store must read for this plan (S8.5, S16.4): a singular path into a large list reads only the
  * batches holding the window (path ends at the list) or the item (path goes through it); one ending at a
- * long string reads only the chunks holding its window of characters; a nodelist or a search reads all.
+ * long string reads only the chunks holding its window of characters; one ending at a wide object reads the
+ * batches holding its window of keys, one stepping through it those that may hold the name (S16.4); a
+ * nodelist or a search reads all.
  * A path above a list or long string (`$` on `{ rows, log }`) reads a summary when `thresholdBytes` is
  * given (a `result_query`, whose slice may be refused): the query then answers from it only a refusal,
  * and reads the rest when the slice fits. Without it (a reference, S15.1) the value is read whole.
@@ -82,7 +87,7 @@ export function sliceWindow(args: Pick<QueryArguments, "offset" | "limit" | "pag
  * whose item plan reaches an indexed list, and a search at or above indexed lists (no long string under
  * it), read those lists batch by batch.
  */
-export function selectorFor(plan: QueryPlan, args: Pick<QueryArguments, "offset" | "limit" | "page" | "search">, thresholdBytes?: number): Selector {
+export function selectorFor(plan: QueryPlan, args: Pick<QueryArguments, "offset" | "limit" | "page" | "search" | "fields">, thresholdBytes?: number): Selector {
   if (plan.kind === "refused") return () => "none";
   if (plan.kind === "nodelist") {
     const names = thresholdBytes !== undefined && args.search === undefined ? plan.items?.names : undefined;
@@ -95,7 +100,7 @@ export function selectorFor(plan: QueryPlan, args: Pick<QueryArguments, "offset"
   const { segments } = plan;
   const under = (path: readonly string[]) => segments.length >= path.length && path.every((key, i) => objectKey(segments[i]!) === key);
   const above = (path: readonly string[]) => segments.length < path.length && segments.every((segment, i) => objectKey(segment) === path[i]);
-  return (lists: readonly ListSummary[], strings: readonly StringSummary[] = []): Selection => {
+  return (lists: readonly ListSummary[], strings: readonly StringSummary[] = [], objects: readonly ObjectSummary[] = []): Selection => {
     for (let list = 0; list < lists.length; list++) {
       const { path, length } = lists[list]!;
       if (!under(path)) continue;
@@ -119,12 +124,30 @@ export function selectorFor(plan: QueryPlan, args: Pick<QueryArguments, "offset"
       // One character more each side: a window never splits a surrogate pair (S7.3), so its edges are looked at.
       return { string, from: Math.max(0, offset - 1), to: offset + limit + 2 };
     }
+    for (let object = 0; object < objects.length; object++) {
+      const { path } = objects[object]!;
+      if (!under(path)) continue;
+      // A search or a reference (S14.4, S15.1) reads the object whole; a few fields (S7.4) read the batches that may hold them.
+      if (args.search !== undefined || thresholdBytes === undefined) return "all";
+      const step = segments[path.length];
+      if (step === undefined && args.fields) {
+        const fields = [...new Set(args.fields)];
+        return fields.length <= PICKED_FIELDS ? { object, keys: fields } : "all";
+      }
+      if (step === undefined) {
+        // A window of its keys in key order (S7.4, S16.4): no more than could fit under the limit (5 bytes a member at least).
+        const { offset, limit } = sliceWindow(args, DEFAULT_LIMITS.keys);
+        return { object, from: offset, to: offset + Math.min(limit, Math.floor(thresholdBytes / 5) + 2) };
+      }
+      return { object, keys: [objectKey(step) ?? (step.kind === "index" ? String(step.index) : "")] };
+    }
     // A path on the way to a part (`$`, or `data` above `data.rows`) needs them; one beside them does not (S16.4).
-    const aboveAPart = lists.some(({ path }) => above(path)) || strings.some(({ path }) => above(path));
-    if (!aboveAPart) return lists.length === 0 && strings.length === 0 ? "all" : "outside";
+    const aboveAPart = lists.some(({ path }) => above(path)) || strings.some(({ path }) => above(path)) || objects.some(({ path }) => above(path));
+    if (!aboveAPart) return lists.length === 0 && strings.length === 0 && objects.length === 0 ? "all" : "outside";
     if (thresholdBytes === undefined) return "all";
     if (args.search === undefined) return { summary: thresholdBytes };
-    return strings.some(({ path }) => above(path)) ? "all" : { stream: "all" };
+    // A search streams the lists under it; a long string or a wide object under it is read whole with the rest.
+    return strings.some(({ path }) => above(path)) || objects.some(({ path }) => above(path)) ? "all" : { stream: "all" };
   };
 }
 

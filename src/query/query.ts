@@ -10,6 +10,7 @@ import { planPath, sliceWindow, type QueryArguments, type QueryPlan } from "./pl
 import { cutForMessage, quoteArgument } from "../util/quote-argument.js";
 import { jsonSize } from "../util/size.js";
 import { isText, type PiecedString } from "../util/pieced-string.js";
+import { PiecedObject } from "../util/pieced-object.js";
 
 export type { QueryArguments } from "./plan.js";
 
@@ -111,17 +112,21 @@ export function answerPlan(answer: unknown, plan: QueryPlan, args: QueryArgument
     return withPaging(path, built.entries, target.length, from, end);
   }
   if (isPlainObject(target)) {
-    const source = pick ? (pick(target) as JsonObject) : target;
+    // A wide object read in part (S16.4): its window of members, or the members `fields` name, were read; its key count is from the index.
+    const pieced = target instanceof PiecedObject && !pick ? target : undefined;
+    const source = pick ? (target instanceof PiecedObject ? target.pick(args.fields!) : (pick(target) as JsonObject)) : target;
     if (pick) checkFieldsFound([target], [source], args.fields!, { path });
-    const keys = jsonKeys(source);
+    const keys = pieced ? [] : jsonKeys(source);
+    const count = pieced ? pieced.size : keys.length;
     const { offset, limit } = sliceWindow(args, DEFAULT_LIMITS.keys);
-    const from = Math.min(offset, keys.length);
-    const end = Math.min(keys.length, offset + limit);
-    const built = buildEntries(from, end, (at) => [keys[at]!, source[keys[at]!]] as const, memberSize, thresholdBytes);
+    const from = Math.min(offset, count);
+    const end = Math.min(count, offset + limit);
+    const entryAt = pieced ? (at: number) => pieced.memberAt(at) : (at: number) => [keys[at]!, source[keys[at]!]] as const;
+    const built = buildEntries(from, end, entryAt, memberSize, thresholdBytes);
     if (!built.fits) refuseSize(path, thresholdBytes, built.bytes, built.fit, "keys", from, !built.whole, at);
     const value: JsonObject = {};
     for (const [key, member] of built.entries) setOwn(value, key, member);
-    return withPaging(path, value, keys.length, from, end);
+    return withPaging(path, value, count, from, end);
   }
   checkSize(target, thresholdBytes, at, () => 0, "items", 0);
   return { path, value: target };

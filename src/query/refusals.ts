@@ -11,6 +11,7 @@ import { jsonSize } from "../util/size.js";
 import { formatPath, type PathSegment } from "./canonical-path.js";
 import { nearestKey } from "./nearest-key.js";
 import { isText } from "../util/pieced-string.js";
+import { PiecedObject } from "../util/pieced-object.js";
 
 /** Keys listed when a refusal says what an object holds; then a count. */
 const KEYS_LISTED = 20;
@@ -37,8 +38,10 @@ export function pathNotFound(path: string, reached: { value: unknown; steps: rea
     }
   } else if (isPlainObject(value) && !isText(value)) {
     const name = segment.kind === "name" ? segment.name : segment.kind === "token" ? segment.token : String(segment.index);
-    const keys = Object.keys(value);
-    detail = `${at} is ${describeObject(keys)} and none is ${quoteArgument(name)}`;
+    // A wide object read in part (S16.4): its key count from the index, its first keys and the hint from the batches read.
+    const pieced = value instanceof PiecedObject ? value : undefined;
+    const keys = pieced ? pieced.keysRead() : Object.keys(value);
+    detail = `${at} is ${pieced ? describeObject(pieced.leadingKeys(KEYS_LISTED), pieced.size) : describeObject(keys)} and none is ${quoteArgument(name)}`;
     const near = nearestKey(value, keys, name);
     if (near !== undefined) detail += `; did you mean ${quoteArgument(near)}, at ${cutForMessage(formatPath([...steps, near]))}?`;
   } else {
@@ -68,7 +71,7 @@ export function checkFieldsFound(
   let first: Record<string, unknown> | undefined;
   for (const item of read) {
     if (!isPlainObject(item)) continue;
-    const own = Object.keys(item);
+    const own = item instanceof PiecedObject ? item.keysRead() : Object.keys(item); // a wide object: the keys read, its first ones among them (S16.4)
     if (!first) [first, firstKeys] = [item, own];
     for (let i = 0; i < own.length && keys.size <= KEYS_LISTED; i++) keys.add(own[i]!);
     if (keys.size > KEYS_LISTED) break;
@@ -120,6 +123,15 @@ function largestParts(root: unknown, steps: readonly (string | number)[], thresh
       if (head > 0) parts.push({ steps: here, length: value.length, value, weight: value.length * shallowSize(value[0]) });
       // The first items stand for the rest: a list's items are usually alike.
       for (let i = 0; i < Math.min(value.length, 3); i++) queue.push({ value: value[i], steps: [...here, i] }), visited++;
+    } else if (value instanceof PiecedObject) {
+      // A wide object read in part (S16.4): its members count as visited as in a whole walk; those read are looked into.
+      const room = PARTS_VISITED - 1 - visited;
+      let pushed = 0;
+      for (const [key, member] of value.leadingMembers()) {
+        if (pushed++ >= room) break;
+        queue.push({ value: member, steps: [...here, key] });
+      }
+      visited += Math.min(value.size, PARTS_VISITED - visited);
     } else if (isPlainObject(value) && !isText(value)) {
       for (const key in value) {
         if (!hasOwn(value, key)) continue;
@@ -190,11 +202,13 @@ export function fittingChars(slice: string, limit: number): number {
   return low;
 }
 
-function describeObject(keys: readonly string[]): string {
-  if (keys.length === 0) return "an empty object";
-  const listed = keys.slice(0, KEYS_LISTED).map(quoteKey).join(", ");
-  const more = keys.length > KEYS_LISTED ? `, and ${keys.length - KEYS_LISTED} more` : "";
-  return `an object of ${keys.length} key${keys.length === 1 ? "" : "s"} (${listed}${more})`;
+/** An object of `count` keys, `keys` its first ones (all of them, or as far as read). */
+function describeObject(keys: readonly string[], count = keys.length): string {
+  if (count === 0) return "an empty object";
+  const shown = keys.slice(0, KEYS_LISTED);
+  const listed = shown.map(quoteKey).join(", ");
+  const more = count > shown.length ? `${shown.length > 0 ? ", and " : ""}${count - shown.length} more` : "";
+  return `an object of ${count} key${count === 1 ? "" : "s"} (${listed}${more})`;
 }
 
 function describeLeaf(value: unknown): string {

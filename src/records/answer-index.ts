@@ -5,6 +5,7 @@
  */
 import type { ListLayout } from "./serialize.js";
 import type { StringLayout } from "./string-layout.js";
+import type { ObjectLayout } from "./object-layout.js";
 import { IV_BYTES, TAG_BYTES } from "./crypto/backend.js";
 import { decodeUtf8, toJsonBytes } from "../util/size.js";
 
@@ -24,17 +25,20 @@ export interface AnswerIndex {
   lists: ListLayout[];
   /** Long strings found by range (S16.4); an index written before them has none. */
   strings: StringLayout[];
+  /** Wide objects by member batches (S16.4); an index written before them has none. */
+  objects: ObjectLayout[];
 }
 
 /**
  * What a query needs of an answer: all of it; nothing (its path cannot be valid); everything outside the
- * indexed lists' items and long strings' characters ("outside": its path names none of them, nor a key on
- * the way to one, so the lists may read as empty and the strings as ""; the store then reads only the
- * pieces around them); items of one list; characters of one long string (S16.4: as a `PiecedString`); or
- * a summary: everything outside, with every list and long string standing in at its full length and
- * JSON size and with its first `summary` bytes read (what a refused `$` needs, S14.5, S16.4); or a stream
- * (S14.6): one list, or everything outside the lists and then every list, read batch by batch as the
- * query walks them (list-stream.ts), nothing of the lists kept.
+ * indexed lists' items, long strings' characters and wide objects' members ("outside": its path names none
+ * of them, nor a key on the way to one, so the lists may read as empty, the strings as "" and the wide
+ * objects as {}; the store then reads only the pieces around them); items of one list; characters of one
+ * long string (S16.4: as a `PiecedString`); members of one wide object, by window or by name (S16.4: as a
+ * `PiecedObject`); a summary: everything outside, with every list, long string and wide object
+ * standing in at its full length and JSON size and with its first `summary` bytes read (what a refused
+ * `$` needs, S14.5, S16.4); or a stream (S14.6): one list, or everything outside the lists and then every
+ * list, read batch by batch as the query walks them (list-stream.ts), nothing of the lists kept.
  */
 export type Selection =
   | "all"
@@ -43,6 +47,9 @@ export type Selection =
   | { list: number; from: number; to: number }
   | { string: number; from: number; to: number }
   | { summary: number }
+  // A wide object's members `from` to `to - 1` (S7.4: keys in key order), or its members `keys` (a name step, or `fields`: the batches that may hold them; when it has none of them, also those of its first keys and of keys one edit away, for the refusal, S14.5).
+  | { object: number; from: number; to: number }
+  | { object: number; keys: string[] }
   | { stream: number | "all" };
 
 /** What a query planner may know of the lists before anything else is read. */
@@ -58,22 +65,28 @@ export interface StringSummary {
   readonly length: number;
 }
 
-export type Selector = (lists: readonly ListSummary[], strings: readonly StringSummary[]) => Selection;
+/** What a query planner may know of the wide objects: where, and their key count (S16.4). */
+export interface ObjectSummary {
+  readonly path: readonly string[];
+  readonly length: number;
+}
+
+export type Selector = (lists: readonly ListSummary[], strings: readonly StringSummary[], objects?: readonly ObjectSummary[]) => Selection;
 
 
 export function encodeIndex(index: AnswerIndex): Uint8Array {
-  const { nonce, pieces, pad, ivs, tags, ascii, lists, strings } = index;
-  return toJsonBytes({ nonce: Array.from(nonce), pieces, pad, ivs: Array.from(ivs), tags: Array.from(tags), ascii, lists, strings });
+  const { nonce, pieces, pad, ivs, tags, ascii, lists, strings, objects } = index;
+  return toJsonBytes({ nonce: Array.from(nonce), pieces, pad, ivs: Array.from(ivs), tags: Array.from(tags), ascii, lists, strings, objects });
 }
 
 /** The index, or undefined when the plaintext is not one (it decrypted, so this means a bug or a foreign writer). */
 export function decodeIndex(plaintext: Uint8Array): AnswerIndex | undefined {
   try {
-    const raw = JSON.parse(decodeUtf8(plaintext)) as { nonce: number[]; pieces: number[]; pad: number; ivs: number[]; tags: number[]; ascii: number[]; lists: ListLayout[]; strings?: StringLayout[] };
-    const { nonce, pieces, pad, ivs, tags, ascii, lists, strings = [] } = raw;
-    if (![nonce, pieces, ivs, tags, ascii, lists, strings].every(Array.isArray) || !Number.isSafeInteger(pad)) return undefined;
+    const raw = JSON.parse(decodeUtf8(plaintext)) as { nonce: number[]; pieces: number[]; pad: number; ivs: number[]; tags: number[]; ascii: number[]; lists: ListLayout[]; strings?: StringLayout[]; objects?: ObjectLayout[] };
+    const { nonce, pieces, pad, ivs, tags, ascii, lists, strings = [], objects = [] } = raw;
+    if (![nonce, pieces, ivs, tags, ascii, lists, strings, objects].every(Array.isArray) || !Number.isSafeInteger(pad)) return undefined;
     if (ivs.length !== pieces.length * IV_BYTES || tags.length !== pieces.length * TAG_BYTES || ascii.length !== pieces.length) return undefined;
-    return { nonce: Uint8Array.from(nonce), pieces, pad, ivs: Uint8Array.from(ivs), tags: Uint8Array.from(tags), ascii, lists, strings };
+    return { nonce: Uint8Array.from(nonce), pieces, pad, ivs: Uint8Array.from(ivs), tags: Uint8Array.from(tags), ascii, lists, strings, objects };
   } catch {
     return undefined;
   }

@@ -4,47 +4,15 @@
  * whole handle read as not found). What is read is kept in the answer's state, which `readShared` may
  * keep in memory for the next query (recent-answers.ts), counting what it holds (S16.3).
  */
-import { itemSpan, listJsonBytes, pieceSeal, piecesOf, type AnswerIndex, type Selection } from "./answer-index.js";
+import { itemSpan, listJsonBytes, piecesOf, type Selection } from "./answer-index.js";
 import { charSpan, chunkStarts, stringJsonBytes } from "./string-layout.js";
 import { PiecedString } from "../util/pieced-string.js";
-import type { AnswerKeys } from "./crypto/keys.js";
-import { openPiece, paddedPieceLength, pieceHeader } from "./format.js";
+import { MISSING, placeAt, readRanges, type AnswerRead } from "./answer-read.js";
+import { readMembers, readNamed } from "./object-reader.js";
 import { listSlotsBytes } from "./heap-size.js";
-import { hasOwn, setOwn, type JsonObject } from "../util/json.js";
-import type { NamespacedStorage } from "../storage/types.js";
-import { decodeUtf8, setKnownJsonSize } from "../util/size.js";
+import { setKnownJsonSize } from "../util/size.js";
 
-/** An answer as far as `readShared` has read it: whole, or its index and the parts read so far. */
-export interface AnswerState {
-  expiresAt: number;
-  whole?: { value: unknown };
-  index?: AnswerIndex;
-  /** Per list: its items as read so far (holes elsewhere) and which batches are in. */
-  lists: Map<number, { items: unknown[]; loaded: Uint8Array }>;
-  /** Per long string: its characters as read so far (S16.4). */
-  strings: Map<number, PiecedString>;
-  /** The root as far as read: the list or string itself, or an object holding the parts read so far. */
-  root?: unknown;
-  /** Whether everything outside the indexed lists' items and strings' characters is in `root` (selection "outside"). */
-  outside?: boolean;
-  /** Whether it is kept in memory (readShared), and so counts what it holds (S16.3). */
-  counted: boolean;
-  /** What it holds in memory, estimated (heap-size.ts): the index's part, and everything. */
-  indexBytes: number;
-  bytes: number;
-}
-
-export const MISSING = Symbol("missing record");
-
-/** What reading one answer needs. */
-export interface AnswerRead {
-  readonly storage: NamespacedStorage;
-  readonly keys: AnswerKeys;
-  readonly state: AnswerState;
-  readonly now: number;
-  /** What a parsed value holds in memory (heap-size.ts), as far as the cache could keep it. */
-  estimate(value: unknown): number;
-}
+export { MISSING, type AnswerRead, type AnswerState } from "./answer-read.js";
 
 /** The value a selection needs (other parts may be missing), or MISSING when a piece is. */
 export function readSelection(read: AnswerRead, selection: Exclude<Selection, "none" | { stream: unknown }>): Promise<unknown> {
@@ -52,6 +20,7 @@ export function readSelection(read: AnswerRead, selection: Exclude<Selection, "n
   if (selection === "outside") return readOutside(read);
   if ("summary" in selection) return readSummary(read, selection.summary);
   if ("string" in selection) return readChars(read, selection.string, selection.from, selection.to);
+  if ("object" in selection) return "keys" in selection ? readNamed(read, selection.object, selection.keys) : readMembers(read, selection.object, selection.from, selection.to);
   return readItems(read, selection.list, selection.from, selection.to);
 }
 
@@ -65,6 +34,7 @@ async function readWhole(read: AnswerRead): Promise<unknown> {
   state.whole = { value };
   state.lists.clear();
   state.strings.clear();
+  state.objects.clear();
   state.root = undefined;
   state.outside = false;
   if (state.counted) state.bytes = state.indexBytes + read.estimate(value);
@@ -85,6 +55,7 @@ export async function readOutside(read: AnswerRead): Promise<unknown> {
   const skipped = [
     ...index.lists.filter((list) => list.batches.length > 0).map((list) => ({ start: list.batches[1]!, end: list.end })), // an empty list: nothing to leave out
     ...index.strings.filter((text) => text.chunks.length > 0).map((text) => ({ start: text.chunks[1]!, end: text.end })),
+    ...index.objects.filter((object) => object.batches.length > 0).map((object) => ({ start: object.batches[1]!, end: object.end })), // reads as {}
   ].sort((a, b) => a.start - b.start);
   const kept: { start: number; end: number }[] = [];
   let at = 0;
@@ -99,6 +70,7 @@ export async function readOutside(read: AnswerRead): Promise<unknown> {
   let root = skeleton;
   for (const [list, { items }] of state.lists) root = placeAt(root, index.lists[list]!.path, items);
   for (const [text, pieced] of state.strings) root = placeAt(root, index.strings[text]!.path, pieced);
+  for (const [object, pieced] of state.objects) root = placeAt(root, index.objects[object]!.path, pieced);
   state.root = root;
   state.outside = true;
   if (state.counted) state.bytes += read.estimate(skeleton);
@@ -182,49 +154,11 @@ async function readSummary(read: AnswerRead, bytes: number): Promise<unknown> {
   for (let text = 0; text < index.strings.length; text++) {
     if ((await readChars(read, text, 0, bytes + 2)) === MISSING) return MISSING;
   }
-  return read.state.root;
-}
-
-/**
- * Decrypts the pieces the ranges touch, each once however many ranges it holds (checking each is the
- * piece the index expects), and decodes the ranges.
- */
-async function readRanges(read: AnswerRead, ranges: { piece: number; from: number; to: number }[]): Promise<string[] | typeof MISSING> {
-  const index = read.state.index!;
-  const opened = new Map<number, Promise<Uint8Array | typeof MISSING>>();
-  const texts = await Promise.all(
-    ranges.map(async ({ piece, from, to }) => {
-      let plaintext = opened.get(piece);
-      if (!plaintext) opened.set(piece, (plaintext = openPieceOf(read, piece)));
-      const bytes = await plaintext;
-      return bytes === MISSING ? MISSING : decodeUtf8(bytes.subarray(from, to), index.ascii[piece] === 1); // ASCII flagged at seal time
-    }),
-  );
-  return texts.includes(MISSING) ? MISSING : (texts as string[]);
-}
-
-/** One piece's plaintext (padding included), checked to be the piece the index expects, or MISSING. */
-export async function openPieceOf(read: AnswerRead, piece: number): Promise<Uint8Array | typeof MISSING> {
-  const { keys, state, now } = read;
-  const index = state.index!;
-  const key = await keys.pieceKey(piece);
-  if (!(state.expiresAt > now)) return MISSING; // an index kept in memory must not outlive its answer
-  const record = await read.storage.get(key);
-  if (!record) return MISSING;
-  const header = pieceHeader(state.expiresAt, piece, index.pieces.length, index.ascii[piece] === 1);
-  const plaintext = await openPiece(keys, key, header, pieceSeal(index, piece), record, index.nonce);
-  return plaintext && plaintext.byteLength === paddedPieceLength(index.pieces[piece]!, index.pad) ? plaintext : MISSING;
-}
-
-/** The root as far as read, with `part` (a list's items, a long string) placed at `path` (objects created on the way). */
-function placeAt(root: unknown, path: readonly string[], part: unknown): unknown {
-  if (path.length === 0) return part;
-  const top = (root ?? {}) as JsonObject;
-  let at = top;
-  for (const key of path.slice(0, -1)) {
-    if (!hasOwn(at, key)) setOwn(at, key, {});
-    at = at[key] as JsonObject;
+  for (let object = 0; object < index.objects.length; object++) {
+    const { batches, length } = index.objects[object]!;
+    let next = 1; // as for lists: the first batch starting past `bytes` from the object's start ends what is read
+    while (next < batches.length / 2 && batches[2 * next + 1]! - batches[1]! <= bytes) next++;
+    if ((await readMembers(read, object, 0, next < batches.length / 2 ? batches[2 * next]! + 1 : length)) === MISSING) return MISSING;
   }
-  setOwn(at, path[path.length - 1]!, part);
-  return top;
+  return read.state.root;
 }

@@ -8,7 +8,7 @@
  */
 import type { ListSummary } from "./answer-index.js";
 import { piecesOf } from "./answer-index.js";
-import { MISSING, openPieceOf, type AnswerRead } from "./answer-reader.js";
+import { MISSING, openPieceOf, type AnswerRead } from "./answer-read.js";
 import { decodeUtf8 } from "../util/size.js";
 
 /** Pieces fetched ahead of the one being parsed (more in flight measured slower on Redis: the replies are read on this thread anyway). */

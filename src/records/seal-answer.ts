@@ -39,7 +39,7 @@ export async function sealAnswer(keys: AnswerKeys, answer: SerializedAnswer, exp
   const tags = new Uint8Array(pieceCount * TAG_BYTES);
   sealedPieces.forEach((piece, at) => slot(tags, at, TAG_BYTES).set(piece.tag));
   const lengths = pieces.map((p) => p.bytes.byteLength);
-  const index: AnswerIndex = { nonce, pieces: lengths, pad, ivs, tags, ascii: pieces.map((p) => (p.ascii ? 1 : 0)), lists: [...answer.lists], strings: [...answer.strings] };
+  const index: AnswerIndex = { nonce, pieces: lengths, pad, ivs, tags, ascii: pieces.map((p) => (p.ascii ? 1 : 0)), lists: [...answer.lists], strings: [...answer.strings], objects: [...answer.objects] };
   const indexHeader = { kind: "index", ascii: false, expiresAt, pieceIndex: 0, pieceCount } as const;
   const main = { key: keys.storageKey, value: await sealRecord(keys, keys.storageKey, indexHeader, encodeIndex(index)) };
   const records = [main, ...sealedPieces.map(({ key, ciphertext }) => ({ key, value: ciphertext }))];
@@ -53,5 +53,5 @@ export async function sealAnswer(keys: AnswerKeys, answer: SerializedAnswer, exp
  */
 function wantsIndex(answer: SerializedAnswer): boolean {
   if (answer.pieces.length > 1) return true;
-  return answer.bytes > INDEXED_BYTES && answer.lists.some((list) => list.batches.length / 2 > 1); // pairs per batch
+  return answer.bytes > INDEXED_BYTES && (answer.lists.some((list) => list.batches.length / 2 > 1) || answer.objects.length > 0); // pairs per batch; a wide object has several
 }

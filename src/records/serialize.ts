@@ -6,7 +6,8 @@
  * such as `{ rows: [...] }` or `{ data: { search: { nodes: [...] } } }`) are serialised in batches of
  * items (`JSON.stringify` of slices, joined with commas): the same text as one `JSON.stringify`, with
  * the exact byte offset of every batch for free. Long strings in the same places are serialised in
- * chunks of characters the same way (string-layout.ts, S16.4). Anything else is serialised whole. An item with its own
+ * chunks of characters the same way (string-layout.ts, S16.4), and objects of more than WIDE_KEYS keys in
+ * batches of members (object-layout.ts, S16.4; their members are written whole). Anything else is serialised whole. An item with its own
  * `toJSON(key)` gets its index in the whole list, as `JSON.stringify` of the answer would pass (S16.7).
  */
 import { isPlainObject, setOwn, type JsonObject } from "../util/json.js";
@@ -14,9 +15,11 @@ import { decodeUtf8 } from "../util/size.js";
 import { releaseBuffers } from "./buffer-pool.js";
 import { PieceWriter, type Piece } from "./piece-writer.js";
 import { isLongString, writeLongString, type StringLayout } from "./string-layout.js";
+import { WIDE_KEYS, writeWideObject, type ObjectLayout } from "./object-layout.js";
 
 export { DEFAULT_PIECE_BYTES, type Piece } from "./piece-writer.js";
 export type { StringLayout } from "./string-layout.js";
+export type { ObjectLayout } from "./object-layout.js";
 
 /** Where one list's items lie in the answer's UTF-8 JSON. */
 export interface ListLayout {
@@ -38,6 +41,8 @@ export interface SerializedAnswer {
   readonly lists: readonly ListLayout[];
   /** Where the characters of its long strings lie (S16.4), in the order written. */
   readonly strings: readonly StringLayout[];
+  /** Where the members of its wide objects lie (S16.4), in the order written. */
+  readonly objects: readonly ObjectLayout[];
   /** The JSON text, identical to `JSON.stringify(value)`; decoded from the pieces on use (before `release`). */
   readonly text: string;
   /** Whether the `repeatedBy` text given to the serialiser is exactly this JSON text. */
@@ -66,7 +71,7 @@ export interface PieceOptions {
 /** The answer as UTF-8 JSON pieces with the layout of its lists; the text equals `JSON.stringify(value)`. */
 export function serializeAnswer(value: unknown, options: PieceOptions = {}): SerializedAnswer {
   const writer = new PieceWriter(options.pieceBytes, options.repeatedBy);
-  const layouts: Layouts = { lists: [], strings: [] };
+  const layouts: Layouts = { lists: [], strings: [], objects: [] };
   writeValue(writer, value, [], layouts, options.keyLists ?? OWN_KEYS);
   writer.flush();
   return fromWriter(writer, layouts);
@@ -87,9 +92,10 @@ function isOrdinaryObject(value: object): boolean {
 interface Layouts {
   lists: ListLayout[];
   strings: StringLayout[];
+  objects: ObjectLayout[];
 }
 
-function fromWriter(writer: PieceWriter, { lists, strings }: Layouts): SerializedAnswer {
+function fromWriter(writer: PieceWriter, { lists, strings, objects }: Layouts): SerializedAnswer {
   let text: string | undefined;
   return {
     bytes: writer.total,
@@ -97,6 +103,7 @@ function fromWriter(writer: PieceWriter, { lists, strings }: Layouts): Serialize
     pieces: writer.pieces,
     lists,
     strings,
+    objects,
     repeated: writer.repeated,
     get text() {
       // Pieces never split a character, so each decodes on its own.
@@ -115,8 +122,6 @@ const OWN_KEYS: KeyListing = { of: (object) => Object.keys(object) };
 
 /** Lists are indexed down to this many keys from the root, such as `data.search.nodes`. */
 const LIST_DEPTH = 3;
-/** An object with more keys is serialised whole: looking for lists in it would cost more than they save. */
-const MAX_SCANNED_KEYS = 1024;
 
 /**
  * A value at `path`: a list in item batches, a long string in chunks (S16.4), an object member by member
@@ -156,17 +161,21 @@ function isSerialisedByKeys(value: unknown): value is JsonObject {
 }
 
 /**
- * An object: members that are lists (or objects that may hold lists) on their own, the members between
+ * An object: a wide one in member batches (S16.4); else members that are lists (or objects that may hold lists) on their own, the members between
  * them in one `JSON.stringify` per run (an object without lists is one call, whatever its width).
  */
 function writeObject(writer: PieceWriter, object: JsonObject, path: string[], layouts: Layouts, keyLists: KeyListing): void {
   const keys = keyLists.of(object);
+  if (keys.length > WIDE_KEYS) {
+    // A wide object: its members in batches, indexed when it spans several (S16.4, as lists: S16.3).
+    const layout = writeWideObject(writer, object, keys, path);
+    if (layout.batches.length > 2 && worthIndexing(layout.end - (layout.batches[1] ?? layout.end), path, writer.pieceBytes)) layouts.objects.push(layout);
+    return;
+  }
   const ownAt: number[] = [];
-  if (keys.length <= MAX_SCANNED_KEYS) {
-    for (let i = 0; i < keys.length; i++) {
-      const member = object[keys[i]!];
-      if ((Array.isArray(member) && !hasToJson(member)) || isLongString(member, writer.batchChars) || (path.length + 1 < LIST_DEPTH && isSerialisedByKeys(member))) ownAt.push(i);
-    }
+  for (let i = 0; i < keys.length; i++) {
+    const member = object[keys[i]!];
+    if ((Array.isArray(member) && !hasToJson(member)) || isLongString(member, writer.batchChars) || (path.length + 1 < LIST_DEPTH && isSerialisedByKeys(member))) ownAt.push(i);
   }
   if (ownAt.length === 0) return writer.write(JSON.stringify(object));
   writer.write("{");

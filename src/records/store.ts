@@ -164,12 +164,12 @@ export class ResultHandleStore {
       const counted = shared;
       if (header.kind === "whole") {
         const value = JSON.parse(decodeUtf8(plaintext, header.ascii)) as unknown;
-        state = { expiresAt: header.expiresAt, whole: { value }, lists: new Map(), strings: new Map(), counted, indexBytes: 0, bytes: counted ? this.estimate(value) : 0 };
+        state = { expiresAt: header.expiresAt, whole: { value }, lists: new Map(), strings: new Map(), objects: new Map(), counted, indexBytes: 0, bytes: counted ? this.estimate(value) : 0 };
       } else if (header.kind === "index") {
         const index = decodeIndex(plaintext);
         if (!index || index.pieces.length !== header.pieceCount) return undefined;
         const indexBytes = counted ? this.estimate(index) : 0;
-        state = { expiresAt: header.expiresAt, index, lists: new Map(), strings: new Map(), counted, indexBytes, bytes: indexBytes };
+        state = { expiresAt: header.expiresAt, index, lists: new Map(), strings: new Map(), objects: new Map(), counted, indexBytes, bytes: indexBytes };
       } else {
         return undefined;
       }
@@ -177,7 +177,7 @@ export class ResultHandleStore {
     }
     if (state.whole) return { value: state.whole.value, expiresAt: state.expiresAt };
 
-    const selection = select ? select(state.index!.lists, state.index!.strings) : "all";
+    const selection = select ? select(state.index!.lists, state.index!.strings, state.index!.objects) : "all";
     const read = { storage: this.storage, keys, state, now, estimate: (value: unknown) => this.estimate(value) };
     if (typeof selection === "object" && "stream" in selection) {
       const root = selection.stream === "all" ? await readOutside(read) : undefined;
