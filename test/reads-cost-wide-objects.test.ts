@@ -3,72 +3,31 @@
 // reads only the pieces holding them, with `total` its whole key count, and answers exactly what a read of
 // the whole answer answers. Real stores (memory, SQLite, Redis) under the real ResultQueryTool; every
 // record fetched is counted at the storage, and each query runs on a new store (nothing cached).
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { MemoryStorage, ResultHandleStore, ResultQueryError, ResultQueryTool, type NamespacedStorage, type Owner } from "mcp-result-handles";
+import { describe, expect, it } from "vitest";
+import { MemoryStorage, ResultHandleStore, ResultQueryTool, type NamespacedStorage, type Owner } from "mcp-result-handles";
 import type { ResultHandlesConfig } from "../src/plugin/options.js";
-import { queryValue, parseQueryArguments } from "../src/query/query.js";
 import { planPath } from "../src/query/plan.js";
 import { searchQuery } from "../src/query/search-query.js";
 import { serializeAnswer } from "../src/records/serialize.js";
 import { decodeIndex, encodeIndex } from "../src/records/answer-index.js";
 import { batchStarts, batchesFor } from "../src/records/object-layout.js";
 import { decodeUtf8, toJsonBytes } from "../src/util/size.js";
-import { redisDriver } from "../src/storage/redis.js";
-import { sqliteDriver } from "../src/storage/sqlite.js";
 import { wideObject } from "../bench/shapes.js";
-import { openDriver } from "./storage/contract.js";
-import { startRedisServer, type RedisServer } from "./helpers/redis-server.js";
+import { answered as answeredBy, CountedStorage, everyStore, wholeAnswer } from "./helpers/store-queries.js";
 
 const owner: Owner = { session: "s-wide", caller: "reader" };
 const THRESHOLD = 16_384;
 
-/** Counts the records a query fetches. */
-class Counted implements NamespacedStorage {
-  gets = 0;
-  constructor(private readonly inner: NamespacedStorage) {}
-  get(key: string) {
-    this.gets++;
-    return this.inner.get(key);
-  }
-  set(key: string, value: Uint8Array, ttl: number) {
-    return this.inner.set(key, value, ttl);
-  }
-  delete(key: string) {
-    return this.inner.delete(key);
-  }
-  close() {
-    return this.inner.close();
-  }
-}
-
 /** What result_query answers for the whole value, read as one: the reference (S7.4, S7.5, S14.5). */
-function expected(value: unknown, args: Record<string, unknown>): unknown {
-  try {
-    return queryValue(value, parseQueryArguments({ handle: "h", ...args }), THRESHOLD);
-  } catch (error) {
-    if (error instanceof ResultQueryError) return { code: error.code, message: error.message };
-    throw error;
-  }
-}
+const expected = (value: unknown, args: Record<string, unknown>) => wholeAnswer(value, args, { thresholdBytes: THRESHOLD, preview: { chars: 500 } });
+const answered = (tool: ResultQueryTool, handle: string, args: Record<string, unknown>) => answeredBy(tool, handle, args, owner);
 
 function toolOver(store: ResultHandleStore): ResultQueryTool {
   return new ResultQueryTool(() => [{ config: { thresholdBytes: THRESHOLD, preview: { chars: 500 } } as ResultHandlesConfig, store: async () => store }]);
 }
 
-async function answered(tool: ResultQueryTool, handle: string, args: Record<string, unknown>): Promise<unknown> {
-  try {
-    return await tool.query({ handle, ...args }, owner);
-  } catch (error) {
-    if (error instanceof ResultQueryError) return { code: error.code, message: error.message };
-    throw error;
-  }
-}
-
 async function saved(storage: NamespacedStorage, value: unknown) {
-  const counted = new Counted(storage);
+  const counted = new CountedStorage(storage);
   const store = new ResultHandleStore(counted, 60);
   const handle = store.newHandle();
   const started = performance.now();
@@ -112,20 +71,7 @@ const MILLION_QUERIES: [Record<string, unknown>, number][] = [
 ];
 
 describe("S16.4 a wide object is read by its member batches, on every store", () => {
-  const dir = mkdtempSync(join(tmpdir(), "reads-wide-"));
-  let redis: RedisServer | undefined;
-  beforeAll(async () => {
-    redis = await startRedisServer();
-  }, 30_000);
-  afterAll(async () => {
-    await redis?.dispose();
-    rmSync(dir, { recursive: true, force: true });
-  });
-  const stores: [string, () => Promise<NamespacedStorage>][] = [
-    ["memory", async () => new MemoryStorage("reads-wide", { maxBytes: 200_000_000 })],
-    ["sqlite", () => openDriver(sqliteDriver, { sqlite: { path: join(dir, "wide.sqlite") } }, "reads-wide")],
-    ["redis", () => openDriver(redisDriver, { redis: { url: redis!.url } }, "reads-wide", 30_000)],
-  ];
+  const stores = everyStore("reads-wide", 30_000);
 
   it.each(stores)("%s: the 1M-key object answers each query from a few pieces, exactly as read whole", async (name, open) => {
     const value = wideObject(1_000_000);

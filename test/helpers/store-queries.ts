@@ -17,8 +17,11 @@ import { sqliteDriver } from "../../src/storage/sqlite.js";
 import { openDriver } from "../storage/contract.js";
 import { startRedisServer, type RedisServer } from "./redis-server.js";
 
-/** Memory, SQLite and Redis, each opened on demand under `namespace`; Redis and the file live for the test file. */
-export function everyStore(namespace: string): [string, () => Promise<NamespacedStorage>][] {
+/**
+ * Memory, SQLite and Redis, each opened on demand under `namespace`; Redis and the file live for the test
+ * file. `timeoutMs`: each store call's timeout (S9.1), longer for answers of tens of MB on a loaded machine.
+ */
+export function everyStore(namespace: string, timeoutMs = 3000): [string, () => Promise<NamespacedStorage>][] {
   const dir = mkdtempSync(join(tmpdir(), `${namespace}-`));
   let redis: RedisServer | undefined;
   beforeAll(async () => {
@@ -30,8 +33,8 @@ export function everyStore(namespace: string): [string, () => Promise<Namespaced
   });
   return [
     ["memory", async () => new MemoryStorage(namespace, { maxBytes: 512 * 1024 * 1024 })],
-    ["sqlite", () => openDriver(sqliteDriver, { sqlite: { path: join(dir, `${namespace}.sqlite`) } }, namespace)],
-    ["redis", () => openDriver(redisDriver, { redis: { url: redis!.url } }, namespace)],
+    ["sqlite", () => openDriver(sqliteDriver, { sqlite: { path: join(dir, `${namespace}.sqlite`) } }, namespace, timeoutMs)],
+    ["redis", () => openDriver(redisDriver, { redis: { url: redis!.url } }, namespace, timeoutMs)],
   ];
 }
 
