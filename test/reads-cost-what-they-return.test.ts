@@ -7,7 +7,7 @@ import { MemoryStorage, ResultHandleStore, ResultQueryTool, type NamespacedStora
 import type { ResultHandlesConfig } from "../src/plugin/options.js";
 import { planPath } from "../src/query/plan.js";
 import { searchQuery } from "../src/query/search-query.js";
-import { answered as answeredBy, CountedStorage, everyStore, wholeAnswer } from "./helpers/store-queries.js";
+import { answered as answeredBy, everyStore, savedCounted, wholeAnswer } from "./helpers/store-queries.js";
 
 const owner: Owner = { session: "s-reads", caller: "reader" };
 
@@ -22,12 +22,7 @@ const expected = (value: unknown, args: Record<string, unknown>, thresholdBytes:
 const answered = (tool: ResultQueryTool, handle: string, args: Record<string, unknown>) => answeredBy(tool, handle, args, owner);
 
 async function setUp(storage: NamespacedStorage, value: unknown, thresholdBytes = 16_384) {
-  const counted = new CountedStorage(storage);
-  const store = new ResultHandleStore(counted, 60);
-  const handle = store.newHandle();
-  const started = performance.now();
-  await store.save(handle, value, owner);
-  const foldMs = performance.now() - started;
+  const { counted, store, handle, foldMs } = await savedCounted(storage, value, owner);
   const tool = new ResultQueryTool(() => [{ config: { thresholdBytes, preview: { chars: 500 } } as ResultHandlesConfig, store: async () => store }]);
   return { counted, store, handle, tool, foldMs, pieceBytes: store.pieceBytes };
 }

@@ -13,7 +13,7 @@ import { decodeIndex, encodeIndex } from "../src/records/answer-index.js";
 import { batchStarts, batchesFor } from "../src/records/object-layout.js";
 import { decodeUtf8, toJsonBytes } from "../src/util/size.js";
 import { wideObject } from "../bench/shapes.js";
-import { answered as answeredBy, CountedStorage, everyStore, wholeAnswer } from "./helpers/store-queries.js";
+import { answered as answeredBy, everyStore, savedCounted, wholeAnswer } from "./helpers/store-queries.js";
 
 const owner: Owner = { session: "s-wide", caller: "reader" };
 const THRESHOLD = 16_384;
@@ -27,12 +27,7 @@ function toolOver(store: ResultHandleStore): ResultQueryTool {
 }
 
 async function saved(storage: NamespacedStorage, value: unknown) {
-  const counted = new CountedStorage(storage);
-  const store = new ResultHandleStore(counted, 60);
-  const handle = store.newHandle();
-  const started = performance.now();
-  await store.save(handle, value, owner);
-  const foldMs = performance.now() - started;
+  const { counted, store, handle, foldMs } = await savedCounted(storage, value, owner);
   /** One query on a new store over the same records (nothing cached): its answer, records fetched and time. */
   const fresh = async (args: Record<string, unknown>) => {
     const reader = new ResultHandleStore(counted, 60);

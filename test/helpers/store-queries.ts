@@ -8,7 +8,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll } from "vitest";
-import { MemoryStorage, ResultQueryError, type NamespacedStorage, type Owner, type ResultQueryTool } from "mcp-result-handles";
+import { MemoryStorage, ResultHandleStore, ResultQueryError, type NamespacedStorage, type Owner, type ResultQueryTool } from "mcp-result-handles";
 import { parseQueryArguments, queryValue } from "../../src/query/query.js";
 import { planPath } from "../../src/query/plan.js";
 import { searchQuery, type SearchConfig } from "../../src/query/search-query.js";
@@ -57,6 +57,16 @@ export class CountedStorage implements NamespacedStorage {
   close() {
     return this.inner.close();
   }
+}
+
+/** `value` saved for `owner` in a store over a counting storage, and how long the save took. */
+export async function savedCounted(storage: NamespacedStorage, value: unknown, owner: Owner) {
+  const counted = new CountedStorage(storage);
+  const store = new ResultHandleStore(counted, 60);
+  const handle = store.newHandle();
+  const started = performance.now();
+  await store.save(handle, value, owner);
+  return { counted, store, handle, foldMs: performance.now() - started };
 }
 
 type Outcome = unknown;
