@@ -89,8 +89,8 @@ export function itemPlanOf(compiled: CompiledJsonPath): ItemPlan | undefined {
       names,
       window: bounds,
       select(items, first, length, budget, path) {
-        const { from } = bounds(length);
-        return finish(nodesOf(items, first, listLocation(), (index) => index >= from && (index - from) % by === 0), budget, path);
+        const { from, to } = bounds(length); // the batches hold items on both sides of the window
+        return finish(nodesOf(items, first, listLocation(), (index) => index >= from && index < to && (index - from) % by === 0), budget, path);
       },
     };
   }

@@ -57,11 +57,17 @@ export function searchHits(nodes: readonly StartNode[], needle: string, options:
 /** Distinct keys whose match a search remembers (a few hundred KB at most). */
 const DISTINCT_KEYS_KEPT = 4096;
 
-/** A walk under way: the containers entered, the steps from the root, and what stands for a list. */
+/**
+ * Which list read batch by batch (S14.6) stands at `key` of `container`, if one does. Told by place, not
+ * by value: the root is shared, and a slice read meanwhile puts a list's items read so far at its place.
+ */
+export type PlaceholderAt = (container: object, key: string | number) => number | undefined;
+
+/** A walk under way: the containers entered, the steps from the root, and where lists stand. */
 export interface Walk {
   readonly frames: Frame[];
   readonly steps: (string | number)[];
-  readonly placeholderOf: ((value: unknown) => number | undefined) | undefined;
+  readonly placeholderOf: PlaceholderAt | undefined;
 }
 
 /** A container being walked: its keys (objects) or length (lists), and the next child. */
@@ -144,13 +150,13 @@ export class Search {
 
   /**
    * A walk of a start node in document order, run by `run`; undefined when the node is a leaf (matched
-   * now) or a placeholder (`placeholderOf`: a list whose items are read batch by batch, S14.6), which
-   * the caller walks itself.
+   * now). Lists standing at places `placeholderOf` names (lists whose items are read batch by batch,
+   * S14.6) are handed to the caller to walk; the start node itself is never one.
    */
-  start(node: StartNode, placeholderOf?: (value: unknown) => number | undefined): Walk | undefined {
+  start(node: StartNode, placeholderOf?: PlaceholderAt): Walk | undefined {
     const walk: Walk = { frames: [], steps: [...node.steps], placeholderOf };
     this.steps = walk.steps;
-    return placeholderOf?.(node.value) === undefined && this.enter(node.value, walk.frames) ? walk : undefined;
+    return this.enter(node.value, walk.frames) ? walk : undefined;
   }
 
   /**
@@ -181,7 +187,7 @@ export class Search {
         child = (frame.container as unknown[])[at];
         steps.push(at);
       }
-      const list = placeholderOf?.(child);
+      const list = placeholderOf?.(frame.container, steps[steps.length - 1]!);
       if (list !== undefined) {
         const to = [...steps];
         steps.pop();
