@@ -73,3 +73,25 @@ describe("S14.6 a search above lists reads every list whole, whatever a concurre
     }
   });
 });
+
+describe("S14.3 S14.6 a filter over batches counts its steps against its own budget", () => {
+  it("a query refused for its steps leaves nothing behind: a filter whose inner queries count steps then answers", async () => {
+    const value = { rows: rows.map((row, i) => ({ ...row, tags: i % 4 ? [] : ["a", "b"] })) };
+    const { store, tool, handle } = await stored(value);
+    try {
+      const heavy = await stored({ a: Array.from({ length: 3000 }, (_, i) => ({ i })) });
+      // 3000 × 3000 steps: over MAX_QUERY_STEPS, refused (and the whole answer is read: it names $).
+      expect(await answered(heavy.tool, heavy.handle, { path: "$.a[?count($.a[*]) > 0]" })).toMatchObject({ code: "INVALID_INPUT" });
+      for (const args of [
+        { path: "$.rows[?count(@.tags[*]) > 1].id", limit: 3 },
+        { path: "$.rows[?@.tags[?@ == 'b']].id", offset: 700 },
+        { path: "$.rows[?value(@..owner) == 'user5'].id", limit: 2 },
+      ]) {
+        expect(await answered(tool, handle, args), JSON.stringify(args)).toEqual(expected(value, args));
+      }
+      await heavy.store.onShutdown();
+    } finally {
+      await store.onShutdown();
+    }
+  });
+});
