@@ -95,3 +95,48 @@ describe("S14.3 S14.6 a filter over batches counts its steps against its own bud
     }
   });
 });
+
+describe("S14.6 streams, slices and a whole read of one handle at once", () => {
+  it("each answers as over the whole value, whatever runs beside it", async () => {
+    const value = { rows, events, meta: { title: "user5 report" } };
+    const { store, tool, handle } = await stored(value, new SlowStorage(new MemoryStorage("review-mix")));
+    try {
+      const calls: Record<string, unknown>[] = [
+        { path: "$.rows[?@.owner == 'user5'].id", offset: 100 },
+        { path: "$.events[*].at", offset: 2990 },
+        { path: "$", search: "user5", offset: 400, limit: 5 },
+        { path: "$.rows", search: "USER12", limit: 3 },
+        { path: "$.rows[5:9].id" },
+        { path: "$.events[100]" },
+        { path: "$.rows[2000].owner" },
+        { path: "$.rows[?@.id == $.meta.x]" }, // reads the whole answer, which then stays cached whole
+        { path: "$.events..kind", offset: 330, limit: 4 },
+        { path: "$.meta", search: "report" },
+      ];
+      const got = await Promise.all(calls.map(async (args, i) => {
+        await new Promise((resolve) => setTimeout(resolve, 3 * i));
+        return answered(tool, handle, args);
+      }));
+      calls.forEach((args, i) => expect(got[i], JSON.stringify(args)).toEqual(expected(value, args)));
+    } finally {
+      await store.onShutdown();
+    }
+  });
+});
+
+describe("S14.3 S14.6 a search under one path answers the same however the answer is read", () => {
+  it("3.1 million values searched for text no batch holds: answered, read in batches or cached whole", async () => {
+    const value = { rows: Array.from({ length: 3_100_000 }, (_, i) => i % 1000) };
+    const { store, tool, handle } = await stored(value, new MemoryStorage("review-steps", { maxBytes: 512 * 1024 * 1024 }));
+    try {
+      const args = { path: "$", search: "zzz" };
+      const streamed = await answered(tool, handle, args); // every batch ruled out by its text
+      expect(streamed).toEqual({ path: "$", value: [], total: 0, offset: 0 });
+      expect(await answered(tool, handle, { path: "$.rows[?@ == $.x]" })).toMatchObject({ total: 0 }); // now cached whole
+      expect(await answered(tool, handle, args)).toEqual(streamed); // was refused: "would visit more than 3000000 values"
+      expect(await answered(tool, handle, { path: "$.rows", search: "999", limit: 1 })).toMatchObject({ total: 3100 });
+    } finally {
+      await store.onShutdown();
+    }
+  }, 60_000);
+});

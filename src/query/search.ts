@@ -194,8 +194,13 @@ export class Search {
 
   /** Looks at a value: a container gets a frame (true), a leaf is matched here (false). */
   private enter(value: unknown, frames: Frame[]): boolean {
-    this.tick();
-    if (this.places && value !== null && typeof value === "object" && !this.places.enter(value)) return false; // searched already, under an earlier start node
+    if (this.places) {
+      // Only overlapping start nodes can multiply the work: a search under one path visits each value
+      // once (linear, S14.3), and counting it would refuse or answer the same call by how the answer
+      // was read (a list in batches skips those whose text cannot match, the whole value does not).
+      this.tick();
+      if (value !== null && typeof value === "object" && !this.places.enter(value)) return false; // searched already, under an earlier start node
+    }
     if (Array.isArray(value)) {
       frames.push({ container: value, keys: undefined, next: 0 });
       return true;
