@@ -14,6 +14,8 @@ export interface EvaluatedNode {
   readonly steps: (string | number)[];
   /** The values of the containers above it, nearest first. */
   ancestors(): Iterable<unknown>;
+  /** Its key or index in its parent (undefined for the root). */
+  key(): string | number | undefined;
 }
 
 export type Evaluation =
@@ -41,6 +43,7 @@ export function evaluate(answer: unknown, plan: QueryPlan): Evaluation {
         return (steps ??= node.location()); // as long as the node is deep: made once, and only when read
       },
       ancestors: () => node.ancestors(),
+      key: () => node.key(),
     });
   }
   return { singular: false, nodes };

@@ -8,7 +8,7 @@
  * query keeps only the page it returns.
  */
 import { JSONPathNode } from "json-p3";
-import { DescendantSegment, environment, Location, NameSelector, runFrom, selectFrom, type CompiledJsonPath, type JsonPathNode, type QueryBudget, type Segment } from "./jsonpath.js";
+import { DescendantSegment, environment, Location, NameSelector, runFrom, selectFrom, tick, type CompiledJsonPath, type JsonPathNode, type QueryBudget, type Segment } from "./jsonpath.js";
 
 const ChildSegment = environment.compile("$.a").segments[0]!.constructor;
 const WildcardSelector = environment.compile("$.*").segments[0]!.selectors[0]!.constructor;
@@ -59,7 +59,7 @@ export function itemPlanOf(compiled: CompiledJsonPath): ItemPlan | undefined {
   const rest = segments.slice(at + 1);
   const selector = step.selectors[0] as unknown;
   const listLocation = () => names.reduce((location, name) => location.concat(name), new Location(undefined, ""));
-  const finish = (nodes: JSONPathNode[], budget: QueryBudget, path: string) => selectFrom(runFrom(rest, nodes), path, budget);
+  const finish = (nodes: Iterable<JSONPathNode>, budget: QueryBudget, path: string) => selectFrom(runFrom(rest, nodes), path, budget);
 
   if (step instanceof DescendantSegment) {
     if (!step.selectors.every((each) => each instanceof NameSelector)) return undefined; // names select nothing in the list itself
@@ -89,8 +89,8 @@ export function itemPlanOf(compiled: CompiledJsonPath): ItemPlan | undefined {
       names,
       window: bounds,
       select(items, first, length, budget, path) {
-        const { from } = bounds(length);
-        return finish(nodesOf(items, first, listLocation(), (index) => index >= from && (index - from) % by === 0), budget, path);
+        const { from, to } = bounds(length); // the batches hold items on both sides of the window
+        return finish(nodesOf(items, first, listLocation(), (index) => index >= from && index < to && (index - from) % by === 0), budget, path);
       },
     };
   }
@@ -109,13 +109,18 @@ export function itemPlanOf(compiled: CompiledJsonPath): ItemPlan | undefined {
   return undefined;
 }
 
-/** Nodes of the items `keep` admits, at their indexes in the whole list. */
-function nodesOf(items: readonly unknown[], first: number, list: Location, keep: (index: number, item: unknown) => boolean): JSONPathNode[] {
-  const nodes: JSONPathNode[] = [];
+/**
+ * Nodes of the items `keep` admits, at their indexes in the whole list, made as the evaluation pulls
+ * them: a filter then runs inside `selectFrom`, against this query's budget (its inner queries count
+ * steps) and with its engine errors made coded refusals; each node costs a step, as the segment's nodes
+ * do over the whole list (jsonpath.ts `runFrom`).
+ */
+function* nodesOf(items: readonly unknown[], first: number, list: Location, keep: (index: number, item: unknown) => boolean): Generator<JSONPathNode> {
   for (let i = 0; i < items.length; i++) {
-    if (keep(first + i, items[i])) nodes.push(new JSONPathNode(items[i] as never, list.concat(first + i) as never, undefined as never));
+    if (!keep(first + i, items[i])) continue;
+    tick();
+    yield new JSONPathNode(items[i] as never, list.concat(first + i) as never, undefined as never);
   }
-  return nodes;
 }
 
 /** RFC 9535 2.3.4.2.2 for a forward slice: a bound, negative from the end, clamped to the list. */

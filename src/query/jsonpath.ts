@@ -44,6 +44,8 @@ export interface JsonPathNode {
   location(): (string | number)[];
   /** The values of the containers above it, nearest first (the answer's root last). */
   ancestors(): Iterable<unknown>;
+  /** Its key or index in its parent (undefined for the root). */
+  key(): string | number | undefined;
 }
 
 export class SelectedNode implements JsonPathNode {
@@ -56,6 +58,9 @@ export class SelectedNode implements JsonPathNode {
   }
   ancestors(): Iterable<unknown> {
     return this.at.ancestors();
+  }
+  key(): string | number | undefined {
+    return this.at.parent ? this.at.step : undefined;
   }
 }
 

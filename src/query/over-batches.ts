@@ -62,10 +62,8 @@ async function searchOverBatches(answer: StreamedAnswer, plan: QueryPlan, needle
   } else {
     const at = resolveSegments(answer.root, plan.segments, plan.path);
     start = { value: at.value, steps: at.steps };
-    const placeholderOf = (value: unknown) => answer.listAt(value);
-    const list = placeholderOf(start.value);
-    if (list !== undefined && !(await walkList(list, start.steps))) return undefined;
-    const walk = search.start(start, placeholderOf);
+    // The path is above the lists (plan.ts `selectorFor`), never at one: each is met where it stands.
+    const walk = search.start(start, (container, key) => answer.listAt(container, key));
     for (let next = walk && search.run(walk); next; next = search.run(walk!)) {
       if (!(await walkList(next.list, next.steps))) return undefined;
     }

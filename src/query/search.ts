@@ -6,13 +6,14 @@
  * visits each value once, and compares with `indexOf` on lower-cased text (never a regex built from user
  * text). Hits outside the requested page are only counted: their paths and texts are never built.
  * Start nodes that overlap (a JSONPath nodelist such as `$..*` or `$['rows','rows']`) are searched once
- * per place: a container already walked is not walked again, and a leaf under one is skipped; the whole
- * search counts against the query step budget (S14.3, S16.1).
+ * per place: a container already walked is not walked again, and a leaf under one, or named again, is
+ * skipped (search-places.ts); the whole search counts against the query step budget (S14.3, S16.1).
  */
 import { ResultQueryError } from "../errors.js";
 import { MAX_QUERY_STEPS } from "../defaults.js";
 import { isJsonMember, isPlainObject } from "../util/json.js";
 import { formatPath } from "./path.js";
+import { SearchedPlaces } from "./search-places.js";
 import { around, foldCase } from "./search-text.js";
 
 /**
@@ -43,8 +44,9 @@ export interface StartNode {
   value: unknown;
   /** Keys and list indexes from the root to the node. */
   readonly steps: readonly (string | number)[];
-  /** For overlapping start nodes: the values of the containers above it, nearest first. */
+  /** For overlapping start nodes: the values of the containers above it, nearest first, and its key in its parent (search-places.ts). */
   ancestors?(): Iterable<unknown>;
+  key?(): string | number | undefined;
 }
 
 /** The hits of the page `offset … offset+limit-1`, and how many hits there are in all. */
@@ -57,11 +59,17 @@ export function searchHits(nodes: readonly StartNode[], needle: string, options:
 /** Distinct keys whose match a search remembers (a few hundred KB at most). */
 const DISTINCT_KEYS_KEPT = 4096;
 
-/** A walk under way: the containers entered, the steps from the root, and what stands for a list. */
+/**
+ * Which list read batch by batch (S14.6) stands at `key` of `container`, if one does. Told by place, not
+ * by value: the root is shared, and a slice read meanwhile puts a list's items read so far at its place.
+ */
+export type PlaceholderAt = (container: object, key: string | number) => number | undefined;
+
+/** A walk under way: the containers entered, the steps from the root, and where lists stand. */
 export interface Walk {
   readonly frames: Frame[];
   readonly steps: (string | number)[];
-  readonly placeholderOf: ((value: unknown) => number | undefined) | undefined;
+  readonly placeholderOf: PlaceholderAt | undefined;
 }
 
 /** A container being walked: its keys (objects) or length (lists), and the next child. */
@@ -83,10 +91,10 @@ export class Search {
   /** Keys and indexes from the root to the value being looked at (a stack shared by the walk). */
   private steps: (string | number)[] = [];
   /**
-   * Containers walked so far, when start nodes may overlap (`options.overlapping`): one under a container walked
-   * is not searched again. Otherwise nothing is kept, so what is walked may be dropped as soon as walked.
+   * Places searched so far, when start nodes may overlap (`options.overlapping`): none is searched again.
+   * Otherwise nothing is kept, so what is walked may be dropped as soon as walked.
    */
-  private readonly walked: Set<object> | undefined;
+  private readonly places: SearchedPlaces | undefined;
   private readonly needle: string;
   private work = 0;
 
@@ -95,24 +103,16 @@ export class Search {
     private readonly options: SearchOptions,
   ) {
     this.needle = foldCase(needle);
-    this.walked = options.overlapping ? new Set() : undefined;
+    this.places = options.overlapping ? new SearchedPlaces(() => this.tick()) : undefined;
     this.end = options.offset + options.limit;
     this.width = Math.max(this.needle.length, 2 * options.previewChars);
     this.numbers = /^[0-9.e+-]+$/.test(this.needle); // the characters of a number's JSON text, such as "1e+21" or "-0.5"
     this.booleans = "true".includes(this.needle) || "false".includes(this.needle);
   }
 
-  /** Whether a start node was searched already, as part of a container walked before (its values are each one place). */
+  /** Whether a start node was searched already (search-places.ts); always false when start nodes cannot overlap. */
   covered(node: StartNode): boolean {
-    if (!this.walked || this.walked.size === 0) return false;
-    if (node.value !== null && typeof node.value === "object") return this.walked.has(node.value);
-    // A leaf: covered when a container above it was walked, looked for from its parent up (in `$..*`
-    // the parent was walked just before), never by building its path (20,000 deep, that cost seconds).
-    for (const container of node.ancestors?.() ?? []) {
-      this.tick();
-      if (this.walked.has(container as object)) return true;
-    }
-    return false;
+    return this.places?.covered(node) ?? false;
   }
 
   private tick(): void {
@@ -144,13 +144,13 @@ export class Search {
 
   /**
    * A walk of a start node in document order, run by `run`; undefined when the node is a leaf (matched
-   * now) or a placeholder (`placeholderOf`: a list whose items are read batch by batch, S14.6), which
-   * the caller walks itself.
+   * now). Lists standing at places `placeholderOf` names (lists whose items are read batch by batch,
+   * S14.6) are handed to the caller to walk; the start node itself is never one.
    */
-  start(node: StartNode, placeholderOf?: (value: unknown) => number | undefined): Walk | undefined {
+  start(node: StartNode, placeholderOf?: PlaceholderAt): Walk | undefined {
     const walk: Walk = { frames: [], steps: [...node.steps], placeholderOf };
     this.steps = walk.steps;
-    return placeholderOf?.(node.value) === undefined && this.enter(node.value, walk.frames) ? walk : undefined;
+    return this.enter(node.value, walk.frames) ? walk : undefined;
   }
 
   /**
@@ -181,7 +181,7 @@ export class Search {
         child = (frame.container as unknown[])[at];
         steps.push(at);
       }
-      const list = placeholderOf?.(child);
+      const list = placeholderOf?.(frame.container, steps[steps.length - 1]!);
       if (list !== undefined) {
         const to = [...steps];
         steps.pop();
@@ -194,10 +194,12 @@ export class Search {
 
   /** Looks at a value: a container gets a frame (true), a leaf is matched here (false). */
   private enter(value: unknown, frames: Frame[]): boolean {
-    this.tick();
-    if (this.walked && value !== null && typeof value === "object") {
-      if (this.walked.has(value)) return false; // searched already, under an earlier start node
-      this.walked.add(value);
+    if (this.places) {
+      // Only overlapping start nodes can multiply the work: a search under one path visits each value
+      // once (linear, S14.3), and counting it would refuse or answer the same call by how the answer
+      // was read (a list in batches skips those whose text cannot match, the whole value does not).
+      this.tick();
+      if (value !== null && typeof value === "object" && !this.places.enter(value)) return false; // searched already, under an earlier start node
     }
     if (Array.isArray(value)) {
       frames.push({ container: value, keys: undefined, next: 0 });

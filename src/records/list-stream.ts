@@ -44,13 +44,17 @@ export class StreamedAnswer {
     return this.read.state.index!.lists;
   }
 
-  /** The list whose placeholder `value` is (an object of `root`), if it is one. */
-  listAt(value: unknown): number | undefined {
-    if (value === null || typeof value !== "object") return undefined;
-    this.placeholders ??= new Map(this.lists.map((list, at) => [placeAt(this.root, list.path), at] as const).filter(([held]) => held !== undefined));
-    return this.placeholders.get(value);
+  /**
+   * The list standing at `key` of `container` (an object of `root`), if one does. Told by place, not by
+   * the value there: `root` is the answer's shared state, and a slice of a list read while this stream
+   * runs puts that list's items read so far at the list's place (answer-reader.ts `placeAt`), where the
+   * stream must still read the whole list. The containers on the way are never replaced, only that key.
+   */
+  listAt(container: object, key: string | number): number | undefined {
+    this.places ??= placesOf(this.root, this.lists);
+    return this.places.get(container)?.get(key);
   }
-  private placeholders?: Map<unknown, number>;
+  private places?: Map<object, Map<string | number, number>>;
 
   /** Reads the batches of `list` holding items `from` to `to - 1`, in order; false when a piece is missing. */
   async forEachBatch(list: number, { from = 0, to = Number.MAX_SAFE_INTEGER, admit, visit }: BatchVisit): Promise<boolean> {
@@ -98,6 +102,20 @@ export class StreamedAnswer {
     }
     return true;
   }
+}
+
+/** Per container of `root` holding a list at one of its keys: which list at which key. */
+function placesOf(root: unknown, lists: readonly ListSummary[]): Map<object, Map<string | number, number>> {
+  const places = new Map<object, Map<string | number, number>>();
+  lists.forEach(({ path }, list) => {
+    if (path.length === 0) return; // the root list is streamed as one list, never found in a walk
+    const container = placeAt(root, path.slice(0, -1));
+    if (container === null || typeof container !== "object" || !Object.hasOwn(container, path[path.length - 1]!)) return;
+    let keys = places.get(container);
+    if (!keys) places.set(container, (keys = new Map()));
+    keys.set(path[path.length - 1]!, list);
+  });
+  return places;
 }
 
 function placeAt(root: unknown, path: readonly string[]): unknown {

@@ -1,0 +1,240 @@
+// S14.6 (review), differential: seeded random answers (lists at the root, under one to three keys, under
+// names with dots, quotes, unicode or `__proto__`; items holding escapes, lone surrogates, non-ASCII and
+// case-folding traps) and random filters, wildcards, slices, descendants and searches, each answered by
+// `result_query` over the store in pieces of 16 KB (lists in batches of about 1 KB) and over the whole
+// value: nodes, order, paths, total, paging and refusals must be the same. Deterministic (one seed) and fast.
+import { describe, expect, it, vi } from "vitest";
+import { StreamedAnswer } from "../src/records/list-stream.js";
+import { MemoryStorage, ResultHandleStore, ResultQueryTool, type Owner } from "mcp-result-handles";
+import type { ResultHandlesConfig } from "../src/plugin/options.js";
+import { answered, wholeAnswer } from "./helpers/store-queries.js";
+
+const owner: Owner = { session: "s-diff", caller: "reader" };
+const config = { thresholdBytes: 16_384, preview: { chars: 60 } } as ResultHandlesConfig;
+
+/** mulberry32: a small seeded generator, so a failure can be replayed. */
+function random(seed: number) {
+  let a = seed >>> 0;
+  const next = () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+  const int = (n: number) => Math.floor(next() * n);
+  const pick = <T>(items: readonly T[]): T => items[int(items.length)]!;
+  return { next, int, pick };
+}
+type Random = ReturnType<typeof random>;
+
+const TEXTS = ['say "hi"', "back\\slash", "two\nlines here", "tab\there", "ünïcödé", "İstanbul", "\u212Aelvin", "ΣΊΣΥΦΟΣ", "σίσυφος", "ς end", "\ud800 lone", "pair \ud83d\ude00 ok", "user5", "USER5", "", "a", "'quote'", "x\u2028y", "\u0000nul", "k", "0.5", "1e+21", "true"];
+const NUMBERS = [0, -0, 1, -1, 0.5, 1e21, 1e-7, 123456789, 5, 50, 500, -2.5];
+
+function item(r: Random, i: number): unknown {
+  const kind = r.int(10);
+  if (kind === 0) return r.pick(TEXTS) + (r.next() < 0.5 ? ` ${i}` : "");
+  if (kind === 1) return r.pick(NUMBERS);
+  if (kind === 2) return r.pick([true, false, null]);
+  const row: Record<string, unknown> = { id: i, owner: `user${r.int(13)}` };
+  if (r.next() < 0.7) row.s = r.pick(TEXTS) + (r.next() < 0.3 ? "\n" + r.pick(TEXTS) : "");
+  if (r.next() < 0.5) row.n = r.pick(NUMBERS);
+  if (r.next() < 0.4) row.b = r.next() < 0.5;
+  if (r.next() < 0.2) row.nul = null;
+  if (r.next() < 0.5) row.tags = Array.from({ length: r.int(4) }, () => r.pick(["a", "b", "x", "İ", 'q"']));
+  if (r.next() < 0.5) row.nested = { name: `n${r.int(20)}`, deep: { name: r.pick(TEXTS) } };
+  if (r.next() < 0.1) row[r.pick(["Owner", "ünï", "a.b", PROTO, "user5"])] = r.pick(TEXTS);
+  if (r.next() < 0.3) row.pad = "p".repeat(r.int(120));
+  return row;
+}
+
+function list(r: Random, length: number): unknown[] {
+  const scalars = r.next() < 0.15;
+  return Array.from({ length }, (_, i) => (scalars ? r.pick([...TEXTS, ...NUMBERS.map(String)]) + (i % 7) : item(r, i)));
+}
+
+/** Where lists stand: keys from the root (empty: the root is the list). */
+const PLACES: string[][][] = [
+  [["rows"]],
+  [[]],
+  [["data", "search", "nodes"]],
+  [["rows"], ["events"]],
+  [["a.b"], ["it's"], ["ü ñ"]],
+  [["__proto__"], ["meta", "x\"y"]],
+  [["data", "rows"], ["data", "more"]],
+];
+
+/** A JSON value: built, then renamed and parsed, so `__proto__` is an own key, as in any parsed answer. */
+function answer(r: Random, places: string[][]): unknown {
+  const proto = (key: string) => (key === "__proto__" ? PROTO : key);
+  let built: unknown;
+  if (places[0]!.length === 0) built = list(r, 1200 + r.int(1500));
+  else {
+    const root: Record<string, unknown> = { meta: { title: "orders", note: r.pick(TEXTS) }, total: 3 };
+    for (const path of places.map((keys) => keys.map(proto))) {
+      let at = root;
+      for (const key of path.slice(0, -1)) {
+        if (at[key] === null || typeof at[key] !== "object") at[key] = { label: `about ${key}` };
+        at = at[key] as Record<string, unknown>;
+      }
+      at[path[path.length - 1]!] = list(r, 900 + r.int(1200));
+    }
+    built = root;
+  }
+  return JSON.parse(JSON.stringify(built).replaceAll(JSON.stringify(PROTO), '"__proto__"'));
+}
+const PROTO = "__proto_x__";
+
+/** A name selector in one of its spellings. */
+function nameSelector(r: Random, name: string): string {
+  const dotted = /^[A-Za-z_][A-Za-z0-9_]*$/.test(name);
+  const form = r.int(dotted ? 3 : 2);
+  if (form === 2) return `.${name}`;
+  return form === 0 ? `[${quoteName(name, "'")}]` : `[${quoteName(name, '"')}]`;
+}
+
+function quoteName(text: string, quote: "'" | '"'): string {
+  let out = quote;
+  for (const char of text) {
+    const code = char.codePointAt(0)!;
+    if (char === quote || char === "\\") out += "\\" + char;
+    else if (code < 0x20 || (code >= 0xd800 && code <= 0xdfff)) out += "\\u" + code.toString(16).padStart(4, "0");
+    else out += char;
+  }
+  return out + quote;
+}
+
+function literal(r: Random): string {
+  const text = r.pick([...TEXTS, "user5", "user12", "a", "x", "n3", 'q"']);
+  return quoteName(text, r.pick(["'", '"'] as const));
+}
+
+function filterTerm(r: Random, depth = 0): string {
+  const field = r.pick(["@.owner", "@.s", "@.nested.name", "@.nested.deep.name", "@", "@.tags[0]", "@['a.b']", "@.Owner", "@.n", "@.id"]);
+  const terms = [
+    () => `${field} == ${literal(r)}`,
+    () => `${literal(r)} == ${field}`,
+    () => `@.owner == 'user${r.int(13)}'`,
+    () => `@.n ${r.pick(["<", ">", "<=", ">=", "==", "!="])} ${r.pick(["0", "-1", "0.5", "1e21", "5", "-0"])}`,
+    () => `@.id ${r.pick(["<", ">", "=="])} ${r.int(800)}`,
+    () => `@.b == ${r.pick(["true", "false", "null"])}`,
+    () => `@.nul == null`,
+    () => `${field} != ${literal(r)}`,
+    () => `@.${r.pick(["s", "tags", "nested", "nul", "missing"])}`,
+    () => `length(@.${r.pick(["s", "tags", "owner"])}) ${r.pick([">", "==", "<"])} ${r.int(8)}`,
+    () => `count(@.tags[*]) == ${r.int(4)}`,
+    () => `match(@.owner, 'user1.?')`,
+    () => `search(${r.pick(["@.s", "@"])}, '${r.pick(["ü", "[Uu]ser5", "lone", "^a", "\\\\.", "İ"])}')`,
+    () => `value(@..name) == 'n${r.int(20)}'`,
+    () => `@.tags[?@ == '${r.pick(["a", "x", "İ"])}']`,
+    () => `@ == ${literal(r)}`,
+    () => `@ ${r.pick(["<", ">"])} ${r.pick(["'m'", "0", "5"])}`,
+  ];
+  const term = r.pick(terms)();
+  if (depth < 2 && r.next() < 0.35) return `${term} ${r.pick(["&&", "&&", "||"])} ${filterTerm(r, depth + 1)}`;
+  if (depth < 2 && r.next() < 0.1) return `!(${term})`;
+  if (depth < 2 && r.next() < 0.1) return `(${term} || ${filterTerm(r, depth + 1)}) && ${filterTerm(r, depth + 1)}`;
+  return term;
+}
+
+function sliceBound(r: Random, length: number): string {
+  const choice = r.int(5);
+  if (choice === 0) return "";
+  if (choice === 1) return String(-r.int(length + 20));
+  return String(r.int(length + 20));
+}
+
+function step(r: Random, length: number): string {
+  switch (r.int(8)) {
+    case 0:
+      return "[*]";
+    case 1:
+    case 2:
+      return `[?${filterTerm(r)}]`;
+    case 3:
+      return `[${sliceBound(r, length)}:${sliceBound(r, length)}${r.next() < 0.5 ? "" : ":" + r.pick(["1", "2", "3", "7", "-1", "-3", "0", "100"])}]`;
+    case 4:
+      return `..${r.pick(["name", "id", "s", "deep", "tags"])}`;
+    case 5:
+      return `..[${quoteName(r.pick(["name", "a.b", "__proto__", "ünï"]), "'")}]`;
+    case 6:
+      return r.pick(["[?@.id == 3, ?@.id == 1]", "[0,2]", "..*", "[?@.id == $.total]", "..[0]", "[*,*]"]);
+    default:
+      return `[${-r.int(5) - 1}:]`;
+  }
+}
+
+function rest(r: Random): string {
+  return r.pick(["", "", "", ".id", ".s", ".tags[0]", ".nested.name", "..name", "[*]", ".tags[*]", "[0]", "['a.b']"]);
+}
+
+function paging(r: Random): Record<string, unknown> {
+  const args: Record<string, unknown> = {};
+  const choice = r.int(6);
+  if (choice === 1) args.offset = r.int(400);
+  if (choice === 2) args.page = 1 + r.int(8);
+  if (choice >= 1 && r.next() < 0.7) args.limit = 1 + r.int(r.next() < 0.1 ? 1000 : 30);
+  if (choice === 3) args.limit = 1 + r.int(60);
+  return args;
+}
+
+function query(r: Random, places: string[][], value: unknown): Record<string, unknown> {
+  const place = r.pick(places);
+  const length = (place.reduce<unknown>((at, key) => (at as Record<string, unknown>)[key], value) as unknown[]).length;
+  const prefix = "$" + place.map((key) => nameSelector(r, key)).join("");
+  if (r.next() < 0.3) {
+    const needle = r.pick(["user5", "USER12", "ü", "İ", "i", "k", "K", "\u212A", "σ", "ς", "Σ", "1e+21", "0", "-0", "true", "fals", "null", "owner", "OWNER", 'y "h', "\\s", "e", "lines h", "\ud800", "😀", "p".repeat(40), "x\u2028", "a.b", "'quote", "n1"]);
+    const parents = ["$", ...(place.length > 1 ? ["$" + place.slice(0, -1).map((key) => nameSelector(r, key)).join("")] : [])];
+    const path = r.pick([prefix, prefix, ...parents, `${prefix}[*]`, `${prefix}[?@.owner == 'user5']`, `${prefix}[${r.int(length)}]`]);
+    const args: Record<string, unknown> = { path, search: needle, ...paging(r) };
+    return args;
+  }
+  const args: Record<string, unknown> = { path: prefix + step(r, length) + rest(r), ...paging(r) };
+  if (r.next() < 0.12) args.fields = r.pick([["id"], ["id", "owner"], ["nope"], ["s", "missing"]]);
+  return args;
+}
+
+describe("S14.6 differential: over batches as over the whole value", () => {
+  it("random answers and queries (seeded)", async () => {
+    const r = random(1406);
+    const store = new ResultHandleStore(new MemoryStorage("differential", { maxBytes: 256 * 1024 * 1024 }), 60, { pieceBytes: 16 * 1024 });
+    const tool = new ResultQueryTool(() => [{ config, store: async () => store }]);
+    const failures: string[] = [];
+    let asked = 0;
+    let streams = 0;
+    const streamed = vi.spyOn(StreamedAnswer.prototype, "forEachBatch");
+    try {
+      for (let round = 0; round < 12; round++) {
+        const places = PLACES[round % PLACES.length]!;
+        const value = answer(r, places);
+        for (let q = 0; q < 80; q++) {
+          const args = query(r, places, value);
+          asked++;
+          // A fresh handle each (a query reading the whole answer leaves it cached whole); on every other,
+          // some batches read by a slice first, which a stream then takes from memory.
+          const handle = store.newHandle();
+          await store.save(handle, value, owner);
+          if (q % 2 === 1) {
+            const place = r.pick(places);
+            const path = "$" + place.map((key) => `[${quoteName(key, "'")}]`).join("");
+            await answered(tool, handle, { path, offset: r.int(1500), limit: 1 + r.int(40) }, owner);
+          }
+          const want = wholeAnswer(value, args, config);
+          const got = await answered(tool, handle, args, owner);
+          try {
+            expect(got).toEqual(want);
+          } catch {
+            failures.push(`round ${round} ${JSON.stringify(args)}\n  got  ${JSON.stringify(got).slice(0, 400)}\n  want ${JSON.stringify(want).slice(0, 400)}`);
+          }
+        }
+      }
+      streams = streamed.mock.calls.length;
+    } finally {
+      streamed.mockRestore();
+      await store.onShutdown();
+    }
+    expect(asked).toBeGreaterThan(900);
+    expect(streams).toBeGreaterThan(asked / 3); // most queries did stream
+    expect(failures.slice(0, 8).join("\n")).toBe("");
+  }, 60_000);
+});
