@@ -5,9 +5,10 @@
  * the lists and each list's items where the list stands, in document order, so hits, `total` and pages
  * are those of the whole answer. A batch whose JSON text cannot hold a match is not even parsed.
  *
- * Resolves to undefined when a piece is missing, expired or tampered: the handle reads as not found.
+ * Resolves to "lost" when a piece is missing, expired or tampered (the handle reads as not found), and to
+ * "unavailable" when the storage fails between two batches; anything else thrown is the query's own.
  */
-import type { StreamedAnswer } from "../records/list-stream.js";
+import type { BatchReading, StreamedAnswer } from "../records/list-stream.js";
 import { QueryBudget } from "./jsonpath.js";
 import { NodelistPager } from "./nodelist.js";
 import { formatPath, resolveSegments } from "./path.js";
@@ -17,19 +18,19 @@ import { searchResult, searchWindow, type SearchConfig } from "./search-query.js
 import { Search, type StartNode } from "./search.js";
 import { textMayHold } from "./search-text.js";
 
-export async function answerOverBatches(answer: StreamedAnswer, plan: QueryPlan, args: QueryArguments, config: SearchConfig): Promise<QueryResult | undefined> {
+export async function answerOverBatches(answer: StreamedAnswer, plan: QueryPlan, args: QueryArguments, config: SearchConfig): Promise<QueryResult | Exclude<BatchReading, "read">> {
   if (args.search !== undefined) return searchOverBatches(answer, plan, args.search, args, config);
   if (plan.kind !== "nodelist" || !plan.items || answer.list === undefined) throw new Error("unreachable: a stream is selected only for an item plan");
   const { items } = plan;
   const list = answer.list;
   const { length } = answer.lists[list]!;
-  let complete = true;
+  let reading: BatchReading = "read";
   const result = await nodelistResult(
     async () => {
       const pager = new NodelistPager(plan.path, args, config.thresholdBytes);
       const budget = new QueryBudget();
       const needle = items.needle;
-      complete = await answer.forEachBatch(list, {
+      reading = await answer.forEachBatch(list, {
         ...items.window(length),
         admit: needle === undefined ? undefined : (text) => text.includes(needle),
         visit: (first, batch) => {
@@ -41,11 +42,11 @@ export async function answerOverBatches(answer: StreamedAnswer, plan: QueryPlan,
     plan.path,
     config.thresholdBytes,
   );
-  return complete ? result : undefined;
+  return reading === "read" ? result : reading;
 }
 
 /** A search under a singular path: at a list (its batches), or above lists (the parts outside them, each list where it stands). */
-async function searchOverBatches(answer: StreamedAnswer, plan: QueryPlan, needle: string, args: QueryArguments, config: SearchConfig): Promise<QueryResult | undefined> {
+async function searchOverBatches(answer: StreamedAnswer, plan: QueryPlan, needle: string, args: QueryArguments, config: SearchConfig): Promise<QueryResult | Exclude<BatchReading, "read">> {
   if (plan.kind !== "singular") throw new Error("unreachable: a search streams under a singular path only");
   const window = searchWindow(args, config);
   const search = new Search(needle, window);
@@ -58,14 +59,16 @@ async function searchOverBatches(answer: StreamedAnswer, plan: QueryPlan, needle
   let start: StartNode;
   if (answer.list !== undefined) {
     start = { value: undefined, steps: answer.lists[answer.list]!.path };
-    if (!(await walkList(answer.list, start.steps))) return undefined;
+    const reading = await walkList(answer.list, start.steps);
+    if (reading !== "read") return reading;
   } else {
     const at = resolveSegments(answer.root, plan.segments, plan.path);
     start = { value: at.value, steps: at.steps };
     // The path is above the lists (plan.ts `selectorFor`), never at one: each is met where it stands.
     const walk = search.start(start, (container, key) => answer.listAt(container, key));
     for (let next = walk && search.run(walk); next; next = search.run(walk!)) {
-      if (!(await walkList(next.list, next.steps))) return undefined;
+      const reading = await walkList(next.list, next.steps);
+      if (reading !== "read") return reading;
     }
   }
   return searchResult(search.hits, search.total, formatPath(start.steps), window.offset, config);

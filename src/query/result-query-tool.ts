@@ -155,14 +155,9 @@ export class ResultQueryTool {
       found = await this.readWhole(args.handle, owner, found.source);
     }
     if (found.value instanceof StreamedAnswer) {
-      let streamed: QueryResult | undefined;
-      try {
-        streamed = await answerOverBatches(found.value, plan, args, config);
-      } catch (error) {
-        if (error instanceof ResultQueryError) throw error;
-        throw storeUnavailable(); // the store failed between two batches (S9.1): the call may be tried again
-      }
-      if (!streamed) throw handleNotFound(args.handle);
+      const streamed = await answerOverBatches(found.value, plan, args, config);
+      if (streamed === "lost") throw handleNotFound(args.handle);
+      if (streamed === "unavailable") throw storeUnavailable(); // the store failed between two batches (S9.1): try again
       return { result: streamed, expiresAt: found.expiresAt };
     }
     const result =

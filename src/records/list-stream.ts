@@ -14,6 +14,12 @@ import { decodeUtf8 } from "../util/size.js";
 /** Pieces fetched ahead of the one being parsed (more in flight measured slower on Redis: the replies are read on this thread anyway). */
 const PIECES_AHEAD = 1;
 
+/**
+ * How a reading ended: read (to the end, or as far as the visit wanted), a piece lost (missing, expired or
+ * tampered: the handle reads as not found, S8.5), or the storage failing (the call may be tried again).
+ */
+export type BatchReading = "read" | "lost" | "unavailable";
+
 export interface BatchVisit {
   /** First item to read (default 0) and the item to stop before (default the list's length). */
   from?: number;
@@ -57,7 +63,7 @@ export class StreamedAnswer {
   private places?: Map<object, Map<string | number, number>>;
 
   /** Reads the batches of `list` holding items `from` to `to - 1`, in order; false when a piece is missing. */
-  async forEachBatch(list: number, { from = 0, to = Number.MAX_SAFE_INTEGER, admit, visit }: BatchVisit): Promise<boolean> {
+  async forEachBatch(list: number, { from = 0, to = Number.MAX_SAFE_INTEGER, admit, visit }: BatchVisit): Promise<BatchReading> {
     const { state } = this.read;
     const index = state.index!;
     const layout = index.lists[list]!;
@@ -76,7 +82,7 @@ export class StreamedAnswer {
       if (last <= from) continue;
       if (first >= to) break;
       if (held?.loaded[batch]) {
-        if (visit(first, held.items.slice(first, last)) === false) return true;
+        if (visit(first, held.items.slice(first, last)) === false) return "read";
         continue;
       }
       const start = layout.batches[2 * batch + 1]!;
@@ -89,18 +95,23 @@ export class StreamedAnswer {
       for (let ahead = reached + 1; ahead <= Math.min(lastPiece, reached + PIECES_AHEAD); ahead++) open(ahead).catch(() => {});
       const texts: string[] = [];
       for (const { piece, from: at, to: until } of parts) {
-        const bytes = await open(piece);
+        let bytes: Uint8Array | typeof MISSING;
+        try {
+          bytes = await open(piece);
+        } catch {
+          return "unavailable"; // the storage failed (S9.1); what the query's own code throws is not caught here
+        }
         if (bytes === MISSING) {
           this.lost();
-          return false;
+          return "lost";
         }
         texts.push(decodeUtf8(bytes.subarray(at, until), index.ascii[piece] === 1));
       }
       const text = texts.length === 1 ? texts[0]! : texts.join("");
       if (admit && !admit(text)) continue;
-      if (visit(first, JSON.parse(`[${text}]`) as unknown[]) === false) return true;
+      if (visit(first, JSON.parse(`[${text}]`) as unknown[]) === false) return "read";
     }
-    return true;
+    return "read";
   }
 }
 
@@ -109,7 +120,7 @@ function placesOf(root: unknown, lists: readonly ListSummary[]): Map<object, Map
   const places = new Map<object, Map<string | number, number>>();
   lists.forEach(({ path }, list) => {
     if (path.length === 0) return; // the root list is streamed as one list, never found in a walk
-    const container = placeAt(root, path.slice(0, -1));
+    const container = valueAt(root, path.slice(0, -1));
     if (container === null || typeof container !== "object" || !Object.hasOwn(container, path[path.length - 1]!)) return;
     let keys = places.get(container);
     if (!keys) places.set(container, (keys = new Map()));
@@ -118,7 +129,8 @@ function placesOf(root: unknown, lists: readonly ListSummary[]): Map<object, Map
   return places;
 }
 
-function placeAt(root: unknown, path: readonly string[]): unknown {
+/** The value at `path` in `root` (reading only; answer-reader.ts `placeAt` is what writes a part there). */
+function valueAt(root: unknown, path: readonly string[]): unknown {
   let at = root;
   for (const key of path) {
     if (at === null || typeof at !== "object" || !Object.hasOwn(at, key)) return undefined;
