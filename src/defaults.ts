@@ -59,7 +59,7 @@ export const SWEEP_INTERVAL_MS = Object.freeze({ memory: 30_000, sqlite: 60_000,
 /** How long SQLite waits for another process's write lock before a call fails (then counted as failed, S4.7). */
 export const SQLITE_BUSY_TIMEOUT_MS = 1000;
 /** How much of a SQLite file is read through a memory map (`PRAGMA mmap_size`): reads of large pieces copy faster. */
-export const SQLITE_MMAP_BYTES = 256 * 1024 * 1024;
+export const SQLITE_MMAP_BYTES = 2047 * 1024 * 1024; // about what SQLite allows by default (SQLITE_MAX_MMAP_SIZE)
 /** Longest pause between two attempts of ioredis to reconnect to a Redis that went away. */
 export const REDIS_MAX_RETRY_DELAY_MS = 1000;
 /** Longest JSONPath query `result_query` compiles (S14.3); the S7.2 forms are linear and have no such limit. */
