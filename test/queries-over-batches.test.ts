@@ -186,3 +186,41 @@ describe("S14.6 the answer is parsed batch by batch, never whole (observed with 
     }
   });
 });
+
+describe("S14.6 a search counts the hits of batches off its page from their text (none parsed), exactly", () => {
+  it("pages anywhere in a search matching every row answer as over the whole value, parsing only the batches of the page", async () => {
+    // Rows like the bench's tickets (no escapes), a few with escapes or İ (their batches are walked instead).
+    const rows = Array.from({ length: 6000 }, (_, i) => ({
+      id: `T-${i}`,
+      title: i % 997 === 5 ? `Printer "${i}"\nsecond line` : `Ticket ${i}: PRINTER on floor ${i % 12}`,
+      who: i % 1500 === 7 ? "İnci printer" : `agent ${i % 97}`,
+      tags: ["hardware", "printer"],
+      printer: i % 3 === 0,
+    }));
+    const value = { rows, note: "printer summary" };
+    const setup = await setUp(new MemoryStorage("count-spy"), value);
+    const parse = vi.spyOn(JSON, "parse");
+    try {
+      const handle = await setup.fold();
+      await answered(setup.tool, handle, { path: "$.rows[0].id" }); // the index read first
+      for (const args of [
+        { path: "$.rows", search: "printer", limit: 3 },
+        { path: "$.rows", search: "printer", offset: 9000, limit: 4 },
+        { path: "$.rows", search: "Printer", offset: 23_990, limit: 20 },
+        { path: "$.rows", search: "printer", offset: 99_999 },
+        { path: "$", search: "printer", offset: 12_345, limit: 5 },
+        { path: "$", search: "floor 11", offset: 480, limit: 2 },
+        { path: "$", search: "agent 9", page: 40, limit: 7 },
+        { path: "$", search: "second line", offset: 3 },
+      ]) {
+        parse.mockClear();
+        expect(await answered(setup.tool, handle, args), JSON.stringify(args)).toEqual(expected(value, args));
+        const parsed = parse.mock.calls.reduce((sum, [text]) => sum + String(text).length, 0);
+        expect(parsed, JSON.stringify(args)).toBeLessThan(JSON.stringify(value).length / 4);
+      }
+    } finally {
+      parse.mockRestore();
+      await setup.store.onShutdown();
+    }
+  });
+});

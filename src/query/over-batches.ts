@@ -16,7 +16,7 @@ import type { QueryArguments, QueryPlan } from "./plan.js";
 import { nodelistResult, type QueryResult } from "./query.js";
 import { searchResult, searchWindow, type SearchConfig } from "./search-query.js";
 import { Search, type StartNode } from "./search.js";
-import { textMayHold } from "./search-text.js";
+import { hitCounter, textMayHold } from "./search-text.js";
 
 export async function answerOverBatches(answer: StreamedAnswer, plan: QueryPlan, args: QueryArguments, config: SearchConfig): Promise<QueryResult | Exclude<BatchReading, "read">> {
   if (args.search !== undefined) return searchOverBatches(answer, plan, args.search, args, config);
@@ -50,7 +50,11 @@ async function searchOverBatches(answer: StreamedAnswer, plan: QueryPlan, needle
   if (plan.kind !== "singular") throw new Error("unreachable: a search streams under a singular path only");
   const window = searchWindow(args, config);
   const search = new Search(needle, window);
-  const admit = textMayHold(needle);
+  const mayHold = textMayHold(needle);
+  const count = hitCounter(needle);
+  // A batch whose text cannot hold the needle is skipped; one whose hits all fall off the page is counted
+  // from its text; the rest are parsed and walked.
+  const admit = mayHold && ((text: string) => mayHold(text) && !(count && search.countedFromText(text, count)));
   const walkList = (list: number, steps: readonly (string | number)[]) =>
     answer.forEachBatch(list, {
       admit,

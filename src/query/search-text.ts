@@ -46,3 +46,28 @@ export function foldCase(text: string): string {
   }
   return out;
 }
+
+/** Characters JSON.stringify writes outside strings (structure, numbers, true, false, null), lower-cased. */
+const OUTSIDE_STRINGS = new Set("{}[],:0123456789-.e+truefalsn");
+
+/**
+ * A counter of hits from a batch's JSON text alone (S14.6), for a needle that can stand only inside
+ * strings: printable ASCII without `"` or `\` (so a string holding it holds it verbatim, see `textMayHold`)
+ * and with a character JSON never writes outside a string (so no number, literal or structure holds it).
+ * Undefined for any other needle. The counter answers undefined for text it cannot count exactly: text
+ * with an escape (a multi-line string is a hit per line; `\u00e9` is not the text `u00e9`), or text whose
+ * lower case changes its length (İ). Otherwise each string (key or value) holding the needle is one hit.
+ */
+export function hitCounter(needle: string): ((text: string) => number | undefined) | undefined {
+  if (!textMayHold(needle)) return undefined;
+  const folded = needle.toLowerCase();
+  if (![...folded].some((char) => !OUTSIDE_STRINGS.has(char))) return undefined;
+  return (text) => {
+    if (text.includes("\\")) return undefined;
+    const lower = text.toLowerCase();
+    if (lower.length !== text.length) return undefined;
+    let hits = 0;
+    for (let at = lower.indexOf(folded); at >= 0; at = lower.indexOf(folded, lower.indexOf('"', at) + 1)) hits++;
+    return hits;
+  };
+}

@@ -124,6 +124,24 @@ export class Search {
     }
   }
 
+  /**
+   * Counts a batch's hits from its JSON text (`count`, search-text.ts `hitCounter`) when none of them can
+   * fall on the page: true when so counted, so the batch need not be parsed (S14.6). A batch that may
+   * hold a hit of the page is left to the walk, which builds the hits.
+   */
+  countedFromText(text: string, count: (text: string) => number | undefined): boolean {
+    if (this.total >= this.end) {
+      const hits = count(text);
+      if (hits === undefined) return false;
+      this.total += hits;
+      return true;
+    }
+    const hits = count(text);
+    if (hits === undefined || this.total + hits > this.options.offset) return false;
+    this.total += hits;
+    return true;
+  }
+
   /** Walks a start node that holds no placeholder. */
   walkAll(node: StartNode): void {
     const walk = this.start(node);
