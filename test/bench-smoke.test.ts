@@ -86,10 +86,13 @@ describe("npm run bench (quick, 100 KB, Node, over HTTP)", () => {
       expect(q.totals).toMatchObject({ filter: 0, singular: 1 });
       expect(q.totals.ticketFilter).toBeGreaterThan(0);
       expect(q.totals.search).toBeGreaterThan(0);
-      for (const name of ["parse", "filter", "ticketFilter", "search", "singular"]) expect(q.times[name].median, name).toBeGreaterThan(0);
+      expect(q.totals.numericFilter).toBeGreaterThan(q.totals.ticketFilter);
+      expect(q.totals.broadSearch).toBeGreaterThan(q.totals.search);
+      for (const name of ["parse", "filter", "ticketFilter", "numericFilter", "search", "broadSearch", "singular"]) expect(q.times[name].median, name).toBeGreaterThan(0);
       for (const name of ["filter", "ticketFilter", "search", "singular"]) expect(q.ratios[name].perRound.median, name).toBeGreaterThan(0);
       expect(q.memory.parsedBytes).toBeGreaterThan(0);
-      expect(q.memory.filterPeakBytes).toBeGreaterThan(0);
+      // Read batch by batch, a filter over 100 KB may grow the heap by nothing a collection did not take back.
+      expect(q.memory.filterPeakBytes).toBeGreaterThanOrEqual(0);
     }
 
     // S15.1: the reference travels in a request of a few hundred bytes; typed inline, the rows are the request.
