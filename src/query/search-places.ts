@@ -4,7 +4,15 @@
  * a container is walked once (told by its value), and a leaf is searched once, whether it lies under a
  * container walked before or was itself a start node before (told by its parent and its key there).
  */
-import type { StartNode } from "./search.js";
+/** Where a search starts: a value, its steps from the root and, for overlapping start nodes, how to place it. */
+export interface StartNode {
+  value: unknown;
+  /** Keys and list indexes from the root to the node. */
+  readonly steps: readonly (string | number)[];
+  /** For overlapping start nodes: the values of the containers above it, nearest first, and its key in its parent (below). */
+  ancestors?(): Iterable<unknown>;
+  key?(): string | number | undefined;
+}
 
 export class SearchedPlaces {
   private readonly walked = new Set<object>();

@@ -13,7 +13,7 @@ import { ResultQueryError } from "../errors.js";
 import { MAX_QUERY_STEPS } from "../defaults.js";
 import { isJsonMember, isPlainObject } from "../util/json.js";
 import { formatPath } from "./path.js";
-import { SearchedPlaces } from "./search-places.js";
+import { SearchedPlaces, type StartNode } from "./search-places.js";
 import { around, foldCase } from "./search-text.js";
 
 /**
@@ -40,14 +40,7 @@ export interface SearchOptions {
   overlapping?: boolean;
 }
 
-export interface StartNode {
-  value: unknown;
-  /** Keys and list indexes from the root to the node. */
-  readonly steps: readonly (string | number)[];
-  /** For overlapping start nodes: the values of the containers above it, nearest first, and its key in its parent (search-places.ts). */
-  ancestors?(): Iterable<unknown>;
-  key?(): string | number | undefined;
-}
+export type { StartNode } from "./search-places.js";
 
 /** The hits of the page `offset … offset+limit-1`, and how many hits there are in all. */
 export function searchHits(nodes: readonly StartNode[], needle: string, options: SearchOptions): { hits: SearchHit[]; total: number } {
