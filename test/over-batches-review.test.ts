@@ -5,7 +5,7 @@
 import { describe, expect, it } from "vitest";
 import { MemoryStorage, ResultHandleStore, ResultQueryTool, type NamespacedStorage, type Owner } from "mcp-result-handles";
 import type { ResultHandlesConfig } from "../src/plugin/options.js";
-import { answered as answeredBy, wholeAnswer } from "./helpers/store-queries.js";
+import { answered as answeredBy, PassThroughStorage, wholeAnswer } from "./helpers/store-queries.js";
 
 const owner: Owner = { session: "s-review", caller: "reader" };
 const config = { thresholdBytes: 16_384, preview: { chars: 500 } } as ResultHandlesConfig;
@@ -13,20 +13,10 @@ const expected = (value: unknown, args: Record<string, unknown>) => wholeAnswer(
 const answered = (tool: ResultQueryTool, handle: string, args: Record<string, unknown>) => answeredBy(tool, handle, args, owner);
 
 /** A storage whose every read waits a few milliseconds, so a query streaming batches yields to others. */
-class SlowStorage implements NamespacedStorage {
-  constructor(readonly inner: NamespacedStorage) {}
-  async get(key: string) {
+class SlowStorage extends PassThroughStorage {
+  override async get(key: string) {
     await new Promise((resolve) => setTimeout(resolve, 2));
     return this.inner.get(key);
-  }
-  set(key: string, value: Uint8Array, ttl: number) {
-    return this.inner.set(key, value, ttl);
-  }
-  delete(key: string) {
-    return this.inner.delete(key);
-  }
-  close() {
-    return this.inner.close();
   }
 }
 

@@ -5,7 +5,7 @@
 import { describe, expect, it, vi } from "vitest";
 import { MemoryStorage, ResultHandleStore, ResultQueryTool, type NamespacedStorage, type Owner } from "mcp-result-handles";
 import type { ResultHandlesConfig } from "../src/plugin/options.js";
-import { answered as answeredBy, CountedStorage, everyStore, wholeAnswer } from "./helpers/store-queries.js";
+import { answered as answeredBy, CountedStorage, everyStore, PassThroughStorage, wholeAnswer } from "./helpers/store-queries.js";
 
 const owner: Owner = { session: "s-batches", caller: "reader" };
 const config = { thresholdBytes: 16_384, preview: { chars: 500 } } as ResultHandlesConfig;
@@ -132,12 +132,13 @@ describe("S14.6 queries over lists read batch by batch, on every store", () => {
       const inner = setup.counted.inner;
       const seen: string[] = [];
       const watching = new ResultHandleStore(
-        {
-          get: async (key) => (seen.push(key), inner.get(key)),
-          set: (key, bytes, ttl) => inner.set(key, bytes, ttl),
-          delete: (key) => inner.delete(key),
-          close: async () => {},
-        },
+        new (class extends PassThroughStorage {
+          override get(key: string) {
+            seen.push(key);
+            return this.inner.get(key);
+          }
+          override async close() {} // the setup's store closes the storage
+        })(inner),
         60,
         { pieceBytes: 16 * 1024 },
       );

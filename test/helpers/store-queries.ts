@@ -38,14 +38,10 @@ export function everyStore(namespace: string, timeoutMs = 3000): [string, () => 
   ];
 }
 
-/** Counts the records read; from the `failAfter`-th read on (when set) it fails, as a store that went away. */
-export class CountedStorage implements NamespacedStorage {
-  gets = 0;
-  failAfter: number | undefined;
+/** A storage handing every call to `inner`: a test overrides what it watches or changes. */
+export class PassThroughStorage implements NamespacedStorage {
   constructor(readonly inner: NamespacedStorage) {}
-  async get(key: string) {
-    this.gets++;
-    if (this.failAfter !== undefined && this.gets > this.failAfter) throw new Error("store went away");
+  get(key: string) {
     return this.inner.get(key);
   }
   set(key: string, value: Uint8Array, ttl: number) {
@@ -56,6 +52,17 @@ export class CountedStorage implements NamespacedStorage {
   }
   close() {
     return this.inner.close();
+  }
+}
+
+/** Counts the records read; from the `failAfter`-th read on (when set) it fails, as a store that went away. */
+export class CountedStorage extends PassThroughStorage {
+  gets = 0;
+  failAfter: number | undefined;
+  override async get(key: string) {
+    this.gets++;
+    if (this.failAfter !== undefined && this.gets > this.failAfter) throw new Error("store went away");
+    return this.inner.get(key);
   }
 }
 
