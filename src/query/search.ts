@@ -123,14 +123,9 @@ export class Search {
    * hold a hit of the page is left to the walk, which builds the hits.
    */
   countedFromText(text: string, count: (text: string) => number | undefined): boolean {
-    if (this.total >= this.end) {
-      const hits = count(text);
-      if (hits === undefined) return false;
-      this.total += hits;
-      return true;
-    }
     const hits = count(text);
-    if (hits === undefined || this.total + hits > this.options.offset) return false;
+    const onPage = this.total < this.end && this.total + (hits ?? 0) > this.options.offset;
+    if (hits === undefined || onPage) return false;
     this.total += hits;
     return true;
   }

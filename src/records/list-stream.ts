@@ -34,7 +34,7 @@ export interface BatchVisit {
  * An answer whose lists are read batch by batch (Selection `{ stream }`): its root as far as read (the
  * parts outside the lists, for `{ stream: "all" }`; each list stands there as a placeholder) and the
  * lists' batches on demand. Reading a batch whose piece is missing, expired or tampered ends the reading
- * with `false`: the whole handle then reads as not found (S8.5).
+ * as "lost": the whole handle then reads as not found (S8.5).
  */
 export class StreamedAnswer {
   constructor(
@@ -62,7 +62,7 @@ export class StreamedAnswer {
   }
   private places?: Map<object, Map<string | number, number>>;
 
-  /** Reads the batches of `list` holding items `from` to `to - 1`, in order; false when a piece is missing. */
+  /** Reads the batches of `list` holding items `from` to `to - 1`, in order, and says how the reading ended. */
   async forEachBatch(list: number, { from = 0, to = Number.MAX_SAFE_INTEGER, admit, visit }: BatchVisit): Promise<BatchReading> {
     const { state } = this.read;
     const index = state.index!;
