@@ -3,7 +3,7 @@
  * (dist/browser), serves it on loopback, and drives the system's Chromium through Playwright with the
  * project's network-free flags (scripts/chromium.ts). Everything started here is stopped here.
  */
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
@@ -60,7 +60,11 @@ export async function runInChromium(
       if (!(await page.evaluate(() => window.crossOriginIsolated))) console.error("[page] not cross-origin isolated: timer resolution is 0.1 ms");
       const results = cases.length ? ((await page.evaluate((list) => window.runBench(list), cases as CaseSpec[])) as CaseResult[]) : [];
       const options = queries && { bytes: queries.bytes, rounds: queries.rounds };
+      // BENCH_CPUPROFILE=<file> writes the page's CPU profile of the query part (for finding where time goes).
+      const profile = process.env.BENCH_CPUPROFILE && options ? await page.context().newCDPSession(page) : undefined;
+      if (profile) await profile.send("Profiler.enable").then(() => profile.send("Profiler.start"));
       const queryRows = options ? ((await page.evaluate((o) => window.runQueries(o), options)) as QueryPartResult[]) : [];
+      if (profile) writeFileSync(process.env.BENCH_CPUPROFILE!, JSON.stringify((await profile.send("Profiler.stop")).profile));
       return { version: browser.version(), results, queries: queryRows };
     } finally {
       await browser.close();
