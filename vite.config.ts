@@ -8,7 +8,8 @@ export default defineConfig({
     sourcemap: false, // unminified output reads well in a stack trace; maps would double the tarball (S13.1)
     emptyOutDir: true,
     lib: {
-      entry: { "node/index": "src/node/index.ts", "browser/index": "src/browser/index.ts", "edge/index": "src/edge/index.ts" },
+      // Each build's batch worker (S14.6) is a file of its own, started by URL next to the entry.
+      entry: { "node/index": "src/node/index.ts", "node/batch-worker": "src/node/batch-worker.ts", "browser/index": "src/browser/index.ts", "edge/index": "src/edge/index.ts" },
       formats: ["es", "cjs"],
       fileName: (format, entryName) => `${entryName}.${format === "es" ? "js" : "cjs"}`,
     },
@@ -16,6 +17,8 @@ export default defineConfig({
       // node:* must stay external: library mode would silently replace them with empty stubs.
       external: [/^node:/, /^zod(\/|$)/, /^@modelcontextprotocol\//, "ioredis", "better-sqlite3", /^@upstash\//, "idb-keyval", "json-p3", "re2js"],
       output: { exports: "named" },
+      // The CommonJS build has no import.meta: the one use (node/batch-workers.ts) asks for __filename first.
+      checks: { emptyImportMeta: false },
     },
   },
 });

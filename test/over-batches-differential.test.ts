@@ -7,6 +7,7 @@ import { describe, expect, it, vi } from "vitest";
 import { StreamedAnswer } from "../src/records/list-stream.js";
 import { MemoryStorage, ResultHandleStore, ResultQueryTool, type Owner } from "mcp-result-handles";
 import type { ResultHandlesConfig } from "../src/plugin/options.js";
+import { nodeBatchWorkers } from "../src/node/batch-workers.js";
 import { answered, wholeAnswer } from "./helpers/store-queries.js";
 
 const owner: Owner = { session: "s-diff", caller: "reader" };
@@ -194,11 +195,17 @@ function query(r: Random, places: string[][], value: unknown): Record<string, un
   return args;
 }
 
-describe("S14.6 differential: over batches as over the whole value", () => {
+// On this thread, and with every list's batches counted on batch workers first (of any size here).
+const workers = nodeBatchWorkers({ minBytes: 0, threads: 2, idleMs: 1000 })!;
+describe.each([
+  ["on the calling thread", undefined],
+  ["counted on batch workers", workers],
+] as const)("S14.6 differential: over batches as over the whole value, %s", (_, pool) => {
   it("random answers and queries (seeded)", async () => {
     const r = random(1406);
     const store = new ResultHandleStore(new MemoryStorage("differential", { maxBytes: 256 * 1024 * 1024 }), 60, { pieceBytes: 16 * 1024 });
-    const tool = new ResultQueryTool(() => [{ config, store: async () => store }]);
+    const tool = new ResultQueryTool(() => [{ config, store: async () => store, workers: pool }]);
+    const counted = pool && vi.spyOn(pool, "count");
     const failures: string[] = [];
     let asked = 0;
     let streams = 0;
@@ -235,6 +242,11 @@ describe("S14.6 differential: over batches as over the whole value", () => {
     }
     expect(asked).toBeGreaterThan(900);
     expect(streams).toBeGreaterThan(asked / 3); // most queries did stream
+    if (counted) {
+      expect(counted.mock.calls.length).toBeGreaterThan(asked / 3); // and with a pool, most were counted there
+      await expect(counted.mock.results.at(-1)!.value).resolves.toBeDefined();
+      expect(pool.usable).toBe(true); // no worker failed on the way
+    }
     expect(failures.slice(0, 8).join("\n")).toBe("");
   }, 60_000);
 });

@@ -1,4 +1,5 @@
 import { defineRuntime } from "../plugin/runtime.js";
+import { nodeBatchWorkers } from "./batch-workers.js";
 import { nodeCryptoBackend } from "../records/crypto/node-crypto.js";
 import { webCryptoBackend } from "../records/crypto/webcrypto.js";
 import { customDriver } from "../storage/custom.js";
@@ -31,4 +32,4 @@ export const nodeRuntime = defineRuntime("node", env, {
     path: "storage.type",
     message: `IndexedDB exists only in web pages; use ${runHere.map((type) => JSON.stringify(type)).join(", ").replace(/, ([^,]*)$/, " or $1")} in Node`,
   }),
-}, nodeCryptoBackend() ?? webCryptoBackend); // node:crypto where the runtime has it (S8.4): same records, faster
+}, nodeCryptoBackend() ?? webCryptoBackend, nodeBatchWorkers); // node:crypto where the runtime has it (S8.4): same records, faster

@@ -6,6 +6,7 @@ import { instanceTag, openStore } from "./open-store.js";
 import { resolveOptions, type ResultHandlesConfig, type ResultHandlesOptions } from "./options.js";
 import type { Runtime } from "./runtime.js";
 import type { ResultHandleStore } from "../records/store.js";
+import type { BatchWorkers } from "../query/worker-pool.js";
 
 export const ResultHandleStoreToken: unique symbol = Symbol.for("mcp-result-handles/store");
 export const ResultHandlesConfigToken: unique symbol = Symbol.for("mcp-result-handles/config");
@@ -45,6 +46,11 @@ export class PluginCore implements PluginInstance {
   /** Its runtime's crypto backend's piece size (S8.5), so a fold serialises at the size its store seals. */
   get pieceBytes(): number | undefined {
     return this.runtime.crypto?.pieceBytes;
+  }
+
+  /** Its runtime's batch workers (S14.6), started on the first query that uses them. */
+  get workers(): BatchWorkers | undefined {
+    return this.runtime.workers?.();
   }
 
   get(token: typeof ResultHandleStoreToken): Promise<ResultHandleStore>;

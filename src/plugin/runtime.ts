@@ -3,6 +3,7 @@ import type { ResolvedStorageConfig, RuntimeKind, StorageCatalog, StorageEnviron
 import { withNamespace } from "../storage/namespace.js";
 import type { NamespacedStorage } from "../storage/types.js";
 import type { CryptoBackend } from "../records/crypto/backend.js";
+import type { BatchWorkers } from "../query/worker-pool.js";
 
 /** What a build (Node, page) supplies to the core: where it runs, its environment, its storage drivers, and how it opens them. */
 export interface Runtime extends StorageEnvironment {
@@ -11,6 +12,8 @@ export interface Runtime extends StorageEnvironment {
   openStorage(config: ResolvedStorageConfig, namespace: string): Promise<NamespacedStorage>;
   /** The crypto backend stores of this build seal with (S8.4); WebCrypto when left out. */
   readonly crypto?: CryptoBackend;
+  /** Threads that count filters' batches (S14.6), shared by the build's plugin instances; none when left out. */
+  workers?(): BatchWorkers | undefined;
 }
 
 /**
@@ -22,12 +25,15 @@ export function defineRuntime(
   env: (name: string) => string | undefined,
   storage: StorageCatalog,
   crypto?: CryptoBackend,
+  startWorkers?: () => BatchWorkers | undefined,
 ): Runtime & StorageSetting {
+  let workers: BatchWorkers | undefined;
   return {
     kind,
     env,
     storage,
     crypto,
+    workers: startWorkers && (() => (workers ??= startWorkers())), // made on first use, once per build
     async openStorage(config, namespace) {
       const driver = storage.drivers.find((candidate) => candidate.type === config.type);
       // Options are checked against the same catalog at init, so only a hand-made config gets here.

@@ -74,12 +74,14 @@ export function useBudget(within: QueryBudget): void {
   budget = within;
 }
 export function tick(): void {
-  if (++budget.work > MAX_QUERY_STEPS) {
-    throw new ResultQueryError(
-      "INVALID_INPUT",
-      `The query would visit more than ${MAX_QUERY_STEPS} nodes of this answer (nested descendants or wildcards multiply): narrow it, for example $.rows[?@.id == 5] instead of $..*..id.`,
-    );
-  }
+  if (++budget.work > MAX_QUERY_STEPS) throw tooManySteps();
+}
+/** The refusal of a query past its budget of steps (S14.3). */
+export function tooManySteps(): ResultQueryError {
+  return new ResultQueryError(
+    "INVALID_INPUT",
+    `The query would visit more than ${MAX_QUERY_STEPS} nodes of this answer (nested descendants or wildcards multiply): narrow it, for example $.rows[?@.id == 5] instead of $..*..id.`,
+  );
 }
 
 export const environment = new JSONPathEnvironment();

@@ -65,6 +65,14 @@ export class NodelistPager {
     return true;
   }
 
+  /** Counts nodes known to lie off the page (counted on another thread, counted-batches.ts). */
+  skip(count: number): void {
+    if (count > 0 && this.total < this.offset + this.limit && this.total + count > this.offset && !this.refused) {
+      throw new Error("unreachable: nodes of the page were counted without being read");
+    }
+    this.total += count;
+  }
+
   page(): NodelistPage {
     const { offset, value, total, path } = this;
     if (this.pick) checkFieldsFound(this.read, value, this.args.fields!, { path, offset });

@@ -3,6 +3,7 @@ import type { Owner } from "../records/crypto/keys.js";
 import { describeError, RESULT_QUERY_ERROR_CODES, ResultQueryError } from "../errors.js";
 import { StreamedAnswer } from "../records/list-stream.js";
 import { answerOverBatches } from "./over-batches.js";
+import type { BatchWorkers } from "./worker-pool.js";
 import { quoteArgument } from "../util/quote-argument.js";
 import type { ResultHandlesConfig } from "../config.js";
 import type { Selector } from "../records/answer-index.js";
@@ -18,6 +19,8 @@ import { withKnownSizes } from "../util/size.js";
 export interface HandleSource {
   readonly config: ResultHandlesConfig;
   store(): Promise<ResultHandleStore>;
+  /** Threads to count a filter's batches on (S14.6); without them, everything runs on the calling thread. */
+  readonly workers?: BatchWorkers;
 }
 
 /** The caller, or how to find it per source when hosts resolve owners per plugin instance. */
@@ -155,7 +158,7 @@ export class ResultQueryTool {
       found = await this.readWhole(args.handle, owner, found.source);
     }
     if (found.value instanceof StreamedAnswer) {
-      const streamed = await answerOverBatches(found.value, plan, args, config);
+      const streamed = await answerOverBatches(found.value, plan, args, config, found.source.workers);
       if (streamed === "lost") throw handleNotFound(args.handle);
       if (streamed === "unavailable") throw storeUnavailable(); // the store failed between two batches (S9.1): try again
       return { result: streamed, expiresAt: found.expiresAt };

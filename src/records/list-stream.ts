@@ -26,8 +26,26 @@ export interface BatchVisit {
   to?: number;
   /** Whether a batch, given its JSON text (items joined by commas), needs parsing at all. */
   admit?: (text: string) => boolean;
-  /** Items `first` onwards of one batch, in order; `false` stops the reading (the answer is known). */
-  visit: (first: number, items: unknown[]) => boolean | void;
+  /** Whether batch number `batch` is read at all (default: every batch); the others are not even fetched. */
+  wants?: (batch: number) => boolean;
+  /** Items `first` onwards of one batch (number `batch` of the list), in order; `false` stops the reading (the answer is known). */
+  visit: (first: number, items: unknown[], batch: number) => boolean | void;
+}
+
+/**
+ * One piece's share of a list's batches, handed whole to a reader elsewhere (a batch worker, S14.6): the
+ * piece's plaintext, the receiver's to move without copying, and the batches that end in it.
+ */
+export interface BatchPiece {
+  readonly bytes: Uint8Array;
+  /** Number (in the list) of the first batch here; the others follow in order. */
+  readonly batch: number;
+  /** Per batch: its first item, and its byte range in `bytes`, three numbers each. */
+  readonly ranges: number[];
+  /** Per batch: whether its bytes here are ASCII. */
+  readonly ascii: boolean[];
+  /** The bytes the first batch began with in earlier pieces (a copy), if it did. */
+  head?: Uint8Array;
 }
 
 /**
@@ -50,6 +68,12 @@ export class StreamedAnswer {
     return this.read.state.index!.lists;
   }
 
+  /** How many batches `list` is stored in, and the bytes of JSON they take. */
+  sizeOf(list: number): { batches: number; bytes: number } {
+    const layout = this.read.state.index!.lists[list]!;
+    return { batches: layout.batches.length / 2, bytes: layout.end - (layout.batches[1] ?? layout.end) };
+  }
+
   /**
    * The list standing at `key` of `container` (an object of `root`), if one does. Told by place, not by
    * the value there: `root` is the answer's shared state, and a slice of a list read while this stream
@@ -63,7 +87,7 @@ export class StreamedAnswer {
   private places?: Map<object, Map<string | number, number>>;
 
   /** Reads the batches of `list` holding items `from` to `to - 1`, in order, and says how the reading ended. */
-  async forEachBatch(list: number, { from = 0, to = Number.MAX_SAFE_INTEGER, admit, visit }: BatchVisit): Promise<BatchReading> {
+  async forEachBatch(list: number, { from = 0, to = Number.MAX_SAFE_INTEGER, admit, wants, visit }: BatchVisit): Promise<BatchReading> {
     const { state } = this.read;
     const index = state.index!;
     const layout = index.lists[list]!;
@@ -79,10 +103,10 @@ export class StreamedAnswer {
     for (let batch = 0; batch < count; batch++) {
       const first = layout.batches[2 * batch]!;
       const last = batch + 1 < count ? layout.batches[2 * batch + 2]! : layout.length;
-      if (last <= from) continue;
+      if (last <= from || (wants && !wants(batch))) continue;
       if (first >= to) break;
       if (held?.loaded[batch]) {
-        if (visit(first, held.items.slice(first, last)) === false) return "read";
+        if (visit(first, held.items.slice(first, last), batch) === false) return "read";
         continue;
       }
       const start = layout.batches[2 * batch + 1]!;
@@ -92,7 +116,7 @@ export class StreamedAnswer {
       // The next pieces are fetched meanwhile, so a remote store's round trips overlap the parsing; a
       // failure is met when the piece is awaited.
       const reached = parts[parts.length - 1]!.piece;
-      for (let ahead = reached + 1; ahead <= Math.min(lastPiece, reached + PIECES_AHEAD); ahead++) open(ahead).catch(() => {});
+      if (!wants) for (let ahead = reached + 1; ahead <= Math.min(lastPiece, reached + PIECES_AHEAD); ahead++) open(ahead).catch(() => {}); // a few batches wanted: none ahead
       const texts: string[] = [];
       for (const { piece, from: at, to: until } of parts) {
         let bytes: Uint8Array | typeof MISSING;
@@ -109,10 +133,81 @@ export class StreamedAnswer {
       }
       const text = texts.length === 1 ? texts[0]! : texts.join("");
       if (admit && !admit(text)) continue;
-      if (visit(first, JSON.parse(`[${text}]`) as unknown[]) === false) return "read";
+      if (visit(first, JSON.parse(`[${text}]`) as unknown[], batch) === false) return "read";
     }
     return "read";
   }
+
+  /**
+   * Hands the pieces holding batches of `list` with items `from` to `to - 1` to `take`, in order, each
+   * with the batches that end in it, and says how the reading ended. `take` owns each piece it gets (it may
+   * move it to another thread); its promise holds the next piece back, so a slow taker bounds what is read
+   * ahead. The batches of a slice read before are read again (they are not moved from the cache).
+   */
+  async forEachPiece(list: number, { from = 0, to = Number.MAX_SAFE_INTEGER }: { from?: number; to?: number }, take: (piece: BatchPiece) => Promise<void>): Promise<BatchReading> {
+    const index = this.read.state.index!;
+    const layout = index.lists[list]!;
+    const count = layout.batches.length / 2;
+    const pieces = new Map<number, Promise<Uint8Array | typeof MISSING>>();
+    const open = (piece: number) => {
+      let opened = pieces.get(piece);
+      if (!opened) pieces.set(piece, (opened = openPieceOf(this.read, piece)));
+      return opened;
+    };
+    const lastPiece = piecesOf(index, layout.end - 1, layout.end)[0]?.piece ?? 0;
+    let current: (BatchPiece & { piece: number }) | undefined;
+    let head: Uint8Array[] = [];
+    for (let batch = 0; batch < count; batch++) {
+      const first = layout.batches[2 * batch]!;
+      const last = batch + 1 < count ? layout.batches[2 * batch + 2]! : layout.length;
+      if (last <= from) continue;
+      if (first >= to) break;
+      const start = layout.batches[2 * batch + 1]!;
+      const end = batch + 1 < count ? layout.batches[2 * batch + 3]! - 1 : layout.end;
+      const parts = piecesOf(index, start, end);
+      for (const [at, { piece, from: begin, to: until }] of parts.entries()) {
+        let bytes: Uint8Array | typeof MISSING;
+        if (current?.piece === piece) bytes = current.bytes;
+        else {
+          if (current) await take(current);
+          current = undefined;
+          pieces.delete(piece - 1);
+          for (let ahead = piece + 1; ahead <= Math.min(lastPiece, piece + PIECES_AHEAD); ahead++) open(ahead).catch(() => {});
+          try {
+            bytes = await open(piece);
+          } catch {
+            return "unavailable";
+          }
+          if (bytes === MISSING) {
+            this.lost();
+            return "lost";
+          }
+        }
+        if (at < parts.length - 1) {
+          head.push(bytes.slice(begin, until)); // a copy: the piece itself goes to `take` with the batches ending in it
+          continue;
+        }
+        current ??= { piece, bytes, batch, ranges: [], ascii: [] };
+        if (head.length > 0) current.head = joinBytes(head);
+        head = [];
+        current.ranges.push(first, begin, until);
+        current.ascii.push(index.ascii[piece] === 1);
+      }
+    }
+    if (current) await take(current);
+    return "read";
+  }
+}
+
+function joinBytes(parts: readonly Uint8Array[]): Uint8Array {
+  if (parts.length === 1) return parts[0]!;
+  const out = new Uint8Array(parts.reduce((sum, part) => sum + part.byteLength, 0));
+  let at = 0;
+  for (const part of parts) {
+    out.set(part, at);
+    at += part.byteLength;
+  }
+  return out;
 }
 
 /** Per container of `root` holding a list at one of its keys: which list at which key. */

@@ -1,0 +1,47 @@
+/**
+ * Batch workers in Node (S14.6): `worker_threads`, each running one file of the build (batch-worker.js).
+ * A worker is referenced only while it counts, so an idle pool never keeps a process alive. Where Node
+ * has no `process.getBuiltinModule` (before 20.16) there are none, and queries count on the calling thread.
+ */
+import { BATCH_WORKERS } from "../defaults.js";
+import { WorkerPool, type BatchWorkers, type WorkerPort } from "../query/worker-pool.js";
+
+type Threads = typeof import("node:worker_threads");
+type NodeWorker = InstanceType<Threads["Worker"]>;
+
+const builtin = <T>(id: string): T | undefined =>
+  (globalThis as { process?: { getBuiltinModule?: (id: string) => unknown } }).process?.getBuiltinModule?.(id) as T | undefined;
+
+/** Node's batch workers; `settings` differ from the defaults only in tests (a list of any size counted there). */
+export function nodeBatchWorkers(settings: { minBytes: number; threads: number; idleMs: number } = BATCH_WORKERS): BatchWorkers | undefined {
+  const threads = builtin<Threads>("node:worker_threads");
+  const os = builtin<typeof import("node:os")>("node:os");
+  if (!threads || !os) return undefined;
+  const cores = typeof os.availableParallelism === "function" ? os.availableParallelism() : os.cpus().length;
+  return new WorkerPool(() => workerPort(startBatchWorker(threads)), Math.min(settings.threads, cores), settings.minBytes, settings.idleMs);
+}
+
+/** One batch worker thread. */
+export function startBatchWorker({ Worker }: Threads = builtin<Threads>("node:worker_threads")!): NodeWorker {
+  // The CommonJS build has no import.meta (its bundler leaves an empty object): it knows its file instead.
+  const here = typeof __filename === "string" ? builtin<typeof import("node:url")>("node:url")!.pathToFileURL(__filename).href : import.meta.url;
+  if (!here.endsWith(".ts")) return new Worker(new URL("./batch-worker.js", here));
+  // Run from the sources (the tests): the worker is TypeScript, which tsx (a dev dependency) loads.
+  const source = JSON.stringify(new URL("./batch-worker.ts", here).href);
+  return new Worker(`import("tsx/esm/api").then((tsx) => tsx.tsImport(${source}, ${source}))`, { eval: true });
+}
+
+/** A worker thread as the pool drives it: a failure, an exit or an error event ends it for the pool. */
+export function workerPort(worker: NodeWorker): WorkerPort {
+  worker.unref();
+  return {
+    post: (message, transfer) => worker.postMessage(message, transfer),
+    listen(receive) {
+      worker.on("message", receive);
+      worker.on("error", () => receive(undefined));
+      worker.on("exit", () => receive(undefined));
+    },
+    busy: (busy) => (busy ? worker.ref() : worker.unref()),
+    terminate: () => void worker.terminate(),
+  };
+}

@@ -1,0 +1,191 @@
+// S14.6 with batch workers: a filter's batches counted on worker threads (real `worker_threads`) answer
+// exactly as on the calling thread, on memory, SQLite and Redis; the calling thread then parses only the
+// batches of the page; a worker that fails costs nothing but time; a lost piece or a failing store answers
+// the coded refusal; what a worker is handed holds no key; and a process using them exits when done.
+import { execFile } from "node:child_process";
+import { Worker } from "node:worker_threads";
+import { promisify } from "node:util";
+import { afterAll, describe, expect, it, vi } from "vitest";
+import { ResultHandleStore, ResultQueryTool, type NamespacedStorage, type Owner } from "mcp-result-handles";
+import type { ResultHandlesConfig } from "../src/plugin/options.js";
+import { nodeBatchWorkers, startBatchWorker, workerPort } from "../src/node/batch-workers.js";
+import { WorkerPool, type BatchWorkers, type WorkerPort } from "../src/query/worker-pool.js";
+import { answered as answeredBy, CountedStorage, everyStore, wholeAnswer } from "./helpers/store-queries.js";
+
+const owner: Owner = { session: "s-workers", caller: "reader" };
+const config = { thresholdBytes: 16_384, preview: { chars: 500 } } as ResultHandlesConfig;
+const expected = (value: unknown, args: Record<string, unknown>) => wholeAnswer(value, args, config);
+const answered = (tool: ResultQueryTool, handle: string, args: Record<string, unknown>) => answeredBy(tool, handle, args, owner);
+const workers = nodeBatchWorkers({ minBytes: 0, threads: 2, idleMs: 2000 })!;
+afterAll(() => (workers as WorkerPool).stop());
+
+function answer() {
+  const rows = Array.from({ length: 6000 }, (_, i) => ({
+    id: i,
+    owner: `user${i % 13}`,
+    status: ["open", "closed", "pending"][i % 3],
+    amount: (i * 7919) % 100_000,
+    note: i % 10 === 0 ? `say "hi"\\ ünï ${i}\nsecond line ${i % 7}` : `row ${i}`,
+    tags: i % 4 === 0 ? ["a", "b"] : [],
+    nested: { name: `n${i % 50}`, deep: { name: i % 2 ? "odd" : "even" } },
+  }));
+  return { meta: { title: "orders" }, rows, total: rows.length };
+}
+
+const QUERIES: Record<string, unknown>[] = [
+  { path: '$.rows[?@.owner == "user5" && @.amount > 80000]' },
+  { path: '$.rows[?@.owner == "user5" && @.amount > 80000]', offset: 7, limit: 3 },
+  { path: "$.rows[?@.amount > 50000]", limit: 3 },
+  { path: "$.rows[?@.amount > 50000].id", offset: 2990, limit: 20 },
+  { path: "$.rows[?@.amount > 50000].id", offset: 99999 },
+  { path: "$.rows[?@.amount > 99000].id", page: 2, limit: 5 },
+  { path: "$.rows[?@.status == 'pending']", fields: ["nope"] },
+  { path: "$.rows[?search(@.note, 'ünï 1[0-9]0')].note" },
+  { path: "$.rows[?length(@.tags) > 1].tags[1]", offset: 1490 },
+  { path: "$.rows[*]", limit: 1000 }, // too large: refused with how many fit
+  { path: "$.rows[*].nested.name", limit: 2, offset: 3000 },
+  { path: "$.rows[10:200:7].id" },
+  { path: "$.rows..deep..name", offset: 5995 },
+];
+
+async function setUp(storage: NamespacedStorage, pool: BatchWorkers | undefined) {
+  const counted = new CountedStorage(storage);
+  const store = new ResultHandleStore(counted, 60, { pieceBytes: 16 * 1024 });
+  const tool = new ResultQueryTool(() => [{ config, store: async () => store, workers: pool }]);
+  const fold = async (value: unknown) => {
+    const handle = store.newHandle();
+    await store.save(handle, value, owner);
+    return handle;
+  };
+  return { counted, store, tool, fold };
+}
+
+describe("S14.6 filters counted on batch workers, on every store", () => {
+  const stores = everyStore("batch-workers");
+  it.each(stores)("%s: the same answers as over the whole value, counted on the workers", async (_name, open) => {
+    const value = answer();
+    const setup = await setUp(await open(), workers);
+    const count = vi.spyOn(workers, "count");
+    try {
+      for (const args of QUERIES) {
+        const jobs = count.mock.calls.length;
+        expect(await answered(setup.tool, await setup.fold(value), args), JSON.stringify(args)).toEqual(expected(value, args));
+        expect(count.mock.calls.length, JSON.stringify(args)).toBeGreaterThan(jobs);
+      }
+      expect(workers.usable).toBe(true);
+    } finally {
+      count.mockRestore();
+      await setup.store.onShutdown();
+    }
+  }, 60_000);
+
+  it.each(stores)("%s: a store failing between pieces is unavailable (S9.1), a piece lost reads as not found (S8.5)", async (_name, open) => {
+    const value = answer();
+    const setup = await setUp(await open(), workers);
+    try {
+      const handle = await setup.fold(value);
+      expect(await answered(setup.tool, handle, { path: "$.rows[0].id" })).toMatchObject({ value: 0 }); // the index cached
+      setup.counted.failAfter = setup.counted.gets + 5;
+      expect(await answered(setup.tool, handle, { path: "$.rows[?@.amount > 1].id" })).toMatchObject({ code: "RESULT_STORE_UNAVAILABLE" });
+      setup.counted.failAfter = undefined;
+      expect(await answered(setup.tool, handle, { path: "$.rows[?@.amount > 1].id" })).toEqual(expected(value, { path: "$.rows[?@.amount > 1].id" }));
+      // A piece in the middle of the list deleted: found among the keys a filter fetches, in order.
+      const watch = vi.spyOn(setup.counted.inner, "get");
+      await answered(setup.tool, handle, { path: "$.rows[?@.amount > 2].id" });
+      const seen = watch.mock.calls.map(([key]) => key);
+      watch.mockRestore();
+      await setup.counted.inner.delete(seen[Math.floor(seen.length / 2)]!);
+      expect(await answered(setup.tool, handle, { path: "$.rows[?@.amount > 1].id" })).toMatchObject({ code: "RESULT_HANDLE_NOT_FOUND" });
+    } finally {
+      await setup.store.onShutdown();
+    }
+  }, 60_000);
+});
+
+describe("S14.6 what the calling thread does, and what a worker sees", () => {
+  const [[, open]] = everyStore("batch-workers-main").slice(0, 1) as [[string, () => Promise<NamespacedStorage>]];
+
+  it("parses only the batches of the page, where on its own it parses every batch", async () => {
+    const value = answer();
+    const args = { path: "$.rows[?@.amount > 50000]", limit: 3 }; // every batch holds matches: no text rules one out
+    const parsedBy = async (pool: BatchWorkers | undefined) => {
+      const setup = await setUp(await open(), pool);
+      const handle = await setup.fold(value);
+      const parse = vi.spyOn(JSON, "parse");
+      try {
+        expect(await answered(setup.tool, handle, args)).toEqual(expected(value, args));
+        return parse.mock.calls.filter(([text]) => typeof text === "string" && text.startsWith('[{"id":')).length; // a batch of rows
+      } finally {
+        parse.mockRestore();
+        await setup.store.onShutdown();
+      }
+    };
+    const alone = await parsedBy(undefined);
+    const helped = await parsedBy(workers);
+    expect(alone).toBeGreaterThan(30); // about 50 batches of 32 KB
+    expect(helped).toBe(1); // the first batch holds the page
+  }, 60_000);
+
+  it("a worker that fails (here: cannot start its code) fails nothing: the query runs here, and the pool is not used again", async () => {
+    const broken = new WorkerPool(() => workerPort(new Worker("throw new Error('no such worker')", { eval: true })), 2, 0, 1000);
+    const setup = await setUp(await open(), broken);
+    try {
+      const value = answer();
+      const args = { path: "$.rows[?@.amount > 50000].id", offset: 100, limit: 5 };
+      expect(await answered(setup.tool, await setup.fold(value), args)).toEqual(expected(value, args));
+      expect(broken.usable).toBe(false);
+      expect(await answered(setup.tool, await setup.fold(value), args)).toEqual(expected(value, args));
+    } finally {
+      await setup.store.onShutdown();
+    }
+  }, 60_000);
+
+  it("a worker is handed a piece's plaintext, the query and byte ranges: no key, no handle, no owner (S8)", async () => {
+    const posted: unknown[] = [];
+    const watched = new WorkerPool(
+      () => {
+        const port = workerPort(startBatchWorker());
+        return { ...port, post: (message, transfer) => (posted.push(message), port.post(message, transfer)) } satisfies WorkerPort;
+      },
+      1,
+      0,
+      1000,
+    );
+    const setup = await setUp(await open(), watched);
+    try {
+      const value = answer();
+      const handle = await setup.fold(value);
+      await answered(setup.tool, handle, { path: "$.rows[?@.amount > 50000].id" });
+      expect(posted.length).toBeGreaterThan(10);
+      for (const message of posted as { id: number; job: Record<string, unknown> }[]) {
+        expect(Object.keys(message).sort()).toEqual(["id", "job"]);
+        expect(Object.keys(message.job).sort()).toEqual(expect.arrayContaining(["ascii", "bytes", "length", "query", "ranges"]));
+        expect(Object.keys(message.job).every((key) => ["ascii", "bytes", "head", "length", "query", "ranges"].includes(key))).toBe(true);
+        expect(JSON.stringify(message.job.query)).not.toContain(handle);
+      }
+    } finally {
+      watched.stop();
+      await setup.store.onShutdown();
+    }
+  }, 60_000);
+});
+
+describe("S14.6 a process whose queries used batch workers exits when its work is done", () => {
+  it("a script folding a 3 MB answer and filtering it ends on its own, with the answer", async () => {
+    const script = `
+      import { ResultHandlesPlugin, ResultQueryTool, foldToolResult } from ${JSON.stringify(new URL("../src/node/index.ts", import.meta.url).href)};
+      const rows = Array.from({ length: 20000 }, (_, i) => ({ id: i, amount: (i * 7919) % 100000, note: "row " + i + " ".repeat(100) }));
+      const plugin = ResultHandlesPlugin.init({ storage: { type: "memory" } });
+      const owner = { session: "s", caller: "c" };
+      const folded = await foldToolResult(plugin, { toolName: "t", result: { structuredContent: { rows } }, owner });
+      const tool = new ResultQueryTool(() => [plugin]);
+      const result = await tool.query({ handle: folded.structuredContent.handle, path: "$.rows[?@.amount > 50000].id", limit: 2 }, owner);
+      console.log(JSON.stringify({ total: result.total, usable: plugin.workers.usable }));
+      await plugin.onShutdown();
+    `;
+    const { stdout } = await promisify(execFile)(process.execPath, ["--import", "tsx", "--input-type=module", "-e", script], { timeout: 15_000 });
+    const printed = JSON.parse(stdout.trim()) as { total: number; usable: boolean };
+    expect(printed.total).toBe(Array.from({ length: 20000 }, (_, i) => (i * 7919) % 100000).filter((amount) => amount > 50000).length);
+    expect(printed.usable).toBe(true);
+  }, 30_000);
+});
