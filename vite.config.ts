@@ -1,7 +1,25 @@
-import { defineConfig } from "vite";
+import { defineConfig, type Plugin } from "vite";
+
+/**
+ * The page build starts its batch worker as `new Worker(new URL("./batch-worker.js", import.meta.url))`
+ * (src/browser/batch-workers.ts): the form the page's own bundler recognises, to bundle the worker file
+ * with its imports. This library build must leave that line as written, so Vite's two plugins for that
+ * form (which would bundle the worker into an asset, or inline its source) are taken out here.
+ */
+const keepWorkerUrls: Plugin = {
+  name: "keep-worker-urls",
+  configResolved(config) {
+    const plugins = config.plugins as Plugin[];
+    for (const name of ["vite:worker-import-meta-url", "vite:asset-import-meta-url"]) {
+      const at = plugins.findIndex((plugin) => plugin.name === name);
+      if (at >= 0) plugins.splice(at, 1);
+    }
+  },
+};
 
 /** Library build: one ESM and one CJS file per runtime entry; dependencies stay external. */
 export default defineConfig({
+  plugins: [keepWorkerUrls],
   build: {
     target: "es2022",
     minify: false,
@@ -9,7 +27,7 @@ export default defineConfig({
     emptyOutDir: true,
     lib: {
       // Each build's batch worker (S14.6) is a file of its own, started by URL next to the entry.
-      entry: { "node/index": "src/node/index.ts", "node/batch-worker": "src/node/batch-worker.ts", "browser/index": "src/browser/index.ts", "edge/index": "src/edge/index.ts" },
+      entry: { "node/index": "src/node/index.ts", "node/batch-worker": "src/node/batch-worker.ts", "browser/index": "src/browser/index.ts", "browser/batch-worker": "src/browser/batch-worker.ts", "edge/index": "src/edge/index.ts" },
       formats: ["es", "cjs"],
       fileName: (format, entryName) => `${entryName}.${format === "es" ? "js" : "cjs"}`,
     },

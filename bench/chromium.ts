@@ -3,11 +3,11 @@
  * (dist/browser), serves it on loopback, and drives the system's Chromium through Playwright with the
  * project's network-free flags (scripts/chromium.ts). Everything started here is stopped here.
  */
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { join, relative, sep } from "node:path";
 import { fileURLToPath } from "node:url";
 import { chromium } from "playwright";
 import { build } from "vite";
@@ -37,11 +37,16 @@ export async function runInChromium(
         lib: { entry: join(root, "bench/page/main.ts"), formats: ["es"], fileName: () => "bench.js" },
       },
     });
-    const script = readFileSync(join(outDir, "bench.js"));
+    // The bundle and what Vite emitted beside it (the batch worker, S14.6), from memory.
+    const files = new Map(readdirSync(outDir, { recursive: true, withFileTypes: true }).filter((entry) => entry.isFile()).map((entry) => {
+      const path = join(entry.parentPath, entry.name);
+      return [`/${relative(outDir, path).split(sep).join("/")}` as string, readFileSync(path)] as const;
+    }));
     // Cross-origin isolated, so performance.now() has microseconds, not Chromium's 0.1 ms steps.
     const isolated = { "cross-origin-opener-policy": "same-origin", "cross-origin-embedder-policy": "require-corp" };
     const http = createServer((request, response) => {
-      if (request.url === "/bench.js") response.writeHead(200, { "content-type": "text/javascript", ...isolated }).end(script);
+      const file = files.get(request.url ?? "");
+      if (file) response.writeHead(200, { "content-type": "text/javascript", ...isolated }).end(file);
       else response.writeHead(200, { "content-type": "text/html", ...isolated }).end('<!doctype html><script type="module" src="/bench.js"></script>');
     });
     await new Promise<void>((resolve) => http.listen(0, "127.0.0.1", resolve));

@@ -1,5 +1,6 @@
 import { BrowserStoreUnavailableError } from "../errors.js";
 import { defineRuntime } from "../plugin/runtime.js";
+import { browserBatchWorkers } from "./batch-workers.js";
 import { webCryptoBackend } from "../records/crypto/webcrypto.js";
 import { customDriver } from "../storage/custom.js";
 import { indexedDbDriver } from "../storage/indexeddb.js";
@@ -15,4 +16,5 @@ export const browserRuntime = defineRuntime(
     refuse: (type) => new BrowserStoreUnavailableError(type),
   },
   webCryptoBackend, // pages use WebCrypto only (S8.4)
+  browserBatchWorkers,
 );
