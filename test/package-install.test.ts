@@ -60,7 +60,13 @@ ${consumerBody}`;
 const flow = (imports: string) => `${imports}
 const ticket = z.object({ id: z.string(), title: z.string() });
 const server = new McpServer({ name: "scratch", version: "1.0.0" });
-ResultHandlesPlugin.init({ thresholdBytes: 4096, storage: { type: "memory" } }).install(server);
+const plugin = ResultHandlesPlugin.init({ thresholdBytes: 4096, storage: { type: "memory" } });
+plugin.install(server);
+// 2 MB of rows: a filter over them is counted on the package's batch worker threads (S14.6).
+server.registerTool("big", { description: "Many rows" }, async () => ({
+  content: [],
+  structuredContent: { rows: Array.from({ length: 20000 }, (_, i) => ({ id: i, n: (i * 7919) % 100, note: "row " + i + " ".repeat(80) })) },
+}));
 server.registerTool(
   "report",
   { description: "Every open ticket", outputSchema: z.union([z.object({ rows: z.array(ticket) }), foldedAnswerSchema]) },
@@ -79,11 +85,15 @@ serverSide.sessionId = "scratch-session";
   const answer = await client.callTool({ name: "report", arguments: {} });
   const handle = answer.structuredContent && answer.structuredContent.handle;
   const slice = await client.callTool({ name: "result_query", arguments: { handle, path: "$.rows[199]" } });
+  const big = await client.callTool({ name: "big", arguments: {} });
+  const filtered = await client.callTool({ name: "result_query", arguments: { handle: big.structuredContent.handle, path: "$.rows[?@.n > 95].id", limit: 3 } });
   console.log(JSON.stringify({
     tools: tools.map((tool) => ({ name: tool.name, outputType: tool.outputSchema && tool.outputSchema.type })),
     answerKeys: Object.keys(answer.structuredContent || {}).sort(),
     meta: answer._meta && answer._meta[RESULT_HANDLE_META_KEY],
     slice: slice.structuredContent,
+    filtered: filtered.structuredContent,
+    workersUsable: plugin.workers && plugin.workers.usable, // false had a worker failed (its file missing, say)
   }));
   await client.close();
   await server.close();
@@ -171,11 +181,14 @@ describe("S13 the package as users install it", () => {
     it(`S13.2 ${script}: tools/list lists the union schema and result_query; an answer folds and reads back`, async () => {
       const { stdout } = await run(process.execPath, [script], { cwd: project() });
       const outcome = JSON.parse(stdout);
-      expect(outcome.tools.map((tool: { name: string }) => tool.name).sort()).toEqual(["report", "result_query"]);
+      expect(outcome.tools.map((tool: { name: string }) => tool.name).sort()).toEqual(["big", "report", "result_query"]);
       expect(outcome.tools.find((tool: { name: string }) => tool.name === "report").outputType).toBe("object");
       expect(outcome.answerKeys).toEqual(["handle", "preview", "shape"]);
       expect(outcome.meta.bytes).toBeGreaterThan(4096);
       expect(outcome.slice).toMatchObject({ path: "$.rows[199]", value: { id: "T-199", title: "Ticket 199" } });
+      const selected = Array.from({ length: 20000 }, (_, i) => i).filter((i) => (i * 7919) % 100 > 95);
+      expect(outcome.filtered).toMatchObject({ value: selected.slice(0, 3), total: selected.length, nextOffset: 3 });
+      expect(outcome.workersUsable).toBe(true);
     }, 30_000);
   }
 });
