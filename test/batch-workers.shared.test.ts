@@ -17,6 +17,7 @@ describe(`S14.6 batch workers in ${inPage ? "a page" : "Node"}`, () => {
     const settings = { minBytes: 0, threads: 2, idleMs: 1000 };
     const workers = (inPage ? browserBatchWorkers(settings) : nodeBatchWorkers(settings))!;
     expect(workers).toBeInstanceOf(WorkerPool);
+    expect(await workers.warm()).toBe(true); // the worker's file found and loaded
     const rows = Array.from({ length: 3000 }, (_, i) => ({ id: i, amount: (i * 7919) % 1000, text: `row ${i} ${"é".repeat(i % 5)}` }));
     const store = new ResultHandleStore(new MemoryStorage("workers"), 60, { pieceBytes: 16 * 1024 });
     const config = { thresholdBytes: 100_000, preview: { chars: 500 } } as ResultHandlesConfig;
@@ -33,7 +34,7 @@ describe(`S14.6 batch workers in ${inPage ? "a page" : "Node"}`, () => {
       for (const job of count.mock.results) await expect(job.value).resolves.toHaveProperty("nodes"); // answered by a worker, not failed over
       expect(workers.usable).toBe(true);
     } finally {
-      (workers as WorkerPool).stop();
+      workers.stop();
       await store.onShutdown();
     }
   });

@@ -5,7 +5,7 @@
 import { execFile } from "node:child_process";
 import { Worker } from "node:worker_threads";
 import { promisify } from "node:util";
-import { afterAll, describe, expect, it, vi } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { ResultHandleStore, ResultQueryTool, type NamespacedStorage, type Owner } from "mcp-result-handles";
 import type { ResultHandlesConfig } from "../src/plugin/options.js";
 import { nodeBatchWorkers, startBatchWorker, workerPort } from "../src/node/batch-workers.js";
@@ -17,7 +17,8 @@ const config = { thresholdBytes: 16_384, preview: { chars: 500 } } as ResultHand
 const expected = (value: unknown, args: Record<string, unknown>) => wholeAnswer(value, args, config);
 const answered = (tool: ResultQueryTool, handle: string, args: Record<string, unknown>) => answeredBy(tool, handle, args, owner);
 const workers = nodeBatchWorkers({ minBytes: 0, threads: 2, idleMs: 2000 })!;
-afterAll(() => (workers as WorkerPool).stop());
+beforeAll(async () => expect(await workers.warm()).toBe(true)); // loaded before the first query: every query uses them
+afterAll(() => workers.stop());
 
 function answer() {
   const rows = Array.from({ length: 6000 }, (_, i) => ({
@@ -126,15 +127,26 @@ describe("S14.6 what the calling thread does, and what a worker sees", () => {
     expect(helped).toBe(1); // the first batch holds the page
   }, 60_000);
 
-  it("a worker that fails (here: cannot start its code) fails nothing: the query runs here, and the pool is not used again", async () => {
+  it("a worker that fails (here: its code throws as it loads) fails nothing: queries run here, and the pool is not used again", async () => {
     const broken = new WorkerPool(() => workerPort(new Worker("throw new Error('no such worker')", { eval: true })), 2, 0, 1000);
     const setup = await setUp(await open(), broken);
     try {
       const value = answer();
       const args = { path: "$.rows[?@.amount > 50000].id", offset: 100, limit: 5 };
-      expect(await answered(setup.tool, await setup.fold(value), args)).toEqual(expected(value, args));
+      expect(await answered(setup.tool, await setup.fold(value), args)).toEqual(expected(value, args)); // while they start
+      expect(await broken.warm()).toBe(false);
       expect(broken.usable).toBe(false);
       expect(await answered(setup.tool, await setup.fold(value), args)).toEqual(expected(value, args));
+
+      // One that dies holding jobs: the query it held answers from this thread.
+      const dying = new WorkerPool(() => workerPort(startBatchWorker()), 1, 0, 1000);
+      expect(await dying.warm()).toBe(true);
+      const port = (dying as unknown as { workers: { port: WorkerPort }[] }).workers[0]!.port;
+      const posted = vi.spyOn(port, "post").mockImplementation(() => port.terminate()); // the worker goes away mid-query
+      const tool = new ResultQueryTool(() => [{ config, store: async () => setup.store, workers: dying }]);
+      expect(await answered(tool, await setup.fold(value), args)).toEqual(expected(value, args));
+      expect(posted).toHaveBeenCalled();
+      expect(dying.usable).toBe(false);
     } finally {
       await setup.store.onShutdown();
     }
@@ -152,6 +164,7 @@ describe("S14.6 what the calling thread does, and what a worker sees", () => {
       1000,
     );
     const setup = await setUp(await open(), watched);
+    expect(await watched.warm()).toBe(true);
     try {
       const value = answer();
       const handle = await setup.fold(value);
@@ -179,6 +192,7 @@ describe("S14.6 a process whose queries used batch workers exits when its work i
       const owner = { session: "s", caller: "c" };
       const folded = await foldToolResult(plugin, { toolName: "t", result: { structuredContent: { rows } }, owner });
       const tool = new ResultQueryTool(() => [plugin]);
+      await plugin.workers.warm(); // the filter then runs on them
       const result = await tool.query({ handle: folded.structuredContent.handle, path: "$.rows[?@.amount > 50000].id", limit: 2 }, owner);
       console.log(JSON.stringify({ total: result.total, usable: plugin.workers.usable }));
       await plugin.onShutdown();

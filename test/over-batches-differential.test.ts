@@ -205,6 +205,7 @@ describe.each([
     const r = random(1406);
     const store = new ResultHandleStore(new MemoryStorage("differential", { maxBytes: 256 * 1024 * 1024 }), 60, { pieceBytes: 16 * 1024 });
     const tool = new ResultQueryTool(() => [{ config, store: async () => store, workers: pool }]);
+    if (pool) expect(await pool.warm()).toBe(true); // loaded before the first query, so every query may use them
     const counted = pool && vi.spyOn(pool, "count");
     const failures: string[] = [];
     let asked = 0;

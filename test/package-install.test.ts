@@ -86,6 +86,7 @@ serverSide.sessionId = "scratch-session";
   const handle = answer.structuredContent && answer.structuredContent.handle;
   const slice = await client.callTool({ name: "result_query", arguments: { handle, path: "$.rows[199]" } });
   const big = await client.callTool({ name: "big", arguments: {} });
+  const warmed = await plugin.workers.warm(); // the threads loaded (the first filter would not wait for them)
   const filtered = await client.callTool({ name: "result_query", arguments: { handle: big.structuredContent.handle, path: "$.rows[?@.n > 95].id", limit: 3 } });
   console.log(JSON.stringify({
     tools: tools.map((tool) => ({ name: tool.name, outputType: tool.outputSchema && tool.outputSchema.type })),
@@ -93,7 +94,8 @@ serverSide.sessionId = "scratch-session";
     meta: answer._meta && answer._meta[RESULT_HANDLE_META_KEY],
     slice: slice.structuredContent,
     filtered: filtered.structuredContent,
-    workersUsable: plugin.workers && plugin.workers.usable, // false had a worker failed (its file missing, say)
+    warmed,
+    workersUsable: plugin.workers.usable, // false had a worker failed (its file missing, say)
   }));
   await client.close();
   await server.close();
@@ -188,6 +190,7 @@ describe("S13 the package as users install it", () => {
       expect(outcome.slice).toMatchObject({ path: "$.rows[199]", value: { id: "T-199", title: "Ticket 199" } });
       const selected = Array.from({ length: 20000 }, (_, i) => i).filter((i) => (i * 7919) % 100 > 95);
       expect(outcome.filtered).toMatchObject({ value: selected.slice(0, 3), total: selected.length, nextOffset: 3 });
+      expect(outcome.warmed).toBe(true);
       expect(outcome.workersUsable).toBe(true);
     }, 30_000);
   }

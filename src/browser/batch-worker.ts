@@ -3,3 +3,4 @@ import { replyTo } from "../query/batch-count.js";
 
 const scope = globalThis as unknown as { onmessage: ((event: { data: Parameters<typeof replyTo>[0] }) => void) | null; postMessage(message: unknown): void };
 scope.onmessage = (event) => scope.postMessage(replyTo(event.data));
+scope.postMessage({ loaded: true }); // the query engine is loaded: jobs may come

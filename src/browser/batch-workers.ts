@@ -6,9 +6,9 @@
  * failure and queries count on the page's thread, as they would without workers.
  */
 import { BATCH_WORKERS } from "../defaults.js";
-import { WorkerPool, type BatchWorkers, type WorkerPort } from "../query/worker-pool.js";
+import { WorkerPool, type WorkerPort } from "../query/worker-pool.js";
 
-export function browserBatchWorkers(settings: { minBytes: number; threads: number; idleMs: number } = BATCH_WORKERS): BatchWorkers | undefined {
+export function browserBatchWorkers(settings: { minBytes: number; threads: number; idleMs: number } = BATCH_WORKERS): WorkerPool | undefined {
   if (typeof Worker !== "function") return undefined;
   const cores = globalThis.navigator?.hardwareConcurrency || 1;
   return new WorkerPool(() => workerPort(new Worker(new URL("./batch-worker.js", import.meta.url), { type: "module" })), Math.min(settings.threads, cores), settings.minBytes, settings.idleMs);

@@ -3,3 +3,4 @@ import { parentPort } from "node:worker_threads";
 import { replyTo } from "../query/batch-count.js";
 
 parentPort!.on("message", (message: Parameters<typeof replyTo>[0]) => parentPort!.postMessage(replyTo(message)));
+parentPort!.postMessage({ loaded: true }); // the query engine is loaded: jobs may come

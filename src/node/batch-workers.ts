@@ -4,7 +4,7 @@
  * has no `process.getBuiltinModule` (before 20.16) there are none, and queries count on the calling thread.
  */
 import { BATCH_WORKERS } from "../defaults.js";
-import { WorkerPool, type BatchWorkers, type WorkerPort } from "../query/worker-pool.js";
+import { WorkerPool, type WorkerPort } from "../query/worker-pool.js";
 
 type Threads = typeof import("node:worker_threads");
 type NodeWorker = InstanceType<Threads["Worker"]>;
@@ -13,7 +13,7 @@ const builtin = <T>(id: string): T | undefined =>
   (globalThis as { process?: { getBuiltinModule?: (id: string) => unknown } }).process?.getBuiltinModule?.(id) as T | undefined;
 
 /** Node's batch workers; `settings` differ from the defaults only in tests (a list of any size counted there). */
-export function nodeBatchWorkers(settings: { minBytes: number; threads: number; idleMs: number } = BATCH_WORKERS): BatchWorkers | undefined {
+export function nodeBatchWorkers(settings: { minBytes: number; threads: number; idleMs: number } = BATCH_WORKERS): WorkerPool | undefined {
   const threads = builtin<Threads>("node:worker_threads");
   const os = builtin<typeof import("node:os")>("node:os");
   if (!threads || !os) return undefined;
@@ -33,13 +33,13 @@ export function startBatchWorker({ Worker }: Threads = builtin<Threads>("node:wo
 
 /** A worker thread as the pool drives it: a failure, an exit or an error event ends it for the pool. */
 export function workerPort(worker: NodeWorker): WorkerPort {
-  worker.unref();
   return {
     post: (message, transfer) => worker.postMessage(message, transfer),
     listen(receive) {
       worker.on("message", receive);
       worker.on("error", () => receive(undefined));
       worker.on("exit", () => receive(undefined));
+      worker.unref(); // after the listeners: adding a "message" listener refs the worker again
     },
     busy: (busy) => (busy ? worker.ref() : worker.unref()),
     terminate: () => void worker.terminate(),

@@ -26,7 +26,7 @@ export interface BatchCounts {
  */
 export async function countInWorkers(answer: StreamedAnswer, list: number, plan: ItemPlan, query: string, workers: BatchWorkers | undefined): Promise<BatchCounts | Exclude<BatchReading, "read"> | undefined> {
   const { batches, bytes } = answer.sizeOf(list);
-  if (!workers?.usable || bytes < workers.minBytes) return undefined;
+  if (!workers || bytes < workers.minBytes || !workers.available()) return undefined;
   const { length } = answer.lists[list]!;
   const counts: BatchCounts = { nodes: new Int32Array(batches), steps: new Float64Array(batches) };
   const jobs: Promise<void>[] = [];

@@ -4,19 +4,24 @@
  * to start one worker (node/batch-workers.ts, browser/batch-workers.ts); queueing, replies and failures are
  * handled here alike.
  *
- * Workers start on the first large query and stop after a pause (`idleMs`), so an idle server holds no
- * threads, and a Node process never waits for them to exit. A worker that fails (cannot start, crashes,
- * answers garbage) fails the jobs it holds, and the pool stops using threads for good: the query then runs
- * on the calling thread as it does without a pool. A failure never reaches the caller as an error.
+ * Workers start when the first large query asks for them, and take jobs once they say they are loaded
+ * (loading the query engine takes a worker 50–200 ms: a query meanwhile counts on the calling thread
+ * rather than wait). They stop after a pause (`idleMs`), so an idle server holds no threads, and a Node
+ * process never waits for them to exit. A worker that fails (cannot start, crashes, answers what was not
+ * asked) fails the jobs it holds, and the pool stops using threads for good: those queries then run on the
+ * calling thread, as they do without a pool. A failure never reaches the caller as an error.
  */
 import type { CountJob, CountReply } from "./batch-count.js";
+
+/** What a worker posts: once `{ loaded: true }` when it can take jobs, then one reply per job. */
+export type WorkerMessage = { loaded: true } | { id: number; reply: CountReply };
 
 /** One started worker, as the runtime gives it. */
 export interface WorkerPort {
   post(message: { id: number; job: CountJob }, transfer: ArrayBuffer[]): void;
-  /** Called with each reply, and with `undefined` when the worker fails or exits. */
-  listen(receive: (reply: { id: number; reply: CountReply } | undefined) => void): void;
-  /** Whether the worker has jobs: a Node process may exit while its workers are idle, never while they count. */
+  /** Called with each message, and with `undefined` when the worker fails or exits. */
+  listen(receive: (message: WorkerMessage | undefined) => void): void;
+  /** Whether the worker is loading or has jobs: a Node process may exit while its workers are idle, never while they load or count. */
   busy?(busy: boolean): void;
   terminate(): void;
 }
@@ -24,8 +29,10 @@ export interface WorkerPort {
 export interface BatchWorkers {
   /** Lists of at least this many bytes are counted in workers (smaller ones cost less than the hand-over). */
   readonly minBytes: number;
-  /** Whether a job may be handed over now without queueing past what the workers can take. */
-  readonly usable: boolean;
+  /** Whether workers can take jobs now; when none is running, this starts them (the caller counts on its own thread meanwhile). */
+  available(): boolean;
+  /** Starts the workers, and resolves once one can take jobs: true, or false when they failed instead. */
+  warm(): Promise<boolean>;
   /** Resolves when a worker can take one more job (at most two waiting per worker). */
   ready(): Promise<void>;
   /** Counts `job` in a worker; rejects when the worker fails (the caller then counts on its own thread). */
@@ -34,6 +41,7 @@ export interface BatchWorkers {
 
 interface Running {
   port: WorkerPort;
+  loaded: boolean;
   pending: Map<number, { resolve: (reply: CountReply) => void; reject: (error: Error) => void }>;
 }
 
@@ -45,6 +53,7 @@ export class WorkerPool implements BatchWorkers {
   private nextId = 0;
   private idle: ReturnType<typeof setTimeout> | undefined;
   private waiting: (() => void)[] = [];
+  private onLoaded: (() => void)[] = [];
 
   constructor(
     private readonly start: () => WorkerPort,
@@ -53,25 +62,33 @@ export class WorkerPool implements BatchWorkers {
     private readonly idleMs: number,
   ) {}
 
+  /** False once a worker has failed: the pool is then never used again. */
   get usable(): boolean {
     return !this.broken && this.size > 0;
   }
 
+  available(): boolean {
+    if (!this.usable) return false;
+    if (this.workers.length === 0) this.startAll();
+    return this.workers.some((worker) => worker.loaded);
+  }
+
+  warm(): Promise<boolean> {
+    if (this.available() || !this.usable) return Promise.resolve(this.usable);
+    return new Promise((resolve) => this.onLoaded.push(() => resolve(this.usable)));
+  }
+
   ready(): Promise<void> {
-    if (this.load() < this.size * JOBS_PER_WORKER) return Promise.resolve();
+    const loaded = this.loaded().length;
+    if (loaded === 0 || this.load() < loaded * JOBS_PER_WORKER) return Promise.resolve(); // none: `count` refuses at once
     return new Promise((resolve) => this.waiting.push(resolve));
   }
 
   count(job: CountJob): Promise<CountReply> {
-    if (!this.usable) return Promise.reject(new Error("batch workers unavailable"));
+    const loaded = this.loaded();
+    if (!this.usable || loaded.length === 0) return Promise.reject(new Error("no batch worker is loaded"));
     clearTimeout(this.idle);
-    let worker: Running;
-    try {
-      worker = this.leastLoaded();
-    } catch (error) {
-      this.fail();
-      return Promise.reject(error instanceof Error ? error : new Error(String(error)));
-    }
+    const worker = loaded.reduce((best, each) => (each.pending.size < best.pending.size ? each : best));
     const id = this.nextId++;
     return new Promise<CountReply>((resolve, reject) => {
       if (worker.pending.size === 0) worker.port.busy?.(true);
@@ -79,39 +96,6 @@ export class WorkerPool implements BatchWorkers {
       const transfer = job.bytes.byteOffset === 0 && job.bytes.byteLength === job.bytes.buffer.byteLength ? [job.bytes.buffer as ArrayBuffer] : [];
       worker.port.post({ id, job }, transfer);
     });
-  }
-
-  private load(): number {
-    return this.workers.reduce((sum, worker) => sum + worker.pending.size, 0);
-  }
-
-  private leastLoaded(): Running {
-    if (this.workers.length < this.size && this.workers.every((worker) => worker.pending.size > 0)) {
-      const running: Running = { port: this.start(), pending: new Map() };
-      running.port.listen((message) => this.receive(running, message));
-      this.workers.push(running);
-      return running;
-    }
-    return this.workers.reduce((best, worker) => (worker.pending.size < best.pending.size ? worker : best));
-  }
-
-  private receive(worker: Running, message: { id: number; reply: CountReply } | undefined): void {
-    if (!this.workers.includes(worker)) return; // stopped on purpose (idle): its exit is no failure
-    const job = message && worker.pending.get(message.id);
-    if (!job) return this.fail(); // the worker failed, exited, or answered what was not asked
-    worker.pending.delete(message.id);
-    if (worker.pending.size === 0) worker.port.busy?.(false);
-    job.resolve(message.reply);
-    this.waiting.shift()?.();
-    if (this.load() === 0) {
-      this.idle = setTimeout(() => this.stop(), this.idleMs);
-      (this.idle as { unref?: () => void }).unref?.(); // a pause to stop on, not a reason for Node to stay up
-    }
-  }
-
-  private fail(): void {
-    this.broken = true;
-    this.stop();
   }
 
   /** Stops every worker; the jobs they hold fail (their queries count on the calling thread). */
@@ -123,6 +107,57 @@ export class WorkerPool implements BatchWorkers {
       port.terminate();
       for (const { reject } of pending.values()) reject(new Error("batch worker stopped"));
     }
-    for (const wake of this.waiting.splice(0)) wake();
+    for (const wake of [...this.waiting.splice(0), ...this.onLoaded.splice(0)]) wake();
+  }
+
+  private loaded(): Running[] {
+    return this.workers.filter((worker) => worker.loaded);
+  }
+
+  private load(): number {
+    return this.workers.reduce((sum, worker) => sum + worker.pending.size, 0);
+  }
+
+  private startAll(): void {
+    try {
+      for (let i = 0; i < this.size; i++) {
+        const running: Running = { port: this.start(), loaded: false, pending: new Map() };
+        this.workers.push(running);
+        running.port.listen((message) => this.receive(running, message));
+        running.port.busy?.(true); // loading: a process awaiting `warm` stays up until it is loaded
+      }
+    } catch {
+      this.fail(); // no Worker here, or a policy forbids it: the thread that asked counts alone
+    }
+    this.idleSoon();
+  }
+
+  private receive(worker: Running, message: WorkerMessage | undefined): void {
+    if (!this.workers.includes(worker)) return; // stopped on purpose (idle): its exit is no failure
+    if (message && "loaded" in message && !worker.loaded) {
+      worker.loaded = true;
+      worker.port.busy?.(false);
+      for (const wake of this.onLoaded.splice(0)) wake();
+      return;
+    }
+    const job = message && "id" in message ? worker.pending.get(message.id) : undefined;
+    if (!job || !message || !("reply" in message)) return this.fail(); // it failed, exited, or answered what was not asked
+    worker.pending.delete(message.id);
+    if (worker.pending.size === 0) worker.port.busy?.(false);
+    job.resolve(message.reply);
+    this.waiting.shift()?.();
+    if (this.load() === 0) this.idleSoon();
+  }
+
+  /** Stops the workers after `idleMs` without a job: a pause to stop on, never a reason for Node to stay up. */
+  private idleSoon(): void {
+    clearTimeout(this.idle);
+    this.idle = setTimeout(() => this.stop(), this.idleMs);
+    (this.idle as { unref?: () => void }).unref?.();
+  }
+
+  private fail(): void {
+    this.broken = true;
+    this.stop();
   }
 }
