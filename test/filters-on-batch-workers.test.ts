@@ -10,7 +10,7 @@ import { ResultHandleStore, ResultQueryTool, type NamespacedStorage, type Owner 
 import type { ResultHandlesConfig } from "../src/plugin/options.js";
 import { nodeBatchWorkers, startBatchWorker, workerPort } from "../src/node/batch-workers.js";
 import { WorkerPool, type BatchWorkers, type WorkerPort } from "../src/query/worker-pool.js";
-import { answered as answeredBy, CountedStorage, everyStore, wholeAnswer } from "./helpers/store-queries.js";
+import { answered as answeredBy, CountedStorage, everyStore, ordersAnswer as answer, wholeAnswer } from "./helpers/store-queries.js";
 
 const owner: Owner = { session: "s-workers", caller: "reader" };
 const config = { thresholdBytes: 16_384, preview: { chars: 500 } } as ResultHandlesConfig;
@@ -19,19 +19,6 @@ const answered = (tool: ResultQueryTool, handle: string, args: Record<string, un
 const workers = nodeBatchWorkers({ minBytes: 0, threads: 2, idleMs: 2000 })!;
 beforeAll(async () => expect(await workers.warm()).toBe(true)); // loaded before the first query: every query uses them
 afterAll(() => workers.stop());
-
-function answer() {
-  const rows = Array.from({ length: 6000 }, (_, i) => ({
-    id: i,
-    owner: `user${i % 13}`,
-    status: ["open", "closed", "pending"][i % 3],
-    amount: (i * 7919) % 100_000,
-    note: i % 10 === 0 ? `say "hi"\\ ünï ${i}\nsecond line ${i % 7}` : `row ${i}`,
-    tags: i % 4 === 0 ? ["a", "b"] : [],
-    nested: { name: `n${i % 50}`, deep: { name: i % 2 ? "odd" : "even" } },
-  }));
-  return { meta: { title: "orders" }, rows, total: rows.length };
-}
 
 const QUERIES: Record<string, unknown>[] = [
   { path: '$.rows[?@.owner == "user5" && @.amount > 80000]' },

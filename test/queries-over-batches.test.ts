@@ -5,27 +5,12 @@
 import { describe, expect, it, vi } from "vitest";
 import { MemoryStorage, ResultHandleStore, ResultQueryTool, type NamespacedStorage, type Owner } from "mcp-result-handles";
 import type { ResultHandlesConfig } from "../src/plugin/options.js";
-import { answered as answeredBy, CountedStorage, everyStore, PassThroughStorage, wholeAnswer } from "./helpers/store-queries.js";
+import { answered as answeredBy, CountedStorage, everyStore, ordersAnswer as answer, PassThroughStorage, wholeAnswer } from "./helpers/store-queries.js";
 
 const owner: Owner = { session: "s-batches", caller: "reader" };
 const config = { thresholdBytes: 16_384, preview: { chars: 500 } } as ResultHandlesConfig;
 const expected = (value: unknown, args: Record<string, unknown>) => wholeAnswer(value, args, config);
 const answered = (tool: ResultQueryTool, handle: string, args: Record<string, unknown>) => answeredBy(tool, handle, args, owner);
-
-/** Rows with escapes, non-ASCII, nested objects and lists, so batch and piece edges fall on them. */
-function answer() {
-  const rows = Array.from({ length: 6000 }, (_, i) => ({
-    id: i,
-    owner: `user${i % 13}`,
-    status: ["open", "closed", "pending"][i % 3],
-    amount: (i * 7919) % 100_000,
-    note: i % 10 === 0 ? `say "hi"\\ ünï ${i}\nsecond line ${i % 7}` : `row ${i}`,
-    tags: i % 4 === 0 ? ["a", "b"] : [],
-    nested: { name: `n${i % 50}`, deep: { name: i % 2 ? "odd" : "even" } },
-    flag: i % 5 === 0,
-  }));
-  return { meta: { title: "orders", rows: "not a list" }, rows, events: Array.from({ length: 3000 }, (_, i) => ({ at: i, kind: i % 9 ? "tick" : "user5 logged in" })), total: rows.length };
-}
 
 const QUERIES: Record<string, unknown>[] = [
   { path: '$.rows[?@.owner == "user5" && @.amount > 80000]' },

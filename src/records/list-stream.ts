@@ -7,6 +7,7 @@
  * from the text alone that nothing in it can match (a filter naming a string, a search for ASCII text).
  */
 import type { ListSummary } from "./answer-index.js";
+import type { ListLayout } from "./serialize.js";
 import { piecesOf } from "./answer-index.js";
 import { MISSING, openPieceOf, type AnswerRead } from "./answer-read.js";
 import { decodeUtf8 } from "../util/size.js";
@@ -91,44 +92,20 @@ export class StreamedAnswer {
     const { state } = this.read;
     const index = state.index!;
     const layout = index.lists[list]!;
-    const count = layout.batches.length / 2;
     const held = state.lists.get(list); // batches a slice read before are in memory already
-    const pieces = new Map<number, Promise<Uint8Array | typeof MISSING>>();
-    const open = (piece: number) => {
-      let opened = pieces.get(piece);
-      if (!opened) pieces.set(piece, (opened = openPieceOf(this.read, piece)));
-      return opened;
-    };
-    const lastPiece = piecesOf(index, layout.end - 1, layout.end)[0]?.piece ?? 0;
-    for (let batch = 0; batch < count; batch++) {
-      const first = layout.batches[2 * batch]!;
-      const last = batch + 1 < count ? layout.batches[2 * batch + 2]! : layout.length;
+    const pieces = new Pieces(this.read, layout);
+    for (let batch = 0; batch < layout.batches.length / 2; batch++) {
+      const { first, last, start, end } = batchAt(layout, batch);
       if (last <= from || (wants && !wants(batch))) continue;
       if (first >= to) break;
       if (held?.loaded[batch]) {
         if (visit(first, held.items.slice(first, last), batch) === false) return "read";
         continue;
       }
-      const start = layout.batches[2 * batch + 1]!;
-      const end = batch + 1 < count ? layout.batches[2 * batch + 3]! - 1 : layout.end; // before the comma, or before `]`
-      const parts = piecesOf(index, start, end);
-      for (const piece of pieces.keys()) if (piece < parts[0]!.piece) pieces.delete(piece); // read past: let it go
-      // The next pieces are fetched meanwhile, so a remote store's round trips overlap the parsing; a
-      // failure is met when the piece is awaited.
-      const reached = parts[parts.length - 1]!.piece;
-      if (!wants) for (let ahead = reached + 1; ahead <= Math.min(lastPiece, reached + PIECES_AHEAD); ahead++) open(ahead).catch(() => {}); // a few batches wanted: none ahead
       const texts: string[] = [];
-      for (const { piece, from: at, to: until } of parts) {
-        let bytes: Uint8Array | typeof MISSING;
-        try {
-          bytes = await open(piece);
-        } catch {
-          return "unavailable"; // the storage failed (S9.1); what the query's own code throws is not caught here
-        }
-        if (bytes === MISSING) {
-          this.lost();
-          return "lost";
-        }
+      for (const { piece, from: at, to: until } of piecesOf(index, start, end)) {
+        const bytes = await pieces.get(piece, !wants); // a few batches wanted: none fetched ahead
+        if (typeof bytes !== "object") return this.ended(bytes);
         texts.push(decodeUtf8(bytes.subarray(at, until), index.ascii[piece] === 1));
       }
       const text = texts.length === 1 ? texts[0]! : texts.join("");
@@ -147,41 +124,21 @@ export class StreamedAnswer {
   async forEachPiece(list: number, { from = 0, to = Number.MAX_SAFE_INTEGER }: { from?: number; to?: number }, take: (piece: BatchPiece) => Promise<void>): Promise<BatchReading> {
     const index = this.read.state.index!;
     const layout = index.lists[list]!;
-    const count = layout.batches.length / 2;
-    const pieces = new Map<number, Promise<Uint8Array | typeof MISSING>>();
-    const open = (piece: number) => {
-      let opened = pieces.get(piece);
-      if (!opened) pieces.set(piece, (opened = openPieceOf(this.read, piece)));
-      return opened;
-    };
-    const lastPiece = piecesOf(index, layout.end - 1, layout.end)[0]?.piece ?? 0;
+    const pieces = new Pieces(this.read, layout);
     let current: (BatchPiece & { piece: number }) | undefined;
     let head: Uint8Array[] = [];
-    for (let batch = 0; batch < count; batch++) {
-      const first = layout.batches[2 * batch]!;
-      const last = batch + 1 < count ? layout.batches[2 * batch + 2]! : layout.length;
+    for (let batch = 0; batch < layout.batches.length / 2; batch++) {
+      const { first, last, start, end } = batchAt(layout, batch);
       if (last <= from) continue;
       if (first >= to) break;
-      const start = layout.batches[2 * batch + 1]!;
-      const end = batch + 1 < count ? layout.batches[2 * batch + 3]! - 1 : layout.end;
       const parts = piecesOf(index, start, end);
       for (const [at, { piece, from: begin, to: until }] of parts.entries()) {
-        let bytes: Uint8Array | typeof MISSING;
+        let bytes: Uint8Array | typeof MISSING | "unavailable";
         if (current?.piece === piece) bytes = current.bytes;
         else {
           if (current) await take(current);
           current = undefined;
-          pieces.delete(piece - 1);
-          for (let ahead = piece + 1; ahead <= Math.min(lastPiece, piece + PIECES_AHEAD); ahead++) open(ahead).catch(() => {});
-          try {
-            bytes = await open(piece);
-          } catch {
-            return "unavailable";
-          }
-          if (bytes === MISSING) {
-            this.lost();
-            return "lost";
-          }
+          if (typeof (bytes = await pieces.get(piece)) !== "object") return this.ended(bytes);
         }
         if (at < parts.length - 1) {
           head.push(bytes.slice(begin, until)); // a copy: the piece itself goes to `take` with the batches ending in it
@@ -197,6 +154,57 @@ export class StreamedAnswer {
     if (current) await take(current);
     return "read";
   }
+
+  /** How a reading ends when a piece did not come: lost (the handle then reads as not found) or the storage failing. */
+  private ended(missing: typeof MISSING | "unavailable"): Exclude<BatchReading, "read"> {
+    if (missing === "unavailable") return missing; // the storage failed (S9.1); what the query's own code throws is not caught
+    this.lost();
+    return "lost";
+  }
+}
+
+/**
+ * One reading's pieces: each fetched and decrypted once, the next ones fetched meanwhile (a remote store's
+ * round trips overlap the parsing; a failure is met when the piece is awaited), those read past let go.
+ */
+class Pieces {
+  private readonly opened = new Map<number, Promise<Uint8Array | typeof MISSING>>();
+  private readonly last: number;
+
+  constructor(
+    private readonly read: AnswerRead,
+    layout: ListLayout,
+  ) {
+    this.last = piecesOf(read.state.index!, layout.end - 1, layout.end)[0]?.piece ?? 0;
+  }
+
+  /** The plaintext of `piece` (padding included), MISSING when lost, "unavailable" when the storage failed. */
+  async get(piece: number, ahead = true): Promise<Uint8Array | typeof MISSING | "unavailable"> {
+    for (const held of this.opened.keys()) if (held < piece) this.opened.delete(held);
+    if (ahead) for (let next = piece + 1; next <= Math.min(this.last, piece + PIECES_AHEAD); next++) this.open(next).catch(() => {});
+    try {
+      return await this.open(piece);
+    } catch {
+      return "unavailable";
+    }
+  }
+
+  private open(piece: number): Promise<Uint8Array | typeof MISSING> {
+    let opened = this.opened.get(piece);
+    if (!opened) this.opened.set(piece, (opened = openPieceOf(this.read, piece)));
+    return opened;
+  }
+}
+
+/** Batch `batch` of a list: its first item, the item past its last, and its JSON's bytes (before the comma, or before `]`). */
+function batchAt(layout: ListLayout, batch: number): { first: number; last: number; start: number; end: number } {
+  const next = batch + 1 < layout.batches.length / 2;
+  return {
+    first: layout.batches[2 * batch]!,
+    last: next ? layout.batches[2 * batch + 2]! : layout.length,
+    start: layout.batches[2 * batch + 1]!,
+    end: next ? layout.batches[2 * batch + 3]! - 1 : layout.end,
+  };
 }
 
 function joinBytes(parts: readonly Uint8Array[]): Uint8Array {

@@ -76,6 +76,21 @@ export async function savedCounted(storage: NamespacedStorage, value: unknown, o
   return { counted, store, handle, foldMs: performance.now() - started };
 }
 
+/** Rows with escapes, non-ASCII, nested objects and lists, so batch and piece edges fall on them. */
+export function ordersAnswer() {
+  const rows = Array.from({ length: 6000 }, (_, i) => ({
+    id: i,
+    owner: `user${i % 13}`,
+    status: ["open", "closed", "pending"][i % 3],
+    amount: (i * 7919) % 100_000,
+    note: i % 10 === 0 ? `say "hi"\\ ünï ${i}\nsecond line ${i % 7}` : `row ${i}`,
+    tags: i % 4 === 0 ? ["a", "b"] : [],
+    nested: { name: `n${i % 50}`, deep: { name: i % 2 ? "odd" : "even" } },
+    flag: i % 5 === 0,
+  }));
+  return { meta: { title: "orders", rows: "not a list" }, rows, events: Array.from({ length: 3000 }, (_, i) => ({ at: i, kind: i % 9 ? "tick" : "user5 logged in" })), total: rows.length };
+}
+
 type Outcome = unknown;
 
 /** What `result_query` answers for `args` over the whole value read as one, or its refusal `{ code, message }`. */
