@@ -46,6 +46,8 @@ export interface QueryPartResult {
   totals: Record<QueryName, number>;
   /** Node only: heap the parsed answer holds, and the filter's heap growth before any collection, in bytes. */
   memory: { parsedBytes: number; filterPeakBytes: number } | null;
+  /** Whether the build's batch workers (S14.6) took the filters' batches: loaded and never failed by the end. */
+  workers: boolean;
 }
 
 const owner = { session: "bench-query", caller: "bench" };
@@ -106,6 +108,7 @@ export async function runQueryPart(
         ratios: Object.fromEntries(names.map((name) => [name, ratio(times[name], times.parse)])) as QueryPartResult["ratios"],
         totals,
         memory,
+        workers: plugin.workers?.available() ?? false,
       };
       report(row);
       results.push(row);

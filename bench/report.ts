@@ -54,7 +54,8 @@ export function printQueryHeader(): void {
 export function printQuery(r: QueryPartResult): void {
   for (const name of Object.keys(QUERIES) as QueryName[]) {
     const memory = name === "filter" && r.memory ? `peak ${mb(r.memory.filterPeakBytes)} beside the parsed answer's ${mb(r.memory.parsedBytes)}` : "";
-    console.log(`${r.runtime.padEnd(8)} ${r.store.padEnd(6)} ${name.padEnd(13)} | ${cell(r.times.parse)} ${cell(r.times[name])} ${x(r.ratios[name])} | ${String(r.totals[name]).padStart(8)} | ${memory}`);
+    const workers = name === "numericFilter" ? (r.workers ? "batch workers took the filters" : "no batch workers") : "";
+    console.log(`${r.runtime.padEnd(8)} ${r.store.padEnd(6)} ${name.padEnd(13)} | ${cell(r.times.parse)} ${cell(r.times[name])} ${x(r.ratios[name])} | ${String(r.totals[name]).padStart(8)} | ${memory}${workers}`);
   }
 }
 
