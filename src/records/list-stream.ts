@@ -6,19 +6,12 @@
  * added to the cache. A batch may be skipped by its JSON text before it is parsed, when the query knows
  * from the text alone that nothing in it can match (a filter naming a string, a search for ASCII text).
  */
-import type { ListSummary } from "./answer-index.js";
-import { piecesOf } from "./answer-index.js";
-import { MISSING, openPieceOf, type AnswerRead } from "./answer-read.js";
-import { decodeUtf8 } from "../util/size.js";
+import type { ListSummary, ObjectSummary } from "./answer-index.js";
+import type { AnswerRead } from "./answer-read.js";
+import { BatchPieces, type BatchReading } from "./batch-pieces.js";
+import { forEachMemberBatch, type MemberVisit } from "./object-stream.js";
 
-/** Pieces fetched ahead of the one being parsed (more in flight measured slower on Redis: the replies are read on this thread anyway). */
-const PIECES_AHEAD = 1;
-
-/**
- * How a reading ended: read (to the end, or as far as the visit wanted), a piece lost (missing, expired or
- * tampered: the handle reads as not found, S8.5), or the storage failing (the call may be tried again).
- */
-export type BatchReading = "read" | "lost" | "unavailable";
+export type { BatchReading } from "./batch-pieces.js";
 
 export interface BatchVisit {
   /** First item to read (default 0) and the item to stop before (default the list's length). */
@@ -30,11 +23,14 @@ export interface BatchVisit {
   visit: (first: number, items: unknown[]) => boolean | void;
 }
 
+/** A part of the answer read batch by batch: an indexed list (item batches) or a wide object (member batches, S16.4). */
+export type BatchedPart = { readonly list: number } | { readonly object: number };
+
 /**
- * An answer whose lists are read batch by batch (Selection `{ stream }`): its root as far as read (the
- * parts outside the lists, for `{ stream: "all" }`; each list stands there as a placeholder) and the
- * lists' batches on demand. Reading a batch whose piece is missing, expired or tampered ends the reading
- * as "lost": the whole handle then reads as not found (S8.5).
+ * An answer whose lists and wide objects are read batch by batch (Selection `{ stream }`): its root as far
+ * as read (the parts outside them, for `{ stream: "all" }`; each stands there as a placeholder) and their
+ * batches on demand. Reading a batch whose piece is missing, expired or tampered ends the reading as
+ * "lost": the whole handle then reads as not found (S8.5).
  */
 export class StreamedAnswer {
   constructor(
@@ -44,38 +40,43 @@ export class StreamedAnswer {
     /** The one list selected (`{ stream: list }`), or undefined when all are (`{ stream: "all" }`). */
     readonly list: number | undefined,
     private readonly lost: () => void,
+    /** The one wide object selected (`{ stream: "object" }`, S16.4), if one is. */
+    readonly object?: number,
   ) {}
 
   get lists(): readonly ListSummary[] {
     return this.read.state.index!.lists;
   }
 
+  get objects(): readonly ObjectSummary[] {
+    return this.read.state.index!.objects;
+  }
+
   /**
-   * The list standing at `key` of `container` (an object of `root`), if one does. Told by place, not by
-   * the value there: `root` is the answer's shared state, and a slice of a list read while this stream
-   * runs puts that list's items read so far at the list's place (answer-reader.ts `placeAt`), where the
-   * stream must still read the whole list. The containers on the way are never replaced, only that key.
+   * The list or wide object standing at `key` of `container` (an object of `root`), if one does. Told by
+   * place, not by the value there: `root` is the answer's shared state, and a slice of a list (or a window
+   * of a wide object's keys) read while this stream runs puts what it read at the part's place
+   * (answer-read.ts `placeAt`), where the stream must still read the whole part. The containers on the way
+   * are never replaced, only that key.
    */
-  listAt(container: object, key: string | number): number | undefined {
-    this.places ??= placesOf(this.root, this.lists);
+  partAt(container: object, key: string | number): BatchedPart | undefined {
+    this.places ??= placesOf(this.root, this.lists, this.objects);
     return this.places.get(container)?.get(key);
   }
-  private places?: Map<object, Map<string | number, number>>;
+  private places?: Map<object, Map<string | number, BatchedPart>>;
+
+  /** Reads every member batch of wide object `object`, in key order, and says how the reading ended (object-stream.ts). */
+  async forEachMemberBatch(object: number, visit: MemberVisit): Promise<BatchReading> {
+    const reading = await forEachMemberBatch(this.read, object, visit);
+    return reading === "read" ? reading : this.ended(reading);
+  }
 
   /** Reads the batches of `list` holding items `from` to `to - 1`, in order, and says how the reading ended. */
   async forEachBatch(list: number, { from = 0, to = Number.MAX_SAFE_INTEGER, admit, visit }: BatchVisit): Promise<BatchReading> {
-    const { state } = this.read;
-    const index = state.index!;
-    const layout = index.lists[list]!;
+    const layout = this.read.state.index!.lists[list]!;
     const count = layout.batches.length / 2;
-    const held = state.lists.get(list); // batches a slice read before are in memory already
-    const pieces = new Map<number, Promise<Uint8Array | typeof MISSING>>();
-    const open = (piece: number) => {
-      let opened = pieces.get(piece);
-      if (!opened) pieces.set(piece, (opened = openPieceOf(this.read, piece)));
-      return opened;
-    };
-    const lastPiece = piecesOf(index, layout.end - 1, layout.end)[0]?.piece ?? 0;
+    const held = this.read.state.lists.get(list); // batches a slice read before are in memory already
+    const pieces = new BatchPieces(this.read, layout.end);
     for (let batch = 0; batch < count; batch++) {
       const first = layout.batches[2 * batch]!;
       const last = batch + 1 < count ? layout.batches[2 * batch + 2]! : layout.length;
@@ -85,47 +86,35 @@ export class StreamedAnswer {
         if (visit(first, held.items.slice(first, last)) === false) return "read";
         continue;
       }
-      const start = layout.batches[2 * batch + 1]!;
       const end = batch + 1 < count ? layout.batches[2 * batch + 3]! - 1 : layout.end; // before the comma, or before `]`
-      const parts = piecesOf(index, start, end);
-      for (const piece of pieces.keys()) if (piece < parts[0]!.piece) pieces.delete(piece); // read past: let it go
-      // The next pieces are fetched meanwhile, so a remote store's round trips overlap the parsing; a
-      // failure is met when the piece is awaited.
-      const reached = parts[parts.length - 1]!.piece;
-      for (let ahead = reached + 1; ahead <= Math.min(lastPiece, reached + PIECES_AHEAD); ahead++) open(ahead).catch(() => {});
-      const texts: string[] = [];
-      for (const { piece, from: at, to: until } of parts) {
-        let bytes: Uint8Array | typeof MISSING;
-        try {
-          bytes = await open(piece);
-        } catch {
-          return "unavailable"; // the storage failed (S9.1); what the query's own code throws is not caught here
-        }
-        if (bytes === MISSING) {
-          this.lost();
-          return "lost";
-        }
-        texts.push(decodeUtf8(bytes.subarray(at, until), index.ascii[piece] === 1));
-      }
-      const text = texts.length === 1 ? texts[0]! : texts.join("");
+      const text = await pieces.text(layout.batches[2 * batch + 1]!, end);
+      if (text === "lost" || text === "unavailable") return this.ended(text);
       if (admit && !admit(text)) continue;
       if (visit(first, JSON.parse(`[${text}]`) as unknown[]) === false) return "read";
     }
     return "read";
   }
+
+  /** A reading that failed: a piece lost makes the whole handle read as not found (S8.5). */
+  private ended(reading: Exclude<BatchReading, "read">): Exclude<BatchReading, "read"> {
+    if (reading === "lost") this.lost();
+    return reading;
+  }
 }
 
-/** Per container of `root` holding a list at one of its keys: which list at which key. */
-function placesOf(root: unknown, lists: readonly ListSummary[]): Map<object, Map<string | number, number>> {
-  const places = new Map<object, Map<string | number, number>>();
-  lists.forEach(({ path }, list) => {
-    if (path.length === 0) return; // the root list is streamed as one list, never found in a walk
+/** Per container of `root` holding a list or a wide object at one of its keys: which part at which key. */
+function placesOf(root: unknown, lists: readonly ListSummary[], objects: readonly ObjectSummary[]): Map<object, Map<string | number, BatchedPart>> {
+  const places = new Map<object, Map<string | number, BatchedPart>>();
+  const note = (path: readonly string[], part: BatchedPart) => {
+    if (path.length === 0) return; // a root list or object is streamed as the one part, never found in a walk
     const container = valueAt(root, path.slice(0, -1));
     if (container === null || typeof container !== "object" || !Object.hasOwn(container, path[path.length - 1]!)) return;
     let keys = places.get(container);
     if (!keys) places.set(container, (keys = new Map()));
-    keys.set(path[path.length - 1]!, list);
-  });
+    keys.set(path[path.length - 1]!, part);
+  };
+  lists.forEach(({ path }, list) => note(path, { list }));
+  objects.forEach(({ path }, object) => note(path, { object }));
   return places;
 }
 

@@ -1,0 +1,63 @@
+/**
+ * The pieces under a part read batch by batch (S14.6): a list's item batches (list-stream.ts) or a wide
+ * object's member batches (object-stream.ts, S16.4) are read in order, each batch's text decoded from the
+ * pieces it spans. Each piece is opened once, the next one fetched while a batch is parsed (a remote
+ * store's round trips overlap the parsing), and the pieces read past are let go, so a reading holds a piece
+ * or two whatever the part's size.
+ */
+import { piecesOf } from "./answer-index.js";
+import { MISSING, openPieceOf, type AnswerRead } from "./answer-read.js";
+import { decodeUtf8 } from "../util/size.js";
+
+/** Pieces fetched ahead of the one being parsed (more in flight measured slower on Redis: the replies are read on this thread anyway). */
+const PIECES_AHEAD = 1;
+
+/**
+ * How a reading ended: read (to the end, or as far as the visit wanted), a piece lost (missing, expired or
+ * tampered: the handle reads as not found, S8.5), or the storage failing (the call may be tried again).
+ */
+export type BatchReading = "read" | "lost" | "unavailable";
+
+export class BatchPieces {
+  private readonly pieces = new Map<number, Promise<Uint8Array | typeof MISSING>>();
+  private readonly lastPiece: number;
+
+  /** `end`: the byte offset just past the part's last batch (no piece past it is fetched ahead). */
+  constructor(
+    private readonly read: AnswerRead,
+    end: number,
+  ) {
+    this.lastPiece = piecesOf(read.state.index!, end - 1, end)[0]?.piece ?? 0;
+  }
+
+  /**
+   * The text of bytes `start` to `end - 1` (one batch), or how the reading failed (a word no batch's JSON
+   * text can be). Batches are asked for in order.
+   */
+  async text(start: number, end: number): Promise<string | Exclude<BatchReading, "read">> {
+    const index = this.read.state.index!;
+    const parts = piecesOf(index, start, end);
+    for (const piece of this.pieces.keys()) if (piece < parts[0]!.piece) this.pieces.delete(piece); // read past: let it go
+    // A failure of a piece fetched ahead is met when it is awaited.
+    const reached = parts[parts.length - 1]!.piece;
+    for (let ahead = reached + 1; ahead <= Math.min(this.lastPiece, reached + PIECES_AHEAD); ahead++) this.open(ahead).catch(() => {});
+    const texts: string[] = [];
+    for (const { piece, from, to } of parts) {
+      let bytes: Uint8Array | typeof MISSING;
+      try {
+        bytes = await this.open(piece);
+      } catch {
+        return "unavailable"; // the storage failed (S9.1); what the query's own code throws is not caught here
+      }
+      if (bytes === MISSING) return "lost";
+      texts.push(decodeUtf8(bytes.subarray(from, to), index.ascii[piece] === 1));
+    }
+    return texts.length === 1 ? texts[0]! : texts.join("");
+  }
+
+  private open(piece: number): Promise<Uint8Array | typeof MISSING> {
+    let opened = this.pieces.get(piece);
+    if (!opened) this.pieces.set(piece, (opened = openPieceOf(this.read, piece)));
+    return opened;
+  }
+}
