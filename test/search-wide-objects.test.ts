@@ -8,6 +8,7 @@ import { MemoryStorage, ResultHandleStore, ResultQueryTool, type NamespacedStora
 import type { ResultHandlesConfig } from "../src/plugin/options.js";
 import { StreamedAnswer } from "../src/records/list-stream.js";
 import { recentAnswersBytes } from "../src/records/recent-answers.js";
+import { nodeCryptoBackend } from "../src/records/crypto/node-crypto.js";
 import { answered as answeredBy, CountedStorage, everyStore, PassThroughStorage, wholeAnswer } from "./helpers/store-queries.js";
 
 const owner: Owner = { session: "s-wide-search", caller: "reader" };
@@ -209,6 +210,30 @@ describe("S14.6 a wide object is searched batch by batch, never parsed whole nor
     } finally {
       parse.mockRestore();
       await setup.store.onShutdown();
+    }
+  }, 60_000);
+});
+
+describe("S14.3 a long search over a wide object lets other calls in", () => {
+  it("timers run while every batch is read from memory and decrypted synchronously (node:crypto), and the answer is the whole value's", async () => {
+    const value = Object.fromEntries(Array.from({ length: 300_000 }, (_, i) => [`key_${String(i).padStart(6, "0")}`, `value ${i} ünï`]));
+    const store = new ResultHandleStore(new MemoryStorage("wide-search-loop", { maxBytes: 256 * 1024 * 1024 }), 60, { crypto: nodeCryptoBackend()! });
+    const tool = new ResultQueryTool(() => [{ config, store: async () => store }]);
+    try {
+      const handle = store.newHandle();
+      await store.save(handle, value, owner);
+      const args = { path: "$", search: "ünï 29999", limit: 5 }; // non-ASCII: no batch is ruled out by its text, every one is parsed and walked
+      let ticks = 0;
+      const probe = setInterval(() => ticks++, 1);
+      const started = performance.now();
+      const got = await answered(tool, handle, args);
+      const ms = performance.now() - started;
+      clearInterval(probe);
+      expect(got).toEqual(expected(value, args));
+      // The reading lets the loop go at least every 40 ms (batch-pieces.ts): a reading of more than 100 ms saw timers run.
+      if (ms > 100) expect(ticks, `${ms.toFixed(0)} ms`).toBeGreaterThan(0);
+    } finally {
+      await store.onShutdown();
     }
   }, 60_000);
 });
