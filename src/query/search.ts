@@ -53,13 +53,10 @@ export function searchHits(nodes: readonly StartNode[], needle: string, options:
 /** Distinct keys whose match a search remembers (a few hundred KB at most). */
 const DISTINCT_KEYS_KEPT = 4096;
 
-/**
- * Which list or wide object read batch by batch (S14.6) stands at `key` of `container`, if one does. Told
- * by place, not by value: the root is shared, and a slice read meanwhile puts what it read at the part's place.
- */
+/** The list or wide object read batch by batch (S14.6) at `key` of `container`, if one: told by place (list-stream.ts `partAt`). */
 export type PlaceholderAt = (container: object, key: string | number) => BatchedPart | undefined;
 
-/** A walk under way: the containers entered, the steps from the root, and where lists stand. */
+/** A walk under way: the containers entered, the steps from the root, and where lists and wide objects stand. */
 export interface Walk {
   readonly frames: Frame[];
   readonly steps: (string | number)[];
@@ -162,9 +159,8 @@ export class Search {
 
   /**
    * Runs a walk on until it ends (undefined), or until it meets a placeholder: then it answers the part and
-   * the steps to it (its key is matched already), and goes on from there when run again, once the caller
-   * has walked the part's batches (`walkItems`, `walkAll`). A plain loop, not a generator: it runs once for
-   * every value of the answer.
+   * the steps to it, and goes on from there when run again, once the caller has walked the part's batches
+   * (`walkItems`, `walkAll`). A plain loop, not a generator: it runs once for every value of the answer.
    */
   run(walk: Walk): { part: BatchedPart; steps: (string | number)[] } | undefined {
     const { frames, steps, placeholderOf } = walk;
