@@ -5,6 +5,7 @@
  * heap the collector promotes and copies; in batches it is garbage the scavenger drops), and nothing is
  * added to the cache. A batch may be skipped by its JSON text before it is parsed, when the query knows
  * from the text alone that nothing in it can match (a filter naming a string, a search for ASCII text).
+ * A wide object's member batches are read the same way (object-stream.ts), with the same piece fetcher.
  */
 import type { ListSummary, ObjectSummary } from "./answer-index.js";
 import type { AnswerRead } from "./answer-read.js";
@@ -35,7 +36,7 @@ export type BatchedPart = { readonly list: number } | { readonly object: number 
 export class StreamedAnswer {
   constructor(
     private readonly read: AnswerRead,
-    /** Everything outside the lists' items (placeholders at the lists' paths), or undefined when not read. */
+    /** Everything outside the lists' items and wide objects' members (placeholders at their paths), or undefined when not read. */
     readonly root: unknown,
     /** The one list selected (`{ stream: list }`), or undefined when all are (`{ stream: "all" }`). */
     readonly list: number | undefined,
