@@ -36,6 +36,8 @@ const QUERIES: Record<string, Record<string, unknown>> = {
   "$.kye_500000 (refused)": { path: "$.kye_500000" },
   "$.key_999999": { path: "$.key_999999" },
   "$.nope (refused)": { path: "$.nope" },
+  "search 'value 999999'": { path: "$", search: "value 999999" },
+  "search 'ü' (every batch)": { path: "$", search: "ü" },
 };
 
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;

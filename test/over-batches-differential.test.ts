@@ -2,7 +2,9 @@
 // names with dots, quotes, unicode or `__proto__`; items holding escapes, lone surrogates, non-ASCII and
 // case-folding traps) and random filters, wildcards, slices, descendants and searches, each answered by
 // `result_query` over the store in pieces of 16 KB (lists in batches of about 1 KB) and over the whole
-// value: nodes, order, paths, total, paging and refusals must be the same. Deterministic (one seed) and fast.
+// value: nodes, order, paths, total, paging and refusals must be the same. Then wide objects (S16.4: more
+// than 1024 keys, in member batches) at the root or under keys, beside lists, holding lists and rows, one
+// inside a list's item, searched at, above and under them. Deterministic (one seed) and fast.
 import { describe, expect, it, vi } from "vitest";
 import { StreamedAnswer } from "../src/records/list-stream.js";
 import { MemoryStorage, ResultHandleStore, ResultQueryTool, type Owner } from "mcp-result-handles";
@@ -65,20 +67,47 @@ const PLACES: string[][][] = [
   [["data", "rows"], ["data", "more"]],
 ];
 
+/**
+ * A wide object (S16.4): keys of every kind (array indexes, which `Object.keys` lists first; texts with
+ * escapes and non-ASCII; `__proto__`; keys holding the needles), values as list items are.
+ */
+function wideObject(r: Random, count: number): Record<string, unknown> {
+  const object: Record<string, unknown> = {};
+  for (let i = 0; i < count; i++) {
+    const kind = r.int(12);
+    const key = kind === 0 ? String(i * 7) : kind === 1 ? `${r.pick(TEXTS)} ${i}` : kind === 2 ? `user5 ${i}` : `k${i}`;
+    object[key] = item(r, i);
+  }
+  object[PROTO] = r.pick(TEXTS);
+  return object;
+}
+
+/** Where lists and wide objects stand, for the rounds with wide objects. */
+const WIDE_PLACES: { lists: string[][]; objects: string[][] }[] = [
+  { lists: [], objects: [[]] },
+  { lists: [["rows"]], objects: [["map"]] },
+  { lists: [["data", "rows"]], objects: [["data", "map"], ["ü ñ"]] },
+  { lists: [], objects: [["__proto__"], ["a.b"]] },
+];
+
 /** A JSON value: built, then renamed and parsed, so `__proto__` is an own key, as in any parsed answer. */
-function answer(r: Random, places: string[][]): unknown {
+function answer(r: Random, places: string[][], objects: string[][] = []): unknown {
   const proto = (key: string) => (key === "__proto__" ? PROTO : key);
   let built: unknown;
-  if (places[0]!.length === 0) built = list(r, 1200 + r.int(1500));
+  if (objects[0]?.length === 0) built = wideObject(r, 1100 + r.int(1500));
+  else if (places[0]?.length === 0) built = list(r, 1200 + r.int(1500));
   else {
     const root: Record<string, unknown> = { meta: { title: "orders", note: r.pick(TEXTS) }, total: 3 };
-    for (const path of places.map((keys) => keys.map(proto))) {
+    const parts = [...places.map((path) => ({ path, wide: false })), ...objects.map((path) => ({ path, wide: true }))];
+    for (const { path, wide } of parts.map(({ path, wide }) => ({ path: path.map(proto), wide }))) {
       let at = root;
       for (const key of path.slice(0, -1)) {
         if (at[key] === null || typeof at[key] !== "object") at[key] = { label: `about ${key}` };
         at = at[key] as Record<string, unknown>;
       }
-      at[path[path.length - 1]!] = list(r, 900 + r.int(1200));
+      const part = wide ? wideObject(r, 1100 + r.int(1500)) : list(r, 900 + r.int(1200));
+      if (!wide && objects.length > 0) (part as unknown[])[r.int(40)] = wideObject(r, 1025 + r.int(200)); // a wide object inside a list's item: read with its batch
+      at[path[path.length - 1]!] = part;
     }
     built = root;
   }
@@ -195,6 +224,20 @@ function query(r: Random, places: string[][], value: unknown): Record<string, un
   return args;
 }
 
+/** A search at, above or under a wide object (S16.4), or a query of the lists beside it. */
+function wideQuery(r: Random, lists: string[][], objects: string[][], value: unknown): Record<string, unknown> {
+  if (lists.length > 0 && r.next() < 0.3) return query(r, lists, value);
+  const place = r.pick(objects);
+  const object = place.reduce<unknown>((at, key) => (at as Record<string, unknown>)[key], value) as Record<string, unknown>;
+  const keys = Object.keys(object);
+  const prefix = "$" + place.map((key) => nameSelector(r, key)).join("");
+  const parents = place.length > 0 ? ["$", "$" + place.slice(0, -1).map((key) => nameSelector(r, key)).join("")] : [];
+  const under = `${prefix}${nameSelector(r, r.pick(keys))}`;
+  const path = r.pick([prefix, prefix, prefix, ...parents, under, `${prefix}['no such key']`, `${prefix}.*`, `${prefix}[?@.owner == 'user5']`]);
+  const needle = r.pick(["user5", "USER12", "ü", "İ", "i", "k", "K1", "k10", "\u212A", "σ", "1e+21", "0", "7", "true", "null", "owner", 'y "h', "e", "lines h", "\ud800", "😀", "p".repeat(40), "a.b", "'quote", "n1", "__proto__", "1 ", "nested"]);
+  return { path, search: needle, ...paging(r) };
+}
+
 // On this thread, and with every list's batches counted on batch workers first (of any size here).
 const workers = nodeBatchWorkers({ minBytes: 0, threads: 2, idleMs: 1000 })!;
 describe.each([
@@ -247,6 +290,47 @@ describe.each([
       expect(counted.mock.calls.length).toBeGreaterThan(asked / 3); // and with a pool, most were counted there
       await expect(counted.mock.results.at(-1)!.value).resolves.toBeDefined();
       expect(pool.usable).toBe(true); // no worker failed on the way
+    }
+    expect(failures.slice(0, 8).join("\n")).toBe("");
+  }, 60_000);
+});
+
+describe("S14.6, S16.4 differential: searches over wide objects' member batches as over the whole value", () => {
+  it("random answers with wide objects and searches at, above and under them (seeded)", async () => {
+    const r = random(1643);
+    const store = new ResultHandleStore(new MemoryStorage("differential-wide", { maxBytes: 256 * 1024 * 1024 }), 60, { pieceBytes: 16 * 1024 });
+    const tool = new ResultQueryTool(() => [{ config, store: async () => store }]);
+    const failures: string[] = [];
+    let asked = 0;
+    const streamed = vi.spyOn(StreamedAnswer.prototype, "forEachMemberBatch");
+    try {
+      for (let round = 0; round < 8; round++) {
+        const { lists, objects } = WIDE_PLACES[round % WIDE_PLACES.length]!;
+        const value = answer(r, lists, objects);
+        for (let q = 0; q < 60; q++) {
+          const args = wideQuery(r, lists, objects, value);
+          asked++;
+          const handle = store.newHandle();
+          await store.save(handle, value, owner);
+          if (q % 2 === 1) {
+            // Some batches read first by a window (of keys, or of items), which the search must still read whole.
+            const place = r.pick([...lists, ...objects]);
+            const path = "$" + place.map((key) => `[${quoteName(key, "'")}]`).join("");
+            await answered(tool, handle, { path, offset: r.int(1500), limit: 1 + r.int(40) }, owner);
+          }
+          const want = wholeAnswer(value, args, config);
+          const got = await answered(tool, handle, args, owner);
+          try {
+            expect(got).toEqual(want);
+          } catch {
+            failures.push(`round ${round} ${JSON.stringify(args)}\n  got  ${JSON.stringify(got).slice(0, 400)}\n  want ${JSON.stringify(want).slice(0, 400)}`);
+          }
+        }
+      }
+      expect(streamed.mock.calls.length).toBeGreaterThan(asked / 3); // most searches did stream member batches
+    } finally {
+      streamed.mockRestore();
+      await store.onShutdown();
     }
     expect(failures.slice(0, 8).join("\n")).toBe("");
   }, 60_000);

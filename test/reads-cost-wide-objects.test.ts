@@ -1,7 +1,7 @@
 // S16.4 reads cost what they return on a wide object: an object of a million keys is stored in member
 // batches (S8.5), so a window of its keys (S7.4), a key by name or the refusal of a key it lacks (S14.5)
-// reads only the pieces holding them, with `total` its whole key count, and answers exactly what a read of
-// the whole answer answers. Real stores (memory, SQLite, Redis) under the real ResultQueryTool; every
+// reads only the pieces holding them, with `total` its whole key count, and a search reads each piece once,
+// batch by batch (S14.6), and answers exactly what a read of the whole answer answers. Real stores (memory, SQLite, Redis) under the real ResultQueryTool; every
 // record fetched is counted at the storage, and each query runs on a new store (nothing cached).
 import { describe, expect, it } from "vitest";
 import { MemoryStorage, ResultHandleStore, ResultQueryTool, type NamespacedStorage, type Owner } from "mcp-result-handles";
@@ -78,6 +78,13 @@ describe("S16.4 a wide object is read by its member batches, on every store", ()
       expect(gets, JSON.stringify(args)).toBeLessThanOrEqual(1 + pieces); // the index, then pieces: of ${setup.pieces}
       figures.push(`${JSON.stringify(args)} ${gets} records ${ms.toFixed(1)} ms`);
     }
+    // A search reads every piece once, batch by batch (S14.6), never the object whole: the hits of the whole read.
+    const search = { path: "$", search: "VALUE 99999", offset: 3, limit: 5 };
+    const searched = await setup.fresh(search);
+    expect(searched.result).toEqual(expected(value, search));
+    expect(searched.result).toMatchObject({ total: 11 });
+    expect(searched.gets).toBeLessThanOrEqual(1 + setup.pieces);
+    figures.push(`${JSON.stringify(search)} ${searched.gets} records ${searched.ms.toFixed(1)} ms`);
     expect((await setup.fresh({ path: "$", offset: 500_000, limit: 10 })).result).toMatchObject({ total: 1_000_000, nextOffset: 500_010 });
     expect(((await setup.fresh({ path: "$.kye_500000" })).result as { message: string }).message).toContain('an object of 1000000 keys ("key_000000"');
     expect(((await setup.fresh({ path: "$.kye_500000" })).result as { message: string }).message).toContain('did you mean "key_500000"');

@@ -2,13 +2,14 @@
  * Queries answered over lists read batch by batch (S14.6): the store hands a `StreamedAnswer` (selection
  * `{ stream }`, chosen by `selectorFor`), and the query walks each batch as it comes, keeping only the
  * page it returns. A nodelist takes its item plan (jsonpath-items.ts); a search walks the parts outside
- * the lists and each list's items where the list stands, in document order, so hits, `total` and pages
- * are those of the whole answer. A batch whose JSON text cannot hold a match is not even parsed.
+ * the lists and wide objects, and each list's items and each wide object's members where it stands, in
+ * document order, so hits, `total` and pages are those of the whole answer. A batch whose JSON text
+ * cannot hold a match is not even parsed.
  *
  * Resolves to "lost" when a piece is missing, expired or tampered (the handle reads as not found), and to
  * "unavailable" when the storage fails between two batches; anything else thrown is the query's own.
  */
-import type { BatchReading, StreamedAnswer } from "../records/list-stream.js";
+import type { BatchedPart, BatchReading, StreamedAnswer } from "../records/list-stream.js";
 import { batchesToRead, countInWorkers, takeCounts } from "./counted-batches.js";
 import { QueryBudget } from "./jsonpath.js";
 import { NodelistPager } from "./nodelist.js";
@@ -63,7 +64,10 @@ export async function answerOverBatches(
   return reading === "read" ? result : reading;
 }
 
-/** A search under a singular path: at a list (its batches), or above lists (the parts outside them, each list where it stands). */
+/**
+ * A search under a singular path: at a list or a wide object (its batches), or above them (the parts
+ * outside them, each list and wide object where it stands).
+ */
 async function searchOverBatches(answer: StreamedAnswer, plan: QueryPlan, needle: string, args: QueryArguments, config: SearchConfig): Promise<QueryResult | Exclude<BatchReading, "read">> {
   if (plan.kind !== "singular") throw new Error("unreachable: a search streams under a singular path only");
   const window = searchWindow(args, config);
@@ -71,25 +75,26 @@ async function searchOverBatches(answer: StreamedAnswer, plan: QueryPlan, needle
   const mayHold = textMayHold(needle);
   const count = hitCounter(needle);
   // A batch whose text cannot hold the needle is skipped; one whose hits all fall off the page is counted
-  // from its text; the rest are parsed and walked.
+  // from its text; the rest are parsed and walked. A wide object's batch is text of keys and values alike,
+  // and a key holding the needle is a hit as a string is, so the same rules hold for it.
   const admit = mayHold && ((text: string) => mayHold(text) && !(count && search.countedFromText(text, count)));
-  const walkList = (list: number, steps: readonly (string | number)[]) =>
-    answer.forEachBatch(list, {
-      admit,
-      visit: (first, items) => search.walkItems(items, first, steps),
-    });
+  const walkPart = (part: BatchedPart, steps: readonly (string | number)[]) =>
+    "list" in part
+      ? answer.forEachBatch(part.list, { admit, visit: (first, items) => search.walkItems(items, first, steps) })
+      : answer.forEachMemberBatch(part.object, { admit, visit: (members) => search.walkAll({ value: members, steps }) }); // a batch walks as the object would
   let start: StartNode;
-  if (answer.list !== undefined) {
-    start = { value: undefined, steps: answer.lists[answer.list]!.path };
-    const reading = await walkList(answer.list, start.steps);
+  const one: BatchedPart | undefined = answer.list !== undefined ? { list: answer.list } : answer.object !== undefined ? { object: answer.object } : undefined;
+  if (one) {
+    start = { value: undefined, steps: "list" in one ? answer.lists[one.list]!.path : answer.objects[one.object]!.path };
+    const reading = await walkPart(one, start.steps);
     if (reading !== "read") return reading;
   } else {
     const at = resolveSegments(answer.root, plan.segments, plan.path);
     start = { value: at.value, steps: at.steps };
-    // The path is above the lists (plan.ts `selectorFor`), never at one: each is met where it stands.
-    const walk = search.start(start, (container, key) => answer.listAt(container, key));
+    // The path is above the parts (plan.ts `selectorFor`), never at one: each is met where it stands.
+    const walk = search.start(start, (container, key) => answer.partAt(container, key));
     for (let next = walk && search.run(walk); next; next = search.run(walk!)) {
-      const reading = await walkList(next.list, next.steps);
+      const reading = await walkPart(next.part, next.steps);
       if (reading !== "read") return reading;
     }
   }

@@ -84,8 +84,9 @@ export function sliceWindow(args: Pick<QueryArguments, "offset" | "limit" | "pag
  * given (a `result_query`, whose slice may be refused): the query then answers from it only a refusal,
  * and reads the rest when the slice fits. Without it (a reference, S15.1) the value is read whole.
  * A `result_query` (with `thresholdBytes`) streams what it reads whole where it can (S14.6): a nodelist
- * whose item plan reaches an indexed list, and a search at or above indexed lists (no long string under
- * it), read those lists batch by batch.
+ * whose item plan reaches an indexed list, and a search at or above indexed lists and wide objects (no
+ * long string under it), read those lists and objects batch by batch; a search under a wide object's key
+ * reads the batches that may hold the key, as a singular path does (S16.4).
  */
 export function selectorFor(plan: QueryPlan, args: Pick<QueryArguments, "offset" | "limit" | "page" | "search" | "fields">, thresholdBytes?: number): Selector {
   if (plan.kind === "refused") return () => "none";
@@ -127,9 +128,11 @@ export function selectorFor(plan: QueryPlan, args: Pick<QueryArguments, "offset"
     for (let object = 0; object < objects.length; object++) {
       const { path } = objects[object]!;
       if (!under(path)) continue;
-      // A search or a reference (S14.4, S15.1) reads the object whole; a few fields (S7.4) read the batches that may hold them.
-      if (args.search !== undefined || thresholdBytes === undefined) return "all";
+      // A reference (S15.1) reads the object whole; a search at it streams its member batches (S14.6); a
+      // search under one of its keys, or a few fields (S7.4), read the batches that may hold them.
+      if (thresholdBytes === undefined) return "all";
       const step = segments[path.length];
+      if (step === undefined && args.search !== undefined) return { stream: "object", object };
       if (step === undefined && args.fields) {
         const fields = [...new Set(args.fields)];
         return fields.length <= PICKED_FIELDS ? { object, keys: fields } : "all";
@@ -146,8 +149,8 @@ export function selectorFor(plan: QueryPlan, args: Pick<QueryArguments, "offset"
     if (!aboveAPart) return lists.length === 0 && strings.length === 0 && objects.length === 0 ? "all" : "outside";
     if (thresholdBytes === undefined) return "all";
     if (args.search === undefined) return { summary: thresholdBytes };
-    // A search streams the lists under it; a long string or a wide object under it is read whole with the rest.
-    return strings.some(({ path }) => above(path)) || objects.some(({ path }) => above(path)) ? "all" : { stream: "all" };
+    // A search streams the lists and wide objects under it; a long string under it is read whole with the rest.
+    return strings.some(({ path }) => above(path)) ? "all" : { stream: "all" };
   };
 }
 

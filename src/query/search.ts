@@ -12,6 +12,7 @@
 import { ResultQueryError } from "../errors.js";
 import { MAX_QUERY_STEPS } from "../defaults.js";
 import { isJsonMember, isPlainObject } from "../util/json.js";
+import type { BatchedPart } from "../records/list-stream.js";
 import { formatPath } from "./path.js";
 import { SearchedPlaces, type StartNode } from "./search-places.js";
 import { around, foldCase } from "./search-text.js";
@@ -52,13 +53,10 @@ export function searchHits(nodes: readonly StartNode[], needle: string, options:
 /** Distinct keys whose match a search remembers (a few hundred KB at most). */
 const DISTINCT_KEYS_KEPT = 4096;
 
-/**
- * Which list read batch by batch (S14.6) stands at `key` of `container`, if one does. Told by place, not
- * by value: the root is shared, and a slice read meanwhile puts a list's items read so far at its place.
- */
-export type PlaceholderAt = (container: object, key: string | number) => number | undefined;
+/** The list or wide object read batch by batch (S14.6) at `key` of `container`, if one: told by place (list-stream.ts `partAt`). */
+export type PlaceholderAt = (container: object, key: string | number) => BatchedPart | undefined;
 
-/** A walk under way: the containers entered, the steps from the root, and where lists stand. */
+/** A walk under way: the containers entered, the steps from the root, and where lists and wide objects stand. */
 export interface Walk {
   readonly frames: Frame[];
   readonly steps: (string | number)[];
@@ -150,7 +148,7 @@ export class Search {
 
   /**
    * A walk of a start node in document order, run by `run`; undefined when the node is a leaf (matched
-   * now). Lists standing at places `placeholderOf` names (lists whose items are read batch by batch,
+   * now). Parts standing at places `placeholderOf` names (lists and wide objects read batch by batch,
    * S14.6) are handed to the caller to walk; the start node itself is never one.
    */
   start(node: StartNode, placeholderOf?: PlaceholderAt): Walk | undefined {
@@ -160,11 +158,11 @@ export class Search {
   }
 
   /**
-   * Runs a walk on until it ends (undefined), or until it meets a placeholder: then it answers the list and
-   * the steps to it, and goes on from there when run again, once the caller has walked the list's items
-   * (`walkAll` on each). A plain loop, not a generator: it runs once for every value of the answer.
+   * Runs a walk on until it ends (undefined), or until it meets a placeholder: then it answers the part and
+   * the steps to it, and goes on from there when run again, once the caller has walked the part's batches
+   * (`walkItems`, `walkAll`). A plain loop, not a generator: it runs once for every value of the answer.
    */
-  run(walk: Walk): { list: number; steps: (string | number)[] } | undefined {
+  run(walk: Walk): { part: BatchedPart; steps: (string | number)[] } | undefined {
     const { frames, steps, placeholderOf } = walk;
     this.steps = steps;
     while (frames.length > 0) {
@@ -187,11 +185,11 @@ export class Search {
         child = (frame.container as unknown[])[at];
         steps.push(at);
       }
-      const list = placeholderOf?.(frame.container, steps[steps.length - 1]!);
-      if (list !== undefined) {
+      const part = placeholderOf?.(frame.container, steps[steps.length - 1]!);
+      if (part !== undefined) {
         const to = [...steps];
         steps.pop();
-        return { list, steps: to };
+        return { part, steps: to };
       }
       if (!this.enter(child, frames)) steps.pop();
     }

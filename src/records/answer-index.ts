@@ -37,8 +37,9 @@ export interface AnswerIndex {
  * long string (S16.4: as a `PiecedString`); members of one wide object, by window or by name (S16.4: as a
  * `PiecedObject`); a summary: everything outside, with every list, long string and wide object
  * standing in at its full length and JSON size and with its first `summary` bytes read (what a refused
- * `$` needs, S14.5, S16.4); or a stream (S14.6): one list, or everything outside the lists and then every
- * list, read batch by batch as the query walks them (list-stream.ts), nothing of the lists kept.
+ * `$` needs, S14.5, S16.4); or a stream (S14.6): one list, one wide object, or everything outside the
+ * lists and wide objects and then each of them, read batch by batch as the query walks them
+ * (list-stream.ts, object-stream.ts), nothing of them kept.
  */
 export type Selection =
   | "all"
@@ -50,7 +51,8 @@ export type Selection =
   // A wide object's members `from` to `to - 1` (S7.4: keys in key order), or its members `keys` (a name step, or `fields`: the batches that may hold them; when it has none of them, also those of its first keys and of keys one edit away, for the refusal, S14.5).
   | { object: number; from: number; to: number }
   | { object: number; keys: string[] }
-  | { stream: number | "all" };
+  | { stream: number | "all" }
+  | { stream: "object"; object: number };
 
 /** What a query planner may know of the lists before anything else is read. */
 export interface ListSummary {

@@ -5,21 +5,16 @@
  * heap the collector promotes and copies; in batches it is garbage the scavenger drops), and nothing is
  * added to the cache. A batch may be skipped by its JSON text before it is parsed, when the query knows
  * from the text alone that nothing in it can match (a filter naming a string, a search for ASCII text).
+ * A wide object's member batches are read the same way (object-stream.ts), with the same piece fetcher.
  */
-import type { ListSummary } from "./answer-index.js";
-import type { ListLayout } from "./serialize.js";
-import { piecesOf } from "./answer-index.js";
-import { MISSING, openPieceOf, type AnswerRead } from "./answer-read.js";
-import { decodeUtf8 } from "../util/size.js";
+import type { ListSummary, ObjectSummary } from "./answer-index.js";
+import type { AnswerRead } from "./answer-read.js";
+import { BatchPieces, type BatchReading } from "./batch-pieces.js";
+import { forEachMemberBatch, type MemberVisit } from "./object-stream.js";
+import { batchAt, forEachPiece, type BatchPiece } from "./piece-handover.js";
 
-/** Pieces fetched ahead of the one being parsed (more in flight measured slower on Redis: the replies are read on this thread anyway). */
-const PIECES_AHEAD = 1;
-
-/**
- * How a reading ended: read (to the end, or as far as the visit wanted), a piece lost (missing, expired or
- * tampered: the handle reads as not found, S8.5), or the storage failing (the call may be tried again).
- */
-export type BatchReading = "read" | "lost" | "unavailable";
+export type { BatchReading } from "./batch-pieces.js";
+export type { BatchPiece } from "./piece-handover.js";
 
 export interface BatchVisit {
   /** First item to read (default 0) and the item to stop before (default the list's length). */
@@ -33,40 +28,33 @@ export interface BatchVisit {
   visit: (first: number, items: unknown[], batch: number) => boolean | void;
 }
 
-/**
- * One piece's share of a list's batches, handed whole to a reader elsewhere (a batch worker, S14.6): the
- * piece's plaintext, the receiver's to move without copying, and the batches that end in it.
- */
-export interface BatchPiece {
-  readonly bytes: Uint8Array;
-  /** Number (in the list) of the first batch here; the others follow in order. */
-  readonly batch: number;
-  /** Per batch: its first item, and its byte range in `bytes`, three numbers each. */
-  readonly ranges: number[];
-  /** Per batch: whether its bytes here are ASCII. */
-  readonly ascii: boolean[];
-  /** The bytes the first batch began with in earlier pieces (a copy), if it did. */
-  head?: Uint8Array;
-}
+/** A part of the answer read batch by batch: an indexed list (item batches) or a wide object (member batches, S16.4). */
+export type BatchedPart = { readonly list: number } | { readonly object: number };
 
 /**
- * An answer whose lists are read batch by batch (Selection `{ stream }`): its root as far as read (the
- * parts outside the lists, for `{ stream: "all" }`; each list stands there as a placeholder) and the
- * lists' batches on demand. Reading a batch whose piece is missing, expired or tampered ends the reading
- * as "lost": the whole handle then reads as not found (S8.5).
+ * An answer whose lists and wide objects are read batch by batch (Selection `{ stream }`): its root as far
+ * as read (the parts outside them, for `{ stream: "all" }`; each stands there as a placeholder) and their
+ * batches on demand. Reading a batch whose piece is missing, expired or tampered ends the reading as
+ * "lost": the whole handle then reads as not found (S8.5).
  */
 export class StreamedAnswer {
   constructor(
     private readonly read: AnswerRead,
-    /** Everything outside the lists' items (placeholders at the lists' paths), or undefined when not read. */
+    /** Everything outside the lists' items and wide objects' members (placeholders at their paths), or undefined when not read. */
     readonly root: unknown,
     /** The one list selected (`{ stream: list }`), or undefined when all are (`{ stream: "all" }`). */
     readonly list: number | undefined,
     private readonly lost: () => void,
+    /** The one wide object selected (`{ stream: "object" }`, S16.4), if one is. */
+    readonly object?: number,
   ) {}
 
   get lists(): readonly ListSummary[] {
     return this.read.state.index!.lists;
+  }
+
+  get objects(): readonly ObjectSummary[] {
+    return this.read.state.index!.objects;
   }
 
   /** How many batches `list` is stored in, and the bytes of JSON they take. */
@@ -76,24 +64,29 @@ export class StreamedAnswer {
   }
 
   /**
-   * The list standing at `key` of `container` (an object of `root`), if one does. Told by place, not by
-   * the value there: `root` is the answer's shared state, and a slice of a list read while this stream
-   * runs puts that list's items read so far at the list's place (answer-reader.ts `placeAt`), where the
-   * stream must still read the whole list. The containers on the way are never replaced, only that key.
+   * The list or wide object standing at `key` of `container` (an object of `root`), if one does. Told by
+   * place, not by the value there: `root` is the answer's shared state, and a slice of a list (or a window
+   * of a wide object's keys) read while this stream runs puts what it read at the part's place
+   * (answer-read.ts `placeAt`), where the stream must still read the whole part. The containers on the way
+   * are never replaced, only that key.
    */
-  listAt(container: object, key: string | number): number | undefined {
-    this.places ??= placesOf(this.root, this.lists);
+  partAt(container: object, key: string | number): BatchedPart | undefined {
+    this.places ??= placesOf(this.root, this.lists, this.objects);
     return this.places.get(container)?.get(key);
   }
-  private places?: Map<object, Map<string | number, number>>;
+  private places?: Map<object, Map<string | number, BatchedPart>>;
+
+  /** Reads every member batch of wide object `object`, in key order, and says how the reading ended (object-stream.ts). */
+  async forEachMemberBatch(object: number, visit: MemberVisit): Promise<BatchReading> {
+    const reading = await forEachMemberBatch(this.read, object, visit);
+    return reading === "read" ? reading : this.ended(reading);
+  }
 
   /** Reads the batches of `list` holding items `from` to `to - 1`, in order, and says how the reading ended. */
   async forEachBatch(list: number, { from = 0, to = Number.MAX_SAFE_INTEGER, admit, wants, visit }: BatchVisit): Promise<BatchReading> {
-    const { state } = this.read;
-    const index = state.index!;
-    const layout = index.lists[list]!;
-    const held = state.lists.get(list); // batches a slice read before are in memory already
-    const pieces = new Pieces(this.read, layout);
+    const layout = this.read.state.index!.lists[list]!;
+    const held = this.read.state.lists.get(list); // batches a slice read before are in memory already
+    const pieces = new BatchPieces(this.read, layout.end, !wants); // a few batches wanted: none fetched ahead
     for (let batch = 0; batch < layout.batches.length / 2; batch++) {
       const { first, last, start, end } = batchAt(layout, batch);
       if (last <= from || (wants && !wants(batch))) continue;
@@ -102,13 +95,8 @@ export class StreamedAnswer {
         if (visit(first, held.items.slice(first, last), batch) === false) return "read";
         continue;
       }
-      const texts: string[] = [];
-      for (const { piece, from: at, to: until } of piecesOf(index, start, end)) {
-        const bytes = await pieces.get(piece, !wants); // a few batches wanted: none fetched ahead
-        if (typeof bytes !== "object") return this.ended(bytes);
-        texts.push(decodeUtf8(bytes.subarray(at, until), index.ascii[piece] === 1));
-      }
-      const text = texts.length === 1 ? texts[0]! : texts.join("");
+      const text = await pieces.text(start, end);
+      if (text === "lost" || text === "unavailable") return this.ended(text);
       if (admit && !admit(text)) continue;
       if (visit(first, JSON.parse(`[${text}]`) as unknown[], batch) === false) return "read";
     }
@@ -116,119 +104,34 @@ export class StreamedAnswer {
   }
 
   /**
-   * Hands the pieces holding batches of `list` with items `from` to `to - 1` to `take`, in order, each
-   * with the batches that end in it, and says how the reading ended. `take` owns each piece it gets (it may
-   * move it to another thread); its promise holds the next piece back, so a slow taker bounds what is read
-   * ahead. The batches of a slice read before are read again (they are not moved from the cache).
+   * Hands the pieces holding batches of `list` with items `from` to `to - 1` to `take`, in order, each with
+   * the batches that end in it (piece-handover.ts), and says how the reading ended.
    */
-  async forEachPiece(list: number, { from = 0, to = Number.MAX_SAFE_INTEGER }: { from?: number; to?: number }, take: (piece: BatchPiece) => Promise<void>): Promise<BatchReading> {
-    const index = this.read.state.index!;
-    const layout = index.lists[list]!;
-    const pieces = new Pieces(this.read, layout);
-    let current: (BatchPiece & { piece: number }) | undefined;
-    let head: Uint8Array[] = [];
-    for (let batch = 0; batch < layout.batches.length / 2; batch++) {
-      const { first, last, start, end } = batchAt(layout, batch);
-      if (last <= from) continue;
-      if (first >= to) break;
-      const parts = piecesOf(index, start, end);
-      for (const [at, { piece, from: begin, to: until }] of parts.entries()) {
-        let bytes: Uint8Array | typeof MISSING | "unavailable";
-        if (current?.piece === piece) bytes = current.bytes;
-        else {
-          if (current) await take(current);
-          current = undefined;
-          if (typeof (bytes = await pieces.get(piece)) !== "object") return this.ended(bytes);
-        }
-        if (at < parts.length - 1) {
-          head.push(bytes.slice(begin, until)); // a copy: the piece itself goes to `take` with the batches ending in it
-          continue;
-        }
-        current ??= { piece, bytes, batch, ranges: [], ascii: [] };
-        if (head.length > 0) current.head = joinBytes(head);
-        head = [];
-        current.ranges.push(first, begin, until);
-        current.ascii.push(index.ascii[piece] === 1);
-      }
-    }
-    if (current) await take(current);
-    return "read";
+  async forEachPiece(list: number, window: { from?: number; to?: number }, take: (piece: BatchPiece) => Promise<void>): Promise<BatchReading> {
+    const reading = await forEachPiece(this.read, list, window, take);
+    return reading === "read" ? reading : this.ended(reading);
   }
 
-  /** How a reading ends when a piece did not come: lost (the handle then reads as not found) or the storage failing. */
-  private ended(missing: typeof MISSING | "unavailable"): Exclude<BatchReading, "read"> {
-    if (missing === "unavailable") return missing; // the storage failed (S9.1); what the query's own code throws is not caught
-    this.lost();
-    return "lost";
+  /** A reading that failed: a piece lost makes the whole handle read as not found (S8.5). */
+  private ended(reading: Exclude<BatchReading, "read">): Exclude<BatchReading, "read"> {
+    if (reading === "lost") this.lost();
+    return reading;
   }
 }
 
-/**
- * One reading's pieces: each fetched and decrypted once, the next ones fetched meanwhile (a remote store's
- * round trips overlap the parsing; a failure is met when the piece is awaited), those read past let go.
- */
-class Pieces {
-  private readonly opened = new Map<number, Promise<Uint8Array | typeof MISSING>>();
-  private readonly last: number;
-
-  constructor(
-    private readonly read: AnswerRead,
-    layout: ListLayout,
-  ) {
-    this.last = piecesOf(read.state.index!, layout.end - 1, layout.end)[0]?.piece ?? 0;
-  }
-
-  /** The plaintext of `piece` (padding included), MISSING when lost, "unavailable" when the storage failed. */
-  async get(piece: number, ahead = true): Promise<Uint8Array | typeof MISSING | "unavailable"> {
-    for (const held of this.opened.keys()) if (held < piece) this.opened.delete(held);
-    if (ahead) for (let next = piece + 1; next <= Math.min(this.last, piece + PIECES_AHEAD); next++) this.open(next).catch(() => {});
-    try {
-      return await this.open(piece);
-    } catch {
-      return "unavailable";
-    }
-  }
-
-  private open(piece: number): Promise<Uint8Array | typeof MISSING> {
-    let opened = this.opened.get(piece);
-    if (!opened) this.opened.set(piece, (opened = openPieceOf(this.read, piece)));
-    return opened;
-  }
-}
-
-/** Batch `batch` of a list: its first item, the item past its last, and its JSON's bytes (before the comma, or before `]`). */
-function batchAt(layout: ListLayout, batch: number): { first: number; last: number; start: number; end: number } {
-  const next = batch + 1 < layout.batches.length / 2;
-  return {
-    first: layout.batches[2 * batch]!,
-    last: next ? layout.batches[2 * batch + 2]! : layout.length,
-    start: layout.batches[2 * batch + 1]!,
-    end: next ? layout.batches[2 * batch + 3]! - 1 : layout.end,
-  };
-}
-
-function joinBytes(parts: readonly Uint8Array[]): Uint8Array {
-  if (parts.length === 1) return parts[0]!;
-  const out = new Uint8Array(parts.reduce((sum, part) => sum + part.byteLength, 0));
-  let at = 0;
-  for (const part of parts) {
-    out.set(part, at);
-    at += part.byteLength;
-  }
-  return out;
-}
-
-/** Per container of `root` holding a list at one of its keys: which list at which key. */
-function placesOf(root: unknown, lists: readonly ListSummary[]): Map<object, Map<string | number, number>> {
-  const places = new Map<object, Map<string | number, number>>();
-  lists.forEach(({ path }, list) => {
-    if (path.length === 0) return; // the root list is streamed as one list, never found in a walk
+/** Per container of `root` holding a list or a wide object at one of its keys: which part at which key. */
+function placesOf(root: unknown, lists: readonly ListSummary[], objects: readonly ObjectSummary[]): Map<object, Map<string | number, BatchedPart>> {
+  const places = new Map<object, Map<string | number, BatchedPart>>();
+  const note = (path: readonly string[], part: BatchedPart) => {
+    if (path.length === 0) return; // a root list or object is streamed as the one part, never found in a walk
     const container = valueAt(root, path.slice(0, -1));
     if (container === null || typeof container !== "object" || !Object.hasOwn(container, path[path.length - 1]!)) return;
     let keys = places.get(container);
     if (!keys) places.set(container, (keys = new Map()));
-    keys.set(path[path.length - 1]!, list);
-  });
+    keys.set(path[path.length - 1]!, part);
+  };
+  lists.forEach(({ path }, list) => note(path, { list }));
+  objects.forEach(({ path }, object) => note(path, { object }));
   return places;
 }
 

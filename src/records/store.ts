@@ -183,7 +183,9 @@ export class ResultHandleStore {
       const root = selection.stream === "all" ? await readOutside(read) : undefined;
       if (root === MISSING) return this.lost(keys.storageKey);
       if (shared) this.recent.resize(keys.storageKey, state, state.bytes);
-      return { value: new StreamedAnswer(read, root, selection.stream === "all" ? undefined : selection.stream, () => this.recent.remove(keys.storageKey)), expiresAt: state.expiresAt };
+      const list = typeof selection.stream === "number" ? selection.stream : undefined;
+      const object = "object" in selection ? selection.object : undefined;
+      return { value: new StreamedAnswer(read, root, list, () => this.recent.remove(keys.storageKey), object), expiresAt: state.expiresAt };
     }
     const value = selection === "none" ? undefined : await readSelection(read, selection);
     if (value === MISSING) return this.lost(keys.storageKey);
