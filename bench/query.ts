@@ -18,6 +18,8 @@ export const QUERIES = {
   ticketFilter: { path: '$.rows[?@.assignee.name == "Agent 5" && @.priority > 3]', limit: 5 },
   // A filter no text can narrow (every batch parsed and every row compared): 2 rows in 5 pass.
   numericFilter: { path: "$.rows[?@.priority > 3]", limit: 5 },
+  // Descendants by name from the root (every row's title): the rows read where they stand.
+  descendants: { path: "$..title", limit: 5 },
   // Case-insensitive text under $.rows: every leaf read, a handful of hits.
   search: { path: "$.rows", search: "T-424", limit: 5 },
   // The model's first search, at the root: text in every row (every batch parsed, every leaf matched).
@@ -46,8 +48,8 @@ export interface QueryPartResult {
   totals: Record<QueryName, number>;
   /** Node only: heap the parsed answer holds, and the filter's heap growth before any collection, in bytes. */
   memory: { parsedBytes: number; filterPeakBytes: number } | null;
-  /** Whether the build's batch workers (S14.6) took the filters' batches: loaded and never failed by the end. */
-  workers: boolean;
+  /** Pieces the build's batch workers (S14.6) counted for this store's queries (0: none took part). */
+  workerJobs: number;
 }
 
 const owner = { session: "bench-query", caller: "bench" };
@@ -85,6 +87,7 @@ export async function runQueryPart(
     };
     try {
       // Every handle folded before the loop: untimed work inside a round would pay the GC debt of the timed ones.
+      const jobsBefore = plugin.workers?.answered ?? 0;
       const unread = Object.fromEntries(names.map((name) => [name, [] as string[]])) as Record<QueryName, string[]>;
       for (const name of names) for (let i = 0; i < handlesPer; i++) unread[name].push(await fold());
       const totals = {} as Record<QueryName, number>;
@@ -108,7 +111,7 @@ export async function runQueryPart(
         ratios: Object.fromEntries(names.map((name) => [name, ratio(times[name], times.parse)])) as QueryPartResult["ratios"],
         totals,
         memory,
-        workers: plugin.workers?.available() ?? false,
+        workerJobs: (plugin.workers?.answered ?? 0) - jobsBefore,
       };
       report(row);
       results.push(row);
@@ -124,17 +127,29 @@ export async function runQueryPart(
  * largest of the rounds; a collection during the query would only lower it), beside what one parse of
  * the answer keeps alive.
  */
+const held: { value: unknown } = { value: undefined };
+
 async function measureMemory(heap: HeapProbe, json: string, handles: string[], filter: (handle: string) => Promise<void>) {
-  heap.gc();
-  const beforeParse = heap.used();
-  const parsed: unknown = JSON.parse(json);
-  heap.gc();
-  const parsedBytes = heap.used() - beforeParse;
-  if (parsed === undefined) throw new Error("unreachable: keeps the parsed answer alive through the collection");
+  // Collected until two readings agree, a turn of the event loop between: a heap read straight after one
+  // collection can still count what sweeping has yet to give back (a 100 KB parse came out negative).
+  const settled = async () => {
+    let last = Number.NaN;
+    for (let round = 0; round < 8; round++) {
+      heap.gc();
+      await new Promise((resolve) => setTimeout(resolve, 1));
+      const used = heap.used();
+      if (Math.abs(used - last) < 1024) return used;
+      last = used;
+    }
+    return last;
+  };
+  const beforeParse = await settled();
+  held.value = JSON.parse(json); // held from outside: a local the code no longer reads may be collected before it is measured
+  const parsedBytes = (await settled()) - beforeParse;
+  held.value = undefined;
   let filterPeakBytes = 0;
   for (const handle of handles) {
-    heap.gc();
-    const before = heap.used();
+    const before = await settled();
     await filter(handle);
     filterPeakBytes = Math.max(filterPeakBytes, heap.used() - before);
   }

@@ -54,7 +54,7 @@ export function printQueryHeader(): void {
 export function printQuery(r: QueryPartResult): void {
   for (const name of Object.keys(QUERIES) as QueryName[]) {
     const memory = name === "filter" && r.memory ? `peak ${mb(r.memory.filterPeakBytes)} beside the parsed answer's ${mb(r.memory.parsedBytes)}` : "";
-    const workers = name === "numericFilter" ? (r.workers ? "batch workers took the filters" : "no batch workers") : "";
+    const workers = name === "numericFilter" ? `batch workers counted ${r.workerJobs} pieces in all` : "";
     console.log(`${r.runtime.padEnd(8)} ${r.store.padEnd(6)} ${name.padEnd(13)} | ${cell(r.times.parse)} ${cell(r.times[name])} ${x(r.ratios[name])} | ${String(r.totals[name]).padStart(8)} | ${memory}${workers}`);
   }
 }
@@ -107,6 +107,7 @@ export function checkGoals(cases: readonly CaseResult[], queries: readonly Query
     goal("first result_query / parse at 100 KB", 2, sized("100 KB").filter((r) => r.form === "structured"), (r) => r.ratios.firstQuery),
     goal("fold / stringify, any answer shape (S4.8)", 3, cases.filter((r) => r.part === "shapes"), (r) => r.ratios.fold),
     queryGoal("filter / parse at 10 MB, fresh handle (goal 1.0)", 1.5, queries, ["filter", "ticketFilter", "numericFilter"]),
+    queryGoal("descendants / parse at 10 MB, fresh handle (goal 1.0)", 1.5, queries, ["descendants"]),
     queryGoal("search / parse at 10 MB, fresh handle (goal 1.0)", 1.5, queries, ["search", "broadSearch"]),
     queryGoal("singular JSONPath query / parse at 10 MB, fresh handle", 0.2, queries, ["singular"]),
   ];

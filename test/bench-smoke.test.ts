@@ -88,7 +88,9 @@ describe("npm run bench (quick, 100 KB, Node, over HTTP)", () => {
       expect(q.totals.search).toBeGreaterThan(0);
       expect(q.totals.numericFilter).toBeGreaterThan(q.totals.ticketFilter);
       expect(q.totals.broadSearch).toBeGreaterThan(q.totals.search);
-      for (const name of ["parse", "filter", "ticketFilter", "numericFilter", "search", "broadSearch", "singular"]) expect(q.times[name].median, name).toBeGreaterThan(0);
+      expect(q.totals.descendants).toBe(q.rows); // every row's title
+      expect(q.workerJobs).toBe(0); // 100 KB: below what batch workers take (1 MB)
+      for (const name of ["parse", "filter", "ticketFilter", "numericFilter", "descendants", "search", "broadSearch", "singular"]) expect(q.times[name].median, name).toBeGreaterThan(0);
       for (const name of ["filter", "ticketFilter", "search", "singular"]) expect(q.ratios[name].perRound.median, name).toBeGreaterThan(0);
       expect(q.memory.parsedBytes).toBeGreaterThan(0);
       // Read batch by batch, a filter over 100 KB may grow the heap by nothing a collection did not take back.

@@ -335,3 +335,53 @@ describe("S14.6, S16.4 differential: searches over wide objects' member batches 
     expect(failures.slice(0, 8).join("\n")).toBe("");
   }, 60_000);
 });
+
+describe.each([
+  ["on the calling thread", undefined],
+  ["counted on batch workers", workers],
+] as const)("S14.6 differential: descendants by name above lists, each list read where it stands, as over the whole value, %s", (_, pool) => {
+  it("random answers and $..name queries (seeded)", async () => {
+    const r = random(1407);
+    const store = new ResultHandleStore(new MemoryStorage("differential-descendants", { maxBytes: 256 * 1024 * 1024 }), 60, { pieceBytes: 16 * 1024 });
+    if (pool) expect(await pool.warm()).toBe(true);
+    const tool = new ResultQueryTool(() => [{ config, store: async () => store, workers: pool }]);
+    const counted = pool && vi.spyOn(pool, "count");
+    const walked = vi.spyOn(StreamedAnswer.prototype, "partAt");
+    const failures: string[] = [];
+    let asked = 0;
+    try {
+      for (let round = 0; round < 10; round++) {
+        const places = PLACES[round % PLACES.length]!.filter((place) => place.length > 0);
+        if (places.length === 0) continue; // a root list is an item plan already
+        const value = answer(r, places);
+        for (let q = 0; q < 40; q++) {
+          const place = r.pick(places);
+          const parents = ["$", ...place.slice(0, -1).map((_, n) => "$" + place.slice(0, n + 1).map((key) => nameSelector(r, key)).join(""))];
+          // Names in items, names of the lists themselves (then read whole), names outside the lists.
+          const names = r.pick(["name", "id", "owner", "s", "deep", "tags", "a.b", "__proto__", "title", "note", "label", place[place.length - 1]!, "nested", "missing"]);
+          const second = r.next() < 0.2 ? `, ${quoteName(r.pick(["id", "name", "total"]), "'")}` : "";
+          const args: Record<string, unknown> = { path: `${r.pick(parents)}..[${quoteName(names, "'")}${second}]${rest(r)}`, ...paging(r) };
+          if (r.next() < 0.1) args.fields = r.pick([["id"], ["nope"]]);
+          asked++;
+          const handle = store.newHandle();
+          await store.save(handle, value, owner);
+          const want = wholeAnswer(value, args, config);
+          const got = await answered(tool, handle, args, owner);
+          try {
+            expect(got).toEqual(want);
+          } catch {
+            failures.push(`round ${round} ${JSON.stringify(args)}\n  got  ${JSON.stringify(got).slice(0, 400)}\n  want ${JSON.stringify(want).slice(0, 400)}`);
+          }
+        }
+      }
+      expect(walked.mock.calls.length).toBeGreaterThan(asked); // most queries walked the outside parts
+      if (counted) expect(counted.mock.calls.length).toBeGreaterThan(asked / 3); // and counted lists on the workers
+    } finally {
+      walked.mockRestore();
+      counted?.mockRestore();
+      await store.onShutdown();
+    }
+    expect(asked).toBeGreaterThan(250);
+    expect(failures.slice(0, 8).join("\n")).toBe("");
+  }, 60_000);
+});

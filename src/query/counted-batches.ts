@@ -6,12 +6,11 @@
  * too deep, the budget spent) makes the whole query run on the calling thread, where it throws its coded
  * refusal in its place (or does not, on a thread with more stack).
  */
-import { DEFAULT_LIMITS, MAX_QUERY_STEPS } from "../defaults.js";
+import { MAX_QUERY_STEPS } from "../defaults.js";
 import type { BatchReading, StreamedAnswer } from "../records/list-stream.js";
 import { tooManySteps, type QueryBudget } from "./jsonpath.js";
 import type { ItemPlan } from "./jsonpath-items.js";
 import type { NodelistPager } from "./nodelist.js";
-import { sliceWindow, type QueryArguments } from "./plan.js";
 import type { BatchWorkers } from "./worker-pool.js";
 
 /** Per batch of the list: nodes and steps; batches outside the window give none. */
@@ -50,14 +49,13 @@ export async function countInWorkers(answer: StreamedAnswer, list: number, plan:
   return failed || counts.nodes.some((nodes) => nodes < 0) ? undefined : counts;
 }
 
-/** The batches the calling thread must read: those holding nodes of the page. */
-export function batchesToRead(counts: BatchCounts, args: QueryArguments): Set<number> {
-  const { offset, limit } = sliceWindow(args, DEFAULT_LIMITS.nodes);
+/** The batches the calling thread must read: those holding nodes of the page, counted from where `pager` stands. */
+export function batchesToRead(counts: BatchCounts, pager: NodelistPager): Set<number> {
   const read = new Set<number>();
-  let before = 0;
+  let before = pager.counted;
   for (let batch = 0; batch < counts.nodes.length; batch++) {
     const nodes = counts.nodes[batch]!;
-    if (nodes > 0 && before < offset + limit && before + nodes > offset) read.add(batch);
+    if (pager.onPage(before, nodes)) read.add(batch);
     before += nodes;
   }
   return read;

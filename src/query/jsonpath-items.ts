@@ -41,6 +41,12 @@ export interface ItemPlan {
   readonly needle?: string;
   /** The nodes the query selects in `items`, the list's items from `first`, counted against `budget`. */
   select(items: readonly unknown[], first: number, length: number, budget: QueryBudget, path: string): Iterable<JsonPathNode>;
+  /**
+   * For descendants by name (`$..title`, `$.data..id.x`): the names, and the segments from the descendant
+   * one on, to run from any node, so that lists met below `names` can be read where they stand
+   * (descendants-over-batches.ts).
+   */
+  readonly descendants?: { readonly names: readonly string[]; readonly segments: readonly Segment[]; readonly rest: readonly Segment[] };
 }
 
 /** The item plan of `compiled`, when it has one. */
@@ -65,6 +71,7 @@ export function itemPlanOf(compiled: CompiledJsonPath): ItemPlan | undefined {
     if (!step.selectors.every((each) => each instanceof NameSelector)) return undefined; // names select nothing in the list itself
     return {
       names,
+      descendants: { names: step.selectors.map((each) => (each as unknown as { name: string }).name), segments: segments.slice(at), rest },
       window: (length) => ({ from: 0, to: length }),
       select(items, first, _length, budget, path) {
         const list = listLocation();

@@ -65,9 +65,19 @@ export class NodelistPager {
     return true;
   }
 
+  /** Nodes counted so far. */
+  get counted(): number {
+    return this.total;
+  }
+
+  /** Whether nodes `from` to `from + count - 1` (in the order counted) hold any of the page's. */
+  onPage(from: number, count: number): boolean {
+    return count > 0 && from < this.offset + this.limit && from + count > this.offset;
+  }
+
   /** Counts nodes known to lie off the page (counted on another thread, counted-batches.ts). */
   skip(count: number): void {
-    if (count > 0 && this.total < this.offset + this.limit && this.total + count > this.offset && !this.refused) {
+    if (this.onPage(this.total, count) && !this.refused) {
       throw new Error("unreachable: nodes of the page were counted without being read");
     }
     this.total += count;

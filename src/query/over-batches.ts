@@ -10,7 +10,8 @@
  * "unavailable" when the storage fails between two batches; anything else thrown is the query's own.
  */
 import type { BatchedPart, BatchReading, StreamedAnswer } from "../records/list-stream.js";
-import { batchesToRead, countInWorkers, takeCounts } from "./counted-batches.js";
+import { descendantNodes } from "./descendants-over-batches.js";
+import { listNodes } from "./list-nodes.js";
 import { QueryBudget } from "./jsonpath.js";
 import { NodelistPager } from "./nodelist.js";
 import { formatPath, resolveSegments } from "./path.js";
@@ -29,33 +30,18 @@ export async function answerOverBatches(
   workers?: BatchWorkers,
 ): Promise<QueryResult | Exclude<BatchReading, "read">> {
   if (args.search !== undefined) return searchOverBatches(answer, plan, args.search, args, config);
-  if (plan.kind !== "nodelist" || !plan.items || answer.list === undefined) throw new Error("unreachable: a stream is selected only for an item plan");
+  if (plan.kind !== "nodelist" || !plan.items) throw new Error("unreachable: a stream is selected only for an item plan");
   const { items } = plan;
-  const list = answer.list;
-  const { length } = answer.lists[list]!;
-  // A large list is counted on the workers first; this thread then reads only the batches of the page.
-  const counts = await countInWorkers(answer, list, items, plan.path, workers);
-  if (typeof counts === "string") return counts;
-  const read = counts && batchesToRead(counts, args);
   let reading: BatchReading = "read";
   const result = await nodelistResult(
     async () => {
       const pager = new NodelistPager(plan.path, args, config.thresholdBytes);
       const budget = new QueryBudget();
-      const needle = items.needle;
-      let counted = 0; // batches before this one are in `pager` and `budget`
-      let stopped = false;
-      reading = await answer.forEachBatch(list, {
-        ...items.window(length),
-        admit: needle === undefined ? undefined : (text) => text.includes(needle),
-        wants: read && ((batch) => read.has(batch)),
-        visit: (first, batch, number) => {
-          if (counts) takeCounts(counts, counted, number, pager, budget);
-          counted = number + 1;
-          for (const node of items.select(batch, first, length, budget, plan.path)) if (!pager.add(node)) return !(stopped = true);
-        },
-      });
-      if (counts && reading === "read" && !stopped) takeCounts(counts, counted, counts.nodes.length, pager, budget);
+      const ended =
+        answer.list !== undefined
+          ? await listNodes(answer, answer.list, items, { list: plan.path, asked: plan.path }, pager, budget, workers)
+          : await descendantNodes(answer, items, plan.path, pager, budget, workers); // `$..title` above the lists
+      if (ended === "lost" || ended === "unavailable") reading = ended;
       return pager.page();
     },
     plan.path,

@@ -93,9 +93,16 @@ export function selectorFor(plan: QueryPlan, args: Pick<QueryArguments, "offset"
   if (plan.kind === "nodelist") {
     const names = thresholdBytes !== undefined && args.search === undefined ? plan.items?.names : undefined;
     if (!names) return () => "all";
-    return (lists) => {
+    const descendants = plan.items!.descendants;
+    return (lists, strings = [], objects = []) => {
       const list = lists.findIndex(({ path }) => path.length === names.length && path.every((key, i) => key === names[i]));
-      return list < 0 ? "all" : { stream: list };
+      if (list >= 0) return { stream: list };
+      // Descendants by name above lists read them where they stand, unless a name could select a part
+      // itself (its value is not in the parts outside) or a wide object lies below (descendants-over-batches.ts).
+      const below = ({ path }: { path: readonly string[] }) => path.length > names.length && names.every((key, i) => path[i] === key);
+      const selected = (part: { path: readonly string[] }) => below(part) && descendants!.names.includes(part.path[part.path.length - 1]!);
+      const walkable = descendants && lists.some(below) && !lists.some(selected) && !strings.some(selected) && !objects.some((object) => below(object) || object.path.length <= names.length);
+      return walkable ? { stream: "all" } : "all";
     };
   }
   const { segments } = plan;

@@ -37,6 +37,8 @@ export interface BatchWorkers {
   ready(): Promise<void>;
   /** Counts `job` in a worker; rejects when the worker fails (the caller then counts on its own thread). */
   count(job: CountJob): Promise<CountReply>;
+  /** Jobs the workers have answered so far (what the bench reports). */
+  readonly answered: number;
 }
 
 interface Running {
@@ -54,6 +56,7 @@ export class WorkerPool implements BatchWorkers {
   private idle: ReturnType<typeof setTimeout> | undefined;
   private waiting: (() => void)[] = [];
   private onLoaded: (() => void)[] = [];
+  answered = 0;
 
   constructor(
     private readonly start: () => WorkerPort,
@@ -144,6 +147,7 @@ export class WorkerPool implements BatchWorkers {
     if (!job || !message || !("reply" in message)) return this.fail(); // it failed, exited, or answered what was not asked
     worker.pending.delete(message.id);
     if (worker.pending.size === 0) worker.port.busy?.(false);
+    this.answered++;
     job.resolve(message.reply);
     this.waiting.shift()?.();
     if (this.load() === 0) this.idleSoon();

@@ -1,0 +1,48 @@
+/**
+ * One list's nodes into a nodelist page (S14.6): its batches read in order, each parsed on its own and
+ * given to the item plan; a list of `workers.minBytes` or more is counted on the batch workers first, and
+ * then only the batches holding nodes of the page are read here (counted-batches.ts). The pager and the
+ * step budget may be shared with other parts of the same answer (descendants-over-batches.ts).
+ */
+import type { BatchReading, StreamedAnswer } from "../records/list-stream.js";
+import { batchesToRead, countInWorkers, takeCounts } from "./counted-batches.js";
+import type { QueryBudget } from "./jsonpath.js";
+import type { ItemPlan } from "./jsonpath-items.js";
+import type { NodelistPager } from "./nodelist.js";
+import type { BatchWorkers } from "./worker-pool.js";
+
+/** How a list's reading ended: read, or the page refused as too large ("stopped": nothing more to read), or a piece not read. */
+export type ListReading = BatchReading | "stopped";
+
+export async function listNodes(
+  answer: StreamedAnswer,
+  list: number,
+  items: ItemPlan,
+  /** The query as the item plan reads this list (for the workers), and as the caller asked it (for refusals). */
+  query: { list: string; asked: string },
+  pager: NodelistPager,
+  budget: QueryBudget,
+  workers?: BatchWorkers,
+): Promise<ListReading> {
+  const { length } = answer.lists[list]!;
+  const counts = await countInWorkers(answer, list, items, query.list, workers);
+  if (typeof counts === "string") return counts;
+  const read = counts && batchesToRead(counts, pager);
+  const needle = items.needle;
+  let counted = 0; // batches before this one are in `pager` and `budget`
+  let stopped = false;
+  const reading = await answer.forEachBatch(list, {
+    ...items.window(length),
+    admit: needle === undefined ? undefined : (text) => text.includes(needle),
+    wants: read && ((batch) => read.has(batch)),
+    visit: (first, batch, number) => {
+      if (counts) takeCounts(counts, counted, number, pager, budget);
+      counted = number + 1;
+      for (const node of items.select(batch, first, length, budget, query.asked)) if (!pager.add(node)) return !(stopped = true);
+    },
+  });
+  if (reading !== "read") return reading;
+  if (stopped) return "stopped";
+  if (counts) takeCounts(counts, counted, counts.nodes.length, pager, budget);
+  return "read";
+}
