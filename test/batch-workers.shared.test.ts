@@ -14,7 +14,7 @@ const inPage = typeof window !== "undefined";
 
 describe(`S14.6 batch workers in ${inPage ? "a page" : "Node"}`, () => {
   it("count a filter's batches, and the page read here is the one-thread page", async () => {
-    const settings = { minBytes: 0, threads: 2, idleMs: 1000 };
+    const settings = { minBytes: 0, threads: 2, idleMs: 60_000 }; // stopped at the end: never for idleness mid-test
     const workers = (inPage ? browserBatchWorkers(settings) : nodeBatchWorkers(settings))!;
     expect(workers).toBeInstanceOf(WorkerPool);
     expect(await workers.warm()).toBe(true); // the worker's file found and loaded

@@ -16,7 +16,7 @@ const owner: Owner = { session: "s-workers", caller: "reader" };
 const config = { thresholdBytes: 16_384, preview: { chars: 500 } } as ResultHandlesConfig;
 const expected = (value: unknown, args: Record<string, unknown>) => wholeAnswer(value, args, config);
 const answered = (tool: ResultQueryTool, handle: string, args: Record<string, unknown>) => answeredBy(tool, handle, args, owner);
-const workers = nodeBatchWorkers({ minBytes: 0, threads: 2, idleMs: 2000 })!;
+const workers = nodeBatchWorkers({ minBytes: 0, threads: 2, idleMs: 60_000 })!; // stopped after all: never for idleness mid-test
 beforeAll(async () => expect(await workers.warm()).toBe(true)); // loaded before the first query: every query uses them
 afterAll(() => workers.stop());
 
@@ -126,20 +126,28 @@ describe("S14.6 what the calling thread does, and what a worker sees", () => {
       expect(await answered(setup.tool, await setup.fold(value), args)).toEqual(expected(value, args));
 
       // One that dies holding jobs: the query it held answers from this thread.
-      const dying = new WorkerPool(() => workerPort(startBatchWorker()), 1, 0, 1000);
+      const dying = new WorkerPool(() => workerPort(startBatchWorker()), 1, 0, 60_000);
       expect(await dying.warm()).toBe(true);
       const port = (dying as unknown as { workers: { port: WorkerPort }[] }).workers[0]!.port;
       const posted = vi.spyOn(port, "post").mockImplementation(() => port.terminate()); // the worker goes away mid-query
+      const counted = vi.spyOn(dying, "count");
       const tool = new ResultQueryTool(() => [{ config, store: async () => setup.store, workers: dying }]);
       expect(await answered(tool, await setup.fold(value), args)).toEqual(expected(value, args));
       expect(posted).toHaveBeenCalled();
       expect(dying.usable).toBe(false);
+      expect(counted.mock.calls.length).toBeLessThan(10); // of about 90 pieces: once one failed, the rest were not fetched for workers
+
+      // Workers that stop for idleness before they load: warm() says no worker can take jobs, and they start again when asked.
+      const impatient = new WorkerPool(() => workerPort(startBatchWorker()), 1, 0, 1);
+      expect(await impatient.warm()).toBe(false); // stopped after 1 ms idle, before loading (100 ms or more)
+      expect(impatient.usable).toBe(true); // not a failure: available() starts them again
+      impatient.stop();
     } finally {
       await setup.store.onShutdown();
     }
   }, 60_000);
 
-  it("a worker is handed a piece's plaintext, the query and byte ranges: no key, no handle, no owner (S8)", async () => {
+  it("a worker is handed a piece's plaintext, the query (and the list's place in it) and byte ranges: no key, no handle, no owner (S8)", async () => {
     const posted: unknown[] = [];
     const watched = new WorkerPool(
       () => {
@@ -148,7 +156,7 @@ describe("S14.6 what the calling thread does, and what a worker sees", () => {
       },
       1,
       0,
-      1000,
+      60_000,
     );
     const setup = await setUp(await open(), watched);
     expect(await watched.warm()).toBe(true);
@@ -160,7 +168,7 @@ describe("S14.6 what the calling thread does, and what a worker sees", () => {
       for (const message of posted as { id: number; job: Record<string, unknown> }[]) {
         expect(Object.keys(message).sort()).toEqual(["id", "job"]);
         expect(Object.keys(message.job).sort()).toEqual(expect.arrayContaining(["ascii", "bytes", "length", "query", "ranges"]));
-        expect(Object.keys(message.job).every((key) => ["ascii", "bytes", "head", "length", "query", "ranges"].includes(key))).toBe(true);
+        expect(Object.keys(message.job).every((key) => ["ascii", "at", "bytes", "head", "length", "query", "ranges"].includes(key))).toBe(true);
         expect(JSON.stringify(message.job.query)).not.toContain(handle);
       }
     } finally {

@@ -239,7 +239,7 @@ function wideQuery(r: Random, lists: string[][], objects: string[][], value: unk
 }
 
 // On this thread, and with every list's batches counted on batch workers first (of any size here).
-const workers = nodeBatchWorkers({ minBytes: 0, threads: 2, idleMs: 1000 })!;
+const workers = nodeBatchWorkers({ minBytes: 0, threads: 2, idleMs: 60_000 })!; // never stopped for idleness mid-test (loading through tsx takes a while)
 describe.each([
   ["on the calling thread", undefined],
   ["counted on batch workers", workers],

@@ -10,12 +10,14 @@
  * leave the calling thread: a worker sees plaintext of the pieces it is handed, nothing else.
  */
 import { compileJsonPath, QueryBudget } from "./jsonpath.js";
-import { itemPlanOf, type ItemPlan } from "./jsonpath-items.js";
+import { descendantsPlanAt, itemPlanOf, type ItemPlan } from "./jsonpath-items.js";
 import { decodeUtf8 } from "../util/size.js";
 
 export interface CountJob {
   /** The JSONPath query (compiled once per worker, kept for the next jobs of the same query). */
   readonly query: string;
+  /** For descendants by name read list by list: the list's steps (the item plan of `query`'s descendants at that list). */
+  readonly at?: readonly (string | number)[];
   /** Items of the whole list (a slice's bounds depend on it). */
   readonly length: number;
   readonly bytes: Uint8Array;
@@ -43,11 +45,16 @@ export function replyTo({ id, job }: { id: number; job: CountJob }): { id: numbe
   }
 }
 
-let kept: { query: string; plan: ItemPlan | undefined } | undefined;
+let kept: { query: string; at: string; plan: ItemPlan | undefined } | undefined;
 
 /** What a worker answers for `job`. Whatever a batch throws is told as -1: the calling thread evaluates that batch itself, to throw the coded refusal where it belongs. */
 export function countJob(job: CountJob): CountReply {
-  if (kept?.query !== job.query) kept = { query: job.query, plan: itemPlanOf(compileJsonPath(job.query)) };
+  const at = job.at ? JSON.stringify(job.at) : "";
+  if (kept?.query !== job.query || kept.at !== at) {
+    const plan = itemPlanOf(compileJsonPath(job.query));
+    const descendants = job.at && plan?.descendants;
+    kept = { query: job.query, at, plan: job.at ? descendants && descendantsPlanAt(job.at, descendants.segments, descendants.rest) : plan };
+  }
   const plan = kept.plan;
   const nodes: number[] = [];
   const steps: number[] = [];

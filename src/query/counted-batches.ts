@@ -23,7 +23,7 @@ export interface BatchCounts {
  * The counts of every batch of `list` in `plan`'s window, from the workers; undefined when the list is too
  * small to be worth it, a worker failed, or a batch threw there (the query then runs on the calling thread alone).
  */
-export async function countInWorkers(answer: StreamedAnswer, list: number, plan: ItemPlan, query: string, workers: BatchWorkers | undefined): Promise<BatchCounts | Exclude<BatchReading, "read"> | undefined> {
+export async function countInWorkers(answer: StreamedAnswer, list: number, plan: ItemPlan, query: { list: string; at?: readonly (string | number)[] }, workers: BatchWorkers | undefined): Promise<BatchCounts | Exclude<BatchReading, "read"> | undefined> {
   const { batches, bytes } = answer.sizeOf(list);
   if (!workers || bytes < workers.minBytes || !workers.available()) return undefined;
   const { length } = answer.lists[list]!;
@@ -31,8 +31,9 @@ export async function countInWorkers(answer: StreamedAnswer, list: number, plan:
   const jobs: Promise<void>[] = [];
   let failed = false;
   const reading = await answer.forEachPiece(list, plan.window(length), async (piece) => {
+    if (failed) return false; // a worker failed: the calling thread reads the list instead, so stop fetching for them
     await workers.ready();
-    const job = { query, length, bytes: piece.bytes, ranges: piece.ranges, ascii: piece.ascii, head: piece.head };
+    const job = { query: query.list, at: query.at, length, bytes: piece.bytes, ranges: piece.ranges, ascii: piece.ascii, head: piece.head };
     const wanted = piece.ascii.length;
     jobs.push(
       workers.count(job).then(

@@ -11,11 +11,10 @@
 import { JSONPathNode } from "json-p3";
 import type { BatchReading, StreamedAnswer } from "../records/list-stream.js";
 import { hasOwn } from "../util/json.js";
-import { compileJsonPath, Location, runFrom, selectFrom, tick, useBudget, type JsonPathNode, type QueryBudget } from "./jsonpath.js";
-import { itemPlanOf, type ItemPlan } from "./jsonpath-items.js";
+import { Location, runFrom, selectFrom, tick, useBudget, type JsonPathNode, type QueryBudget } from "./jsonpath.js";
+import { descendantsPlanAt, type ItemPlan } from "./jsonpath-items.js";
 import { listNodes } from "./list-nodes.js";
 import type { NodelistPager } from "./nodelist.js";
-import { formatPath } from "./path.js";
 import type { BatchWorkers } from "./worker-pool.js";
 
 type Entry = { value: unknown; location: Location } | { list: number; location: Location };
@@ -23,7 +22,6 @@ type Entry = { value: unknown; location: Location } | { list: number; location: 
 /** The nodes of `items` (descendants by name) in `answer`'s outside parts and lists, into `pager`, in order. */
 export async function descendantNodes(answer: StreamedAnswer, items: ItemPlan, query: string, pager: NodelistPager, budget: QueryBudget, workers?: BatchWorkers): Promise<BatchReading> {
   const { names, segments, rest } = items.descendants ?? unreachable();
-  const text = segments.map(String).join(""); // json-p3 writes each segment back as query text: `..['title']`
   const emit = (nodes: Iterable<JSONPathNode>) => {
     for (const node of selectFrom(runFrom(rest, nodes), query, budget) as Iterable<JsonPathNode>) if (!pager.add(node)) return false;
     return true;
@@ -34,6 +32,8 @@ export async function descendantNodes(answer: StreamedAnswer, items: ItemPlan, q
     if (start === null || typeof start !== "object" || Array.isArray(start) || !hasOwn(start, name)) return "read"; // nothing there
     start = (start as Record<string, unknown>)[name];
     location = location.concat(name);
+    useBudget(budget);
+    tick(); // the node each name step yields, as jsonpath.ts `runFrom` counts it
   }
   const stack: Entry[] = [{ value: start, location }];
   while (stack.length > 0) {
@@ -43,9 +43,8 @@ export async function descendantNodes(answer: StreamedAnswer, items: ItemPlan, q
     if ("list" in entry) {
       // Each item of the list, then its descendants, in order: the item plan of `<list>..names<rest>`.
       const steps = entry.location.steps();
-      const plan = itemPlanOf(compileJsonPath(formatPath(steps) + text));
-      if (!plan?.descendants) unreachable();
-      const ended = await listNodes(answer, entry.list, plan, { list: formatPath(steps) + text, asked: query }, pager, budget, workers);
+      const plan = descendantsPlanAt(steps, segments, rest);
+      const ended = await listNodes(answer, entry.list, plan, { list: query, asked: query, at: steps }, pager, budget, workers);
       if (ended !== "read") return ended === "stopped" ? "read" : ended;
       continue;
     }
@@ -56,7 +55,7 @@ export async function descendantNodes(answer: StreamedAnswer, items: ItemPlan, q
       continue;
     }
     for (const name of names) {
-      if (hasOwn(value, name) && !emit([new JSONPathNode((value as Record<string, never>)[name]!, here.concat(name) as never, undefined as never)])) return "read";
+      if (hasOwn(value, name) && (tick(), true) && !emit([new JSONPathNode((value as Record<string, never>)[name]!, here.concat(name) as never, undefined as never)])) return "read";
     }
     const keys = Object.keys(value);
     for (let i = keys.length - 1; i >= 0; i--) {

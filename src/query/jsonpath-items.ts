@@ -69,16 +69,7 @@ export function itemPlanOf(compiled: CompiledJsonPath): ItemPlan | undefined {
 
   if (step instanceof DescendantSegment) {
     if (!step.selectors.every((each) => each instanceof NameSelector)) return undefined; // names select nothing in the list itself
-    return {
-      names,
-      descendants: { names: step.selectors.map((each) => (each as unknown as { name: string }).name), segments: segments.slice(at), rest },
-      window: (length) => ({ from: 0, to: length }),
-      select(items, first, _length, budget, path) {
-        const list = listLocation();
-        const nodes = items.map((item, i) => new JSONPathNode(item as never, list.concat(first + i) as never, undefined as never));
-        return selectFrom(runFrom(segments.slice(at), nodes), path, budget);
-      },
-    };
+    return descendantsPlanAt(names, segments.slice(at), rest);
   }
   if (!(step instanceof ChildSegment) || step.selectors.length !== 1) return undefined;
   if (selector instanceof WildcardSelector) {
@@ -114,6 +105,25 @@ export function itemPlanOf(compiled: CompiledJsonPath): ItemPlan | undefined {
     };
   }
   return undefined;
+}
+
+/**
+ * The item plan of descendants by name (`segments`: the descendant segment on) over the list at `steps`:
+ * built from the compiled segments themselves, never from query text written back (descendants-over-batches.ts).
+ */
+export function descendantsPlanAt(steps: readonly (string | number)[], segments: readonly Segment[], rest: readonly Segment[]): ItemPlan {
+  const step = segments[0]!;
+  const listLocation = () => steps.reduce<Location>((location, key) => location.concat(key), new Location(undefined, ""));
+  return {
+    names: steps.filter((key): key is string => typeof key === "string"),
+    descendants: { names: step.selectors.map((each) => (each as unknown as { name: string }).name), segments, rest },
+    window: (length) => ({ from: 0, to: length }),
+    select(items, first, _length, budget, path) {
+      const list = listLocation();
+      const nodes = items.map((item, i) => new JSONPathNode(item as never, list.concat(first + i) as never, undefined as never));
+      return selectFrom(runFrom(segments, nodes), path, budget);
+    },
+  };
 }
 
 /**

@@ -19,13 +19,13 @@ export async function listNodes(
   list: number,
   items: ItemPlan,
   /** The query as the item plan reads this list (for the workers), and as the caller asked it (for refusals). */
-  query: { list: string; asked: string },
+  query: { list: string; asked: string; at?: readonly (string | number)[] },
   pager: NodelistPager,
   budget: QueryBudget,
   workers?: BatchWorkers,
 ): Promise<ListReading> {
   const { length } = answer.lists[list]!;
-  const counts = await countInWorkers(answer, list, items, query.list, workers);
+  const counts = await countInWorkers(answer, list, items, query, workers);
   if (typeof counts === "string") return counts;
   const read = counts && batchesToRead(counts, pager);
   const needle = items.needle;

@@ -100,7 +100,8 @@ export function selectorFor(plan: QueryPlan, args: Pick<QueryArguments, "offset"
       // Descendants by name above lists read them where they stand, unless a name could select a part
       // itself (its value is not in the parts outside) or a wide object lies below (descendants-over-batches.ts).
       const below = ({ path }: { path: readonly string[] }) => path.length > names.length && names.every((key, i) => path[i] === key);
-      const selected = (part: { path: readonly string[] }) => below(part) && descendants!.names.includes(part.path[part.path.length - 1]!);
+      // A name selecting the part or any object on the way to it (`$..data` over `data.rows`) selects a value holding the part.
+      const selected = (part: { path: readonly string[] }) => below(part) && part.path.slice(names.length).some((key) => descendants!.names.includes(key));
       const walkable = descendants && lists.some(below) && !lists.some(selected) && !strings.some(selected) && !objects.some((object) => below(object) || object.path.length <= names.length);
       return walkable ? { stream: "all" } : "all";
     };

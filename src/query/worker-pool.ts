@@ -78,7 +78,8 @@ export class WorkerPool implements BatchWorkers {
 
   warm(): Promise<boolean> {
     if (this.available() || !this.usable) return Promise.resolve(this.usable);
-    return new Promise((resolve) => this.onLoaded.push(() => resolve(this.usable)));
+    // Woken by a load, a failure, or the workers stopped before loading: true only when one can take jobs.
+    return new Promise((resolve) => this.onLoaded.push(() => resolve(this.usable && this.loaded().length > 0)));
   }
 
   ready(): Promise<void> {
@@ -140,6 +141,7 @@ export class WorkerPool implements BatchWorkers {
     if (message && "loaded" in message && !worker.loaded) {
       worker.loaded = true;
       worker.port.busy?.(false);
+      if (this.load() === 0) this.idleSoon(); // the pause counts from when it can take jobs, not from its start
       for (const wake of this.onLoaded.splice(0)) wake();
       return;
     }

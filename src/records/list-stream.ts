@@ -107,7 +107,7 @@ export class StreamedAnswer {
    * Hands the pieces holding batches of `list` with items `from` to `to - 1` to `take`, in order, each with
    * the batches that end in it (piece-handover.ts), and says how the reading ended.
    */
-  async forEachPiece(list: number, window: { from?: number; to?: number }, take: (piece: BatchPiece) => Promise<void>): Promise<BatchReading> {
+  async forEachPiece(list: number, window: { from?: number; to?: number }, take: (piece: BatchPiece) => Promise<boolean | void>): Promise<BatchReading> {
     const reading = await forEachPiece(this.read, list, window, take);
     return reading === "read" ? reading : this.ended(reading);
   }

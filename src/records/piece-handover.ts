@@ -24,9 +24,10 @@ export interface BatchPiece {
 /**
  * Hands the pieces holding batches of `list` with items `from` to `to - 1` to `take`, in order, and says
  * how the reading ended. `take`'s promise holds the next piece back, so a slow taker bounds what is read
- * ahead. Batches a slice read before are read again (they are not moved out of the cache).
+ * ahead; `false` from it ends the reading. Batches a slice read before are read again (they are not moved
+ * out of the cache).
  */
-export async function forEachPiece(read: AnswerRead, list: number, { from = 0, to = Number.MAX_SAFE_INTEGER }: { from?: number; to?: number }, take: (piece: BatchPiece) => Promise<void>): Promise<BatchReading> {
+export async function forEachPiece(read: AnswerRead, list: number, { from = 0, to = Number.MAX_SAFE_INTEGER }: { from?: number; to?: number }, take: (piece: BatchPiece) => Promise<boolean | void>): Promise<BatchReading> {
   const index = read.state.index!;
   const layout = index.lists[list]!;
   const pieces = new BatchPieces(read, layout.end);
@@ -41,7 +42,7 @@ export async function forEachPiece(read: AnswerRead, list: number, { from = 0, t
       let bytes: Uint8Array | Exclude<BatchReading, "read">;
       if (current?.piece === piece) bytes = current.bytes;
       else {
-        if (current) await take(current);
+        if (current && (await take(current)) === false) return "read";
         current = undefined;
         if (typeof (bytes = await pieces.bytes(piece)) === "string") return bytes;
       }
