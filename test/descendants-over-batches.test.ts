@@ -77,3 +77,24 @@ describe("S14.3 S14.6 the step budget counts the walk as it counts the whole val
     }
   }, 60_000);
 });
+
+describe("S14.6 a batch whose text holds no key of the names is never parsed", () => {
+  it("$..missing and $.rows..missing parse no batch of rows; $..note parses only the batches holding notes", async () => {
+    const rows = Array.from({ length: 6000 }, (_, i) => (i % 1000 === 7 ? { id: i, note: `n${i}` } : { id: i, text: `row ${i} ${"x".repeat(40)}` }));
+    const value = { meta: { title: "t" }, rows };
+    const parsed = async (args: Record<string, unknown>) => {
+      const parse = vi.spyOn(JSON, "parse");
+      try {
+        await compare(value, [args], undefined);
+        return parse.mock.calls.filter(([text]) => typeof text === "string" && text.startsWith('[{"id":')).length; // a batch of rows
+      } finally {
+        parse.mockRestore();
+      }
+    };
+    expect(await parsed({ path: "$..missing" })).toBe(0);
+    expect(await parsed({ path: "$.rows..missing" })).toBe(0);
+    const notes = await parsed({ path: "$..note", limit: 3 });
+    expect(notes).toBeGreaterThan(0);
+    expect(notes).toBeLessThanOrEqual(6); // one batch per note at most, of about 60
+  }, 60_000);
+});

@@ -10,7 +10,7 @@
  * leave the calling thread: a worker sees plaintext of the pieces it is handed, nothing else.
  */
 import { compileJsonPath, QueryBudget } from "./jsonpath.js";
-import { descendantsPlanAt, itemPlanOf, type ItemPlan } from "./jsonpath-items.js";
+import { admits, descendantsPlanAt, itemPlanOf, type ItemPlan } from "./jsonpath-items.js";
 import { decodeUtf8 } from "../util/size.js";
 
 export interface CountJob {
@@ -71,7 +71,7 @@ export function countJob(job: CountJob): CountReply {
 
 /** Nodes of one batch (its JSON text: items joined by commas), as the calling thread would select them. */
 export function countBatch(plan: ItemPlan, query: string, length: number, first: number, text: string): { nodes: number; steps: number } {
-  if (plan.needle !== undefined && !text.includes(plan.needle)) return { nodes: 0, steps: 0 }; // not even parsed there
+  if (!admits(plan, text)) return { nodes: 0, steps: 0 }; // not even parsed there
   const budget = new QueryBudget();
   try {
     let nodes = 0;

@@ -34,11 +34,13 @@ export interface ItemPlan {
   readonly names: readonly string[];
   /** The items the query can select at all, for a list of `length` (a slice reads only its batches). */
   window(length: number): { from: number; to: number };
-  /**
-   * Text an item must hold to be selected, as it stands in the item's JSON (a filter `@.a == "x"` among
-   * its `&&` terms selects only items holding `"x"`): a batch without it is never parsed.
+    /**
+   * Texts an item must hold one of to be selected, as they stand in the item's JSON: a filter `@.a == "x"`
+   * among its `&&` terms selects only items holding `"x"`, descendants by name only items holding a key
+   * `"title":` (a key is written so, and nothing else is, by `JSON.stringify`). A batch holding none is
+   * never parsed.
    */
-  readonly needle?: string;
+  readonly needles?: readonly string[];
   /** The nodes the query selects in `items`, the list's items from `first`, counted against `budget`. */
   select(items: readonly unknown[], first: number, length: number, budget: QueryBudget, path: string): Iterable<JsonPathNode>;
   /**
@@ -97,7 +99,7 @@ export function itemPlanOf(compiled: CompiledJsonPath): ItemPlan | undefined {
     return {
       names,
       window: (length) => ({ from: 0, to: length }),
-      needle: needleOf(expression),
+      needles: needlesOf(expression),
       select(items, first, _length, budget, path) {
         const passes = (index: number, item: unknown) => Boolean(expression.evaluate({ environment, currentValue: item, rootValue: undefined, currentKey: index }));
         return finish(nodesOf(items, first, listLocation(), (index, item) => passes(index, item)), budget, path);
@@ -117,6 +119,7 @@ export function descendantsPlanAt(steps: readonly (string | number)[], segments:
   return {
     names: steps.filter((key): key is string => typeof key === "string"),
     descendants: { names: step.selectors.map((each) => (each as unknown as { name: string }).name), segments, rest },
+    needles: step.selectors.map((each) => `${JSON.stringify((each as unknown as { name: string }).name)}:`), // a key as JSON writes it
     window: (length) => ({ from: 0, to: length }),
     select(items, first, _length, budget, path) {
       const list = listLocation();
@@ -124,6 +127,11 @@ export function descendantsPlanAt(steps: readonly (string | number)[], segments:
       return selectFrom(runFrom(segments, nodes), path, budget);
     },
   };
+}
+
+/** Whether a batch's JSON text may hold an item `plan` selects (ItemPlan `needles`). */
+export function admits(plan: ItemPlan, text: string): boolean {
+  return plan.needles === undefined || plan.needles.some((needle) => text.includes(needle));
 }
 
 /**
@@ -151,6 +159,11 @@ function bound(index: number | undefined, fallback: number, length: number): num
  * whose JSON lacks it cannot be selected (the answer's JSON is `JSON.stringify`'s, so a string value
  * stands in it exactly as `JSON.stringify` writes it).
  */
+function needlesOf(expression: FilterExpression): string[] | undefined {
+  const best = needleOf(expression);
+  return best === undefined ? undefined : [best];
+}
+
 function needleOf(expression: FilterExpression): string | undefined {
   const terms: unknown[] = [(expression as unknown as { expression: unknown }).expression];
   let best: string | undefined;

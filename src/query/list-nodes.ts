@@ -7,7 +7,7 @@
 import type { BatchReading, StreamedAnswer } from "../records/list-stream.js";
 import { batchesToRead, countInWorkers, takeCounts } from "./counted-batches.js";
 import type { QueryBudget } from "./jsonpath.js";
-import type { ItemPlan } from "./jsonpath-items.js";
+import { admits, type ItemPlan } from "./jsonpath-items.js";
 import type { NodelistPager } from "./nodelist.js";
 import type { BatchWorkers } from "./worker-pool.js";
 
@@ -28,12 +28,11 @@ export async function listNodes(
   const counts = await countInWorkers(answer, list, items, query, workers);
   if (typeof counts === "string") return counts;
   const read = counts && batchesToRead(counts, pager);
-  const needle = items.needle;
   let counted = 0; // batches before this one are in `pager` and `budget`
   let stopped = false;
   const reading = await answer.forEachBatch(list, {
     ...items.window(length),
-    admit: needle === undefined ? undefined : (text) => text.includes(needle),
+    admit: items.needles && ((text) => admits(items, text)),
     wants: read && ((batch) => read.has(batch)),
     visit: (first, batch, number) => {
       if (counts) takeCounts(counts, counted, number, pager, budget);
