@@ -29,7 +29,7 @@ export interface CountJob {
   readonly head?: Uint8Array;
 }
 
-/** Per batch of the job: nodes selected and steps taken (jsonpath.ts `tick`), or -1 nodes when it threw. */
+/** Per batch of the job: nodes selected and steps taken (jsonpath-steps.ts `tick`), or -1 nodes when it threw. */
 export interface CountReply {
   readonly nodes: readonly number[];
   readonly steps: readonly number[];

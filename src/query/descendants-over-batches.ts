@@ -2,7 +2,7 @@
  * Descendants by name above indexed lists (S14.6): `$..title` over `{ meta, rows: [...], total }` reads the
  * parts outside the lists once, and each list batch by batch where it stands, instead of the whole answer.
  * The walk is RFC 9535's descendant order (2.5.2: a node, then its children in order, depth first), as
- * jsonpath.ts `descend` takes it: outside the lists on an explicit stack here, and each list's items as
+ * descendants.ts `descend` takes it: outside the lists on an explicit stack here, and each list's items as
  * the query `<the list's path>..title` reads them (an item plan, so a large list is counted on the batch
  * workers too, list-nodes.ts). So nodes, order, paths, `total` and pages are those over the whole value.
  * Chosen only where names cannot select a list, long string or wide object itself, and no wide object
