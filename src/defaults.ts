@@ -72,9 +72,10 @@ export const MAX_QUERY_STEPS = 3_000_000;
 /**
  * Batch workers (S14.6, query/worker-pool.ts): a filter over a list of at least `minBytes` counts its
  * batches on up to `threads` other threads (never more than the machine's cores), which stop
- * after `idleMs` without work. Below 1 MB the hand-over costs more than it saves.
+ * after `idleMs` without work, and are not used for `retryMs` after one failed. Below 1 MB the hand-over
+ * costs more than it saves.
  */
-export const BATCH_WORKERS = Object.freeze({ minBytes: 1024 * 1024, threads: 2, idleMs: 30_000 });
+export const BATCH_WORKERS = Object.freeze({ minBytes: 1024 * 1024, threads: 2, idleMs: 30_000, retryMs: 5 * 60_000 });
 /**
  * Memory every store's cache of recently read answers may hold together, in one process (S16.3): by what
  * the parsed answers hold in memory (records/heap-size.ts), not their JSON length. Shared by all stores and

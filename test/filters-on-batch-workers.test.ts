@@ -123,6 +123,14 @@ describe("S14.6 what the calling thread does, and what a worker sees", () => {
       expect(await answered(setup.tool, await setup.fold(value), args)).toEqual(expected(value, args)); // while they start
       expect(await broken.warm()).toBe(false);
       expect(broken.usable).toBe(false);
+      // Not for good: after its pause the pool tries threads again (here a pause of 50 ms, and workers that load).
+      let starts = 0;
+      const healing = new WorkerPool(() => (starts++ === 0 ? workerPort(new Worker("throw new Error('first start fails')", { eval: true })) : workerPort(startBatchWorker())), 1, 0, 60_000, 50);
+      expect(await healing.warm()).toBe(false);
+      expect(healing.usable).toBe(false);
+      await new Promise((resolve) => setTimeout(resolve, 60));
+      expect(await healing.warm()).toBe(true);
+      healing.stop();
       expect(await answered(setup.tool, await setup.fold(value), args)).toEqual(expected(value, args));
 
       // One that dies holding jobs: the query it held answers from this thread.

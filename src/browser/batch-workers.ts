@@ -3,15 +3,15 @@
  * (batch-worker.js); the page's bundler finds it by the `new Worker(new URL(…, import.meta.url))` form, as
  * Vite, webpack and Parcel do. Where it cannot start (no Worker, a Content-Security-Policy without
  * `worker-src 'self'`, a bundler that left the file behind), the pool stops using workers at the first
- * failure and queries count on the page's thread, as they would without workers.
+ * failure (for `retryMs`) and queries count on the page's thread, as they would without workers.
  */
 import { BATCH_WORKERS } from "../defaults.js";
-import { WorkerPool, type WorkerPort } from "../query/worker-pool.js";
+import { WorkerPool, type BatchWorkerSettings, type WorkerPort } from "../query/worker-pool.js";
 
-export function browserBatchWorkers(settings: { minBytes: number; threads: number; idleMs: number } = BATCH_WORKERS): WorkerPool | undefined {
+export function browserBatchWorkers(settings: BatchWorkerSettings = BATCH_WORKERS): WorkerPool | undefined {
   if (typeof Worker !== "function") return undefined;
   const cores = globalThis.navigator?.hardwareConcurrency || 1;
-  return new WorkerPool(() => workerPort(new Worker(new URL("./batch-worker.js", import.meta.url), { type: "module" })), Math.min(settings.threads, cores), settings.minBytes, settings.idleMs);
+  return new WorkerPool(() => workerPort(new Worker(new URL("./batch-worker.js", import.meta.url), { type: "module" })), Math.min(settings.threads, cores), settings.minBytes, settings.idleMs, settings.retryMs);
 }
 
 function workerPort(worker: Worker): WorkerPort {

@@ -4,7 +4,7 @@
  * has no `process.getBuiltinModule` (before 20.16) there are none, and queries count on the calling thread.
  */
 import { BATCH_WORKERS } from "../defaults.js";
-import { WorkerPool, type WorkerPort } from "../query/worker-pool.js";
+import { WorkerPool, type BatchWorkerSettings, type WorkerPort } from "../query/worker-pool.js";
 
 type Threads = typeof import("node:worker_threads");
 type NodeWorker = InstanceType<Threads["Worker"]>;
@@ -13,12 +13,12 @@ const builtin = <T>(id: string): T | undefined =>
   (globalThis as { process?: { getBuiltinModule?: (id: string) => unknown } }).process?.getBuiltinModule?.(id) as T | undefined;
 
 /** Node's batch workers; `settings` differ from the defaults only in tests (a list of any size counted there). */
-export function nodeBatchWorkers(settings: { minBytes: number; threads: number; idleMs: number } = BATCH_WORKERS): WorkerPool | undefined {
+export function nodeBatchWorkers(settings: BatchWorkerSettings = BATCH_WORKERS): WorkerPool | undefined {
   const threads = builtin<Threads>("node:worker_threads");
   const os = builtin<typeof import("node:os")>("node:os");
   if (!threads || !os) return undefined;
   const cores = typeof os.availableParallelism === "function" ? os.availableParallelism() : os.cpus().length;
-  return new WorkerPool(() => workerPort(startBatchWorker(threads)), Math.min(settings.threads, cores), settings.minBytes, settings.idleMs);
+  return new WorkerPool(() => workerPort(startBatchWorker(threads)), Math.min(settings.threads, cores), settings.minBytes, settings.idleMs, settings.retryMs);
 }
 
 /** One batch worker thread. */

@@ -8,9 +8,12 @@
  * (loading the query engine takes a worker 50–200 ms: a query meanwhile counts on the calling thread
  * rather than wait). They stop after a pause (`idleMs`), so an idle server holds no threads, and a Node
  * process never waits for them to exit. A worker that fails (cannot start, crashes, answers what was not
- * asked) fails the jobs it holds, and the pool stops using threads for good: those queries then run on the
- * calling thread, as they do without a pool. A failure never reaches the caller as an error.
+ * asked) fails the jobs it holds, and the pool stops using threads for `retryMs`: those queries run on the
+ * calling thread, as they do without a pool, and a failure never reaches the caller as an error. After the
+ * pause the next large query starts them again (a page whose bundler left the worker's file behind pays
+ * one failed start per pause).
  */
+import { BATCH_WORKERS } from "../defaults.js";
 import type { CountJob, CountReply } from "./batch-count.js";
 
 /** What a worker posts: once `{ loaded: true }` when it can take jobs, then one reply per job. */
@@ -47,11 +50,20 @@ interface Running {
   pending: Map<number, { resolve: (reply: CountReply) => void; reject: (error: Error) => void }>;
 }
 
+/** How a runtime sizes its pool (defaults.ts `BATCH_WORKERS`; tests count lists of any size there). */
+export interface BatchWorkerSettings {
+  readonly minBytes: number;
+  readonly threads: number;
+  readonly idleMs: number;
+  readonly retryMs?: number;
+}
+
 const JOBS_PER_WORKER = 2;
 
 export class WorkerPool implements BatchWorkers {
   private workers: Running[] = [];
-  private broken = false;
+  /** Until when (epoch ms) the pool is not used, after a worker failed. */
+  private brokenUntil = 0;
   private nextId = 0;
   private idle: ReturnType<typeof setTimeout> | undefined;
   private waiting: (() => void)[] = [];
@@ -63,11 +75,12 @@ export class WorkerPool implements BatchWorkers {
     private readonly size: number,
     readonly minBytes: number,
     private readonly idleMs: number,
+    private readonly retryMs: number = BATCH_WORKERS.retryMs,
   ) {}
 
-  /** False once a worker has failed: the pool is then never used again. */
+  /** False for `retryMs` after a worker failed. */
   get usable(): boolean {
-    return !this.broken && this.size > 0;
+    return Date.now() >= this.brokenUntil && this.size > 0;
   }
 
   available(): boolean {
@@ -163,7 +176,7 @@ export class WorkerPool implements BatchWorkers {
   }
 
   private fail(): void {
-    this.broken = true;
+    this.brokenUntil = Date.now() + this.retryMs;
     this.stop();
   }
 }
