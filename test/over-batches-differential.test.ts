@@ -238,6 +238,29 @@ function wideQuery(r: Random, lists: string[][], objects: string[][], value: unk
   return { path, search: needle, ...paging(r) };
 }
 
+/** A window of one part's items or keys, read before the query: the stream then meets batches already in memory. */
+function windowRead(r: Random, places: readonly string[][]): Record<string, unknown> {
+  const place = r.pick(places);
+  return { path: "$" + place.map((key) => `[${quoteName(key, "'")}]`).join(""), offset: r.int(1500), limit: 1 + r.int(40) };
+}
+
+/**
+ * `value` saved under a fresh handle (a query reading it whole leaves it cached whole), `window` read first
+ * when given, then `args` answered by the store and over the whole value: a difference goes to `failures`.
+ */
+async function compare(store: ResultHandleStore, tool: ResultQueryTool, value: unknown, args: Record<string, unknown>, label: string, failures: string[], window?: Record<string, unknown>) {
+  const handle = store.newHandle();
+  await store.save(handle, value, owner);
+  if (window) await answered(tool, handle, window, owner);
+  const want = wholeAnswer(value, args, config);
+  const got = await answered(tool, handle, args, owner);
+  try {
+    expect(got).toEqual(want);
+  } catch {
+    failures.push(`${label} ${JSON.stringify(args)}\n  got  ${JSON.stringify(got).slice(0, 400)}\n  want ${JSON.stringify(want).slice(0, 400)}`);
+  }
+}
+
 // On this thread, and with every list's batches counted on batch workers first (of any size here).
 const workers = nodeBatchWorkers({ minBytes: 0, threads: 2, idleMs: 60_000 })!; // never stopped for idleness mid-test (loading through tsx takes a while)
 describe.each([
@@ -263,20 +286,8 @@ describe.each([
           asked++;
           // A fresh handle each (a query reading the whole answer leaves it cached whole); on every other,
           // some batches read by a slice first, which a stream then takes from memory.
-          const handle = store.newHandle();
-          await store.save(handle, value, owner);
-          if (q % 2 === 1) {
-            const place = r.pick(places);
-            const path = "$" + place.map((key) => `[${quoteName(key, "'")}]`).join("");
-            await answered(tool, handle, { path, offset: r.int(1500), limit: 1 + r.int(40) }, owner);
-          }
-          const want = wholeAnswer(value, args, config);
-          const got = await answered(tool, handle, args, owner);
-          try {
-            expect(got).toEqual(want);
-          } catch {
-            failures.push(`round ${round} ${JSON.stringify(args)}\n  got  ${JSON.stringify(got).slice(0, 400)}\n  want ${JSON.stringify(want).slice(0, 400)}`);
-          }
+          const window = q % 2 === 1 ? windowRead(r, places) : undefined;
+          await compare(store, tool, value, args, `round ${round}`, failures, window);
         }
       }
       streams = streamed.mock.calls.length;
@@ -310,21 +321,9 @@ describe("S14.6, S16.4 differential: searches over wide objects' member batches 
         for (let q = 0; q < 60; q++) {
           const args = wideQuery(r, lists, objects, value);
           asked++;
-          const handle = store.newHandle();
-          await store.save(handle, value, owner);
-          if (q % 2 === 1) {
-            // Some batches read first by a window (of keys, or of items), which the search must still read whole.
-            const place = r.pick([...lists, ...objects]);
-            const path = "$" + place.map((key) => `[${quoteName(key, "'")}]`).join("");
-            await answered(tool, handle, { path, offset: r.int(1500), limit: 1 + r.int(40) }, owner);
-          }
-          const want = wholeAnswer(value, args, config);
-          const got = await answered(tool, handle, args, owner);
-          try {
-            expect(got).toEqual(want);
-          } catch {
-            failures.push(`round ${round} ${JSON.stringify(args)}\n  got  ${JSON.stringify(got).slice(0, 400)}\n  want ${JSON.stringify(want).slice(0, 400)}`);
-          }
+          // Some batches read first by a window (of keys, or of items), which the search must still read whole.
+          const window = q % 2 === 1 ? windowRead(r, [...lists, ...objects]) : undefined;
+          await compare(store, tool, value, args, `round ${round}`, failures, window);
         }
       }
       expect(streamed.mock.calls.length).toBeGreaterThan(asked / 3); // most searches did stream member batches
@@ -363,15 +362,7 @@ describe.each([
           const args: Record<string, unknown> = { path: `${r.pick(parents)}..[${quoteName(names, "'")}${second}]${rest(r)}`, ...paging(r) };
           if (r.next() < 0.1) args.fields = r.pick([["id"], ["nope"]]);
           asked++;
-          const handle = store.newHandle();
-          await store.save(handle, value, owner);
-          const want = wholeAnswer(value, args, config);
-          const got = await answered(tool, handle, args, owner);
-          try {
-            expect(got).toEqual(want);
-          } catch {
-            failures.push(`round ${round} ${JSON.stringify(args)}\n  got  ${JSON.stringify(got).slice(0, 400)}\n  want ${JSON.stringify(want).slice(0, 400)}`);
-          }
+          await compare(store, tool, value, args, `round ${round}`, failures);
         }
       }
       expect(walked.mock.calls.length).toBeGreaterThan(asked); // most queries walked the outside parts
