@@ -10,7 +10,8 @@ import { planPath } from "../src/query/plan.js";
 import { searchQuery } from "../src/query/search-query.js";
 import { serializeAnswer } from "../src/records/serialize.js";
 import { decodeIndex, encodeIndex } from "../src/records/answer-index.js";
-import { batchStarts, batchesFor } from "../src/records/object-layout.js";
+import { batchesFor } from "../src/records/object-layout.js";
+import { unitStarts } from "../src/records/part-pairs.js";
 import { decodeUtf8, toJsonBytes } from "../src/util/size.js";
 import { wideObject } from "../bench/shapes.js";
 import { answered as answeredBy, everyStore, savedCounted, wholeAnswer } from "./helpers/store-queries.js";
@@ -182,7 +183,7 @@ describe("S16.4 wide objects of every kind of key, beside lists and long strings
     for (const [label, object, order] of cases) {
       const [layout] = serializeAnswer({ object }, { pieceBytes: 16 * 1024 }).objects;
       expect(layout!.firsts ? (layout!.order ?? "code") : undefined, label).toBe(order);
-      const starts = batchStarts(layout!);
+      const starts = unitStarts(layout!.batches);
       Object.keys(object).forEach((key, at) => {
         const batch = starts.findLastIndex((start) => start <= at);
         expect(batchesFor(layout!, key)).toContain(batch);

@@ -160,11 +160,6 @@ function bound(index: number | undefined, fallback: number, length: number): num
  * stands in it exactly as `JSON.stringify` writes it).
  */
 function needlesOf(expression: FilterExpression): string[] | undefined {
-  const best = needleOf(expression);
-  return best === undefined ? undefined : [best];
-}
-
-function needleOf(expression: FilterExpression): string | undefined {
   const terms: unknown[] = [(expression as unknown as { expression: unknown }).expression];
   let best: string | undefined;
   while (terms.length > 0) {
@@ -179,5 +174,5 @@ function needleOf(expression: FilterExpression): string | undefined {
     const text = JSON.stringify((literal as unknown as { value: string }).value);
     if (!best || text.length > best.length) best = text;
   }
-  return best;
+  return best === undefined ? undefined : [best];
 }

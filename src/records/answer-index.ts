@@ -8,6 +8,7 @@ import type { StringLayout } from "./string-layout.js";
 import type { ObjectLayout } from "./object-layout.js";
 import { IV_BYTES, TAG_BYTES } from "./crypto/backend.js";
 import { decodeUtf8, toJsonBytes } from "../util/size.js";
+import { byteSpan } from "./part-pairs.js";
 
 export interface AnswerIndex {
   /** Random per save; bound into every piece's associated data, so pieces of two saves never mix. */
@@ -127,13 +128,7 @@ export function itemSpan(list: ListLayout, from: number, to: number): ItemSpan |
   const firstBatch = low;
   let endBatch = firstBatch + 1;
   while (endBatch < count && list.batches[2 * endBatch]! < to) endBatch++;
-  return {
-    firstBatch,
-    endBatch,
-    start: list.batches[2 * firstBatch + 1]!,
-    end: endBatch < count ? list.batches[2 * endBatch + 1]! - 1 : list.end, // before the comma, or before `]`
-    firstItem: list.batches[2 * firstBatch]!,
-  };
+  return { firstBatch, endBatch, ...byteSpan(list.batches, list.end, firstBatch, endBatch, 1), firstItem: list.batches[2 * firstBatch]! };
 }
 
 /** The pieces a byte range touches, with the range's part in each. */
@@ -148,7 +143,3 @@ export function piecesOf(index: AnswerIndex, start: number, end: number): { piec
   return out;
 }
 
-/** JSON size in bytes of a whole indexed list, brackets included: known from the index without reading it. */
-export function listJsonBytes(list: ListLayout): number {
-  return list.end - (list.batches[1] ?? list.end) + 2;
-}

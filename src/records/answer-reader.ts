@@ -4,8 +4,9 @@
  * whole handle read as not found). What is read is kept in the answer's state, which `readShared` may
  * keep in memory for the next query (recent-answers.ts), counting what it holds (S16.3).
  */
-import { itemSpan, listJsonBytes, piecesOf, type Selection } from "./answer-index.js";
-import { charSpan, chunkStarts, stringJsonBytes } from "./string-layout.js";
+import { itemSpan, piecesOf, type Selection } from "./answer-index.js";
+import { partJsonBytes, unitStarts } from "./part-pairs.js";
+import { charSpan } from "./string-layout.js";
 import { PiecedString } from "../util/pieced-string.js";
 import { MISSING, placeAt, readRanges, type AnswerRead } from "./answer-read.js";
 import { readMembers, readNamed } from "./object-reader.js";
@@ -87,7 +88,7 @@ async function readItems(read: AnswerRead, list: number, from: number, to: numbe
   if (!held) {
     held = { items: new Array<unknown>(layout.length), loaded: new Uint8Array(layout.batches.length / 2) };
     state.lists.set(list, held);
-    setKnownJsonSize(held.items, listJsonBytes(layout)); // a summary measures it whole (S16.4)
+    setKnownJsonSize(held.items, partJsonBytes(layout.batches, layout.end)); // a summary measures it whole (S16.4)
     state.root = placeAt(state.root, layout.path, held.items);
     if (state.counted) state.bytes += listSlotsBytes(layout.length) + held.loaded.byteLength;
   }
@@ -116,8 +117,8 @@ async function readChars(read: AnswerRead, text: number, from: number, to: numbe
   if (!layout) return MISSING;
   let pieced = state.strings.get(text);
   if (!pieced) {
-    pieced = new PiecedString(layout.length, chunkStarts(layout));
-    setKnownJsonSize(pieced, stringJsonBytes(layout)); // a summary measures it whole
+    pieced = new PiecedString(layout.length, unitStarts(layout.chunks));
+    setKnownJsonSize(pieced, partJsonBytes(layout.chunks, layout.end)); // a summary measures it whole
     state.strings.set(text, pieced);
     state.root = placeAt(state.root, layout.path, pieced);
     if (state.counted) state.bytes += pieced.heapBytes;

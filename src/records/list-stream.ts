@@ -8,6 +8,7 @@
  * A wide object's member batches are read the same way (object-stream.ts), with the same piece fetcher.
  */
 import type { ListSummary, ObjectSummary } from "./answer-index.js";
+import { partJsonBytes } from "./part-pairs.js";
 import type { AnswerRead } from "./answer-read.js";
 import { BatchPieces, type BatchReading } from "./batch-pieces.js";
 import { forEachMemberBatch, type MemberVisit } from "./object-stream.js";
@@ -57,10 +58,10 @@ export class StreamedAnswer {
     return this.read.state.index!.objects;
   }
 
-  /** How many batches `list` is stored in, and the bytes of JSON they take. */
+  /** How many batches `list` is stored in, and the bytes of its JSON. */
   sizeOf(list: number): { batches: number; bytes: number } {
     const layout = this.read.state.index!.lists[list]!;
-    return { batches: layout.batches.length / 2, bytes: layout.end - (layout.batches[1] ?? layout.end) };
+    return { batches: layout.batches.length / 2, bytes: partJsonBytes(layout.batches, layout.end) };
   }
 
   /**

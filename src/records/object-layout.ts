@@ -179,20 +179,5 @@ export function batchesFor(layout: ObjectLayout, name: string): number[] {
   return out;
 }
 
-/** Byte range of batches `first` to `end - 1` (before the comma after the last, or before `}`). */
-export function batchSpan(layout: ObjectLayout, first: number, end: number): { start: number; end: number } {
-  const count = layout.batches.length / 2;
-  return { start: layout.batches[2 * first + 1]!, end: end < count ? layout.batches[2 * end + 1]! - 1 : layout.end };
-}
 
-/** Each batch's first member, in order (what `PiecedObject` cuts a read at). */
-export function batchStarts(layout: ObjectLayout): number[] {
-  const starts: number[] = [];
-  for (let i = 0; i < layout.batches.length; i += 2) starts.push(layout.batches[i]!);
-  return starts;
-}
 
-/** JSON size in bytes of the whole object, braces included: known from the index without reading it. */
-export function objectJsonBytes(layout: ObjectLayout): number {
-  return layout.end - (layout.batches[1] ?? layout.end) + 2;
-}

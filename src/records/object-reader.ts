@@ -5,7 +5,8 @@
  */
 import { MISSING, placeAt, readRanges, type AnswerRead } from "./answer-read.js";
 import { piecesOf } from "./answer-index.js";
-import { batchSpan, batchStarts, batchesFor, objectJsonBytes } from "./object-layout.js";
+import { batchesFor } from "./object-layout.js";
+import { byteSpan, partJsonBytes, unitStarts } from "./part-pairs.js";
 import { PiecedObject } from "../util/pieced-object.js";
 import { oneEditVariants } from "../util/one-edit.js";
 import { setKnownJsonSize } from "../util/size.js";
@@ -24,8 +25,8 @@ function piecedOf(read: AnswerRead, object: number): PiecedObject | undefined {
   if (!layout) return undefined;
   let pieced = state.objects.get(object);
   if (!pieced) {
-    pieced = new PiecedObject(layout.length, batchStarts(layout), (name) => batchesFor(layout, name));
-    setKnownJsonSize(pieced, objectJsonBytes(layout)); // a summary measures it whole (S16.4)
+    pieced = new PiecedObject(layout.length, unitStarts(layout.batches), (name) => batchesFor(layout, name));
+    setKnownJsonSize(pieced, partJsonBytes(layout.batches, layout.end)); // a summary measures it whole (S16.4)
     state.objects.set(object, pieced);
     state.root = placeAt(state.root, layout.path, pieced);
     if (state.counted) state.bytes += pieced.heapBytes + ((layout.bloom?.length ?? 0) * 3) / 4; // and its filters once decoded (S16.3)
@@ -44,7 +45,10 @@ async function readBatches(read: AnswerRead, object: number, pieced: PiecedObjec
     else runs.push([batch, batch + 1]);
   }
   if (runs.length === 0) return true;
-  const ranges = runs.map(([first, end]) => piecesOf(read.state.index!, batchSpan(layout, first, end).start, batchSpan(layout, first, end).end));
+  const ranges = runs.map(([first, past]) => {
+    const { start, end } = byteSpan(layout.batches, layout.end, first, past, 1);
+    return piecesOf(read.state.index!, start, end);
+  });
   const texts = await readRanges(read, ranges.flat()); // each piece opened once, whatever the runs in it
   if (texts === MISSING) return false;
   let at = 0;

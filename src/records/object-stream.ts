@@ -9,7 +9,7 @@
  */
 import type { AnswerRead } from "./answer-read.js";
 import { BatchPieces, type BatchReading } from "./batch-pieces.js";
-import { batchSpan } from "./object-layout.js";
+import { byteSpan } from "./part-pairs.js";
 
 export interface MemberVisit {
   /** Whether a batch, given its JSON text (members joined by commas), needs parsing at all. */
@@ -24,7 +24,7 @@ export async function forEachMemberBatch(read: AnswerRead, object: number, { adm
   const count = layout.batches.length / 2;
   const pieces = new BatchPieces(read, layout.end);
   for (let batch = 0; batch < count; batch++) {
-    const { start, end } = batchSpan(layout, batch, batch + 1);
+    const { start, end } = byteSpan(layout.batches, layout.end, batch, batch + 1, 1);
     const text = await pieces.text(start, end);
     if (text === "lost" || text === "unavailable") return text;
     if (admit && !admit(text)) continue;

@@ -7,6 +7,7 @@
 import { piecesOf } from "./answer-index.js";
 import type { AnswerRead } from "./answer-read.js";
 import { BatchPieces, type BatchReading } from "./batch-pieces.js";
+import { byteSpan } from "./part-pairs.js";
 import type { ListLayout } from "./serialize.js";
 
 export interface BatchPiece {
@@ -64,12 +65,7 @@ export async function forEachPiece(read: AnswerRead, list: number, { from = 0, t
 /** Batch `batch` of a list: its first item, the item past its last, and its JSON's bytes (before the comma, or before `]`). */
 export function batchAt(layout: ListLayout, batch: number): { first: number; last: number; start: number; end: number } {
   const next = batch + 1 < layout.batches.length / 2;
-  return {
-    first: layout.batches[2 * batch]!,
-    last: next ? layout.batches[2 * batch + 2]! : layout.length,
-    start: layout.batches[2 * batch + 1]!,
-    end: next ? layout.batches[2 * batch + 3]! - 1 : layout.end,
-  };
+  return { first: layout.batches[2 * batch]!, last: next ? layout.batches[2 * batch + 2]! : layout.length, ...byteSpan(layout.batches, layout.end, batch, batch + 1, 1) };
 }
 
 function joinBytes(parts: readonly Uint8Array[]): Uint8Array {

@@ -8,6 +8,7 @@
  */
 import { isHighSurrogate, isLowSurrogate } from "../util/json.js";
 import type { PieceWriter } from "./piece-writer.js";
+import { byteSpan } from "./part-pairs.js";
 
 /** Where one long string's characters lie in the answer's UTF-8 JSON. */
 export interface StringLayout {
@@ -52,23 +53,7 @@ export interface CharSpan {
 }
 
 export function charSpan(layout: StringLayout, firstChunk: number, endChunk: number): CharSpan {
-  const count = layout.chunks.length / 2;
-  return {
-    firstChunk,
-    endChunk,
-    start: layout.chunks[2 * firstChunk + 1]!,
-    end: endChunk < count ? layout.chunks[2 * endChunk + 1]! : layout.end,
-  };
+  return { firstChunk, endChunk, ...byteSpan(layout.chunks, layout.end, firstChunk, endChunk, 0) };
 }
 
-/** Each chunk's first character, in order (what `PiecedString` cuts a read at). */
-export function chunkStarts(layout: StringLayout): number[] {
-  const starts: number[] = [];
-  for (let i = 0; i < layout.chunks.length; i += 2) starts.push(layout.chunks[i]!);
-  return starts;
-}
 
-/** JSON size in bytes of the whole string, quotes included: known from the index without reading it. */
-export function stringJsonBytes(layout: StringLayout): number {
-  return layout.end - (layout.chunks[1] ?? layout.end) + 2;
-}
