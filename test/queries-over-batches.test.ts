@@ -5,7 +5,7 @@
 import { describe, expect, it, vi } from "vitest";
 import { MemoryStorage, ResultHandleStore, ResultQueryTool, type NamespacedStorage, type Owner } from "mcp-result-handles";
 import type { ResultHandlesConfig } from "../src/plugin/options.js";
-import { answered as answeredBy, CountedStorage, everyStore, ordersAnswer as answer, PassThroughStorage, wholeAnswer } from "./helpers/store-queries.js";
+import { answered as answeredBy, CountedStorage, everyStore, KeyWatchingStorage, ordersAnswer as answer, wholeAnswer } from "./helpers/store-queries.js";
 
 const owner: Owner = { session: "s-batches", caller: "reader" };
 const config = { thresholdBytes: 16_384, preview: { chars: 500 } } as ResultHandlesConfig;
@@ -115,18 +115,9 @@ describe("S14.6 queries over lists read batch by batch, on every store", () => {
 
       // A piece in the middle of the list deleted: found as the pieces a filter fetches, in order.
       const inner = setup.counted.inner;
-      const seen: string[] = [];
-      const watching = new ResultHandleStore(
-        new (class extends PassThroughStorage {
-          override get(key: string) {
-            seen.push(key);
-            return this.inner.get(key);
-          }
-          override async close() {} // the setup's store closes the storage
-        })(inner),
-        60,
-        { pieceBytes: 16 * 1024 },
-      );
+      const watchingStorage = new KeyWatchingStorage(inner); // the setup's store closes the storage
+      const { seen } = watchingStorage;
+      const watching = new ResultHandleStore(watchingStorage, 60, { pieceBytes: 16 * 1024 });
       const watched = watching.newHandle();
       await watching.save(watched, value, owner);
       const tool = new ResultQueryTool(() => [{ config, store: async () => watching }]);

@@ -9,7 +9,7 @@ import type { ResultHandlesConfig } from "../src/plugin/options.js";
 import { StreamedAnswer } from "../src/records/list-stream.js";
 import { recentAnswersBytes } from "../src/records/recent-answers.js";
 import { nodeCryptoBackend } from "../src/records/crypto/node-crypto.js";
-import { answered as answeredBy, CountedStorage, everyStore, PassThroughStorage, wholeAnswer } from "./helpers/store-queries.js";
+import { answered as answeredBy, CountedStorage, everyStore, KeyWatchingStorage, wholeAnswer } from "./helpers/store-queries.js";
 
 const owner: Owner = { session: "s-wide-search", caller: "reader" };
 const config = { thresholdBytes: 16_384, preview: { chars: 60 } } as ResultHandlesConfig;
@@ -147,18 +147,9 @@ describe("S14.6 a search over a wide object reads its member batches, on every s
       expect(await answered(setup.tool, handle, { path: "$", search: "user5" })).toEqual(expected(value, { path: "$", search: "user5" }));
 
       // A piece in the middle of the object deleted: found as the pieces a search fetches, in order.
-      const seen: string[] = [];
-      const watching = new ResultHandleStore(
-        new (class extends PassThroughStorage {
-          override get(key: string) {
-            seen.push(key);
-            return this.inner.get(key);
-          }
-          override async close() {} // the setup's store closes the storage
-        })(setup.counted.inner),
-        60,
-        { pieceBytes: PIECE_BYTES },
-      );
+      const watchingStorage = new KeyWatchingStorage(setup.counted.inner); // the setup's store closes the storage
+      const { seen } = watchingStorage;
+      const watching = new ResultHandleStore(watchingStorage, 60, { pieceBytes: PIECE_BYTES });
       const watched = watching.newHandle();
       await watching.save(watched, { meta: 1, map: value }, owner);
       const tool = new ResultQueryTool(() => [{ config, store: async () => watching }]);

@@ -55,6 +55,16 @@ export class PassThroughStorage implements NamespacedStorage {
   }
 }
 
+/** Notes the key of every record read, in order, over a storage another store closes (it closes nothing itself). */
+export class KeyWatchingStorage extends PassThroughStorage {
+  readonly seen: string[] = [];
+  override get(key: string) {
+    this.seen.push(key);
+    return this.inner.get(key);
+  }
+  override async close() {}
+}
+
 /** Counts the records read; from the `failAfter`-th read on (when set) it fails, as a store that went away. */
 export class CountedStorage extends PassThroughStorage {
   gets = 0;
