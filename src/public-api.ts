@@ -49,7 +49,7 @@ export { ResultHandlesConfigToken, ResultHandleStoreToken } from "./plugin/plugi
 export { ResultHandlesPluginCore } from "./plugin-with-hosts.js";
 export type { QueryArguments, QueryResult } from "./query/query.js";
 export type { Runtime } from "./plugin/runtime.js";
-export { ResultQueryTool, type HandleSource, type OwnerOf } from "./query/result-query-tool.js";
+export { ResultQueryTool, type HandleSource, type OwnerOf } from "./query/tool/result-query-tool.js";
 export type { Shape } from "./fold/shape.js";
 export { MemoryStorage, type MemoryStorageOptions } from "./storage/memory.js";
 export type { NamespacedStorage } from "./storage/types.js";

@@ -6,7 +6,7 @@ import { MemoryStorage, ResultHandleStore, ResultQueryTool, type Owner } from "m
 import type { ResultHandlesConfig } from "../src/plugin/options.js";
 import { browserBatchWorkers } from "../src/browser/batch-workers.js";
 import { nodeBatchWorkers } from "../src/node/batch-workers.js";
-import { WorkerPool } from "../src/query/worker-pool.js";
+import { WorkerPool } from "../src/query/workers/pool.js";
 import { parseQueryArguments, queryValue } from "../src/query/query.js";
 
 const owner: Owner = { session: "shared-workers" };

@@ -4,7 +4,7 @@ import { MemoryStorage, ResultHandleStore } from "mcp-result-handles";
 import { AnswerKeys } from "../src/records/crypto/keys.js";
 import { nodeCryptoBackend } from "../src/records/crypto/node-crypto.js";
 import { webCryptoBackend } from "../src/records/crypto/webcrypto.js";
-import { openRecord, sealRecord } from "../src/records/format.js";
+import { openRecord, sealRecord } from "../src/records/format/format.js";
 
 const owner = { session: "s-1", caller: "c-1" };
 const node = nodeCryptoBackend()!;

@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { MemoryStorage, ResultHandleStore, ResultQueryTool, type Owner } from "mcp-result-handles";
 import type { ResultHandlesConfig } from "../src/plugin/options.js";
 import { nodeBatchWorkers } from "../src/node/batch-workers.js";
-import { StreamedAnswer } from "../src/records/list-stream.js";
+import { StreamedAnswer } from "../src/records/read/batch-source.js";
 import { answered, wholeAnswer } from "./helpers/store-queries.js";
 
 const owner: Owner = { session: "s-descendants", caller: "reader" };

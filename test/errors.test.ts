@@ -6,7 +6,7 @@ import * as pageBuild from "../src/browser/index.js";
 import { AnswerKeys } from "../src/records/crypto/keys.js";
 import { webCryptoBackend } from "../src/records/crypto/webcrypto.js";
 import { withinTimeout } from "../src/storage/timeout.js";
-import { serializeAnswer } from "../src/records/serialize.js";
+import { serializeAnswer } from "../src/records/format/serialize.js";
 
 const {
   BrowserStoreUnavailableError,

@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { ResultHandleStore, ResultQueryTool, type NamespacedStorage, type Owner } from "mcp-result-handles";
 import type { ResultHandlesConfig } from "../src/plugin/options.js";
 import { nodeBatchWorkers, startBatchWorker, workerPort } from "../src/node/batch-workers.js";
-import { WorkerPool, type BatchWorkers, type WorkerPort } from "../src/query/worker-pool.js";
+import { WorkerPool, type BatchWorkers, type WorkerPort } from "../src/query/workers/pool.js";
 import { answered as answeredBy, CountedStorage, everyStore, ordersAnswer as answer, wholeAnswer } from "./helpers/store-queries.js";
 
 const owner: Owner = { session: "s-workers", caller: "reader" };

@@ -4,9 +4,9 @@ import { McpServer } from "@modelcontextprotocol/server";
 import { describe, expect, it } from "vitest";
 import { ResultHandlesPlugin, ResultQueryError } from "mcp-result-handles";
 import { MAX_QUERY_CHARS } from "../src/defaults.js";
-import { formatPath } from "../src/query/path.js";
+import { formatPath } from "../src/query/paths/path.js";
 import { queryValue, type QueryResult } from "../src/query/query.js";
-import { resolveReferenceValue } from "../src/query/evaluate.js";
+import { resolveReferenceValue } from "../src/query/paths/evaluate.js";
 import { linkInMemory } from "./helpers/in-memory.js";
 
 const run = (answer: unknown, path: string, more: Record<string, unknown> = {}, threshold = 1_000_000) =>

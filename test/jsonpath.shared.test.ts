@@ -4,8 +4,8 @@ import { describe, expect, it } from "vitest";
 import { MemoryStorage, ResultHandleStore, ResultQueryTool, type Owner } from "mcp-result-handles";
 import type { ResultHandlesConfig } from "../src/plugin/options.js";
 import { parseQueryArguments, queryValue } from "../src/query/query.js";
-import { planPath } from "../src/query/plan.js";
-import { searchQuery } from "../src/query/search-query.js";
+import { planPath } from "../src/query/paths/plan.js";
+import { searchQuery } from "../src/query/search/search-query.js";
 
 const owner: Owner = { session: "shared-jsonpath" };
 

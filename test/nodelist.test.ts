@@ -4,8 +4,8 @@ import { McpServer } from "@modelcontextprotocol/server";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { MemoryStorage, ResultHandlesPlugin, ResultHandleStore, ResultQueryTool, type NamespacedStorage, type Owner } from "mcp-result-handles";
 import type { ResultHandlesConfig } from "../src/plugin/options.js";
-import { evaluate, resolveReferenceValue } from "../src/query/evaluate.js";
-import { planPath } from "../src/query/plan.js";
+import { evaluate, resolveReferenceValue } from "../src/query/paths/evaluate.js";
+import { planPath } from "../src/query/paths/plan.js";
 import { linkInMemory } from "./helpers/in-memory.js";
 import { everyStore } from "./helpers/store-queries.js";
 

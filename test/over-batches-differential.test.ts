@@ -6,7 +6,7 @@
 // than 1024 keys, in member batches) at the root or under keys, beside lists, holding lists and rows, one
 // inside a list's item, searched at, above and under them. Deterministic (one seed) and fast.
 import { describe, expect, it, vi } from "vitest";
-import { StreamedAnswer } from "../src/records/list-stream.js";
+import { StreamedAnswer } from "../src/records/read/batch-source.js";
 import { MemoryStorage, ResultHandleStore, ResultQueryTool, type Owner } from "mcp-result-handles";
 import type { ResultHandlesConfig } from "../src/plugin/options.js";
 import { nodeBatchWorkers } from "../src/node/batch-workers.js";

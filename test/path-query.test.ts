@@ -1,7 +1,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { ResultQueryError } from "../src/errors.js";
-import { formatPath, resolvePath } from "../src/query/path.js";
+import { formatPath, resolvePath } from "../src/query/paths/path.js";
 import { parseQueryArguments, queryValue, type QueryArguments } from "../src/query/query.js";
 
 const answer = {

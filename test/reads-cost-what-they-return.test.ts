@@ -5,8 +5,8 @@
 import { describe, expect, it } from "vitest";
 import { MemoryStorage, ResultHandleStore, ResultQueryTool, type NamespacedStorage, type Owner } from "mcp-result-handles";
 import type { ResultHandlesConfig } from "../src/plugin/options.js";
-import { planPath } from "../src/query/plan.js";
-import { searchQuery } from "../src/query/search-query.js";
+import { planPath } from "../src/query/paths/plan.js";
+import { searchQuery } from "../src/query/search/search-query.js";
 import { answered as answeredBy, everyStore, savedCounted, wholeAnswer } from "./helpers/store-queries.js";
 
 const owner: Owner = { session: "s-reads", caller: "reader" };

@@ -6,12 +6,12 @@
 import { describe, expect, it } from "vitest";
 import { MemoryStorage, ResultHandleStore, ResultQueryTool, type NamespacedStorage, type Owner } from "mcp-result-handles";
 import type { ResultHandlesConfig } from "../src/plugin/options.js";
-import { planPath } from "../src/query/plan.js";
-import { searchQuery } from "../src/query/search-query.js";
-import { serializeAnswer } from "../src/records/serialize.js";
-import { decodeIndex, encodeIndex } from "../src/records/answer-index.js";
-import { batchesFor } from "../src/records/object-layout.js";
-import { unitStarts } from "../src/records/part-pairs.js";
+import { planPath } from "../src/query/paths/plan.js";
+import { searchQuery } from "../src/query/search/search-query.js";
+import { serializeAnswer } from "../src/records/format/serialize.js";
+import { decodeIndex, encodeIndex } from "../src/records/format/answer-index.js";
+import { batchesFor } from "../src/records/format/object-layout.js";
+import { unitStarts } from "../src/records/format/layout.js";
 import { decodeUtf8, toJsonBytes } from "../src/util/size.js";
 import { wideObject } from "../bench/shapes.js";
 import { answered as answeredBy, everyStore, savedCounted, wholeAnswer } from "./helpers/store-queries.js";

@@ -2,8 +2,8 @@
 // over several start nodes (as a JSONPath nodelist hands it).
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { formatPath } from "../src/query/path.js";
-import { searchHits, type SearchHit } from "../src/query/search.js";
+import { formatPath } from "../src/query/paths/path.js";
+import { searchHits, type SearchHit } from "../src/query/search/search.js";
 
 /** Every hit, by plain recursion: what searchHits must find, in the same order. */
 function reference(value: unknown, needle: string, steps: (string | number)[] = []): Omit<SearchHit, "text" | "offset">[] {
@@ -72,8 +72,8 @@ describe("searchHits", () => {
   });
 
   it("S14.4 one hit per place when the nodes of a nodelist overlap ($..*, unions), and each container is walked once", async () => {
-    const { searchQuery } = await import("../src/query/search-query.js");
-    const { planPath } = await import("../src/query/plan.js");
+    const { searchQuery } = await import("../src/query/search/search-query.js");
+    const { planPath } = await import("../src/query/paths/plan.js");
     const config = { thresholdBytes: 1_000_000, preview: { chars: 50 } };
     const run = (answer: unknown, path: string, search: string) => searchQuery(answer, planPath(path), { handle: "h", path, search }, config);
     const nested = { a: { b: "timeout here", c: ["timeout"] } };
@@ -89,8 +89,8 @@ describe("searchHits", () => {
   });
 
   it("S16.1 $..* over a 20,000-deep chain: each leaf is found covered from its parent up, never by building its path", async () => {
-    const { searchQuery } = await import("../src/query/search-query.js");
-    const { planPath } = await import("../src/query/plan.js");
+    const { searchQuery } = await import("../src/query/search/search-query.js");
+    const { planPath } = await import("../src/query/paths/plan.js");
     let deep: unknown = { x: "leaf" };
     for (let i = 0; i < 20_000; i++) deep = { a: deep, b: "text" };
     const started = performance.now();

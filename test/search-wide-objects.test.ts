@@ -6,7 +6,7 @@
 import { describe, expect, it, vi } from "vitest";
 import { MemoryStorage, ResultHandleStore, ResultQueryTool, type NamespacedStorage, type Owner } from "mcp-result-handles";
 import type { ResultHandlesConfig } from "../src/plugin/options.js";
-import { StreamedAnswer } from "../src/records/list-stream.js";
+import { StreamedAnswer } from "../src/records/read/batch-source.js";
 import { recentAnswersBytes } from "../src/records/recent-answers.js";
 import { nodeCryptoBackend } from "../src/records/crypto/node-crypto.js";
 import { answered as answeredBy, CountedStorage, everyStore, KeyWatchingStorage, wholeAnswer } from "./helpers/store-queries.js";

@@ -14,9 +14,9 @@ import type { CryptoBackend } from "../src/records/crypto/backend.js";
 import { webCryptoBackend } from "../src/records/crypto/webcrypto.js";
 import { pluginOver, StorageDouble as SpyStorage } from "./helpers/storage-double.js";
 import { queryValue, parseQueryArguments, type QueryArguments } from "../src/query/query.js";
-import { selectForQuery } from "../src/query/plan.js";
+import { selectForQuery } from "../src/query/paths/plan.js";
 import { dropSpareBuffers, spareBufferCount } from "../src/records/buffer-pool.js";
-import { serializeAnswer } from "../src/records/serialize.js";
+import { serializeAnswer } from "../src/records/format/serialize.js";
 
 const alice: Owner = { session: "session-alice-7d1e", caller: "alice@example.test" };
 const MARKER = "MARKER-4f9a-plaintext-should-never-be-stored";

@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createResultHandleStore, MemoryStorage, ResultHandleStore } from "mcp-result-handles";
 import { DEFAULT_NAMESPACE } from "../src/defaults.js";
 import { AnswerKeys, DEFAULT_STORE_NAMESPACE } from "../src/records/crypto/keys.js";
-import { openRecord, sealRecord } from "../src/records/format.js";
+import { openRecord, sealRecord } from "../src/records/format/format.js";
 import { startRedisServer, type RedisServer } from "./helpers/redis-server.js";
 import { StorageDouble } from "./helpers/storage-double.js";
 

@@ -1,5 +1,5 @@
 /** A page's batch worker (S14.6): a module Web Worker counting the jobs it is posted (query/batch-count.ts), started by batch-workers.ts. */
-import { replyTo } from "../query/batch-count.js";
+import { replyTo } from "../query/workers/job.js";
 
 const scope = globalThis as unknown as { onmessage: ((event: { data: Parameters<typeof replyTo>[0] }) => void) | null; postMessage(message: unknown): void };
 scope.onmessage = (event) => scope.postMessage(replyTo(event.data));

@@ -6,7 +6,7 @@ import { examplePath, foldedResult } from "./hint.js";
 import { isPlainObject, KeyLists } from "../util/json.js";
 import { repeats } from "./same-json.js";
 import type { ResultHandlesConfig } from "../config.js";
-import { serializeAnswer, type SerializedAnswer } from "../records/serialize.js";
+import { serializeAnswer, type SerializedAnswer } from "../records/format/serialize.js";
 import type { ResultHandleStore } from "../records/store.js";
 import type { ToolResult } from "../util/tool-result.js";
 

@@ -4,7 +4,7 @@
  * it to another tool (S15.3), then a `resource_link` when the host serves handles as resources (S15.4).
  */
 import { RESULT_HANDLE_META_KEY, RESULT_HANDLE_URI_SCHEME, RESULT_QUERY_TOOL_NAME } from "../defaults.js";
-import { formatPath } from "../query/path.js";
+import { formatPath } from "../query/paths/path.js";
 import { isPlainObject, type KeyLists } from "../util/json.js";
 import type { FoldedAnswer } from "./folded-answer.js";
 import type { ContentBlock, ToolResult } from "../util/tool-result.js";

@@ -3,7 +3,7 @@
  * the answer counts as one value. The usual case is settled while serialising; the rest without recursion.
  */
 import { hasOwn } from "../util/json.js";
-import type { SerializedAnswer } from "../records/serialize.js";
+import type { SerializedAnswer } from "../records/format/serialize.js";
 
 /** Whether `text` is the same JSON as `structured`, whose compact serialisation is `serialized`. */
 export function repeats(text: string | undefined, serialized: SerializedAnswer, structured: unknown): boolean {

@@ -10,7 +10,7 @@ import { foldOutcome, warnFoldFailure, type FoldContext, type FoldOutcome, type 
 import { unsendableResult, whyUnsendable } from "../fold/sendable.js";
 import { foldContextFor, type PluginInstance } from "../plugin/instance.js";
 import { isPlainObject } from "../util/json.js";
-import { refusalResult, ResultQueryTool, type HandleSource } from "../query/result-query-tool.js";
+import { refusalResult, ResultQueryTool, type HandleSource } from "../query/tool/result-query-tool.js";
 import { resolveReferences } from "./references.js";
 import type { ToolResult } from "../util/tool-result.js";
 

@@ -1,6 +1,6 @@
 import type { FoldContext, Logger } from "../fold/fold.js";
 import type { ResultHandlesConfig } from "./options.js";
-import type { HandleSource } from "../query/result-query-tool.js";
+import type { HandleSource } from "../query/tool/result-query-tool.js";
 import type { ResultHandleStore } from "../records/store.js";
 
 /**

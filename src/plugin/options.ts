@@ -20,7 +20,7 @@ import {
   type StorageEnvironment,
 } from "../storage/config.js";
 
-import { nearestKey } from "../query/nearest-key.js";
+import { nearestKey } from "../query/refusals/nearest-key.js";
 import { BARE_CATALOG } from "./bare-catalog.js";
 
 const positive = () => whole(1);

@@ -6,7 +6,7 @@ import { instanceTag, openStore } from "./open-store.js";
 import { resolveOptions, type ResultHandlesConfig, type ResultHandlesOptions } from "./options.js";
 import type { Runtime } from "./runtime.js";
 import type { ResultHandleStore } from "../records/store.js";
-import type { BatchWorkers } from "../query/worker-pool.js";
+import type { BatchWorkers } from "../query/workers/pool.js";
 
 export const ResultHandleStoreToken: unique symbol = Symbol.for("mcp-result-handles/store");
 export const ResultHandlesConfigToken: unique symbol = Symbol.for("mcp-result-handles/config");

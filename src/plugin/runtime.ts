@@ -3,7 +3,7 @@ import type { ResolvedStorageConfig, RuntimeKind, StorageCatalog, StorageEnviron
 import { withNamespace } from "../storage/namespace.js";
 import type { NamespacedStorage } from "../storage/types.js";
 import type { CryptoBackend } from "../records/crypto/backend.js";
-import type { BatchWorkers } from "../query/worker-pool.js";
+import type { BatchWorkers } from "../query/workers/pool.js";
 
 /** What a build (Node, page) supplies to the core: where it runs, its environment, its storage drivers, and how it opens them. */
 export interface Runtime extends StorageEnvironment {

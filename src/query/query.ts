@@ -1,18 +1,18 @@
 import { ResultQueryError } from "../errors.js";
 import { cutString, isHighSurrogate, isLowSurrogate, isPlainObject, jsonKeys, setOwn, type JsonObject } from "../util/json.js";
-import { selectNodes } from "./jsonpath.js";
-import { nodelistPage, type NodelistPage } from "./nodelist.js";
-import { buildEntries, fieldPicker, itemSize, memberSize } from "./page.js";
-import { formatPath, resolveSegments, type Resolved } from "./path.js";
-import { checkFieldsFound, fittingChars, sliceAdvice } from "./refusals.js";
+import { selectNodes } from "./jsonpath/jsonpath.js";
+import { nodelistPage, type NodelistPage } from "./paths/nodelist.js";
+import { buildEntries, fieldPicker, itemSize, memberSize } from "./paths/page.js";
+import { formatPath, resolveSegments, type Resolved } from "./paths/path.js";
+import { checkFieldsFound, fittingChars, sliceAdvice } from "./refusals/refusals.js";
 import { DEFAULT_LIMITS, MAX_LIMIT, MAX_SEARCH_CHARS } from "../defaults.js";
-import { planPath, sliceWindow, type QueryArguments, type QueryPlan } from "./plan.js";
+import { planPath, sliceWindow, type QueryArguments, type QueryPlan } from "./paths/plan.js";
 import { cutForMessage, quoteArgument } from "../util/quote-argument.js";
 import { jsonSize } from "../util/size.js";
 import { isText, type PiecedString } from "../util/pieced-string.js";
 import { PiecedObject } from "../util/pieced-object.js";
 
-export type { QueryArguments } from "./plan.js";
+export type { QueryArguments } from "./paths/plan.js";
 
 /** What `result_query` returns (S7.5). */
 export interface QueryResult {

@@ -3,11 +3,11 @@
  * pieces, each piece with a fresh random IV, the index holding every piece's IV and tag.
  */
 import { INDEXED_BYTES } from "../defaults.js";
-import { encodeIndex, slot, type AnswerIndex } from "./answer-index.js";
+import { encodeIndex, slot, type AnswerIndex } from "./format/answer-index.js";
 import { IV_BYTES, TAG_BYTES, randomBytes } from "./crypto/backend.js";
 import type { AnswerKeys } from "./crypto/keys.js";
-import { padPiece, pieceHeader, sealPiece, sealRecord } from "./format.js";
-import type { SerializedAnswer } from "./serialize.js";
+import { padPiece, pieceHeader, sealPiece, sealRecord } from "./format/format.js";
+import type { SerializedAnswer } from "./format/serialize.js";
 
 /** Encrypted records and the derived keys they go under, main record first: all a storage ever sees. */
 export interface SealedAnswer {

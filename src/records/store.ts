@@ -1,16 +1,16 @@
-import { decodeIndex, type Selector } from "./answer-index.js";
-import { MISSING, readOutside, readSelection, type AnswerState } from "./answer-reader.js";
-import { StreamedAnswer } from "./list-stream.js";
+import { decodeIndex, type Selector } from "./format/answer-index.js";
+import { MISSING, readOutside, readSelection, type AnswerState } from "./read/read-selection.js";
+import { StreamedAnswer } from "./read/batch-source.js";
 import { randomBytes, type CryptoBackend } from "./crypto/backend.js";
 import { AnswerKeys, DEFAULT_STORE_NAMESPACE, isUuidV4, type Owner, type RecordScope } from "./crypto/keys.js";
 import { webCryptoBackend } from "./crypto/webcrypto.js";
-import { openRecord } from "./format.js";
+import { openRecord } from "./format/format.js";
 import { sealAnswer, type SealedAnswer } from "./seal-answer.js";
 import { ResultHandlesConfigurationError, ResultHandlesError } from "../errors.js";
 import { RecentAnswers, RecentKeys } from "./recent-answers.js";
 import { heapEstimate } from "./heap-size.js";
 import { dropSpareBuffers } from "./buffer-pool.js";
-import { serializeAnswer, type PieceOptions, type SerializedAnswer } from "./serialize.js";
+import { serializeAnswer, type PieceOptions, type SerializedAnswer } from "./format/serialize.js";
 
 import type { NamespacedStorage } from "../storage/types.js";
 import { decodeUtf8 } from "../util/size.js";

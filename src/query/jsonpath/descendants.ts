@@ -1,0 +1,101 @@
+/**
+ * The descendant segment of RFC 9535 2.5.2 for jsonpath.ts, which gives it to every descendant segment of a
+ * compiled query: without json-p3's generator per level (one frame per level for every node, and an end at
+ * its default depth of 50), for answers thousands of levels deep (S14.3).
+ */
+import { JSONPathNode } from "json-p3";
+import { tick, type Location } from "./steps.js";
+
+/**
+ * The descendant segment of RFC 9535 2.5.2 (each node, then its children in order, depth first, each
+ * passed to the selectors). Name selectors (`$..title`, the common case) are tested in place, without a
+ * node per visited value, by a plain recursive walk down to RECURSION_DEPTH levels and the explicit stack
+ * below that; other selectors take the stack walk, no generator per level. Each node yielded costs a
+ * step here (runFrom does not wrap this segment again), and each value visited one more.
+ */
+export function* descend(selectors: readonly unknown[], names: readonly string[] | undefined, nodes: Iterable<JSONPathNode>): Generator<JSONPathNode> {
+  for (const node of nodes) {
+    const location = node.location as unknown as Location;
+    if (!names) yield* stackWalk(node.value, location, selectors, undefined, node.root);
+    else if (node.value !== null && typeof node.value === "object") {
+      const found: JSONPathNode[] = [];
+      namesBelow(node.value, location, names, node.root, found, 0);
+      yield* found;
+    } else tick(); // a scalar: visited, and names select nothing in it
+  }
+}
+
+/** Levels a names-only walk takes by recursion before the explicit stack (a 3000-deep answer must not overflow). */
+const RECURSION_DEPTH = 400;
+
+/** The nodes names select in container `value` and below it, in descendant order, into `found`. */
+function namesBelow(value: object, location: Location, names: readonly string[], root: unknown, found: JSONPathNode[], depth: number): void {
+  if (depth >= RECURSION_DEPTH) {
+    for (const node of stackWalk(value, location, undefined, names, root)) found.push(node);
+    return;
+  }
+  tick();
+  if (Array.isArray(value)) {
+    for (let i = 0; i < value.length; i++) {
+      const child: unknown = value[i];
+      if (child !== null && typeof child === "object") namesBelow(child, location.concat(i), names, root, found, depth + 1);
+      else tick();
+    }
+    return;
+  }
+  for (const name of names) {
+    if (Object.hasOwn(value, name)) {
+      tick();
+      found.push(new JSONPathNode((value as Record<string, never>)[name]!, location.concat(name) as never, root as never));
+    }
+  }
+  // Object.keys gives the order environment.entries does (json-p3's deterministic mode is Object.entries).
+  for (const key of Object.keys(value)) {
+    const child: unknown = (value as Record<string, unknown>)[key];
+    if (child !== null && typeof child === "object") namesBelow(child, location.concat(key), names, root, found, depth + 1);
+    else tick();
+  }
+}
+
+/**
+ * The descendant walk on an explicit stack, from `start` (visited first): each value passed to `selectors`,
+ * or, for names only, those names tested in place. A child's location is made only when something needs it.
+ */
+function* stackWalk(start: unknown, at: Location, selectors: readonly unknown[] | undefined, names: readonly string[] | undefined, root: unknown): Generator<JSONPathNode> {
+  const values: unknown[] = [start];
+  const parents: (Location | undefined)[] = [undefined];
+  const keys: (string | number)[] = [0];
+  while (values.length > 0) {
+    const value = values.pop();
+    const parent = parents.pop();
+    const key = keys.pop()!;
+    tick();
+    const container = value !== null && typeof value === "object";
+    if (names && !container) continue; // names select nothing in a scalar
+    const location = parent ? parent.concat(key) : at;
+    if (names) {
+      if (!Array.isArray(value)) {
+        for (const name of names) {
+          if (Object.hasOwn(value as object, name)) {
+            tick();
+            yield new JSONPathNode((value as Record<string, never>)[name]!, location.concat(name) as never, root as never);
+          }
+        }
+      }
+    } else {
+      const current = new JSONPathNode(value as never, location as never, root as never);
+      for (const selector of selectors as { resolve(node: JSONPathNode): Iterable<JSONPathNode> }[]) {
+        for (const node of selector.resolve(current)) {
+          tick();
+          yield node;
+        }
+      }
+    }
+    if (Array.isArray(value)) {
+      for (let i = value.length - 1; i >= 0; i--) values.push(value[i]), parents.push(location), keys.push(i);
+    } else if (container) {
+      const members = Object.keys(value as object);
+      for (let i = members.length - 1; i >= 0; i--) values.push((value as Record<string, unknown>)[members[i]!]), parents.push(location), keys.push(members[i]!);
+    }
+  }
+}

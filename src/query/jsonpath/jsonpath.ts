@@ -1,0 +1,202 @@
+/**
+ * RFC 9535 JSONPath over json-p3 (S14.1), made safe for hostile queries (S14.3):
+ * - `match()` and `search()` run I-Regexp (RFC 9485) on re2js (iregexp.ts), a linear-time RE2 port, not
+ *   json-p3's backtracking `RegExp` (`(a+)+b` over 28 `a`s blocked for seconds);
+ * - descendant segments walk the answer without a generator per level (descendants.ts), which cost one
+ *   generator frame per level for every node, and ended at json-p3's default depth of 50;
+ * - node locations are parent links, and every evaluation runs against a step budget (jsonpath-steps.ts).
+ * json-p3 has no `eval` or `new Function` (checked in its 2.3.1 bundle).
+ */
+import { JSONPathEnvironment, JSONPathError, JSONPathNode, JSONPathNodeList, JSONPathQuery } from "json-p3";
+import { ResultQueryError } from "../../errors.js";
+import { MAX_QUERY_CHARS } from "../../defaults.js";
+import { cutForMessage, quoteArgument } from "../../util/quote-argument.js";
+import { regexFunction } from "./iregexp.js";
+import { descend } from "./descendants.js";
+import { Location, QueryBudget, tick, tooManySteps, useBudget } from "./steps.js";
+
+export { Location, QueryBudget, tick, tooManySteps, useBudget } from "./steps.js";
+
+/** One node of a nodelist: its value and its keys and indexes from the root. */
+export interface JsonPathNode {
+  readonly value: unknown;
+  location(): (string | number)[];
+  /** The values of the containers above it, nearest first (the answer's root last). */
+  ancestors(): Iterable<unknown>;
+  /** Its key or index in its parent (undefined for the root). */
+  key(): string | number | undefined;
+}
+
+export class SelectedNode implements JsonPathNode {
+  constructor(
+    readonly value: unknown,
+    private readonly at: Location,
+  ) {}
+  location(): (string | number)[] {
+    return this.at.steps();
+  }
+  ancestors(): Iterable<unknown> {
+    return this.at.ancestors();
+  }
+  key(): string | number | undefined {
+    return this.at.parent ? this.at.step : undefined;
+  }
+}
+
+export const environment = new JSONPathEnvironment();
+environment.functionRegister.set("match", regexFunction(true));
+environment.functionRegister.set("search", regexFunction(false));
+
+
+export const DescendantSegment = environment.compile("$..a").segments[0]!.constructor;
+export type Segment = JSONPathQuery["segments"][number];
+
+export const NameSelector = environment.compile("$.a").segments[0]!.selectors[0]!.constructor;
+/** `$` inside a filter (`$[?@.a == $.b]`): the whole answer, which a list read in batches does not have. */
+const RootQuery = (environment.compile("$[?$.a]").segments[0]!.selectors[0] as unknown as { expression: { expression: object } }).expression.expression.constructor;
+
+/**
+ * Nodes of `segments` applied to `value`, starting from a parent-linked root location. Every node a
+ * segment yields costs a step: a query inside a filter (`$.rows[?count($.rows[*]) > 0]`) runs once per
+ * item, and without this its work would grow with the square of the answer (S14.3, S16.1).
+ */
+function run(segments: readonly Segment[], value: unknown): Iterable<JSONPathNode> {
+  return runFrom(segments, [new JSONPathNode(value as never, new Location(undefined, "", value) as never, value as never)]);
+}
+
+/** `segments` applied to `nodes` in turn, each node they yield counted. */
+export function runFrom(segments: readonly Segment[], nodes: Iterable<JSONPathNode>): Iterable<JSONPathNode> {
+  for (const segment of segments) nodes = segment instanceof DescendantSegment ? segment.lazyResolve(nodes as never) : counted(segment.lazyResolve(nodes as never)); // descend counts its own
+  return nodes;
+}
+
+function* counted(nodes: Iterable<JSONPathNode>): Generator<JSONPathNode> {
+  for (const node of nodes) {
+    tick();
+    yield node;
+  }
+}
+
+/**
+ * A singular query inside a filter (`@.owner`, evaluated once per item): stepped directly, without a
+ * generator per segment. The node's location is never read inside a filter, so it is the root's.
+ */
+function singularRun(query: JSONPathQuery): (value: unknown) => JSONPathNode[] {
+  const steps = query.segments.map((segment) => segment.selectors[0] as unknown as { name?: string; index?: number });
+  const root = new Location(undefined, "");
+  return (start) => {
+    let value = start;
+    for (const { name, index } of steps) {
+      if (typeof name === "string") {
+        if (value === null || typeof value !== "object" || Array.isArray(value) || !Object.hasOwn(value, name)) return [];
+        value = (value as Record<string, unknown>)[name];
+      } else {
+        if (!Array.isArray(value)) return [];
+        const at = index! < 0 ? value.length + index! : index!;
+        if (at < 0 || at >= value.length) return [];
+        value = value[at];
+      }
+    }
+    return [new JSONPathNode(value as never, root as never, start as never)];
+  };
+}
+
+/**
+ * Gives every descendant segment of the compiled query the stack walk above, and every query inside a
+ * filter (`@..x`, `$.y`) parent-linked locations, so no node costs a copy of its path.
+ */
+function useStackWalk(query: JSONPathQuery): { usesRoot: boolean } {
+  let usesRoot = false;
+  const seen = new Set<object>();
+  const pending: unknown[] = [query];
+  while (pending.length > 0) {
+    const item = pending.pop();
+    if (item === null || typeof item !== "object" || seen.has(item)) continue;
+    seen.add(item);
+    if (item instanceof RootQuery) usesRoot = true;
+    if (item instanceof DescendantSegment) {
+      const segment = item as unknown as Segment;
+      const selectors = segment.selectors;
+      const names = selectors.every((selector) => selector instanceof NameSelector) ? selectors.map((selector) => (selector as unknown as { name: string }).name) : undefined;
+      segment.lazyResolve = ((nodes: Iterable<JSONPathNode>) => descend(selectors, names, nodes)) as never;
+      segment.resolve = (nodes) => Array.from(descend(selectors, names, nodes as never)) as never;
+    } else if (item !== query && item instanceof JSONPathQuery) {
+      const inner = item;
+      const select = inner.singularQuery() ? singularRun(inner) : (value: unknown) => Array.from(run(inner.segments, value));
+      inner.lazyQuery = (value) => select(value)[Symbol.iterator]();
+      inner.query = (value) => new JSONPathNodeList(select(value));
+    }
+    for (const [key, child] of Object.entries(item)) if (key !== "environment" && key !== "token") pending.push(child);
+  }
+  return { usesRoot };
+}
+
+// ---- compile and evaluate ----
+
+/** A compiled RFC 9535 query. */
+export interface CompiledJsonPath {
+  readonly query: JSONPathQuery;
+  /** RFC 9535 2.3.5: only name and index selectors, so at most one node. */
+  readonly singular: boolean;
+  /** Whether a filter in it reads the root (`$.a` inside `[?…]`), so it needs the whole answer. */
+  readonly usesRoot: boolean;
+}
+
+/**
+ * Compiles an RFC 9535 query. A query over MAX_QUERY_CHARS, or one the engine cannot take for its depth
+ * (deeply nested filters), is INVALID_INPUT saying why (S14.3); a syntax error is RESULT_PATH_NOT_FOUND:
+ * the path is of no form of S7.2 or S14.1 (S7.6).
+ */
+export function compileJsonPath(path: string): CompiledJsonPath {
+  if (path.length > MAX_QUERY_CHARS) {
+    throw new ResultQueryError(
+      "INVALID_INPUT",
+      `Path ${quoteArgument(path)} is a JSONPath query of ${path.length} characters, over the ${MAX_QUERY_CHARS} a query may have: use a shorter query.`,
+    );
+  }
+  let query: JSONPathQuery;
+  try {
+    query = environment.compile(path);
+  } catch (error) {
+    if (error instanceof RangeError) throw tooDeep(path, "nests too deeply to compile");
+    const detail = error instanceof JSONPathError ? cutForMessage(error.message.split("\n")[0]!) : "not a JSONPath query";
+    throw new ResultQueryError(
+      "RESULT_PATH_NOT_FOUND",
+      `Path ${quoteArgument(path)} is not a valid query (${detail}). Use a path such as $.rows[2].title, $.rows[*].id, $.rows[?@.status == 'open'], rows.2.title or /rows/2/title; "$" is the whole answer.`,
+    );
+  }
+  const { usesRoot } = useStackWalk(query);
+  return { query, singular: query.singularQuery(), usesRoot };
+}
+
+/**
+ * The nodes `compiled` selects in `answer`, in the RFC's order, produced lazily so a caller keeps only
+ * the page it returns. The whole iteration must run synchronously (one step budget per evaluation).
+ */
+export function selectNodes(compiled: CompiledJsonPath, answer: unknown, path: string): Generator<JsonPathNode> {
+  return selectFrom(run(compiled.query.segments, answer), path, new QueryBudget());
+}
+
+/** The nodes of an evaluation, counted against `within`, engine errors made coded refusals. */
+export function* selectFrom(nodes: Iterable<JSONPathNode>, path: string, within: QueryBudget): Generator<JsonPathNode> {
+  useBudget(within);
+  const iterator = nodes[Symbol.iterator]();
+  for (;;) {
+    let next: IteratorResult<JSONPathNode>;
+    try {
+      next = iterator.next();
+    } catch (error) {
+      // Comparisons of deeply nested values recurse inside json-p3: a coded refusal, never a crash.
+      if (error instanceof RangeError) throw tooDeep(path, "meets values nested too deeply to compare");
+      if (error instanceof JSONPathError) throw new ResultQueryError("INVALID_INPUT", `Path ${quoteArgument(path)} cannot run here: ${cutForMessage(error.message)}`);
+      throw error;
+    }
+    if (next.done) return;
+    tick();
+    yield new SelectedNode(next.value.value, next.value.location as unknown as Location);
+  }
+}
+
+function tooDeep(path: string, why: string): ResultQueryError {
+  return new ResultQueryError("INVALID_INPUT", `Path ${quoteArgument(path)} ${why}: use a simpler query.`);
+}

@@ -1,0 +1,72 @@
+/**
+ * Descendants by name above indexed lists (S14.6): `$..title` over `{ meta, rows: [...], total }` reads the
+ * parts outside the lists once, and each list batch by batch where it stands, instead of the whole answer.
+ * The walk is RFC 9535's descendant order (2.5.2: a node, then its children in order, depth first), as
+ * descendants.ts `descend` takes it: outside the lists on an explicit stack here, and each list's items as
+ * the query `<the list's path>..title` reads them (an item plan, so a large list is counted on the batch
+ * workers too, list-nodes.ts). So nodes, order, paths, `total` and pages are those over the whole value.
+ * Chosen only where names cannot select a list, long string or wide object itself, and no wide object
+ * lies below (plan.ts `selectorFor`).
+ */
+import { JSONPathNode } from "json-p3";
+import type { BatchReading, StreamedAnswer } from "../../records/read/batch-source.js";
+import { hasOwn } from "../../util/json.js";
+import { Location, runFrom, selectFrom, tick, useBudget, type JsonPathNode, type QueryBudget } from "../jsonpath/jsonpath.js";
+import { descendantsPlanAt, type ItemPlan } from "./item-plan.js";
+import { listNodes } from "./list-nodes.js";
+import type { NodelistPager } from "../paths/nodelist.js";
+import type { BatchWorkers } from "../workers/pool.js";
+
+type Entry = { value: unknown; location: Location } | { list: number; location: Location };
+
+/** The nodes of `items` (descendants by name) in `answer`'s outside parts and lists, into `pager`, in order. */
+export async function descendantNodes(answer: StreamedAnswer, items: ItemPlan, query: string, pager: NodelistPager, budget: QueryBudget, workers?: BatchWorkers): Promise<BatchReading> {
+  const { names, segments, rest } = items.descendants ?? unreachable();
+  const emit = (nodes: Iterable<JSONPathNode>) => {
+    for (const node of selectFrom(runFrom(rest, nodes), query, budget) as Iterable<JsonPathNode>) if (!pager.add(node)) return false;
+    return true;
+  };
+  let start: unknown = answer.root;
+  let location = new Location(undefined, "");
+  for (const name of items.names) {
+    if (start === null || typeof start !== "object" || Array.isArray(start) || !hasOwn(start, name)) return "read"; // nothing there
+    start = (start as Record<string, unknown>)[name];
+    location = location.concat(name);
+    useBudget(budget);
+    tick(); // the node each name step yields, as jsonpath.ts `runFrom` counts it
+  }
+  const stack: Entry[] = [{ value: start, location }];
+  while (stack.length > 0) {
+    const entry = stack.pop()!;
+    useBudget(budget);
+    tick(); // each value the walk visits, lists included, as `descend` counts them
+    if ("list" in entry) {
+      // Each item of the list, then its descendants, in order: the item plan of `<list>..names<rest>`.
+      const steps = entry.location.steps();
+      const plan = descendantsPlanAt(steps, segments, rest);
+      const ended = await listNodes(answer, entry.list, plan, { list: query, asked: query, at: steps }, pager, budget, workers);
+      if (ended !== "read") return ended === "stopped" ? "read" : ended;
+      continue;
+    }
+    const { value, location: here } = entry;
+    if (value === null || typeof value !== "object") continue;
+    if (Array.isArray(value)) {
+      for (let i = value.length - 1; i >= 0; i--) stack.push({ value: value[i], location: here.concat(i) });
+      continue;
+    }
+    for (const name of names) {
+      if (hasOwn(value, name) && (tick(), true) && !emit([new JSONPathNode((value as Record<string, never>)[name]!, here.concat(name) as never, undefined as never)])) return "read";
+    }
+    const keys = Object.keys(value);
+    for (let i = keys.length - 1; i >= 0; i--) {
+      const part = answer.partAt(value, keys[i]!);
+      const at = here.concat(keys[i]!);
+      stack.push(part && "list" in part ? { list: part.list, location: at } : { value: (value as Record<string, unknown>)[keys[i]!], location: at });
+    }
+  }
+  return "read";
+}
+
+function unreachable(): never {
+  throw new Error("unreachable: the whole answer streams for descendants by name only");
+}

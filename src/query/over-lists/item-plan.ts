@@ -1,0 +1,178 @@
+/**
+ * A JSONPath query answered item by item over a list (S14.6): `$.rows[?@.owner == 'x']`, `$.rows[*].id`,
+ * `$.rows[10:20]`, `$.data.rows..title`. When the query reaches a list by names alone and then takes one
+ * step that looks at each item on its own (a filter that never reads `$`, a wildcard, a slice forward, or
+ * descendants by name), its nodes are those of each item in turn, in the RFC's order (RFC 9535 2.5.1: a
+ * child segment of one selector yields the items' nodes in item order; 2.5.2: descendants by name of a
+ * list are those of its items, in order). So the store can hand the list over batch by batch and the
+ * query keeps only the page it returns.
+ */
+import { JSONPathNode } from "json-p3";
+import { DescendantSegment, environment, Location, NameSelector, runFrom, selectFrom, tick, type CompiledJsonPath, type JsonPathNode, type QueryBudget, type Segment } from "../jsonpath/jsonpath.js";
+
+const ChildSegment = environment.compile("$.a").segments[0]!.constructor;
+const WildcardSelector = environment.compile("$.*").segments[0]!.selectors[0]!.constructor;
+const FilterSelector = environment.compile("$[?@]").segments[0]!.selectors[0]!.constructor;
+const SliceSelector = environment.compile("$[1:2]").segments[0]!.selectors[0]!.constructor;
+
+interface FilterExpression {
+  evaluate(context: object): unknown;
+}
+interface Infix {
+  left: unknown;
+  operator: string;
+  right: unknown;
+}
+const Infix = environment.compile("$[?@.a == 1]").segments[0]!.selectors[0]! as unknown as { expression: { expression: object } };
+const InfixExpression = Infix.expression.expression.constructor;
+const StringLiteral = ((environment.compile('$[?@.a == "x"]').segments[0]!.selectors[0] as unknown as { expression: { expression: Infix } }).expression.expression.right as object).constructor;
+const RelativeQuery = ((environment.compile("$[?@.a == 1]").segments[0]!.selectors[0] as unknown as { expression: { expression: Infix } }).expression.expression.left as object).constructor;
+
+/** How a query reads a list item by item. */
+export interface ItemPlan {
+  /** Keys from the root to the list. */
+  readonly names: readonly string[];
+  /** The items the query can select at all, for a list of `length` (a slice reads only its batches). */
+  window(length: number): { from: number; to: number };
+    /**
+   * Texts an item must hold one of to be selected, as they stand in the item's JSON: a filter `@.a == "x"`
+   * among its `&&` terms selects only items holding `"x"`, descendants by name only items holding a key
+   * `"title":` (a key is written so, and nothing else is, by `JSON.stringify`). A batch holding none is
+   * never parsed.
+   */
+  readonly needles?: readonly string[];
+  /** The nodes the query selects in `items`, the list's items from `first`, counted against `budget`. */
+  select(items: readonly unknown[], first: number, length: number, budget: QueryBudget, path: string): Iterable<JsonPathNode>;
+  /**
+   * For descendants by name (`$..title`, `$.data..id.x`): the names, and the segments from the descendant
+   * one on, to run from any node, so that lists met below `names` can be read where they stand
+   * (descendants-over-batches.ts).
+   */
+  readonly descendants?: { readonly names: readonly string[]; readonly segments: readonly Segment[]; readonly rest: readonly Segment[] };
+}
+
+/** The item plan of `compiled`, when it has one. */
+export function itemPlanOf(compiled: CompiledJsonPath): ItemPlan | undefined {
+  if (compiled.usesRoot) return undefined;
+  const segments = compiled.query.segments;
+  const names: string[] = [];
+  let at = 0;
+  for (; at < segments.length; at++) {
+    const segment = segments[at]!;
+    if (!(segment instanceof ChildSegment) || segment.selectors.length !== 1 || !(segment.selectors[0] instanceof NameSelector)) break;
+    names.push((segment.selectors[0] as unknown as { name: string }).name);
+  }
+  const step = segments[at];
+  if (!step) return undefined;
+  const rest = segments.slice(at + 1);
+  const selector = step.selectors[0] as unknown;
+  const listLocation = () => names.reduce((location, name) => location.concat(name), new Location(undefined, ""));
+  const finish = (nodes: Iterable<JSONPathNode>, budget: QueryBudget, path: string) => selectFrom(runFrom(rest, nodes), path, budget);
+
+  if (step instanceof DescendantSegment) {
+    if (!step.selectors.every((each) => each instanceof NameSelector)) return undefined; // names select nothing in the list itself
+    return descendantsPlanAt(names, segments.slice(at), rest);
+  }
+  if (!(step instanceof ChildSegment) || step.selectors.length !== 1) return undefined;
+  if (selector instanceof WildcardSelector) {
+    return {
+      names,
+      window: (length) => ({ from: 0, to: length }),
+      select: (items, first, _length, budget, path) => finish(nodesOf(items, first, listLocation(), () => true), budget, path),
+    };
+  }
+  if (selector instanceof SliceSelector) {
+    const { start, stop, step: by = 1 } = selector as unknown as { start?: number; stop?: number; step?: number };
+    if (by <= 0) return undefined; // backwards (or nothing): not in item order
+    const bounds = (length: number) => ({ from: bound(start, 0, length), to: bound(stop, length, length) });
+    return {
+      names,
+      window: bounds,
+      select(items, first, length, budget, path) {
+        const { from, to } = bounds(length); // the batches hold items on both sides of the window
+        return finish(nodesOf(items, first, listLocation(), (index) => index >= from && index < to && (index - from) % by === 0), budget, path);
+      },
+    };
+  }
+  if (selector instanceof FilterSelector) {
+    const expression = (selector as unknown as { expression: FilterExpression }).expression;
+    return {
+      names,
+      window: (length) => ({ from: 0, to: length }),
+      needles: needlesOf(expression),
+      select(items, first, _length, budget, path) {
+        const passes = (index: number, item: unknown) => Boolean(expression.evaluate({ environment, currentValue: item, rootValue: undefined, currentKey: index }));
+        return finish(nodesOf(items, first, listLocation(), (index, item) => passes(index, item)), budget, path);
+      },
+    };
+  }
+  return undefined;
+}
+
+/**
+ * The item plan of descendants by name (`segments`: the descendant segment on) over the list at `steps`:
+ * built from the compiled segments themselves, never from query text written back (descendants-over-batches.ts).
+ */
+export function descendantsPlanAt(steps: readonly (string | number)[], segments: readonly Segment[], rest: readonly Segment[]): ItemPlan {
+  const step = segments[0]!;
+  const listLocation = () => steps.reduce<Location>((location, key) => location.concat(key), new Location(undefined, ""));
+  return {
+    names: steps.filter((key): key is string => typeof key === "string"),
+    descendants: { names: step.selectors.map((each) => (each as unknown as { name: string }).name), segments, rest },
+    needles: step.selectors.map((each) => `${JSON.stringify((each as unknown as { name: string }).name)}:`), // a key as JSON writes it
+    window: (length) => ({ from: 0, to: length }),
+    select(items, first, _length, budget, path) {
+      const list = listLocation();
+      const nodes = items.map((item, i) => new JSONPathNode(item as never, list.concat(first + i) as never, undefined as never));
+      return selectFrom(runFrom(segments, nodes), path, budget);
+    },
+  };
+}
+
+/** Whether a batch's JSON text may hold an item `plan` selects (ItemPlan `needles`). */
+export function admits(plan: ItemPlan, text: string): boolean {
+  return plan.needles === undefined || plan.needles.some((needle) => text.includes(needle));
+}
+
+/**
+ * Nodes of the items `keep` admits, at their indexes in the whole list, made as the evaluation pulls
+ * them: a filter then runs inside `selectFrom`, against this query's budget (its inner queries count
+ * steps) and with its engine errors made coded refusals; each node costs a step, as the segment's nodes
+ * do over the whole list (jsonpath.ts `runFrom`).
+ */
+function* nodesOf(items: readonly unknown[], first: number, list: Location, keep: (index: number, item: unknown) => boolean): Generator<JSONPathNode> {
+  for (let i = 0; i < items.length; i++) {
+    if (!keep(first + i, items[i])) continue;
+    tick();
+    yield new JSONPathNode(items[i] as never, list.concat(first + i) as never, undefined as never);
+  }
+}
+
+/** RFC 9535 2.3.4.2.2 for a forward slice: a bound, negative from the end, clamped to the list. */
+function bound(index: number | undefined, fallback: number, length: number): number {
+  if (index === undefined) return fallback;
+  return index < 0 ? Math.max(index + length, 0) : Math.min(index, length);
+}
+
+/**
+ * The longest string a filter's `&&` terms compare an item's value to with `==`, as JSON text: an item
+ * whose JSON lacks it cannot be selected (the answer's JSON is `JSON.stringify`'s, so a string value
+ * stands in it exactly as `JSON.stringify` writes it).
+ */
+function needlesOf(expression: FilterExpression): string[] | undefined {
+  const terms: unknown[] = [(expression as unknown as { expression: unknown }).expression];
+  let best: string | undefined;
+  while (terms.length > 0) {
+    const term = terms.pop();
+    if (!(term instanceof InfixExpression)) continue;
+    const { left, operator, right } = term as unknown as Infix;
+    if (operator === "&&") terms.push(left, right);
+    if (operator !== "==") continue;
+    const literal = left instanceof StringLiteral ? left : right instanceof StringLiteral ? right : undefined;
+    const query = left instanceof RelativeQuery ? left : right instanceof RelativeQuery ? right : undefined;
+    if (!literal || !query) continue;
+    const text = JSON.stringify((literal as unknown as { value: string }).value);
+    if (!best || text.length > best.length) best = text;
+  }
+  return best === undefined ? undefined : [best];
+}

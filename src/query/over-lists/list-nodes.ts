@@ -1,0 +1,47 @@
+/**
+ * One list's nodes into a nodelist page (S14.6): its batches read in order, each parsed on its own and
+ * given to the item plan; a list of `workers.minBytes` or more is counted on the batch workers first, and
+ * then only the batches holding nodes of the page are read here (counted-batches.ts). The pager and the
+ * step budget may be shared with other parts of the same answer (descendants-over-batches.ts).
+ */
+import type { BatchReading, StreamedAnswer } from "../../records/read/batch-source.js";
+import { batchesToRead, countInWorkers, takeCounts } from "./worker-counts.js";
+import type { QueryBudget } from "../jsonpath/jsonpath.js";
+import { admits, type ItemPlan } from "./item-plan.js";
+import type { NodelistPager } from "../paths/nodelist.js";
+import type { BatchWorkers } from "../workers/pool.js";
+
+/** How a list's reading ended: read, or the page refused as too large ("stopped": nothing more to read), or a piece not read. */
+export type ListReading = BatchReading | "stopped";
+
+export async function listNodes(
+  answer: StreamedAnswer,
+  list: number,
+  items: ItemPlan,
+  /** The query as the item plan reads this list (for the workers), and as the caller asked it (for refusals). */
+  query: { list: string; asked: string; at?: readonly (string | number)[] },
+  pager: NodelistPager,
+  budget: QueryBudget,
+  workers?: BatchWorkers,
+): Promise<ListReading> {
+  const { length } = answer.lists[list]!;
+  const counts = await countInWorkers(answer, list, items, query, workers);
+  if (typeof counts === "string") return counts;
+  const read = counts && batchesToRead(counts, pager);
+  let counted = 0; // batches before this one are in `pager` and `budget`
+  let stopped = false;
+  const reading = await answer.forEachBatch(list, {
+    ...items.window(length),
+    admit: items.needles && ((text) => admits(items, text)),
+    wants: read && ((batch) => read.has(batch)),
+    visit: (first, batch, number) => {
+      if (counts) takeCounts(counts, counted, number, pager, budget);
+      counted = number + 1;
+      for (const node of items.select(batch, first, length, budget, query.asked)) if (!pager.add(node)) return !(stopped = true);
+    },
+  });
+  if (reading !== "read") return reading;
+  if (stopped) return "stopped";
+  if (counts) takeCounts(counts, counted, counts.nodes.length, pager, budget);
+  return "read";
+}

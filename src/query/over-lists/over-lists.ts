@@ -1,0 +1,88 @@
+/**
+ * Queries answered over lists read batch by batch (S14.6): the store hands a `StreamedAnswer` (selection
+ * `{ stream }`, chosen by `selectorFor`), and the query walks each batch as it comes, keeping only the
+ * page it returns. A nodelist takes its item plan (jsonpath-items.ts); a search walks the parts outside
+ * the lists and wide objects, and each list's items and each wide object's members where it stands, in
+ * document order, so hits, `total` and pages are those of the whole answer. A batch whose JSON text
+ * cannot hold a match is not even parsed.
+ *
+ * Resolves to "lost" when a piece is missing, expired or tampered (the handle reads as not found), and to
+ * "unavailable" when the storage fails between two batches; anything else thrown is the query's own.
+ */
+import type { BatchedPart, BatchReading, StreamedAnswer } from "../../records/read/batch-source.js";
+import { descendantNodes } from "./descendants-over-lists.js";
+import { listNodes } from "./list-nodes.js";
+import { QueryBudget } from "../jsonpath/jsonpath.js";
+import { NodelistPager } from "../paths/nodelist.js";
+import { formatPath, resolveSegments } from "../paths/path.js";
+import type { QueryArguments, QueryPlan } from "../paths/plan.js";
+import { nodelistResult, type QueryResult } from "../query.js";
+import { searchResult, searchWindow, type SearchConfig } from "../search/search-query.js";
+import { Search, type StartNode } from "../search/search.js";
+import { hitCounter, textMayHold } from "../search/text.js";
+import type { BatchWorkers } from "../workers/pool.js";
+
+export async function answerOverBatches(
+  answer: StreamedAnswer,
+  plan: QueryPlan,
+  args: QueryArguments,
+  config: SearchConfig,
+  workers?: BatchWorkers,
+): Promise<QueryResult | Exclude<BatchReading, "read">> {
+  if (args.search !== undefined) return searchOverBatches(answer, plan, args.search, args, config);
+  if (plan.kind !== "nodelist" || !plan.items) throw new Error("unreachable: a stream is selected only for an item plan");
+  const { items } = plan;
+  let reading: BatchReading = "read";
+  const result = await nodelistResult(
+    async () => {
+      const pager = new NodelistPager(plan.path, args, config.thresholdBytes);
+      const budget = new QueryBudget();
+      const ended =
+        answer.list !== undefined
+          ? await listNodes(answer, answer.list, items, { list: plan.path, asked: plan.path }, pager, budget, workers)
+          : await descendantNodes(answer, items, plan.path, pager, budget, workers); // `$..title` above the lists
+      if (ended === "lost" || ended === "unavailable") reading = ended;
+      return pager.page();
+    },
+    plan.path,
+    config.thresholdBytes,
+  );
+  return reading === "read" ? result : reading;
+}
+
+/**
+ * A search under a singular path: at a list or a wide object (its batches), or above them (the parts
+ * outside them, each list and wide object where it stands).
+ */
+async function searchOverBatches(answer: StreamedAnswer, plan: QueryPlan, needle: string, args: QueryArguments, config: SearchConfig): Promise<QueryResult | Exclude<BatchReading, "read">> {
+  if (plan.kind !== "singular") throw new Error("unreachable: a search streams under a singular path only");
+  const window = searchWindow(args, config);
+  const search = new Search(needle, window);
+  const mayHold = textMayHold(needle);
+  const count = hitCounter(needle);
+  // A batch whose text cannot hold the needle is skipped; one whose hits all fall off the page is counted
+  // from its text; the rest are parsed and walked. A wide object's batch is text of keys and values alike,
+  // and a key holding the needle is a hit as a string is, so the same rules hold for it.
+  const admit = mayHold && ((text: string) => mayHold(text) && !(count && search.countedFromText(text, count)));
+  const walkPart = (part: BatchedPart, steps: readonly (string | number)[]) =>
+    "list" in part
+      ? answer.forEachBatch(part.list, { admit, visit: (first, items) => search.walkItems(items, first, steps) })
+      : answer.forEachMemberBatch(part.object, { admit, visit: (members) => search.walkAll({ value: members, steps }) }); // a batch walks as the object would
+  let start: StartNode;
+  const one: BatchedPart | undefined = answer.list !== undefined ? { list: answer.list } : answer.object !== undefined ? { object: answer.object } : undefined;
+  if (one) {
+    start = { value: undefined, steps: "list" in one ? answer.lists[one.list]!.path : answer.objects[one.object]!.path };
+    const reading = await walkPart(one, start.steps);
+    if (reading !== "read") return reading;
+  } else {
+    const at = resolveSegments(answer.root, plan.segments, plan.path);
+    start = { value: at.value, steps: at.steps };
+    // The path is above the parts (plan.ts `selectorFor`), never at one: each is met where it stands.
+    const walk = search.start(start, (container, key) => answer.partAt(container, key));
+    for (let next = walk && search.run(walk); next; next = search.run(walk!)) {
+      const reading = await walkPart(next.part, next.steps);
+      if (reading !== "read") return reading;
+    }
+  }
+  return searchResult(search.hits, search.total, formatPath(start.steps), window.offset, config);
+}

@@ -1,0 +1,94 @@
+/**
+ * A nodelist answer (S14.2): the nodes a non-singular JSONPath query selects, in the RFC's order, paged by
+ * `offset`/`limit`/`page` (default 20), `fields` applied to each object node, the size rule of S7.6 on
+ * the page's values. Only the page is kept: the rest of the nodes are counted for `total` and dropped.
+ *
+ * `path` in the result is the query as given (no single canonical path names a nodelist), cut like a
+ * quoted argument (S7.10) so a long query is not echoed whole; each node's canonical path is in `paths`.
+ */
+import { DEFAULT_LIMITS } from "../../defaults.js";
+import { cutForMessage } from "../../util/quote-argument.js";
+import { jsonSize } from "../../util/size.js";
+import type { JsonPathNode } from "../jsonpath/jsonpath.js";
+import { fieldPicker } from "./page.js";
+import { checkFieldsFound } from "../refusals/refusals.js";
+import { formatPath } from "./path.js";
+import { sliceWindow, type QueryArguments } from "./plan.js";
+
+/** A nodelist page (S14.2), or how many nodes fit when the page would pass the size limit (S7.6). */
+export type NodelistPage =
+  | { fits: true; result: { path: string; value: unknown[]; paths: string[]; total: number; offset: number; nextOffset?: number } }
+  | { fits: false; fit: number; bytes: number; offset: number };
+
+export function nodelistPage(nodes: Iterable<JsonPathNode>, query: string, args: QueryArguments, thresholdBytes: number): NodelistPage {
+  const pager = new NodelistPager(query, args, thresholdBytes);
+  for (const node of nodes) if (!pager.add(node)) break;
+  return pager.page();
+}
+
+/** A nodelist page built node by node, for nodes that come in parts (a list read in batches, S14.6). */
+export class NodelistPager {
+  private readonly offset: number;
+  private readonly limit: number;
+  private readonly pick: ReturnType<typeof fieldPicker>;
+  private readonly path: string;
+  private readonly value: unknown[] = [];
+  private readonly read: unknown[] = []; // the page's nodes before fields: a field naming no key of any says so (S14.5)
+  private readonly paths: string[] = [];
+  private bytes = 2; // []
+  private total = 0;
+  private refused = false;
+
+  constructor(
+    query: string,
+    private readonly args: QueryArguments,
+    private readonly thresholdBytes: number,
+  ) {
+    ({ offset: this.offset, limit: this.limit } = sliceWindow(args, DEFAULT_LIMITS.nodes));
+    this.pick = fieldPicker(args.fields);
+    this.path = cutForMessage(query);
+  }
+
+  /** Counts a node, keeping it when on the page; false when the page is over the size limit (stop: it is refused). */
+  add(node: JsonPathNode): boolean {
+    const { offset, limit, pick, value } = this;
+    if (this.total >= offset && this.total - offset < limit) {
+      const kept = pick ? pick(node.value) : node.value;
+      this.bytes += jsonSize(kept) + (value.length > 0 ? 1 : 0);
+      // Stop at the first node past the limit (S16.1): a union naming one large node 2000 times costs one.
+      if (this.bytes > this.thresholdBytes) return !(this.refused = true);
+      if (pick) this.read.push(node.value);
+      value.push(kept);
+      this.paths.push(formatPath(node.location()));
+    }
+    this.total++;
+    return true;
+  }
+
+  /** Nodes counted so far. */
+  get counted(): number {
+    return this.total;
+  }
+
+  /** Whether nodes `from` to `from + count - 1` (in the order counted) hold any of the page's. */
+  onPage(from: number, count: number): boolean {
+    return count > 0 && from < this.offset + this.limit && from + count > this.offset;
+  }
+
+  /** Counts nodes known to lie off the page (counted on another thread, counted-batches.ts). */
+  skip(count: number): void {
+    if (this.onPage(this.total, count) && !this.refused) {
+      throw new Error("unreachable: nodes of the page were counted without being read");
+    }
+    this.total += count;
+  }
+
+  page(): NodelistPage {
+    const { offset, value, total, path } = this;
+    if (this.pick) checkFieldsFound(this.read, value, this.args.fields!, { path, offset });
+    if (this.refused) return { fits: false, fit: value.length, bytes: this.bytes, offset };
+    const result: Extract<NodelistPage, { fits: true }>["result"] = { path, value, paths: this.paths, total, offset: Math.min(offset, total) };
+    if (offset + value.length < total) result.nextOffset = offset + value.length;
+    return { fits: true, result };
+  }
+}

@@ -1,0 +1,65 @@
+/**
+ * Building a page with work bounded by what it returns (S16.1): `fields` are deduplicated once, each item
+ * costs the smaller of its keys and the fields, and the page stops growing at the first entry that takes
+ * it past the size limit, so `limit: 100000` with 100,000 fields does no more than the bytes returned.
+ */
+import { hasOwn, isPlainObject, setOwn, type JsonObject } from "../../util/json.js";
+import { jsonSize, jsonStringSize } from "../../util/size.js";
+
+/** Below this many fields, probing each field costs less than listing an item's keys. */
+const PROBED_FIELDS = 32;
+
+/**
+ * What `fields` keeps of one item (S7.4), or undefined when every key is kept: no `fields`, or
+ * `fields: []`, which form-filling clients send for an empty list (S14.5). Kept keys come in the order
+ * `fields` first names them; duplicates count once.
+ */
+export function fieldPicker(fields: readonly string[] | undefined): ((item: unknown) => unknown) | undefined {
+  if (!fields || fields.length === 0) return undefined;
+  const order = new Map<string, number>();
+  for (const field of fields) if (!order.has(field)) order.set(field, order.size);
+  const wanted = [...order.keys()];
+  return (item) => {
+    if (!isPlainObject(item)) return item;
+    const out: JsonObject = {};
+    if (wanted.length <= PROBED_FIELDS) {
+      for (const field of wanted) if (hasOwn(item, field) && item[field] !== undefined) setOwn(out, field, item[field]);
+      return out;
+    }
+    const keys = Object.keys(item);
+    if (keys.length >= wanted.length) {
+      for (const field of wanted) if (hasOwn(item, field) && item[field] !== undefined) setOwn(out, field, item[field]);
+      return out;
+    }
+    const kept = keys.filter((key) => order.has(key) && item[key] !== undefined).sort((a, b) => order.get(a)! - order.get(b)!);
+    for (const key of kept) setOwn(out, key, item[key]);
+    return out;
+  };
+}
+
+/** Entries that fit, or how many fit when the next one would not. */
+/** `entries` are those built; when the page does not fit, the `fit` entries that did (a refusal looks at them), and `whole` when every entry was measured (the size is exact). */
+export type Built<T> = { fits: true; entries: T[]; bytes: number } | { fits: false; fit: number; bytes: number; entries: T[]; whole: boolean };
+
+/**
+ * Entries `from` to `to - 1` of a list made by `entryAt`, stopping as soon as their JSON (as one array, or
+ * with `keyed`, as one object) passes `limit` bytes. `bytes` is the size reached: exact when everything
+ * fits or the entry past the limit was the last (`whole`), else a lower bound ("more than").
+ */
+export function buildEntries<T>(from: number, to: number, entryAt: (at: number) => T, sizeOf: (entry: T) => number, limit: number): Built<T> {
+  const entries: T[] = [];
+  let bytes = 2; // [] or {}
+  for (let at = from; at < to; at++) {
+    const entry = entryAt(at);
+    bytes += sizeOf(entry) + (entries.length > 0 ? 1 : 0);
+    if (bytes > limit) return { fits: false, fit: entries.length, bytes, entries, whole: at === to - 1 };
+    entries.push(entry);
+  }
+  return { fits: true, entries, bytes };
+}
+
+/** Size of a list item as JSON. */
+export const itemSize = (value: unknown): number => jsonSize(value);
+
+/** Size of an object member `"key":value` as JSON. */
+export const memberSize = ([key, value]: readonly [string, unknown]): number => jsonStringSize(key) + 1 + jsonSize(value);

@@ -1,0 +1,168 @@
+/**
+ * The one query plan (S7.2, S14.1, S14.2, S8.5): a path is parsed once, into
+ * - a singular plan (segments): the dot path, the JSON Pointer, every `$` form of S7.2, and any RFC 9535
+ *   singular query (only name and index selectors); it answers as S7.3 to S7.5;
+ * - a JSONPath plan: any other `$` query, answered as a nodelist (S14.2);
+ * - a refusal: the path is of no form; the query refuses it whatever the answer holds.
+ * The plan also says which pieces the store reads (`select`), from the same segments and the same window
+ * rule `queryValue` slices with, so no rule is written twice.
+ */
+import type { ListSummary, ObjectSummary, Selection, Selector, StringSummary } from "../../records/format/answer-index.js";
+import { ResultQueryError } from "../../errors.js";
+import { DEFAULT_LIMITS } from "../../defaults.js";
+import { compileJsonPath, type CompiledJsonPath } from "../jsonpath/jsonpath.js";
+import { itemPlanOf, type ItemPlan } from "../over-lists/item-plan.js";
+import { listIndex, objectKey, parsePath, type PathSegment } from "./path.js";
+
+/** `fields` on a wide object read by the batches that may hold them, up to this many distinct fields; more read it whole (S16.4). */
+const PICKED_FIELDS = 32;
+
+/** Arguments of `result_query` after validation (S7.1). */
+export interface QueryArguments {
+  handle: string;
+  path: string;
+  offset?: number;
+  limit?: number;
+  page?: number;
+  fields?: string[];
+  /** Text to find under `path` (S14.4); answered by `search.ts`. */
+  search?: string;
+}
+
+export type QueryPlan =
+  | { readonly kind: "singular"; readonly path: string; readonly segments: readonly PathSegment[] }
+  | { readonly kind: "nodelist"; readonly path: string; readonly compiled: CompiledJsonPath; readonly items?: ItemPlan }
+  | { readonly kind: "refused"; readonly path: string; readonly error: ResultQueryError };
+
+/** Parses `path` once. Never throws: a bad path becomes a refused plan, raised when the plan is answered. */
+export function planPath(path: string): QueryPlan {
+  try {
+    if (!path.startsWith("$")) return { kind: "singular", path, segments: parsePath(path) };
+    let compiled: CompiledJsonPath | undefined;
+    let refusal: unknown;
+    try {
+      compiled = compileJsonPath(path);
+    } catch (error) {
+      refusal = error;
+    }
+    if (compiled?.singular) return { kind: "singular", path, segments: singularSegments(compiled) };
+    if (compiled) return { kind: "nodelist", path, compiled, items: itemPlanOf(compiled) };
+    // Not RFC 9535, but an S7.2 form (such as $.rows.2.title, or a name longer than a query may be): singular.
+    try {
+      return { kind: "singular", path, segments: parsePath(path) };
+    } catch {
+      throw refusal;
+    }
+  } catch (error) {
+    if (error instanceof ResultQueryError) return { kind: "refused", path, error };
+    throw error;
+  }
+}
+
+/** The name and index selectors of an RFC 9535 singular query, as segments of S7.2 with the RFC's meaning. */
+function singularSegments(compiled: CompiledJsonPath): PathSegment[] {
+  return compiled.query.segments.map((segment) => {
+    const selector = segment.selectors[0] as unknown as { name?: string; index?: number };
+    return typeof selector.name === "string" ? { kind: "name", name: selector.name } : { kind: "index", index: selector.index!, strict: true };
+  });
+}
+
+/** The window `offset`/`limit`/`page` ask for (S7.1), given the default limit of what is sliced. */
+export function sliceWindow(args: Pick<QueryArguments, "offset" | "limit" | "page">, defaultLimit: number): { offset: number; limit: number } {
+  const limit = args.limit ?? defaultLimit;
+  const offset = args.page !== undefined ? (args.page - 1) * limit : (args.offset ?? 0);
+  return { offset, limit };
+}
+
+/**
+ * What the store must read for this plan (S8.5, S16.4): a singular path into a large list reads only the
+ * batches holding the window (path ends at the list) or the item (path goes through it); one ending at a
+ * long string reads only the chunks holding its window of characters; one ending at a wide object reads the
+ * batches holding its window of keys, one stepping through it those that may hold the name (S16.4); a
+ * nodelist or a search reads all.
+ * A path above a list or long string (`$` on `{ rows, log }`) reads a summary when `thresholdBytes` is
+ * given (a `result_query`, whose slice may be refused): the query then answers from it only a refusal,
+ * and reads the rest when the slice fits. Without it (a reference, S15.1) the value is read whole.
+ * A `result_query` (with `thresholdBytes`) streams what it reads whole where it can (S14.6): a nodelist
+ * whose item plan reaches an indexed list, and a search at or above indexed lists and wide objects (no
+ * long string under it), read those lists and objects batch by batch; a search under a wide object's key
+ * reads the batches that may hold the key, as a singular path does (S16.4).
+ */
+export function selectorFor(plan: QueryPlan, args: Pick<QueryArguments, "offset" | "limit" | "page" | "search" | "fields">, thresholdBytes?: number): Selector {
+  if (plan.kind === "refused") return () => "none";
+  if (plan.kind === "nodelist") {
+    const names = thresholdBytes !== undefined && args.search === undefined ? plan.items?.names : undefined;
+    if (!names) return () => "all";
+    const descendants = plan.items!.descendants;
+    return (lists, strings = [], objects = []) => {
+      const list = lists.findIndex(({ path }) => path.length === names.length && path.every((key, i) => key === names[i]));
+      if (list >= 0) return { stream: list };
+      // Descendants by name above lists read them where they stand, unless a name could select a part
+      // itself (its value is not in the parts outside) or a wide object lies below (descendants-over-batches.ts).
+      const below = ({ path }: { path: readonly string[] }) => path.length > names.length && names.every((key, i) => path[i] === key);
+      // A name selecting the part or any object on the way to it (`$..data` over `data.rows`) selects a value holding the part.
+      const selected = (part: { path: readonly string[] }) => below(part) && part.path.slice(names.length).some((key) => descendants!.names.includes(key));
+      const walkable = descendants && lists.some(below) && !lists.some(selected) && !strings.some(selected) && !objects.some((object) => below(object) || object.path.length <= names.length);
+      return walkable ? { stream: "all" } : "all";
+    };
+  }
+  const { segments } = plan;
+  const under = (path: readonly string[]) => segments.length >= path.length && path.every((key, i) => objectKey(segments[i]!) === key);
+  const above = (path: readonly string[]) => segments.length < path.length && segments.every((segment, i) => objectKey(segment) === path[i]);
+  return (lists: readonly ListSummary[], strings: readonly StringSummary[] = [], objects: readonly ObjectSummary[] = []): Selection => {
+    for (let list = 0; list < lists.length; list++) {
+      const { path, length } = lists[list]!;
+      if (!under(path)) continue;
+      const rest = segments.slice(path.length);
+      if (rest.length === 0) {
+        if (args.search !== undefined) return thresholdBytes === undefined ? { list, from: 0, to: length } : { stream: list }; // every item (S14.4)
+        const { offset, limit } = sliceWindow(args, DEFAULT_LIMITS.items);
+        return { list, from: offset, to: offset + limit };
+      }
+      const item = listIndex(rest[0]!, length);
+      // An index out of range, or a name, names nothing in a list: the query says so from the list's length alone.
+      return item === undefined ? { list, from: 0, to: 0 } : { list, from: item, to: item + 1 };
+    }
+    for (let string = 0; string < strings.length; string++) {
+      const { path } = strings[string]!;
+      if (!under(path)) continue;
+      // Nothing is under a string: the refusal says so from its length alone.
+      if (segments.length > path.length) return { string, from: 0, to: 0 };
+      if (args.search !== undefined || thresholdBytes === undefined) return "all"; // every character (S14.4, S15.1)
+      const { offset, limit } = sliceWindow(args, DEFAULT_LIMITS.chars);
+      // One character more each side: a window never splits a surrogate pair (S7.3), so its edges are looked at.
+      return { string, from: Math.max(0, offset - 1), to: offset + limit + 2 };
+    }
+    for (let object = 0; object < objects.length; object++) {
+      const { path } = objects[object]!;
+      if (!under(path)) continue;
+      // A reference (S15.1) reads the object whole; a search at it streams its member batches (S14.6); a
+      // search under one of its keys, or a few fields (S7.4), read the batches that may hold them.
+      if (thresholdBytes === undefined) return "all";
+      const step = segments[path.length];
+      if (step === undefined && args.search !== undefined) return { stream: "object", object };
+      if (step === undefined && args.fields) {
+        const fields = [...new Set(args.fields)];
+        return fields.length <= PICKED_FIELDS ? { object, keys: fields } : "all";
+      }
+      if (step === undefined) {
+        // A window of its keys in key order (S7.4, S16.4): no more than could fit under the limit (5 bytes a member at least).
+        const { offset, limit } = sliceWindow(args, DEFAULT_LIMITS.keys);
+        return { object, from: offset, to: offset + Math.min(limit, Math.floor(thresholdBytes / 5) + 2) };
+      }
+      return { object, keys: [objectKey(step) ?? (step.kind === "index" ? String(step.index) : "")] };
+    }
+    // A path on the way to a part (`$`, or `data` above `data.rows`) needs them; one beside them does not (S16.4).
+    const aboveAPart = lists.some(({ path }) => above(path)) || strings.some(({ path }) => above(path)) || objects.some(({ path }) => above(path));
+    if (!aboveAPart) return lists.length === 0 && strings.length === 0 && objects.length === 0 ? "all" : "outside";
+    if (thresholdBytes === undefined) return "all";
+    if (args.search === undefined) return { summary: thresholdBytes };
+    // A search streams the lists and wide objects under it; a long string under it is read whole with the rest.
+    return strings.some(({ path }) => above(path)) ? "all" : { stream: "all" };
+  };
+}
+
+/** The selector of `args`'s path, parsed once per query whatever the number of instances asked. */
+export function selectForQuery(args: QueryArguments, thresholdBytes?: number): Selector {
+  return selectorFor(planPath(args.path), args, thresholdBytes);
+}

@@ -1,0 +1,58 @@
+/**
+ * A `result_query` call with `search` (S14.4): the hits under a singular path, or under every node a
+ * JSONPath query selects, paged like a nodelist (S14.2), with the size rule of S7.6 applied to the page.
+ */
+import { ResultQueryError } from "../../errors.js";
+import { cutForMessage } from "../../util/quote-argument.js";
+import { jsonSize } from "../../util/size.js";
+import { DEFAULT_LIMITS } from "../../defaults.js";
+import { evaluate } from "../paths/evaluate.js";
+import { formatPath } from "../paths/path.js";
+import { sliceWindow, type QueryArguments, type QueryPlan } from "../paths/plan.js";
+import type { QueryResult } from "../query.js";
+import { fittingItems } from "../refusals/refusals.js";
+import { searchHits, type SearchHit } from "./search.js";
+
+/** What of the plugin instance that folded the handle a search needs: its slice limit and preview length. */
+export interface SearchConfig {
+  readonly thresholdBytes: number;
+  readonly preview: { readonly chars: number };
+}
+
+export function searchQuery(answer: unknown, plan: QueryPlan, args: QueryArguments & { search: string }, config: SearchConfig): QueryResult {
+  const evaluation = evaluate(answer, plan);
+  const starts = evaluation.singular ? [{ value: evaluation.value, steps: evaluation.steps }] : evaluation.nodes;
+  const path = evaluation.singular ? formatPath(evaluation.steps) : cutForMessage(plan.path);
+  const window = searchWindow(args, config);
+  // Nodes of a nodelist may overlap (`$..*`, unions): each place is searched once.
+  const { hits, total } = searchHits(starts, args.search, { ...window, overlapping: !evaluation.singular });
+  return searchResult(hits, total, path, window.offset, config);
+}
+
+/** The page a search answers (S14.4): its window of hits, and the length of a hit's text. */
+export function searchWindow(args: QueryArguments, config: SearchConfig): { offset: number; limit: number; previewChars: number } {
+  const { offset, limit } = sliceWindow(args, DEFAULT_LIMITS.items);
+  // A hit's text is at most 2 × preview.chars (S14.4), and never so long that one hit alone is over the
+  // slice limit: at 3 UTF-8 bytes a character at worst, it takes at most 3/4 of thresholdBytes. (A window
+  // of 2 × 500 characters never fits a 1024-byte limit: every hit in a long string was refused.)
+  return { offset, limit, previewChars: Math.min(config.preview.chars, Math.floor(config.thresholdBytes / 8)) };
+}
+
+/** The page of hits as an answer, or its refusal when over the slice limit (S7.6). */
+export function searchResult(hits: SearchHit[], total: number, path: string, offset: number, config: SearchConfig): QueryResult {
+  const bytes = jsonSize(hits);
+  if (bytes > config.thresholdBytes) {
+    const fit = fittingItems(hits, config.thresholdBytes);
+    throw new ResultQueryError(
+      "RESULT_SLICE_TOO_LARGE",
+      `The ${hits.length} hits from offset ${offset} under ${cutForMessage(path)} are ${bytes} bytes, over the ${config.thresholdBytes}-byte limit. ` +
+        (fit > 0
+          ? `At most ${fit} hits fit: call result_query again with limit ${fit}.`
+          : `Not even one hit fits (its path is long): search under a deeper path.`),
+    );
+  }
+  const start = Math.min(offset, total);
+  const result: QueryResult = { path, value: hits, total, offset: start };
+  if (start + hits.length < total) result.nextOffset = start + hits.length;
+  return result;
+}

@@ -1,0 +1,255 @@
+import { DEFAULT_LIMITS, MAX_LIMIT, MAX_SEARCH_CHARS, RESULT_QUERY_TOOL_NAME } from "../../defaults.js";
+import type { Owner } from "../../records/crypto/keys.js";
+import { describeError, RESULT_QUERY_ERROR_CODES, ResultQueryError } from "../../errors.js";
+import { StreamedAnswer } from "../../records/read/batch-source.js";
+import { answerOverBatches } from "../over-lists/over-lists.js";
+import type { BatchWorkers } from "../workers/pool.js";
+import { quoteArgument } from "../../util/quote-argument.js";
+import type { ResultHandlesConfig } from "../../config.js";
+import type { Selector } from "../../records/format/answer-index.js";
+import { planPath, selectorFor } from "../paths/plan.js";
+import { planReference } from "../paths/reference-plan.js";
+import { searchQuery } from "../search/search-query.js";
+import { answerPlan, parseQueryArguments, type QueryResult } from "../query.js";
+import type { ResultHandleStore, StoredValue } from "../../records/store.js";
+import { textResult, type ToolResult } from "../../util/tool-result.js";
+import { withKnownSizes } from "../../util/size.js";
+
+/** A plugin instance as `result_query` sees it: where its handles live and how large a slice may be. */
+export interface HandleSource {
+  readonly config: ResultHandlesConfig;
+  store(): Promise<ResultHandleStore>;
+  /** Threads to count a filter's batches on (S14.6); without them, everything runs on the calling thread. */
+  readonly workers?: BatchWorkers;
+}
+
+/** The caller, or how to find it per source when hosts resolve owners per plugin instance. */
+export type OwnerOf = Owner | ((source: HandleSource) => Owner);
+
+const INPUT_JSON_SCHEMA = {
+  type: "object",
+  properties: {
+    handle: { type: "string", description: "The handle from a folded answer" },
+    path: {
+      type: "string",
+      default: "$",
+      description:
+        'Where to read: "$" (whole answer), $.rows[2].title, $[\'rows\'][-1], rows.2.title, /rows/2/title, ' +
+        "or any RFC 9535 JSONPath query, such as $.rows[?@.status == 'open'] or $..title (answers the matching nodes)",
+    },
+    offset: { type: "integer", minimum: 0, default: 0, description: "First list item, string character, object key or selected node" },
+    limit: {
+      type: "integer",
+      minimum: 1,
+      maximum: MAX_LIMIT,
+      description: `How many: default ${DEFAULT_LIMITS.items} items or nodes, ${DEFAULT_LIMITS.keys} keys or ${DEFAULT_LIMITS.chars} characters`,
+    },
+    page: { type: "integer", minimum: 1, description: "One-based page of `limit`, in place of offset" },
+    fields: { type: "array", items: { type: "string" }, description: "Keys to keep of an object, or of each object in a list or nodelist; [] keeps all" },
+    search: {
+      type: "string",
+      minLength: 1,
+      maxLength: MAX_SEARCH_CHARS,
+      description: "Text to find under path, case-insensitively, in values and keys: answers hits { path, text, line? }, paged like items",
+    },
+  },
+  required: ["handle"],
+} as const;
+
+/**
+ * Admits both the slice of S7.5 and the refusal of S7.6: MCP SDK v1 clients (the MCP Inspector, most
+ * desktop clients) check `structuredContent` against it even when `isError` is true, and a mismatch would
+ * hide the refusal's code behind a protocol error (S7.9). The root stays `type: "object"`, as MCP requires.
+ */
+const OUTPUT_JSON_SCHEMA = {
+  type: "object",
+  properties: {
+    path: { type: "string", description: "Canonical path of the value read; for a nodelist or a search under one, the query as given" },
+    // Any JSON: a slice, the values of a nodelist (S14.2), or search hits { path, text, key?, line?, offset? } (S14.4, S14.7).
+    value: { description: "The slice; for a nodelist, the values of the selected nodes; for a search, the hits { path, text, key?, line?, offset? }" },
+    paths: { type: "array", items: { type: "string" }, description: "For a nodelist: the canonical path of each node in value" },
+    total: { type: "integer", description: "Items, characters or keys at the path, nodes selected, or hits of a search" },
+    offset: { type: "integer", description: "First index returned" },
+    nextOffset: { type: "integer", description: "Offset of the next slice, when more remains" },
+    error: {
+      type: "object",
+      description: "Present instead of a slice when the call is refused (isError: true)",
+      properties: {
+        code: { type: "string", enum: RESULT_QUERY_ERROR_CODES },
+        message: { type: "string" },
+      },
+      required: ["code", "message"],
+    },
+  },
+  anyOf: [{ required: ["path", "value"] }, { required: ["error"] }],
+} as const;
+
+/** Reading never changes anything, and the same call gives the same slice (S7.8). */
+const ANNOTATIONS = Object.freeze({ readOnlyHint: true, idempotentHint: true });
+
+/** A Standard Schema carrying a fixed JSON Schema and accepting any value, so `result_query` checks its own arguments. */
+function passThroughSchema(json: Record<string, unknown>) {
+  return {
+    "~standard": {
+      version: 1 as const,
+      vendor: "mcp-result-handles",
+      validate: (value: unknown) => ({ value }),
+      jsonSchema: { input: () => json, output: () => json },
+    },
+  };
+}
+
+/**
+ * The `result_query` tool (S7). Hosts register `name`, `description`, `inputSchema` and `outputSchema`
+ * and route calls to `handler`, which answers every refusal as an `isError` result (S7.6).
+ */
+export class ResultQueryTool {
+  readonly name = RESULT_QUERY_TOOL_NAME;
+  readonly title = "Read part of a folded answer";
+  readonly description =
+    "Reads part of a large tool answer that was folded into { preview, shape, handle }. Pass the handle, " +
+    'a path ("$" or omitted for the whole answer; $.rows[2].title, $[\'rows\'][-1], the dot path rows.2.title, ' +
+    "or the JSON Pointer /rows/2/title), or an RFC 9535 JSONPath query to filter, such as " +
+    "$.rows[?@.status == 'open'] (wildcards, slices, $..name and filters answer { value: [nodes], paths, total }), " +
+    "and optionally offset, limit or page (one-based, instead of offset) " +
+    `and fields (keys to keep). Lists return ${DEFAULT_LIMITS.items} items, objects ${DEFAULT_LIMITS.keys} keys and ` +
+    `strings ${DEFAULT_LIMITS.chars} characters by default; nextOffset says where the next slice starts. ` +
+    'To find text, pass search, e.g. { handle, search: "timeout" }: every value or key under path containing it ' +
+    "(any case) comes back as a hit { path, text }, with line for multi-line text, paged like items. " +
+    "Handles expire after a few minutes and work only in the session that received them: on " +
+    "RESULT_HANDLE_NOT_FOUND, call the original tool again.";
+  readonly inputJsonSchema: Record<string, unknown> = INPUT_JSON_SCHEMA;
+  readonly outputJsonSchema: Record<string, unknown> = OUTPUT_JSON_SCHEMA;
+  readonly inputSchema = passThroughSchema(INPUT_JSON_SCHEMA);
+  readonly outputSchema = passThroughSchema(OUTPUT_JSON_SCHEMA);
+  readonly annotations = ANNOTATIONS;
+
+  constructor(private readonly sources: () => readonly HandleSource[]) {}
+
+  /** Handles a call; refusals come back as `{ isError: true, structuredContent: { error } }`, never thrown. */
+  async handler(args: unknown, owner: OwnerOf): Promise<ToolResult> {
+    try {
+      const result = await this.query(args, owner);
+      return textResult(result as unknown as Record<string, unknown>);
+    } catch (error) {
+      return refusalResult(error);
+    }
+  }
+
+  /** Reads one slice; throws `ResultQueryError`. */
+  async query(rawArgs: unknown, owner: OwnerOf): Promise<QueryResult> {
+    return (await this.queryUntil(rawArgs, owner)).result;
+  }
+
+  /** `query`, and when the handle expires (epoch ms): a resource read says how long its answer holds (S15.4). */
+  async queryUntil(rawArgs: unknown, owner: OwnerOf): Promise<{ result: QueryResult; expiresAt: number }> {
+    const args = parseQueryArguments(rawArgs);
+    const plan = planPath(args.path); // parsed once, whatever the number of instances; the store reads what it selects
+    let found = await this.find(args.handle, owner, (source) => selectorFor(plan, args, source.config.thresholdBytes), "shared");
+    const { config } = found.source;
+    if (found.summary) {
+      // Read as a summary (S16.4): a refusal built from it is the refusal of the whole (every part counts at
+      // its whole size); a slice that fits is read whole and answered from that.
+      try {
+        withKnownSizes(() => answerPlan(found.value, plan, args, config.thresholdBytes));
+      } catch (error) {
+        if (error instanceof ResultQueryError && error.code === "RESULT_SLICE_TOO_LARGE") throw error;
+      }
+      found = await this.readWhole(args.handle, owner, found.source);
+    }
+    if (found.value instanceof StreamedAnswer) {
+      const streamed = await answerOverBatches(found.value, plan, args, config, found.source.workers);
+      if (streamed === "lost") throw handleNotFound(args.handle);
+      if (streamed === "unavailable") throw storeUnavailable(); // the store failed between two batches (S9.1): try again
+      return { result: streamed, expiresAt: found.expiresAt };
+    }
+    const result =
+      args.search !== undefined
+        ? searchQuery(found.value, plan, { ...args, search: args.search }, config)
+        : answerPlan(found.value, plan, args, config.thresholdBytes);
+    return { result, expiresAt: found.expiresAt };
+  }
+
+  /**
+   * S15.1, S15.2: the value a `{ $result, path }` reference names, whole (nothing cut or paged), read for
+   * `owner` from any instance's store exactly as `query` reads it; anything that does not resolve throws
+   * the `ResultQueryError` that `result_query` would answer for that handle and path, with its text. Read
+   * afresh (`fresh`), the tool that receives it may change it without touching what later queries see;
+   * `shared` serves a reader that only looks (a resource read).
+   */
+  async referenced(handle: unknown, path: unknown, owner: OwnerOf, read: "fresh" | "shared" = "fresh"): Promise<{ value: unknown; expiresAt: number }> {
+    const args = parseQueryArguments({ handle, path });
+    const given = path === undefined ? undefined : args.path;
+    const reference = planReference(given); // parsed once: what the store reads, and what is taken from it
+    const found = await this.find(args.handle, owner, () => reference.select, read);
+    return { value: reference.value(found.value), expiresAt: found.expiresAt };
+  }
+
+  /** The whole answer from the instance that held it (after a summary read, S16.4); not found as `find` says it. */
+  private async readWhole(handle: string, owner: OwnerOf, source: HandleSource): Promise<StoredValue & { source: HandleSource }> {
+    let found: StoredValue | undefined;
+    try {
+      const store = await source.store();
+      found = await store.readWithExpiry(handle, typeof owner === "function" ? owner(source) : owner, () => "all", true);
+    } catch {
+      throw storeUnavailable();
+    }
+    if (!found) throw handleNotFound(handle);
+    return { ...found, source };
+  }
+
+  /** The first instance (in install order) holding the handle for its owner, and the value it read. */
+  private async find(handle: string, owner: OwnerOf, selectFor: (source: HandleSource) => Selector, read: "shared" | "fresh"): Promise<StoredValue & { source: HandleSource }> {
+    // Every instance's store is asked at once, so a slow or hung store costs one timeout, not one per
+    // instance; the first instance (in install order) that holds the handle answers.
+    const reads = this.sources().map((source) => ({
+      source,
+      found: source
+        .store()
+        .then((store) => {
+          const who = typeof owner === "function" ? owner(source) : owner;
+          return store.readWithExpiry(handle, who, selectFor(source), read === "shared");
+        })
+        .then(
+          (found): StoredValue | "not found" | "unavailable" => found ?? "not found",
+          () => "unavailable" as const,
+        ),
+    }));
+    let unavailable = false;
+    for (const read of reads) {
+      const found = await read.found;
+      if (found === "unavailable") unavailable = true;
+      else if (found !== "not found") return { ...found, source: read.source };
+    }
+    if (unavailable) throw storeUnavailable();
+    throw handleNotFound(handle);
+  }
+}
+
+function storeUnavailable(): ResultQueryError {
+  return new ResultQueryError("RESULT_STORE_UNAVAILABLE", "The result store could not be read right now. Try the same call again in a moment.");
+}
+
+function handleNotFound(handle: string): ResultQueryError {
+  return new ResultQueryError(
+    "RESULT_HANDLE_NOT_FOUND",
+    `No answer is kept for handle ${quoteArgument(handle)}: it expired, was evicted, or was not issued to this session and caller. Call the original tool again for a new handle.`,
+  );
+}
+
+/**
+ * A refusal as a tool result (S7.6): its text starts with the code. `structured: false` leaves out
+ * `{ error }` for a tool whose own output schema would not admit it (an SDK v1 client checks it, S7.9).
+ */
+export function refusalResult(error: unknown, structured = true): ToolResult {
+  const refusal = asQueryError(error);
+  return {
+    content: [{ type: "text", text: `${refusal.code}: ${refusal.message}` }],
+    ...(structured ? { structuredContent: { error: { code: refusal.code, message: refusal.message } } } : {}),
+    isError: true,
+  };
+}
+
+function asQueryError(error: unknown): ResultQueryError {
+  return error instanceof ResultQueryError ? error : new ResultQueryError("INVALID_INPUT", describeError(error));
+}

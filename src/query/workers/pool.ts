@@ -1,0 +1,182 @@
+/**
+ * A few worker threads that count a query's nodes in list batches (S14.6, query/batch-count.ts), for the
+ * runtimes that have threads: Node (`worker_threads`) and pages (Web Workers). Each runtime says only how
+ * to start one worker (node/batch-workers.ts, browser/batch-workers.ts); queueing, replies and failures are
+ * handled here alike.
+ *
+ * Workers start when the first large query asks for them, and take jobs once they say they are loaded
+ * (loading the query engine takes a worker 50–200 ms: a query meanwhile counts on the calling thread
+ * rather than wait). They stop after a pause (`idleMs`), so an idle server holds no threads, and a Node
+ * process never waits for them to exit. A worker that fails (cannot start, crashes, answers what was not
+ * asked) fails the jobs it holds, and the pool stops using threads for `retryMs`: those queries run on the
+ * calling thread, as they do without a pool, and a failure never reaches the caller as an error. After the
+ * pause the next large query starts them again (a page whose bundler left the worker's file behind pays
+ * one failed start per pause).
+ */
+import { BATCH_WORKERS } from "../../defaults.js";
+import type { CountJob, CountReply } from "./job.js";
+
+/** What a worker posts: once `{ loaded: true }` when it can take jobs, then one reply per job. */
+export type WorkerMessage = { loaded: true } | { id: number; reply: CountReply };
+
+/** One started worker, as the runtime gives it. */
+export interface WorkerPort {
+  post(message: { id: number; job: CountJob }, transfer: ArrayBuffer[]): void;
+  /** Called with each message, and with `undefined` when the worker fails or exits. */
+  listen(receive: (message: WorkerMessage | undefined) => void): void;
+  /** Whether the worker is loading or has jobs: a Node process may exit while its workers are idle, never while they load or count. */
+  busy?(busy: boolean): void;
+  terminate(): void;
+}
+
+export interface BatchWorkers {
+  /** Lists of at least this many bytes are counted in workers (smaller ones cost less than the hand-over). */
+  readonly minBytes: number;
+  /** Whether workers can take jobs now; when none is running, this starts them (the caller counts on its own thread meanwhile). */
+  available(): boolean;
+  /** Starts the workers, and resolves once one can take jobs: true, or false when they failed instead. */
+  warm(): Promise<boolean>;
+  /** Resolves when a worker can take one more job (at most two waiting per worker). */
+  ready(): Promise<void>;
+  /** Counts `job` in a worker; rejects when the worker fails (the caller then counts on its own thread). */
+  count(job: CountJob): Promise<CountReply>;
+  /** Jobs the workers have answered so far (what the bench reports). */
+  readonly answered: number;
+}
+
+interface Running {
+  port: WorkerPort;
+  loaded: boolean;
+  pending: Map<number, { resolve: (reply: CountReply) => void; reject: (error: Error) => void }>;
+}
+
+/** How a runtime sizes its pool (defaults.ts `BATCH_WORKERS`; tests count lists of any size there). */
+export interface BatchWorkerSettings {
+  readonly minBytes: number;
+  readonly threads: number;
+  readonly idleMs: number;
+  readonly retryMs?: number;
+}
+
+const JOBS_PER_WORKER = 2;
+
+export class WorkerPool implements BatchWorkers {
+  private workers: Running[] = [];
+  /** Until when (epoch ms) the pool is not used, after a worker failed. */
+  private brokenUntil = 0;
+  private nextId = 0;
+  private idle: ReturnType<typeof setTimeout> | undefined;
+  private waiting: (() => void)[] = [];
+  private onLoaded: (() => void)[] = [];
+  answered = 0;
+
+  constructor(
+    private readonly start: () => WorkerPort,
+    private readonly size: number,
+    readonly minBytes: number,
+    private readonly idleMs: number,
+    private readonly retryMs: number = BATCH_WORKERS.retryMs,
+  ) {}
+
+  /** False for `retryMs` after a worker failed. */
+  get usable(): boolean {
+    return Date.now() >= this.brokenUntil && this.size > 0;
+  }
+
+  available(): boolean {
+    if (!this.usable) return false;
+    if (this.workers.length === 0) this.startAll();
+    return this.workers.some((worker) => worker.loaded);
+  }
+
+  warm(): Promise<boolean> {
+    if (this.available() || !this.usable) return Promise.resolve(this.usable);
+    // Woken by a load, a failure, or the workers stopped before loading: true only when one can take jobs.
+    return new Promise((resolve) => this.onLoaded.push(() => resolve(this.usable && this.loaded().length > 0)));
+  }
+
+  ready(): Promise<void> {
+    const loaded = this.loaded().length;
+    if (loaded === 0 || this.load() < loaded * JOBS_PER_WORKER) return Promise.resolve(); // none: `count` refuses at once
+    return new Promise((resolve) => this.waiting.push(resolve));
+  }
+
+  count(job: CountJob): Promise<CountReply> {
+    const loaded = this.loaded();
+    if (!this.usable || loaded.length === 0) return Promise.reject(new Error("no batch worker is loaded"));
+    clearTimeout(this.idle);
+    const worker = loaded.reduce((best, each) => (each.pending.size < best.pending.size ? each : best));
+    const id = this.nextId++;
+    return new Promise<CountReply>((resolve, reject) => {
+      if (worker.pending.size === 0) worker.port.busy?.(true);
+      worker.pending.set(id, { resolve, reject });
+      const transfer = job.bytes.byteOffset === 0 && job.bytes.byteLength === job.bytes.buffer.byteLength ? [job.bytes.buffer as ArrayBuffer] : [];
+      worker.port.post({ id, job }, transfer);
+    });
+  }
+
+  /** Stops every worker; the jobs they hold fail (their queries count on the calling thread). */
+  stop(): void {
+    clearTimeout(this.idle);
+    const workers = this.workers;
+    this.workers = [];
+    for (const { port, pending } of workers) {
+      port.terminate();
+      for (const { reject } of pending.values()) reject(new Error("batch worker stopped"));
+    }
+    for (const wake of [...this.waiting.splice(0), ...this.onLoaded.splice(0)]) wake();
+  }
+
+  private loaded(): Running[] {
+    return this.workers.filter((worker) => worker.loaded);
+  }
+
+  private load(): number {
+    return this.workers.reduce((sum, worker) => sum + worker.pending.size, 0);
+  }
+
+  private startAll(): void {
+    try {
+      for (let i = 0; i < this.size; i++) {
+        const running: Running = { port: this.start(), loaded: false, pending: new Map() };
+        this.workers.push(running);
+        running.port.listen((message) => this.receive(running, message));
+        running.port.busy?.(true); // loading: a process awaiting `warm` stays up until it is loaded
+      }
+    } catch {
+      this.fail(); // no Worker here, or a policy forbids it: the thread that asked counts alone
+    }
+    this.idleSoon();
+  }
+
+  private receive(worker: Running, message: WorkerMessage | undefined): void {
+    if (!this.workers.includes(worker)) return; // stopped on purpose (idle): its exit is no failure
+    if (message && "loaded" in message && !worker.loaded) {
+      worker.loaded = true;
+      worker.port.busy?.(false);
+      if (this.load() === 0) this.idleSoon(); // the pause counts from when it can take jobs, not from its start
+      for (const wake of this.onLoaded.splice(0)) wake();
+      return;
+    }
+    const job = message && "id" in message ? worker.pending.get(message.id) : undefined;
+    if (!job || !message || !("reply" in message)) return this.fail(); // it failed, exited, or answered what was not asked
+    worker.pending.delete(message.id);
+    if (worker.pending.size === 0) worker.port.busy?.(false);
+    this.answered++;
+    job.resolve(message.reply);
+    this.waiting.shift()?.();
+    if (this.load() === 0) this.idleSoon();
+  }
+
+  /** Stops the workers after `idleMs` without a job: a pause to stop on, never a reason for Node to stay up. */
+  private idleSoon(): void {
+    clearTimeout(this.idle);
+    this.idle = setTimeout(() => this.stop(), this.idleMs);
+    (this.idle as { unref?: () => void }).unref?.();
+  }
+
+  private fail(): void {
+    this.brokenUntil = Date.now() + this.retryMs;
+    this.stop();
+  }
+}

@@ -1,0 +1,145 @@
+/**
+ * The encrypted index of an answer stored in pieces (S8.5): how long each piece is, and where the items
+ * of its large lists lie, so a query reads only the pieces its slice touches. It lives in the answer's
+ * main record; the storage sees it only encrypted.
+ */
+import type { ListLayout } from "./serialize.js";
+import type { StringLayout } from "./string-layout.js";
+import type { ObjectLayout } from "./object-layout.js";
+import { IV_BYTES, TAG_BYTES } from "../crypto/backend.js";
+import { decodeUtf8, toJsonBytes } from "../../util/size.js";
+import { byteSpan } from "./layout.js";
+
+export interface AnswerIndex {
+  /** Random per save; bound into every piece's associated data, so pieces of two saves never mix. */
+  nonce: Uint8Array;
+  /** Byte length of each piece, in order (before padding). */
+  pieces: number[];
+  /** The piece size the pieces are padded to (format.ts `paddedPieceLength`). */
+  pad: number;
+  /** Each piece's IV (12 bytes each, in order): a piece record is bare ciphertext (crypto.ts). */
+  ivs: Uint8Array;
+  /** Each piece's GCM tag (16 bytes each, in order). */
+  tags: Uint8Array;
+  /** Per piece, 1 when its plaintext is pure ASCII (decoded as latin1), else 0. */
+  ascii: number[];
+  lists: ListLayout[];
+  /** Long strings found by range (S16.4); an index written before them has none. */
+  strings: StringLayout[];
+  /** Wide objects by member batches (S16.4); an index written before them has none. */
+  objects: ObjectLayout[];
+}
+
+/**
+ * What a query needs of an answer: all of it; nothing (its path cannot be valid); everything outside the
+ * indexed lists' items, long strings' characters and wide objects' members ("outside": its path names none
+ * of them, nor a key on the way to one, so the lists may read as empty, the strings as "" and the wide
+ * objects as {}; the store then reads only the pieces around them); items of one list; characters of one
+ * long string (S16.4: as a `PiecedString`); members of one wide object, by window or by name (S16.4: as a
+ * `PiecedObject`); a summary: everything outside, with every list, long string and wide object
+ * standing in at its full length and JSON size and with its first `summary` bytes read (what a refused
+ * `$` needs, S14.5, S16.4); or a stream (S14.6): one list, one wide object, or everything outside the
+ * lists and wide objects and then each of them, read batch by batch as the query walks them
+ * (list-stream.ts, object-stream.ts), nothing of them kept.
+ */
+export type Selection =
+  | "all"
+  | "none"
+  | "outside"
+  | { list: number; from: number; to: number }
+  | { string: number; from: number; to: number }
+  | { summary: number }
+  // A wide object's members `from` to `to - 1` (S7.4: keys in key order), or its members `keys` (a name step, or `fields`: the batches that may hold them; when it has none of them, also those of its first keys and of keys one edit away, for the refusal, S14.5).
+  | { object: number; from: number; to: number }
+  | { object: number; keys: string[] }
+  | { stream: number | "all" }
+  | { stream: "object"; object: number };
+
+/** What a query planner may know of the lists before anything else is read. */
+export interface ListSummary {
+  /** Keys from the root to the list; empty when the root is the list. */
+  readonly path: readonly string[];
+  readonly length: number;
+}
+
+/** What a query planner may know of the long strings: where, and their length in characters. */
+export interface StringSummary {
+  readonly path: readonly string[];
+  readonly length: number;
+}
+
+/** What a query planner may know of the wide objects: where, and their key count (S16.4). */
+export interface ObjectSummary {
+  readonly path: readonly string[];
+  readonly length: number;
+}
+
+export type Selector = (lists: readonly ListSummary[], strings: readonly StringSummary[], objects?: readonly ObjectSummary[]) => Selection;
+
+
+export function encodeIndex(index: AnswerIndex): Uint8Array {
+  const { nonce, pieces, pad, ivs, tags, ascii, lists, strings, objects } = index;
+  return toJsonBytes({ nonce: Array.from(nonce), pieces, pad, ivs: Array.from(ivs), tags: Array.from(tags), ascii, lists, strings, objects });
+}
+
+/** The index, or undefined when the plaintext is not one (it decrypted, so this means a bug or a foreign writer). */
+export function decodeIndex(plaintext: Uint8Array): AnswerIndex | undefined {
+  try {
+    const raw = JSON.parse(decodeUtf8(plaintext)) as { nonce: number[]; pieces: number[]; pad: number; ivs: number[]; tags: number[]; ascii: number[]; lists: ListLayout[]; strings?: StringLayout[]; objects?: ObjectLayout[] };
+    const { nonce, pieces, pad, ivs, tags, ascii, lists, strings = [], objects = [] } = raw;
+    if (![nonce, pieces, ivs, tags, ascii, lists, strings, objects].every(Array.isArray) || !Number.isSafeInteger(pad)) return undefined;
+    if (ivs.length !== pieces.length * IV_BYTES || tags.length !== pieces.length * TAG_BYTES || ascii.length !== pieces.length) return undefined;
+    return { nonce: Uint8Array.from(nonce), pieces, pad, ivs: Uint8Array.from(ivs), tags: Uint8Array.from(tags), ascii, lists, strings, objects };
+  } catch {
+    return undefined;
+  }
+}
+
+/** The IV and tag piece `piece` was sealed with. */
+export function pieceSeal(index: Pick<AnswerIndex, "ivs" | "tags">, piece: number): { iv: Uint8Array; tag: Uint8Array } {
+  return { iv: slot(index.ivs, piece, IV_BYTES), tag: slot(index.tags, piece, TAG_BYTES) };
+}
+
+/** Slot `at` of a run of `size`-byte slots (the index keeps each piece's IV and tag so). */
+export function slot(bytes: Uint8Array, at: number, size: number): Uint8Array {
+  return bytes.subarray(at * size, (at + 1) * size);
+}
+
+/** Byte range of the batches holding items `from` to `to - 1` of a list, and the items they hold. */
+export interface ItemSpan {
+  firstBatch: number;
+  endBatch: number;
+  start: number;
+  end: number;
+  firstItem: number;
+}
+
+export function itemSpan(list: ListLayout, from: number, to: number): ItemSpan | undefined {
+  const count = list.batches.length / 2;
+  if (from >= to || count === 0) return undefined;
+  // Last batch starting at or before `from`, then the first batch starting at or after `to`.
+  let low = 0;
+  let high = count - 1;
+  while (low < high) {
+    const mid = (low + high + 1) >> 1;
+    if (list.batches[2 * mid]! <= from) low = mid;
+    else high = mid - 1;
+  }
+  const firstBatch = low;
+  let endBatch = firstBatch + 1;
+  while (endBatch < count && list.batches[2 * endBatch]! < to) endBatch++;
+  return { firstBatch, endBatch, ...byteSpan(list.batches, list.end, firstBatch, endBatch, 1), firstItem: list.batches[2 * firstBatch]! };
+}
+
+/** The pieces a byte range touches, with the range's part in each. */
+export function piecesOf(index: AnswerIndex, start: number, end: number): { piece: number; from: number; to: number }[] {
+  const out: { piece: number; from: number; to: number }[] = [];
+  let offset = 0;
+  for (let piece = 0; piece < index.pieces.length && offset < end; piece++) {
+    const length = index.pieces[piece]!;
+    if (offset + length > start) out.push({ piece, from: Math.max(0, start - offset), to: Math.min(length, end - offset) });
+    offset += length;
+  }
+  return out;
+}
+

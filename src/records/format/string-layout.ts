@@ -1,0 +1,59 @@
+/**
+ * Long strings of an answer, written so their characters are found by range (S16.4): a string (at the
+ * root, or reached from it through object keys, as lists are) long enough to span pieces is written in
+ * chunks of characters, each escaped on its own (`JSON.stringify` of the chunk without its quotes), and
+ * the index notes where each chunk starts, in characters and in bytes. Chunks never split a surrogate
+ * pair, so the chunks' escapes joined are exactly those of the whole string: the text is the same as one
+ * `JSON.stringify`, and no chunk starts inside an escape.
+ */
+import { isHighSurrogate, isLowSurrogate } from "../../util/json.js";
+import type { PieceWriter } from "./piece-writer.js";
+import { byteSpan } from "./layout.js";
+
+/** Where one long string's characters lie in the answer's UTF-8 JSON. */
+export interface StringLayout {
+  /** Keys from the root to the string; empty when the root itself is the string. */
+  path: string[];
+  /** Its length in UTF-16 units. */
+  length: number;
+  /** Flat pairs: the first character of each chunk, then the byte offset where its text starts. */
+  chunks: number[];
+  /** Byte offset just past the last chunk (where the closing `"` is). */
+  end: number;
+}
+
+/** Whether a string is written in chunks: one of at least two chunks, as lists need several batches. */
+export function isLongString(value: unknown, chunkChars: number): value is string {
+  return typeof value === "string" && value.length >= 2 * chunkChars;
+}
+
+/** Writes `text` as a JSON string in chunks of about `writer.batchChars` characters; returns its layout. */
+export function writeLongString(writer: PieceWriter, text: string, path: string[]): StringLayout {
+  const chunks: number[] = [];
+  const size = writer.batchChars;
+  writer.write('"');
+  for (let from = 0; from < text.length; ) {
+    let to = Math.min(text.length, from + size);
+    if (to < text.length && isHighSurrogate(text.charCodeAt(to - 1)) && isLowSurrogate(text.charCodeAt(to))) to--; // never split a pair
+    chunks.push(from, writer.total);
+    writer.write(JSON.stringify(text.slice(from, to)).slice(1, -1));
+    from = to;
+  }
+  const end = writer.total;
+  writer.write('"');
+  return { path, length: text.length, chunks, end };
+}
+
+/** Byte range of the chunks holding characters `from` to `to - 1`, and the chunks (first, end) it spans. */
+export interface CharSpan {
+  firstChunk: number;
+  endChunk: number;
+  start: number;
+  end: number;
+}
+
+export function charSpan(layout: StringLayout, firstChunk: number, endChunk: number): CharSpan {
+  return { firstChunk, endChunk, ...byteSpan(layout.chunks, layout.end, firstChunk, endChunk, 0) };
+}
+
+

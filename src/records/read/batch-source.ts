@@ -1,0 +1,147 @@
+/**
+ * Reading an indexed list batch by batch (S14.6): a filter, a wildcard or a search over a list reads
+ * every item once, but holds at most a few pieces and one batch of it at a time. Each batch is parsed on
+ * its own, handed to the query and dropped: its items die young (a 10 MB answer parsed whole is 13 MB of
+ * heap the collector promotes and copies; in batches it is garbage the scavenger drops), and nothing is
+ * added to the cache. A batch may be skipped by its JSON text before it is parsed, when the query knows
+ * from the text alone that nothing in it can match (a filter naming a string, a search for ASCII text).
+ * A wide object's member batches are read the same way (object-stream.ts), with the same piece fetcher.
+ */
+import type { ListSummary, ObjectSummary } from "../format/answer-index.js";
+import { partJsonBytes } from "../format/layout.js";
+import type { AnswerRead } from "./answer-state.js";
+import { BatchPieces, type BatchReading } from "./pieces.js";
+import { forEachMemberBatch, type MemberVisit } from "./member-batches.js";
+import { batchAt, forEachPiece, type BatchPiece } from "./handover.js";
+
+export type { BatchReading } from "./pieces.js";
+export type { BatchPiece } from "./handover.js";
+
+export interface BatchVisit {
+  /** First item to read (default 0) and the item to stop before (default the list's length). */
+  from?: number;
+  to?: number;
+  /** Whether a batch, given its JSON text (items joined by commas), needs parsing at all. */
+  admit?: (text: string) => boolean;
+  /** Whether batch number `batch` is read at all (default: every batch); the others are not even fetched. */
+  wants?: (batch: number) => boolean;
+  /** Items `first` onwards of one batch (number `batch` of the list), in order; `false` stops the reading (the answer is known). */
+  visit: (first: number, items: unknown[], batch: number) => boolean | void;
+}
+
+/** A part of the answer read batch by batch: an indexed list (item batches) or a wide object (member batches, S16.4). */
+export type BatchedPart = { readonly list: number } | { readonly object: number };
+
+/**
+ * An answer whose lists and wide objects are read batch by batch (Selection `{ stream }`): its root as far
+ * as read (the parts outside them, for `{ stream: "all" }`; each stands there as a placeholder) and their
+ * batches on demand. Reading a batch whose piece is missing, expired or tampered ends the reading as
+ * "lost": the whole handle then reads as not found (S8.5).
+ */
+export class StreamedAnswer {
+  constructor(
+    private readonly read: AnswerRead,
+    /** Everything outside the lists' items and wide objects' members (placeholders at their paths), or undefined when not read. */
+    readonly root: unknown,
+    /** The one list selected (`{ stream: list }`), or undefined when all are (`{ stream: "all" }`). */
+    readonly list: number | undefined,
+    private readonly lost: () => void,
+    /** The one wide object selected (`{ stream: "object" }`, S16.4), if one is. */
+    readonly object?: number,
+  ) {}
+
+  get lists(): readonly ListSummary[] {
+    return this.read.state.index!.lists;
+  }
+
+  get objects(): readonly ObjectSummary[] {
+    return this.read.state.index!.objects;
+  }
+
+  /** How many batches `list` is stored in, and the bytes of its JSON. */
+  sizeOf(list: number): { batches: number; bytes: number } {
+    const layout = this.read.state.index!.lists[list]!;
+    return { batches: layout.batches.length / 2, bytes: partJsonBytes(layout.batches, layout.end) };
+  }
+
+  /**
+   * The list or wide object standing at `key` of `container` (an object of `root`), if one does. Told by
+   * place, not by the value there: `root` is the answer's shared state, and a slice of a list (or a window
+   * of a wide object's keys) read while this stream runs puts what it read at the part's place
+   * (answer-read.ts `placeAt`), where the stream must still read the whole part. The containers on the way
+   * are never replaced, only that key.
+   */
+  partAt(container: object, key: string | number): BatchedPart | undefined {
+    this.places ??= placesOf(this.root, this.lists, this.objects);
+    return this.places.get(container)?.get(key);
+  }
+  private places?: Map<object, Map<string | number, BatchedPart>>;
+
+  /** Reads every member batch of wide object `object`, in key order, and says how the reading ended (object-stream.ts). */
+  async forEachMemberBatch(object: number, visit: MemberVisit): Promise<BatchReading> {
+    const reading = await forEachMemberBatch(this.read, object, visit);
+    return reading === "read" ? reading : this.ended(reading);
+  }
+
+  /** Reads the batches of `list` holding items `from` to `to - 1`, in order, and says how the reading ended. */
+  async forEachBatch(list: number, { from = 0, to = Number.MAX_SAFE_INTEGER, admit, wants, visit }: BatchVisit): Promise<BatchReading> {
+    const layout = this.read.state.index!.lists[list]!;
+    const held = this.read.state.lists.get(list); // batches a slice read before are in memory already
+    const pieces = new BatchPieces(this.read, layout.end, !wants); // a few batches wanted: none fetched ahead
+    for (let batch = 0; batch < layout.batches.length / 2; batch++) {
+      const { first, last, start, end } = batchAt(layout, batch);
+      if (last <= from || (wants && !wants(batch))) continue;
+      if (first >= to) break;
+      if (held?.loaded[batch]) {
+        if (visit(first, held.items.slice(first, last), batch) === false) return "read";
+        continue;
+      }
+      const text = await pieces.text(start, end);
+      if (text === "lost" || text === "unavailable") return this.ended(text);
+      if (admit && !admit(text)) continue;
+      if (visit(first, JSON.parse(`[${text}]`) as unknown[], batch) === false) return "read";
+    }
+    return "read";
+  }
+
+  /**
+   * Hands the pieces holding batches of `list` with items `from` to `to - 1` to `take`, in order, each with
+   * the batches that end in it (piece-handover.ts), and says how the reading ended.
+   */
+  async forEachPiece(list: number, window: { from?: number; to?: number }, take: (piece: BatchPiece) => Promise<boolean | void>): Promise<BatchReading> {
+    const reading = await forEachPiece(this.read, list, window, take);
+    return reading === "read" ? reading : this.ended(reading);
+  }
+
+  /** A reading that failed: a piece lost makes the whole handle read as not found (S8.5). */
+  private ended(reading: Exclude<BatchReading, "read">): Exclude<BatchReading, "read"> {
+    if (reading === "lost") this.lost();
+    return reading;
+  }
+}
+
+/** Per container of `root` holding a list or a wide object at one of its keys: which part at which key. */
+function placesOf(root: unknown, lists: readonly ListSummary[], objects: readonly ObjectSummary[]): Map<object, Map<string | number, BatchedPart>> {
+  const places = new Map<object, Map<string | number, BatchedPart>>();
+  const note = (path: readonly string[], part: BatchedPart) => {
+    if (path.length === 0) return; // a root list or object is streamed as the one part, never found in a walk
+    const container = valueAt(root, path.slice(0, -1));
+    if (container === null || typeof container !== "object" || !Object.hasOwn(container, path[path.length - 1]!)) return;
+    let keys = places.get(container);
+    if (!keys) places.set(container, (keys = new Map()));
+    keys.set(path[path.length - 1]!, part);
+  };
+  lists.forEach(({ path }, list) => note(path, { list }));
+  objects.forEach(({ path }, object) => note(path, { object }));
+  return places;
+}
+
+/** The value at `path` in `root` (reading only; answer-reader.ts `placeAt` is what writes a part there). */
+function valueAt(root: unknown, path: readonly string[]): unknown {
+  let at = root;
+  for (const key of path) {
+    if (at === null || typeof at !== "object" || !Object.hasOwn(at, key)) return undefined;
+    at = (at as Record<string, unknown>)[key];
+  }
+  return at;
+}

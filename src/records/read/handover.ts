@@ -1,0 +1,80 @@
+/**
+ * A list's pieces handed whole to a reader elsewhere (a batch worker, S14.6, query/counted-batches.ts):
+ * each piece's plaintext with the byte ranges of the batches that end in it, in order. The piece is the
+ * receiver's to move to another thread without copying; a batch begun in earlier pieces brings those
+ * bytes along as a copy (`head`), taken before the piece they lie in is handed on.
+ */
+import { piecesOf } from "../format/answer-index.js";
+import type { AnswerRead } from "./answer-state.js";
+import { BatchPieces, type BatchReading } from "./pieces.js";
+import { byteSpan } from "../format/layout.js";
+import type { ListLayout } from "../format/serialize.js";
+
+export interface BatchPiece {
+  readonly bytes: Uint8Array;
+  /** Number (in the list) of the first batch here; the others follow in order. */
+  readonly batch: number;
+  /** Per batch: its first item, and its byte range in `bytes`, three numbers each. */
+  readonly ranges: number[];
+  /** Per batch: whether its bytes here are ASCII. */
+  readonly ascii: boolean[];
+  /** The bytes the first batch began with in earlier pieces (a copy), if it did. */
+  head?: Uint8Array;
+}
+
+/**
+ * Hands the pieces holding batches of `list` with items `from` to `to - 1` to `take`, in order, and says
+ * how the reading ended. `take`'s promise holds the next piece back, so a slow taker bounds what is read
+ * ahead; `false` from it ends the reading. Batches a slice read before are read again (they are not moved
+ * out of the cache).
+ */
+export async function forEachPiece(read: AnswerRead, list: number, { from = 0, to = Number.MAX_SAFE_INTEGER }: { from?: number; to?: number }, take: (piece: BatchPiece) => Promise<boolean | void>): Promise<BatchReading> {
+  const index = read.state.index!;
+  const layout = index.lists[list]!;
+  const pieces = new BatchPieces(read, layout.end);
+  let current: (BatchPiece & { piece: number }) | undefined;
+  let head: Uint8Array[] = [];
+  for (let batch = 0; batch < layout.batches.length / 2; batch++) {
+    const { first, last, start, end } = batchAt(layout, batch);
+    if (last <= from) continue;
+    if (first >= to) break;
+    const parts = piecesOf(index, start, end);
+    for (const [at, { piece, from: begin, to: until }] of parts.entries()) {
+      let bytes: Uint8Array | Exclude<BatchReading, "read">;
+      if (current?.piece === piece) bytes = current.bytes;
+      else {
+        if (current && (await take(current)) === false) return "read";
+        current = undefined;
+        if (typeof (bytes = await pieces.bytes(piece)) === "string") return bytes;
+      }
+      if (at < parts.length - 1) {
+        head.push(bytes.slice(begin, until)); // a copy: the piece itself goes to `take` with the batches ending in it
+        continue;
+      }
+      current ??= { piece, bytes, batch, ranges: [], ascii: [] };
+      if (head.length > 0) current.head = joinBytes(head);
+      head = [];
+      current.ranges.push(first, begin, until);
+      current.ascii.push(index.ascii[piece] === 1);
+    }
+  }
+  if (current) await take(current);
+  return "read";
+}
+
+/** Batch `batch` of a list: its first item, the item past its last, and its JSON's bytes (before the comma, or before `]`). */
+export function batchAt(layout: ListLayout, batch: number): { first: number; last: number; start: number; end: number } {
+  const next = batch + 1 < layout.batches.length / 2;
+  return { first: layout.batches[2 * batch]!, last: next ? layout.batches[2 * batch + 2]! : layout.length, ...byteSpan(layout.batches, layout.end, batch, batch + 1, 1) };
+}
+
+function joinBytes(parts: readonly Uint8Array[]): Uint8Array {
+  if (parts.length === 1) return parts[0]!;
+  const out = new Uint8Array(parts.reduce((sum, part) => sum + part.byteLength, 0));
+  let at = 0;
+  for (const part of parts) {
+    out.set(part, at);
+    at += part.byteLength;
+  }
+  return out;
+}

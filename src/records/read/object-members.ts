@@ -1,0 +1,109 @@
+/**
+ * Reading the members of a wide object of a pieced answer (S16.4, S8.5): only the batches a window of its
+ * keys touches, or those that may hold a key by name, are fetched, parsed (one `JSON.parse` per run of
+ * batches) and kept in the object's `PiecedObject`, which stands in the root at the object's path.
+ */
+import { MISSING, placeAt, readRanges, type AnswerRead } from "./answer-state.js";
+import { piecesOf } from "../format/answer-index.js";
+import { batchesFor } from "../format/object-layout.js";
+import { byteSpan, partJsonBytes, unitStarts } from "../format/layout.js";
+import { PiecedObject } from "../../util/pieced-object.js";
+import { oneEditVariants } from "../../util/one-edit.js";
+import { setKnownJsonSize } from "../../util/size.js";
+
+/** Batches read beyond a missing key's own for the hint's names one edit away (S14.5): the hint's work stays bounded. */
+const HINT_BATCHES = 8;
+/** A refusal lists an object's first 20 keys, and a few more tell it has more (query/refusals.ts `KEYS_LISTED`). */
+const LISTED_KEYS = 21;
+/** The hint for `fields` that name no key looks at the first 5 fields (refusals.ts `checkFieldsFound`). */
+const HINTED = 5;
+
+/** The object's stand-in in the root, made on first use. */
+function piecedOf(read: AnswerRead, object: number): PiecedObject | undefined {
+  const { state } = read;
+  const layout = state.index!.objects[object];
+  if (!layout) return undefined;
+  let pieced = state.objects.get(object);
+  if (!pieced) {
+    pieced = new PiecedObject(layout.length, unitStarts(layout.batches), (name) => batchesFor(layout, name));
+    setKnownJsonSize(pieced, partJsonBytes(layout.batches, layout.end)); // a summary measures it whole (S16.4)
+    state.objects.set(object, pieced);
+    state.root = placeAt(state.root, layout.path, pieced);
+    if (state.counted) state.bytes += pieced.heapBytes + ((layout.bloom?.length ?? 0) * 3) / 4; // and its filters once decoded (S16.3)
+  }
+  return pieced;
+}
+
+/** Reads the given batches not read yet, each run of adjacent ones as one range; false when a piece is missing. */
+async function readBatches(read: AnswerRead, object: number, pieced: PiecedObject, batches: Iterable<number>): Promise<boolean> {
+  const layout = read.state.index!.objects[object]!;
+  const wanted = [...new Set(batches)].filter((batch) => !pieced.has(batch)).sort((a, b) => a - b);
+  const runs: [number, number][] = [];
+  for (const batch of wanted) {
+    const last = runs[runs.length - 1];
+    if (last && last[1] === batch) last[1]++;
+    else runs.push([batch, batch + 1]);
+  }
+  if (runs.length === 0) return true;
+  const ranges = runs.map(([first, past]) => {
+    const { start, end } = byteSpan(layout.batches, layout.end, first, past, 1);
+    return piecesOf(read.state.index!, start, end);
+  });
+  const texts = await readRanges(read, ranges.flat()); // each piece opened once, whatever the runs in it
+  if (texts === MISSING) return false;
+  let at = 0;
+  for (let run = 0; run < runs.length; run++) {
+    const [first, end] = runs[run]!;
+    const members = JSON.parse(`{${texts.slice(at, at + ranges[run]!.length).join("")}}`) as Record<string, unknown>;
+    at += ranges[run]!.length;
+    const before = pieced.heapBytes;
+    pieced.fill(first, end, members, read.state.counted ? read.estimate(members) : 0);
+    if (read.state.counted) read.state.bytes += pieced.heapBytes - before;
+  }
+  return true;
+}
+
+/** Members `from` to `to - 1` of one wide object, in the root as far as read. */
+export async function readMembers(read: AnswerRead, object: number, from: number, to: number): Promise<unknown> {
+  const pieced = piecedOf(read, object);
+  if (!pieced) return MISSING;
+  const root = read.state.root; // a concurrent whole read may reset the state meanwhile
+  if (from < to && from < pieced.size) {
+    const [first, end] = pieced.batchesOf(from, to);
+    if (!(await readBatches(read, object, pieced, range(first, end)))) return MISSING;
+  }
+  return root;
+}
+
+/**
+ * The members `keys` of one wide object (a name step, or `fields`): the batches that may hold them. When it
+ * has none of them, the refusal names the object's first keys and the nearest key (S14.5): the batches of
+ * its first keys are read too, and for the first HINTED names, the batches that may hold the names one
+ * edit away, in the order the hint tries them, until one is a key or HINT_BATCHES are read in all.
+ */
+export async function readNamed(read: AnswerRead, object: number, keys: readonly string[]): Promise<unknown> {
+  const pieced = piecedOf(read, object);
+  if (!pieced) return MISSING;
+  const root = read.state.root;
+  if (!(await readBatches(read, object, pieced, keys.flatMap((key) => pieced.candidates(key))))) return MISSING;
+  if (keys.some((key) => pieced.knows(key)) || pieced.size === 0) return root;
+  if (!(await readBatches(read, object, pieced, range(...pieced.batchesOf(0, LISTED_KEYS))))) return MISSING;
+  let budget = HINT_BATCHES;
+  for (const key of keys.slice(0, HINTED)) {
+    for (const variant of oneEditVariants(key)) {
+      if (variant === key) continue;
+      if (pieced.knows(variant)) return root;
+      const unread = pieced.candidates(variant).filter((batch) => !pieced.has(batch));
+      if (unread.length === 0) continue;
+      if (unread.length > budget) return root;
+      budget -= unread.length;
+      if (!(await readBatches(read, object, pieced, unread))) return MISSING;
+      if (pieced.knows(variant)) return root;
+    }
+  }
+  return root;
+}
+
+function range(first: number, end: number): number[] {
+  return Array.from({ length: end - first }, (_, i) => first + i);
+}
