@@ -21,6 +21,11 @@ export type ResultHandlesErrorCode =
   | "INVALID_USAGE"
   /** `plugin.webmcp()` found no WebMCP model context in the page and was given none (S10.2). */
   | "WEBMCP_UNAVAILABLE"
+  /**
+   * A tool's own answer cannot be sent as JSON (a cycle, a BigInt, a throwing `toJSON`: S16.7). Never
+   * thrown: the call gets an `isError` result whose text starts with this code (`unsendableResult`).
+   */
+  | "ANSWER_NOT_SERIALIZABLE"
   | ResultQueryErrorCode;
 
 /**

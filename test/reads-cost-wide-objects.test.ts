@@ -12,7 +12,8 @@ import { serializeAnswer } from "../src/records/format/serialize.js";
 import { decodeIndex, encodeIndex } from "../src/records/format/answer-index.js";
 import { batchesFor } from "../src/records/format/object-layout.js";
 import { unitStarts } from "../src/records/format/layout.js";
-import { decodeUtf8, toJsonBytes } from "../src/util/size.js";
+import { toJsonBytes } from "../src/util/size.js";
+import { decodeUtf8 } from "../src/util/utf8.js";
 import { wideObject } from "../bench/shapes.js";
 import { answered as answeredBy, everyStore, savedCounted, wholeAnswer } from "./helpers/store-queries.js";
 

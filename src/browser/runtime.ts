@@ -15,6 +15,5 @@ export const browserRuntime = defineRuntime(
     elsewhere: ["redis", "sqlite", "upstash", "vercel-kv"],
     refuse: (type) => new BrowserStoreUnavailableError(type),
   },
-  webCryptoBackend, // pages use WebCrypto only (S8.4)
-  browserBatchWorkers,
+  { crypto: webCryptoBackend, startWorkers: browserBatchWorkers }, // pages use WebCrypto only (S8.4)
 );

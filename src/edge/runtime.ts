@@ -27,5 +27,5 @@ export const edgeRuntime = defineRuntime(
     elsewhere: ["redis", "sqlite", "indexeddb"],
     refuse: (type, runHere) => new EdgeStoreUnavailableError(type, runHere),
   },
-  webCryptoBackend,
+  { crypto: webCryptoBackend },
 );

@@ -4,7 +4,7 @@
  * leave the client waiting for a reply that never comes. Hosts check every answer they send, small, large
  * or anonymous, and end such a call with an `isError` result that names the problem.
  */
-import { describeError } from "../errors.js";
+import { describeError, type ResultHandlesErrorCode } from "../errors.js";
 import { isPlainObject } from "../util/json.js";
 import { cutForMessage } from "../util/quote-argument.js";
 import type { ToolResult } from "../util/tool-result.js";
@@ -37,6 +37,8 @@ function withoutKnownParts(result: unknown, serialised: unknown): unknown {
   return copy;
 }
 
+const UNSENDABLE: ResultHandlesErrorCode = "ANSWER_NOT_SERIALIZABLE";
+
 /** The `isError` result a call gets in place of an answer that cannot be sent (S16.7). */
 export function unsendableResult(toolName: string, why: string): ToolResult {
   return {
@@ -44,7 +46,7 @@ export function unsendableResult(toolName: string, why: string): ToolResult {
       {
         type: "text",
         text:
-          `ANSWER_NOT_SERIALIZABLE: the tool "${toolName}" returned an answer that cannot be sent as JSON (${why}). ` +
+          `${UNSENDABLE}: the tool "${toolName}" returned an answer that cannot be sent as JSON (${why}). ` +
           `This is a fault of the tool, not of the call: trying again will not help.`,
       },
     ],

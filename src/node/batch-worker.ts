@@ -1,6 +1,10 @@
 /** A Node batch worker's entry (S14.6): counts the jobs it is posted (query/batch-count.ts). Built as its own file, started by batch-workers.ts. */
 import { parentPort } from "node:worker_threads";
 import { replyTo } from "../query/workers/job.js";
+import { useUtf8Codec } from "../util/utf8.js";
+import { nodeUtf8Codec } from "./utf8.js";
+
+useUtf8Codec(nodeUtf8Codec); // a worker is a fresh module graph: it decodes batches with Buffer too
 
 parentPort!.on("message", (message: Parameters<typeof replyTo>[0]) => parentPort!.postMessage(replyTo(message)));
 parentPort!.postMessage({ loaded: true }); // the query engine is loaded: jobs may come

@@ -1,5 +1,6 @@
 import { defineRuntime } from "../plugin/runtime.js";
 import { nodeBatchWorkers } from "./batch-workers.js";
+import { nodeUtf8Codec } from "./utf8.js";
 import { nodeCryptoBackend } from "../records/crypto/node-crypto.js";
 import { webCryptoBackend } from "../records/crypto/webcrypto.js";
 import { customDriver } from "../storage/custom.js";
@@ -32,4 +33,8 @@ export const nodeRuntime = defineRuntime("node", env, {
     path: "storage.type",
     message: `IndexedDB exists only in web pages; use ${runHere.map((type) => JSON.stringify(type)).join(", ").replace(/, ([^,]*)$/, " or $1")} in Node`,
   }),
-}, nodeCryptoBackend() ?? webCryptoBackend, nodeBatchWorkers); // node:crypto where the runtime has it (S8.4): same records, faster
+}, {
+  crypto: nodeCryptoBackend() ?? webCryptoBackend, // node:crypto where the runtime has it (S8.4): same records, faster
+  startWorkers: nodeBatchWorkers,
+  codec: nodeUtf8Codec,
+});

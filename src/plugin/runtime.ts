@@ -4,6 +4,7 @@ import { withNamespace } from "../storage/namespace.js";
 import type { NamespacedStorage } from "../storage/types.js";
 import type { CryptoBackend } from "../records/crypto/backend.js";
 import type { BatchWorkers } from "../query/workers/pool.js";
+import { useUtf8Codec, type Utf8Codec } from "../util/utf8.js";
 
 /** What a build (Node, page) supplies to the core: where it runs, its environment, its storage drivers, and how it opens them. */
 export interface Runtime extends StorageEnvironment {
@@ -16,17 +17,27 @@ export interface Runtime extends StorageEnvironment {
   workers?(): BatchWorkers | undefined;
 }
 
+/** What else differs per build: how it seals (S8.4), whether it has batch workers (S14.6), its UTF-8 codec. */
+export interface RuntimeParts {
+  /** What its stores seal with; WebCrypto when left out. */
+  readonly crypto?: CryptoBackend;
+  /** Starts the build's batch workers, once, on first use; none when left out. */
+  readonly startWorkers?: () => BatchWorkers | undefined;
+  /** A faster UTF-8 codec than the Web platform's, used by the whole core from the runtime's definition on. */
+  readonly codec?: Utf8Codec;
+}
+
 /**
  * A build's runtime from its catalog of drivers. Every store it opens gets the namespace through the
- * one wrapper (S9.0, S17.3); no driver applies it itself. `crypto` is what its stores seal with (S8.4).
+ * one wrapper (S9.0, S17.3); no driver applies it itself.
  */
 export function defineRuntime(
   kind: RuntimeKind,
   env: (name: string) => string | undefined,
   storage: StorageCatalog,
-  crypto?: CryptoBackend,
-  startWorkers?: () => BatchWorkers | undefined,
+  { crypto, startWorkers, codec }: RuntimeParts = {},
 ): Runtime & StorageSetting {
+  if (codec) useUtf8Codec(codec);
   let workers: BatchWorkers | undefined;
   return {
     kind,

@@ -5,7 +5,7 @@
  * piece sizes of the crypto backends, never the tiny pieces tests ask for). They hold the plaintext of
  * the last answers, so they go (zeroed) once no answer has folded for `SPARE_IDLE_MS`, or at shutdown.
  */
-import { allocateBytes } from "../util/size.js";
+import { allocateBytes } from "../util/utf8.js";
 
 const SPARE_TOTAL_BYTES = 12 * 1024 * 1024;
 const MIN_POOLED_BYTES = 128 * 1024;

@@ -13,7 +13,7 @@ import { dropSpareBuffers } from "./buffer-pool.js";
 import { serializeAnswer, type PieceOptions, type SerializedAnswer } from "./format/serialize.js";
 
 import type { NamespacedStorage } from "../storage/types.js";
-import { decodeUtf8 } from "../util/size.js";
+import { decodeUtf8 } from "../util/utf8.js";
 
 export type { SealedAnswer } from "./seal-answer.js";
 

@@ -1,7 +1,8 @@
 // The fold's own code in a page build: UTF-8 without Node's Buffer, and hostile answers (S4.3, S4.8, S5.4).
 import { describe, expect, it } from "vitest";
 import { RESULT_HANDLE_META_KEY, ResultHandlesPlugin, foldToolResult } from "mcp-result-handles";
-import { jsonSize, utf8Bytes, utf8Length } from "../../src/util/size.js";
+import { jsonSize } from "../../src/util/size.js";
+import { utf8Bytes, utf8Length } from "../../src/util/utf8.js";
 import { deepList, mixedRows, wideObject } from "../helpers/hostile-answers.js";
 
 const alice = { session: "s-1", caller: "alice" };

@@ -7,7 +7,7 @@
  * - node locations are parent links, and every evaluation runs against a step budget (jsonpath-steps.ts).
  * json-p3 has no `eval` or `new Function` (checked in its 2.3.1 bundle).
  */
-import { JSONPathEnvironment, JSONPathError, JSONPathNode, JSONPathNodeList, JSONPathQuery } from "json-p3";
+import { jsonpath, JSONPathEnvironment, JSONPathError, JSONPathNode, JSONPathNodeList, JSONPathQuery } from "json-p3";
 import { ResultQueryError } from "../../errors.js";
 import { MAX_QUERY_CHARS } from "../../defaults.js";
 import { cutForMessage, quoteArgument } from "../../util/quote-argument.js";
@@ -48,12 +48,14 @@ environment.functionRegister.set("match", regexFunction(true));
 environment.functionRegister.set("search", regexFunction(false));
 
 
+/** json-p3 exports its selector and expression classes by name, but not its two segment classes: those are taken from a compiled query. */
+export const { NameSelector, WildcardSelector, FilterSelector, SliceSelector } = jsonpath.selectors;
+export const { InfixExpression, StringLiteral, RelativeQuery } = jsonpath.expressions;
+/** `$` inside a filter (`$[?@.a == $.b]`): the whole answer, which a list read in batches does not have. */
+const { RootQuery } = jsonpath.expressions;
+export const ChildSegment = environment.compile("$.a").segments[0]!.constructor;
 export const DescendantSegment = environment.compile("$..a").segments[0]!.constructor;
 export type Segment = JSONPathQuery["segments"][number];
-
-export const NameSelector = environment.compile("$.a").segments[0]!.selectors[0]!.constructor;
-/** `$` inside a filter (`$[?@.a == $.b]`): the whole answer, which a list read in batches does not have. */
-const RootQuery = (environment.compile("$[?$.a]").segments[0]!.selectors[0] as unknown as { expression: { expression: object } }).expression.expression.constructor;
 
 /**
  * Nodes of `segments` applied to `value`, starting from a parent-linked root location. Every node a

@@ -8,12 +8,7 @@
  * query keeps only the page it returns.
  */
 import { JSONPathNode } from "json-p3";
-import { DescendantSegment, environment, Location, NameSelector, runFrom, selectFrom, tick, type CompiledJsonPath, type JsonPathNode, type QueryBudget, type Segment } from "../jsonpath/jsonpath.js";
-
-const ChildSegment = environment.compile("$.a").segments[0]!.constructor;
-const WildcardSelector = environment.compile("$.*").segments[0]!.selectors[0]!.constructor;
-const FilterSelector = environment.compile("$[?@]").segments[0]!.selectors[0]!.constructor;
-const SliceSelector = environment.compile("$[1:2]").segments[0]!.selectors[0]!.constructor;
+import { ChildSegment, DescendantSegment, environment, FilterSelector, InfixExpression, Location, NameSelector, RelativeQuery, SliceSelector, StringLiteral, WildcardSelector, runFrom, selectFrom, tick, type CompiledJsonPath, type JsonPathNode, type QueryBudget, type Segment } from "../jsonpath/jsonpath.js";
 
 interface FilterExpression {
   evaluate(context: object): unknown;
@@ -23,10 +18,6 @@ interface Infix {
   operator: string;
   right: unknown;
 }
-const Infix = environment.compile("$[?@.a == 1]").segments[0]!.selectors[0]! as unknown as { expression: { expression: object } };
-const InfixExpression = Infix.expression.expression.constructor;
-const StringLiteral = ((environment.compile('$[?@.a == "x"]').segments[0]!.selectors[0] as unknown as { expression: { expression: Infix } }).expression.expression.right as object).constructor;
-const RelativeQuery = ((environment.compile("$[?@.a == 1]").segments[0]!.selectors[0] as unknown as { expression: { expression: Infix } }).expression.expression.left as object).constructor;
 
 /** How a query reads a list item by item. */
 export interface ItemPlan {

@@ -11,7 +11,7 @@
  */
 import { compileJsonPath, QueryBudget } from "../jsonpath/jsonpath.js";
 import { admits, descendantsPlanAt, itemPlanOf, type ItemPlan } from "../over-lists/item-plan.js";
-import { decodeUtf8 } from "../../util/size.js";
+import { decodeUtf8 } from "../../util/utf8.js";
 
 export interface CountJob {
   /** The JSONPath query (compiled once per worker, kept for the next jobs of the same query). */

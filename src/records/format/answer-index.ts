@@ -7,7 +7,8 @@ import type { ListLayout } from "./serialize.js";
 import type { StringLayout } from "./string-layout.js";
 import type { ObjectLayout } from "./object-layout.js";
 import { IV_BYTES, TAG_BYTES } from "../crypto/backend.js";
-import { decodeUtf8, toJsonBytes } from "../../util/size.js";
+import { toJsonBytes } from "../../util/size.js";
+import { decodeUtf8 } from "../../util/utf8.js";
 import { byteSpan } from "./layout.js";
 
 export interface AnswerIndex {

@@ -11,7 +11,7 @@
  * `toJSON(key)` gets its index in the whole list, as `JSON.stringify` of the answer would pass (S16.7).
  */
 import { isPlainObject, setOwn, type JsonObject } from "../../util/json.js";
-import { decodeUtf8 } from "../../util/size.js";
+import { decodeUtf8 } from "../../util/utf8.js";
 import { releaseBuffers } from "../buffer-pool.js";
 import { PieceWriter, type Piece } from "./piece-writer.js";
 import { isLongString, writeLongString, type StringLayout } from "./string-layout.js";

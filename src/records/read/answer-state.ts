@@ -10,7 +10,7 @@ import type { PiecedString } from "../../util/pieced-string.js";
 import type { PiecedObject } from "../../util/pieced-object.js";
 import { hasOwn, setOwn, type JsonObject } from "../../util/json.js";
 import type { NamespacedStorage } from "../../storage/types.js";
-import { decodeUtf8 } from "../../util/size.js";
+import { decodeUtf8 } from "../../util/utf8.js";
 
 /** An answer as far as `readShared` has read it: whole, or its index and the parts read so far. */
 export interface AnswerState {

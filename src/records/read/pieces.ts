@@ -9,7 +9,7 @@
  */
 import { piecesOf } from "../format/answer-index.js";
 import { MISSING, openPieceOf, type AnswerRead } from "./answer-state.js";
-import { decodeUtf8 } from "../../util/size.js";
+import { decodeUtf8 } from "../../util/utf8.js";
 
 /** Pieces fetched ahead of the one being parsed (more in flight measured slower on Redis: the replies are read on this thread anyway). */
 const PIECES_AHEAD = 1;
