@@ -6,7 +6,7 @@ import { ResultHandlesPlugin, ResultQueryError } from "mcp-result-handles";
 import { MAX_QUERY_CHARS } from "../src/defaults.js";
 import { formatPath } from "../src/query/paths/path.js";
 import { queryValue, type QueryResult } from "../src/query/query.js";
-import { resolveReferenceValue } from "../src/query/paths/evaluate.js";
+import { resolveReferenceValue } from "./helpers/query-shortcuts.js";
 import { linkInMemory } from "./helpers/in-memory.js";
 
 const run = (answer: unknown, path: string, more: Record<string, unknown> = {}, threshold = 1_000_000) =>

@@ -1,7 +1,8 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { ResultQueryError } from "../src/errors.js";
-import { formatPath, resolvePath } from "../src/query/paths/path.js";
+import { formatPath } from "../src/query/paths/path.js";
+import { resolvePath } from "./helpers/query-shortcuts.js";
 import { parseQueryArguments, queryValue, type QueryArguments } from "../src/query/query.js";
 
 const answer = {

@@ -14,7 +14,7 @@ import type { CryptoBackend } from "../src/records/crypto/backend.js";
 import { webCryptoBackend } from "../src/records/crypto/webcrypto.js";
 import { pluginOver, StorageDouble as SpyStorage } from "./helpers/storage-double.js";
 import { queryValue, parseQueryArguments, type QueryArguments } from "../src/query/query.js";
-import { selectForQuery } from "../src/query/paths/plan.js";
+import { selectForQuery } from "./helpers/query-shortcuts.js";
 import { dropSpareBuffers, spareBufferCount } from "../src/records/buffer-pool.js";
 import { serializeAnswer } from "../src/records/format/serialize.js";
 
@@ -48,7 +48,7 @@ function outcome(run: () => unknown): unknown {
 
 async function query(store: ResultHandleStore, handle: string, raw: Omit<QueryArguments, "handle">, owner: Owner = alice) {
   const args = parseQueryArguments({ handle, ...raw });
-  const found = await store.readShared(handle, owner, selectForQuery(args));
+  const found = await store.readShared(handle, owner, selectForQuery(args, { kind: "reference" }));
   return found && outcome(() => queryValue(found.value, args, 1_000_000));
 }
 

@@ -4,7 +4,7 @@
  */
 import { selectNodes } from "../jsonpath/jsonpath.js";
 import { formatPath, resolveSegments } from "./path.js";
-import { planPath, type QueryPlan } from "./plan.js";
+import type { QueryPlan } from "./plan.js";
 
 /** One selected node; `path` (canonical, S7.5) is computed when first read. */
 export interface EvaluatedNode {
@@ -49,16 +49,7 @@ export function evaluate(answer: unknown, plan: QueryPlan): Evaluation {
   return { singular: false, nodes };
 }
 
-/**
- * The value a `$result` reference names (S15): the value at a singular path, or the list of node values
- * for any other query; nothing cut, paged or field-filtered. Throws `ResultQueryError` as `result_query`
- * would (RESULT_PATH_NOT_FOUND, INVALID_INPUT).
- */
-export function resolveReferenceValue(answer: unknown, path: string): unknown {
-  return planValue(answer, planPath(path));
-}
-
-/** `resolveReferenceValue` for a path planned already. */
+/** The value a reference (S15.1) names: the one value of a singular path, or the node values of any other query. */
 export function planValue(answer: unknown, plan: QueryPlan): unknown {
   const evaluation = evaluate(answer, plan);
   return evaluation.singular ? evaluation.value : evaluation.nodes.map((node) => node.value);

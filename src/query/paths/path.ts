@@ -94,12 +94,7 @@ export interface Resolved {
   steps: (string | number)[];
 }
 
-/** Follows the segments through own properties only; anything else names nothing. */
-export function resolvePath(root: unknown, path: string): Resolved {
-  return resolveSegments(root, parsePath(path), path);
-}
-
-/** `resolvePath` for segments parsed already (the query plan's); `path` is quoted when nothing is there. */
+/** Follows the segments (the query plan's) through own properties only; anything else names nothing, and `path` is quoted then. */
 export function resolveSegments(root: unknown, segments: readonly PathSegment[], path: string): Resolved {
   let value = root;
   const steps: (string | number)[] = [];

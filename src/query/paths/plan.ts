@@ -17,6 +17,13 @@ import { listIndex, objectKey, parsePath, type PathSegment } from "./path.js";
 /** `fields` on a wide object read by the batches that may hold them, up to this many distinct fields; more read it whole (S16.4). */
 const PICKED_FIELDS = 32;
 
+/**
+ * What a read is for, said by the caller: a `result_query` page, answered under its instance's
+ * `thresholdBytes` (summaries, windows and batch readings of S8.5 and S14.6), or a reference (S15.1),
+ * which takes what it names whole and unpaged.
+ */
+export type ReadMode = { readonly kind: "page"; readonly thresholdBytes: number } | { readonly kind: "reference" };
+
 /** Arguments of `result_query` after validation (S7.1). */
 export interface QueryArguments {
   handle: string;
@@ -80,18 +87,19 @@ export function sliceWindow(args: Pick<QueryArguments, "offset" | "limit" | "pag
  * long string reads only the chunks holding its window of characters; one ending at a wide object reads the
  * batches holding its window of keys, one stepping through it those that may hold the name (S16.4); a
  * nodelist or a search reads all.
- * A path above a list or long string (`$` on `{ rows, log }`) reads a summary when `thresholdBytes` is
- * given (a `result_query`, whose slice may be refused): the query then answers from it only a refusal,
- * and reads the rest when the slice fits. Without it (a reference, S15.1) the value is read whole.
- * A `result_query` (with `thresholdBytes`) streams what it reads whole where it can (S14.6): a nodelist
+ * A path above a list or long string (`$` on `{ rows, log }`) reads a summary for a page (a `result_query`,
+ * whose slice may be refused): the query then answers from it only a refusal, and reads the rest when the
+ * slice fits. A reference (S15.1) reads the value whole.
+ * A page streams what it reads whole where it can (S14.6): a nodelist
  * whose item plan reaches an indexed list, and a search at or above indexed lists and wide objects (no
  * long string under it), read those lists and objects batch by batch; a search under a wide object's key
  * reads the batches that may hold the key, as a singular path does (S16.4).
  */
-export function selectorFor(plan: QueryPlan, args: Pick<QueryArguments, "offset" | "limit" | "page" | "search" | "fields">, thresholdBytes?: number): Selector {
+export function selectorFor(plan: QueryPlan, args: Pick<QueryArguments, "offset" | "limit" | "page" | "search" | "fields">, mode: ReadMode): Selector {
+  const reference = mode.kind === "reference";
   if (plan.kind === "refused") return () => "none";
   if (plan.kind === "nodelist") {
-    const names = thresholdBytes !== undefined && args.search === undefined ? plan.items?.names : undefined;
+    const names = !reference && args.search === undefined ? plan.items?.names : undefined;
     if (!names) return () => "all";
     const descendants = plan.items!.descendants;
     return (lists, strings = [], objects = []) => {
@@ -115,7 +123,7 @@ export function selectorFor(plan: QueryPlan, args: Pick<QueryArguments, "offset"
       if (!under(path)) continue;
       const rest = segments.slice(path.length);
       if (rest.length === 0) {
-        if (args.search !== undefined) return thresholdBytes === undefined ? { list, from: 0, to: length } : { stream: list }; // every item (S14.4)
+        if (args.search !== undefined) return reference ? { list, from: 0, to: length } : { stream: list }; // every item (S14.4)
         const { offset, limit } = sliceWindow(args, DEFAULT_LIMITS.items);
         return { list, from: offset, to: offset + limit };
       }
@@ -128,7 +136,7 @@ export function selectorFor(plan: QueryPlan, args: Pick<QueryArguments, "offset"
       if (!under(path)) continue;
       // Nothing is under a string: the refusal says so from its length alone.
       if (segments.length > path.length) return { string, from: 0, to: 0 };
-      if (args.search !== undefined || thresholdBytes === undefined) return "all"; // every character (S14.4, S15.1)
+      if (args.search !== undefined || reference) return "all"; // every character (S14.4, S15.1)
       const { offset, limit } = sliceWindow(args, DEFAULT_LIMITS.chars);
       // One character more each side: a window never splits a surrogate pair (S7.3), so its edges are looked at.
       return { string, from: Math.max(0, offset - 1), to: offset + limit + 2 };
@@ -138,7 +146,7 @@ export function selectorFor(plan: QueryPlan, args: Pick<QueryArguments, "offset"
       if (!under(path)) continue;
       // A reference (S15.1) reads the object whole; a search at it streams its member batches (S14.6); a
       // search under one of its keys, or a few fields (S7.4), read the batches that may hold them.
-      if (thresholdBytes === undefined) return "all";
+      if (mode.kind === "reference") return "all";
       const step = segments[path.length];
       if (step === undefined && args.search !== undefined) return { stream: "object", object };
       if (step === undefined && args.fields) {
@@ -148,21 +156,16 @@ export function selectorFor(plan: QueryPlan, args: Pick<QueryArguments, "offset"
       if (step === undefined) {
         // A window of its keys in key order (S7.4, S16.4): no more than could fit under the limit (5 bytes a member at least).
         const { offset, limit } = sliceWindow(args, DEFAULT_LIMITS.keys);
-        return { object, from: offset, to: offset + Math.min(limit, Math.floor(thresholdBytes / 5) + 2) };
+        return { object, from: offset, to: offset + Math.min(limit, Math.floor(mode.thresholdBytes / 5) + 2) };
       }
       return { object, keys: [objectKey(step) ?? (step.kind === "index" ? String(step.index) : "")] };
     }
     // A path on the way to a part (`$`, or `data` above `data.rows`) needs them; one beside them does not (S16.4).
     const aboveAPart = lists.some(({ path }) => above(path)) || strings.some(({ path }) => above(path)) || objects.some(({ path }) => above(path));
     if (!aboveAPart) return lists.length === 0 && strings.length === 0 && objects.length === 0 ? "all" : "outside";
-    if (thresholdBytes === undefined) return "all";
-    if (args.search === undefined) return { summary: thresholdBytes };
+    if (mode.kind === "reference") return "all";
+    if (args.search === undefined) return { summary: mode.thresholdBytes };
     // A search streams the lists and wide objects under it; a long string under it is read whole with the rest.
     return strings.some(({ path }) => above(path)) ? "all" : { stream: "all" };
   };
-}
-
-/** The selector of `args`'s path, parsed once per query whatever the number of instances asked. */
-export function selectForQuery(args: QueryArguments, thresholdBytes?: number): Selector {
-  return selectorFor(planPath(args.path), args, thresholdBytes);
 }

@@ -18,7 +18,7 @@ export interface ReferencePlan {
 export function planReference(path: string | undefined): ReferencePlan {
   const plan = planPath(path ?? "$");
   return {
-    select: selectorFor(plan, { offset: 0, limit: Number.MAX_SAFE_INTEGER }),
+    select: selectorFor(plan, { offset: 0, limit: Number.MAX_SAFE_INTEGER }, { kind: "reference" }),
     value: (answer) => (path === undefined ? answer : planValue(answer, plan)),
   };
 }

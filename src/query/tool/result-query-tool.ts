@@ -145,7 +145,7 @@ export class ResultQueryTool {
   async queryUntil(rawArgs: unknown, owner: OwnerOf): Promise<{ result: QueryResult; expiresAt: number }> {
     const args = parseQueryArguments(rawArgs);
     const plan = planPath(args.path); // parsed once, whatever the number of instances; the store reads what it selects
-    let found = await this.find(args.handle, owner, (source) => selectorFor(plan, args, source.config.thresholdBytes), "shared");
+    let found = await this.find(args.handle, owner, (source) => selectorFor(plan, args, { kind: "page", thresholdBytes: source.config.thresholdBytes }), "shared");
     const { config } = found.source;
     if (found.summary) {
       // Read as a summary (S16.4): a refusal built from it is the refusal of the whole (every part counts at

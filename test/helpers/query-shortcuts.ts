@@ -1,0 +1,17 @@
+/**
+ * Shortcuts the tests use over the query's own steps: a path parsed and resolved in one call, the value a
+ * reference names, the selector of a query's arguments. The package plans a path once and passes the plan on.
+ */
+import { parsePath, resolveSegments } from "../../src/query/paths/path.js";
+import { planValue } from "../../src/query/paths/evaluate.js";
+import { planPath, selectorFor, type QueryArguments, type ReadMode } from "../../src/query/paths/plan.js";
+import type { Selector } from "../../src/records/format/answer-index.js";
+
+/** Follows `path` (any form of S7.2) through own properties only, as a singular query does. */
+export const resolvePath = (root: unknown, path: string) => resolveSegments(root, parsePath(path), path);
+
+/** What `{ "$result": handle, "path": path }` names in `answer` (S15.1). */
+export const resolveReferenceValue = (answer: unknown, path: string): unknown => planValue(answer, planPath(path));
+
+/** The pieces a store reads for `args` (S8.5). */
+export const selectForQuery = (args: QueryArguments, mode: ReadMode): Selector => selectorFor(planPath(args.path), args, mode);
