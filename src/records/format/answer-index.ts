@@ -9,7 +9,6 @@ import type { ObjectLayout } from "./object-layout.js";
 import { IV_BYTES, TAG_BYTES } from "../crypto/backend.js";
 import { toJsonBytes } from "../../util/size.js";
 import { decodeUtf8 } from "../../util/utf8.js";
-import { byteSpan } from "./layout.js";
 
 export interface AnswerIndex {
   /** Random per save; bound into every piece's associated data, so pieces of two saves never mix. */
@@ -106,31 +105,6 @@ export function slot(bytes: Uint8Array, at: number, size: number): Uint8Array {
   return bytes.subarray(at * size, (at + 1) * size);
 }
 
-/** Byte range of the batches holding items `from` to `to - 1` of a list, and the items they hold. */
-export interface ItemSpan {
-  firstBatch: number;
-  endBatch: number;
-  start: number;
-  end: number;
-  firstItem: number;
-}
-
-export function itemSpan(list: ListLayout, from: number, to: number): ItemSpan | undefined {
-  const count = list.batches.length / 2;
-  if (from >= to || count === 0) return undefined;
-  // Last batch starting at or before `from`, then the first batch starting at or after `to`.
-  let low = 0;
-  let high = count - 1;
-  while (low < high) {
-    const mid = (low + high + 1) >> 1;
-    if (list.batches[2 * mid]! <= from) low = mid;
-    else high = mid - 1;
-  }
-  const firstBatch = low;
-  let endBatch = firstBatch + 1;
-  while (endBatch < count && list.batches[2 * endBatch]! < to) endBatch++;
-  return { firstBatch, endBatch, ...byteSpan(list.batches, list.end, firstBatch, endBatch, 1), firstItem: list.batches[2 * firstBatch]! };
-}
 
 /** The pieces a byte range touches, with the range's part in each. */
 export function piecesOf(index: AnswerIndex, start: number, end: number): { piece: number; from: number; to: number }[] {

@@ -2,8 +2,10 @@
  * How the index lays out a part read by window (S8.5, S16.4): a list's item batches, a wide object's member
  * batches and a long string's chunks are each flat pairs, in order, of the batch's first unit (item,
  * member, character) and the byte offset its JSON starts at; `end` is the offset just past the part's last
- * unit. What every such part is asked, answered once here.
+ * unit. What every such part is asked, answered once here: the whole arithmetic of the layouts.
  */
+import type { ListLayout } from "./serialize.js";
+import type { StringLayout } from "./string-layout.js";
 
 /** Each batch's first unit, in order (where a pieced read cuts). */
 export function unitStarts(pairs: readonly number[]): number[] {
@@ -23,4 +25,48 @@ export function partJsonBytes(pairs: readonly number[], end: number): number {
  */
 export function byteSpan(pairs: readonly number[], end: number, first: number, past: number, separator: number): { start: number; end: number } {
   return { start: pairs[2 * first + 1]!, end: past < pairs.length / 2 ? pairs[2 * past + 1]! - separator : end };
+}
+
+/** Batch `batch` of a list: its first item, the item past its last, and its JSON's bytes (before the comma, or before `]`). */
+export function batchAt(layout: ListLayout, batch: number): { first: number; last: number; start: number; end: number } {
+  const next = batch + 1 < layout.batches.length / 2;
+  return { first: layout.batches[2 * batch]!, last: next ? layout.batches[2 * batch + 2]! : layout.length, ...byteSpan(layout.batches, layout.end, batch, batch + 1, 1) };
+}
+
+/** Byte range of the batches holding items `from` to `to - 1` of a list, and the items they hold. */
+export interface ItemSpan {
+  firstBatch: number;
+  endBatch: number;
+  start: number;
+  end: number;
+  firstItem: number;
+}
+
+export function itemSpan(list: ListLayout, from: number, to: number): ItemSpan | undefined {
+  const count = list.batches.length / 2;
+  if (from >= to || count === 0) return undefined;
+  // Last batch starting at or before `from`, then the first batch starting at or after `to`.
+  let low = 0;
+  let high = count - 1;
+  while (low < high) {
+    const mid = (low + high + 1) >> 1;
+    if (list.batches[2 * mid]! <= from) low = mid;
+    else high = mid - 1;
+  }
+  const firstBatch = low;
+  let endBatch = firstBatch + 1;
+  while (endBatch < count && list.batches[2 * endBatch]! < to) endBatch++;
+  return { firstBatch, endBatch, ...byteSpan(list.batches, list.end, firstBatch, endBatch, 1), firstItem: list.batches[2 * firstBatch]! };
+}
+
+/** Byte range of the chunks holding characters `from` to `to - 1`, and the chunks (first, end) it spans. */
+export interface CharSpan {
+  firstChunk: number;
+  endChunk: number;
+  start: number;
+  end: number;
+}
+
+export function charSpan(layout: StringLayout, firstChunk: number, endChunk: number): CharSpan {
+  return { firstChunk, endChunk, ...byteSpan(layout.chunks, layout.end, firstChunk, endChunk, 0) };
 }

@@ -8,7 +8,6 @@
  */
 import { isHighSurrogate, isLowSurrogate } from "../../util/json.js";
 import type { PieceWriter } from "./piece-writer.js";
-import { byteSpan } from "./layout.js";
 
 /** Where one long string's characters lie in the answer's UTF-8 JSON. */
 export interface StringLayout {
@@ -44,16 +43,5 @@ export function writeLongString(writer: PieceWriter, text: string, path: string[
   return { path, length: text.length, chunks, end };
 }
 
-/** Byte range of the chunks holding characters `from` to `to - 1`, and the chunks (first, end) it spans. */
-export interface CharSpan {
-  firstChunk: number;
-  endChunk: number;
-  start: number;
-  end: number;
-}
-
-export function charSpan(layout: StringLayout, firstChunk: number, endChunk: number): CharSpan {
-  return { firstChunk, endChunk, ...byteSpan(layout.chunks, layout.end, firstChunk, endChunk, 0) };
-}
 
 

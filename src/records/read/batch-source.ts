@@ -8,14 +8,20 @@
  * A wide object's member batches are read the same way (object-stream.ts), with the same piece fetcher.
  */
 import type { ListSummary, ObjectSummary } from "../format/answer-index.js";
-import { partJsonBytes } from "../format/layout.js";
+import { batchAt, byteSpan, partJsonBytes } from "../format/layout.js";
 import type { AnswerRead } from "./answer-state.js";
 import { BatchPieces, type BatchReading } from "./pieces.js";
-import { forEachMemberBatch, type MemberVisit } from "./member-batches.js";
-import { batchAt, forEachPiece, type BatchPiece } from "./handover.js";
+import { forEachPiece, type BatchPiece } from "./handover.js";
 
 export type { BatchReading } from "./pieces.js";
 export type { BatchPiece } from "./handover.js";
+
+export interface MemberVisit {
+  /** Whether a batch, given its JSON text (members joined by commas), needs parsing at all. */
+  admit?: (text: string) => boolean;
+  /** The members of one batch, as one object in key order; `false` stops the reading (the answer is known). */
+  visit: (members: Record<string, unknown>) => boolean | void;
+}
 
 export interface BatchVisit {
   /** First item to read (default 0) and the item to stop before (default the list's length). */
@@ -77,29 +83,60 @@ export class StreamedAnswer {
   }
   private places?: Map<object, Map<string | number, BatchedPart>>;
 
-  /** Reads every member batch of wide object `object`, in key order, and says how the reading ended (object-stream.ts). */
-  async forEachMemberBatch(object: number, visit: MemberVisit): Promise<BatchReading> {
-    const reading = await forEachMemberBatch(this.read, object, visit);
-    return reading === "read" ? reading : this.ended(reading);
+  /**
+   * Reads every member batch of wide object `object`, in key order (S16.4), and says how the reading ended.
+   * A batch's stored text is its members `"key":value` joined by commas, so `{` + text + `}` is one batch
+   * parsed on its own, its keys in the object's own order (the order they were written in, which
+   * `Object.keys` of the whole object lists: array indexes first, and a batch's own come first in it too).
+   */
+  forEachMemberBatch(object: number, { admit, visit }: MemberVisit): Promise<BatchReading> {
+    const layout = this.read.state.index!.objects[object]!;
+    return this.eachBatch(layout, true, (batch) => ({ ...byteSpan(layout.batches, layout.end, batch, batch + 1, 1) }), (text) => {
+      if (admit && !admit(text)) return true;
+      return visit(JSON.parse(`{${text}}`) as Record<string, unknown>);
+    });
   }
 
   /** Reads the batches of `list` holding items `from` to `to - 1`, in order, and says how the reading ended. */
-  async forEachBatch(list: number, { from = 0, to = Number.MAX_SAFE_INTEGER, admit, wants, visit }: BatchVisit): Promise<BatchReading> {
+  forEachBatch(list: number, { from = 0, to = Number.MAX_SAFE_INTEGER, admit, wants, visit }: BatchVisit): Promise<BatchReading> {
     const layout = this.read.state.index!.lists[list]!;
     const held = this.read.state.lists.get(list); // batches a slice read before are in memory already
-    const pieces = new BatchPieces(this.read, layout.end, !wants); // a few batches wanted: none fetched ahead
-    for (let batch = 0; batch < layout.batches.length / 2; batch++) {
+    return this.eachBatch(layout, !wants, (batch) => { // a few batches wanted: none fetched ahead
       const { first, last, start, end } = batchAt(layout, batch);
-      if (last <= from || (wants && !wants(batch))) continue;
-      if (first >= to) break;
-      if (held?.loaded[batch]) {
-        if (visit(first, held.items.slice(first, last), batch) === false) return "read";
+      if (first >= to) return "stop";
+      if (last <= from || (wants && !wants(batch))) return "skip";
+      if (held?.loaded[batch]) return { items: held.items.slice(first, last) };
+      return { start, end };
+    }, (text, batch) => {
+      if (admit && !admit(text)) return true;
+      return visit(layout.batches[2 * batch]!, JSON.parse(`[${text}]`) as unknown[], batch);
+    }, (items, batch) => visit(layout.batches[2 * batch]!, items, batch));
+  }
+
+  /**
+   * The one loop over a part's batches, a list's or a wide object's: `where` says for each batch whether
+   * to stop, skip it, take the items held in memory already, or read its bytes; `parse` takes a batch's
+   * text (and may rule it out unparsed); `false` from either ends the reading, the answer being known.
+   */
+  private async eachBatch(
+    layout: { readonly batches: readonly number[]; readonly end: number },
+    readAhead: boolean,
+    where: (batch: number) => "stop" | "skip" | { items: unknown[] } | { start: number; end: number },
+    parse: (text: string, batch: number) => boolean | void,
+    held?: (items: unknown[], batch: number) => boolean | void,
+  ): Promise<BatchReading> {
+    const pieces = new BatchPieces(this.read, layout.end, readAhead);
+    for (let batch = 0; batch < layout.batches.length / 2; batch++) {
+      const at = where(batch);
+      if (at === "stop") break;
+      if (at === "skip") continue;
+      if ("items" in at) {
+        if (held!(at.items, batch) === false) return "read";
         continue;
       }
-      const text = await pieces.text(start, end);
+      const text = await pieces.text(at.start, at.end);
       if (text === "lost" || text === "unavailable") return this.ended(text);
-      if (admit && !admit(text)) continue;
-      if (visit(first, JSON.parse(`[${text}]`) as unknown[], batch) === false) return "read";
+      if (parse(text, batch) === false) return "read";
     }
     return "read";
   }

@@ -7,8 +7,7 @@
 import { piecesOf } from "../format/answer-index.js";
 import type { AnswerRead } from "./answer-state.js";
 import { BatchPieces, type BatchReading } from "./pieces.js";
-import { byteSpan } from "../format/layout.js";
-import type { ListLayout } from "../format/serialize.js";
+import { batchAt } from "../format/layout.js";
 
 export interface BatchPiece {
   readonly bytes: Uint8Array;
@@ -62,11 +61,6 @@ export async function forEachPiece(read: AnswerRead, list: number, { from = 0, t
   return "read";
 }
 
-/** Batch `batch` of a list: its first item, the item past its last, and its JSON's bytes (before the comma, or before `]`). */
-export function batchAt(layout: ListLayout, batch: number): { first: number; last: number; start: number; end: number } {
-  const next = batch + 1 < layout.batches.length / 2;
-  return { first: layout.batches[2 * batch]!, last: next ? layout.batches[2 * batch + 2]! : layout.length, ...byteSpan(layout.batches, layout.end, batch, batch + 1, 1) };
-}
 
 function joinBytes(parts: readonly Uint8Array[]): Uint8Array {
   if (parts.length === 1) return parts[0]!;

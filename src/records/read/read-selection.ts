@@ -4,9 +4,8 @@
  * whole handle read as not found). What is read is kept in the answer's state, which `readShared` may
  * keep in memory for the next query (recent-answers.ts), counting what it holds (S16.3).
  */
-import { itemSpan, piecesOf, type Selection } from "../format/answer-index.js";
-import { partJsonBytes, unitStarts } from "../format/layout.js";
-import { charSpan } from "../format/string-layout.js";
+import { piecesOf, type Selection } from "../format/answer-index.js";
+import { charSpan, itemSpan, partJsonBytes, unitStarts } from "../format/layout.js";
 import { PiecedString } from "../../util/pieced-string.js";
 import { MISSING, placeAt, readRanges, type AnswerRead } from "./answer-state.js";
 import { readMembers, readNamed } from "./object-members.js";
