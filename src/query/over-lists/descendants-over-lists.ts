@@ -12,7 +12,7 @@ import { JSONPathNode } from "json-p3";
 import type { BatchReading, StreamedAnswer } from "../../records/read/batch-source.js";
 import { hasOwn } from "../../util/json.js";
 import { Location, runFrom, selectFrom, tick, useBudget, type JsonPathNode, type QueryBudget } from "../jsonpath/jsonpath.js";
-import { descendantsPlanAt, type ItemPlan } from "./item-plan.js";
+import { descendantsPlanAt, type ItemPlan } from "../jsonpath/item-plan.js";
 import { listNodes } from "./list-nodes.js";
 import type { NodelistPager } from "../paths/nodelist.js";
 import type { BatchWorkers } from "../workers/pool.js";

@@ -7,7 +7,7 @@
 import type { BatchReading, StreamedAnswer } from "../../records/read/batch-source.js";
 import { batchesToRead, countInWorkers, takeCounts } from "./worker-counts.js";
 import type { QueryBudget } from "../jsonpath/jsonpath.js";
-import { admits, type ItemPlan } from "./item-plan.js";
+import { admits, type ItemPlan } from "../jsonpath/item-plan.js";
 import type { NodelistPager } from "../paths/nodelist.js";
 import type { BatchWorkers } from "../workers/pool.js";
 

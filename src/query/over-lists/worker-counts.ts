@@ -9,7 +9,7 @@
 import { MAX_QUERY_STEPS } from "../../defaults.js";
 import type { BatchReading, StreamedAnswer } from "../../records/read/batch-source.js";
 import { tooManySteps, type QueryBudget } from "../jsonpath/jsonpath.js";
-import type { ItemPlan } from "./item-plan.js";
+import type { ItemPlan } from "../jsonpath/item-plan.js";
 import type { NodelistPager } from "../paths/nodelist.js";
 import type { BatchWorkers } from "../workers/pool.js";
 

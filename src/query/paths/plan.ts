@@ -11,7 +11,7 @@ import type { ListSummary, ObjectSummary, Selection, Selector, StringSummary } f
 import { ResultQueryError } from "../../errors.js";
 import { DEFAULT_LIMITS } from "../../defaults.js";
 import { compileJsonPath, type CompiledJsonPath } from "../jsonpath/jsonpath.js";
-import { itemPlanOf, type ItemPlan } from "../over-lists/item-plan.js";
+import { itemPlanOf, type ItemPlan } from "../jsonpath/item-plan.js";
 import { listIndex, objectKey, parsePath, type PathSegment } from "./path.js";
 
 /** `fields` on a wide object read by the batches that may hold them, up to this many distinct fields; more read it whole (S16.4). */

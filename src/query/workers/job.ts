@@ -10,7 +10,7 @@
  * leave the calling thread: a worker sees plaintext of the pieces it is handed, nothing else.
  */
 import { compileJsonPath, QueryBudget } from "../jsonpath/jsonpath.js";
-import { admits, descendantsPlanAt, itemPlanOf, type ItemPlan } from "../over-lists/item-plan.js";
+import { admits, descendantsPlanAt, itemPlanOf, type ItemPlan } from "../jsonpath/item-plan.js";
 import { decodeUtf8 } from "../../util/utf8.js";
 
 export interface CountJob {

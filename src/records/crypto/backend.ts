@@ -61,3 +61,9 @@ export function toHex(bytes: Uint8Array): string {
   for (const byte of bytes) hex += byte.toString(16).padStart(2, "0");
   return hex;
 }
+
+/**
+ * The record format's version: the last byte of every record, and bound into every key derived (S8.3), so
+ * records of another format never open, even under the same secret.
+ */
+export const FORMAT_VERSION = 6;

@@ -9,7 +9,7 @@
  */
 import { DEFAULT_NAMESPACE } from "../../defaults.js";
 import { toJsonBytes } from "../../util/size.js";
-import { FORMAT_VERSION } from "../format/format.js";
+import { FORMAT_VERSION } from "./backend.js";
 import { toHex, type AesKey, type CryptoBackend, type Hkdf } from "./backend.js";
 import { webCryptoBackend } from "./webcrypto.js";
 

@@ -26,9 +26,9 @@
  * nor scope) reads as not found: its keys are derived under another version (keys.ts) and its last byte differs.
  */
 import { ResultHandlesError } from "../../errors.js";
-import { IV_BYTES, TAG_BYTES, randomBytes, type AesKey, type CryptoBackend, type Sealed } from "../crypto/backend.js";
+import { FORMAT_VERSION, IV_BYTES, TAG_BYTES, randomBytes, type AesKey, type CryptoBackend, type Sealed } from "../crypto/backend.js";
 
-export const FORMAT_VERSION = 6;
+
 /** A piece's header, as its associated data binds it: expiresAt 8, index 4, count 4, flags 1, version 1. */
 const HEADER_BYTES = 18;
 /** The header sealed inside a whole or index plaintext: the piece header without the version byte. */

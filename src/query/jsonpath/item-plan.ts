@@ -8,7 +8,7 @@
  * query keeps only the page it returns.
  */
 import { JSONPathNode } from "json-p3";
-import { ChildSegment, DescendantSegment, environment, FilterSelector, InfixExpression, Location, NameSelector, RelativeQuery, SliceSelector, StringLiteral, WildcardSelector, runFrom, selectFrom, tick, type CompiledJsonPath, type JsonPathNode, type QueryBudget, type Segment } from "../jsonpath/jsonpath.js";
+import { ChildSegment, DescendantSegment, environment, FilterSelector, InfixExpression, Location, NameSelector, RelativeQuery, SliceSelector, StringLiteral, WildcardSelector, runFrom, selectFrom, tick, type CompiledJsonPath, type JsonPathNode, type QueryBudget, type Segment } from "./jsonpath.js";
 
 interface FilterExpression {
   evaluate(context: object): unknown;
