@@ -1,0 +1,10 @@
+import DefaultTheme from "vitepress/theme";
+import type { Theme } from "vitepress";
+import Playground from "./Playground.vue";
+
+export default {
+  extends: DefaultTheme,
+  enhanceApp({ app }) {
+    app.component("Playground", Playground);
+  },
+} satisfies Theme;
