@@ -30,7 +30,7 @@ const RUNNERS: Record<string, string> = {
   "docs/model.md › Reading it back, by example#0": "readme-exchanges.test.ts",
   "docs/model.md › When a call is refused#0": "readme-exchanges.test.ts",
   "docs/finding.md › Finding things#0": "readme-exchanges.test.ts",
-  "docs/finding.md › Finding things#1": "readme-exchanges.test.ts",
+  "docs/finding.md › What a search answers#0": "readme-exchanges.test.ts",
   "docs/references.md › Passing a folded answer to another tool#0": "readme-fragments.test.ts",
   "docs/runtimes.md › On Cloudflare Workers and other edge runtimes#0": "runtimes/workers.test.ts, readme-fragments.test.ts",
   "docs/runtimes.md › On Cloudflare Workers and other edge runtimes#1": "runtimes/workers.test.ts",
