@@ -2,15 +2,19 @@
 // sees" and "Finding things"), read from the pages and run as written: each call goes to a real McpServer with
 // the demo's tools (playground/demo-tools.ts) folded by a plugin instance set up as the demo server's
 // (threshold 4096), through a real SDK client. The elided handle ("8ededa5a-…", "…") is replaced by the
-// handle of a real fold; nothing else is changed. When the demo's data or texts change, these blocks are what
-// to regenerate: the failure shows the answer the code gives now.
+// handle of a real fold; nothing else is changed. When the demo's data or texts change (S18), run this file with
+// UPDATE_DOCS_EXCHANGES=1: it writes each block's answers again from what the code answers, then checks them.
 import type { Client } from "@modelcontextprotocol/client";
 import { McpServer } from "@modelcontextprotocol/server";
 import { ResultHandlesPlugin } from "mcp-result-handles";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { registerCountTickets, registerReport, registerServerLog } from "../playground/demo-tools.js";
 import { linkInMemory } from "./helpers/in-memory.js";
+import { writeFileSync } from "node:fs";
+import { join } from "node:path";
 import { docBlock, docBlocks, docText } from "./helpers/doc-blocks.js";
+import { answerLines } from "./helpers/exchange-text.js";
+import { root } from "./helpers/packed-package.js";
 
 interface Exchange {
   readonly tool: string;
@@ -78,9 +82,31 @@ async function fold(tool: string, args: Record<string, unknown>): Promise<string
   return handle!;
 }
 
+/** With UPDATE_DOCS_EXCHANGES=1 the pages' answers are first written again from what the code answers. */
+const UPDATE = process.env.UPDATE_DOCS_EXCHANGES === "1";
+
+interface Where {
+  readonly file: string;
+  readonly heading: string;
+  readonly index: number;
+}
+
+/** Writes a block's `←` answers again from the real ones, keeping its `→` calls as written. */
+async function rewriteBlock({ file, heading, index }: Where, handle: string): Promise<void> {
+  const block = docBlock(file, heading, index);
+  const written: string[] = [];
+  for (const { tool, args } of exchanges(block)) {
+    const result = (await client.callTool({ name: tool, arguments: withHandle(args, handle) })) as { isError?: boolean; structuredContent?: unknown; content: { text?: string }[] };
+    const call = `→ ${tool} ${JSON.stringify(args).replace(/^\{(.+)\}$/, "{ $1 }").replace(/":/g, '": ').replace(/,"/g, ', "')}`;
+    written.push([call, ...answerLines(result.isError ? { text: result.content[0]!.text! } : { json: result.structuredContent })].join("\n"));
+  }
+  writeFileSync(join(root, file), docText(file).replace(block, written.join("\n\n") + "\n"));
+}
+
 /** Runs every exchange of a block against a handle and checks each answer as the page shows it. */
-async function runBlock(block: string, handle: string): Promise<number> {
-  const list = exchanges(block);
+async function runBlock(where: Where, handle: string): Promise<number> {
+  if (UPDATE) await rewriteBlock(where, handle);
+  const list = exchanges(docBlock(where.file, where.heading, where.index));
   for (const { tool, args, answer } of list) {
     const result = (await client.callTool({ name: tool, arguments: withHandle(args, handle) })) as {
       isError?: boolean;
@@ -132,7 +158,7 @@ describe("S17.4, S20.4 the docs' result_query exchanges answer as shown", () => 
 
   for (const { file, heading, index, tool, exchanges: count } of BLOCKS) {
     it(`${file} "${heading}" #${index}, over the demo's ${tool}`, async () => {
-      expect(await runBlock(docBlock(file, heading, index), await fold(tool, foldArguments(file, tool)))).toBe(count);
+      expect(await runBlock({ file, heading, index }, await fold(tool, foldArguments(file, tool)))).toBe(count);
     });
   }
 });
