@@ -142,3 +142,18 @@ test("S20.2 the Playground page runs the in-page playground: a signed-in call fo
   expect(await page.evaluate(() => getComputedStyle(document.body).padding)).toBe("0px");
   expect(errors).toEqual([]);
 });
+
+test("S20.2 the Playground works again after the site's own navigation leaves it and comes back", async ({ page }) => {
+  const errors = await visit(page, "/playground.html");
+  await expect(page.locator("body")).toHaveAttribute("data-ready", "true");
+  // In-site links change pages without loading a document; the playground wires a fresh one on return.
+  await page.locator(".VPSidebar").getByRole("link", { name: "Finding things" }).click();
+  await expect(page).toHaveURL(/\/finding\.html$/);
+  await page.locator(".VPSidebar").getByRole("link", { name: "Playground" }).click();
+  await expect(page).toHaveURL(/\/playground\.html$/);
+  await expect(page.locator("body")).toHaveAttribute("data-ready", "true");
+  await page.getByTestId("call-signed-in").click();
+  await expect(page.getByTestId("answer-kind")).toHaveText(/folded from/);
+  await expect(page.getByTestId("query-handle")).not.toHaveValue("");
+  expect(errors).toEqual([]);
+});
