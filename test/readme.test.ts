@@ -4,7 +4,7 @@
 // readme-fragments.test.ts, the result_query exchanges in readme-exchanges.test.ts, the page blocks in
 // Chromium (readme-page.test.ts), the servers in examples.test.ts, runtimes/deno-bun.test.ts and
 // runtimes/workers.test.ts.
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { root } from "./helpers/packed-package.js";
@@ -125,6 +125,15 @@ describe("S17.4 the shell blocks name what exists", () => {
       const token = /--header "Authorization: Bearer (\S+)"/.exec(line)![1]!;
       expect(http).toContain(`["${token}", `);
     }
+  });
+
+  it("S20.3 the README fits the package page: at most 250 lines, the picture, and a link to every page of the site", () => {
+    const readme = readFileSync(join(root, "README.md"), "utf8");
+    expect(readme.split("\n").length).toBeLessThanOrEqual(250);
+    expect(readme).toContain("](docs/flow.svg)");
+    const pages = readdirSync(join(root, "docs")).filter((name) => name.endsWith(".md") && name !== "index.md");
+    expect(pages.length).toBeGreaterThanOrEqual(12);
+    expect(pages.filter((name) => !readme.includes(`](docs/${name}`))).toEqual([]);
   });
 
   it("the README's install line is Getting started's", () => {
