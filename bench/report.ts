@@ -127,7 +127,7 @@ export function printGoals(goals: readonly GoalCheck[]): void {
   }
 }
 
-/** The goals as a Markdown table, for the README (printed by `--redraw`). */
+/** The goals as a Markdown table, for the Performance page, docs/performance.md (printed by `--redraw`). */
 export function goalsMarkdown(goals: readonly GoalCheck[]): string {
   const lines = ["| Goal | Limit | Measured (median of per-round ratios) | Met |", "| --- | --- | --- | --- |"];
   for (const g of goals) {

@@ -1,5 +1,5 @@
 /**
- * Draws docs/flow.svg, the README's picture of the flow, from a real run: a real SDK server with the
+ * Draws docs/flow.svg, the picture of the flow in the README and the docs, from a real run: a real SDK server with the
  * plugin and a real client linked in memory fold the 200-ticket answer and read a slice back; every
  * byte count in the picture is measured here. Run: npm run docs:flow [output.svg]
  */

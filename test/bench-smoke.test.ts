@@ -1,6 +1,6 @@
 // The bench in quick mode, one small size, Node and the over-HTTP part (1 MB through the demo server,
 // the bench's own tools added through its `extraTools` hook): it runs, folds, queries, and writes the JSON
-// the README's figures come from. Runs the built package (dist/node): `npm test` builds first.
+// the Performance page's figures come from. Runs the built package (dist/node): `npm test` builds first.
 import { execFile } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";

@@ -9,8 +9,10 @@ import { describe, expect, it } from "vitest";
 const root = resolve(dirname(fileURLToPath(import.meta.url)), "..");
 const design = readFileSync(join(root, "docs/design.md"), "utf8");
 /** What the repository writes and cites rules in; generated output and installed packages are not read. */
-const CITING = ["src", "test", "bench", "playground", "e2e", "examples", "scripts", "README.md"];
-const TEXT = new Set([".ts", ".mts", ".cts", ".js", ".mjs", ".cjs", ".md", ".html", ".json", ".sh"]);
+const CITING = ["src", "test", "bench", "playground", "e2e", "examples", "scripts", "README.md", "docs/.vitepress/config.ts", "docs/.vitepress/theme"];
+/** The site's own pages cite rules too (docs/api/ is TypeDoc's output, from the comments already read in src). */
+const PAGES = readdirSync(join(root, "docs")).filter((name) => name.endsWith(".md") && name !== "design.md").map((name) => join("docs", name));
+const TEXT = new Set([".ts", ".mts", ".cts", ".js", ".mjs", ".cjs", ".md", ".html", ".json", ".sh", ".vue", ".css"]);
 const RULE = /\bS(\d+)\.(\d+)\b/g;
 
 function filesUnder(path: string): string[] {
@@ -29,10 +31,10 @@ describe("docs/design.md defines every rule the repository cites", () => {
     expect(defined.filter((id, at) => defined.indexOf(id) !== at)).toEqual([]);
   });
 
-  it("every S<section>.<rule> cited in src, test, bench, playground, e2e, examples, scripts and the README is defined", () => {
+  it("every S<section>.<rule> cited in src, test, bench, playground, e2e, examples, scripts, the README and the site's pages is defined", () => {
     const undefinedCitations: string[] = [];
     let cited = 0;
-    for (const file of CITING.flatMap((path) => filesUnder(join(root, path)))) {
+    for (const file of [...CITING, ...PAGES].flatMap((path) => filesUnder(join(root, path)))) {
       for (const id of new Set(ruleIds(readFileSync(file, "utf8")))) {
         cited++;
         if (!defined.includes(id)) undefinedCitations.push(`${id} in ${file.slice(root.length + 1)}`);

@@ -81,11 +81,11 @@ describe("S13.4 one base error class with codes", () => {
   });
 });
 
-describe("README: the errors table", () => {
+describe("docs/api.md: the errors table", () => {
   it("names every exported error class and every code but the result_query ones (listed in their own table)", async () => {
     const { readFileSync } = await import("node:fs");
-    const readme = readFileSync(new URL("../README.md", import.meta.url), "utf8");
-    const table = readme.slice(readme.indexOf("### Errors"), readme.indexOf("## Security"));
+    const page = readFileSync(new URL("../docs/api.md", import.meta.url), "utf8");
+    const table = page.slice(page.indexOf("\n## Errors\n"));
     const source = readFileSync(new URL("../src/errors.ts", import.meta.url), "utf8");
     const allCodes = source.slice(source.indexOf("export type ResultHandlesErrorCode"), source.indexOf("export type ResultQueryErrorCode"));
     const codes = [...allCodes.matchAll(/\| "([A-Z_]+)"/g)].map((match) => match[1]!);

@@ -1,4 +1,4 @@
-// The README's two complete servers (examples/), run as a user runs them, with a real SDK client:
+// The two complete servers of the README and Getting started (examples/), run as a user runs them, with a real SDK client:
 // the HTTP one over real HTTP (createMcpHandler), the stdio one as a child process over stdio.
 import { spawn, type ChildProcess } from "node:child_process";
 import { readFileSync } from "node:fs";
@@ -10,18 +10,23 @@ import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { RESULT_HANDLE_META_KEY } from "mcp-result-handles";
 import { connect, type Era } from "./helpers/mcp-client.js";
-import { readmeBlock } from "./helpers/readme.js";
+import { docBlock } from "./helpers/doc-blocks.js";
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), "..");
 const tsx = join(root, "node_modules", ".bin", "tsx");
 type Result = { structuredContent?: Record<string, unknown>; _meta?: Record<string, unknown>; isError?: boolean };
 
 
-describe("the README shows the examples that these tests run", () => {
-  for (const [heading, file] of [["A stdio server", "stdio-server.ts"], ["An HTTP server", "http-server.ts"]]) {
-    it(`"${heading}" is examples/${file} without its header comment`, () => {
-      const source = readFileSync(join(root, "examples", file!), "utf8").replace(/^\/\*\*[\s\S]*?\*\/\n/, "");
-      expect(readmeBlock(heading!)).toBe(source);
+describe("the README and Getting started show the examples that these tests run", () => {
+  const shown = [
+    ["README.md", "A stdio server", "stdio-server.ts"],
+    ["docs/getting-started.md", "A stdio server", "stdio-server.ts"],
+    ["docs/getting-started.md", "An HTTP server", "http-server.ts"],
+  ] as const;
+  for (const [page, heading, file] of shown) {
+    it(`${page} "${heading}" is examples/${file} without its header comment`, () => {
+      const source = readFileSync(join(root, "examples", file), "utf8").replace(/^\/\*\*[\s\S]*?\*\/\n/, "");
+      expect(docBlock(page, heading)).toBe(source);
     });
   }
 });

@@ -1,19 +1,20 @@
-// S17.4 the README's `→ result_query {…}` / `← …` exchanges (the text blocks of "Finding things"), read from
-// README.md and run as written: each call goes to a real McpServer with the demo's tools (playground/demo-tools.ts)
-// folded by a plugin instance set up as the demo server's (threshold 4096), through a real SDK client. The
-// elided handle ("8ededa5a-…", "…") is replaced by the handle of a real fold; nothing else is changed.
-import { readFileSync } from "node:fs";
-import { join } from "node:path";
+// S17.4, S20.4 the `→ result_query {…}` / `← …` exchanges of the docs pages (the text blocks of "What the model
+// sees" and "Finding things"), read from the pages and run as written: each call goes to a real McpServer with
+// the demo's tools (playground/demo-tools.ts) folded by a plugin instance set up as the demo server's
+// (threshold 4096), through a real SDK client. The elided handle ("8ededa5a-…", "…") is replaced by the
+// handle of a real fold; nothing else is changed. When the demo's data or texts change (S18), run this file with
+// UPDATE_DOCS_EXCHANGES=1: it writes each block's answers again from what the code answers, then checks them.
 import type { Client } from "@modelcontextprotocol/client";
 import { McpServer } from "@modelcontextprotocol/server";
 import { ResultHandlesPlugin } from "mcp-result-handles";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { registerCountTickets, registerReport, registerServerLog } from "../playground/demo-tools.js";
 import { linkInMemory } from "./helpers/in-memory.js";
+import { writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { docBlock, docBlocks, docText } from "./helpers/doc-blocks.js";
+import { answerLines } from "./helpers/exchange-text.js";
 import { root } from "./helpers/packed-package.js";
-import { readmeBlock, readmeBlocks } from "./helpers/readme.js";
-
-const HEADING = "Finding things";
 
 interface Exchange {
   readonly tool: string;
@@ -49,12 +50,9 @@ function exchanges(block: string): Exchange[] {
   return found;
 }
 
-/** The README elides handles ("8ededa5a-…", "…"): every string with an ellipsis under `handle` is the real one. */
+/** The pages elide handles ("8ededa5a-…", "…"): every string with an ellipsis under `handle` is the real one. */
 const withHandle = (args: Record<string, unknown>, handle: string) =>
   typeof args.handle === "string" && args.handle.includes("…") ? { ...args, handle } : args;
-
-/** README.md's prose, for the figures it names (the blocks themselves come from readmeBlock). */
-const readmeText = () => readFileSync(join(root, "README.md"), "utf8");
 
 const normalized = (text: string) => text.replace(/\s+/g, " ").trim();
 
@@ -84,9 +82,31 @@ async function fold(tool: string, args: Record<string, unknown>): Promise<string
   return handle!;
 }
 
-/** Runs every exchange of a block against a handle and checks each answer as the README shows it. */
-async function runBlock(block: string, handle: string): Promise<number> {
-  const list = exchanges(block);
+/** With UPDATE_DOCS_EXCHANGES=1 the pages' answers are first written again from what the code answers. */
+const UPDATE = process.env.UPDATE_DOCS_EXCHANGES === "1";
+
+interface Where {
+  readonly file: string;
+  readonly heading: string;
+  readonly index: number;
+}
+
+/** Writes a block's `←` answers again from the real ones, keeping its `→` calls as written. */
+async function rewriteBlock({ file, heading, index }: Where, handle: string): Promise<void> {
+  const block = docBlock(file, heading, index);
+  const written: string[] = [];
+  for (const { tool, args } of exchanges(block)) {
+    const result = (await client.callTool({ name: tool, arguments: withHandle(args, handle) })) as { isError?: boolean; structuredContent?: unknown; content: { text?: string }[] };
+    const call = `→ ${tool} ${JSON.stringify(args).replace(/^\{(.+)\}$/, "{ $1 }").replace(/":/g, '": ').replace(/,"/g, ', "')}`;
+    written.push([call, ...answerLines(result.isError ? { text: result.content[0]!.text! } : { json: result.structuredContent })].join("\n"));
+  }
+  writeFileSync(join(root, file), docText(file).replace(block, written.join("\n\n") + "\n"));
+}
+
+/** Runs every exchange of a block against a handle and checks each answer as the page shows it. */
+async function runBlock(where: Where, handle: string): Promise<number> {
+  if (UPDATE) await rewriteBlock(where, handle);
+  const list = exchanges(docBlock(where.file, where.heading, where.index));
   for (const { tool, args, answer } of list) {
     const result = (await client.callTool({ name: tool, arguments: withHandle(args, handle) })) as {
       isError?: boolean;
@@ -105,12 +125,27 @@ async function runBlock(block: string, handle: string): Promise<number> {
   return list.length;
 }
 
-describe(`S17.4 "${HEADING}": the README's result_query exchanges answer as shown`, () => {
-  const blocks = () => readmeBlocks().filter((block) => block.heading === HEADING);
+/** Every exchange block of the pages, in the order of the files: where it is, which demo tool's fold it reads, and how many exchanges it holds. */
+const BLOCKS = [
+  { file: "docs/finding.md", heading: "Finding things", index: 0, tool: "report", exchanges: 2 },
+  { file: "docs/finding.md", heading: "What a search answers", index: 0, tool: "server_log", exchanges: 1 },
+  { file: "docs/model.md", heading: "Reading it back, by example", index: 0, tool: "report", exchanges: 4 },
+  { file: "docs/model.md", heading: "When a call is refused", index: 0, tool: "report", exchanges: 3 },
+] as const;
 
-  it("the blocks are text blocks of exchanges, every one with a call and an answer", () => {
-    expect(blocks().length).toBeGreaterThanOrEqual(3);
-    for (const block of blocks()) {
+/** The arguments of the fold a block reads: server_log's length comes from the prose before the block. */
+function foldArguments(file: string, tool: string): Record<string, unknown> {
+  if (tool !== "server_log") return {};
+  return { lines: Number(/`server_log` of (\d+) lines/.exec(docText(file))![1]) };
+}
+
+describe("S17.4, S20.4 the docs' result_query exchanges answer as shown", () => {
+  it("every text block of exchanges in the README and the pages is replayed here, and only those", () => {
+    const withExchanges = docBlocks().filter((block) => /^→ /m.test(block.code));
+    expect(withExchanges.map(({ file, heading, index }) => `${file} › ${heading}#${index}`)).toEqual(
+      BLOCKS.map(({ file, heading, index }) => `${file} › ${heading}#${index}`),
+    );
+    for (const block of withExchanges) {
       expect(block.lang).toBe("text");
       const list = exchanges(block.code);
       expect(list.length).toBeGreaterThan(0);
@@ -121,17 +156,9 @@ describe(`S17.4 "${HEADING}": the README's result_query exchanges answer as show
     }
   });
 
-  it("#0, filters and search over the demo's report (200 tickets, S14)", async () => {
-    expect(await runBlock(readmeBlock(HEADING, 0), await fold("report", {}))).toBe(2);
-  });
-
-  it("#1, search in the demo's server_log, a line per hit (S14)", async () => {
-    // The prose before the block says how many lines the log has.
-    const lines = Number(/`server_log` of (\d+) lines/.exec(readmeText())![1]);
-    expect(await runBlock(readmeBlock(HEADING, 1), await fold("server_log", { lines }))).toBe(1);
-  });
-
-  it("#2, refusals that name the next call (S14)", async () => {
-    expect(await runBlock(readmeBlock(HEADING, 2), await fold("report", {}))).toBe(3);
-  });
+  for (const { file, heading, index, tool, exchanges: count } of BLOCKS) {
+    it(`${file} "${heading}" #${index}, over the demo's ${tool}`, async () => {
+      expect(await runBlock({ file, heading, index }, await fold(tool, foldArguments(file, tool)))).toBe(count);
+    });
+  }
 });

@@ -1,4 +1,4 @@
-// S17.4 the README's TypeScript fragments, read from README.md, run with the package installed from its
+// S17.4, S20.4 the TypeScript fragments of the README and the docs pages, read from the files, run with the package installed from its
 // tarball (tsx in a scratch project). A fragment that names `server` or `plugin` gets them from a short
 // prelude; what follows it calls the tools through a real SDK client and prints what the test checks.
 import { execFile } from "node:child_process";
@@ -9,7 +9,7 @@ import { Client } from "@modelcontextprotocol/client";
 import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { cleanEnv, root, scratchProject, type ScratchProject } from "./helpers/packed-package.js";
-import { readmeBlock } from "./helpers/readme.js";
+import { docBlock } from "./helpers/doc-blocks.js";
 
 const run = promisify(execFile);
 const tsx = join(root, "node_modules", ".bin", "tsx");
@@ -56,9 +56,9 @@ await client.close();
 process.exit(0);
 `;
 
-describe("S17.4 the README's TypeScript fragments", () => {
+describe("S17.4 the docs' TypeScript fragments", () => {
   it('"Who owns a call": owner replaces the default rule, so an in-process call with no clientId stays anonymous', async () => {
-    const fragment = readmeBlock("Who owns a call");
+    const fragment = docBlock("docs/getting-started.md", "Who owns a call");
     const withOwner = JSON.parse((await runModule("owner.ts", prelude(true) + fragment + callTools({ big: 9000 }))).stdout);
     expect(withOwner).toEqual({ big: { folded: false } });
     // Control: the default owner (the in-process connection is one session) folds the same answer.
@@ -67,7 +67,7 @@ describe("S17.4 the README's TypeScript fragments", () => {
   }, 60_000);
 
   it('"Options": two instances on one server, each with its threshold and preview, folding only the tools it names', async () => {
-    const fragment = readmeBlock("Options");
+    const fragment = docBlock("docs/api.md", "Options");
     const tools = { report: 6000, server_log: 3000, orders: 6000, order_count: 12000 };
     const small = JSON.parse((await runModule("options.ts", prelude(false) + fragment + callTools(tools))).stdout);
     expect(small).toEqual({ report: { folded: true, previewRows: 5 }, server_log: { folded: false }, orders: { folded: false }, order_count: { folded: false } });
@@ -76,7 +76,7 @@ describe("S17.4 the README's TypeScript fragments", () => {
   }, 60_000);
 
   it('"Passing a folded answer to another tool": count_tickets receives all 200 tickets through the $result reference its comment shows', async () => {
-    const fragment = readmeBlock("Passing a folded answer to another tool");
+    const fragment = docBlock("docs/references.md", "Passing a folded answer to another tool");
     // The call the fragment's comment shows, and what it says the tool receives.
     const call = /^\/\/\s+(\w+) (\{.*\})\s*$/m.exec(fragment)!;
     const [tool, args] = [call[1]!, JSON.parse(call[2]!) as { tickets: { $result: string; path?: string } }];
@@ -112,22 +112,22 @@ process.exit(0);
   }, 60_000);
 
   it('"Errors": the example catches the coded configuration error and prints its message', async () => {
-    const { stdout, stderr } = await runModule("errors.ts", readmeBlock("Errors"));
+    const { stdout, stderr } = await runModule("errors.ts", docBlock("docs/api.md", "Errors"));
     expect(stdout).toBe("");
     expect(stderr).toContain("Invalid result-handles options (1 problem):");
     expect(stderr).toContain("- thresholdBytes:");
   }, 30_000);
 });
 
-describe('S17.4 "What the model receives" is what the README\'s stdio server sends', () => {
+describe('S17.4 "What the model receives" (docs/model.md) is what the README\'s stdio server sends', () => {
   it("the same preview, shape, texts and _meta, handle aside", async () => {
-    writeFileSync(join(project!.dir, "stdio-server.ts"), readmeBlock("A stdio server"));
+    writeFileSync(join(project!.dir, "stdio-server.ts"), docBlock("README.md", "A stdio server"));
     const client = new Client({ name: "readme-json", version: "1.0.0" });
     await client.connect(new StdioClientTransport({ command: tsx, args: ["stdio-server.ts"], cwd: project!.dir, env: cleanEnv as Record<string, string>, stderr: "ignore" }));
     const answer = (await client.callTool({ name: "tickets", arguments: {} })) as Record<string, unknown> & { structuredContent: { handle: string }; content: { text: string }[] };
     await client.close();
 
-    const shown = JSON.parse(readmeBlock("What the model receives"));
+    const shown = JSON.parse(docBlock("docs/model.md", "What the model receives"));
     const handle = answer.structuredContent.handle;
     const sameHandle = (value: unknown) => JSON.parse(JSON.stringify(value).replaceAll(shown.structuredContent.handle, handle));
     expect(answer.structuredContent).toEqual(sameHandle(shown.structuredContent));
@@ -142,15 +142,15 @@ describe('S17.4 "What the model receives" is what the README\'s stdio server sen
   }, 60_000);
 });
 
-describe("S17.4 the README's complete programs typecheck as a user's project would (strict, skipLibCheck off for ours)", () => {
+describe("S17.4 the docs' complete programs typecheck as a user's project would (strict, skipLibCheck off for ours)", () => {
   it("the stdio, HTTP, Worker, WebMCP, in-page and errors blocks", async () => {
     const blocks = {
-      "stdio-server.ts": readmeBlock("A stdio server"),
-      "http-server.ts": readmeBlock("An HTTP server"),
-      "worker.ts": readmeBlock("On Cloudflare Workers and other edge runtimes"),
-      "webmcp.ts": readmeBlock("In web pages (WebMCP and the playground)", 0),
-      "mcp-in-page.ts": readmeBlock("In web pages (WebMCP and the playground)", 1),
-      "errors.ts": readmeBlock("Errors"),
+      "stdio-server.ts": docBlock("README.md", "A stdio server"),
+      "http-server.ts": docBlock("docs/getting-started.md", "An HTTP server"),
+      "worker.ts": docBlock("docs/runtimes.md", "On Cloudflare Workers and other edge runtimes"),
+      "webmcp.ts": docBlock("docs/runtimes.md", "In web pages (WebMCP and the playground)", 0),
+      "mcp-in-page.ts": docBlock("docs/runtimes.md", "In web pages (WebMCP and the playground)", 1),
+      "errors.ts": docBlock("docs/api.md", "Errors"),
     };
     const dir = join(project!.dir, "typecheck");
     mkdirSync(dir, { recursive: true });
@@ -175,7 +175,7 @@ describe("S17.4 the README's complete programs typecheck as a user's project wou
 
 describe('S17.4 "Clients": a one-shot client cannot read a handle back', () => {
   it("a new stdio process per call: the handle folded by the first reads as RESULT_HANDLE_NOT_FOUND in the next", async () => {
-    writeFileSync(join(project!.dir, "stdio-server.ts"), readmeBlock("A stdio server"));
+    writeFileSync(join(project!.dir, "stdio-server.ts"), docBlock("README.md", "A stdio server"));
     const oneShot = async (name: string, args: Record<string, unknown>) => {
       const client = new Client({ name: "one-shot", version: "1.0.0" });
       await client.connect(new StdioClientTransport({ command: tsx, args: ["stdio-server.ts"], cwd: project!.dir, env: cleanEnv as Record<string, string>, stderr: "ignore" }));

@@ -1,4 +1,4 @@
-// S17.4 the README's page blocks run as written in Chromium: read from README.md, bundled by Vite for the web
+// S17.4, S20.4 the page blocks of docs/runtimes.md run as written in Chromium: read from the page, bundled by Vite for the web
 // (so the `browser` condition takes the page build) from a scratch project that installed the tarball, served
 // on loopback and opened in Debian's Chromium through Playwright. The WebMCP block sets up
 // @mcp-b/webmcp-polyfill and calls its tools itself; the in-page McpServer block calls its own client.
@@ -11,10 +11,11 @@ import { build } from "vite";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { chromiumArgs, chromiumPath } from "../scripts/chromium.js";
 import { scratchProject, type ScratchProject } from "./helpers/packed-package.js";
-import { readmeBlock } from "./helpers/readme.js";
+import { docBlock } from "./helpers/doc-blocks.js";
 
 const HEADING = "In web pages (WebMCP and the playground)";
-const PAGES = { webmcp: readmeBlock(HEADING, 0), "mcp-in-page": readmeBlock(HEADING, 1) };
+const PAGE = "docs/runtimes.md";
+const PAGES = { webmcp: docBlock(PAGE, HEADING, 0), "mcp-in-page": docBlock(PAGE, HEADING, 1) };
 
 let project: ScratchProject | undefined;
 let server: Server | undefined;
@@ -84,7 +85,7 @@ async function openPage(name: string, until: number): Promise<{ logs: unknown[];
   return { logs, errors, bundle };
 }
 
-describe("S17.4 the README's page blocks in Chromium, from the installed tarball", () => {
+describe("S17.4 the Runtimes page's page blocks in Chromium, from the installed tarball", () => {
   it("the WebMCP page sets up the polyfill, registers report, and its own call folds and reads a slice back", async () => {
     const { logs, errors, bundle } = await openPage("webmcp", 1);
     expect(errors).toEqual([]);

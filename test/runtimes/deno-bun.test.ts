@@ -8,7 +8,7 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { cleanEnv, root, scratchProject, type ScratchProject } from "../helpers/packed-package.js";
-import { readmeBlock } from "../helpers/readme.js";
+import { docBlock } from "../helpers/doc-blocks.js";
 
 const run = promisify(execFile);
 const env = () => ({ ...cleanEnv, DENO_DIR: join(project!.dir, ".deno"), DENO_NO_UPDATE_CHECK: "1", NO_COLOR: "1" }) as Record<string, string>;
@@ -18,7 +18,7 @@ let project: ScratchProject | undefined;
 beforeAll(async () => {
   project = await scratchProject(
     { "@modelcontextprotocol/server": "2.4.0", zod: "4.6.7" },
-    { "stdio-server.ts": readmeBlock("A stdio server"), "which-build.mjs": 'console.log(import.meta.resolve("mcp-result-handles"));\n' },
+    { "stdio-server.ts": docBlock("README.md", "A stdio server"), "which-build.mjs": 'console.log(import.meta.resolve("mcp-result-handles"));\n' },
     "runtimes",
   );
 }, 120_000);

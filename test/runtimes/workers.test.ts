@@ -1,17 +1,18 @@
-// S17.1, S17.3, S17.4 Cloudflare Workers: the README's Worker (extracted from README.md), bundled from the
+// S17.1, S17.3, S17.4 Cloudflare Workers: the Runtimes page's Worker (extracted from docs/runtimes.md), bundled from the
 // installed tarball with Wrangler's conditions (so the edge build), runs in workerd through Miniflare with
 // no Node compatibility flag. A token's caller folds an answer and reads it back in later requests, with
-// KV through the README's custom storage adapter (S17.3), and with Upstash through the loopback bridge to a real
-// redis-server (the README's Upstash line in place of the storage line).
+// KV through the Runtimes page's custom storage adapter (S17.3), and with Upstash through the loopback bridge to a real
+// redis-server (the page's Upstash line in place of the storage line).
 import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
 import { Miniflare, Response as MiniflareResponse, type Request as MiniflareRequest } from "miniflare";
 import { Redis } from "ioredis";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { scratchProject, type ScratchProject } from "../helpers/packed-package.js";
-import { readmeBlock } from "../helpers/readme.js";
+import { docBlock } from "../helpers/doc-blocks.js";
 import { useRedisWithUpstashBridge } from "../helpers/redis-with-upstash-bridge.js";
 import { bundleWorker } from "../helpers/worker-bundle.js";
 
+const PAGE = "docs/runtimes.md";
 const HEADING = "On Cloudflare Workers and other edge runtimes";
 type Result = { structuredContent?: Record<string, unknown>; _meta?: Record<string, unknown>; isError?: boolean };
 
@@ -22,11 +23,11 @@ const servers = useRedisWithUpstashBridge();
 
 beforeAll(async () => {
   project = await scratchProject({ "@modelcontextprotocol/server": "2.4.0", zod: "4.6.7", "@upstash/redis": "1.39.0" }, {}, "workers");
-  const worker = readmeBlock(HEADING, 0);
+  const worker = docBlock(PAGE, HEADING, 0);
   const storageLine = /^ *storage: \{ type: "custom", storage: kvStorage\(env\.KV\) \},\n/m;
   expect(worker).toMatch(storageLine);
   kvWorker = await bundleWorker(project.dir, "kv-worker.ts", worker);
-  upstashWorker = await bundleWorker(project.dir, "upstash-worker.ts", worker.replace(storageLine, readmeBlock(HEADING, 1)));
+  upstashWorker = await bundleWorker(project.dir, "upstash-worker.ts", worker.replace(storageLine, docBlock(PAGE, HEADING, 1)));
 }, 120_000);
 afterAll(() => project?.dispose());
 
@@ -62,7 +63,7 @@ const call = async (client: Client, name: string, args: Record<string, unknown> 
 
 type WorkerSetup = { script: string; bindings?: Record<string, string>; compatibilityFlags?: string[] };
 function foldsAndReadsBack(name: string, worker: () => WorkerSetup, afterFold?: (handle: string, mf: Miniflare) => Promise<void>) {
-  describe(`S17.1 the README's Worker with ${name}`, () => {
+  describe(`S17.1 the Runtimes page's Worker with ${name}`, () => {
     let mf: Miniflare;
     beforeAll(async () => {
       const { script, bindings, compatibilityFlags } = worker();
@@ -117,7 +118,7 @@ describe("S17.1 the Worker bundle", () => {
   });
 });
 
-foldsAndReadsBack("Workers KV through the README's custom storage adapter", () => ({ script: kvWorker }), async (handle, mf) => {
+foldsAndReadsBack("Workers KV through the Runtimes page's custom storage adapter", () => ({ script: kvWorker }), async (handle, mf) => {
   // S17.3 the namespace is put in front of the adapter's keys; KV holds sealed records only, with an expiry.
   type Kv = { list(): Promise<{ keys: { name: string; expiration?: number }[] }>; get(key: string, type: "arrayBuffer"): Promise<ArrayBuffer> };
   const kv = (await mf.getKVNamespace("KV")) as unknown as Kv;
