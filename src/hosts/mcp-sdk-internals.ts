@@ -96,3 +96,22 @@ export function resourceTemplateLike(template: string, match: (uri: string) => R
     completeCallback: () => undefined,
   };
 }
+
+type RequestHandler = (request: unknown, ctx: unknown) => Promise<Record<string, unknown>>;
+
+/**
+ * Lets `decorate` change the entries of every `tools/list` answer (S19.1: the viewer's `_meta.ui` on the
+ * tools it shows) without touching the registered tools, whose own `_meta` the fold reads (S4.2). The SDK
+ * keeps request handlers in `McpServer.server._requestHandlers` (method → handler); its `tools/list`
+ * handler exists once a tool is registered. Entries are the SDK's own fresh objects, built per request.
+ */
+export function decorateToolList(server: object, decorate: (tools: Record<string, unknown>[]) => void): void {
+  const handlers = (server as { server?: { _requestHandlers?: unknown } }).server?._requestHandlers;
+  const list = handlers instanceof Map ? (handlers.get("tools/list") as RequestHandler | undefined) : undefined;
+  if (!(handlers instanceof Map) || typeof list !== "function") throw new UnsupportedMcpServerError("it has no server._requestHandlers with a tools/list handler");
+  handlers.set("tools/list", async (request: unknown, ctx: unknown) => {
+    const result = await list(request, ctx);
+    if (Array.isArray(result.tools)) decorate(result.tools as Record<string, unknown>[]);
+    return result;
+  });
+}

@@ -1,0 +1,20 @@
+/**
+ * The viewer page as the package serves it (S19.1): one HTML file built from this folder (`npm run build`
+ * builds it first, into dist-viewer/), imported lazily, so a server or page that never turns the viewer
+ * on never loads its 250 KB, and each build carries it as a chunk of its own.
+ */
+
+/** The viewer's resource: what `_meta.ui.resourceUri` names on the tools it shows. */
+export const VIEWER_RESOURCE_URI = "ui://result-handles/viewer";
+
+/** The app-only tool the viewer reads folded answers with (S19.2). */
+export const RESULT_VIEW_TOOL_NAME = "result_view";
+
+let html: Promise<string> | undefined;
+
+/** The viewer's HTML: script and styles inlined, nothing loaded from anywhere. */
+export function loadViewerHtml(): Promise<string> {
+  // @ts-ignore: dist-viewer/viewer-html.js (with its .d.ts) exists once the viewer is built; typechecks pass either way.
+  html ??= import("../../dist-viewer/viewer-html.js").then((module: { default: string }) => module.default);
+  return html;
+}

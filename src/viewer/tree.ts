@@ -1,0 +1,112 @@
+/**
+ * Any other JSON as a collapsible tree (S19.3). A node's children come from the value when it is here;
+ * otherwise they are read when the node is opened, and when they are too large to read at once, the
+ * shape names them and each is read when opened in turn.
+ */
+import { h, textOf } from "./dom.js";
+import { pathOf, type Key } from "./paths.js";
+import { ReadError, type Source } from "./source.js";
+import type { Shape } from "./shape.js";
+
+const CHILDREN = 200;
+
+export interface TreeOptions {
+  source: Source;
+  onSelect(keys: Key[], value: unknown): void;
+  /** Opens a list of objects as a table. */
+  onTable(keys: Key[]): void;
+  onError(error: unknown): void;
+}
+
+interface Known {
+  value?: unknown;
+  has: boolean;
+  shape?: Shape;
+}
+
+export function treeNode(options: TreeOptions, keys: Key[], label: string, known: Known): HTMLElement {
+  const container = isContainer(known);
+  const summary = summaryOf(known);
+  const item = h("li", { role: "treeitem", "data-path": pathOf(keys), "aria-expanded": container ? "false" : undefined });
+  const name = h("button", { type: "button", class: "key", title: pathOf(keys) }, label);
+  const line = h("div", { class: "node" }, name, h("span", { class: "summary" }, summary));
+  item.append(line);
+  name.addEventListener("click", () => {
+    options.onSelect(keys, known.has ? known.value : undefined);
+    if (container) void toggle();
+  });
+  if (isTable(known)) {
+    const table = h("button", { type: "button", class: "link" }, "table");
+    table.addEventListener("click", () => options.onTable(keys));
+    line.append(table);
+  }
+  let group: HTMLElement | undefined;
+  async function toggle(): Promise<void> {
+    if (group) {
+      group.hidden = !group.hidden;
+      item.setAttribute("aria-expanded", String(!group.hidden));
+      return;
+    }
+    group = h("ul", { role: "group" });
+    item.append(group);
+    item.setAttribute("aria-expanded", "true");
+    try {
+      group.append(...(await children(options, keys, known)));
+    } catch (error) {
+      options.onError(error);
+    }
+  }
+  return item;
+}
+
+async function children(options: TreeOptions, keys: Key[], known: Known): Promise<HTMLElement[]> {
+  let value = known.value;
+  if (!known.has) {
+    try {
+      value = (await options.source.read({ path: pathOf(keys), keys, limit: CHILDREN })).value;
+    } catch (error) {
+      if (!(error instanceof ReadError && error.code === "RESULT_SLICE_TOO_LARGE") || !known.shape) throw error;
+      return fromShape(options, keys, known.shape);
+    }
+  }
+  if (Array.isArray(value)) return value.map((child, at) => treeNode(options, [...keys, at], String(at), { value: child, has: true, shape: itemShape(known.shape) }));
+  return Object.entries(value as Record<string, unknown>).map(([key, child]) => treeNode(options, [...keys, key], key, { value: child, has: true, shape: known.shape?.keys?.[key] }));
+}
+
+/** Children named by the shape, each read when opened. */
+function fromShape(options: TreeOptions, keys: Key[], shape: Shape): HTMLElement[] {
+  if (shape.type === "array") {
+    const count = Math.min(shape.length ?? 0, CHILDREN);
+    return Array.from({ length: count }, (_, at) => treeNode(options, [...keys, at], String(at), { has: false, shape: itemShape(shape) }));
+  }
+  return Object.entries(shape.keys ?? {}).map(([key, child]) => treeNode(options, [...keys, key], key, { has: false, shape: child }));
+}
+
+function itemShape(shape: Shape | undefined): Shape | undefined {
+  return shape?.type === "array" && shape.items && !("anyOf" in shape.items) ? shape.items : undefined;
+}
+
+function isContainer(known: Known): boolean {
+  if (known.has) return known.value !== null && typeof known.value === "object";
+  return known.shape === undefined || known.shape.type === "array" || known.shape.type === "object";
+}
+
+export function isTable(known: { value?: unknown; has: boolean; shape?: Shape }): boolean {
+  if (known.shape?.type === "array") return known.shape.items?.type === "object";
+  return known.has && Array.isArray(known.value) && known.value.length > 0 && known.value.every((row) => row !== null && typeof row === "object" && !Array.isArray(row));
+}
+
+function summaryOf(known: Known): string {
+  if (known.has) {
+    const value = known.value;
+    if (Array.isArray(value)) return `[${value.length} items]`;
+    if (value !== null && typeof value === "object") return `{${Object.keys(value).length} keys}`;
+    return textOf(value);
+  }
+  const shape = known.shape;
+  if (!shape) return "…";
+  if (shape.type === "array") return `[${shape.length ?? "?"} items]`;
+  if (shape.type === "object") return `{${shape.keyCount ?? Object.keys(shape.keys ?? {}).length} keys}`;
+  if (shape.type === "string") return `string, ${shape.length} characters`;
+  return shape.type;
+}
