@@ -14,19 +14,17 @@ export interface FindOptions {
 }
 
 export function findPanel(options: FindOptions) {
-  const filter = h("input", { type: "search", "aria-label": "JSONPath filter", placeholder: "Filter: $.rows[?@.status == 'open']", spellcheck: "false", "data-testid": "filter-input" });
+  const filter = h("input", { type: "search", "aria-label": "JSONPath filter", placeholder: "Filter (JSONPath), e.g. $..title", spellcheck: "false", "data-testid": "filter-input" });
   const search = h("input", { type: "search", "aria-label": "Text to find", placeholder: "Search text", spellcheck: "false", "data-testid": "search-input" });
   const status = h("p", { class: "note", role: "status", "data-testid": "found-status" });
   const list = h("ol", { class: "found", "data-testid": "found" });
+  // No <form>: a host's sandbox without allow-forms would drop its submit event; Enter and the button do it.
   const form = (input: HTMLInputElement, label: string, args: (text: string) => ReadArgs) => {
-    const element = h("form", { class: "find" }, input, h("button", { type: "submit" }, label));
-    element.addEventListener("submit", (event) => {
-      event.preventDefault();
-      const text = input.value;
-      if (text.trim() === "") return;
-      void run(args(text));
-    });
-    return element;
+    const button = h("button", { type: "button" }, label);
+    const go = () => input.value.trim() !== "" && void run(args(input.value));
+    button.addEventListener("click", go);
+    input.addEventListener("keydown", (event) => event.key === "Enter" && go());
+    return h("div", { class: "find", role: "search" }, input, button);
   };
   async function run(args: ReadArgs): Promise<void> {
     fill(status, "Reading…");

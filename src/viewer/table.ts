@@ -140,13 +140,14 @@ export class TableView {
   }
 
   /** Selects the row with this index in the answer, scrolling it into view (a found node links here). */
-  reveal(index: number): void {
+  reveal(index: number, chosen?: Key[]): void {
     this.order = undefined;
     this.sortKey = undefined;
-    this.moveTo(index);
+    this.moveTo(index, chosen);
   }
 
-  private moveTo(at: number): void {
+  /** Scrolls to a position and selects its row, or `chosen` (a place inside it) once its page is here. */
+  private moveTo(at: number, chosen?: Key[]): void {
     if (this.length === 0) return;
     const clamped = Math.max(0, Math.min(this.length - 1, at));
     const top = clamped * ROW_HEIGHT;
@@ -154,12 +155,12 @@ export class TableView {
     if (top < scrollTop + ROW_HEIGHT) this.scroller.scrollTop = Math.max(0, top - ROW_HEIGHT);
     else if (top + 2 * ROW_HEIGHT > scrollTop + clientHeight) this.scroller.scrollTop = top + 2 * ROW_HEIGHT - clientHeight;
     const index = this.order ? this.order[clamped]! : clamped;
-    void this.load(Math.floor(index / PAGE)).then(() => this.select(index));
+    void this.load(Math.floor(index / PAGE)).then(() => this.select(index, chosen));
   }
 
-  private select(index: number): void {
+  private select(index: number, chosen?: Key[]): void {
     this.selected = index;
-    this.options.onSelect([...this.options.keys, index], this.rows[index]);
+    this.options.onSelect(chosen ?? [...this.options.keys, index], chosen ? undefined : this.rows[index]);
     this.schedule();
   }
 

@@ -145,8 +145,7 @@ export class Viewer {
       const shape = answer.local ? shapeOfValue(valueAt(answer.preview, list)) : shapeAt(answer.shape, list);
       if (!isTable({ has: answer.local, value: answer.local ? valueAt(answer.preview, list) : undefined, shape })) continue;
       if (!this.table || pathOf(this.table.keys) !== pathOf(list)) this.open(list);
-      this.table!.view.reveal(index);
-      if (at < keys.length - 1) this.select(keys, undefined);
+      this.table!.view.reveal(index, at < keys.length - 1 ? keys : undefined);
       return;
     }
     const shape = answer.local ? shapeOfValue(valueAt(answer.preview, keys)) : shapeAt(answer.shape, keys);

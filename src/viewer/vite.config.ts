@@ -27,7 +27,7 @@ const singleFile: Plugin = {
         delete bundle[name];
       }
     }
-    if (/<script[^>]*\ssrc=|<link[^>]*\shref=/i.test(html)) throw new Error("viewer build: a script or stylesheet was left outside the page");
+    if (/<script[^>]*\ssrc=|<link[^>]*\shref="(?!data:)/i.test(html)) throw new Error("viewer build: a script or stylesheet was left outside the page");
     delete bundle["index.html"];
     this.emitFile({ type: "asset", fileName: "viewer.html", source: html });
     this.emitFile({ type: "asset", fileName: "viewer-html.js", source: `export default ${JSON.stringify(html)};\n` });

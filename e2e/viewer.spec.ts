@@ -1,0 +1,184 @@
+// S19.5: the result viewer end to end, in Chromium: a test MCP Apps host (ext-apps AppBridge, the viewer
+// in a sandboxed iframe) over the real demo server on HTTP, called with alice's token.
+import { mkdirSync, readFileSync } from "node:fs";
+import { fileURLToPath } from "node:url";
+import { gzipSync } from "node:zlib";
+import { expect, test, type FrameLocator, type Page } from "@playwright/test";
+import { build } from "vite";
+import { z } from "zod";
+import { startDemoServer, type DemoServer } from "../playground/server/demo-server.js";
+import { serveHost } from "./viewer-host/server.js";
+
+const root = fileURLToPath(new URL("..", import.meta.url));
+const pageDir = `${root}test-results/viewer-host`;
+const viewerHtml = readFileSync(`${root}dist-viewer/viewer.html`, "utf8");
+const quiet = { warn: () => {}, info: () => {} };
+const HOSTILE = `<img src=x onerror="parent.postMessage('pwned','*')"></script><script>parent.postMessage('pwned','*')</script>`;
+
+let demo: DemoServer;
+let host: { url: string; close(): Promise<void> };
+
+test.beforeAll(async () => {
+  test.setTimeout(120_000);
+  await build({
+    configFile: false,
+    root: `${root}e2e/viewer-host`,
+    base: "./",
+    logLevel: "warn",
+    resolve: { conditions: ["browser", "module", "import", "default"] },
+    build: { outDir: pageDir, emptyOutDir: true, target: "es2022", minify: false, rolldownOptions: { tsconfig: false } },
+  });
+  demo = await startDemoServer({
+    port: 0,
+    logger: quiet,
+    viewer: true,
+    extraTools: {
+      folded: ["hostile"],
+      register(server) {
+        // Strings that would run if the viewer wrote them as HTML: a folded list of them, and a small whole answer.
+        server.registerTool("hostile", { description: "Answers that hold markup", inputSchema: z.object({ n: z.number().optional() }) }, async ({ n = 120 }) => {
+          const rows = Array.from({ length: n }, (_, i) => ({ id: i, title: `${HOSTILE} ${i}`, [HOSTILE]: i }));
+          return { content: [{ type: "text", text: JSON.stringify({ rows }) }], structuredContent: { rows } };
+        });
+      },
+    },
+  });
+  host = await serveHost(pageDir, viewerHtml, demo.url);
+});
+
+test.afterAll(async () => {
+  await host?.close();
+  await demo?.close();
+});
+
+async function openHost(page: Page): Promise<void> {
+  await page.goto(`${host.url}?token=demo-alice`);
+  await expect(page.locator("body")).toHaveAttribute("data-ready", "true");
+}
+
+const viewer = (page: Page): FrameLocator => page.frameLocator("[data-testid=viewer-frame]");
+
+/** Calls a tool on the host's connection (alice) or as another user, and hands the result to a new viewer. */
+async function callAndShow(page: Page, tool: string, args: Record<string, unknown> = {}, token?: string): Promise<number> {
+  return page.evaluate(
+    async ({ tool, args, token }) => {
+      const testHost = (window as any).testHost;
+      const result = await testHost.callTool(tool, args, token);
+      const start = performance.now();
+      await testHost.show(tool, result);
+      return start;
+    },
+    { tool, args, token },
+  );
+}
+
+test("S19.5 a folded report shows its first rows at once and row 200 after paging; timings printed", async ({ page }) => {
+  await openHost(page);
+  const start = await callAndShow(page, "report");
+  const view = viewer(page);
+  await expect(view.getByTestId("kind")).toHaveText("Folded answer");
+  await expect(view.locator("[data-testid=row][data-index='0']")).toContainText("T-0");
+  const now = await page.evaluate(() => performance.now());
+  const firstRows = now - (await page.evaluate(() => (window as any).testHost.timings.resultSent));
+  const opened = now - start;
+  await expect(view.getByTestId("table-status")).toContainText("200 rows");
+  // Only the rows in view are in the DOM (virtualised), not all 200.
+  expect(await view.getByTestId("row").count()).toBeLessThan(60);
+  const paging = await page.evaluate(() => performance.now());
+  await view.getByTestId("table-last").click();
+  await expect(view.locator("[data-testid=row][data-index='199']")).toContainText("T-199");
+  const row200 = (await page.evaluate(() => performance.now())) - paging;
+  await expect(view.getByTestId("selected-path")).toHaveText("$.rows[199]");
+  console.log(`viewer: first rows ${firstRows.toFixed(0)} ms after the host handed the result to the view (${opened.toFixed(0)} ms with reading the ui:// resource and starting the frame); row 200 ${row200.toFixed(0)} ms after "Last row" (shared CPU, noisy)`);
+  mkdirSync(`${root}docs`, { recursive: true });
+  await view.locator("[data-testid=row][data-index='190']").click();
+  await page.mouse.move(0, 0);
+  await page.locator("[data-testid=viewer-frame]").screenshot({ path: `${root}docs/viewer.png` });
+});
+
+test("S19.5 a filter and a search show their nodes and hits, linked to their rows", async ({ page }) => {
+  await openHost(page);
+  await callAndShow(page, "report");
+  const view = viewer(page);
+  await expect(view.locator("[data-testid=row][data-index='0']")).toContainText("T-0");
+  await view.getByTestId("filter-input").fill("$.rows[?@.id == 'T-150']");
+  await view.getByTestId("filter-input").press("Enter");
+  await expect(view.getByTestId("found-status")).toHaveText(/^1 node/);
+  await expect(view.getByTestId("found-path")).toHaveText(["$.rows[150]"]);
+  await view.getByTestId("found-path").first().click();
+  await expect(view.locator("[data-testid=row][data-index='150'][aria-selected=true]")).toContainText("T-150");
+  await view.getByTestId("search-input").fill("T-19");
+  await view.getByTestId("search-input").press("Enter");
+  // T-19 and T-190 … T-199: eleven ids.
+  await expect(view.getByTestId("found-status")).toHaveText(/^11 hits/);
+  await expect(view.getByTestId("found-path").first()).toHaveText("$.rows[19].id");
+  await view.getByTestId("found-path").last().click();
+  await expect(view.getByTestId("selected-path")).toHaveText("$.rows[199].id");
+  await expect(view.locator("[data-testid=row][data-index='199'][aria-selected=true]")).toBeVisible();
+});
+
+test("S19.5 Tell the model reaches the host with the path and the handle", async ({ page }) => {
+  await openHost(page);
+  await callAndShow(page, "report");
+  const view = viewer(page);
+  const handle = (await view.getByTestId("view-handle").textContent())!;
+  await view.locator("[data-testid=row][data-index='3']").click();
+  await view.getByTestId("tell-model").click();
+  await expect(view.getByTestId("told")).toHaveText("Sent to the conversation");
+  const messages = await page.evaluate(() => (window as any).testHost.messages);
+  expect(messages).toHaveLength(1);
+  expect(messages[0].role).toBe("user");
+  expect(messages[0].content[0].text).toContain("$.rows[3]");
+  expect(messages[0].content[0].text).toContain(handle);
+});
+
+test("S19.5 bob's handle given to alice's view shows RESULT_HANDLE_NOT_FOUND", async ({ page }) => {
+  await openHost(page);
+  await callAndShow(page, "report", {}, "demo-bob");
+  const view = viewer(page);
+  await expect(view.getByTestId("error")).toContainText("RESULT_HANDLE_NOT_FOUND");
+  // What the preview held is shown; nothing of bob's answer beyond it was read.
+  await expect(view.locator("[data-testid=row][data-index='150']")).toHaveCount(0);
+});
+
+test("S19.5 an answer holding <img onerror> and </script> renders as text and runs nothing", async ({ page }) => {
+  const requests: string[] = [];
+  page.on("request", (request) => requests.push(request.url()));
+  await openHost(page);
+  await callAndShow(page, "hostile");
+  const view = viewer(page);
+  await expect(view.locator("[data-testid=row][data-index='0']")).toContainText(`${HOSTILE} 0`);
+  await view.getByTestId("table-last").click();
+  await expect(view.locator("[data-testid=row][data-index='119']")).toContainText(`${HOSTILE} 119`);
+  await view.getByTestId("search-input").fill("onerror");
+  await view.getByTestId("search-input").press("Enter");
+  await expect(view.getByTestId("found-status")).toHaveText(/hits/);
+  // A small answer that did not fold goes through the viewer's other path (the result itself).
+  await callAndShow(page, "hostile", { n: 2 });
+  await expect(viewer(page).getByTestId("kind")).toHaveText("Whole answer");
+  await expect(viewer(page).locator("[data-testid=row][data-index='1']")).toContainText(`${HOSTILE} 1`);
+  await page.waitForTimeout(300);
+  const frame = page.frames().find((candidate) => candidate !== page.mainFrame())!;
+  expect(await frame.evaluate(() => document.querySelectorAll("img, script:not([type=module])").length)).toBe(0);
+  expect(await page.evaluate(() => (window as any).testHost.stray)).toEqual([]);
+  expect(requests.filter((url) => !url.startsWith(host.url) && !url.startsWith("data:") && url !== "about:srcdoc")).toEqual([]);
+  expect(requests.filter((url) => url.endsWith("/x"))).toEqual([]);
+});
+
+test("S19.5 the viewer's HTML is at most 80 KB gzip, with no server SDK; alone in a tab it requests nothing and says why", async ({ page }) => {
+  const gzip = gzipSync(viewerHtml, { level: 9 }).byteLength;
+  console.log(`viewer: ${viewerHtml.length} bytes of HTML, ${gzip} bytes gzip (${(gzip / 1024).toFixed(1)} KiB)`);
+  expect(gzip).toBeLessThanOrEqual(80 * 1024);
+  // The server SDK's own classes are not in it (the view side of ext-apps brings the client's Protocol and zod).
+  for (const name of ["McpServer", "createMcpHandler", "StreamableHTTPServerTransport"]) expect(viewerHtml.includes(name), name).toBe(false);
+  const requests: string[] = [];
+  const errors: string[] = [];
+  page.on("request", (request) => requests.push(request.url()));
+  page.on("pageerror", (error) => errors.push(error.message));
+  page.on("console", (message) => message.type() === "error" && errors.push(message.text()));
+  await page.goto(`${host.url}viewer.html`);
+  await expect(page.getByTestId("standalone")).toHaveText(/shows tool answers inside an MCP Apps host/);
+  await page.waitForTimeout(300);
+  expect(requests).toEqual([`${host.url}viewer.html`]);
+  expect(errors).toEqual([]);
+});
