@@ -182,3 +182,22 @@ test("S19.5 the viewer's HTML is at most 80 KB gzip, with no server SDK; alone i
   expect(requests).toEqual([`${host.url}viewer.html`]);
   expect(errors).toEqual([]);
 });
+
+test("S19.4 the playground's folded-answer panel is the same viewer, reading on the caller's connection", async ({ page }) => {
+  await page.goto("/");
+  await expect(page.locator("body")).toHaveAttribute("data-ready", "true");
+  await page.getByTestId("call-signed-in").click();
+  const handle = (await page.getByTestId("handle").textContent())!;
+  const view = page.frameLocator("[data-testid=viewer]");
+  await expect(view.getByTestId("kind")).toHaveText("Folded answer");
+  await expect(view.getByTestId("view-handle")).toHaveText(handle);
+  await expect(view.locator("[data-testid=row][data-index='0']")).toContainText("T-0");
+  await view.getByTestId("table-last").click();
+  await expect(view.locator("[data-testid=row][data-index='199']")).toContainText("T-199");
+  await view.getByTestId("tell-model").click();
+  await expect(page.getByTestId("viewer-told")).toContainText(`$.rows[199] in the folded answer ${handle}`);
+  // An anonymous call is sent whole: the viewer shows it from the result itself.
+  await page.getByTestId("call-anonymous").click();
+  await expect(view.getByTestId("kind")).toHaveText("Whole answer");
+  await expect(view.locator("[data-testid=row][data-index='0']")).toContainText("T-0");
+});

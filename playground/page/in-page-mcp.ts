@@ -59,7 +59,7 @@ export class InPageMcp {
 
   private async connect(identity: Identity): Promise<Client> {
     const server = new McpServer({ name: "playground", version: "1.0.0" });
-    this.plugin.install(server, { owner: signedInCaller, logger: this.logger });
+    this.plugin.install(server, { owner: signedInCaller, logger: this.logger, viewer: true }); // result_view for the viewer panel (S19.4)
     registerReport(server);
     registerCountTickets(server); // takes a folded report's rows by reference (S15.1)
     const [clientTransport, serverTransport] = InMemoryTransport.createLinkedPair();
