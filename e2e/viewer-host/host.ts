@@ -5,7 +5,7 @@
  * forwarded to the server on this client's connection. Messages the view sends are kept for the test.
  */
 import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
-import { AppBridge, PostMessageTransport } from "@modelcontextprotocol/ext-apps/app-bridge";
+import { AppBridge, PostMessageTransport, RESOURCE_MIME_TYPE } from "@modelcontextprotocol/ext-apps/app-bridge";
 
 type ToolResult = Record<string, unknown>;
 
@@ -14,7 +14,8 @@ function client(token: string): Promise<Client> {
   let connected = clients.get(token);
   if (!connected) {
     connected = (async () => {
-      const c = new Client({ name: "viewer-test-host", version: "1.0.0" });
+      // An MCP Apps host says so in its capabilities; servers list the viewer to such clients (S19.1).
+      const c = new Client({ name: "viewer-test-host", version: "1.0.0" }, { capabilities: { extensions: { "io.modelcontextprotocol/ui": { mimeTypes: [RESOURCE_MIME_TYPE] } } } });
       await c.connect(new StreamableHTTPClientTransport(new URL("/mcp", location.href), { requestInit: { headers: { Authorization: `Bearer ${token}` } } }));
       return c;
     })();

@@ -70,7 +70,8 @@ export class InPageMcp {
       clientTransport.send = (message, options) => send(message, { ...options, authInfo });
     }
     await server.connect(serverTransport);
-    const client = new Client({ name: `playground-${identity}`, version: "1.0.0" });
+    // It renders MCP Apps (the viewer panel, S19.4), and says so: the server lists result_view to such clients.
+    const client = new Client({ name: `playground-${identity}`, version: "1.0.0" }, { capabilities: { extensions: { "io.modelcontextprotocol/ui": { mimeTypes: ["text/html;profile=mcp-app"] } } } });
     await client.connect(clientTransport);
     await client.listTools(); // the client checks structuredContent against the schemas it listed
     return client;

@@ -105,13 +105,29 @@ type RequestHandler = (request: unknown, ctx: unknown) => Promise<Record<string,
  * keeps request handlers in `McpServer.server._requestHandlers` (method → handler); its `tools/list`
  * handler exists once a tool is registered. Entries are the SDK's own fresh objects, built per request.
  */
-export function decorateToolList(server: object, decorate: (tools: Record<string, unknown>[]) => void): void {
+export function decorateToolList(server: object, decorate: (tools: Record<string, unknown>[], ctx: unknown) => Record<string, unknown>[]): void {
   const handlers = (server as { server?: { _requestHandlers?: unknown } }).server?._requestHandlers;
   const list = handlers instanceof Map ? (handlers.get("tools/list") as RequestHandler | undefined) : undefined;
   if (!(handlers instanceof Map) || typeof list !== "function") throw new UnsupportedMcpServerError("it has no server._requestHandlers with a tools/list handler");
   handlers.set("tools/list", async (request: unknown, ctx: unknown) => {
     const result = await list(request, ctx);
-    if (Array.isArray(result.tools)) decorate(result.tools as Record<string, unknown>[]);
-    return result;
+    return Array.isArray(result.tools) ? { ...result, tools: decorate(result.tools as Record<string, unknown>[], ctx) } : result;
   });
+}
+
+/**
+ * What the client of one request declared it supports, when that is known: on the 2026-07-28 era the
+ * request's own envelope (absent there: nothing declared); on a 2025 connection what its `initialize`
+ * said (`Server.getClientCapabilities()`). Undefined when unknown: a 2025 request served statelessly, whose
+ * per-request server never saw an `initialize`.
+ */
+export function clientCapabilities(server: object, ctx: unknown): Record<string, unknown> | undefined {
+  const envelope = (ctx as { mcpReq?: { envelope?: Record<string, unknown> } } | undefined)?.mcpReq?.envelope;
+  if (envelope && typeof envelope["io.modelcontextprotocol/protocolVersion"] === "string") {
+    const declared = envelope["io.modelcontextprotocol/clientCapabilities"];
+    return typeof declared === "object" && declared !== null ? (declared as Record<string, unknown>) : {};
+  }
+  const inner = (server as { server?: { getClientCapabilities?: () => unknown } }).server;
+  const declared = typeof inner?.getClientCapabilities === "function" ? inner.getClientCapabilities() : undefined;
+  return typeof declared === "object" && declared !== null ? (declared as Record<string, unknown>) : undefined;
 }

@@ -5,7 +5,7 @@
  * MCP Apps server helpers (`registerAppResource`, `registerAppTool`), which the package's build carries
  * (they import nothing), so a server that never turns the viewer on needs nothing more installed.
  */
-import { registerAppResource, registerAppTool, RESOURCE_MIME_TYPE, RESOURCE_URI_META_KEY } from "@modelcontextprotocol/ext-apps/server";
+import { getUiCapability, registerAppResource, registerAppTool, RESOURCE_MIME_TYPE, RESOURCE_URI_META_KEY } from "@modelcontextprotocol/ext-apps/server";
 import { ResultQueryError } from "../errors.js";
 import { isPlainObject } from "../util/json.js";
 import { refusalResult, ResultQueryTool, type HandleSource } from "../query/result-query-tool.js";
@@ -14,7 +14,7 @@ import { textResult } from "../util/tool-result.js";
 import { loadViewerHtml, RESULT_VIEW_TOOL_NAME, VIEWER_RESOURCE_URI } from "../viewer/html.js";
 import type { HostInstances } from "./instances.js";
 import type { McpRequestContextLike } from "./mcp-owner.js";
-import { decorateToolList } from "./mcp-sdk-internals.js";
+import { clientCapabilities, decorateToolList } from "./mcp-sdk-internals.js";
 
 /** A `result_view` page holds at most this many bytes as JSON, or this many items, keys or nodes (S19.2). */
 export const VIEW_PAGE = Object.freeze({ bytes: 1024 * 1024, items: 1000 });
@@ -114,11 +114,15 @@ export function serveViewer(server: object, instances: HostInstances<McpRequestC
     } as never,
     (async (args: unknown, ctx: McpRequestContextLike) => handler(args, ctx)) as never,
   );
-  decorateToolList(server, (tools) => {
-    for (const tool of tools) {
+  decorateToolList(server, (tools, ctx) => {
+    // A client known not to render MCP Apps (its capabilities lack the extension) sees the list as before;
+    // one whose capabilities are unknown (a 2025 request served statelessly) gets the viewer listed.
+    const declared = clientCapabilities(server, ctx);
+    if (declared !== undefined && !getUiCapability(declared)) return tools.filter((tool) => tool.name !== RESULT_VIEW_TOOL_NAME);
+    return tools.map((tool) => {
       const name = tool.name;
-      if (typeof name !== "string" || !instances.viewerShows(name) || hasOwnUi(tool._meta)) continue;
-      tool._meta = withViewerUi(tool._meta as Record<string, unknown> | undefined);
-    }
+      if (typeof name !== "string" || !instances.viewerShows(name) || hasOwnUi(tool._meta)) return tool;
+      return { ...tool, _meta: withViewerUi(tool._meta as Record<string, unknown> | undefined) };
+    });
   });
 }

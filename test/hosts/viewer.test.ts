@@ -1,5 +1,6 @@
 // S19.1, S19.2 from the outside: install(server, { viewer }) on a real McpServer over real HTTP, read by a
 // real MCP client with bearer tokens (alice, bob): what tools/list, resources/read and result_view answer.
+import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
 import { McpServer } from "@modelcontextprotocol/server";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { RESULT_HANDLE_META_KEY, ResultHandlesPlugin } from "mcp-result-handles";
@@ -81,8 +82,9 @@ describe("S19.1 the viewer is listed only where it is turned on", () => {
     expect(page!.mimeType).toBe("text/html;profile=mcp-app");
     expect(page!.text).toMatch(/^<!doctype html>/i);
     expect(page!.text).toContain("<script type=\"module\">");
-    expect(page!.text).not.toMatch(/<(script|link|img|iframe)[^>]*\s(src|href)\s*=/i); // nothing loaded from anywhere
-    expect(page!.text).not.toMatch(/(src|href)\s*=\s*["']?https?:/i);
+    // Nothing loaded from anywhere: no src or href but data: (the empty icon that stops a favicon request).
+    expect(/<(script|link|img|iframe)[^>]*\s(src|href)\s*=\s*(?!["']?data:)/i.test(page!.text)).toBe(false);
+    expect(/(src|href)\s*=\s*["']?https?:/i.test(page!.text)).toBe(false);
     expect(page!._meta?.ui?.csp ?? {}).toEqual({});
   });
 
@@ -93,6 +95,27 @@ describe("S19.1 the viewer is listed only where it is turned on", () => {
     expect(b.structuredContent.preview).toEqual(a.structuredContent.preview);
     expect(Object.keys(b._meta ?? {})).toEqual(Object.keys(a._meta ?? {}));
     expect(b.content!.map((block) => block.type)).toEqual(a.content!.map((block) => block.type));
+  });
+});
+
+describe("S19.1 clients known not to render MCP Apps see the list as before", () => {
+  const UI = { "io.modelcontextprotocol/ui": { mimeTypes: ["text/html;profile=mcp-app"] } };
+  async function modern(extensions?: typeof UI): Promise<Record<string, any>> {
+    const c = new Client({ name: "viewer-test", version: "1" }, { versionNegotiation: { mode: { pin: "2026-07-28" } }, ...(extensions ? { capabilities: { extensions } } : {}) });
+    await c.connect(new StreamableHTTPClientTransport(new URL(servers.all!.url), { requestInit: { headers: { Authorization: "Bearer alice" } } }));
+    return Object.fromEntries((await c.listTools()).tools.map((tool) => [tool.name, tool]));
+  }
+
+  it("a 2026-07-28 client without the MCP Apps extension: no result_view, no _meta.ui", async () => {
+    const listed = await modern();
+    expect(Object.keys(listed).sort()).toEqual(["own_ui", "report", "result_query", "small"]);
+    expect(listed.report!._meta).toBeUndefined();
+  });
+
+  it("a 2026-07-28 client declaring io.modelcontextprotocol/ui gets the viewer", async () => {
+    const listed = await modern(UI);
+    expect(listed.report!._meta?.ui?.resourceUri).toBe(VIEWER);
+    expect(listed.result_view!._meta?.ui?.visibility).toEqual(["app"]);
   });
 });
 
