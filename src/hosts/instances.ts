@@ -13,7 +13,7 @@ import { isPlainObject } from "../util/json.js";
 import { refusalResult, ResultQueryTool, type HandleSource } from "../query/result-query-tool.js";
 import { resolveReferences } from "./references.js";
 import { RESULT_VIEW_TOOL_NAME } from "../viewer/html.js";
-import { viewerShows, type ViewerOption } from "./viewer.js";
+import { viewerShows, type ViewerOption } from "./viewer-option.js";
 import type { ToolResult } from "../util/tool-result.js";
 
 /** How one installation names its call's owner (S8.1); `Call` is whatever the host knows of a call. */

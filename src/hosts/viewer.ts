@@ -16,17 +16,10 @@ import type { HostInstances } from "./instances.js";
 import type { McpRequestContextLike } from "./mcp-owner.js";
 import { clientCapabilities, decorateToolList } from "./mcp-sdk-internals.js";
 
+export type { ViewerOption } from "./viewer-option.js";
+
 /** A `result_view` page holds at most this many bytes as JSON, or this many items, keys or nodes (S19.2). */
 export const VIEW_PAGE = Object.freeze({ bytes: 1024 * 1024, items: 1000 });
-
-/** `viewer` of `install` and `webmcp`: every tool the installation folds, or only some. */
-export type ViewerOption = boolean | { tools: readonly string[] };
-
-/** Whether an installation's viewer shows `toolName`'s answers. */
-export function viewerShows(option: ViewerOption | undefined, toolName: string): boolean {
-  if (option === true) return true;
-  return typeof option === "object" && option !== null && option.tools.includes(toolName);
-}
 
 /** A tool's own UI (S19.1: kept): `_meta.ui.resourceUri`, or the older flat key. */
 export function hasOwnUi(meta: unknown): boolean {
