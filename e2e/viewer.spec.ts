@@ -33,8 +33,13 @@ test.beforeAll(async () => {
     logger: quiet,
     viewer: true,
     extraTools: {
-      folded: ["hostile"],
+      folded: ["hostile", "big"],
       register(server) {
+        // About 10 MB: 100,000 tickets.
+        server.registerTool("big", { description: "100,000 tickets" }, async () => {
+          const rows = Array.from({ length: 100_000 }, (_, i) => ({ id: `T-${i}`, title: `Ticket ${i} about a printer`, owner: `user${i % 97}`, note: "n".repeat(30) }));
+          return { content: [{ type: "text", text: JSON.stringify({ rows }) }], structuredContent: { rows } };
+        });
         // Strings that would run if the viewer wrote them as HTML: a folded list of them, and a small whole answer.
         server.registerTool("hostile", { description: "Answers that hold markup", inputSchema: z.object({ n: z.number().optional() }) }, async ({ n = 120 }) => {
           const rows = Array.from({ length: n }, (_, i) => ({ id: i, title: `${HOSTILE} ${i}`, [HOSTILE]: i }));
@@ -59,18 +64,20 @@ async function openHost(page: Page): Promise<void> {
 const viewer = (page: Page): FrameLocator => page.frameLocator("[data-testid=viewer-frame]");
 
 /** Calls a tool on the host's connection (alice) or as another user, and hands the result to a new viewer. */
-async function callAndShow(page: Page, tool: string, args: Record<string, unknown> = {}, token?: string): Promise<number> {
+async function callAndShow(page: Page, tool: string, args: Record<string, unknown> = {}, token?: string, theme = "light"): Promise<number> {
   return page.evaluate(
-    async ({ tool, args, token }) => {
+    async ({ tool, args, token, theme }) => {
       const testHost = (window as any).testHost;
       const result = await testHost.callTool(tool, args, token);
       const start = performance.now();
-      await testHost.show(tool, result);
+      await testHost.show(tool, result, theme);
       return start;
     },
-    { tool, args, token },
+    { tool, args, token, theme },
   );
 }
+
+const since = (page: Page, at: number) => page.evaluate((at) => performance.now() - at, at);
 
 test("S19.5 a folded report shows its first rows at once and row 200 after paging; timings printed", async ({ page }) => {
   await openHost(page);
@@ -181,6 +188,57 @@ test("S19.5 the viewer's HTML is at most 80 KB gzip, with no server SDK; alone i
   await page.waitForTimeout(300);
   expect(requests).toEqual([`${host.url}viewer.html`]);
   expect(errors).toEqual([]);
+});
+
+test("S19.3 a 10 MB answer: only the visible rows in the DOM, the keyboard pages to its last row", async ({ page }) => {
+  test.setTimeout(60_000);
+  await openHost(page);
+  const start = await callAndShow(page, "big");
+  const view = viewer(page);
+  await expect(view.locator("[data-testid=row][data-index='0']")).toContainText("T-0");
+  const firstRows = await since(page, start);
+  await expect(view.getByTestId("summary")).toContainText(/1[01],\d{3},\d{3} bytes kept on the server/);
+  await expect(view.getByTestId("table-status")).toContainText("100,000 rows");
+  await view.locator("[data-testid=row][data-index='0']").click();
+  const end = await page.evaluate(() => performance.now());
+  await view.getByTestId("table").press("End");
+  await expect(view.locator("[data-testid=row][data-index='99999'][aria-selected=true]")).toContainText("T-99999");
+  const lastRow = await since(page, end);
+  await view.getByTestId("table").press("ArrowUp");
+  await expect(view.getByTestId("selected-path")).toHaveText("$.rows[99998]");
+  expect(await view.getByTestId("row").count()).toBeLessThan(60);
+  // Sorting orders the rows loaded so far (the first and the last pages here), descending on a second click.
+  await view.getByRole("columnheader", { name: "id" }).click();
+  await view.getByRole("columnheader", { name: "id" }).click();
+  await expect(view.getByTestId("table-status")).toContainText("sorted by id within the 200 loaded");
+  await view.getByTestId("table").evaluate((table) => (table.scrollTop = 0));
+  await expect(view.getByTestId("row").first()).toHaveAttribute("data-index", "99999");
+  console.log(`viewer, 10 MB answer: first rows ${firstRows.toFixed(0)} ms after the result reached the host (with the frame's start); the last of 100,000 rows ${lastRow.toFixed(0)} ms after End`);
+});
+
+test("S19.3 other JSON as a tree, a long string as numbered lines, and the host's dark theme", async ({ page }) => {
+  await openHost(page);
+  await callAndShow(page, "report", {}, undefined, "dark");
+  const view = viewer(page);
+  await expect(view.locator("[data-testid=row][data-index='0']")).toContainText("T-0");
+  const background = await view.locator("body").evaluate((body) => getComputedStyle(body).backgroundColor);
+  const [r, g, b] = background.match(/\d+/g)!.map(Number);
+  expect(r! + g! + b!, background).toBeLessThan(3 * 80);
+  // The crumb "$" opens the whole answer as a tree; its list of objects opens as a table again.
+  await view.getByRole("button", { name: "$", exact: true }).click();
+  await expect(view.getByTestId("tree")).toContainText("[200 items]");
+  await view.getByTestId("tree").getByRole("button", { name: "table" }).click();
+  await expect(view.locator("[data-testid=row][data-index='0']")).toContainText("T-0");
+  // server_log: a string of 2000 lines, read page by page as numbered lines.
+  await callAndShow(page, "server_log");
+  await expect(viewer(page).getByTestId("lines")).toBeVisible();
+  await expect(viewer(page).getByTestId("line").first()).toContainText(/^1\S/);
+  await viewer(page).getByTestId("search-input").fill("WARN");
+  await viewer(page).getByTestId("search-input").press("Enter");
+  await expect(viewer(page).getByTestId("found-status")).toHaveText(/^[1-9][\d,]* hits?/);
+  await expect(viewer(page).getByTestId("found-path").first()).toHaveText(/^\$ line \d+$/);
+  await viewer(page).getByTestId("found-path").first().click();
+  await expect(viewer(page).getByTestId("selected-path")).toHaveText("$");
 });
 
 test("S19.4 the playground's folded-answer panel is the same viewer, reading on the caller's connection", async ({ page }) => {
