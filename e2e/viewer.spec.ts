@@ -130,6 +130,9 @@ test("S19.5 Tell the model reaches the host with the path and the handle", async
   const view = viewer(page);
   const handle = (await view.getByTestId("view-handle").textContent())!;
   await view.locator("[data-testid=row][data-index='3']").click();
+  // Copy path: the clipboard where the sandbox allows it, else the path left selected for Ctrl+C.
+  await view.getByTestId("copy-path").click();
+  await expect(view.getByTestId("told")).toHaveText(/^(Path copied|Press Ctrl\+C to copy the selected path)$/);
   await view.getByTestId("tell-model").click();
   await expect(view.getByTestId("told")).toHaveText("Sent to the conversation");
   const messages = await page.evaluate(() => (window as any).testHost.messages);
@@ -237,8 +240,19 @@ test("S19.3 other JSON as a tree, a long string as numbered lines, and the host'
   await viewer(page).getByTestId("search-input").press("Enter");
   await expect(viewer(page).getByTestId("found-status")).toHaveText(/^[1-9][\d,]* hits?/);
   await expect(viewer(page).getByTestId("found-path").first()).toHaveText(/^\$ line \d+$/);
+  const hit = (await viewer(page).getByTestId("found-path").first().textContent())!;
   await viewer(page).getByTestId("found-path").first().click();
-  await expect(viewer(page).getByTestId("selected-path")).toHaveText("$");
+  await expect(viewer(page).getByTestId("selected-path")).toHaveText(hit);
+  await expect(viewer(page).locator("[data-testid=line][aria-selected=true]")).toContainText("WARN");
+  // "Tell the model" names the line by its characters: the call it suggests reads exactly that line back.
+  await viewer(page).getByTestId("tell-model").click();
+  await expect(viewer(page).getByTestId("told")).toHaveText("Sent to the conversation");
+  const told: string = await page.evaluate(() => (window as any).testHost.messages.at(-1).content[0].text);
+  expect(told).toContain(`Look at ${hit.replace("$ ", "")} of $`);
+  const args = JSON.parse(told.slice(told.indexOf("result_query ") + "result_query ".length));
+  const line = await page.evaluate((args) => (window as any).testHost.callTool("result_query", args), args);
+  const selected = (await viewer(page).locator("[data-testid=line][aria-selected=true] span").last().textContent())!;
+  expect(line.structuredContent.value).toBe(selected);
 });
 
 test("S19.4 the playground's folded-answer panel is the same viewer, reading on the caller's connection", async ({ page }) => {

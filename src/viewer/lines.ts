@@ -15,6 +15,9 @@ export class LinesView {
   private readonly body: HTMLElement;
   private readonly status: HTMLElement;
   private readonly lines: string[] = [];
+  /** Where each line read so far starts, in characters of the string (what `offset` counts). */
+  private readonly starts: number[] = [];
+  private chosen = -1;
   /** The last line read so far, which may go on in the next page. */
   private tail = "";
   private read = 0;
@@ -28,6 +31,8 @@ export class LinesView {
     private readonly total: number,
     first: string,
     private readonly onError: (error: unknown) => void,
+    /** A line was chosen: its number (1-based), where it starts and how long it is, in characters. */
+    private readonly onChoose: (line: number, offset: number, length: number) => void,
   ) {
     this.scroller = h("div", { class: "scroll lines", tabindex: 0, role: "document", "aria-label": `Text of ${pathOf(keys)}`, "data-testid": "lines" });
     this.body = h("div", { class: "rows" });
@@ -44,12 +49,23 @@ export class LinesView {
     const parts = (this.tail + text).split("\n");
     this.read += text.length;
     this.tail = this.read >= this.total ? "" : parts.pop()!;
-    this.lines.push(...parts);
+    for (const part of parts) {
+      const last = this.lines.length - 1;
+      this.starts.push(last < 0 ? 0 : this.starts[last]! + this.lines[last]!.length + 1);
+      this.lines.push(part);
+    }
   }
 
   /** Scrolls to a line (1-based) read so far, or to the end of what is read. */
   reveal(line: number): void {
     this.scroller.scrollTop = Math.max(0, (line - 3) * LINE_HEIGHT);
+    if (line <= this.lines.length) this.choose(line - 1);
+    this.schedule();
+  }
+
+  private choose(at: number): void {
+    this.chosen = at;
+    this.onChoose(at + 1, this.starts[at]!, this.lines[at]!.length);
     this.schedule();
   }
 
@@ -69,8 +85,9 @@ export class LinesView {
     this.body.style.height = `${this.lines.length * LINE_HEIGHT}px`;
     const drawn: HTMLElement[] = [];
     for (let at = from; at < to; at++) {
-      const line = h("div", { class: "line", "data-testid": "line" }, h("span", { class: "index" }, String(at + 1)), h("span", {}, this.lines[at]!));
+      const line = h("div", { class: "line", "data-testid": "line", "aria-selected": at === this.chosen ? "true" : undefined }, h("span", { class: "index" }, String(at + 1)), h("span", {}, this.lines[at]!));
       line.style.transform = `translateY(${at * LINE_HEIGHT}px)`;
+      line.addEventListener("click", () => this.choose(at));
       drawn.push(line);
     }
     this.body.replaceChildren(...drawn);

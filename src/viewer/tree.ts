@@ -99,14 +99,18 @@ export function isTable(known: { value?: unknown; has: boolean; shape?: Shape })
 function summaryOf(known: Known): string {
   if (known.has) {
     const value = known.value;
-    if (Array.isArray(value)) return `[${value.length} items]`;
-    if (value !== null && typeof value === "object") return `{${Object.keys(value).length} keys}`;
+    if (Array.isArray(value)) return count(value.length, "item", "[]");
+    if (value !== null && typeof value === "object") return count(Object.keys(value).length, "key", "{}");
     return textOf(value);
   }
   const shape = known.shape;
   if (!shape) return "…";
-  if (shape.type === "array") return `[${shape.length ?? "?"} items]`;
-  if (shape.type === "object") return `{${shape.keyCount ?? Object.keys(shape.keys ?? {}).length} keys}`;
+  if (shape.type === "array") return count(shape.length ?? 0, "item", "[]");
+  if (shape.type === "object") return count(shape.keyCount ?? Object.keys(shape.keys ?? {}).length, "key", "{}");
   if (shape.type === "string") return `string, ${shape.length} characters`;
   return shape.type;
+}
+
+function count(n: number, unit: string, brackets: string): string {
+  return `${brackets[0]}${n} ${unit}${n === 1 ? "" : "s"}${brackets[1]}`;
 }

@@ -47,7 +47,7 @@ export class Viewer {
   private answer: Answer | undefined;
   private table: { keys: Key[]; view: TableView } | undefined;
   private lines: { keys: Key[]; view: LinesView } | undefined;
-  private selected: { keys: Key[]; value: unknown } = { keys: [], value: undefined };
+  private selected: { keys: Key[]; value: unknown; line?: { number: number; offset: number; length: number } } = { keys: [], value: undefined };
 
   constructor(
     readonly root: HTMLElement,
@@ -121,7 +121,8 @@ export class Viewer {
       this.table = { keys, view };
       fill(this.main, view.element);
     } else if (shape?.type === "string" && (shape.length ?? 0) > 200) {
-      const view = new LinesView(answer.source, keys, shape.length ?? 0, typeof first === "string" ? first : "", onError);
+      const choose = (number: number, offset: number, length: number) => this.select(keys, undefined, { number, offset, length });
+      const view = new LinesView(answer.source, keys, shape.length ?? 0, typeof first === "string" ? first : "", onError, choose);
       this.lines = { keys, view };
       fill(this.main, view.element);
     } else {
@@ -151,17 +152,17 @@ export class Viewer {
     const shape = answer.local ? shapeOfValue(valueAt(answer.preview, keys)) : shapeAt(answer.shape, keys);
     if (line !== undefined && shape?.type === "string") {
       if (!this.lines || pathOf(this.lines.keys) !== path) this.open(keys);
-      this.lines!.view.reveal(line);
       this.select(keys, undefined);
+      this.lines!.view.reveal(line);
       return;
     }
     this.open(keys);
     this.select(keys, answer.local ? valueAt(answer.preview, keys) : undefined);
   }
 
-  private select(keys: Key[], value: unknown): void {
-    this.selected = { keys, value };
-    fill(this.chosen, pathOf(keys));
+  private select(keys: Key[], value: unknown, line?: { number: number; offset: number; length: number }): void {
+    this.selected = { keys, value, ...(line ? { line } : {}) };
+    fill(this.chosen, pathOf(keys) + (line ? ` line ${line.number}` : ""));
     fill(this.chosenValue, value === undefined ? "" : textOf(value, 300));
     fill(this.told);
   }
@@ -194,9 +195,13 @@ export class Viewer {
     const answer = this.need();
     const path = pathOf(this.selected.keys);
     const handle = answer.source.handle;
+    const line = this.selected.line;
+    const where = line ? `line ${line.number} of ${path}` : path;
+    // A line is read back by its characters: offset and limit count them in a string (S7.3).
+    const args = line ? { handle, path, offset: line.offset, limit: Math.max(1, line.length) } : { handle, path };
     const text = handle
-      ? `Look at ${path} in the folded answer ${handle}: result_query ${JSON.stringify({ handle, path })}`
-      : `Look at ${path} in the last answer: ${textOf(this.selected.value ?? valueAt(answer.preview, this.selected.keys), 2000)}`;
+      ? `Look at ${where} in the folded answer ${handle}: result_query ${JSON.stringify(args)}`
+      : `Look at ${where} in the last answer: ${textOf(this.selected.value ?? valueAt(answer.preview, this.selected.keys), 2000)}`;
     fill(this.told, (await this.host.tell(text).catch(() => false)) ? "Sent to the conversation" : "The host did not take the message");
   }
 
