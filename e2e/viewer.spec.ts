@@ -11,7 +11,8 @@ import { serveHost } from "./viewer-host/server.js";
 
 const root = fileURLToPath(new URL("..", import.meta.url));
 const pageDir = `${root}test-results/viewer-host`;
-const viewerHtml = readFileSync(`${root}dist-viewer/viewer.html`, "utf8");
+// The page as the package ships it: dist/viewer/viewer-html.js exports it as a string.
+const viewerHtml = JSON.parse(/^export default (.*);\s*$/s.exec(readFileSync(`${root}dist/viewer/viewer-html.js`, "utf8"))![1]!) as string;
 const quiet = { warn: () => {}, info: () => {} };
 const HOSTILE = `<img src=x onerror="parent.postMessage('pwned','*')"></script><script>parent.postMessage('pwned','*')</script>`;
 

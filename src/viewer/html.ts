@@ -1,7 +1,8 @@
 /**
- * The viewer page as the package serves it (S19.1): one HTML file built from this folder (`npm run build`
- * builds it first, into dist-viewer/), imported lazily, so a server or page that never turns the viewer
- * on never loads its 250 KB, and each build carries it as a chunk of its own.
+ * The viewer page as the package serves it (S19.1): one HTML file built from this folder into
+ * dist/viewer/viewer-html.js (`npm run build`, after the library), imported lazily, so a server or page
+ * that never turns the viewer on never loads its 250 KB. The library builds leave that import external:
+ * every build (ESM and CommonJS, Node, pages, edge) shares the one file, and a page's bundler splits it off.
  */
 
 /** The viewer's resource: what `_meta.ui.resourceUri` names on the tools it shows. */
@@ -14,7 +15,7 @@ let html: Promise<string> | undefined;
 
 /** The viewer's HTML: script and styles inlined, nothing loaded from anywhere. */
 export function loadViewerHtml(): Promise<string> {
-  // @ts-ignore: dist-viewer/viewer-html.js (with its .d.ts) exists once the viewer is built; typechecks pass either way.
-  html ??= import("../../dist-viewer/viewer-html.js").then((module: { default: string }) => module.default);
+  // @ts-ignore: dist/viewer/viewer-html.js (with its .d.ts) exists once the package is built; typechecks pass either way.
+  html ??= import("../../dist/viewer/viewer-html.js").then((module: { default: string }) => module.default);
   return html;
 }

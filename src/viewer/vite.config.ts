@@ -2,13 +2,13 @@ import { fileURLToPath } from "node:url";
 import { defineConfig, type Plugin } from "vite";
 
 const root = fileURLToPath(new URL(".", import.meta.url));
-const outDir = fileURLToPath(new URL("../../dist-viewer", import.meta.url));
+const outDir = fileURLToPath(new URL("../../dist/viewer", import.meta.url));
 
 /**
  * One self-contained HTML file (S19.1): the script and styles inlined, nothing loaded from anywhere. A
  * `</script` or `<!--` inside the script's text is escaped (as `<\/script`, `<\!--`, the same in any JS
- * string or pattern), so the file's own markup cannot end early. Beside it, `viewer-html.js` exports the
- * page as a string, which the package's builds import lazily to serve `ui://result-handles/viewer`.
+ * string or pattern), so the file's own markup cannot end early. It is written as `viewer-html.js`, the
+ * page as a string, which every build of the package imports lazily to serve `ui://result-handles/viewer`.
  */
 const singleFile: Plugin = {
   name: "viewer-single-file",
@@ -29,7 +29,6 @@ const singleFile: Plugin = {
     }
     if (/<script[^>]*\ssrc=|<link[^>]*\shref="(?!data:)/i.test(html)) throw new Error("viewer build: a script or stylesheet was left outside the page");
     delete bundle["index.html"];
-    this.emitFile({ type: "asset", fileName: "viewer.html", source: html });
     this.emitFile({ type: "asset", fileName: "viewer-html.js", source: `export default ${JSON.stringify(html)};\n` });
     this.emitFile({ type: "asset", fileName: "viewer-html.d.ts", source: "declare const html: string;\nexport default html;\n" });
   },
