@@ -100,18 +100,24 @@ export function resourceTemplateLike(template: string, match: (uri: string) => R
 type RequestHandler = (request: unknown, ctx: unknown) => Promise<Record<string, unknown>>;
 
 /**
- * Lets `decorate` change the entries of every `tools/list` answer (S19.1: the viewer's `_meta.ui` on the
- * tools it shows) without touching the registered tools, whose own `_meta` the fold reads (S4.2). The SDK
- * keeps request handlers in `McpServer.server._requestHandlers` (method → handler); its `tools/list`
- * handler exists once a tool is registered. Entries are the SDK's own fresh objects, built per request.
+ * Lets `decorate` change the entries of every `tools/list` or `resources/list` answer (S19.1: the viewer's
+ * `_meta.ui` on the tools it shows, and the viewer listed only to clients that may render it) without
+ * touching the registered tools, whose own `_meta` the fold reads (S4.2). The SDK keeps request handlers in
+ * `McpServer.server._requestHandlers` (method → handler); a list's handler exists once a tool (a resource)
+ * is registered. Entries are the SDK's own fresh objects, built per request.
  */
-export function decorateToolList(server: object, decorate: (tools: Record<string, unknown>[], ctx: unknown) => Record<string, unknown>[]): void {
+export function decorateList(
+  server: object,
+  method: "tools/list" | "resources/list",
+  decorate: (entries: Record<string, unknown>[], ctx: unknown) => Record<string, unknown>[],
+): void {
+  const key = method === "tools/list" ? "tools" : "resources";
   const handlers = (server as { server?: { _requestHandlers?: unknown } }).server?._requestHandlers;
-  const list = handlers instanceof Map ? (handlers.get("tools/list") as RequestHandler | undefined) : undefined;
-  if (!(handlers instanceof Map) || typeof list !== "function") throw new UnsupportedMcpServerError("it has no server._requestHandlers with a tools/list handler");
-  handlers.set("tools/list", async (request: unknown, ctx: unknown) => {
+  const list = handlers instanceof Map ? (handlers.get(method) as RequestHandler | undefined) : undefined;
+  if (!(handlers instanceof Map) || typeof list !== "function") throw new UnsupportedMcpServerError(`it has no server._requestHandlers with a ${method} handler`);
+  handlers.set(method, async (request: unknown, ctx: unknown) => {
     const result = await list(request, ctx);
-    return Array.isArray(result.tools) ? { ...result, tools: decorate(result.tools as Record<string, unknown>[], ctx) } : result;
+    return Array.isArray(result[key]) ? { ...result, [key]: decorate(result[key] as Record<string, unknown>[], ctx) } : result;
   });
 }
 

@@ -14,7 +14,7 @@ import { textResult } from "../util/tool-result.js";
 import { loadViewerHtml, RESULT_VIEW_TOOL_NAME, VIEWER_RESOURCE_URI } from "../viewer/html.js";
 import type { HostInstances } from "./instances.js";
 import type { McpRequestContextLike } from "./mcp-owner.js";
-import { clientCapabilities, decorateToolList } from "./mcp-sdk-internals.js";
+import { clientCapabilities, decorateList } from "./mcp-sdk-internals.js";
 
 export type { ViewerOption } from "./viewer-option.js";
 
@@ -107,15 +107,19 @@ export function serveViewer(server: object, instances: HostInstances<McpRequestC
     } as never,
     (async (args: unknown, ctx: McpRequestContextLike) => handler(args, ctx)) as never,
   );
-  decorateToolList(server, (tools, ctx) => {
-    // A client known not to render MCP Apps (its capabilities lack the extension) sees the list as before;
-    // one whose capabilities are unknown (a 2025 request served statelessly) gets the viewer listed.
+  // A client known not to render MCP Apps (its capabilities lack the extension) sees both lists as before;
+  // one whose capabilities are unknown (a 2025 request served statelessly) gets the viewer listed.
+  const rendersApps = (ctx: unknown) => {
     const declared = clientCapabilities(server, ctx);
-    if (declared !== undefined && !getUiCapability(declared)) return tools.filter((tool) => tool.name !== RESULT_VIEW_TOOL_NAME);
+    return declared === undefined || getUiCapability(declared) !== undefined;
+  };
+  decorateList(server, "tools/list", (tools, ctx) => {
+    if (!rendersApps(ctx)) return tools.filter((tool) => tool.name !== RESULT_VIEW_TOOL_NAME);
     return tools.map((tool) => {
       const name = tool.name;
       if (typeof name !== "string" || !instances.viewerShows(name) || hasOwnUi(tool._meta)) return tool;
       return { ...tool, _meta: withViewerUi(tool._meta as Record<string, unknown> | undefined) };
     });
   });
+  decorateList(server, "resources/list", (resources, ctx) => (rendersApps(ctx) ? resources : resources.filter((resource) => resource.uri !== VIEWER_RESOURCE_URI)));
 }

@@ -100,22 +100,25 @@ describe("S19.1 the viewer is listed only where it is turned on", () => {
 
 describe("S19.1 clients known not to render MCP Apps see the list as before", () => {
   const UI = { "io.modelcontextprotocol/ui": { mimeTypes: ["text/html;profile=mcp-app"] } };
-  async function modern(extensions?: typeof UI): Promise<Record<string, any>> {
+  async function modern(extensions?: typeof UI): Promise<{ tools: Record<string, any>; resources: string[] }> {
     const c = new Client({ name: "viewer-test", version: "1" }, { versionNegotiation: { mode: { pin: "2026-07-28" } }, ...(extensions ? { capabilities: { extensions } } : {}) });
     await c.connect(new StreamableHTTPClientTransport(new URL(servers.all!.url), { requestInit: { headers: { Authorization: "Bearer alice" } } }));
-    return Object.fromEntries((await c.listTools()).tools.map((tool) => [tool.name, tool]));
+    const tools = Object.fromEntries((await c.listTools()).tools.map((tool) => [tool.name, tool]));
+    return { tools, resources: (await c.listResources()).resources.map((resource) => resource.uri) };
   }
 
-  it("a 2026-07-28 client without the MCP Apps extension: no result_view, no _meta.ui", async () => {
-    const listed = await modern();
-    expect(Object.keys(listed).sort()).toEqual(["own_ui", "report", "result_query", "small"]);
-    expect(listed.report!._meta).toBeUndefined();
+  it("a 2026-07-28 client without the MCP Apps extension: no result_view, no _meta.ui, no ui:// resource listed", async () => {
+    const { tools, resources } = await modern();
+    expect(Object.keys(tools).sort()).toEqual(["own_ui", "report", "result_query", "small"]);
+    expect(tools.report!._meta).toBeUndefined();
+    expect(resources).not.toContain(VIEWER);
   });
 
   it("a 2026-07-28 client declaring io.modelcontextprotocol/ui gets the viewer", async () => {
-    const listed = await modern(UI);
-    expect(listed.report!._meta?.ui?.resourceUri).toBe(VIEWER);
-    expect(listed.result_view!._meta?.ui?.visibility).toEqual(["app"]);
+    const { tools, resources } = await modern(UI);
+    expect(tools.report!._meta?.ui?.resourceUri).toBe(VIEWER);
+    expect(tools.result_view!._meta?.ui?.visibility).toEqual(["app"]);
+    expect(resources).toContain(VIEWER);
   });
 });
 
