@@ -34,8 +34,12 @@ test.beforeAll(async () => {
     logger: quiet,
     viewer: true,
     extraTools: {
-      folded: ["hostile", "big"],
+      folded: ["hostile", "big", "numbers"],
       register(server) {
+        // A list that is no table: 3000 numbers, shown as a tree read 200 children at a time.
+        server.registerTool("numbers", { description: "3000 numbers" }, async () => ({
+          content: [{ type: "text", text: JSON.stringify(Array.from({ length: 3000 }, (_, i) => i * 7)) }],
+        }));
         // About 10 MB: 100,000 tickets.
         server.registerTool("big", { description: "100,000 tickets" }, async () => {
           const rows = Array.from({ length: 100_000 }, (_, i) => ({ id: `T-${i}`, title: `Ticket ${i} about a printer`, owner: `user${i % 97}`, note: "n".repeat(30) }));
@@ -238,6 +242,14 @@ test("S19.3 other JSON as a tree, a long string as numbered lines, and the host'
   await expect(view.getByTestId("tree")).toContainText("[200 items]");
   await view.getByTestId("tree").getByRole("button", { name: "table" }).click();
   await expect(view.locator("[data-testid=row][data-index='0']")).toContainText("T-0");
+  // A list of numbers is a tree: 200 children, then the next 200 read from the server when asked for.
+  await callAndShow(page, "numbers");
+  const numbers = viewer(page).getByTestId("tree");
+  await expect(numbers.locator("li[data-path='$[199]']")).toContainText("1393");
+  await expect(numbers.getByTestId("tree-more")).toHaveText("2800 more…");
+  await numbers.getByTestId("tree-more").click();
+  await expect(numbers.locator("li[data-path='$[399]']")).toContainText("2793");
+  await expect(numbers.getByTestId("tree-more")).toHaveText("2600 more…");
   // server_log: a string of 2000 lines, read page by page as numbered lines.
   await callAndShow(page, "server_log");
   await expect(viewer(page).getByTestId("lines")).toBeVisible();

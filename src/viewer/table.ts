@@ -120,7 +120,8 @@ export class TableView {
           this.schedule();
         },
         (error: unknown) => {
-          this.pages.delete(page);
+          // Not again at once: a page that failed is asked for again only after a pause (scrolling redraws often).
+          setTimeout(() => this.pages.delete(page), 3000);
           this.options.onError(error);
         },
       );

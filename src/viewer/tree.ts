@@ -59,18 +59,41 @@ export function treeNode(options: TreeOptions, keys: Key[], label: string, known
   return item;
 }
 
-async function children(options: TreeOptions, keys: Key[], known: Known): Promise<HTMLElement[]> {
-  let value = known.value;
-  if (!known.has) {
+/** One page of a node's children (from `offset`), then a "more" item that reads the next page when pressed. */
+async function children(options: TreeOptions, keys: Key[], known: Known, offset = 0): Promise<HTMLElement[]> {
+  let entries: [Key, unknown][];
+  let next: number | undefined;
+  let total: number;
+  if (known.has) {
+    const all: [Key, unknown][] = Array.isArray(known.value) ? known.value.map((child, at) => [at, child]) : Object.entries(known.value as object);
+    entries = all.slice(offset, offset + CHILDREN);
+    total = all.length;
+    next = offset + CHILDREN < total ? offset + CHILDREN : undefined;
+  } else {
     try {
-      value = (await options.source.read({ path: pathOf(keys), keys, limit: CHILDREN })).value;
+      const slice = await options.source.read({ path: pathOf(keys), keys, offset, limit: CHILDREN });
+      const value = slice.value;
+      entries = Array.isArray(value) ? value.map((child, at) => [offset + at, child]) : Object.entries(value as object);
+      total = slice.total ?? entries.length;
+      next = slice.nextOffset;
     } catch (error) {
-      if (!(error instanceof ReadError && error.code === "RESULT_SLICE_TOO_LARGE") || !known.shape) throw error;
+      if (!(error instanceof ReadError && error.code === "RESULT_SLICE_TOO_LARGE") || !known.shape || offset > 0) throw error;
       return fromShape(options, keys, known.shape);
     }
   }
-  if (Array.isArray(value)) return value.map((child, at) => treeNode(options, [...keys, at], String(at), { value: child, has: true, shape: itemShape(known.shape) }));
-  return Object.entries(value as Record<string, unknown>).map(([key, child]) => treeNode(options, [...keys, key], key, { value: child, has: true, shape: known.shape?.keys?.[key] }));
+  const items = entries.map(([key, child]) =>
+    treeNode(options, [...keys, key], String(key), { value: child, has: true, shape: typeof key === "number" ? itemShape(known.shape) : known.shape?.keys?.[key] }),
+  );
+  if (next !== undefined) {
+    const more = h("button", { type: "button", class: "link", "data-testid": "tree-more" }, `${total - next} more…`);
+    const item = h("li", {}, more);
+    more.addEventListener("click", () => {
+      more.disabled = true;
+      children(options, keys, known, next).then((page) => item.replaceWith(...page), options.onError);
+    });
+    items.push(item);
+  }
+  return items;
 }
 
 /** Children named by the shape, each read when opened. */
