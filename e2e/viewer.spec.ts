@@ -1,6 +1,6 @@
 // S19.5: the result viewer end to end, in Chromium: a test MCP Apps host (ext-apps AppBridge, the viewer
 // in a sandboxed iframe) over the real demo server on HTTP, called with alice's token.
-import { mkdirSync, readFileSync } from "node:fs";
+import { copyFileSync, readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { gzipSync } from "node:zlib";
 import { expect, test, type FrameLocator, type Page } from "@playwright/test";
@@ -84,7 +84,7 @@ async function callAndShow(page: Page, tool: string, args: Record<string, unknow
 
 const since = (page: Page, at: number) => page.evaluate((at) => performance.now() - at, at);
 
-test("S19.5 a folded report shows its first rows at once and row 200 after paging; timings printed", async ({ page }) => {
+test("S19.5 a folded report shows its first rows at once and row 200 after paging; timings printed", async ({ page }, testInfo) => {
   await openHost(page);
   const start = await callAndShow(page, "report");
   const view = viewer(page);
@@ -102,7 +102,6 @@ test("S19.5 a folded report shows its first rows at once and row 200 after pagin
   const row200 = (await page.evaluate(() => performance.now())) - paging;
   await expect(view.getByTestId("selected-path")).toHaveText("$.rows[199]");
   console.log(`viewer: first rows ${firstRows.toFixed(0)} ms after the host handed the result to the view (${opened.toFixed(0)} ms with reading the ui:// resource and starting the frame); row 200 ${row200.toFixed(0)} ms after "Last row" (shared CPU, noisy)`);
-  mkdirSync(`${root}docs`, { recursive: true });
   // The screenshot shows a search and its hits beside the table.
   await view.getByTestId("search-input").fill("Ticket 19");
   await view.getByTestId("search-input").press("Enter");
@@ -110,7 +109,11 @@ test("S19.5 a folded report shows its first rows at once and row 200 after pagin
   await view.getByTestId("found-path").nth(3).click();
   await expect(view.getByTestId("selected-path")).toHaveText("$.rows[192].title");
   await page.mouse.move(0, 0);
-  await page.locator("[data-testid=viewer-frame]").screenshot({ path: `${root}docs/viewer.png` });
+  // The screenshot is an artifact; UPDATE_DOCS_SCREENSHOT=1 also writes docs/viewer.png (as the playground's does).
+  const file = testInfo.outputPath("viewer.png");
+  await page.locator("[data-testid=viewer-frame]").screenshot({ path: file });
+  await testInfo.attach("viewer", { path: file, contentType: "image/png" });
+  if (process.env.UPDATE_DOCS_SCREENSHOT) copyFileSync(file, `${root}docs/viewer.png`);
 });
 
 test("S19.5 a filter and a search show their nodes and hits, linked to their rows", async ({ page }) => {
