@@ -5,6 +5,8 @@
  * every build (ESM and CommonJS, Node, pages, edge) shares the one file, and a page's bundler splits it off.
  */
 
+import { describeError, ResultHandlesError } from "../errors.js";
+
 /** The viewer's resource: what `_meta.ui.resourceUri` names on the tools it shows. */
 export const VIEWER_RESOURCE_URI = "ui://result-handles/viewer";
 
@@ -21,7 +23,7 @@ export function loadViewerHtml(): Promise<string> {
     (error: unknown) => {
       html = undefined; // a later call tries again
       // Only a source checkout without a build lands here: the package ships the file.
-      throw new Error(`The result viewer's page is not built (dist/viewer/viewer-html.js): run npm run build (${error instanceof Error ? error.message : String(error)})`);
+      throw new ResultHandlesError("INVALID_USAGE", `The result viewer's page is not built (dist/viewer/viewer-html.js): run npm run build (${describeError(error)})`);
     },
   );
   return html;
