@@ -33,6 +33,8 @@ export {
   type WebMcpRegisterOptions,
   type WebMcpTool,
 } from "./hosts/webmcp.js";
+export type { ViewerOption } from "./hosts/viewer.js";
+export { loadViewerHtml, RESULT_VIEW_TOOL_NAME, VIEWER_RESOURCE_URI } from "./viewer/html.js";
 export type { PluginInstance } from "./plugin/instance.js";
 export type { CreateResultHandleStoreOptions } from "./plugin/open-store.js";
 export type {

@@ -155,9 +155,11 @@ describe("S13 the package as users install it", () => {
     // double the tarball (they carry the sources). 140 KB packed with the edge build (S17.1, whose
     // declarations re-export the node build's rather than copy them); 207 KB with JSONPath, search,
     // references, resources and the hardening of sections 14 to 16 (json-p3 and re2js stay dependencies);
-    // 252 KB with lists read batch by batch and wide objects by window (S14.6, S16.4).
+    // 252 KB with lists read batch by batch and wide objects by window (S14.6, S16.4); 360 KB with the
+    // result viewer's page (S19: one minified HTML file as a string, shared by every build, read only when served,
+    // and the license texts of what it bundles).
     expect(packedFiles.filter((file) => file.endsWith(".map"))).toEqual([]);
-    expect(tarballBytes).toBeLessThan(280_000);
+    expect(tarballBytes).toBeLessThan(380_000);
   });
 
   it("S13.3 @arethetypeswrong/cli finds no problem for node10, node16 (ESM and CommonJS) and bundler resolution", async () => {

@@ -59,7 +59,7 @@ export class InPageMcp {
 
   private async connect(identity: Identity): Promise<Client> {
     const server = new McpServer({ name: "playground", version: "1.0.0" });
-    this.plugin.install(server, { owner: signedInCaller, logger: this.logger });
+    this.plugin.install(server, { owner: signedInCaller, logger: this.logger, viewer: true }); // result_view for the viewer panel (S19.4)
     registerReport(server);
     registerCountTickets(server); // takes a folded report's rows by reference (S15.1)
     const [clientTransport, serverTransport] = InMemoryTransport.createLinkedPair();
@@ -70,7 +70,8 @@ export class InPageMcp {
       clientTransport.send = (message, options) => send(message, { ...options, authInfo });
     }
     await server.connect(serverTransport);
-    const client = new Client({ name: `playground-${identity}`, version: "1.0.0" });
+    // It renders MCP Apps (the viewer panel, S19.4), and says so: the server lists result_view to such clients.
+    const client = new Client({ name: `playground-${identity}`, version: "1.0.0" }, { capabilities: { extensions: { "io.modelcontextprotocol/ui": { mimeTypes: ["text/html;profile=mcp-app"] } } } });
     await client.connect(clientTransport);
     await client.listTools(); // the client checks structuredContent against the schemas it listed
     return client;

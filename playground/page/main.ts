@@ -4,6 +4,7 @@ import { RESULT_HANDLE_META_KEY, findModelContext, type Shape } from "mcp-result
 import { InPageMcp, type CallResult, type Identity, type StoreKind } from "./in-page-mcp.js";
 import { renderFound } from "./found-view.js";
 import { renderJson, renderPlaceholder, renderShape } from "./json-view.js";
+import { ViewerPanel } from "./viewer-panel.js";
 
 const $ = <T extends HTMLElement = HTMLElement>(id: string) => document.getElementById(id) as T;
 const bytesOf = (value: unknown) => new TextEncoder().encode(JSON.stringify(value)).byteLength;
@@ -30,6 +31,7 @@ interface HandleInfo {
   expiresAt: number;
 }
 let current: HandleInfo | undefined;
+const viewerPanel = new ViewerPanel($("viewer-slot"), (text) => ($("viewer-told").textContent = `The viewer told the model: ${text}`));
 
 function setBusy(button: HTMLButtonElement, busy: boolean): void {
   button.disabled = busy;
@@ -46,7 +48,10 @@ async function callReport(identity: Identity, button: HTMLButtonElement): Promis
   setBusy(button, true);
   clearWarnings();
   try {
-    showAnswer(identity, await mcp.call(identity, "report"));
+    const result = await mcp.call(identity, "report");
+    showAnswer(identity, result);
+    // The viewer reads on the caller's own connection, as an MCP Apps host calls result_view (S19.2).
+    void viewerPanel.show(result, (name, args) => mcp.call(identity, name, args)).catch((error: unknown) => console.error(error));
   } catch (error) {
     showFailure(error);
   } finally {

@@ -47,6 +47,8 @@ export interface DemoServerOptions {
   maxSessions?: number;
   /** More tools on every per-request server (the bench adds a 10 MB one); those named in `folded` fold with the reports instance. */
   extraTools?: { register(server: McpServer): void; folded?: readonly string[] };
+  /** Serve the result viewer to MCP Apps hosts (S19.1) on both instances' tools. Default false. */
+  viewer?: boolean;
 }
 
 export const DEFAULT_SESSION_IDLE_SECONDS = 1800;
@@ -69,8 +71,9 @@ export async function startDemoServer(options: DemoServerOptions = {}): Promise<
 
   const buildServer = (): McpServer => {
     const server = logToolCalls(new McpServer({ name: "result-handles-demo", version: "0.1.0" }), (line) => logger.info?.(line));
-    reports.install(server, { tools: ["report", "server_log", "chart", "count_tickets", ...(options.extraTools?.folded ?? [])], logger });
-    orders.install(server, { tools: ["orders"], logger });
+    const viewer = options.viewer ? { viewer: true } : {};
+    reports.install(server, { tools: ["report", "server_log", "chart", "count_tickets", ...(options.extraTools?.folded ?? [])], logger, ...viewer });
+    orders.install(server, { tools: ["orders"], logger, ...viewer });
     registerReport(server);
     registerServerLog(server);
     registerOrders(server);

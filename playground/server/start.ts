@@ -8,7 +8,8 @@ if (!(sessionIdleSeconds > 0)) exitWith(`SESSION_IDLE_SECONDS must be a number o
 const maxSessions = Number(process.env.MAX_SESSIONS ?? DEFAULT_MAX_SESSIONS);
 if (!Number.isInteger(maxSessions) || maxSessions < 1) exitWith(`MAX_SESSIONS must be a whole number of sessions, 1 or more, not "${process.env.MAX_SESSIONS}"`);
 
-const demo = await startDemoServer({ port, sessionIdleSeconds, maxSessions }).catch((error: NodeJS.ErrnoException) =>
+// The result viewer (S19) for MCP Apps hosts; clients that say they render none see the demo as before.
+const demo = await startDemoServer({ port, sessionIdleSeconds, maxSessions, viewer: true }).catch((error: NodeJS.ErrnoException) =>
   error.code === "EADDRINUSE"
     ? exitWith(`Port ${port} is already in use: stop what runs there, or start on another port with PORT=${port + 1} npm start`)
     : exitWith(`The demo server could not start on port ${port}: ${error.message}`),

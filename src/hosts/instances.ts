@@ -12,6 +12,8 @@ import { foldContextFor, type PluginInstance } from "../plugin/instance.js";
 import { isPlainObject } from "../util/json.js";
 import { refusalResult, ResultQueryTool, type HandleSource } from "../query/tool/result-query-tool.js";
 import { resolveReferences } from "./references.js";
+import { RESULT_VIEW_TOOL_NAME } from "../viewer/html.js";
+import { viewerShows, type ViewerOption } from "./viewer-option.js";
 import type { ToolResult } from "../util/tool-result.js";
 
 /** How one installation names its call's owner (S8.1); `Call` is whatever the host knows of a call. */
@@ -27,6 +29,8 @@ export interface JoinOptions<Call> {
   references?: boolean;
   /** This instance's folded answers end with a `resource_link` (S15.4); the host serves them. */
   resources?: boolean;
+  /** The viewer shows this instance's tools' answers (S19.1). */
+  viewer?: ViewerOption;
 }
 
 interface Installation<Call> {
@@ -35,6 +39,7 @@ interface Installation<Call> {
   owner: CallOwner<Call>;
   context: FoldContext;
   resources: boolean;
+  viewer: ViewerOption | undefined;
 }
 
 /** What the host knows of one tool call, for the fold. */
@@ -56,6 +61,8 @@ export class HostInstances<Call> {
   private referencesOn = true;
   /** Set once the host serves `result-handle://` resources (S15.4), so a second `resources: true` does not register them again. */
   servesResources = false;
+  /** Set once the host serves the viewer and `result_view` (S19.1, S19.2). */
+  servesViewer = false;
 
   /** Adds an instance; a second join of the same instance keeps the first installation. */
   join(instance: PluginInstance, options: JoinOptions<Call>): void {
@@ -67,7 +74,19 @@ export class HostInstances<Call> {
       owner: options.owner,
       context: foldContextFor(instance, options.logger),
       resources: options.resources === true,
+      viewer: options.viewer,
     });
+  }
+
+  /** The joined instances, in install order: what `result_query` and `result_view` read. */
+  sources(): readonly PluginInstance[] {
+    return this.installations.map((installation) => installation.instance);
+  }
+
+  /** S19.1: whether the viewer shows this tool's answers (the installation folding it turned it on for it). */
+  viewerShows(toolName: string): boolean {
+    if (toolName === RESULT_QUERY_TOOL_NAME || toolName === RESULT_VIEW_TOOL_NAME) return false;
+    return viewerShows(this.installationFor(toolName)?.viewer, toolName);
   }
 
   /** The instance that folds a tool: the one naming it, else the first that names no tools (S10.1). */
@@ -85,7 +104,7 @@ export class HostInstances<Call> {
   async fold(call: ToolCall<Call>): Promise<unknown> {
     const installation = this.installationFor(call.toolName);
     if (!isToolResult(call.result)) return call.result;
-    const outcome = call.toolName === RESULT_QUERY_TOOL_NAME || !installation ? undefined : await this.foldWith(installation, call, call.result);
+    const outcome = isReader(call.toolName) || !installation ? undefined : await this.foldWith(installation, call, call.result);
     const result = outcome?.result ?? call.result;
     const why = whyUnsendable(result, outcome?.serialised);
     if (why === undefined) {
@@ -128,7 +147,7 @@ export class HostInstances<Call> {
    * would not admit `{ error }`. `result_query`'s own arguments, and every call when references are off, pass as they are.
    */
   async resolve(toolName: string, args: unknown, call: Call, structuredError: boolean): Promise<{ args: unknown; references: number } | { refusal: ToolResult }> {
-    if (!this.referencesOn || toolName === RESULT_QUERY_TOOL_NAME) return { args, references: 0 };
+    if (!this.referencesOn || isReader(toolName)) return { args, references: 0 };
     const resolved = await resolveReferences(args, async (handle, path) => (await this.queryTool.referenced(handle, path, this.ownerFor(call))).value);
     return "refusal" in resolved ? { refusal: refusalResult(resolved.refusal, structuredError) } : resolved;
   }
@@ -145,6 +164,11 @@ export class HostInstances<Call> {
   query(args: unknown, call: Call): Promise<ToolResult> {
     return this.queryTool.handler(args, this.ownerFor(call));
   }
+}
+
+/** The tools that read handles: never folded (S7.7), their arguments never resolved (S15.1). */
+function isReader(toolName: string): boolean {
+  return toolName === RESULT_QUERY_TOOL_NAME || toolName === RESULT_VIEW_TOOL_NAME;
 }
 
 const REGISTRY = Symbol.for("mcp-result-handles/instances");

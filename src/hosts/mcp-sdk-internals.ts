@@ -96,3 +96,44 @@ export function resourceTemplateLike(template: string, match: (uri: string) => R
     completeCallback: () => undefined,
   };
 }
+
+type RequestHandler = (request: unknown, ctx: unknown) => Promise<Record<string, unknown>>;
+
+/**
+ * Lets `decorate` change the entries of every `tools/list` or `resources/list` answer (S19.1: the viewer's
+ * `_meta.ui` on the tools it shows, and the viewer listed only to clients that may render it) without
+ * touching the registered tools, whose own `_meta` the fold reads (S4.2). The SDK keeps request handlers in
+ * `McpServer.server._requestHandlers` (method → handler); a list's handler exists once a tool (a resource)
+ * is registered. Entries are the SDK's own fresh objects, built per request.
+ */
+export function decorateList(
+  server: object,
+  method: "tools/list" | "resources/list",
+  decorate: (entries: Record<string, unknown>[], ctx: unknown) => Record<string, unknown>[],
+): void {
+  const key = method === "tools/list" ? "tools" : "resources";
+  const handlers = (server as { server?: { _requestHandlers?: unknown } }).server?._requestHandlers;
+  const list = handlers instanceof Map ? (handlers.get(method) as RequestHandler | undefined) : undefined;
+  if (!(handlers instanceof Map) || typeof list !== "function") throw new UnsupportedMcpServerError(`it has no server._requestHandlers with a ${method} handler`);
+  handlers.set(method, async (request: unknown, ctx: unknown) => {
+    const result = await list(request, ctx);
+    return Array.isArray(result[key]) ? { ...result, [key]: decorate(result[key] as Record<string, unknown>[], ctx) } : result;
+  });
+}
+
+/**
+ * What the client of one request declared it supports, when that is known: on the 2026-07-28 era the
+ * request's own envelope (absent there: nothing declared); on a 2025 connection what its `initialize`
+ * said (`Server.getClientCapabilities()`). Undefined when unknown: a 2025 request served statelessly, whose
+ * per-request server never saw an `initialize`.
+ */
+export function clientCapabilities(server: object, ctx: unknown): Record<string, unknown> | undefined {
+  const envelope = (ctx as { mcpReq?: { envelope?: Record<string, unknown> } } | undefined)?.mcpReq?.envelope;
+  if (envelope && typeof envelope["io.modelcontextprotocol/protocolVersion"] === "string") {
+    const declared = envelope["io.modelcontextprotocol/clientCapabilities"];
+    return typeof declared === "object" && declared !== null ? (declared as Record<string, unknown>) : {};
+  }
+  const inner = (server as { server?: { getClientCapabilities?: () => unknown } }).server;
+  const declared = typeof inner?.getClientCapabilities === "function" ? inner.getClientCapabilities() : undefined;
+  return typeof declared === "object" && declared !== null ? (declared as Record<string, unknown>) : undefined;
+}

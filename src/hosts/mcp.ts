@@ -7,6 +7,7 @@ import { ownerOfCall, type McpRequestContextLike } from "./mcp-owner.js";
 import { joinHost, type HostInstances } from "./instances.js";
 import { withShortValidationErrors } from "./references.js";
 import { serveHandleResources } from "./resources.js";
+import { serveViewer, type ViewerOption } from "./viewer.js";
 import { assertSupportedServer, interceptToolCalls } from "./mcp-sdk-internals.js";
 
 export { defaultOwner, type McpRequestContextLike } from "./mcp-owner.js";
@@ -39,6 +40,13 @@ export interface McpHostOptions {
   references?: boolean;
   /** Folded answers end with a `resource_link`, and the server serves `result-handle://{handle}` (S15.4). Default false. */
   resources?: boolean;
+  /**
+   * MCP Apps hosts (Claude, ChatGPT, VS Code…) show this installation's answers to the person in the
+   * result viewer (S19): `true` for every tool it folds, `{ tools }` for some. Adds the resource
+   * `ui://result-handles/viewer`, the app-only tool `result_view`, and `_meta.ui.resourceUri` on those tools'
+   * `tools/list` entries (a tool's own UI is kept). Other hosts see no difference. Default false.
+   */
+  viewer?: ViewerOption;
 }
 
 /**
@@ -71,7 +79,7 @@ function mcpOwnerResolver(instance: PluginInstance, server: McpServerLike, optio
 export function installOnMcpServer(instance: PluginInstance, server: McpServerLike, options: McpHostOptions = {}): void {
   assertSupportedServer(server);
   const owner = mcpOwnerResolver(instance, server, options);
-  const join = { tools: options.tools, owner, logger: options.logger, references: options.references, resources: options.resources };
+  const join = { tools: options.tools, owner, logger: options.logger, references: options.references, resources: options.resources, viewer: options.viewer };
   const instances = joinHost<McpRequestContextLike>(server, instance, join, (instances) => {
     interceptToolCalls(server, async ({ name, tool, ctx, args, run }) => {
       const call = ctx as McpRequestContextLike;
@@ -94,6 +102,10 @@ export function installOnMcpServer(instance: PluginInstance, server: McpServerLi
   if (options.resources === true && !instances.servesResources) {
     serveHandleResources(server, instances);
     instances.servesResources = true;
+  }
+  if (options.viewer !== undefined && options.viewer !== false && !instances.servesViewer) {
+    serveViewer(server, instances);
+    instances.servesViewer = true;
   }
 }
 

@@ -13,6 +13,7 @@ import type { PluginInstance } from "../plugin/instance.js";
 import { isPlainObject } from "../util/json.js";
 import type { ToolResult } from "../util/tool-result.js";
 import { isStandardSchema, isToolResult, joinHost, type HostInstances } from "./instances.js";
+import { hasOwnUi, resultViewHandler, withViewerUi, type ViewerOption } from "./viewer.js";
 
 /** A WebMCP tool as a page declares it (the draft's `ModelContextTool`, with the MCP extras pages use). */
 export interface WebMcpTool {
@@ -57,6 +58,12 @@ export interface WebMcpHostOptions {
   signal?: AbortSignal;
   /** `false` stops `{ "$result": handle }` references resolving in this model context's tools (S15.1, S15.3). Default true. */
   references?: boolean;
+  /**
+   * The result viewer shows these tools' answers (S19.1, S19.4): their declarations carry
+   * `_meta.ui.resourceUri` (`ui://result-handles/viewer`), and the page shows the viewer (`loadViewerHtml()`)
+   * with reads through `host.resultView(args)`, which the page's agent is never offered. Default false.
+   */
+  viewer?: ViewerOption;
 }
 
 /** What `plugin.webmcp()` returns: registers the page's tools with folding. */
@@ -64,6 +71,8 @@ export interface WebMcpHost {
   readonly modelContext: ModelContextLike;
   /** Registers `tool` on the model context; its large answers fold. Resolves when the browser has it. */
   registerTool(tool: WebMcpTool, options?: WebMcpRegisterOptions): Promise<void>;
+  /** `result_view` for the page's own viewer (S19.2): `result_query`'s arguments and answers, pages up to 1 MiB or 1,000 items. */
+  resultView(args: unknown): Promise<ToolResult>;
 }
 
 let pageSession: string | undefined;
@@ -89,15 +98,17 @@ export function installOnWebMcp(instance: PluginInstance, options: WebMcpHostOpt
   const modelContext = options.modelContext ?? findModelContext();
   if (!modelContext) throw new WebMcpUnavailableError();
   const owner = options.owner ?? pageLoadOwner;
-  const join = { tools: options.tools, owner, logger: options.logger, references: options.references };
+  const join = { tools: options.tools, owner, logger: options.logger, references: options.references, viewer: options.viewer };
   const instances = joinHost<void>(modelContext, instance, join, (joined) =>
     // A failed registration of result_query surfaces on the page's own registerTool calls of the same context.
     void Promise.resolve(modelContext.registerTool(resultQueryTool(joined), { signal: options.signal })).catch((error: unknown) =>
       instance.warn(`result-handles: could not register result_query on WebMCP (${describeError(error)})`, options.logger),
     ),
   );
+  const view = resultViewHandler(instances);
   return {
     modelContext,
+    resultView: (args) => view(args, undefined),
     registerTool: async (tool, registerOptions = {}) => {
       await modelContext.registerTool(foldingTool(tool, instances), registerOptions.signal ? { signal: registerOptions.signal } : {});
     },
@@ -123,9 +134,12 @@ function foldingTool(tool: WebMcpTool, instances: HostInstances<void>): Record<s
   const listedOutputSchema = isJsonSchema ? { outputSchema } : {};
   // The fold checks a Standard Schema per answer; a JSON Schema is judged once, here, by a fixed rule.
   const checkedSchema = isJsonSchema ? verdictSchema(jsonSchemaAdmitsFoldedAnswer(outputSchema)) : outputSchema;
+  // S19.1: the viewer named on the tools it shows; a tool's own UI is kept (and its answers never fold, S4.2).
+  const listedMeta = instances.viewerShows(tool.name) && !hasOwnUi(_meta) ? { _meta: withViewerUi(_meta) } : {};
   return {
     ...declaration,
     ...listedOutputSchema,
+    ...listedMeta,
     execute: async (input: Record<string, unknown>) => {
       // S15.1: references resolve for the page's owner before the tool sees its input; S15.2: one that does not ends the call here.
       const resolved = await instances.resolve(tool.name, input, undefined, outputSchema === undefined);
