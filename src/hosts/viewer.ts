@@ -8,7 +8,7 @@
 import { getUiCapability, registerAppResource, registerAppTool, RESOURCE_MIME_TYPE, RESOURCE_URI_META_KEY } from "@modelcontextprotocol/ext-apps/server";
 import { ResultQueryError } from "../errors.js";
 import { isPlainObject } from "../util/json.js";
-import { refusalResult, ResultQueryTool, type HandleSource } from "../query/result-query-tool.js";
+import { refusalResult, ResultQueryTool, type HandleSource } from "../query/tool/result-query-tool.js";
 import type { ToolResult } from "../util/tool-result.js";
 import { textResult } from "../util/tool-result.js";
 import { loadViewerHtml, RESULT_VIEW_TOOL_NAME, VIEWER_RESOURCE_URI } from "../viewer/html.js";
