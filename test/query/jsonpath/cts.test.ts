@@ -1,8 +1,11 @@
 // S14.1 S14.2: the public RFC 9535 compliance test suite, through the query function and through
-// `result_query` on a real MCP server and client. The suite is fetched material and is not committed:
-// point JSONPATH_CTS at its cts.json (default /work/cts/cts.json); without it this file says so and
-// runs nothing.
+// `result_query` on a real MCP server and client. The suite is not committed here: it is read from
+// ../shared/data/jsonpath-cts.json beside the repository (cts.json of jsonpath-compliance-test-suite at
+// commit 7be7c1f, BSD-2, its licence in jsonpath-cts.LICENSE beside it), where CI has it. Without it this
+// file fails to load, so a missing suite is never a silent pass.
 import { existsSync, readFileSync } from "node:fs";
+import { dirname, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
 import { isDeepStrictEqual } from "node:util";
 import { McpServer } from "@modelcontextprotocol/server";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -19,10 +22,14 @@ interface CtsCase {
   invalid_selector?: boolean;
 }
 
-const CTS_PATH = process.env.JSONPATH_CTS ?? "/work/cts/cts.json";
-const present = existsSync(CTS_PATH);
-if (!present) console.log(`jsonpath-cts: no compliance suite at ${CTS_PATH}; set JSONPATH_CTS to its cts.json to run these tests`);
-const cases: CtsCase[] = present ? (JSON.parse(readFileSync(CTS_PATH, "utf8")) as { tests: CtsCase[] }).tests : [];
+const root = resolve(dirname(fileURLToPath(import.meta.url)), "../../..");
+const CTS_PATH = resolve(root, "../shared/data/jsonpath-cts.json");
+/** The suite's commit gives it this many cases; another count means another suite than the one named above. */
+const CTS_CASES = 703;
+if (!existsSync(CTS_PATH)) {
+  throw new Error(`jsonpath-cts: no compliance suite at ${CTS_PATH}: put cts.json of jsonpath-compliance-test-suite (commit 7be7c1f) there`);
+}
+const cases = (JSON.parse(readFileSync(CTS_PATH, "utf8")) as { tests: CtsCase[] }).tests;
 
 const REFUSED_INVALID = new Set(["RESULT_PATH_NOT_FOUND", "INVALID_INPUT"]);
 
@@ -54,7 +61,11 @@ function direct(test: CtsCase): QueryResult | { error: { code: string } } {
   }
 }
 
-describe.runIf(present)("S14.1 RFC 9535 compliance suite", () => {
+describe("S14.1 RFC 9535 compliance suite", () => {
+  it(`is the suite of commit 7be7c1f: ${CTS_CASES} cases`, () => {
+    expect(cases.length).toBe(CTS_CASES);
+  });
+
   it("every case through queryValue: valid selectors give the RFC's nodes in order, invalid ones are refused", () => {
     const failures = cases.map((test) => [test.name, judge(test, direct(test))]).filter(([, failure]) => failure);
     const valid = cases.filter((test) => !test.invalid_selector).length;
