@@ -21,7 +21,19 @@ export default defineConfig({
           name: "node",
           environment: "node",
           include: ["test/**/*.test.ts"],
-          exclude: ["test/browser/**", "test/**/*.browser.test.ts"],
+          exclude: ["test/browser/**", "test/**/*.browser.test.ts", "test/**/*.attack.test.ts"],
+          testTimeout: 20_000,
+        },
+      },
+      {
+        // S16's attacks time the server and a bystander (event loop stalls, answers within a bound): they run
+        // one file at a time, after the other Node files, so no test of ours shares the CPU with them.
+        resolve: { alias: [entry("node")] },
+        test: {
+          name: "attacks",
+          environment: "node",
+          include: ["test/**/*.attack.test.ts"],
+          fileParallelism: false,
           testTimeout: 20_000,
         },
       },
