@@ -13,6 +13,9 @@ const entry = (runtime: "node" | "browser") => ({
 export default defineConfig({
   test: {
     reporters: ["default", "json"],
+    // Most files wait on something else (redis-server, child processes, npm, Chromium), so two Node files
+    // run at once even on two cores; each starts what it uses on ports it is given free, in stores of its own.
+    maxWorkers: 2,
     outputFile: { json: "test-results/vitest.json" },
     projects: [
       {
@@ -49,6 +52,8 @@ export default defineConfig({
             enabled: true,
             headless: true,
             screenshotFailures: false,
+            // One page at a time, as before: pages of one origin share IndexedDB.
+            fileParallelism: false,
             provider: playwright({ launchOptions: { executablePath: chromiumPath, args: chromiumArgs } }),
             instances: [{ browser: "chromium" }],
           },
