@@ -10,6 +10,7 @@ import { StreamedAnswer } from "../../../src/records/read/batch-source.js";
 import { MemoryStorage, ResultHandleStore, ResultQueryTool, type Owner } from "mcp-result-handles";
 import type { ResultHandlesConfig } from "../../../src/plugin/options.js";
 import { nodeBatchWorkers } from "../../../src/node/batch-workers.js";
+import type { BatchWorkers } from "../../../src/query/workers/pool.js";
 import { answered, wholeAnswer } from "../../helpers/store-queries.js";
 
 const owner: Owner = { session: "s-diff", caller: "reader" };
@@ -245,12 +246,28 @@ function windowRead(r: Random, places: readonly string[][]): Record<string, unkn
 }
 
 /**
- * `value` saved under a fresh handle (a query reading it whole leaves it cached whole), `window` read first
- * when given, then `args` answered by the store and over the whole value: a difference goes to `failures`.
+ * `value` saved once for a round of queries, under `store` (the writer; it is never read through).
  */
-async function compare(store: ResultHandleStore, tool: ResultQueryTool, value: unknown, args: Record<string, unknown>, label: string, failures: string[], window?: Record<string, unknown>) {
+async function savedOnce(store: ResultHandleStore, value: unknown): Promise<string> {
   const handle = store.newHandle();
   await store.save(handle, value, owner);
+  return handle;
+}
+
+/**
+ * A `result_query` over a store of its own on `storage`: a query reading the whole answer leaves it cached
+ * whole in the store that read it, so each query starts with nothing cached, as on a fresh handle.
+ */
+function freshTool(storage: MemoryStorage, pool?: BatchWorkers): ResultQueryTool {
+  const reader = new ResultHandleStore(storage, 60, { pieceBytes: 16 * 1024 });
+  return new ResultQueryTool(() => [{ config, store: async () => reader, workers: pool }]);
+}
+
+/**
+ * `window` read first when given, then `args` answered from the store and over the whole value, both
+ * through one fresh reader of `handle`: a difference goes to `failures`.
+ */
+async function compare(tool: ResultQueryTool, handle: string, value: unknown, args: Record<string, unknown>, label: string, failures: string[], window?: Record<string, unknown>) {
   if (window) await answered(tool, handle, window, owner);
   const want = wholeAnswer(value, args, config);
   const got = await answered(tool, handle, args, owner);
@@ -269,8 +286,8 @@ describe.each([
 ] as const)("S14.6 differential: over batches as over the whole value, %s", (_, pool) => {
   it("random answers and queries (seeded)", async () => {
     const r = random(1406);
-    const store = new ResultHandleStore(new MemoryStorage("differential", { maxBytes: 256 * 1024 * 1024 }), 60, { pieceBytes: 16 * 1024 });
-    const tool = new ResultQueryTool(() => [{ config, store: async () => store, workers: pool }]);
+    const storage = new MemoryStorage("differential", { maxBytes: 256 * 1024 * 1024 });
+    const store = new ResultHandleStore(storage, 60, { pieceBytes: 16 * 1024 });
     if (pool) expect(await pool.warm()).toBe(true); // loaded before the first query, so every query may use them
     const counted = pool && vi.spyOn(pool, "count");
     const failures: string[] = [];
@@ -281,13 +298,14 @@ describe.each([
       for (let round = 0; round < 12; round++) {
         const places = PLACES[round % PLACES.length]!;
         const value = answer(r, places);
+        const handle = await savedOnce(store, value);
         for (let q = 0; q < 80; q++) {
           const args = query(r, places, value);
           asked++;
-          // A fresh handle each (a query reading the whole answer leaves it cached whole); on every other,
+          // A fresh reader each (a query reading the whole answer leaves it cached whole); on every other,
           // some batches read by a slice first, which a stream then takes from memory.
           const window = q % 2 === 1 ? windowRead(r, places) : undefined;
-          await compare(store, tool, value, args, `round ${round}`, failures, window);
+          await compare(freshTool(storage, pool), handle, value, args, `round ${round}`, failures, window);
         }
       }
       streams = streamed.mock.calls.length;
@@ -309,8 +327,8 @@ describe.each([
 describe("S14.6, S16.4 differential: searches over wide objects' member batches as over the whole value", () => {
   it("random answers with wide objects and searches at, above and under them (seeded)", async () => {
     const r = random(1643);
-    const store = new ResultHandleStore(new MemoryStorage("differential-wide", { maxBytes: 256 * 1024 * 1024 }), 60, { pieceBytes: 16 * 1024 });
-    const tool = new ResultQueryTool(() => [{ config, store: async () => store }]);
+    const storage = new MemoryStorage("differential-wide", { maxBytes: 256 * 1024 * 1024 });
+    const store = new ResultHandleStore(storage, 60, { pieceBytes: 16 * 1024 });
     const failures: string[] = [];
     let asked = 0;
     const streamed = vi.spyOn(StreamedAnswer.prototype, "forEachMemberBatch");
@@ -318,12 +336,13 @@ describe("S14.6, S16.4 differential: searches over wide objects' member batches 
       for (let round = 0; round < 8; round++) {
         const { lists, objects } = WIDE_PLACES[round % WIDE_PLACES.length]!;
         const value = answer(r, lists, objects);
+        const handle = await savedOnce(store, value);
         for (let q = 0; q < 60; q++) {
           const args = wideQuery(r, lists, objects, value);
           asked++;
           // Some batches read first by a window (of keys, or of items), which the search must still read whole.
           const window = q % 2 === 1 ? windowRead(r, [...lists, ...objects]) : undefined;
-          await compare(store, tool, value, args, `round ${round}`, failures, window);
+          await compare(freshTool(storage), handle, value, args, `round ${round}`, failures, window);
         }
       }
       expect(streamed.mock.calls.length).toBeGreaterThan(asked / 3); // most searches did stream member batches
@@ -341,9 +360,9 @@ describe.each([
 ] as const)("S14.6 differential: descendants by name above lists, each list read where it stands, as over the whole value, %s", (_, pool) => {
   it("random answers and $..name queries (seeded)", async () => {
     const r = random(1407);
-    const store = new ResultHandleStore(new MemoryStorage("differential-descendants", { maxBytes: 256 * 1024 * 1024 }), 60, { pieceBytes: 16 * 1024 });
+    const storage = new MemoryStorage("differential-descendants", { maxBytes: 256 * 1024 * 1024 });
+    const store = new ResultHandleStore(storage, 60, { pieceBytes: 16 * 1024 });
     if (pool) expect(await pool.warm()).toBe(true);
-    const tool = new ResultQueryTool(() => [{ config, store: async () => store, workers: pool }]);
     const counted = pool && vi.spyOn(pool, "count");
     const walked = vi.spyOn(StreamedAnswer.prototype, "partAt");
     const failures: string[] = [];
@@ -353,6 +372,7 @@ describe.each([
         const places = PLACES[round % PLACES.length]!.filter((place) => place.length > 0);
         if (places.length === 0) continue; // a root list is an item plan already
         const value = answer(r, places);
+        const handle = await savedOnce(store, value);
         for (let q = 0; q < 40; q++) {
           const place = r.pick(places);
           const parents = ["$", ...place.slice(0, -1).map((_, n) => "$" + place.slice(0, n + 1).map((key) => nameSelector(r, key)).join(""))];
@@ -362,7 +382,7 @@ describe.each([
           const args: Record<string, unknown> = { path: `${r.pick(parents)}..[${quoteName(names, "'")}${second}]${rest(r)}`, ...paging(r) };
           if (r.next() < 0.1) args.fields = r.pick([["id"], ["nope"]]);
           asked++;
-          await compare(store, tool, value, args, `round ${round}`, failures);
+          await compare(freshTool(storage, pool), handle, value, args, `round ${round}`, failures);
         }
       }
       expect(walked.mock.calls.length).toBeGreaterThan(asked); // most queries walked the outside parts
