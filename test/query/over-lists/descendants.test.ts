@@ -1,0 +1,100 @@
+// S14.6 descendants by name above indexed lists (`$..x`), each list read where it stands: the review's
+// cases answer exactly as over the whole value, with and without batch workers: a name that selects an
+// object holding a list (read whole then), number literals json-p3 would write back differently, a list
+// under a key longer than a query may be, and the step budget (S14.3) refusing at the same size.
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { MemoryStorage, ResultHandleStore, ResultQueryTool, type Owner } from "mcp-result-handles";
+import type { ResultHandlesConfig } from "../../../src/plugin/options.js";
+import { nodeBatchWorkers } from "../../../src/node/batch-workers.js";
+import { StreamedAnswer } from "../../../src/records/read/batch-source.js";
+import { answered, wholeAnswer } from "../../helpers/store-queries.js";
+
+const owner: Owner = { session: "s-descendants", caller: "reader" };
+const config = { thresholdBytes: 16_384, preview: { chars: 500 } } as ResultHandlesConfig;
+const workers = nodeBatchWorkers({ minBytes: 0, threads: 2, idleMs: 60_000 })!; // stopped after all: never for idleness mid-test
+beforeAll(async () => expect(await workers.warm()).toBe(true));
+afterAll(() => workers.stop());
+
+async function compare(value: unknown, queries: Record<string, unknown>[], pool = workers as typeof workers | undefined) {
+  const store = new ResultHandleStore(new MemoryStorage("descendants", { maxBytes: 1e9 }), 60, { pieceBytes: 16 * 1024 });
+  const tool = new ResultQueryTool(() => [{ config, store: async () => store, workers: pool }]);
+  const walked = vi.spyOn(StreamedAnswer.prototype, "partAt");
+  try {
+    for (const args of queries) {
+      const handle = store.newHandle();
+      await store.save(handle, value, owner);
+      expect(await answered(tool, handle, args, owner), JSON.stringify(args)).toEqual(wholeAnswer(value, args, config));
+    }
+    return walked.mock.calls.length;
+  } finally {
+    walked.mockRestore();
+    await store.onShutdown();
+  }
+}
+
+describe.each([
+  ["on the calling thread", undefined],
+  ["with batch workers", workers],
+] as const)("S14.6 descendants by name above lists, %s", (_, pool) => {
+  it("a name selecting an object that holds a list reads the answer whole: the object comes with its list", async () => {
+    const value = { meta: { note: "x" }, data: { label: "d", rows: Array.from({ length: 3000 }, (_, i) => ({ id: i, label: `r${i}` })) } };
+    await compare(value, [{ path: "$..data" }, { path: "$..data", fields: ["label"] }, { path: "$..data.rows[0]" }, { path: "$..data[*]" }, { path: "$..rows", limit: 1 }], pool);
+    // Names that only meet values outside the lists or inside the items walk the parts instead.
+    expect(await compare(value, [{ path: "$..label", offset: 2990 }, { path: "$..id", limit: 3 }, { path: "$.data..label", offset: 1 }], pool)).toBeGreaterThan(0);
+  }, 60_000);
+
+  it("queries whose literals or keys could not be written back as text answer as over the whole value", async () => {
+    const rows = Array.from({ length: 3000 }, (_, i) => ({ x: { a: i % 9 }, id: i }));
+    await compare({ meta: { x: { a: 1 } }, rows }, [{ path: "$..x[?@ < 1e400]", limit: 2 }, { path: "$..x[?@.a > 1e-400]", offset: 100 }, { path: "$..x.a", offset: 2995 }], pool);
+    const long = { meta: { x: 1 }, ["k".repeat(4100)]: Array.from({ length: 30000 }, (_, i) => ({ id: i, x: i % 7 })) };
+    expect(await compare(long, [{ path: "$..x", limit: 3 }, { path: "$..x", offset: 29990 }], pool)).toBeGreaterThan(0);
+  }, 60_000);
+});
+
+describe("S14.3 S14.6 the step budget counts the walk as it counts the whole value", () => {
+  it("refuses from the same size of answer as the whole-value evaluation does", async () => {
+    const meta: Record<string, unknown> = {};
+    for (let a = 0; a < 500; a++) meta[`a${a}`] = Object.fromEntries(Array.from({ length: 100 }, (_, b) => [`b${b}`, { x: 1 }])); // 50,000 nodes outside the lists
+    const item = { x: 2, v: Array.from({ length: 400 }, (_, i) => i) };
+    const make = (rows: number) => ({ meta, rows: Array.from({ length: rows }, () => item) });
+    const args = { path: "$..x", limit: 1 };
+    const refused = (outcome: unknown) => (outcome as { code?: string }).code === "INVALID_INPUT";
+    let [fits, refuses] = [1000, 12000];
+    expect(refused(wholeAnswer(make(fits), args, config))).toBe(false);
+    expect(refused(wholeAnswer(make(refuses), args, config))).toBe(true);
+    while (refuses - fits > 1) {
+      const mid = (fits + refuses) >> 1;
+      if (refused(wholeAnswer(make(mid), args, config))) refuses = mid;
+      else fits = mid;
+    }
+    for (const rows of [fits, refuses]) {
+      const store = new ResultHandleStore(new MemoryStorage("budget", { maxBytes: 2e9 }), 60, { pieceBytes: 256 * 1024 });
+      const tool = new ResultQueryTool(() => [{ config, store: async () => store }]);
+      const handle = store.newHandle();
+      await store.save(handle, make(rows), owner);
+      expect(refused(await answered(tool, handle, args, owner)), `${rows} rows`).toBe(rows === refuses);
+      await store.onShutdown();
+    }
+  }, 60_000);
+});
+
+describe("S14.6 a batch whose text holds no key of the names is never parsed", () => {
+  it("$..missing and $.rows..missing parse no batch of rows; $..note parses only the batches holding notes", async () => {
+    const rows = Array.from({ length: 6000 }, (_, i) => (i % 1000 === 7 ? { id: i, note: `n${i}` } : { id: i, text: `row ${i} ${"x".repeat(40)}` }));
+    const value = { meta: { title: "t" }, rows };
+    const parsed = async (args: Record<string, unknown>) => {
+      const parse = vi.spyOn(JSON, "parse");
+      try {
+        await compare(value, [args], undefined);
+        return parse.mock.calls.filter(([text]) => typeof text === "string" && text.startsWith('[{"id":')).length; // a batch of rows
+      } finally {
+        parse.mockRestore();
+      }
+    };
+    expect(await parsed({ path: "$..missing" })).toBe(0);
+    expect(await parsed({ path: "$.rows..missing" })).toBe(0);
+    const notes = await parsed({ path: "$..note", limit: 3 });
+    expect(notes).toBeGreaterThan(0);
+    expect(notes).toBeLessThanOrEqual(6); // one batch per note at most, of about 60
+  }, 60_000);
+});

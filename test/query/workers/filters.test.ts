@@ -1,0 +1,208 @@
+// S14.6 with batch workers: a filter's batches counted on worker threads (real `worker_threads`) answer
+// exactly as on the calling thread, on memory, SQLite and Redis; the calling thread then parses only the
+// batches of the page; a worker that fails costs nothing but time; a lost piece or a failing store answers
+// the coded refusal; what a worker is handed holds no key; and a process using them exits when done.
+import { execFile } from "node:child_process";
+import { Worker } from "node:worker_threads";
+import { promisify } from "node:util";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { ResultHandleStore, ResultQueryTool, type NamespacedStorage, type Owner } from "mcp-result-handles";
+import type { ResultHandlesConfig } from "../../../src/plugin/options.js";
+import { nodeBatchWorkers, startBatchWorker, workerPort } from "../../../src/node/batch-workers.js";
+import { WorkerPool, type BatchWorkers, type WorkerPort } from "../../../src/query/workers/pool.js";
+import { answered as answeredBy, CountedStorage, everyStore, ordersAnswer as answer, wholeAnswer } from "../../helpers/store-queries.js";
+
+const owner: Owner = { session: "s-workers", caller: "reader" };
+const config = { thresholdBytes: 16_384, preview: { chars: 500 } } as ResultHandlesConfig;
+const expected = (value: unknown, args: Record<string, unknown>) => wholeAnswer(value, args, config);
+const answered = (tool: ResultQueryTool, handle: string, args: Record<string, unknown>) => answeredBy(tool, handle, args, owner);
+const workers = nodeBatchWorkers({ minBytes: 0, threads: 2, idleMs: 60_000 })!; // stopped after all: never for idleness mid-test
+beforeAll(async () => expect(await workers.warm()).toBe(true)); // loaded before the first query: every query uses them
+afterAll(() => workers.stop());
+
+const QUERIES: Record<string, unknown>[] = [
+  { path: '$.rows[?@.owner == "user5" && @.amount > 80000]' },
+  { path: '$.rows[?@.owner == "user5" && @.amount > 80000]', offset: 7, limit: 3 },
+  { path: "$.rows[?@.amount > 50000]", limit: 3 },
+  { path: "$.rows[?@.amount > 50000].id", offset: 2990, limit: 20 },
+  { path: "$.rows[?@.amount > 50000].id", offset: 99999 },
+  { path: "$.rows[?@.amount > 99000].id", page: 2, limit: 5 },
+  { path: "$.rows[?@.status == 'pending']", fields: ["nope"] },
+  { path: "$.rows[?search(@.note, 'ünï 1[0-9]0')].note" },
+  { path: "$.rows[?length(@.tags) > 1].tags[1]", offset: 1490 },
+  { path: "$.rows[*]", limit: 1000 }, // too large: refused with how many fit
+  { path: "$.rows[*].nested.name", limit: 2, offset: 3000 },
+  { path: "$.rows[10:200:7].id" },
+  { path: "$.rows..deep..name", offset: 5995 },
+];
+
+async function setUp(storage: NamespacedStorage, pool: BatchWorkers | undefined) {
+  const counted = new CountedStorage(storage);
+  const store = new ResultHandleStore(counted, 60, { pieceBytes: 16 * 1024 });
+  const tool = new ResultQueryTool(() => [{ config, store: async () => store, workers: pool }]);
+  const fold = async (value: unknown) => {
+    const handle = store.newHandle();
+    await store.save(handle, value, owner);
+    return handle;
+  };
+  return { counted, store, tool, fold };
+}
+
+describe("S14.6 filters counted on batch workers, on every store", () => {
+  const stores = everyStore("batch-workers");
+  it.each(stores)("%s: the same answers as over the whole value, counted on the workers", async (_name, open) => {
+    const value = answer();
+    const setup = await setUp(await open(), workers);
+    const count = vi.spyOn(workers, "count");
+    try {
+      for (const args of QUERIES) {
+        const jobs = count.mock.calls.length;
+        expect(await answered(setup.tool, await setup.fold(value), args), JSON.stringify(args)).toEqual(expected(value, args));
+        expect(count.mock.calls.length, JSON.stringify(args)).toBeGreaterThan(jobs);
+      }
+      expect(workers.usable).toBe(true);
+    } finally {
+      count.mockRestore();
+      await setup.store.onShutdown();
+    }
+  }, 60_000);
+
+  it.each(stores)("%s: a store failing between pieces is unavailable (S9.1), a piece lost reads as not found (S8.5)", async (_name, open) => {
+    const value = answer();
+    const setup = await setUp(await open(), workers);
+    try {
+      const handle = await setup.fold(value);
+      expect(await answered(setup.tool, handle, { path: "$.rows[0].id" })).toMatchObject({ value: 0 }); // the index cached
+      setup.counted.failAfter = setup.counted.gets + 5;
+      expect(await answered(setup.tool, handle, { path: "$.rows[?@.amount > 1].id" })).toMatchObject({ code: "RESULT_STORE_UNAVAILABLE" });
+      setup.counted.failAfter = undefined;
+      expect(await answered(setup.tool, handle, { path: "$.rows[?@.amount > 1].id" })).toEqual(expected(value, { path: "$.rows[?@.amount > 1].id" }));
+      // A piece in the middle of the list deleted: found among the keys a filter fetches, in order.
+      const watch = vi.spyOn(setup.counted.inner, "get");
+      await answered(setup.tool, handle, { path: "$.rows[?@.amount > 2].id" });
+      const seen = watch.mock.calls.map(([key]) => key);
+      watch.mockRestore();
+      await setup.counted.inner.delete(seen[Math.floor(seen.length / 2)]!);
+      expect(await answered(setup.tool, handle, { path: "$.rows[?@.amount > 1].id" })).toMatchObject({ code: "RESULT_HANDLE_NOT_FOUND" });
+    } finally {
+      await setup.store.onShutdown();
+    }
+  }, 60_000);
+});
+
+describe("S14.6 what the calling thread does, and what a worker sees", () => {
+  const [[, open]] = everyStore("batch-workers-main").slice(0, 1) as [[string, () => Promise<NamespacedStorage>]];
+
+  it("parses only the batches of the page, where on its own it parses every batch", async () => {
+    const value = answer();
+    const args = { path: "$.rows[?@.amount > 50000]", limit: 3 }; // every batch holds matches: no text rules one out
+    const parsedBy = async (pool: BatchWorkers | undefined) => {
+      const setup = await setUp(await open(), pool);
+      const handle = await setup.fold(value);
+      const parse = vi.spyOn(JSON, "parse");
+      try {
+        expect(await answered(setup.tool, handle, args)).toEqual(expected(value, args));
+        return parse.mock.calls.filter(([text]) => typeof text === "string" && text.startsWith('[{"id":')).length; // a batch of rows
+      } finally {
+        parse.mockRestore();
+        await setup.store.onShutdown();
+      }
+    };
+    const alone = await parsedBy(undefined);
+    const helped = await parsedBy(workers);
+    expect(alone).toBeGreaterThan(30); // about 50 batches of 32 KB
+    expect(helped).toBe(1); // the first batch holds the page
+  }, 60_000);
+
+  it("a worker that fails (here: its code throws as it loads) fails nothing: queries run here, and the pool is not used again", async () => {
+    const broken = new WorkerPool(() => workerPort(new Worker("throw new Error('no such worker')", { eval: true })), 2, 0, 1000);
+    const setup = await setUp(await open(), broken);
+    try {
+      const value = answer();
+      const args = { path: "$.rows[?@.amount > 50000].id", offset: 100, limit: 5 };
+      expect(await answered(setup.tool, await setup.fold(value), args)).toEqual(expected(value, args)); // while they start
+      expect(await broken.warm()).toBe(false);
+      expect(broken.usable).toBe(false);
+      // Not for good: after its pause the pool tries threads again (here a pause of 50 ms, and workers that load).
+      let starts = 0;
+      const healing = new WorkerPool(() => (starts++ === 0 ? workerPort(new Worker("throw new Error('first start fails')", { eval: true })) : workerPort(startBatchWorker())), 1, 0, 60_000, 50);
+      expect(await healing.warm()).toBe(false);
+      expect(healing.usable).toBe(false);
+      await new Promise((resolve) => setTimeout(resolve, 60));
+      expect(await healing.warm()).toBe(true);
+      healing.stop();
+      expect(await answered(setup.tool, await setup.fold(value), args)).toEqual(expected(value, args));
+
+      // One that dies holding jobs: the query it held answers from this thread.
+      const dying = new WorkerPool(() => workerPort(startBatchWorker()), 1, 0, 60_000);
+      expect(await dying.warm()).toBe(true);
+      const port = (dying as unknown as { workers: { port: WorkerPort }[] }).workers[0]!.port;
+      const posted = vi.spyOn(port, "post").mockImplementation(() => port.terminate()); // the worker goes away mid-query
+      const counted = vi.spyOn(dying, "count");
+      const tool = new ResultQueryTool(() => [{ config, store: async () => setup.store, workers: dying }]);
+      expect(await answered(tool, await setup.fold(value), args)).toEqual(expected(value, args));
+      expect(posted).toHaveBeenCalled();
+      expect(dying.usable).toBe(false);
+      expect(counted.mock.calls.length).toBeLessThan(10); // of about 90 pieces: once one failed, the rest were not fetched for workers
+
+      // Workers that stop for idleness before they load: warm() says no worker can take jobs, and they start again when asked.
+      const impatient = new WorkerPool(() => workerPort(startBatchWorker()), 1, 0, 1);
+      expect(await impatient.warm()).toBe(false); // stopped after 1 ms idle, before loading (100 ms or more)
+      expect(impatient.usable).toBe(true); // not a failure: available() starts them again
+      impatient.stop();
+    } finally {
+      await setup.store.onShutdown();
+    }
+  }, 60_000);
+
+  it("a worker is handed a piece's plaintext, the query (and the list's place in it) and byte ranges: no key, no handle, no owner (S8)", async () => {
+    const posted: unknown[] = [];
+    const watched = new WorkerPool(
+      () => {
+        const port = workerPort(startBatchWorker());
+        return { ...port, post: (message, transfer) => (posted.push(message), port.post(message, transfer)) } satisfies WorkerPort;
+      },
+      1,
+      0,
+      60_000,
+    );
+    const setup = await setUp(await open(), watched);
+    expect(await watched.warm()).toBe(true);
+    try {
+      const value = answer();
+      const handle = await setup.fold(value);
+      await answered(setup.tool, handle, { path: "$.rows[?@.amount > 50000].id" });
+      expect(posted.length).toBeGreaterThan(10);
+      for (const message of posted as { id: number; job: Record<string, unknown> }[]) {
+        expect(Object.keys(message).sort()).toEqual(["id", "job"]);
+        expect(Object.keys(message.job).sort()).toEqual(expect.arrayContaining(["ascii", "bytes", "length", "query", "ranges"]));
+        expect(Object.keys(message.job).every((key) => ["ascii", "at", "bytes", "head", "length", "query", "ranges"].includes(key))).toBe(true);
+        expect(JSON.stringify(message.job.query)).not.toContain(handle);
+      }
+    } finally {
+      watched.stop();
+      await setup.store.onShutdown();
+    }
+  }, 60_000);
+});
+
+describe("S14.6 a process whose queries used batch workers exits when its work is done", () => {
+  it("a script folding a 3 MB answer and filtering it ends on its own, with the answer", async () => {
+    const script = `
+      import { ResultHandlesPlugin, ResultQueryTool, foldToolResult } from ${JSON.stringify(new URL("../../../src/node/index.ts", import.meta.url).href)};
+      const rows = Array.from({ length: 20000 }, (_, i) => ({ id: i, amount: (i * 7919) % 100000, note: "row " + i + " ".repeat(100) }));
+      const plugin = ResultHandlesPlugin.init({ storage: { type: "memory" } });
+      const owner = { session: "s", caller: "c" };
+      const folded = await foldToolResult(plugin, { toolName: "t", result: { structuredContent: { rows } }, owner });
+      const tool = new ResultQueryTool(() => [plugin]);
+      await plugin.workers.warm(); // the filter then runs on them
+      const result = await tool.query({ handle: folded.structuredContent.handle, path: "$.rows[?@.amount > 50000].id", limit: 2 }, owner);
+      console.log(JSON.stringify({ total: result.total, usable: plugin.workers.usable }));
+      await plugin.onShutdown();
+    `;
+    const { stdout } = await promisify(execFile)(process.execPath, ["--import", "tsx", "--input-type=module", "-e", script], { timeout: 15_000 });
+    const printed = JSON.parse(stdout.trim()) as { total: number; usable: boolean };
+    expect(printed.total).toBe(Array.from({ length: 20000 }, (_, i) => (i * 7919) % 100000).filter((amount) => amount > 50000).length);
+    expect(printed.usable).toBe(true);
+  }, 30_000);
+});
