@@ -9,8 +9,7 @@
  * per place: a container already walked is not walked again, and a leaf under one, or named again, is
  * skipped (search-places.ts); the whole search counts against the query step budget (S14.3, S16.1).
  */
-import { ResultQueryError } from "../../errors.js";
-import { MAX_QUERY_STEPS } from "../../defaults.js";
+import { CostMeter } from "../cost.js";
 import { isJsonMember, isPlainObject } from "../../util/json.js";
 import type { BatchedPart } from "../../records/read/batch-source.js";
 import { formatPath } from "../paths/path.js";
@@ -39,6 +38,8 @@ export interface SearchOptions {
   previewChars: number;
   /** Whether the start nodes may overlap (a nodelist): then a node under a container walked is skipped. */
   overlapping?: boolean;
+  /** The call's cost meter (S21.1): each value visited is charged to it. */
+  meter?: CostMeter;
 }
 
 export type { StartNode } from "./places.js";
@@ -87,12 +88,13 @@ export class Search {
    */
   private readonly places: SearchedPlaces | undefined;
   private readonly needle: string;
-  private work = 0;
+  private readonly meter: CostMeter;
 
   constructor(
     needle: string,
     private readonly options: SearchOptions,
   ) {
+    this.meter = options.meter ?? new CostMeter(undefined, "search under a narrower path, such as $.rows instead of $..* (overlapping nodes multiply)");
     this.needle = foldCase(needle);
     this.places = options.overlapping ? new SearchedPlaces(() => this.tick()) : undefined;
     this.end = options.offset + options.limit;
@@ -107,13 +109,9 @@ export class Search {
   }
 
   private tick(): void {
-    if (++this.work > MAX_QUERY_STEPS) {
-      throw new ResultQueryError(
-        "INVALID_INPUT",
-        `The search would visit more than ${MAX_QUERY_STEPS} values of this answer (overlapping nodes multiply): search under a narrower path, such as $.rows instead of $..*.`,
-      );
-    }
+    this.meter.charge("nodes");
   }
+
 
   /**
    * Counts a batch's hits from its JSON text (`count`, search-text.ts `hitCounter`) when none of them can

@@ -10,7 +10,8 @@ import type { Selector } from "../../records/format/answer-index.js";
 import { planPath, selectorFor } from "../paths/plan.js";
 import { planReference } from "../paths/reference-plan.js";
 import { searchQuery } from "../search/search-query.js";
-import { answerPlan, parseQueryArguments, type QueryResult } from "../query.js";
+import { answerPlan, answerPlanSliced, parseQueryArguments, type QueryResult } from "../query.js";
+import { CostMeter } from "../cost.js";
 import type { ResultHandleStore, StoredValue } from "../../records/store.js";
 import { textResult, type ToolResult } from "../../util/tool-result.js";
 import { withKnownSizes } from "../../util/size.js";
@@ -157,16 +158,17 @@ export class ResultQueryTool {
       }
       found = await this.readWhole(args.handle, owner, found.source);
     }
+    const meter = new CostMeter(config.costLimit); // one meter for all the call does (S21.1)
     if (found.value instanceof StreamedAnswer) {
-      const streamed = await answerOverBatches(found.value, plan, args, config, found.source.workers);
+      const streamed = await answerOverBatches(found.value, plan, args, config, found.source.workers, meter);
       if (streamed === "lost") throw handleNotFound(args.handle);
       if (streamed === "unavailable") throw storeUnavailable(); // the store failed between two batches (S9.1): try again
       return { result: streamed, expiresAt: found.expiresAt };
     }
     const result =
       args.search !== undefined
-        ? searchQuery(found.value, plan, { ...args, search: args.search }, config)
-        : answerPlan(found.value, plan, args, config.thresholdBytes);
+        ? searchQuery(found.value, plan, { ...args, search: args.search }, config, meter)
+        : await answerPlanSliced(found.value, plan, args, config.thresholdBytes, meter);
     return { result, expiresAt: found.expiresAt };
   }
 
