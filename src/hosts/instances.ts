@@ -129,7 +129,11 @@ export class HostInstances<Call> {
    */
   async resolve(toolName: string, args: unknown, call: Call, structuredError: boolean): Promise<{ args: unknown; references: number } | { refusal: ToolResult }> {
     if (!this.referencesOn || toolName === RESULT_QUERY_TOOL_NAME) return { args, references: 0 };
-    const resolved = await resolveReferences(args, async (handle, path) => (await this.queryTool.referenced(handle, path, this.ownerFor(call))).value);
+    const resolved = await resolveReferences(
+      args,
+      async (handle, path) => (await this.queryTool.referenced(handle, path, this.ownerFor(call))).value,
+      (handle, path) => this.queryTool.checkReference(handle, path),
+    );
     return "refusal" in resolved ? { refusal: refusalResult(resolved.refusal, structuredError) } : resolved;
   }
 

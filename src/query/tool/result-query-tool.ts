@@ -14,7 +14,7 @@ import { answerPlan, answerPlanSliced, parseQueryArguments, type QueryResult } f
 import { CostMeter } from "../cost.js";
 import type { ResultHandleStore, StoredValue } from "../../records/store.js";
 import { textResult, type ToolResult } from "../../util/tool-result.js";
-import { withKnownSizes } from "../../util/size.js";
+import { jsonSize, withKnownSizes } from "../../util/size.js";
 
 /** A plugin instance as `result_query` sees it: where its handles live and how large a slice may be. */
 export interface HandleSource {
@@ -185,6 +185,19 @@ export class ResultQueryTool {
     const reference = planReference(given); // parsed once: what the store reads, and what is taken from it
     const found = await this.find(args.handle, owner, () => reference.select, read);
     return { value: reference.value(found.value), expiresAt: found.expiresAt };
+  }
+
+  /** Refuses a reference whose handle or path `referenced` would refuse before reading anything (S21.2): a path of no form, a query over a static limit. */
+  checkReference(handle: unknown, path: unknown): void {
+    const args = parseQueryArguments({ handle, path });
+    const plan = planPath(args.path);
+    if (plan.kind === "refused") throw plan.error;
+  }
+
+  /** The JSON size of the whole answer, from its summary (S16.4): what a whole read would cost, known before it (S21.3). */
+  async answerBytes(handle: string, owner: OwnerOf): Promise<number> {
+    const found = await this.find(handle, owner, () => () => ({ summary: 0 }), "shared");
+    return withKnownSizes(() => jsonSize(found.value));
   }
 
   /** The whole answer from the instance that held it (after a summary read, S16.4); not found as `find` says it. */
