@@ -77,7 +77,7 @@ export const DEFAULT_COST_LIMIT = 1_000_000_000;
  * decrypted, a byte parsed, one character × one compiled regex instruction (RE2's worst case is their
  * product), a byte of a resolved `$result` reference (read, copied and checked by the tool's schema).
  */
-export const COST_WEIGHTS = Object.freeze({ nodes: 300, expressions: 25, decrypted: 2, parsed: 8, regex: 5, references: 10 });
+export const COST_WEIGHTS = Object.freeze({ nodes: 300, expressions: 100, decrypted: 2, parsed: 8, regex: 5, references: 10 });
 /** The calling thread is let go after this long of one call's work (S21.4: never held much more than 50 ms). */
 export const YIELD_AFTER_MS = 20;
 /**
@@ -102,7 +102,7 @@ export const MAX_WHOLE_RESOURCE_BYTES = 8 * 1024 * 1024;
  * A batch worker's job must answer within this long (S21.4); past it the worker is stopped and replaced,
  * and the query is refused as over its cost.
  */
-export const BATCH_JOB_DEADLINE_MS = 1500;
+export const BATCH_JOB_DEADLINE_MS = 400;
 /**
  * Batch workers (S14.6, query/worker-pool.ts): a filter over a list of at least `minBytes` counts its
  * batches on up to `threads` other threads (never more than the machine's cores), which stop

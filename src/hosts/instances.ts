@@ -133,6 +133,7 @@ export class HostInstances<Call> {
       args,
       async (handle, path) => (await this.queryTool.referenced(handle, path, this.ownerFor(call))).value,
       (handle, path) => this.queryTool.checkReference(handle, path),
+      (handle, path) => this.queryTool.referenceBytes(handle, path, this.ownerFor(call)),
     );
     return "refusal" in resolved ? { refusal: refusalResult(resolved.refusal, structuredError) } : resolved;
   }

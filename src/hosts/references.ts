@@ -17,6 +17,8 @@ import { jsonSizeUpTo } from "../util/size.js";
 export type ReadReference = (handle: unknown, path: unknown) => Promise<unknown>;
 /** Checks a reference's handle and path as `result_query` would, before anything is read (S21.2); throws its refusal. */
 export type CheckReference = (handle: unknown, path: unknown) => void;
+/** About how many bytes a reference resolves to, from its answer's index alone; throws the `ResultQueryError` of `result_query`. */
+export type SizeReference = (handle: unknown, path: unknown) => Promise<number>;
 
 /** References read at once: a few in flight overlap a remote store's round trips, and bound what is held before the byte limit is met (S21.3). */
 const READS_AT_ONCE = 4;
@@ -52,7 +54,7 @@ function hasReferences(args: unknown): boolean {
  * few at a time, in document order, each value's size counted against MAX_REFERENCE_BYTES_PER_CALL:
  * past it the call is refused with what was read so far (S21.3), instead of 64 × 10 MB read at once.
  */
-export async function resolveReferences(args: unknown, read: ReadReference, check?: CheckReference): Promise<Resolution> {
+export async function resolveReferences(args: unknown, read: ReadReference, check?: CheckReference, size?: SizeReference): Promise<Resolution> {
   if (!hasReferences(args)) return { args, references: 0 };
   const { root, slots } = copyWithSlots(args);
   // One read per distinct (handle, path); an argument that cannot be a key (not a string) is read alone and refused there.
@@ -82,8 +84,21 @@ export async function resolveReferences(args: unknown, read: ReadReference, chec
       }
     }
   }
-  const values = new Map<string, { value: unknown }>(); // one outcome per distinct reference: repeats are told by identity
   const entries = [...distinct];
+  if (size) {
+    // Sized from their indexes, all of them, before the first is read: 64 × 10 MB is refused here.
+    let sized = 0;
+    for (let at = 0; at < entries.length; at += READS_AT_ONCE) {
+      const batch = entries.slice(at, at + READS_AT_ONCE);
+      const settled = await Promise.all(batch.map(([, { handle, path }]) => size(handle, path).then((bytes) => ({ bytes }), (error: unknown) => ({ error }))));
+      for (const outcome of settled) {
+        if ("error" in outcome) return { refusal: outcome.error };
+        sized += outcome.bytes;
+      }
+    }
+    if (sized > MAX_REFERENCE_BYTES_PER_CALL) return { refusal: tooManyBytes(entries.length, entries.length, sized) };
+  }
+  const values = new Map<string, { value: unknown }>(); // one outcome per distinct reference: repeats are told by identity
   let bytes = 0;
   for (let at = 0; at < entries.length; at += READS_AT_ONCE) {
     const batch = entries.slice(at, at + READS_AT_ONCE);
@@ -104,10 +119,11 @@ export async function resolveReferences(args: unknown, read: ReadReference, chec
   return { args: root.value, references: slots.length };
 }
 
-function tooManyBytes(read: number, of: number): ResultQueryError {
+function tooManyBytes(read: number, of: number, about?: number): ResultQueryError {
+  const measured = about === undefined ? `passed after ${read} of its ${of} distinct references` : `about ${about} bytes, told by their answers' indexes before any was read`;
   return new ResultQueryError(
     "INVALID_INPUT",
-    `The { "$result": … } references of this call resolve to more than ${MAX_REFERENCE_BYTES_PER_CALL} bytes in all (passed after ${read} of its ${of} distinct references; S21.3): pass fewer or smaller references, for example one to a slice such as $.rows[0:1000], or call the tool once per part.`,
+    `The { "$result": … } references of this call resolve to more than ${MAX_REFERENCE_BYTES_PER_CALL} bytes in all (${measured}; S21.3): pass fewer or smaller references, for example one to a slice such as $.rows[0:1000], or call the tool once per part.`,
   );
 }
 

@@ -1,7 +1,7 @@
 /**
  * One cost meter per call (S21.1): everything a call makes the server do is charged to it, in one unit
  * (about a nanosecond of work on a 2-core server of 2026, measured: a JSONPath node 300, a filter
- * expression node evaluated for one item 25, a byte decrypted 2 and parsed 8, a character a regex program
+ * expression node evaluated for one item 100, a byte decrypted 2 and parsed 8, a character a regex program
  * instruction runs over 5, a byte a reference resolves 10), against one limit (the `costLimit` option,
  * defaults.ts `DEFAULT_COST_LIMIT`: about a second of work). It is checked as the work runs: the charge
  * that passes the limit throws `INVALID_INPUT` naming what cost most and a narrower call, and the work
@@ -62,6 +62,13 @@ export class CostMeter {
     if (this.spent > this.limit) throw this.refusal();
   }
 
+  /** Units spent elsewhere for this call and refused there (a batch worker's job): recorded for the refusal's text, not checked again. */
+  record(kind: CostKind, units: number): void {
+    this.by[kind] += units;
+    this.counts[kind] += units / COST_WEIGHTS[kind];
+    this.spent += units;
+  }
+
   /** Units spent elsewhere for this call (a batch worker's count, S14.6), as `kind`. */
   absorb(units: number, kind: CostKind = "nodes"): void {
     this.charge(kind, units / COST_WEIGHTS[kind]);
@@ -86,10 +93,10 @@ export class CostMeter {
 
   /** The refusal of a call over its limit: what cost most, and a narrower call (S21.1). */
   refusal(kind: CostKind = this.most): ResultQueryError {
-    const visited = kind === "nodes" ? `The query would visit more than ${this.counts.nodes} nodes of this answer` : `The call would cost more than its limit`;
+    const visited = kind === "nodes" ? `The query would visit more than ${Math.round(this.counts.nodes)} nodes of this answer` : `The call would cost more than its limit`;
     return new ResultQueryError(
       "INVALID_INPUT",
-      `${visited} (cost over ${this.limit} units, costLimit; most of it ${this.counts[kind]} ${COUNTS[kind]}): ${kind === "nodes" && this.advice ? this.advice : NARROWER[kind]}.`,
+      `${visited} (cost over ${this.limit} units, costLimit; most of it ${Math.round(this.counts[kind])} ${COUNTS[kind]}): ${kind === "nodes" && this.advice ? this.advice : NARROWER[kind]}.`,
     );
   }
 

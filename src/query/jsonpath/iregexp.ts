@@ -55,8 +55,58 @@ function toRe2(pattern: string): string {
   return out;
 }
 
-/** A compiled pattern and its program's instructions; null when it is no I-Regexp or RE2 refuses it. */
-type Compiled = { re: RE2JS; instructions: number } | null;
+/**
+ * A compiled pattern and its program's instructions; null when it is no I-Regexp or RE2 refuses it; no
+ * `re` when its estimated program is over the static limit, so it was never compiled (a 4 KB pattern of
+ * repeats compiled in 0.3 s to 35 MB).
+ */
+type Compiled = { re?: RE2JS; instructions: number } | null;
+
+/**
+ * About how many instructions RE2 compiles `pattern` to, from its text (I-Regexp: atoms, classes,
+ * groups, `|`, and the quantifiers `*`, `+`, `?`, `{n}`, `{n,}`, `{n,m}`): an atom is one, a counted
+ * repeat multiplies what it repeats. Read in one pass before compiling, so a pattern too large costs
+ * nothing but this.
+ */
+export function estimatedInstructions(pattern: string): number {
+  const frames: { total: number; last: number }[] = [{ total: 0, last: 0 }];
+  const cap = (n: number) => Math.min(n, 1e12);
+  for (let i = 0; i < pattern.length; i++) {
+    const frame = frames[frames.length - 1]!;
+    const ch = pattern[i]!;
+    const atom = () => {
+      frame.total = cap(frame.total + frame.last);
+      frame.last = 1;
+    };
+    if (ch === "\\") {
+      if ((pattern[i + 1] === "p" || pattern[i + 1] === "P") && pattern[i + 2] === "{") i = Math.max(i + 1, pattern.indexOf("}", i));
+      else i++;
+      atom();
+    } else if (ch === "[") {
+      for (i++; i < pattern.length && pattern[i] !== "]"; i++) if (pattern[i] === "\\") i++;
+      atom();
+    } else if (ch === "(") frames.push({ total: 0, last: 0 });
+    else if (ch === ")" && frames.length > 1) {
+      frames.pop();
+      const parent = frames[frames.length - 1]!;
+      parent.total = cap(parent.total + parent.last);
+      parent.last = cap(frame.total + frame.last + 1);
+    } else if (ch === "|") {
+      frame.total = cap(frame.total + frame.last + 1);
+      frame.last = 0;
+    } else if (ch === "*" || ch === "+" || ch === "?") frame.last = cap(frame.last + 1);
+    else if (ch === "{") {
+      const end = pattern.indexOf("}", i);
+      const [low, high] = pattern.slice(i + 1, end < 0 ? i + 1 : end).split(",");
+      const times = Math.max(Number(low) || 0, Number(high) || 0, 1);
+      frame.last = cap(frame.last * times + 1);
+      if (end > i) i = end;
+    } else atom();
+  }
+  let total = 0;
+  for (const frame of frames) total = cap(total + frame.total + frame.last);
+  return total + 2;
+}
 
 /** Bytes a kept program holds, about: measured 80 per instruction after a run, plus the pattern's text. */
 const BYTES_PER_INSTRUCTION = 100;
@@ -86,7 +136,9 @@ function regex(pattern: string): Compiled {
     return known;
   }
   let compiled: Compiled = null;
-  if (isIRegexp(pattern)) {
+  const estimate = estimatedInstructions(pattern);
+  if (estimate > STATIC_LIMITS.regexInstructions) compiled = isIRegexp(pattern) ? { instructions: estimate } : null;
+  else if (isIRegexp(pattern)) {
     try {
       const re = RE2JS.compile(toRe2(pattern));
       compiled = { re, instructions: instructionsOf(re) };
@@ -127,8 +179,8 @@ export function regexFunction(whole: boolean) {
       if (typeof text !== "string" || typeof pattern !== "string") return false;
       checkPattern(pattern); // a pattern read from the answer (`match(@.a, @.p)`) meets the same limit
       const compiled = regex(pattern);
-      if (!compiled) return false;
-      const work = text.length * Math.max(1, compiled.instructions);
+      if (!compiled?.re) return false; // not an I-Regexp (too large ones were refused just above)
+      const work = text.length * Math.max(1, compiled.instructions) + 200; // and about a microsecond a run, whatever its text
       charge("regex", work); // before the run: past the call's limit it never starts (S21.1)
       if (work * COST_WEIGHTS.regex > STATIC_LIMITS.regexRunUnits) {
         throw new ResultQueryError(

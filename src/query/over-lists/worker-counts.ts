@@ -8,6 +8,7 @@
  */
 import type { BatchReading, StreamedAnswer } from "../../records/read/batch-source.js";
 import type { CostMeter } from "../jsonpath/jsonpath.js";
+import type { CostKind } from "../cost.js";
 import { JobOverrun } from "../workers/pool.js";
 import type { ItemPlan } from "./item-plan.js";
 import type { NodelistPager } from "../paths/nodelist.js";
@@ -17,6 +18,8 @@ import type { BatchWorkers } from "../workers/pool.js";
 export interface BatchCounts {
   readonly nodes: Int32Array;
   readonly steps: Float64Array;
+  /** Units the workers spent per kind of work: their units are charged as the kind that cost most. */
+  readonly by: Partial<Record<CostKind, number>>;
 }
 
 /**
@@ -34,7 +37,7 @@ export async function countInWorkers(
   const { batches, bytes } = answer.sizeOf(list);
   if (!workers || bytes < workers.minBytes || !workers.available()) return undefined;
   const { length } = answer.lists[list]!;
-  const counts: BatchCounts = { nodes: new Int32Array(batches), steps: new Float64Array(batches) };
+  const counts: BatchCounts = { nodes: new Int32Array(batches), steps: new Float64Array(batches), by: {} };
   const jobs: Promise<void>[] = [];
   let failed = false;
   let over = false; // a job spent its share, or overran its deadline: the call is refused, never run again here (S21.1, S21.4)
@@ -49,6 +52,7 @@ export async function countInWorkers(
       workers.count(job, meter).then(
         (reply) => {
           const { nodes, steps } = reply;
+          for (const [kind, units] of Object.entries(reply.by ?? {})) counts.by[kind as CostKind] = (counts.by[kind as CostKind] ?? 0) + units;
           if (reply.over) over = true;
           else if (nodes?.length !== wanted || steps?.length !== wanted) failed = true; // not the reply asked for
           else for (let i = 0; i < wanted; i++) [counts.nodes[piece.batch + i], counts.steps[piece.batch + i]] = [nodes[i]!, steps[i]!];
@@ -58,7 +62,10 @@ export async function countInWorkers(
     );
   });
   await Promise.all(jobs);
-  if (over) throw meter.refusal();
+  if (over) {
+    for (const [kind, units] of Object.entries(counts.by)) meter.record(kind as CostKind, units); // so the refusal names what cost most there
+    throw meter.refusal();
+  }
   if (reading !== "read") return reading;
   return failed || counts.nodes.some((nodes) => nodes < 0) ? undefined : counts;
 }
@@ -77,8 +84,10 @@ export function batchesToRead(counts: BatchCounts, pager: NodelistPager): Set<nu
 
 /** Takes the counts of batches up to (not including) `upTo` that were not read, in order: their nodes for `total`, the units they cost against the call's meter. */
 export function takeCounts(counts: BatchCounts, from: number, upTo: number, pager: NodelistPager, meter: CostMeter): void {
+  const kinds = Object.entries(counts.by) as [CostKind, number][];
+  const most = kinds.reduce<[CostKind, number]>((best, each) => (each[1] > best[1] ? each : best), ["nodes", -1])[0];
   for (let batch = from; batch < upTo; batch++) {
-    meter.absorb(counts.steps[batch]!);
+    meter.absorb(counts.steps[batch]!, most);
     pager.skip(counts.nodes[batch]!);
   }
 }

@@ -9,6 +9,7 @@ import type { ResultHandlesConfig } from "../../config.js";
 import type { Selector } from "../../records/format/answer-index.js";
 import { planPath, selectorFor } from "../paths/plan.js";
 import { planReference } from "../paths/reference-plan.js";
+import { selectionBytes } from "../paths/selection-bytes.js";
 import { searchQuery } from "../search/search-query.js";
 import { answerPlan, answerPlanSliced, parseQueryArguments, type QueryResult } from "../query.js";
 import { CostMeter } from "../cost.js";
@@ -192,6 +193,20 @@ export class ResultQueryTool {
     const args = parseQueryArguments({ handle, path });
     const plan = planPath(args.path);
     if (plan.kind === "refused") throw plan.error;
+  }
+
+  /**
+   * About how many bytes a reference will resolve to, from the answer's index alone (S21.2): every
+   * reference of a call is sized before the first is read. Throws what `referenced` would for a handle
+   * that does not resolve.
+   */
+  async referenceBytes(handle: unknown, path: unknown, owner: OwnerOf): Promise<number> {
+    const args = parseQueryArguments({ handle, path });
+    const reference = planReference(path === undefined ? undefined : args.path);
+    let bytes = 0;
+    const sized: Selector = (lists, strings, objects) => ((bytes = selectionBytes(reference.select(lists, strings, objects), lists, strings, objects)), "none");
+    await this.find(args.handle, owner, () => sized, "shared");
+    return bytes;
   }
 
   /** The JSON size of the whole answer, from its summary (S16.4): what a whole read would cost, known before it (S21.3). */

@@ -40,6 +40,8 @@ export interface CountReply {
   readonly nodes: readonly number[];
   readonly steps: readonly number[];
   readonly over?: boolean;
+  /** Units spent per kind of work in the whole job (what the refusal names as costing most). */
+  readonly by?: Readonly<Record<string, number>>;
 }
 
 /** A worker's answer to one message: never a throw, which would end the worker (a batch that fails is -1). */
@@ -71,11 +73,11 @@ export function countJob(job: CountJob): CountReply {
     const body = decodeUtf8(job.bytes.subarray(from, to), job.ascii[i]);
     const text = i === 0 && job.head ? decodeUtf8(job.head, false) + body : body;
     const counted = plan ? countBatch(plan, job.query, job.length, first, text, meter) : { nodes: -1, steps: 0 };
-    if (counted.over) return { nodes, steps, over: true }; // its share is spent: stop at once (S21.1)
+    if (counted.over) return { nodes, steps, over: true, by: meter.by }; // its share is spent: stop at once (S21.1)
     nodes.push(counted.nodes);
     steps.push(counted.steps);
   }
-  return { nodes, steps };
+  return { nodes, steps, by: meter.by };
 }
 
 /** Nodes of one batch (its JSON text: items joined by commas), as the calling thread would select them. */
