@@ -104,6 +104,12 @@ export const MAX_WHOLE_RESOURCE_BYTES = 8 * 1024 * 1024;
  */
 export const BATCH_JOB_DEADLINE_MS = 400;
 /**
+ * Units one batch worker's job may spend (S21.1, S21.4): an eighth of the default limit, so a job is one
+ * short turn. A job past it stops at once and the call is refused; what jobs spent is charged to the
+ * call's own meter on the calling thread, against its `costLimit`.
+ */
+export const BATCH_JOB_UNITS = DEFAULT_COST_LIMIT / 8;
+/**
  * Batch workers (S14.6, query/worker-pool.ts): a filter over a list of at least `minBytes` counts its
  * batches on up to `threads` other threads (never more than the machine's cores), which stop
  * after `idleMs` without work, and are not used for `retryMs` after one failed. Below 1 MB the hand-over

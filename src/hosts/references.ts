@@ -107,7 +107,7 @@ export async function resolveReferences(args: unknown, read: ReadReference, chec
     if (failed && "error" in failed) return { refusal: failed.error };
     for (let i = 0; i < batch.length; i++) {
       const { value } = settled[i] as { value: unknown };
-      bytes += jsonSizeUpTo(value, MAX_REFERENCE_BYTES_PER_CALL - bytes + 1);
+      bytes += distinctBytes(value, MAX_REFERENCE_BYTES_PER_CALL - bytes + 1);
       if (bytes > MAX_REFERENCE_BYTES_PER_CALL) return { refusal: tooManyBytes(at + i + 1, entries.length) };
       values.set(batch[i]![0], { value });
     }
@@ -117,6 +117,25 @@ export async function resolveReferences(args: unknown, read: ReadReference, chec
   if (repeated !== undefined) return { refusal: repeated };
   for (let i = 0; i < slots.length; i++) put(slots[i]!.holder, slots[i]!.key, settled[i]!.value);
   return { args: root.value, references: slots.length };
+}
+
+/**
+ * A resolved value's JSON size up to `budget`, each item of a list that is one object repeated (a union
+ * naming one list 500 times) counted once: repeats are what `repeatedBytesOver` refuses, in its words.
+ */
+function distinctBytes(value: unknown, budget: number): number {
+  if (!Array.isArray(value)) return jsonSizeUpTo(value, budget);
+  const seen = new Set<unknown>();
+  let bytes = 2;
+  for (const item of value) {
+    if (item !== null && typeof item === "object") {
+      if (seen.has(item)) continue;
+      seen.add(item);
+    }
+    bytes += jsonSizeUpTo(item, budget - bytes) + 1;
+    if (bytes > budget) break;
+  }
+  return bytes;
 }
 
 function tooManyBytes(read: number, of: number, about?: number): ResultQueryError {

@@ -32,13 +32,9 @@ export async function listNodes(
   let stopped = false;
   const reading = await answer.forEachBatch(list, {
     ...items.window(length),
-    // Every batch read costs its decryption, and one admitted its parse too (S21.1).
-    admit: (text) => {
-      budget.charge("decrypted", text.length);
-      if (items.needles && !admits(items, text)) return false;
-      budget.charge("parsed", text.length);
-      return true;
-    },
+    // Batches are charged by their nodes, not their bytes: the streamed, worker and whole-value evaluations
+    // then refuse at exactly the same point (S14.6, S21.1).
+    admit: items.needles && ((text) => admits(items, text)),
     wants: read && ((batch) => read.has(batch)),
     visit: (first, batch, number) => {
       if (counts) takeCounts(counts, counted, number, pager, budget);

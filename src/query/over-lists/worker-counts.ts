@@ -44,9 +44,8 @@ export async function countInWorkers(
   const reading = await answer.forEachPiece(list, plan.window(length), async (piece) => {
     if (failed || over) return false; // a worker failed: the calling thread reads the list instead, so stop fetching for them
     await workers.ready(meter);
-    meter.charge("decrypted", piece.bytes.byteLength);
-    // Each job's share: what the call has left, at most an eighth of its limit, so one job is one short turn (S21.4).
-    const job = { query: query.list, at: query.at, length, bytes: piece.bytes, ranges: piece.ranges, ascii: piece.ascii, head: piece.head, units: Math.min(meter.left, meter.limit / 8) };
+    // Each job may spend BATCH_JOB_UNITS (one short turn, S21.4); what it spent is charged here as its counts are taken.
+    const job = { query: query.list, at: query.at, length, bytes: piece.bytes, ranges: piece.ranges, ascii: piece.ascii, head: piece.head };
     const wanted = piece.ascii.length;
     jobs.push(
       workers.count(job, meter).then(

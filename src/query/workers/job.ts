@@ -11,6 +11,7 @@
  */
 import { compileJsonPath, CostMeter } from "../jsonpath/jsonpath.js";
 import { ResultQueryError } from "../../errors.js";
+import { BATCH_JOB_UNITS } from "../../defaults.js";
 import { admits, descendantsPlanAt, itemPlanOf, type ItemPlan } from "../over-lists/item-plan.js";
 import { decodeUtf8 } from "../../util/size.js";
 
@@ -28,8 +29,6 @@ export interface CountJob {
   readonly ascii: readonly boolean[];
   /** The bytes the first batch began with in earlier pieces, if it did. */
   readonly head?: Uint8Array;
-  /** Units of cost this job may spend (its share of the call's meter, S21.1): past them it stops, and says so. */
-  readonly units?: number;
 }
 
 /**
@@ -67,7 +66,7 @@ export function countJob(job: CountJob): CountReply {
   const plan = kept.plan;
   const nodes: number[] = [];
   const steps: number[] = [];
-  const meter = new CostMeter(job.units);
+  const meter = new CostMeter(BATCH_JOB_UNITS); // one job's share of a call (S21.1, S21.4): past it, it stops and says so
   for (let i = 0; i < job.ranges.length / 3; i++) {
     const [first, from, to] = [job.ranges[3 * i]!, job.ranges[3 * i + 1]!, job.ranges[3 * i + 2]!];
     const body = decodeUtf8(job.bytes.subarray(from, to), job.ascii[i]);
@@ -85,7 +84,6 @@ export function countBatch(plan: ItemPlan, query: string, length: number, first:
   if (!admits(plan, text)) return { nodes: 0, steps: 0 }; // not even parsed there
   const before = meter.spent;
   try {
-    meter.charge("parsed", text.length);
     let nodes = 0;
     for (const _ of plan.select(JSON.parse(`[${text}]`) as unknown[], first, length, meter, query)) nodes++;
     return { nodes, steps: meter.spent - before };
