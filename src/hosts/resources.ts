@@ -99,18 +99,23 @@ async function readHandleResource(instances: HostInstances<McpRequestContextLike
   }
 }
 
-/** The refusal of a whole read past MAX_WHOLE_RESOURCE_BYTES, naming ranged reads that fit (the advice of a refused `$`, S14.5). */
+/**
+ * The refusal of a whole read past MAX_WHOLE_RESOURCE_BYTES: the ranged URI that works, made from the
+ * advice a refused `$` gives (S14.5: its largest part and a limit that fits), and that advice.
+ */
 async function tooLargeWhole(instances: HostInstances<McpRequestContextLike>, handle: string, owner: Parameters<typeof instances.queryTool.queryUntil>[1], bytes: number, uri: string): Promise<ResultQueryError> {
   let advice = "";
   try {
     await instances.queryTool.queryUntil({ handle, path: "$" }, owner);
   } catch (error) {
-    if (error instanceof ResultQueryError && error.code === "RESULT_SLICE_TOO_LARGE") advice = ` ${error.message.replace(/^The slice at \$ is [^.]*\. /, "")}`;
+    if (error instanceof ResultQueryError && error.code === "RESULT_SLICE_TOO_LARGE") advice = error.message.replace(/^The slice at \$ is [^.]*\. /, "");
   }
   const base = uri.split("?")[0];
+  const tried = /path "([^"]+)" and limit (\d+)/.exec(advice);
+  const ranged = tried ? `${base}?path=${encodeURIComponent(tried[1]!)}&limit=${tried[2]}` : `${base}?path=$&limit=20`;
   return new ResultQueryError(
     "RESULT_SLICE_TOO_LARGE",
-    `The whole answer is ${bytes} bytes, over the ${MAX_WHOLE_RESOURCE_BYTES} a whole resources/read returns (S21.3): read it in parts with a query string, such as ${base}?path=$&limit=20 or ${base}?path=$.rows&offset=0&limit=100, as result_query would.${advice}`,
+    `The whole answer is ${bytes} bytes, over the ${MAX_WHOLE_RESOURCE_BYTES} a whole resources/read returns (S21.3): read it in parts with a query string (the arguments of result_query), such as ${ranged}.${advice ? ` ${advice}` : ""}`,
   );
 }
 
