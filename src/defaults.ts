@@ -77,7 +77,7 @@ export const DEFAULT_COST_LIMIT = 1_000_000_000;
  * decrypted, a byte parsed, one character × one compiled regex instruction (RE2's worst case is their
  * product), a byte of a resolved `$result` reference (read, copied and checked by the tool's schema).
  */
-export const COST_WEIGHTS = Object.freeze({ nodes: 300, expressions: 100, decrypted: 2, parsed: 8, regex: 5, references: 10 });
+export const COST_WEIGHTS = Object.freeze({ nodes: 300, expressions: 20, decrypted: 2, parsed: 8, regex: 5, references: 10 });
 /** The calling thread is let go after this long of one call's work (S21.4: never held much more than 50 ms). */
 export const YIELD_AFTER_MS = 20;
 /**

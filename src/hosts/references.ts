@@ -87,16 +87,18 @@ export async function resolveReferences(args: unknown, read: ReadReference, chec
   const entries = [...distinct];
   if (size) {
     // Sized from their indexes, all of them, before the first is read: 64 × 10 MB is refused here.
+    // One that does not resolve is left to the reads below, which tell the first failure in the order of the arguments.
     let sized = 0;
-    for (let at = 0; at < entries.length; at += READS_AT_ONCE) {
+    let resolves = true;
+    for (let at = 0; at < entries.length && resolves; at += READS_AT_ONCE) {
       const batch = entries.slice(at, at + READS_AT_ONCE);
       const settled = await Promise.all(batch.map(([, { handle, path }]) => size(handle, path).then((bytes) => ({ bytes }), (error: unknown) => ({ error }))));
       for (const outcome of settled) {
-        if ("error" in outcome) return { refusal: outcome.error };
-        sized += outcome.bytes;
+        if ("error" in outcome) resolves = false;
+        else sized += outcome.bytes;
       }
     }
-    if (sized > MAX_REFERENCE_BYTES_PER_CALL) return { refusal: tooManyBytes(entries.length, entries.length, sized) };
+    if (resolves && sized > MAX_REFERENCE_BYTES_PER_CALL) return { refusal: tooManyBytes(entries.length, entries.length, sized) };
   }
   const values = new Map<string, { value: unknown }>(); // one outcome per distinct reference: repeats are told by identity
   let bytes = 0;

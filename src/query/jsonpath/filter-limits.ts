@@ -22,6 +22,9 @@ const FilterQuery = Object.getPrototypeOf(selectorOf("$[?@]").expression.express
 const FunctionExtension = selectorOf("$[?length(@) > 1]").expression.expression.left!.constructor;
 const StringLiteral = selectorOf("$[?@ == 'x']").expression.expression.right!.constructor;
 
+/** What a query inside a filter costs per evaluation, in expression nodes (measured: it steps into the item and makes a nodelist). */
+const QUERY_NODES = 4;
+
 interface Evaluates {
   evaluate(context: object): unknown;
 }
@@ -33,13 +36,18 @@ interface Evaluates {
 export function meterFilter(selector: object, path: string, before: number): number {
   const root = (selector as { expression: Evaluates }).expression;
   let nodes = 0;
+  let work = 0; // what one evaluation costs, in expression nodes: a query inside (`@.a`, `$.x`) costs QUERY_NODES
   let deepest = 0;
   const pending: [object, number][] = [[root, 0]];
   while (pending.length > 0) {
     const [node, depth] = pending.pop()!;
     nodes++;
     deepest = Math.max(deepest, depth);
-    if (node instanceof FilterQuery) continue; // a query inside: its own filters are measured where the compile walk meets them
+    if (node instanceof FilterQuery) {
+      work += QUERY_NODES;
+      continue; // a query inside: its own filters are measured where the compile walk meets them
+    }
+    work++;
     if (node instanceof FunctionExtension) {
       const { name, args } = node as unknown as { name: string; args: object[] };
       const pattern = args[1];
@@ -63,7 +71,7 @@ export function meterFilter(selector: object, path: string, before: number): num
   }
   const evaluate = root.evaluate.bind(root);
   root.evaluate = (context) => {
-    charge("expressions", nodes);
+    charge("expressions", work);
     return evaluate(context);
   };
   return nodes;
