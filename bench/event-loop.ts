@@ -1,29 +1,42 @@
 /**
- * S14.3, S14.6: how long a filter that parses every batch holds the calling thread, with the build's batch
- * workers and without them (the same plugin's store and handles, a source that has no workers). A 1 ms
- * timer runs beside each query; the longest gap between two of its ticks is the longest the event loop
- * was held. Medians of `--rounds` queries, each on a handle never read. Not part of `npm run bench`:
+ * S14.3, S14.6, S21.4: how long each kind of query holds the calling thread, over the 10 MB ticket
+ * answer: the worst gap between two ticks of a 1 ms timer run beside each query (the longest any other
+ * call would have waited). A filter runs with the build's batch workers and without them (the same
+ * plugin's store and handles, a source that has no workers); every other kind as a tool call runs it.
+ * Worst and median of `--rounds` queries per kind, each on a handle never read. Not part of `npm run bench`:
  *
- *   npm run build && node --import tsx bench/event-loop.ts [--rounds=8]
+ *   node --import tsx bench/event-loop.ts [--rounds=5] [--kinds=filter,search]
  */
-import { ResultHandlesPlugin, ResultQueryTool, foldToolResult, type HandleSource } from "mcp-result-handles";
+import { ResultHandlesPlugin, ResultQueryTool, foldToolResult, type HandleSource } from "../src/node/index.js";
 import { ticketsOf } from "./answers.js";
 
 const args = Object.fromEntries(process.argv.slice(2).map((arg) => arg.replace(/^--/, "").split("=") as [string, string]));
-const rounds = Number(args.rounds ?? 8);
+const rounds = Number(args.rounds ?? 5);
 const value = ticketsOf(10_000_000);
 const owner = { session: "bench-event-loop", caller: "bench" };
 const plugin = ResultHandlesPlugin.init({ thresholdBytes: 16_384, storage: { type: "memory", memory: { maxBytes: 2_000_000_000 } } });
 const workers = plugin.workers;
 if (!workers || !(await workers.warm())) throw new Error("this build has no batch workers here");
-const query = { path: "$.rows[?@.priority > 3]", limit: 5 };
-const ways: Record<string, HandleSource> = {
-  "one thread": { config: plugin.config, store: () => plugin.store() },
-  "batch workers": { config: plugin.config, store: () => plugin.store(), workers },
-};
-const figures: Record<string, { ms: number[]; held: number[] }> = {};
+const oneThread: HandleSource = { config: plugin.config, store: () => plugin.store() };
+const withWorkers: HandleSource = { ...oneThread, workers };
+
+/** Each kind of query: its arguments, and whether it runs with the batch workers. */
+const kinds: [kind: string, query: Record<string, unknown>, source: HandleSource][] = [
+  ["filter, one thread", { path: "$.rows[?@.priority > 3]", limit: 5 }, oneThread],
+  ["filter, batch workers", { path: "$.rows[?@.priority > 3]", limit: 5 }, withWorkers],
+  ["filter with match()", { path: "$.rows[?match(@.title, '.*[Ff]ailure.*')]", limit: 5 }, withWorkers],
+  ["wildcard", { path: "$.rows[*].id", limit: 5 }, withWorkers],
+  ["slice", { path: "$.rows[1000:1020]" }, withWorkers],
+  ["descendants", { path: "$..status", limit: 5 }, withWorkers],
+  ["search", { search: "timeout", limit: 5 }, withWorkers],
+  ["whole answer ($, refused)", { path: "$" }, withWorkers],
+  ["one item", { path: "$.rows[4711]" }, withWorkers],
+];
+const wanted = args.kinds?.split(",");
+const figures: Record<string, { ms: number[]; held: number[]; answer: string }> = {};
 for (let round = 0; round < rounds + 1; round++) {
-  for (const [way, source] of Object.entries(ways)) {
+  for (const [kind, query, source] of kinds) {
+    if (wanted && !wanted.some((name) => kind.startsWith(name))) continue;
     const folded = await foldToolResult(plugin, { toolName: "bench", result: { structuredContent: value }, owner });
     const handle = (folded.structuredContent as { handle: string }).handle;
     const tool = new ResultQueryTool(() => [source]);
@@ -37,16 +50,22 @@ for (let round = 0; round < rounds + 1; round++) {
     await new Promise((resolve) => setTimeout(resolve, 5));
     [last, held] = [performance.now(), 0];
     const started = performance.now();
-    await tool.query({ handle, ...query }, owner);
+    const answer = await tool.handler({ handle, ...query }, owner);
     const ms = performance.now() - started;
     await new Promise((resolve) => setTimeout(resolve, 2));
+    held = Math.max(held, performance.now() - last);
     clearInterval(timer);
     if (round === 0) continue; // warm-up
-    (figures[way] ??= { ms: [], held: [] }).ms.push(ms);
-    figures[way].held.push(held);
+    const entry = (figures[kind] ??= { ms: [], held: [], answer: "" });
+    entry.ms.push(ms);
+    entry.held.push(held);
+    const first = answer.content?.[0];
+    entry.answer = answer.isError ? String(first?.type === "text" ? first.text : "").slice(0, 40) : "answered";
   }
 }
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
-console.log(`${query.path} over the 10 MB ticket answer, memory store, ${process.version}, ${rounds} rounds`);
-for (const [way, { ms, held }] of Object.entries(figures)) console.log(`${way.padEnd(14)} query ${median(ms).toFixed(1)} ms, event loop held at most ${median(held).toFixed(1)} ms`);
+console.log(`event loop held per query kind, the 10 MB ticket answer, memory store, ${process.version}, ${rounds} rounds`);
+for (const [kind, { ms, held, answer }] of Object.entries(figures)) {
+  console.log(`${kind.padEnd(28)} query ${median(ms).toFixed(1).padStart(7)} ms, held at most ${Math.max(...held).toFixed(1).padStart(6)} ms (median ${median(held).toFixed(1)} ms): ${answer}`);
+}
 await plugin.onShutdown();

@@ -72,3 +72,30 @@ export function mixedRows(count: number): { rows: unknown[] } {
   }
   return { rows };
 }
+
+// S21.7's shapes: the fold must cost at most about 2× one JSON.stringify on each.
+
+/** `{ rows }` of ticket-like rows adding up to about `bytes` of JSON. */
+export function rowsOf(bytes: number): { rows: Record<string, unknown>[] } {
+  const row = (i: number) => ({ id: i, title: `Ticket number ${i}`, status: i % 3 ? "open" : "closed", priority: i % 5, owner: `user${i % 97}` });
+  const per = JSON.stringify(row(12345)).length + 1;
+  return { rows: Array.from({ length: Math.ceil(bytes / per) }, (_, i) => row(i)) };
+}
+
+/** `{ log }`: one string of `chars` characters, in lines. */
+export function longString(chars: number): { log: string } {
+  const line = "2026-12-01T20:00:00Z INFO request served in 12 ms\n";
+  return { log: line.repeat(Math.ceil(chars / line.length)).slice(0, chars) };
+}
+
+/** A list of `count` empty lists. */
+export function emptyLists(count: number): unknown[][] {
+  return Array.from({ length: count }, () => []);
+}
+
+/** A chain `{ next: { next: … } }` `levels` deep, with a small value at each level. */
+export function deepChain(levels: number): Record<string, unknown> {
+  let node: Record<string, unknown> = { end: true };
+  for (let i = 0; i < levels; i++) node = { i, next: node };
+  return node;
+}

@@ -26,4 +26,6 @@ export interface ResultHandlesConfig {
   /** The storage in use: `auto` decided, credentials from the environment filled in, defaults applied (S9). */
   readonly storage: ResolvedStorageConfig;
   readonly namespace: string;
+  /** Units of work one call may cost (S21.1, query/cost.ts). */
+  readonly costLimit: number;
 }

@@ -65,10 +65,50 @@ export const REDIS_MAX_RETRY_DELAY_MS = 1000;
 /** Longest JSONPath query `result_query` compiles (S14.3); the S7.2 forms are linear and have no such limit. */
 export const MAX_QUERY_CHARS = 4096;
 /**
- * Most nodes one JSONPath evaluation may visit or select (S14.3, S16.1): a few times the values of a
- * 10 MB answer, so honest queries fit while nested descendants (`$..*..*`) cannot grow quadratically.
+ * Units of work one call may spend (S21.1, query/cost.ts), unless the `costLimit` option says otherwise:
+ * about one second of work on a 2-core server (a unit is about a nanosecond). Honest queries over a
+ * 10 MB answer spend a tenth of it; nested descendants (`$..*..*`), filters reading `$` per item and
+ * patterns run over long texts are refused when they pass it, as they work.
  */
-export const MAX_QUERY_STEPS = 3_000_000;
+export const DEFAULT_COST_LIMIT = 1_000_000_000;
+/**
+ * Units each kind of work costs (S21.1), measured on Node 20 here: a JSONPath node visited or selected
+ * (about 300 ns through json-p3's generators), a filter-expression node evaluated for one item, a byte
+ * decrypted, a byte parsed, one character × one compiled regex instruction (RE2's worst case is their
+ * product), a byte of a resolved `$result` reference (read, copied and checked by the tool's schema).
+ */
+export const COST_WEIGHTS = Object.freeze({ nodes: 300, expressions: 20, decrypted: 2, parsed: 8, regex: 5, references: 10 });
+/** The calling thread is let go after this long of one call's work (S21.4: never held much more than 50 ms). */
+export const YIELD_AFTER_MS = 20;
+/**
+ * Static limits, checked before any work (S21.2): a filter expression's nodes and nesting, a compiled
+ * regex program's instructions (`.{1000}` is about 1000), and the units one regex run may cost at once
+ * (a run cannot stop halfway, so one run holds the thread at most about 50 ms).
+ */
+export const STATIC_LIMITS = Object.freeze({ filterNodes: 300, filterNesting: 40, regexInstructions: 5000, regexRunUnits: 50_000_000 });
+/**
+ * Bytes the compiled-pattern cache may hold (S21.3), by the program's size (about 100 bytes an
+ * instruction, measured), within the memory budget of S16.3 (the recent answers get the rest).
+ */
+export const PATTERN_CACHE_BYTES = 4 * 1024 * 1024;
+/** Bytes the `$result` references of one call may resolve to in all (S21.3); each is read in turn, and the call is refused past it. */
+export const MAX_REFERENCE_BYTES_PER_CALL = 32 * 1024 * 1024;
+/**
+ * A whole-answer `resources/read` (no query string) of more bytes than this is refused with the ranged
+ * form that works (S21.3): parsing and writing 100 MB held the thread 2 s.
+ */
+export const MAX_WHOLE_RESOURCE_BYTES = 8 * 1024 * 1024;
+/**
+ * A batch worker's job must answer within this long (S21.4); past it the worker is stopped and replaced,
+ * and the query is refused as over its cost.
+ */
+export const BATCH_JOB_DEADLINE_MS = 400;
+/**
+ * Units one batch worker's job may spend (S21.1, S21.4): an eighth of the default limit, so a job is one
+ * short turn. A job past it stops at once and the call is refused; what jobs spent is charged to the
+ * call's own meter on the calling thread, against its `costLimit`.
+ */
+export const BATCH_JOB_UNITS = DEFAULT_COST_LIMIT / 8;
 /**
  * Batch workers (S14.6, query/worker-pool.ts): a filter over a list of at least `minBytes` counts its
  * batches on up to `threads` other threads (never more than the machine's cores), which stop
@@ -81,4 +121,4 @@ export const BATCH_WORKERS = Object.freeze({ minBytes: 1024 * 1024, threads: 2, 
  * the parsed answers hold in memory (records/heap-size.ts), not their JSON length. Shared by all stores and
  * plugin instances; least recently used goes first, an answer larger than this is not kept.
  */
-export const DEFAULT_RECENT_ANSWERS_BYTES = 64 * 1024 * 1024;
+export const DEFAULT_RECENT_ANSWERS_BYTES = 64 * 1024 * 1024 - PATTERN_CACHE_BYTES;

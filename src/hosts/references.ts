@@ -8,13 +8,20 @@
  * hold them). Each distinct reference is read once, all at once, and at most `MAX_REFERENCES_PER_CALL`
  * of them: resolution costs reading what the references name, no more (S16.1).
  */
-import { MAX_REFERENCES_PER_CALL, MAX_REPEATED_REFERENCE_BYTES } from "../defaults.js";
+import { MAX_REFERENCE_BYTES_PER_CALL, MAX_REFERENCES_PER_CALL, MAX_REPEATED_REFERENCE_BYTES } from "../defaults.js";
 import { ResultQueryError } from "../errors.js";
 import { hasOwn, isPlainObject, setOwn } from "../util/json.js";
 import { jsonSizeUpTo } from "../util/size.js";
 
 /** What a reference names, read for the owner of this call; throws the `ResultQueryError` of `result_query`. */
 export type ReadReference = (handle: unknown, path: unknown) => Promise<unknown>;
+/** Checks a reference's handle and path as `result_query` would, before anything is read (S21.2); throws its refusal. */
+export type CheckReference = (handle: unknown, path: unknown) => void;
+/** About how many bytes a reference resolves to, from its answer's index alone; throws the `ResultQueryError` of `result_query`. */
+export type SizeReference = (handle: unknown, path: unknown) => Promise<number>;
+
+/** References read at once: a few in flight overlap a remote store's round trips, and bound what is held before the byte limit is met (S21.3). */
+const READS_AT_ONCE = 4;
 
 /** The arguments with every reference replaced (and how many there were), or the refusal of the first (in document order) that does not resolve. */
 export type Resolution = { args: unknown; references: number } | { refusal: unknown };
@@ -41,46 +48,104 @@ function hasReferences(args: unknown): boolean {
   return false;
 }
 
-/** S15.1: `args` with each reference replaced by what `read` gives for it; the original is left as it was. */
-export async function resolveReferences(args: unknown, read: ReadReference): Promise<Resolution> {
+/**
+ * S15.1: `args` with each reference replaced by what `read` gives for it; the original is left as it was.
+ * Every reference is counted and checked (`check`) before the first is read (S21.2); then they are read a
+ * few at a time, in document order, each value's size counted against MAX_REFERENCE_BYTES_PER_CALL:
+ * past it the call is refused with what was read so far (S21.3), instead of 64 × 10 MB read at once.
+ */
+export async function resolveReferences(args: unknown, read: ReadReference, check?: CheckReference, size?: SizeReference): Promise<Resolution> {
   if (!hasReferences(args)) return { args, references: 0 };
   const { root, slots } = copyWithSlots(args);
   // One read per distinct (handle, path); an argument that cannot be a key (not a string) is read alone and refused there.
-  const reads = new Map<string, Promise<{ value: unknown } | { error: unknown }>>();
-  const outcomes: Promise<{ value: unknown } | { error: unknown }>[] = [];
+  const keys: string[] = [];
+  const distinct = new Map<string, { handle: unknown; path: unknown }>();
   for (const slot of slots) {
     const { $result: handle, path } = slot.reference;
-    const key = typeof handle === "string" && (path === undefined || typeof path === "string") ? JSON.stringify([handle, path ?? null]) : undefined;
-    let outcome = key === undefined ? undefined : reads.get(key);
-    if (!outcome) {
-      if (reads.size >= MAX_REFERENCES_PER_CALL) {
-        return {
-          refusal: new ResultQueryError(
-            "INVALID_INPUT",
-            `A call may carry at most ${MAX_REFERENCES_PER_CALL} different { "$result": … } references; pass fewer, or one reference to a list that holds them all.`,
-          ),
-        };
-      }
-      outcome = read(handle, path).then(
-        (value) => ({ value }),
-        (error: unknown) => ({ error }),
-      );
-      if (key !== undefined) reads.set(key, outcome);
-      else reads.set(`#${reads.size}`, outcome); // counted against the limit all the same
+    const key = typeof handle === "string" && (path === undefined || typeof path === "string") ? JSON.stringify([handle, path ?? null]) : `#${distinct.size}`;
+    keys.push(key);
+    if (distinct.has(key)) continue;
+    if (distinct.size >= MAX_REFERENCES_PER_CALL) {
+      return {
+        refusal: new ResultQueryError(
+          "INVALID_INPUT",
+          `A call may carry at most ${MAX_REFERENCES_PER_CALL} different { "$result": … } references; pass fewer, or one reference to a list that holds them all.`,
+        ),
+      };
     }
-    outcomes.push(outcome);
+    distinct.set(key, { handle, path });
   }
-  const settled = await Promise.all(outcomes);
-  const failed = settled.find((outcome) => "error" in outcome);
-  if (failed && "error" in failed) return { refusal: failed.error };
-  const repeated = repeatedBytesOver(settled as { value: unknown }[], MAX_REPEATED_REFERENCE_BYTES);
+  if (check) {
+    for (const { handle, path } of distinct.values()) {
+      try {
+        check(handle, path);
+      } catch (error) {
+        return { refusal: error };
+      }
+    }
+  }
+  const entries = [...distinct];
+  if (size) {
+    // Sized from their indexes, all of them, before the first is read: 64 × 10 MB is refused here.
+    // One that does not resolve is left to the reads below, which tell the first failure in the order of the arguments.
+    let sized = 0;
+    let resolves = true;
+    for (let at = 0; at < entries.length && resolves; at += READS_AT_ONCE) {
+      const batch = entries.slice(at, at + READS_AT_ONCE);
+      const settled = await Promise.all(batch.map(([, { handle, path }]) => size(handle, path).then((bytes) => ({ bytes }), (error: unknown) => ({ error }))));
+      for (const outcome of settled) {
+        if ("error" in outcome) resolves = false;
+        else sized += outcome.bytes;
+      }
+    }
+    if (resolves && sized > MAX_REFERENCE_BYTES_PER_CALL) return { refusal: tooManyBytes(entries.length, entries.length, sized) };
+  }
+  const values = new Map<string, { value: unknown }>(); // one outcome per distinct reference: repeats are told by identity
+  let bytes = 0;
+  for (let at = 0; at < entries.length; at += READS_AT_ONCE) {
+    const batch = entries.slice(at, at + READS_AT_ONCE);
+    const settled = await Promise.all(batch.map(([, { handle, path }]) => read(handle, path).then((value) => ({ value }), (error: unknown) => ({ error }))));
+    const failed = settled.find((outcome) => "error" in outcome);
+    if (failed && "error" in failed) return { refusal: failed.error };
+    for (let i = 0; i < batch.length; i++) {
+      const { value } = settled[i] as { value: unknown };
+      bytes += distinctBytes(value, MAX_REFERENCE_BYTES_PER_CALL - bytes + 1);
+      if (bytes > MAX_REFERENCE_BYTES_PER_CALL) return { refusal: tooManyBytes(at + i + 1, entries.length) };
+      values.set(batch[i]![0], { value });
+    }
+  }
+  const settled = keys.map((key) => values.get(key)!);
+  const repeated = repeatedBytesOver(settled, MAX_REPEATED_REFERENCE_BYTES);
   if (repeated !== undefined) return { refusal: repeated };
-  for (let i = 0; i < slots.length; i++) {
-    const outcome = settled[i]! as { value: unknown };
-    const slot = slots[i]!;
-    put(slot.holder, slot.key, outcome.value);
-  }
+  for (let i = 0; i < slots.length; i++) put(slots[i]!.holder, slots[i]!.key, settled[i]!.value);
   return { args: root.value, references: slots.length };
+}
+
+/**
+ * A resolved value's JSON size up to `budget`, each item of a list that is one object repeated (a union
+ * naming one list 500 times) counted once: repeats are what `repeatedBytesOver` refuses, in its words.
+ */
+function distinctBytes(value: unknown, budget: number): number {
+  if (!Array.isArray(value)) return jsonSizeUpTo(value, budget);
+  const seen = new Set<unknown>();
+  let bytes = 2;
+  for (const item of value) {
+    if (item !== null && typeof item === "object") {
+      if (seen.has(item)) continue;
+      seen.add(item);
+    }
+    bytes += jsonSizeUpTo(item, budget - bytes) + 1;
+    if (bytes > budget) break;
+  }
+  return bytes;
+}
+
+function tooManyBytes(read: number, of: number, about?: number): ResultQueryError {
+  const measured = about === undefined ? `passed after ${read} of its ${of} distinct references` : `about ${about} bytes, told by their answers' indexes before any was read`;
+  return new ResultQueryError(
+    "INVALID_INPUT",
+    `The { "$result": … } references of this call resolve to more than ${MAX_REFERENCE_BYTES_PER_CALL} bytes in all (${measured}; S21.3): pass fewer or smaller references, for example one to a slice such as $.rows[0:1000], or call the tool once per part.`,
+  );
 }
 
 /**

@@ -4,8 +4,10 @@
  * text, or with a query string (`path`, `offset`, `limit`, `page`, `search`, `fields` comma-separated) the
  * `result_query` result for those arguments. The owner rules of S8.2 hold: an unknown, expired or foreign
  * handle is the protocol's resource-not-found error, the same in all three cases but for the URI.
+ * A whole answer of more than MAX_WHOLE_RESOURCE_BYTES is refused, measured from its summary before it is
+ * read, with the ranged form that works (S21.3): parsing and writing 100 MB held the thread 2 s.
  */
-import { RESULT_HANDLE_URI_SCHEME } from "../defaults.js";
+import { MAX_WHOLE_RESOURCE_BYTES, RESULT_HANDLE_URI_SCHEME } from "../defaults.js";
 import { ResultQueryError } from "../errors.js";
 import type { HostInstances } from "./instances.js";
 import type { McpRequestContextLike } from "./mcp-owner.js";
@@ -78,6 +80,8 @@ async function readHandleResource(instances: HostInstances<McpRequestContextLike
     let text: string;
     let expiresAt: number;
     if (query === undefined) {
+      const bytes = await instances.queryTool.answerBytes(handle!, owner);
+      if (bytes > MAX_WHOLE_RESOURCE_BYTES) throw await tooLargeWhole(instances, handle!, owner, bytes, uri);
       const found = await instances.queryTool.referenced(handle, undefined, owner, "shared");
       text = JSON.stringify(found.value);
       expiresAt = found.expiresAt;
@@ -93,6 +97,26 @@ async function readHandleResource(instances: HostInstances<McpRequestContextLike
   } catch (error) {
     throw asProtocolError(error, uri);
   }
+}
+
+/**
+ * The refusal of a whole read past MAX_WHOLE_RESOURCE_BYTES: the ranged URI that works, made from the
+ * advice a refused `$` gives (S14.5: its largest part and a limit that fits), and that advice.
+ */
+async function tooLargeWhole(instances: HostInstances<McpRequestContextLike>, handle: string, owner: Parameters<typeof instances.queryTool.queryUntil>[1], bytes: number, uri: string): Promise<ResultQueryError> {
+  let advice = "";
+  try {
+    await instances.queryTool.queryUntil({ handle, path: "$" }, owner);
+  } catch (error) {
+    if (error instanceof ResultQueryError && error.code === "RESULT_SLICE_TOO_LARGE") advice = error.message.replace(/^The slice at \$ is [^.]*\. /, "");
+  }
+  const base = uri.split("?")[0];
+  const tried = /path "([^"]+)" and limit (\d+)/.exec(advice);
+  const ranged = tried ? `${base}?path=${encodeURIComponent(tried[1]!)}&limit=${tried[2]}` : `${base}?path=$&limit=20`;
+  return new ResultQueryError(
+    "RESULT_SLICE_TOO_LARGE",
+    `The whole answer is ${bytes} bytes, over the ${MAX_WHOLE_RESOURCE_BYTES} a whole resources/read returns (S21.3): read it in parts with a query string (the arguments of result_query), such as ${ranged}.${advice ? ` ${advice}` : ""}`,
+  );
 }
 
 function asProtocolError(error: unknown, uri: string): Error {

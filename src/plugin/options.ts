@@ -1,5 +1,6 @@
 import { z } from "zod";
 import {
+  DEFAULT_COST_LIMIT,
   DEFAULT_NAMESPACE,
   DEFAULT_PREVIEW,
   DEFAULT_THRESHOLD_BYTES,
@@ -54,6 +55,13 @@ export interface ResultHandlesOptions {
   storage?: StorageConfig;
   /** Prefix of every storage key, so several apps can share one store. Non-empty. Default `"result-handles"`. */
   namespace?: string;
+  /**
+   * Units of work one `result_query` call, resource read or reference may cost (S21.1): nodes visited,
+   * filter-expression nodes per item, regex work, bytes decrypted and parsed, references read; a unit is
+   * about a nanosecond of work. Past it the call is refused with `INVALID_INPUT` naming what cost most.
+   * Positive whole number. Default 1000000000 (about one second).
+   */
+  costLimit?: number;
 }
 
 
@@ -63,6 +71,7 @@ const optionsShape = {
   preview: z.strictObject({ items: positive().optional(), chars: positive().optional() }).optional(),
   foldPolicy: z.custom<FoldPolicy>((v) => typeof v === "function", { message: "must be a function" }).optional(),
   namespace: text().optional(),
+  costLimit: positive().optional(),
 };
 const schemas = new WeakMap<StorageCatalog, z.ZodType<ResultHandlesOptions>>();
 
@@ -115,6 +124,7 @@ export function resolveOptions(input: unknown, given: OptionsRuntime): ResultHan
     foldPolicy: options.foldPolicy ?? alwaysFold,
     storage: resolveStorage(storage, runtime),
     namespace: options.namespace ?? DEFAULT_NAMESPACE,
+    costLimit: options.costLimit ?? DEFAULT_COST_LIMIT,
   });
 }
 

@@ -1,7 +1,8 @@
 import { ResultQueryError } from "../errors.js";
 import { cutString, isHighSurrogate, isLowSurrogate, isPlainObject, jsonKeys, setOwn, type JsonObject } from "../util/json.js";
 import { selectNodes } from "./jsonpath/jsonpath.js";
-import { nodelistPage, type NodelistPage } from "./paths/nodelist.js";
+import { nodelistPage, nodelistPageSliced, type NodelistPage } from "./paths/nodelist.js";
+import type { CostMeter } from "./cost.js";
 import { buildEntries, fieldPicker, itemSize, memberSize } from "./paths/page.js";
 import { formatPath, resolveSegments, type Resolved } from "./paths/path.js";
 import { checkFieldsFound, fittingChars, sliceAdvice } from "./refusals/refusals.js";
@@ -130,6 +131,15 @@ export function answerPlan(answer: unknown, plan: QueryPlan, args: QueryArgument
   }
   checkSize(target, thresholdBytes, at, () => 0, "items", 0);
   return { path, value: target };
+}
+
+/**
+ * `answerPlan` as a tool call runs it (S21.1, S21.4): charged to the call's meter, and a nodelist built
+ * letting other calls in between nodes.
+ */
+export async function answerPlanSliced(answer: unknown, plan: QueryPlan, args: QueryArguments, thresholdBytes: number, meter: CostMeter): Promise<QueryResult> {
+  if (plan.kind !== "nodelist") return answerPlan(answer, plan, args, thresholdBytes);
+  return nodelistResult(() => nodelistPageSliced(selectNodes(plan.compiled, answer, plan.path, meter), plan.path, args, thresholdBytes, meter), plan.path, thresholdBytes);
 }
 
 /** The nodelist page `build` makes, or its refusal (S7.6, S14.2). */

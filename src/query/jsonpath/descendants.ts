@@ -4,7 +4,8 @@
  * its default depth of 50), for answers thousands of levels deep (S14.3).
  */
 import { JSONPathNode } from "json-p3";
-import { tick, type Location } from "./steps.js";
+import type { Location } from "./steps.js";
+import { tick } from "../cost.js";
 
 /**
  * The descendant segment of RFC 9535 2.5.2 (each node, then its children in order, depth first, each

@@ -1,9 +1,18 @@
 /**
  * `match()` and `search()` of RFC 9535 (2.4.6, 2.4.7): I-Regexp (RFC 9485) on re2js, a linear-time RE2
  * port (S14.3). json-p3's own functions use a backtracking `RegExp`: `(a+)+b` over 28 `a`s took seconds.
+ * Linear is not free: a run costs up to the text's length × the program's instructions (`.{1000}` thirty
+ * times over 80 KB held the thread 21 s). So a program over STATIC_LIMITS.regexInstructions is refused
+ * (S21.2), each run charges that product to the call's meter before it starts (S21.1), one run that
+ * would cost more than STATIC_LIMITS.regexRunUnits is refused rather than hold the thread (S21.4), and
+ * compiled programs are kept by their size within PATTERN_CACHE_BYTES (S21.3).
  */
 import { FunctionExpressionType, jsonpath } from "json-p3";
 import { RE2JS } from "re2js";
+import { COST_WEIGHTS, PATTERN_CACHE_BYTES, STATIC_LIMITS } from "../../defaults.js";
+import { ResultQueryError } from "../../errors.js";
+import { cutForMessage, quoteArgument } from "../../util/quote-argument.js";
+import { charge } from "../cost.js";
 
 /** json-p3's own I-Regexp check, reached without running its backtracking RegExp (see isIRegexp). */
 const checker = new jsonpath.functions.Match({ cacheSize: 0, throwErrors: true, iRegexpCheck: true });
@@ -46,24 +55,119 @@ function toRe2(pattern: string): string {
   return out;
 }
 
-const compiled = new Map<string, RE2JS | null>();
-const COMPILED_KEPT = 64;
+/**
+ * A compiled pattern and its program's instructions; null when it is no I-Regexp or RE2 refuses it; no
+ * `re` when its estimated program is over the static limit, so it was never compiled (a 4 KB pattern of
+ * repeats compiled in 0.3 s to 35 MB).
+ */
+type Compiled = { re?: RE2JS; instructions: number } | null;
 
-/** The compiled pattern, or null when it is no I-Regexp or RE2 refuses it (such as a repeat over 1000). */
-function regex(pattern: string): RE2JS | null {
-  let re = compiled.get(pattern);
-  if (re !== undefined) return re;
-  re = null;
-  if (isIRegexp(pattern)) {
+/**
+ * About how many instructions RE2 compiles `pattern` to, from its text (I-Regexp: atoms, classes,
+ * groups, `|`, and the quantifiers `*`, `+`, `?`, `{n}`, `{n,}`, `{n,m}`): an atom is one, a counted
+ * repeat multiplies what it repeats. Read in one pass before compiling, so a pattern too large costs
+ * nothing but this.
+ */
+export function estimatedInstructions(pattern: string): number {
+  const frames: { total: number; last: number }[] = [{ total: 0, last: 0 }];
+  const cap = (n: number) => Math.min(n, 1e12);
+  for (let i = 0; i < pattern.length; i++) {
+    const frame = frames[frames.length - 1]!;
+    const ch = pattern[i]!;
+    const atom = () => {
+      frame.total = cap(frame.total + frame.last);
+      frame.last = 1;
+    };
+    if (ch === "\\") {
+      if ((pattern[i + 1] === "p" || pattern[i + 1] === "P") && pattern[i + 2] === "{") i = Math.max(i + 1, pattern.indexOf("}", i));
+      else i++;
+      atom();
+    } else if (ch === "[") {
+      for (i++; i < pattern.length && pattern[i] !== "]"; i++) if (pattern[i] === "\\") i++;
+      atom();
+    } else if (ch === "(") frames.push({ total: 0, last: 0 });
+    else if (ch === ")" && frames.length > 1) {
+      frames.pop();
+      const parent = frames[frames.length - 1]!;
+      parent.total = cap(parent.total + parent.last);
+      parent.last = cap(frame.total + frame.last + 1);
+    } else if (ch === "|") {
+      frame.total = cap(frame.total + frame.last + 1);
+      frame.last = 0;
+    } else if (ch === "*" || ch === "+" || ch === "?") frame.last = cap(frame.last + 1);
+    else if (ch === "{") {
+      const end = pattern.indexOf("}", i);
+      const [low, high] = pattern.slice(i + 1, end < 0 ? i + 1 : end).split(",");
+      const times = Math.max(Number(low) || 0, Number(high) || 0, 1);
+      frame.last = cap(frame.last * times + 1);
+      if (end > i) i = end;
+    } else atom();
+  }
+  let total = 0;
+  for (const frame of frames) total = cap(total + frame.total + frame.last);
+  return total + 2;
+}
+
+/** Bytes a kept program holds, about: measured 80 per instruction after a run, plus the pattern's text. */
+const BYTES_PER_INSTRUCTION = 100;
+const sizeOf = (pattern: string, compiled: Compiled) => 2 * pattern.length + 64 + (compiled ? compiled.instructions * BYTES_PER_INSTRUCTION : 0);
+
+/** Compiled patterns, least recently used first, and the bytes they hold (S21.3). */
+const kept = new Map<string, Compiled>();
+let keptBytes = 0;
+
+/** Bytes the compiled-pattern cache holds now (what the tests read against PATTERN_CACHE_BYTES). */
+export function patternCacheBytes(): number {
+  return keptBytes;
+}
+
+/** The instructions of a compiled re2js program (its internal `prog`; 0 when another version hides it). */
+function instructionsOf(re: RE2JS): number {
+  const prog = (re as unknown as { re2Input?: { prog?: { inst?: unknown[] } } }).re2Input?.prog;
+  return Array.isArray(prog?.inst) ? prog.inst.length : 0;
+}
+
+/** The compiled pattern (see Compiled), from the cache when kept. */
+function regex(pattern: string): Compiled {
+  const known = kept.get(pattern);
+  if (known !== undefined) {
+    kept.delete(pattern); // most recently used last
+    kept.set(pattern, known);
+    return known;
+  }
+  let compiled: Compiled = null;
+  const estimate = estimatedInstructions(pattern);
+  if (estimate > STATIC_LIMITS.regexInstructions) compiled = isIRegexp(pattern) ? { instructions: estimate } : null;
+  else if (isIRegexp(pattern)) {
     try {
-      re = RE2JS.compile(toRe2(pattern));
+      const re = RE2JS.compile(toRe2(pattern));
+      compiled = { re, instructions: instructionsOf(re) };
     } catch {
-      re = null;
+      compiled = null;
     }
   }
-  if (compiled.size >= COMPILED_KEPT) compiled.delete(compiled.keys().next().value!);
-  compiled.set(pattern, re);
-  return re;
+  const bytes = sizeOf(pattern, compiled);
+  if (compiled && compiled.instructions > STATIC_LIMITS.regexInstructions) return compiled; // refused by the caller, never kept
+  if (bytes > PATTERN_CACHE_BYTES) return compiled;
+  while (keptBytes + bytes > PATTERN_CACHE_BYTES && kept.size > 0) {
+    const [oldest, value] = kept.entries().next().value!;
+    kept.delete(oldest);
+    keptBytes -= sizeOf(oldest, value);
+  }
+  kept.set(pattern, compiled);
+  keptBytes += bytes;
+  return compiled;
+}
+
+/** Refuses `pattern` when its compiled program is over the static limit (S21.2); `path` names the query. */
+export function checkPattern(pattern: string, path?: string): void {
+  const compiled = regex(pattern);
+  if (compiled && compiled.instructions > STATIC_LIMITS.regexInstructions) {
+    throw new ResultQueryError(
+      "INVALID_INPUT",
+      `The pattern ${quoteArgument(cutForMessage(pattern))}${path ? ` in ${quoteArgument(path)}` : ""} compiles to ${compiled.instructions} instructions, over the ${STATIC_LIMITS.regexInstructions} a pattern may have (S21.2): use fewer or smaller repeats, such as .{0,100} instead of .{1000}.`,
+    );
+  }
 }
 
 /** `match` (whole string) and `search` (any substring): LogicalFalse for a non-string or an invalid pattern. */
@@ -73,9 +177,18 @@ export function regexFunction(whole: boolean) {
     returnType: FunctionExpressionType.LogicalType,
     call(text: unknown, pattern: unknown): boolean {
       if (typeof text !== "string" || typeof pattern !== "string") return false;
-      const re = regex(pattern);
-      if (!re) return false;
-      return whole ? re.matches(text) : re.test(text);
+      checkPattern(pattern); // a pattern read from the answer (`match(@.a, @.p)`) meets the same limit
+      const compiled = regex(pattern);
+      if (!compiled?.re) return false; // not an I-Regexp (too large ones were refused just above)
+      const work = text.length * Math.max(1, compiled.instructions) + 200; // and about a microsecond a run, whatever its text
+      charge("regex", work); // before the run: past the call's limit it never starts (S21.1)
+      if (work * COST_WEIGHTS.regex > STATIC_LIMITS.regexRunUnits) {
+        throw new ResultQueryError(
+          "INVALID_INPUT",
+          `One ${whole ? "match" : "search"}() of ${quoteArgument(cutForMessage(pattern))} over a text of ${text.length} characters would take ${work} character × instruction steps at once, over the ${STATIC_LIMITS.regexRunUnits / COST_WEIGHTS.regex} one run may (S21.4): use a simpler pattern, or match a shorter field.`,
+        );
+      }
+      return whole ? compiled.re.matches(text) : compiled.re.test(text);
     },
   };
 }

@@ -8,7 +8,7 @@
  * query keeps only the page it returns.
  */
 import { JSONPathNode } from "json-p3";
-import { ChildSegment, DescendantSegment, environment, FilterSelector, InfixExpression, Location, NameSelector, RelativeQuery, SliceSelector, StringLiteral, WildcardSelector, runFrom, selectFrom, tick, type CompiledJsonPath, type JsonPathNode, type QueryBudget, type Segment } from "./jsonpath.js";
+import { ChildSegment, DescendantSegment, environment, FilterSelector, InfixExpression, Location, NameSelector, RelativeQuery, SliceSelector, StringLiteral, WildcardSelector, runFrom, selectFrom, tick, type CompiledJsonPath, type JsonPathNode, type CostMeter, type Segment } from "./jsonpath.js";
 
 interface FilterExpression {
   evaluate(context: object): unknown;
@@ -33,7 +33,7 @@ export interface ItemPlan {
    */
   readonly needles?: readonly string[];
   /** The nodes the query selects in `items`, the list's items from `first`, counted against `budget`. */
-  select(items: readonly unknown[], first: number, length: number, budget: QueryBudget, path: string): Iterable<JsonPathNode>;
+  select(items: readonly unknown[], first: number, length: number, budget: CostMeter, path: string): Iterable<JsonPathNode>;
   /**
    * For descendants by name (`$..title`, `$.data..id.x`): the names, and the segments from the descendant
    * one on, to run from any node, so that lists met below `names` can be read where they stand
@@ -58,7 +58,7 @@ export function itemPlanOf(compiled: CompiledJsonPath): ItemPlan | undefined {
   const rest = segments.slice(at + 1);
   const selector = step.selectors[0] as unknown;
   const listLocation = () => names.reduce((location, name) => location.concat(name), new Location(undefined, ""));
-  const finish = (nodes: Iterable<JSONPathNode>, budget: QueryBudget, path: string) => selectFrom(runFrom(rest, nodes), path, budget);
+  const finish = (nodes: Iterable<JSONPathNode>, budget: CostMeter, path: string) => selectFrom(runFrom(rest, nodes), path, budget);
 
   if (step instanceof DescendantSegment) {
     if (!step.selectors.every((each) => each instanceof NameSelector)) return undefined; // names select nothing in the list itself

@@ -4,7 +4,9 @@
  *   json-p3's backtracking `RegExp` (`(a+)+b` over 28 `a`s blocked for seconds);
  * - descendant segments walk the answer without a generator per level (descendants.ts), which cost one
  *   generator frame per level for every node, and ended at json-p3's default depth of 50;
- * - node locations are parent links, and every evaluation runs against a step budget (jsonpath-steps.ts).
+ * - node locations are parent links, and every evaluation charges the call's cost meter (query/cost.ts, S21.1):
+ *   each node, and each filter's expression nodes per item it runs on; filters too large or nested too
+ *   deeply, and literal patterns whose program is too large, are refused at compile time (S21.2, filter-limits.ts).
  * json-p3 has no `eval` or `new Function` (checked in its 2.3.1 bundle).
  */
 import { jsonpath, JSONPathEnvironment, JSONPathError, JSONPathNode, JSONPathNodeList, JSONPathQuery } from "json-p3";
@@ -13,9 +15,12 @@ import { MAX_QUERY_CHARS } from "../../defaults.js";
 import { cutForMessage, quoteArgument } from "../../util/quote-argument.js";
 import { regexFunction } from "./iregexp.js";
 import { descend } from "./descendants.js";
-import { Location, QueryBudget, tick, tooManySteps, useBudget } from "./steps.js";
+import { Location } from "./steps.js";
+import { CostMeter, tick, useMeter } from "../cost.js";
+import { meterFilter } from "./filter-limits.js";
 
-export { Location, QueryBudget, tick, tooManySteps, useBudget } from "./steps.js";
+export { Location } from "./steps.js";
+export { CostMeter, tick, useMeter } from "../cost.js";
 
 /** One node of a nodelist: its value and its keys and indexes from the root. */
 export interface JsonPathNode {
@@ -52,7 +57,7 @@ environment.functionRegister.set("search", regexFunction(false));
 export const { NameSelector, WildcardSelector, FilterSelector, SliceSelector } = jsonpath.selectors;
 export const { InfixExpression, StringLiteral, RelativeQuery } = jsonpath.expressions;
 /** `$` inside a filter (`$[?@.a == $.b]`): the whole answer, which a list read in batches does not have. */
-const { RootQuery } = jsonpath.expressions;
+export const { RootQuery } = jsonpath.expressions;
 export const ChildSegment = environment.compile("$.a").segments[0]!.constructor;
 export const DescendantSegment = environment.compile("$..a").segments[0]!.constructor;
 export type Segment = JSONPathQuery["segments"][number];
@@ -107,8 +112,9 @@ function singularRun(query: JSONPathQuery): (value: unknown) => JSONPathNode[] {
  * Gives every descendant segment of the compiled query the stack walk above, and every query inside a
  * filter (`@..x`, `$.y`) parent-linked locations, so no node costs a copy of its path.
  */
-function useStackWalk(query: JSONPathQuery): { usesRoot: boolean } {
+function useStackWalk(query: JSONPathQuery, path: string): { usesRoot: boolean } {
   let usesRoot = false;
+  let filterNodes = 0;
   const seen = new Set<object>();
   const pending: unknown[] = [query];
   while (pending.length > 0) {
@@ -116,6 +122,7 @@ function useStackWalk(query: JSONPathQuery): { usesRoot: boolean } {
     if (item === null || typeof item !== "object" || seen.has(item)) continue;
     seen.add(item);
     if (item instanceof RootQuery) usesRoot = true;
+    if (item instanceof FilterSelector) filterNodes += meterFilter(item, path, filterNodes);
     if (item instanceof DescendantSegment) {
       const segment = item as unknown as Segment;
       const selectors = segment.selectors;
@@ -167,7 +174,7 @@ export function compileJsonPath(path: string): CompiledJsonPath {
       `Path ${quoteArgument(path)} is not a valid query (${detail}). Use a path such as $.rows[2].title, $.rows[*].id, $.rows[?@.status == 'open'], rows.2.title or /rows/2/title; "$" is the whole answer.`,
     );
   }
-  const { usesRoot } = useStackWalk(query);
+  const { usesRoot } = useStackWalk(query, path);
   return { query, singular: query.singularQuery(), usesRoot };
 }
 
@@ -175,17 +182,21 @@ export function compileJsonPath(path: string): CompiledJsonPath {
  * The nodes `compiled` selects in `answer`, in the RFC's order, produced lazily so a caller keeps only
  * the page it returns. The whole iteration must run synchronously (one step budget per evaluation).
  */
-export function selectNodes(compiled: CompiledJsonPath, answer: unknown, path: string): Generator<JsonPathNode> {
-  return selectFrom(run(compiled.query.segments, answer), path, new QueryBudget());
+export function selectNodes(compiled: CompiledJsonPath, answer: unknown, path: string, meter = new CostMeter()): Generator<JsonPathNode> {
+  return selectFrom(run(compiled.query.segments, answer), path, meter);
 }
 
-/** The nodes of an evaluation, counted against `within`, engine errors made coded refusals. */
-export function* selectFrom(nodes: Iterable<JSONPathNode>, path: string, within: QueryBudget): Generator<JsonPathNode> {
-  useBudget(within);
+/**
+ * The nodes of an evaluation, charged to `within`, engine errors made coded refusals. The meter is set
+ * again at each step: a caller that lets other calls in between two nodes (S21.4) resumes with its own.
+ */
+export function* selectFrom(nodes: Iterable<JSONPathNode>, path: string, within: CostMeter): Generator<JsonPathNode> {
+  useMeter(within);
   const iterator = nodes[Symbol.iterator]();
   for (;;) {
     let next: IteratorResult<JSONPathNode>;
     try {
+      useMeter(within);
       next = iterator.next();
     } catch (error) {
       // Comparisons of deeply nested values recurse inside json-p3: a coded refusal, never a crash.

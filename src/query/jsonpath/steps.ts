@@ -1,10 +1,7 @@
 /**
- * Where a JSONPath node is and what an evaluation has cost (S14.3): a node's place as a parent link (a node
- * 3000 levels deep costs one step, not a copy of its path), and the step budget every evaluation runs
- * against, so that `$..*..*` cannot make quadratic work.
+ * Where a JSONPath node is (S14.3): a node's place as a parent link, so a node 3000 levels deep costs one
+ * step, not a copy of its path. What an evaluation costs is charged to the call's meter (query/cost.ts).
  */
-import { MAX_QUERY_STEPS } from "../../defaults.js";
-import { ResultQueryError } from "../../errors.js";
 
 /** A node's place as a parent link: `concat` (the only thing json-p3 does with a location) is one step. */
 export class Location {
@@ -30,22 +27,3 @@ export class Location {
   }
 }
 
-/** The nodes one evaluation has visited; an evaluation over a list read in batches (S14.6) keeps one across them. */
-export class QueryBudget {
-  work = 0;
-}
-/** The budget of the evaluation running now: each runs synchronously (a batch at a time), setting it first. */
-let budget = new QueryBudget();
-export function useBudget(within: QueryBudget): void {
-  budget = within;
-}
-export function tick(): void {
-  if (++budget.work > MAX_QUERY_STEPS) throw tooManySteps();
-}
-/** The refusal of a query past its budget of steps (S14.3). */
-export function tooManySteps(): ResultQueryError {
-  return new ResultQueryError(
-    "INVALID_INPUT",
-    `The query would visit more than ${MAX_QUERY_STEPS} nodes of this answer (nested descendants or wildcards multiply): narrow it, for example $.rows[?@.id == 5] instead of $..*..id.`,
-  );
-}

@@ -11,7 +11,7 @@
 import { JSONPathNode } from "json-p3";
 import type { BatchReading, StreamedAnswer } from "../../records/read/batch-source.js";
 import { hasOwn } from "../../util/json.js";
-import { Location, runFrom, selectFrom, tick, useBudget, type JsonPathNode, type QueryBudget } from "../jsonpath/jsonpath.js";
+import { Location, runFrom, selectFrom, tick, useMeter, type JsonPathNode, type CostMeter } from "../jsonpath/jsonpath.js";
 import { descendantsPlanAt, type ItemPlan } from "../jsonpath/item-plan.js";
 import { listNodes } from "./list-nodes.js";
 import type { NodelistPager } from "../paths/nodelist.js";
@@ -20,7 +20,7 @@ import type { BatchWorkers } from "../workers/pool.js";
 type Entry = { value: unknown; location: Location } | { list: number; location: Location };
 
 /** The nodes of `items` (descendants by name) in `answer`'s outside parts and lists, into `pager`, in order. */
-export async function descendantNodes(answer: StreamedAnswer, items: ItemPlan, query: string, pager: NodelistPager, budget: QueryBudget, workers?: BatchWorkers): Promise<BatchReading> {
+export async function descendantNodes(answer: StreamedAnswer, items: ItemPlan, query: string, pager: NodelistPager, budget: CostMeter, workers?: BatchWorkers): Promise<BatchReading> {
   const { names, segments, rest } = items.descendants ?? unreachable();
   const emit = (nodes: Iterable<JSONPathNode>) => {
     for (const node of selectFrom(runFrom(rest, nodes), query, budget) as Iterable<JsonPathNode>) if (!pager.add(node)) return false;
@@ -32,13 +32,13 @@ export async function descendantNodes(answer: StreamedAnswer, items: ItemPlan, q
     if (start === null || typeof start !== "object" || Array.isArray(start) || !hasOwn(start, name)) return "read"; // nothing there
     start = (start as Record<string, unknown>)[name];
     location = location.concat(name);
-    useBudget(budget);
+    useMeter(budget);
     tick(); // the node each name step yields, as jsonpath.ts `runFrom` counts it
   }
   const stack: Entry[] = [{ value: start, location }];
   while (stack.length > 0) {
     const entry = stack.pop()!;
-    useBudget(budget);
+    useMeter(budget);
     tick(); // each value the walk visits, lists included, as `descend` counts them
     if ("list" in entry) {
       // Each item of the list, then its descendants, in order: the item plan of `<list>..names<rest>`.

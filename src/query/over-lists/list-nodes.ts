@@ -6,7 +6,7 @@
  */
 import type { BatchReading, StreamedAnswer } from "../../records/read/batch-source.js";
 import { batchesToRead, countInWorkers, takeCounts } from "./worker-counts.js";
-import type { QueryBudget } from "../jsonpath/jsonpath.js";
+import type { CostMeter } from "../jsonpath/jsonpath.js";
 import { admits, type ItemPlan } from "../jsonpath/item-plan.js";
 import type { NodelistPager } from "../paths/nodelist.js";
 import type { BatchWorkers } from "../workers/pool.js";
@@ -21,17 +21,19 @@ export async function listNodes(
   /** The query as the item plan reads this list (for the workers), and as the caller asked it (for refusals). */
   query: { list: string; asked: string; at?: readonly (string | number)[] },
   pager: NodelistPager,
-  budget: QueryBudget,
+  budget: CostMeter,
   workers?: BatchWorkers,
 ): Promise<ListReading> {
   const { length } = answer.lists[list]!;
-  const counts = await countInWorkers(answer, list, items, query, workers);
+  const counts = await countInWorkers(answer, list, items, query, workers, budget);
   if (typeof counts === "string") return counts;
   const read = counts && batchesToRead(counts, pager);
   let counted = 0; // batches before this one are in `pager` and `budget`
   let stopped = false;
   const reading = await answer.forEachBatch(list, {
     ...items.window(length),
+    // Batches are charged by their nodes, not their bytes: the streamed, worker and whole-value evaluations
+    // then refuse at exactly the same point (S14.6, S21.1).
     admit: items.needles && ((text) => admits(items, text)),
     wants: read && ((batch) => read.has(batch)),
     visit: (first, batch, number) => {

@@ -12,7 +12,7 @@
 import type { BatchedPart, BatchReading, StreamedAnswer } from "../../records/read/batch-source.js";
 import { descendantNodes } from "./descendants-over-lists.js";
 import { listNodes } from "./list-nodes.js";
-import { QueryBudget } from "../jsonpath/jsonpath.js";
+import { CostMeter } from "../jsonpath/jsonpath.js";
 import { NodelistPager } from "../paths/nodelist.js";
 import { formatPath, resolveSegments } from "../paths/path.js";
 import type { QueryArguments, QueryPlan } from "../paths/plan.js";
@@ -28,15 +28,16 @@ export async function answerOverBatches(
   args: QueryArguments,
   config: SearchConfig,
   workers?: BatchWorkers,
+  meter = new CostMeter(),
 ): Promise<QueryResult | Exclude<BatchReading, "read">> {
-  if (args.search !== undefined) return searchOverBatches(answer, plan, args.search, args, config);
+  if (args.search !== undefined) return searchOverBatches(answer, plan, args.search, args, config, meter);
   if (plan.kind !== "nodelist" || !plan.items) throw new Error("unreachable: a stream is selected only for an item plan");
   const { items } = plan;
   let reading: BatchReading = "read";
   const result = await nodelistResult(
     async () => {
       const pager = new NodelistPager(plan.path, args, config.thresholdBytes);
-      const budget = new QueryBudget();
+      const budget = meter;
       const ended =
         answer.list !== undefined
           ? await listNodes(answer, answer.list, items, { list: plan.path, asked: plan.path }, pager, budget, workers)
@@ -54,16 +55,21 @@ export async function answerOverBatches(
  * A search under a singular path: at a list or a wide object (its batches), or above them (the parts
  * outside them, each list and wide object where it stands).
  */
-async function searchOverBatches(answer: StreamedAnswer, plan: QueryPlan, needle: string, args: QueryArguments, config: SearchConfig): Promise<QueryResult | Exclude<BatchReading, "read">> {
+async function searchOverBatches(answer: StreamedAnswer, plan: QueryPlan, needle: string, args: QueryArguments, config: SearchConfig, meter: CostMeter): Promise<QueryResult | Exclude<BatchReading, "read">> {
   if (plan.kind !== "singular") throw new Error("unreachable: a search streams under a singular path only");
   const window = searchWindow(args, config);
-  const search = new Search(needle, window);
+  const search = new Search(needle, { ...window, meter });
   const mayHold = textMayHold(needle);
   const count = hitCounter(needle);
   // A batch whose text cannot hold the needle is skipped; one whose hits all fall off the page is counted
   // from its text; the rest are parsed and walked. A wide object's batch is text of keys and values alike,
   // and a key holding the needle is a hit as a string is, so the same rules hold for it.
-  const admit = mayHold && ((text: string) => mayHold(text) && !(count && search.countedFromText(text, count)));
+  const admit = (text: string) => {
+    meter.charge("decrypted", text.length); // every batch read costs its decryption, one parsed its parse too (S21.1)
+    if (mayHold && !(mayHold(text) && !(count && search.countedFromText(text, count)))) return false;
+    meter.charge("parsed", text.length);
+    return true;
+  };
   const walkPart = (part: BatchedPart, steps: readonly (string | number)[]) =>
     "list" in part
       ? answer.forEachBatch(part.list, { admit, visit: (first, items) => search.walkItems(items, first, steps) })

@@ -2,13 +2,14 @@
  * A filter's batches counted on batch workers (S14.6, worker-pool.ts): the workers tell, per batch, how
  * many nodes it gives and the steps it took; the calling thread then reads only the batches that hold the
  * page, and takes the others' counts in their place, in order. The answer is the one-thread answer
- * exactly: the same page, `total`, step budget and refusals. A batch that threw in a worker (a comparison
+ * exactly: the same page, `total`, cost and refusals. A batch that threw in a worker (a comparison
  * too deep, the budget spent) makes the whole query run on the calling thread, where it throws its coded
  * refusal in its place (or does not, on a thread with more stack).
  */
-import { MAX_QUERY_STEPS } from "../../defaults.js";
 import type { BatchReading, StreamedAnswer } from "../../records/read/batch-source.js";
-import { tooManySteps, type QueryBudget } from "../jsonpath/jsonpath.js";
+import type { CostMeter } from "../jsonpath/jsonpath.js";
+import type { CostKind } from "../cost.js";
+import { JobOverrun } from "../workers/pool.js";
 import type { ItemPlan } from "../jsonpath/item-plan.js";
 import type { NodelistPager } from "../paths/nodelist.js";
 import type { BatchWorkers } from "../workers/pool.js";
@@ -17,35 +18,53 @@ import type { BatchWorkers } from "../workers/pool.js";
 export interface BatchCounts {
   readonly nodes: Int32Array;
   readonly steps: Float64Array;
+  /** Units the workers spent per kind of work: their units are charged as the kind that cost most. */
+  readonly by: Partial<Record<CostKind, number>>;
 }
 
 /**
  * The counts of every batch of `list` in `plan`'s window, from the workers; undefined when the list is too
  * small to be worth it, a worker failed, or a batch threw there (the query then runs on the calling thread alone).
  */
-export async function countInWorkers(answer: StreamedAnswer, list: number, plan: ItemPlan, query: { list: string; at?: readonly (string | number)[] }, workers: BatchWorkers | undefined): Promise<BatchCounts | Exclude<BatchReading, "read"> | undefined> {
+export async function countInWorkers(
+  answer: StreamedAnswer,
+  list: number,
+  plan: ItemPlan,
+  query: { list: string; at?: readonly (string | number)[] },
+  workers: BatchWorkers | undefined,
+  meter: CostMeter,
+): Promise<BatchCounts | Exclude<BatchReading, "read"> | undefined> {
   const { batches, bytes } = answer.sizeOf(list);
   if (!workers || bytes < workers.minBytes || !workers.available()) return undefined;
   const { length } = answer.lists[list]!;
-  const counts: BatchCounts = { nodes: new Int32Array(batches), steps: new Float64Array(batches) };
+  const counts: BatchCounts = { nodes: new Int32Array(batches), steps: new Float64Array(batches), by: {} };
   const jobs: Promise<void>[] = [];
   let failed = false;
+  let over = false; // a job spent its share, or overran its deadline: the call is refused, never run again here (S21.1, S21.4)
   const reading = await answer.forEachPiece(list, plan.window(length), async (piece) => {
-    if (failed) return false; // a worker failed: the calling thread reads the list instead, so stop fetching for them
-    await workers.ready();
+    if (failed || over) return false; // a worker failed: the calling thread reads the list instead, so stop fetching for them
+    await workers.ready(meter);
+    // Each job may spend BATCH_JOB_UNITS (one short turn, S21.4); what it spent is charged here as its counts are taken.
     const job = { query: query.list, at: query.at, length, bytes: piece.bytes, ranges: piece.ranges, ascii: piece.ascii, head: piece.head };
     const wanted = piece.ascii.length;
     jobs.push(
-      workers.count(job).then(
-        ({ nodes, steps }) => {
-          if (nodes?.length !== wanted || steps?.length !== wanted) failed = true; // not the reply asked for
+      workers.count(job, meter).then(
+        (reply) => {
+          const { nodes, steps } = reply;
+          for (const [kind, units] of Object.entries(reply.by ?? {})) counts.by[kind as CostKind] = (counts.by[kind as CostKind] ?? 0) + units;
+          if (reply.over) over = true;
+          else if (nodes?.length !== wanted || steps?.length !== wanted) failed = true; // not the reply asked for
           else for (let i = 0; i < wanted; i++) [counts.nodes[piece.batch + i], counts.steps[piece.batch + i]] = [nodes[i]!, steps[i]!];
         },
-        () => void (failed = true),
+        (error: unknown) => void (error instanceof JobOverrun ? (over = true) : (failed = true)),
       ),
     );
   });
   await Promise.all(jobs);
+  if (over) {
+    for (const [kind, units] of Object.entries(counts.by)) meter.record(kind as CostKind, units); // so the refusal names what cost most there
+    throw meter.refusal();
+  }
   if (reading !== "read") return reading;
   return failed || counts.nodes.some((nodes) => nodes < 0) ? undefined : counts;
 }
@@ -62,11 +81,12 @@ export function batchesToRead(counts: BatchCounts, pager: NodelistPager): Set<nu
   return read;
 }
 
-/** Takes the counts of batches up to (not including) `upTo` that were not read, in order: their nodes for `total`, their steps against the budget. */
-export function takeCounts(counts: BatchCounts, from: number, upTo: number, pager: NodelistPager, budget: QueryBudget): void {
+/** Takes the counts of batches up to (not including) `upTo` that were not read, in order: their nodes for `total`, the units they cost against the call's meter. */
+export function takeCounts(counts: BatchCounts, from: number, upTo: number, pager: NodelistPager, meter: CostMeter): void {
+  const kinds = Object.entries(counts.by) as [CostKind, number][];
+  const most = kinds.reduce<[CostKind, number]>((best, each) => (each[1] > best[1] ? each : best), ["nodes", -1])[0];
   for (let batch = from; batch < upTo; batch++) {
-    budget.work += counts.steps[batch]!;
-    if (budget.work > MAX_QUERY_STEPS) throw tooManySteps();
+    meter.absorb(counts.steps[batch]!, most);
     pager.skip(counts.nodes[batch]!);
   }
 }

@@ -2,7 +2,7 @@
  * Evaluating a planned query without paging, for code that works on what a query selects: `search`
  * (S14.4) runs over the nodes, and `$result` references (S15) take the selected value whole.
  */
-import { selectNodes } from "../jsonpath/jsonpath.js";
+import { selectNodes, type CostMeter } from "../jsonpath/jsonpath.js";
 import { formatPath, resolveSegments } from "./path.js";
 import type { QueryPlan } from "./plan.js";
 
@@ -27,11 +27,11 @@ export type Evaluation =
  * names nothing), or every node of any other query in the RFC's order (possibly none). Throws the
  * plan's refusal for a path of no form, and INVALID_INPUT when the query exceeds its work budget.
  */
-export function evaluate(answer: unknown, plan: QueryPlan): Evaluation {
+export function evaluate(answer: unknown, plan: QueryPlan, meter?: CostMeter): Evaluation {
   if (plan.kind === "refused") throw plan.error;
   if (plan.kind === "singular") return { singular: true, ...resolveSegments(answer, plan.segments, plan.path) };
   const nodes: EvaluatedNode[] = [];
-  for (const node of selectNodes(plan.compiled, answer, plan.path)) {
+  for (const node of selectNodes(plan.compiled, answer, plan.path, meter)) {
     let path: string | undefined;
     let steps: (string | number)[] | undefined;
     nodes.push({
@@ -49,8 +49,12 @@ export function evaluate(answer: unknown, plan: QueryPlan): Evaluation {
   return { singular: false, nodes };
 }
 
-/** The value a reference (S15.1) names: the one value of a singular path, or the node values of any other query. */
-export function planValue(answer: unknown, plan: QueryPlan): unknown {
-  const evaluation = evaluate(answer, plan);
+/**
+ * The value a `$result` reference names (S15): the value at a singular path, or the list of node values
+ * for any other query; nothing cut, paged or field-filtered. Throws `ResultQueryError` as `result_query`
+ * would (RESULT_PATH_NOT_FOUND, INVALID_INPUT). Charged to `meter` (S21.1).
+ */
+export function planValue(answer: unknown, plan: QueryPlan, meter?: CostMeter): unknown {
+  const evaluation = evaluate(answer, plan, meter);
   return evaluation.singular ? evaluation.value : evaluation.nodes.map((node) => node.value);
 }

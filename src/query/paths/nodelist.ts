@@ -9,7 +9,7 @@
 import { DEFAULT_LIMITS } from "../../defaults.js";
 import { cutForMessage } from "../../util/quote-argument.js";
 import { jsonSize } from "../../util/size.js";
-import type { JsonPathNode } from "../jsonpath/jsonpath.js";
+import type { CostMeter, JsonPathNode } from "../jsonpath/jsonpath.js";
 import { fieldPicker } from "./page.js";
 import { checkFieldsFound } from "../refusals/refusals.js";
 import { formatPath } from "./path.js";
@@ -23,6 +23,19 @@ export type NodelistPage =
 export function nodelistPage(nodes: Iterable<JsonPathNode>, query: string, args: QueryArguments, thresholdBytes: number): NodelistPage {
   const pager = new NodelistPager(query, args, thresholdBytes);
   for (const node of nodes) if (!pager.add(node)) break;
+  return pager.page();
+}
+
+/**
+ * `nodelistPage` for a call that must not hold the thread (S21.4): between two nodes, once `meter` says
+ * the thread was held long enough, other calls are let in (the evaluation resumes with its own meter).
+ */
+export async function nodelistPageSliced(nodes: Iterable<JsonPathNode>, query: string, args: QueryArguments, thresholdBytes: number, meter: CostMeter): Promise<NodelistPage> {
+  const pager = new NodelistPager(query, args, thresholdBytes);
+  for (const node of nodes) {
+    if (!pager.add(node)) break;
+    if (meter.shouldYield()) await meter.letOthersIn();
+  }
   return pager.page();
 }
 

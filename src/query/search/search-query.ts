@@ -12,6 +12,7 @@ import { sliceWindow, type QueryArguments, type QueryPlan } from "../paths/plan.
 import type { QueryResult } from "../query.js";
 import { fittingItems } from "../refusals/refusals.js";
 import { searchHits, type SearchHit } from "./search.js";
+import type { CostMeter } from "../cost.js";
 
 /** What of the plugin instance that folded the handle a search needs: its slice limit and preview length. */
 export interface SearchConfig {
@@ -19,13 +20,13 @@ export interface SearchConfig {
   readonly preview: { readonly chars: number };
 }
 
-export function searchQuery(answer: unknown, plan: QueryPlan, args: QueryArguments & { search: string }, config: SearchConfig): QueryResult {
-  const evaluation = evaluate(answer, plan);
+export function searchQuery(answer: unknown, plan: QueryPlan, args: QueryArguments & { search: string }, config: SearchConfig, meter?: CostMeter): QueryResult {
+  const evaluation = evaluate(answer, plan, meter);
   const starts = evaluation.singular ? [{ value: evaluation.value, steps: evaluation.steps }] : evaluation.nodes;
   const path = evaluation.singular ? formatPath(evaluation.steps) : cutForMessage(plan.path);
   const window = searchWindow(args, config);
   // Nodes of a nodelist may overlap (`$..*`, unions): each place is searched once.
-  const { hits, total } = searchHits(starts, args.search, { ...window, overlapping: !evaluation.singular });
+  const { hits, total } = searchHits(starts, args.search, { ...window, overlapping: !evaluation.singular, meter });
   return searchResult(hits, total, path, window.offset, config);
 }
 

@@ -9,13 +9,12 @@
  * per place: a container already walked is not walked again, and a leaf under one, or named again, is
  * skipped (search-places.ts); the whole search counts against the query step budget (S14.3, S16.1).
  */
-import { ResultQueryError } from "../../errors.js";
-import { MAX_QUERY_STEPS } from "../../defaults.js";
+import { CostMeter } from "../cost.js";
 import { isJsonMember, isPlainObject } from "../../util/json.js";
 import type { BatchedPart } from "../../records/read/batch-source.js";
 import { formatPath } from "../paths/path.js";
 import { SearchedPlaces, type StartNode } from "./places.js";
-import { around, foldCase } from "./text.js";
+import { around, findFolded, fold, type FoldedMatch } from "./text.js";
 
 /**
  * One place the needle occurs. `path` is the canonical path (S7.5) of the value; `key: true` says the
@@ -39,6 +38,8 @@ export interface SearchOptions {
   previewChars: number;
   /** Whether the start nodes may overlap (a nodelist): then a node under a container walked is skipped. */
   overlapping?: boolean;
+  /** The call's cost meter (S21.1): each value visited is charged to it. */
+  meter?: CostMeter;
 }
 
 export type { StartNode } from "./places.js";
@@ -87,13 +88,14 @@ export class Search {
    */
   private readonly places: SearchedPlaces | undefined;
   private readonly needle: string;
-  private work = 0;
+  private readonly meter: CostMeter;
 
   constructor(
     needle: string,
     private readonly options: SearchOptions,
   ) {
-    this.needle = foldCase(needle);
+    this.meter = options.meter ?? new CostMeter(undefined, "search under a narrower path, such as $.rows instead of $..* (overlapping nodes multiply)");
+    this.needle = fold(needle).text; // folded as the text is (S21.6)
     this.places = options.overlapping ? new SearchedPlaces(() => this.tick()) : undefined;
     this.end = options.offset + options.limit;
     this.width = Math.max(this.needle.length, 2 * options.previewChars);
@@ -107,12 +109,7 @@ export class Search {
   }
 
   private tick(): void {
-    if (++this.work > MAX_QUERY_STEPS) {
-      throw new ResultQueryError(
-        "INVALID_INPUT",
-        `The search would visit more than ${MAX_QUERY_STEPS} values of this answer (overlapping nodes multiply): search under a narrower path, such as $.rows instead of $..*.`,
-      );
-    }
+    this.meter.charge("nodes");
   }
 
   /**
@@ -222,11 +219,11 @@ export class Search {
 
   /** A key's name, a number or a boolean: one hit when it contains the needle. */
   private matchText(text: string, key: boolean): void {
-    if (text.length < this.needle.length) return; // also spares indexOf setting up a long needle per short text
-    const at = key ? this.keyMatch(text) : foldCase(text).indexOf(this.needle);
-    if (at < 0) return;
+    if (3 * text.length < this.needle.length) return; // also spares indexOf setting up a long needle per short text (a character folds to at most 3)
+    const match = key ? this.keyMatch(text) : findFolded(fold(text), this.needle);
+    if (!match) return;
     if (this.wanted()) {
-      const [start, end] = around(text, 0, text.length, at, this.needle.length, this.width);
+      const [start, end] = around(text, 0, text.length, match.at, match.length, this.width);
       const hit: SearchHit = { path: formatPath(this.steps), text: text.slice(start, end) };
       if (key) hit.key = true;
       this.hits.push(hit);
@@ -238,27 +235,28 @@ export class Search {
    * Where the needle is in a key (or -1): rows repeat the same few keys, so each is folded and searched
    * once, up to a bounded number of distinct keys.
    */
-  private keyMatch(key: string): number {
-    let at = this.keys.get(key);
-    if (at === undefined) {
-      at = foldCase(key).indexOf(this.needle);
-      if (this.keys.size < DISTINCT_KEYS_KEPT) this.keys.set(key, at);
+  private keyMatch(key: string): FoldedMatch | undefined {
+    let match = this.keys.get(key);
+    if (match === undefined) {
+      match = findFolded(fold(key), this.needle) ?? null;
+      if (this.keys.size < DISTINCT_KEYS_KEPT) this.keys.set(key, match);
     }
-    return at;
+    return match ?? undefined;
   }
-  private readonly keys = new Map<string, number>();
+  private readonly keys = new Map<string, FoldedMatch | null>();
 
   /** A string: one hit, or one per matching line when it has several lines. */
   private matchString(text: string): void {
-    if (text.length < this.needle.length) return;
+    if (3 * text.length < this.needle.length) return;
     // A hit off the page is only counted: when the text holds the (folded) needle as it is, its folded
     // form holds it too, and a one-line string is one hit, so the text need not be folded at all.
     if (!this.wanted() && text.includes(this.needle) && text.indexOf("\n") < 0) return void this.total++;
-    const lower = foldCase(text);
-    let at = lower.indexOf(this.needle);
-    if (at < 0) return;
+    const folded = fold(text);
+    let match = findFolded(folded, this.needle);
+    if (!match) return;
+    let at = match.at;
     if (text.indexOf("\n") < 0) {
-      if (this.wanted()) this.hits.push(this.stringHit(text, 0, text.length, at, undefined));
+      if (this.wanted()) this.hits.push(this.stringHit(text, 0, text.length, match, undefined));
       this.total++;
       return;
     }
@@ -277,16 +275,18 @@ export class Search {
       const lineEnd = next < 0 ? text.length : next;
       if (this.wanted()) {
         const end = lineEnd > at + 1 && text.charCodeAt(lineEnd - 1) === 13 ? lineEnd - 1 : lineEnd; // \r\n ends a line too
-        this.hits.push(this.stringHit(text, lineStart, end, at, line));
+        this.hits.push(this.stringHit(text, lineStart, end, match, line));
       }
       this.total++;
       if (next < 0) break;
-      at = lower.indexOf(this.needle, next + 1);
+      match = findFolded(folded, this.needle, next + 1);
+      if (!match) break;
+      at = match.at;
     }
   }
 
-  private stringHit(text: string, from: number, to: number, at: number, line: number | undefined): SearchHit {
-    const [start, end] = around(text, from, to, at, this.needle.length, this.width);
+  private stringHit(text: string, from: number, to: number, match: FoldedMatch, line: number | undefined): SearchHit {
+    const [start, end] = around(text, from, to, match.at, match.length, this.width);
     const hit: SearchHit = { path: formatPath(this.steps), text: text.slice(start, end) };
     if (line !== undefined) hit.line = line;
     if (start > 0 || end < text.length) hit.offset = start; // where to read on, when the text is not all of it

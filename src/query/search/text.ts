@@ -3,19 +3,23 @@
  * a batch's JSON text says before it is parsed (S14.6).
  */
 import { isHighSurrogate, isLowSurrogate } from "../../util/json.js";
+import { fold } from "./case-fold.js";
+
+export { fold, findFolded, type Folded, type FoldedMatch } from "./case-fold.js";
 
 /**
  * Whether JSON text may hold a hit for `needle`, from the text alone (S14.6: a batch of a list that
  * cannot is never parsed), or undefined when the text cannot tell. A needle of printable ASCII without
  * `"` or `\` stands in the JSON of every key, string, number or boolean holding it exactly as there
- * (`JSON.stringify` escapes nothing else), and lower-casing the text folds the case the search folds.
+ * (`JSON.stringify` escapes nothing else), and folding the text (S21.6: ß holds "ss", K holds "k")
+ * folds it as the search does.
  */
 export function textMayHold(needle: string): ((text: string) => boolean) | undefined {
   if (!/^[\x20\x21\x23-\x5b\x5d-\x7e]+$/.test(needle)) return undefined;
-  const folded = needle.toLowerCase();
-  // Text holding the folded needle as it is holds it folded too (folding is per character here): the
-  // usual case of a needle that is in the text is then found without folding the text.
-  return (text) => text.includes(folded) || text.toLowerCase().includes(folded);
+  const folded = fold(needle).text;
+  // Text holding the folded needle as it is holds it folded too: the usual case of a needle that is in
+  // the text is then found without folding the text.
+  return (text) => text.includes(folded) || fold(text).text.includes(folded);
 }
 
 /**
@@ -31,22 +35,6 @@ export function around(text: string, from: number, to: number, at: number, lengt
   return [start, end];
 }
 
-/**
- * Lower case with the string's length kept, so indexes into it are indexes into the original.
- * `toLowerCase` keeps the length of all but a few characters (U+0130 İ becomes two units); a string
- * holding one is folded character by character, keeping those few as they are.
- */
-export function foldCase(text: string): string {
-  const lower = text.toLowerCase();
-  if (lower.length === text.length) return lower;
-  let out = "";
-  for (const char of text) {
-    const folded = char.toLowerCase();
-    out += folded.length === char.length ? folded : char;
-  }
-  return out;
-}
-
 /** Characters JSON.stringify writes outside strings (structure, numbers, true, false, null), lower-cased. */
 const OUTSIDE_STRINGS = new Set("{}[],:0123456789-.e+truefalsn");
 
@@ -56,16 +44,16 @@ const OUTSIDE_STRINGS = new Set("{}[],:0123456789-.e+truefalsn");
  * and with a character JSON never writes outside a string (so no number, literal or structure holds it).
  * Undefined for any other needle. The counter answers undefined for text it cannot count exactly: text
  * with an escape (a multi-line string is a hit per line; `\u00e9` is not the text `u00e9`), or text whose
- * lower case changes its length (İ). Otherwise each string (key or value) holding the needle is one hit.
+ * folding changes its length (İ, ß). Otherwise each string (key or value) holding the needle is one hit.
  */
 export function hitCounter(needle: string): ((text: string) => number | undefined) | undefined {
   if (!textMayHold(needle)) return undefined;
-  const folded = needle.toLowerCase();
+  const folded = fold(needle).text;
   if (![...folded].some((char) => !OUTSIDE_STRINGS.has(char))) return undefined;
   return (text) => {
     if (text.includes("\\")) return undefined;
-    const lower = text.toLowerCase();
-    if (lower.length !== text.length) return undefined;
+    const { text: lower, toOriginal } = fold(text);
+    if (toOriginal) return undefined;
     let hits = 0;
     for (let at = lower.indexOf(folded); at >= 0; at = lower.indexOf(folded, lower.indexOf('"', at) + 1)) hits++;
     return hits;

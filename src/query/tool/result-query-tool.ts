@@ -9,11 +9,13 @@ import type { ResultHandlesConfig } from "../../config.js";
 import type { Selector } from "../../records/format/answer-index.js";
 import { planPath, selectorFor } from "../paths/plan.js";
 import { planReference } from "../paths/reference-plan.js";
+import { selectionBytes } from "../paths/selection-bytes.js";
 import { searchQuery } from "../search/search-query.js";
-import { answerPlan, parseQueryArguments, type QueryResult } from "../query.js";
+import { answerPlan, answerPlanSliced, parseQueryArguments, type QueryResult } from "../query.js";
+import { CostMeter } from "../cost.js";
 import type { ResultHandleStore, StoredValue } from "../../records/store.js";
 import { textResult, type ToolResult } from "../../util/tool-result.js";
-import { withKnownSizes } from "../../util/size.js";
+import { jsonSize, withKnownSizes } from "../../util/size.js";
 
 /** A plugin instance as `result_query` sees it: where its handles live and how large a slice may be. */
 export interface HandleSource {
@@ -157,16 +159,17 @@ export class ResultQueryTool {
       }
       found = await this.readWhole(args.handle, owner, found.source);
     }
+    const meter = new CostMeter(config.costLimit); // one meter for all the call does (S21.1)
     if (found.value instanceof StreamedAnswer) {
-      const streamed = await answerOverBatches(found.value, plan, args, config, found.source.workers);
+      const streamed = await answerOverBatches(found.value, plan, args, config, found.source.workers, meter);
       if (streamed === "lost") throw handleNotFound(args.handle);
       if (streamed === "unavailable") throw storeUnavailable(); // the store failed between two batches (S9.1): try again
       return { result: streamed, expiresAt: found.expiresAt };
     }
     const result =
       args.search !== undefined
-        ? searchQuery(found.value, plan, { ...args, search: args.search }, config)
-        : answerPlan(found.value, plan, args, config.thresholdBytes);
+        ? searchQuery(found.value, plan, { ...args, search: args.search }, config, meter)
+        : await answerPlanSliced(found.value, plan, args, config.thresholdBytes, meter);
     return { result, expiresAt: found.expiresAt };
   }
 
@@ -183,6 +186,33 @@ export class ResultQueryTool {
     const reference = planReference(given); // parsed once: what the store reads, and what is taken from it
     const found = await this.find(args.handle, owner, () => reference.select, read);
     return { value: reference.value(found.value), expiresAt: found.expiresAt };
+  }
+
+  /** Refuses a reference whose handle or path `referenced` would refuse before reading anything (S21.2): a path of no form, a query over a static limit. */
+  checkReference(handle: unknown, path: unknown): void {
+    const args = parseQueryArguments({ handle, path });
+    const plan = planPath(args.path);
+    if (plan.kind === "refused") throw plan.error;
+  }
+
+  /**
+   * About how many bytes a reference will resolve to, from the answer's index alone (S21.2): every
+   * reference of a call is sized before the first is read. Throws what `referenced` would for a handle
+   * that does not resolve.
+   */
+  async referenceBytes(handle: unknown, path: unknown, owner: OwnerOf): Promise<number> {
+    const args = parseQueryArguments({ handle, path });
+    const reference = planReference(path === undefined ? undefined : args.path);
+    let bytes = 0;
+    const sized: Selector = (lists, strings, objects) => ((bytes = selectionBytes(reference.select(lists, strings, objects), lists, strings, objects)), "none");
+    await this.find(args.handle, owner, () => sized, "shared");
+    return bytes;
+  }
+
+  /** The JSON size of the whole answer, from its summary (S16.4): what a whole read would cost, known before it (S21.3). */
+  async answerBytes(handle: string, owner: OwnerOf): Promise<number> {
+    const found = await this.find(handle, owner, () => () => ({ summary: 0 }), "shared");
+    return withKnownSizes(() => jsonSize(found.value));
   }
 
   /** The whole answer from the instance that held it (after a summary read, S16.4); not found as `find` says it. */

@@ -9,7 +9,9 @@
  * batches that end in it; a batch begun in earlier pieces brings their bytes along (`head`). Keys never
  * leave the calling thread: a worker sees plaintext of the pieces it is handed, nothing else.
  */
-import { compileJsonPath, QueryBudget } from "../jsonpath/jsonpath.js";
+import { compileJsonPath, CostMeter } from "../jsonpath/jsonpath.js";
+import { ResultQueryError } from "../../errors.js";
+import { BATCH_JOB_UNITS } from "../../defaults.js";
 import { admits, descendantsPlanAt, itemPlanOf, type ItemPlan } from "../jsonpath/item-plan.js";
 import { decodeUtf8 } from "../../util/utf8.js";
 
@@ -29,10 +31,16 @@ export interface CountJob {
   readonly head?: Uint8Array;
 }
 
-/** Per batch of the job: nodes selected and steps taken (jsonpath-steps.ts `tick`), or -1 nodes when it threw. */
+/**
+ * Per batch of the job: nodes selected and the units of cost spent (query/cost.ts), or -1 nodes when it
+ * threw; `over` when the job's share was spent (the batches after it are not counted: the call is refused).
+ */
 export interface CountReply {
   readonly nodes: readonly number[];
   readonly steps: readonly number[];
+  readonly over?: boolean;
+  /** Units spent per kind of work in the whole job (what the refusal names as costing most). */
+  readonly by?: Readonly<Record<string, number>>;
 }
 
 /** A worker's answer to one message: never a throw, which would end the worker (a batch that fails is -1). */
@@ -58,26 +66,29 @@ export function countJob(job: CountJob): CountReply {
   const plan = kept.plan;
   const nodes: number[] = [];
   const steps: number[] = [];
+  const meter = new CostMeter(BATCH_JOB_UNITS); // one job's share of a call (S21.1, S21.4): past it, it stops and says so
   for (let i = 0; i < job.ranges.length / 3; i++) {
     const [first, from, to] = [job.ranges[3 * i]!, job.ranges[3 * i + 1]!, job.ranges[3 * i + 2]!];
     const body = decodeUtf8(job.bytes.subarray(from, to), job.ascii[i]);
     const text = i === 0 && job.head ? decodeUtf8(job.head, false) + body : body;
-    const counted = plan ? countBatch(plan, job.query, job.length, first, text) : { nodes: -1, steps: 0 };
+    const counted = plan ? countBatch(plan, job.query, job.length, first, text, meter) : { nodes: -1, steps: 0 };
+    if (counted.over) return { nodes, steps, over: true, by: meter.by }; // its share is spent: stop at once (S21.1)
     nodes.push(counted.nodes);
     steps.push(counted.steps);
   }
-  return { nodes, steps };
+  return { nodes, steps, by: meter.by };
 }
 
 /** Nodes of one batch (its JSON text: items joined by commas), as the calling thread would select them. */
-export function countBatch(plan: ItemPlan, query: string, length: number, first: number, text: string): { nodes: number; steps: number } {
+export function countBatch(plan: ItemPlan, query: string, length: number, first: number, text: string, meter = new CostMeter()): { nodes: number; steps: number; over?: boolean } {
   if (!admits(plan, text)) return { nodes: 0, steps: 0 }; // not even parsed there
-  const budget = new QueryBudget();
+  const before = meter.spent;
   try {
     let nodes = 0;
-    for (const _ of plan.select(JSON.parse(`[${text}]`) as unknown[], first, length, budget, query)) nodes++;
-    return { nodes, steps: budget.work };
-  } catch {
-    return { nodes: -1, steps: budget.work };
+    for (const _ of plan.select(JSON.parse(`[${text}]`) as unknown[], first, length, meter, query)) nodes++;
+    return { nodes, steps: meter.spent - before };
+  } catch (error) {
+    const over = error instanceof ResultQueryError && meter.spent > meter.limit;
+    return { nodes: -1, steps: meter.spent - before, over };
   }
 }

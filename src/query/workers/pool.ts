@@ -13,8 +13,14 @@
  * pause the next large query starts them again (a page whose bundler left the worker's file behind pays
  * one failed start per pause).
  */
-import { BATCH_WORKERS } from "../../defaults.js";
+import { BATCH_JOB_DEADLINE_MS, BATCH_WORKERS } from "../../defaults.js";
 import type { CountJob, CountReply } from "./job.js";
+
+/**
+ * A job that did not answer within its deadline (S21.4): its worker was stopped and replaced, and the
+ * call it belongs to is refused as over its cost (never counted again on the calling thread).
+ */
+export class JobOverrun extends Error {}
 
 /** What a worker posts: once `{ loaded: true }` when it can take jobs, then one reply per job. */
 export type WorkerMessage = { loaded: true } | { id: number; reply: CountReply };
@@ -36,10 +42,13 @@ export interface BatchWorkers {
   available(): boolean;
   /** Starts the workers, and resolves once one can take jobs: true, or false when they failed instead. */
   warm(): Promise<boolean>;
-  /** Resolves when a worker can take one more job (at most two waiting per worker). */
-  ready(): Promise<void>;
-  /** Counts `job` in a worker; rejects when the worker fails (the caller then counts on its own thread). */
-  count(job: CountJob): Promise<CountReply>;
+  /**
+   * Resolves when a worker can take one more job (at most two waiting per worker) for `caller` (any object
+   * standing for one call): waiting callers are served in turn (S21.4).
+   */
+  ready(caller?: object): Promise<void>;
+  /** Counts `job` in a worker; rejects when the worker fails (the caller then counts on its own thread), or with JobOverrun past its deadline. */
+  count(job: CountJob, caller?: object): Promise<CountReply>;
   /** Jobs the workers have answered so far (what the bench reports). */
   readonly answered: number;
 }
@@ -47,7 +56,7 @@ export interface BatchWorkers {
 interface Running {
   port: WorkerPort;
   loaded: boolean;
-  pending: Map<number, { resolve: (reply: CountReply) => void; reject: (error: Error) => void }>;
+  pending: Map<number, { resolve: (reply: CountReply) => void; reject: (error: Error) => void; deadline: ReturnType<typeof setTimeout> }>;
 }
 
 /** How a runtime sizes its pool (defaults.ts `BATCH_WORKERS`; tests count lists of any size there). */
@@ -66,7 +75,9 @@ export class WorkerPool implements BatchWorkers {
   private brokenUntil = 0;
   private nextId = 0;
   private idle: ReturnType<typeof setTimeout> | undefined;
-  private waiting: (() => void)[] = [];
+  private waiting: { caller: object | undefined; wake: () => void }[] = [];
+  /** The caller last let in: the next slot goes to another one when another waits (S21.4). */
+  private lastServed: object | undefined;
   private onLoaded: (() => void)[] = [];
   answered = 0;
 
@@ -76,6 +87,7 @@ export class WorkerPool implements BatchWorkers {
     readonly minBytes: number,
     private readonly idleMs: number,
     private readonly retryMs: number = BATCH_WORKERS.retryMs,
+    private readonly deadlineMs: number = BATCH_JOB_DEADLINE_MS,
   ) {}
 
   /** False for `retryMs` after a worker failed. */
@@ -95,13 +107,27 @@ export class WorkerPool implements BatchWorkers {
     return new Promise((resolve) => this.onLoaded.push(() => resolve(this.usable && this.loaded().length > 0)));
   }
 
-  ready(): Promise<void> {
+  ready(caller?: object): Promise<void> {
     const loaded = this.loaded().length;
-    if (loaded === 0 || this.load() < loaded * JOBS_PER_WORKER) return Promise.resolve(); // none: `count` refuses at once
-    return new Promise((resolve) => this.waiting.push(resolve));
+    if (loaded === 0) return Promise.resolve(); // none: `count` refuses at once
+    if (this.load() < loaded * JOBS_PER_WORKER && this.waiting.length === 0) {
+      this.lastServed = caller;
+      return Promise.resolve();
+    }
+    return new Promise((resolve) => this.waiting.push({ caller, wake: () => resolve() }));
   }
 
-  count(job: CountJob): Promise<CountReply> {
+  /** Lets the next waiting caller in: one other than the last served when there is one (callers in turn, S21.4). */
+  private wakeNext(): void {
+    if (this.waiting.length === 0) return;
+    let at = this.waiting.findIndex((each) => each.caller === undefined || each.caller !== this.lastServed);
+    if (at < 0) at = 0;
+    const [next] = this.waiting.splice(at, 1);
+    this.lastServed = next!.caller;
+    next!.wake();
+  }
+
+  count(job: CountJob, _caller?: object): Promise<CountReply> {
     const loaded = this.loaded();
     if (!this.usable || loaded.length === 0) return Promise.reject(new Error("no batch worker is loaded"));
     clearTimeout(this.idle);
@@ -109,7 +135,10 @@ export class WorkerPool implements BatchWorkers {
     const id = this.nextId++;
     return new Promise<CountReply>((resolve, reject) => {
       if (worker.pending.size === 0) worker.port.busy?.(true);
-      worker.pending.set(id, { resolve, reject });
+      // The deadline counts from the post: a job waits behind at most one other in its worker.
+      const deadline = setTimeout(() => this.overrun(worker, id), this.deadlineMs * JOBS_PER_WORKER);
+      (deadline as { unref?: () => void }).unref?.();
+      worker.pending.set(id, { resolve, reject, deadline });
       const transfer = job.bytes.byteOffset === 0 && job.bytes.byteLength === job.bytes.buffer.byteLength ? [job.bytes.buffer as ArrayBuffer] : [];
       worker.port.post({ id, job }, transfer);
     });
@@ -122,9 +151,29 @@ export class WorkerPool implements BatchWorkers {
     this.workers = [];
     for (const { port, pending } of workers) {
       port.terminate();
-      for (const { reject } of pending.values()) reject(new Error("batch worker stopped"));
+      for (const { reject, deadline } of pending.values()) clearTimeout(deadline), reject(new Error("batch worker stopped"));
     }
-    for (const wake of [...this.waiting.splice(0), ...this.onLoaded.splice(0)]) wake();
+    for (const wake of [...this.waiting.splice(0).map((each) => each.wake), ...this.onLoaded.splice(0)]) wake();
+  }
+
+  /**
+   * A job past its deadline (S21.4): its worker is stopped and a new one started in its place; the job is
+   * refused as over its cost, the others it held fail (their calls count on the calling thread).
+   */
+  private overrun(worker: Running, id: number): void {
+    if (!this.workers.includes(worker) || !worker.pending.has(id)) return;
+    this.workers = this.workers.filter((each) => each !== worker);
+    worker.port.terminate();
+    for (const [each, { reject, deadline }] of worker.pending) {
+      clearTimeout(deadline);
+      reject(each === id ? new JobOverrun("batch job overran its deadline") : new Error("batch worker replaced"));
+    }
+    worker.pending.clear();
+    try {
+      this.startOne();
+    } catch {
+      this.fail();
+    }
   }
 
   private loaded(): Running[] {
@@ -135,14 +184,16 @@ export class WorkerPool implements BatchWorkers {
     return this.workers.reduce((sum, worker) => sum + worker.pending.size, 0);
   }
 
+  private startOne(): void {
+    const running: Running = { port: this.start(), loaded: false, pending: new Map() };
+    this.workers.push(running);
+    running.port.listen((message) => this.receive(running, message));
+    running.port.busy?.(true); // loading: a process awaiting `warm` stays up until it is loaded
+  }
+
   private startAll(): void {
     try {
-      for (let i = 0; i < this.size; i++) {
-        const running: Running = { port: this.start(), loaded: false, pending: new Map() };
-        this.workers.push(running);
-        running.port.listen((message) => this.receive(running, message));
-        running.port.busy?.(true); // loading: a process awaiting `warm` stays up until it is loaded
-      }
+      for (let i = 0; i < this.size; i++) this.startOne();
     } catch {
       this.fail(); // no Worker here, or a policy forbids it: the thread that asked counts alone
     }
@@ -156,15 +207,17 @@ export class WorkerPool implements BatchWorkers {
       worker.port.busy?.(false);
       if (this.load() === 0) this.idleSoon(); // the pause counts from when it can take jobs, not from its start
       for (const wake of this.onLoaded.splice(0)) wake();
+      this.wakeNext(); // a replacement loaded: a waiting caller may go on
       return;
     }
     const job = message && "id" in message ? worker.pending.get(message.id) : undefined;
     if (!job || !message || !("reply" in message)) return this.fail(); // it failed, exited, or answered what was not asked
     worker.pending.delete(message.id);
+    clearTimeout(job.deadline);
     if (worker.pending.size === 0) worker.port.busy?.(false);
     this.answered++;
     job.resolve(message.reply);
-    this.waiting.shift()?.();
+    this.wakeNext();
     if (this.load() === 0) this.idleSoon();
   }
 

@@ -1,0 +1,136 @@
+/**
+ * One cost meter per call (S21.1): everything a call makes the server do is charged to it, in one unit
+ * (about a nanosecond of work on a 2-core server of 2026, measured: a JSONPath node 300, a filter
+ * expression node evaluated for one item 20 (a query inside it, `@.a`, 80), a byte decrypted 2 and parsed 8, a character a regex program
+ * instruction runs over 5, a byte a reference resolves 10), against one limit (the `costLimit` option,
+ * defaults.ts `DEFAULT_COST_LIMIT`: about a second of work). It is checked as the work runs: the charge
+ * that passes the limit throws `INVALID_INPUT` naming what cost most and a narrower call, and the work
+ * stops there, on the calling thread and on the batch workers alike (a job carries its share, S21.4).
+ *
+ * The meter also says when the calling thread has been held long enough (S21.4): long work asks
+ * `shouldYield` between steps and lets other calls in (`letOthersIn`).
+ */
+import { COST_WEIGHTS, DEFAULT_COST_LIMIT, YIELD_AFTER_MS } from "../defaults.js";
+import { ResultQueryError } from "../errors.js";
+
+/** What a call pays for (S21.1). */
+export type CostKind = keyof typeof COST_WEIGHTS;
+
+/** What each kind counts, for the refusal's text. */
+const COUNTS: Record<CostKind, string> = {
+  nodes: "nodes of this answer visited",
+  expressions: "filter-expression nodes evaluated (the expression's size × the items it runs on)",
+  regex: "characters × regex program instructions of match() and search()",
+  decrypted: "bytes decrypted",
+  parsed: "bytes parsed",
+  references: "bytes of $result references resolved",
+};
+
+/** How to narrow a call when `kind` cost most. */
+const NARROWER: Record<CostKind, string> = {
+  nodes: "narrow it, for example $.rows[?@.id == 5] instead of $..*..id, or search under a deeper path such as $.rows instead of $..*",
+  expressions: "use a shorter filter, or filter a deeper or smaller list (a slice such as $.rows[0:1000] first)",
+  regex: "use a simpler pattern (fewer repeats), or match a shorter field than the whole text",
+  decrypted: "read a deeper path, a slice (offset and limit) or one list instead of the whole answer",
+  parsed: "read a deeper path, a slice (offset and limit) or one list instead of the whole answer",
+  references: "pass fewer or smaller references, for example one reference to a slice such as $.rows[0:1000]",
+};
+
+export class CostMeter {
+  /** Units charged so far, in all. */
+  spent = 0;
+  /** Units charged per kind. */
+  readonly by: Record<CostKind, number> = { nodes: 0, expressions: 0, regex: 0, decrypted: 0, parsed: 0, references: 0 };
+  /** Counts per kind (nodes, bytes, …), for the refusal's text. */
+  readonly counts: Record<CostKind, number> = { nodes: 0, expressions: 0, regex: 0, decrypted: 0, parsed: 0, references: 0 };
+  /** When the calling thread was last let go (performance.now()). */
+  private since = now();
+
+  constructor(
+    /** Units the call may spend (the `costLimit` option). */
+    readonly limit: number = DEFAULT_COST_LIMIT,
+    /** How the call may be narrowed, when the meter cannot say better (what the caller asked). */
+    private readonly advice?: string,
+  ) {}
+
+  /** Charges `count` of `kind`; past the limit, throws the refusal (S21.1). */
+  charge(kind: CostKind, count = 1): void {
+    const units = count * COST_WEIGHTS[kind];
+    this.counts[kind] += count;
+    this.by[kind] += units;
+    this.spent += units;
+    if (this.spent > this.limit) throw this.refusal();
+  }
+
+  /** Units spent elsewhere for this call and refused there (a batch worker's job): recorded for the refusal's text, not checked again. */
+  record(kind: CostKind, units: number): void {
+    this.by[kind] += units;
+    this.counts[kind] += units / COST_WEIGHTS[kind];
+    this.spent += units;
+  }
+
+  /** Units spent elsewhere for this call (a batch worker's count, S14.6), as `kind`. */
+  absorb(units: number, kind: CostKind = "nodes"): void {
+    this.charge(kind, units / COST_WEIGHTS[kind]);
+  }
+
+  /** Whether charging `count` of `kind` would pass the limit (for work that cannot stop halfway: one regex run). */
+  wouldPass(kind: CostKind, count: number): boolean {
+    return this.spent + count * COST_WEIGHTS[kind] > this.limit;
+  }
+
+  /** Units left. */
+  get left(): number {
+    return Math.max(0, this.limit - this.spent);
+  }
+
+  /** The kind that cost most so far. */
+  get most(): CostKind {
+    let best: CostKind = "nodes";
+    for (const kind of Object.keys(this.by) as CostKind[]) if (this.by[kind] > this.by[best]) best = kind;
+    return best;
+  }
+
+  /** The refusal of a call over its limit: what cost most, and a narrower call (S21.1). */
+  refusal(kind: CostKind = this.most): ResultQueryError {
+    const visited = kind === "nodes" ? `The query would visit more than ${Math.round(this.counts.nodes)} nodes of this answer` : `The call would cost more than its limit`;
+    return new ResultQueryError(
+      "INVALID_INPUT",
+      `${visited} (cost over ${this.limit} units, costLimit; most of it ${Math.round(this.counts[kind])} ${COUNTS[kind]}): ${kind === "nodes" && this.advice ? this.advice : NARROWER[kind]}.`,
+    );
+  }
+
+  /** Whether the calling thread has been held for YIELD_AFTER_MS since it was last let go (S21.4). */
+  shouldYield(): boolean {
+    return now() - this.since >= YIELD_AFTER_MS;
+  }
+
+  /** Lets other calls in (one macrotask: timers and I/O run), then goes on. */
+  async letOthersIn(): Promise<void> {
+    await new Promise((resolve) => setTimeout(resolve, 0)); // every runtime has it (Node, pages, workers, edge)
+    this.since = now();
+  }
+}
+
+const now = () => performance.now();
+
+/**
+ * The meter of the evaluation running now. Evaluations run synchronously between yields (a batch at a
+ * time, or a slice of nodes), each setting its meter first (`useMeter`), so the engine's callbacks
+ * (json-p3 calls our functions without a context) charge the right call.
+ */
+let current = new CostMeter();
+export function useMeter(meter: CostMeter): void {
+  current = meter;
+}
+export function currentMeter(): CostMeter {
+  return current;
+}
+/** One node visited or selected (S14.3). */
+export function tick(): void {
+  current.charge("nodes");
+}
+/** `count` of `kind` to the meter of the evaluation running now. */
+export function charge(kind: CostKind, count: number): void {
+  current.charge(kind, count);
+}

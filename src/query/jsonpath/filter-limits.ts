@@ -1,0 +1,76 @@
+/**
+ * Filters as the cost meter sees them (S21.1, S21.2): each filter's expression is measured once, at
+ * compile time (its nodes, how deeply they nest, the literal patterns of its `match` and `search`), and
+ * refused before any work when it passes a static limit; then each evaluation for one item charges its
+ * nodes to the call's meter. A 4000-character `||` chain or 2000 `!` over a million items cost 22 s
+ * before; now they are refused in a millisecond, and a filter within the limits pays for its size.
+ */
+import { jsonpath } from "json-p3";
+import { STATIC_LIMITS } from "../../defaults.js";
+import { ResultQueryError } from "../../errors.js";
+import { quoteArgument } from "../../util/quote-argument.js";
+import { charge } from "../cost.js";
+import { checkPattern } from "./iregexp.js";
+
+/** json-p3's filter selector (`[?…]`) and expression classes, which it exports by name. */
+export const { FilterSelector } = jsonpath.selectors;
+const { LogicalExpression, FilterExpression, FilterQuery, FunctionExtension, StringLiteral } = jsonpath.expressions;
+
+/** What a query inside a filter costs per evaluation, in expression nodes (measured: it steps into the item and makes a nodelist). */
+const QUERY_NODES = 4;
+
+interface Evaluates {
+  evaluate(context: object): unknown;
+}
+
+/**
+ * Measures the filter `selector` of query `path` (S21.2), refusing it past a limit (`before`: filter nodes
+ * of the query counted so far), and makes each evaluation charge its nodes (S21.1). Returns its nodes.
+ */
+export function meterFilter(selector: object, path: string, before: number): number {
+  const root = (selector as { expression: Evaluates }).expression;
+  let nodes = 0;
+  let work = 0; // what one evaluation costs, in expression nodes: a query inside (`@.a`, `$.x`) costs QUERY_NODES
+  let deepest = 0;
+  const pending: [object, number][] = [[root, 0]];
+  while (pending.length > 0) {
+    const [node, depth] = pending.pop()!;
+    nodes++;
+    deepest = Math.max(deepest, depth);
+    if (node instanceof FilterQuery) {
+      work += QUERY_NODES;
+      continue; // a query inside: its own filters are measured where the compile walk meets them
+    }
+    work++;
+    if (node instanceof FunctionExtension) {
+      const { name, args } = node as unknown as { name: string; args: object[] };
+      const pattern = args[1];
+      if ((name === "match" || name === "search") && pattern instanceof StringLiteral) checkPattern((pattern as unknown as { value: string }).value, path);
+    }
+    const operator = (node as { operator?: unknown }).operator;
+    for (const key of ["left", "right", "expression"] as const) {
+      const child = (node as Record<string, unknown>)[key];
+      // A chain of one operator (`a || b || c`) is flat however long: only its nodes count, not its depth.
+      const flat = operator !== undefined && operator !== "!" && (child as { operator?: unknown } | undefined)?.operator === operator;
+      if (child instanceof FilterExpression) pending.push([child, flat ? depth : depth + 1]);
+    }
+    const args = (node as { args?: unknown[] }).args;
+    if (Array.isArray(args)) for (const arg of args) if (arg instanceof FilterExpression) pending.push([arg, depth + 1]);
+  }
+  if (deepest > STATIC_LIMITS.filterNesting) {
+    throw refused(path, `nests its filter ${deepest} levels deep, over the ${STATIC_LIMITS.filterNesting} a filter may`);
+  }
+  if (before + nodes > STATIC_LIMITS.filterNodes) {
+    throw refused(path, `has filters of ${before + nodes} expression nodes, over the ${STATIC_LIMITS.filterNodes} a query may have`);
+  }
+  const evaluate = root.evaluate.bind(root);
+  root.evaluate = (context) => {
+    charge("expressions", work);
+    return evaluate(context);
+  };
+  return nodes;
+}
+
+function refused(path: string, why: string): ResultQueryError {
+  return new ResultQueryError("INVALID_INPUT", `Path ${quoteArgument(path)} ${why} (S21.2, checked before any work): use a shorter, flatter filter, such as $.rows[?@.status == 'open' && @.priority > 2].`);
+}

@@ -1,0 +1,56 @@
+/**
+ * For the cost attacks (S21.5): runs an attack while a second owner sends a small `result_query` 300 ms
+ * after it starts, and measures that call's wait from when it was due (a blocked event loop also delays
+ * the timer that sends it, so the wait counts from the due time, not from when the timer fired).
+ */
+import type { AttackBench, Caller, Result } from "./attack-bench.js";
+import { handleOf, textOf } from "./attack-bench.js";
+
+export interface Measured {
+  result: Result;
+  /** The attack's time, ms. */
+  ms: number;
+  /** The second caller's wait, from 300 ms after the attack started to its answer, ms. */
+  waitMs: number;
+  /** The second caller's answer. */
+  second: Result;
+  /** The longest the event loop was held meanwhile, ms (a 5 ms ticker). */
+  stallMs: number;
+}
+
+/** Folds `answer` as `who` and returns its handle. */
+export async function foldAs(bench: AttackBench, who: Caller, answer: unknown): Promise<string> {
+  bench.answer.next = answer;
+  const folded = await who("report");
+  bench.answer.next = undefined;
+  return handleOf(folded);
+}
+
+export async function withSecondCaller(attack: () => Promise<Result>, second: () => Promise<Result>): Promise<Measured> {
+  let stallMs = 0;
+  let tick = performance.now();
+  const ticker = setInterval(() => {
+    const now = performance.now();
+    stallMs = Math.max(stallMs, now - tick);
+    tick = now;
+  }, 5);
+  const started = performance.now();
+  const due = started + 300;
+  const secondDone = new Promise<{ result: Result; waitMs: number }>((resolve, reject) => {
+    setTimeout(() => {
+      second().then((result) => resolve({ result, waitMs: performance.now() - due }), reject);
+    }, 300);
+  });
+  const result = await attack();
+  const ms = performance.now() - started;
+  const { result: secondResult, waitMs } = await secondDone;
+  stallMs = Math.max(stallMs, performance.now() - tick);
+  clearInterval(ticker);
+  return { result, ms, waitMs, second: secondResult, stallMs };
+}
+
+const round = (n: number) => Math.round(n);
+/** One line of figures: what the attack answered, its time, the second caller's wait, the longest hold of the loop. */
+export function line(label: string, m: Measured): string {
+  return `${label}: ${round(m.ms)} ms (${textOf(m.result).slice(0, 60).replace(/\n/g, " ")}…), second caller waited ${round(m.waitMs)} ms, event loop held up to ${round(m.stallMs)} ms`;
+}

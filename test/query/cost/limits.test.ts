@@ -1,0 +1,99 @@
+// S21.1 the costLimit option and the refusal's text; S21.2 the static limits of filters; S21.3 a whole
+// resources/read past its size refused with the ranged form that works. Over real HTTP where a client sees it.
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { ResultHandlesPlugin, ResultHandlesConfigurationError, ResultQueryError } from "mcp-result-handles";
+import { DEFAULT_COST_LIMIT, MAX_WHOLE_RESOURCE_BYTES, STATIC_LIMITS } from "../../../src/defaults.js";
+import { queryValue } from "../../../src/query/query.js";
+import { startAttackBench, textOf, type AttackBench } from "../../helpers/attack-bench.js";
+import { foldAs } from "../../helpers/second-caller.js";
+
+const run = (answer: unknown, path: string) => queryValue(answer, { handle: "h", path }, 1_000_000);
+function refusal(action: () => unknown): ResultQueryError {
+  try {
+    action();
+  } catch (error) {
+    if (error instanceof ResultQueryError) return error;
+    throw error;
+  }
+  throw new Error("not refused");
+}
+
+describe("S21.1 costLimit", () => {
+  it("is an option with its default, checked like the others", () => {
+    expect(ResultHandlesPlugin.init().config.costLimit).toBe(DEFAULT_COST_LIMIT);
+    expect(ResultHandlesPlugin.init({ costLimit: 5e6 }).config.costLimit).toBe(5e6);
+    for (const bad of [0, -1, 1.5, "1"]) expect(() => ResultHandlesPlugin.init({ costLimit: bad as number })).toThrow(ResultHandlesConfigurationError);
+  });
+
+  describe("through a real server with a small limit", () => {
+    let bench: AttackBench;
+    let handle: string;
+    beforeAll(async () => {
+      bench = await startAttackBench({ costLimit: 50_000_000 });
+      handle = await foldAs(bench, bench.alice, { rows: Array.from({ length: 20_000 }, (_, i) => ({ id: i, a: i % 10, title: `Row ${i}` })) });
+    });
+    afterAll(async () => bench.close());
+
+    it("a call within it answers; one over it names what cost most and a narrower call", async () => {
+      expect((await bench.alice("result_query", { handle, path: "$.rows[?@.a == 3]", limit: 2 })).structuredContent).toMatchObject({ total: 2000 });
+      const filter = textOf(await bench.alice("result_query", { handle, path: `$.rows[?${Array(20).fill("@.a == 11").join(" || ")}]` }));
+      expect(filter).toMatch(/^INVALID_INPUT: The call would cost more than its limit \(cost over 50000000 units, costLimit; most of it \d+ filter-expression nodes evaluated .*\): use a shorter filter/);
+      const nodes = textOf(await bench.alice("result_query", { handle, path: "$..*..a", limit: 1 }));
+      expect(nodes).toMatch(/^INVALID_INPUT: The query would visit more than \d+ nodes of this answer \(cost over 50000000 units/);
+      const regex = textOf(await bench.alice("result_query", { handle, path: "$.rows[?match(@.title, '[a-zA-Z0-9 ]{1,200}x')]" }));
+      expect(regex).toMatch(/^INVALID_INPUT: .*(regex program instructions|One match\(\))/);
+    });
+  });
+});
+
+describe("S21.2 static limits of a filter, refused before any work", () => {
+  const rows = { rows: [{ a: 1 }, { a: 2 }] };
+  it(`a filter of more than ${STATIC_LIMITS.filterNodes} expression nodes`, () => {
+    expect(run(rows, `$.rows[?${Array(70).fill("@.a == 2").join(" || ")}]`).total).toBe(1); // 279 nodes
+    const error = refusal(() => run(rows, `$.rows[?${Array(80).fill("@.a == 2").join(" || ")}]`));
+    expect(error.code).toBe("INVALID_INPUT");
+    expect(error.message).toMatch(/has filters of \d+ expression nodes, over the 300 a query may have \(S21.2, checked before any work\)/);
+  });
+
+  it(`a filter nested more than ${STATIC_LIMITS.filterNesting} levels (a long chain of one operator is flat)`, () => {
+    expect(run(rows, `$.rows[?${"!".repeat(30)}@.a]`).total).toBe(2);
+    expect(refusal(() => run(rows, `$.rows[?${"!".repeat(60)}@.a]`)).message).toMatch(/nests its filter \d+ levels deep, over the 40/);
+    expect(run(rows, `$.rows[?${Array(60).fill("@.b").join(" || ")} || @.a == 1]`).total).toBe(1);
+  });
+
+  it("a pattern over the program limit, in the query or in the answer, is refused naming its size", () => {
+    const pattern = ".{1000}".repeat(6);
+    expect(refusal(() => run(rows, `$.rows[?match(@.t, '${pattern}')]`)).message).toMatch(/compiles to \d+ instructions, over the 5000 a pattern may have/);
+    expect(refusal(() => run({ rows: [{ t: "x", p: pattern }] }, "$.rows[?match(@.t, @.p)]")).message).toMatch(/compiles to \d+ instructions/);
+    expect(run({ rows: [{ t: "ab" }] }, "$.rows[?match(@.t, 'a.{0,100}')]").total).toBe(1);
+  });
+});
+
+describe("S21.3 a whole resources/read past its size", () => {
+  let bench: AttackBench;
+  beforeAll(async () => {
+    bench = await startAttackBench({}, { resources: true });
+  });
+  afterAll(async () => bench.close());
+
+  it(`is refused past ${MAX_WHOLE_RESOURCE_BYTES} bytes with ranged URIs that work; a smaller one reads whole`, async () => {
+    const large = await foldAs(bench, bench.alice, { rows: Array.from({ length: 200_000 }, (_, i) => ({ id: i, title: `Row number ${i} of a long answer, read in parts` })) });
+    const uri = `result-handle://${large}`;
+    const started = performance.now();
+    const error = await bench.aliceClient.readResource({ uri }).then(
+      () => undefined,
+      (failure: { message: string }) => failure,
+    );
+    const ms = performance.now() - started;
+    console.log(`whole resources/read of a ${MAX_WHOLE_RESOURCE_BYTES}+ byte answer refused in ${Math.round(ms)} ms: ${error?.message}`);
+    expect(error?.message).toMatch(/RESULT_SLICE_TOO_LARGE: The whole answer is \d+ bytes, over the 8388608 a whole resources\/read returns/);
+    // The ranged URI it names is made from the advice of a refused $ (its largest list, a limit that fits), and works.
+    const named = new RegExp(`such as (${uri.replace(/[.?]/g, "\\$&")}\\?path=[^ ]+&limit=(\\d+))\\.`).exec(error!.message)!;
+    expect(named[1]).toContain("?path=%24.rows&limit=");
+    const ranged = await bench.aliceClient.readResource({ uri: named[1]! });
+    expect(JSON.parse((ranged.contents[0] as { text: string }).text)).toMatchObject({ total: 200_000, nextOffset: Number(named[2]) });
+    const small = await foldAs(bench, bench.alice, { rows: Array.from({ length: 300 }, (_, i) => ({ id: i })) });
+    const whole = await bench.aliceClient.readResource({ uri: `result-handle://${small}` });
+    expect(JSON.parse((whole.contents[0] as { text: string }).text).rows).toHaveLength(300);
+  }, 60_000);
+});

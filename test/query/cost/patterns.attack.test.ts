@@ -1,0 +1,76 @@
+// S21.2, S21.3, S21.5: distinct large patterns cannot fill the heap. Patterns whose program is over the
+// static limit are refused from their text, never compiled; patterns within it are kept by their size in
+// a cache bounded by PATTERN_CACHE_BYTES. 30 distinct 4 KB patterns kept 1.18 GiB before.
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { PATTERN_CACHE_BYTES, STATIC_LIMITS } from "../../../src/defaults.js";
+import { estimatedInstructions, patternCacheBytes } from "../../../src/query/jsonpath/iregexp.js";
+import { startAttackBench, textOf, type AttackBench } from "../../helpers/attack-bench.js";
+import { foldAs, line, withSecondCaller } from "../../helpers/second-caller.js";
+
+const MiB = 1024 * 1024;
+let bench: AttackBench;
+let handle: string;
+let bobHandle: string;
+beforeAll(async () => {
+  bench = await startAttackBench();
+  handle = await foldAs(bench, bench.alice, { rows: Array.from({ length: 50 }, (_, i) => ({ id: i, s: `text ${i} `.repeat(40) })) });
+  bobHandle = await foldAs(bench, bench.bob, { rows: Array.from({ length: 300 }, (_, i) => ({ id: i, title: `Row number ${i}` })) });
+});
+afterAll(async () => {
+  await bench.close();
+});
+
+/** A 4 KB pattern, distinct per `i`: repeats that compile to about 370,000 instructions (35 MB each before). */
+const hugePattern = (i: number) => `x${i}` + "[a-z0-9]{999}".repeat(Math.floor((4000 - String(i).length) / 13));
+/** A 4 KB pattern within the static limit: 4000 literal characters, about 4000 instructions. */
+const literalPattern = (i: number) => `${i}:`.padEnd(4000, "abcdefghij");
+
+describe("S21.2 S21.3 distinct 4 KB patterns", () => {
+  it("a pattern's program is told from its text: near RE2's own count, so refused ones are never compiled", () => {
+    expect(estimatedInstructions(".{1000}")).toBeGreaterThanOrEqual(1000);
+    expect(estimatedInstructions(hugePattern(1))).toBeGreaterThan(300_000);
+    expect(estimatedInstructions(literalPattern(1))).toBeLessThanOrEqual(STATIC_LIMITS.regexInstructions);
+  });
+
+  for (const count of [30, 100]) {
+    it(`${count} distinct 4 KB patterns of repeats: each refused in milliseconds, the heap and the cache stay bounded`, async () => {
+      (globalThis as { gc?: () => void }).gc?.(); // with --expose-gc the figures are what is kept, not garbage not yet collected
+      const heap = process.memoryUsage().heapUsed;
+      const started = performance.now();
+      let slowest = 0;
+      for (let i = 0; i < count; i++) {
+        const attack = () => bench.alice("result_query", { handle, path: `$.rows[?search(@.s, '${hugePattern(1000 * count + i)}')]` });
+        const at = performance.now();
+        // The first three with bob's small query 300 ms in (S21.5), the rest back to back.
+        const result = i < 3 ? await withSecondCaller(attack, () => bench.bob("result_query", { handle: bobHandle, path: "$.rows[?@.id == 7].title" })) : { result: await attack() };
+        if ("waitMs" in result) {
+          console.log(line(`pattern ${i + 1} of ${count} distinct 4 KB patterns`, result));
+          expect(result.waitMs).toBeLessThan(2000);
+        }
+        expect(textOf(result.result)).toMatch(/^INVALID_INPUT: The pattern .* instructions, over the 5000/);
+        slowest = Math.max(slowest, "ms" in result ? result.ms : performance.now() - at);
+      }
+      (globalThis as { gc?: () => void }).gc?.();
+      const grew = (process.memoryUsage().heapUsed - heap) / MiB;
+      console.log(`${count} distinct 4 KB patterns of repeats: ${Math.round(performance.now() - started)} ms in all, slowest ${Math.round(slowest)} ms, heap +${grew.toFixed(1)} MiB, pattern cache ${(patternCacheBytes() / MiB).toFixed(2)} MiB`);
+      expect(slowest).toBeLessThan(2000);
+      expect(patternCacheBytes()).toBeLessThanOrEqual(PATTERN_CACHE_BYTES);
+      expect(grew).toBeLessThan(PATTERN_CACHE_BYTES / MiB + 64); // was +1.18 GiB for 30; the rest is garbage not yet collected
+    }, 120_000);
+  }
+
+  it("100 distinct 4 KB patterns within the limit: all answer, the cache keeps what fits in its budget", async () => {
+    (globalThis as { gc?: () => void }).gc?.();
+    const heap = process.memoryUsage().heapUsed;
+    for (let i = 0; i < 100; i++) {
+      const result = await bench.alice("result_query", { handle, path: `$.rows[?search(@.s, '${literalPattern(i)}')]` });
+      expect(result.structuredContent).toMatchObject({ total: 0 });
+      expect(patternCacheBytes()).toBeLessThanOrEqual(PATTERN_CACHE_BYTES);
+    }
+    (globalThis as { gc?: () => void }).gc?.();
+    const grew = (process.memoryUsage().heapUsed - heap) / MiB;
+    console.log(`100 distinct 4 KB literal patterns: heap +${grew.toFixed(1)} MiB, pattern cache ${(patternCacheBytes() / MiB).toFixed(2)} MiB of ${PATTERN_CACHE_BYTES / MiB} MiB`);
+    expect(patternCacheBytes()).toBeGreaterThan(PATTERN_CACHE_BYTES / 2); // it does keep patterns
+    expect(grew).toBeLessThan(PATTERN_CACHE_BYTES / MiB + 64);
+  }, 120_000);
+});
