@@ -2,7 +2,8 @@ import type { Owner } from "../records/crypto/keys.js";
 import { describeError, StorageClientMissingError } from "../errors.js";
 import { fitFoldedAnswer } from "./fit.js";
 import type { FoldedAnswer } from "./folded-answer.js";
-import { examplePath, foldedResult } from "./hint.js";
+import { foldedResult } from "./hint.js";
+import { hintExamples } from "./hint-examples.js";
 import { isPlainObject, KeyLists } from "../util/json.js";
 import { repeats } from "./same-json.js";
 import type { ResultHandlesConfig } from "../config.js";
@@ -152,7 +153,8 @@ async function foldOrKeep(context: FoldContext, input: FoldInput, progress: { se
       context.warn(`result-handles: the store could not keep the answer of tool "${toolName}" (${describeError(error)}); sent it whole`);
       return result;
     }
-    return foldedResult(result, folded, { bytes, ttlSeconds: config.ttlSeconds, path: examplePath(answer, keyLists), references: input.references === true, resourceLink: input.resourceLink === true });
+    const examples = hintExamples(answer, folded.preview, config.thresholdBytes, keyLists);
+    return foldedResult(result, folded, { bytes, ttlSeconds: config.ttlSeconds, examples, references: input.references === true, resourceLink: input.resourceLink === true });
   } finally {
     if (sealing) sealing.then(() => json.release(), () => {});
     else json.release();
