@@ -42,6 +42,12 @@ export const DEFAULT_STORE_TIMEOUT_MS = 3000;
 
 /** What `result_query` returns unless `limit` says otherwise (S7.1): list items, object keys, string characters, nodelist nodes (S14.2). */
 export const DEFAULT_LIMITS = Object.freeze({ items: 20, keys: 20, chars: 2000, nodes: 20 });
+/** `_meta` key of `result_query`'s `tools/list` entry: the largest answer it returns, in characters (S18.5). Claude Code reads it. */
+export const MAX_RESULT_SIZE_META_KEY = "anthropic/maxResultSizeChars";
+/** The most Claude Code accepts in `anthropic/maxResultSizeChars` (S18.5). */
+export const CLAUDE_CODE_MAX_RESULT_CHARS = 500_000;
+/** Characters of a `result_query` answer around its slice and paths: `path`, `total`, `offset`, `note` (S18.5). */
+export const RESULT_ENVELOPE_CHARS = 2000;
 /** Largest `limit` a `result_query` call may ask for (S7.1). */
 export const MAX_LIMIT = 100_000;
 /** Longest `search` text (S14.4). */

@@ -5,6 +5,7 @@
  */
 import { MAX_QUERY_STEPS } from "../../defaults.js";
 import { ResultQueryError } from "../../errors.js";
+import type { MemberWatch } from "../refusals/member-watch.js";
 
 /** A node's place as a parent link: `concat` (the only thing json-p3 does with a location) is one step. */
 export class Location {
@@ -33,6 +34,12 @@ export class Location {
 /** The nodes one evaluation has visited; an evaluation over a list read in batches (S14.6) keeps one across them. */
 export class QueryBudget {
   work = 0;
+  /** Where the evaluation tells which named members it found (S18.2). */
+  watch?: MemberWatch;
+}
+/** The watch of the evaluation running now, if it has one. */
+export function watching(): MemberWatch | undefined {
+  return budget.watch;
 }
 /** The budget of the evaluation running now: each runs synchronously (a batch at a time), setting it first. */
 let budget = new QueryBudget();

@@ -21,6 +21,7 @@ import { searchResult, searchWindow, type SearchConfig } from "../search/search-
 import { Search, type StartNode } from "../search/search.js";
 import { hitCounter, textMayHold } from "../search/text.js";
 import type { BatchWorkers } from "../workers/pool.js";
+import { describeSearched } from "../refusals/notes.js";
 
 export async function answerOverBatches(
   answer: StreamedAnswer,
@@ -35,8 +36,9 @@ export async function answerOverBatches(
   let reading: BatchReading = "read";
   const result = await nodelistResult(
     async () => {
-      const pager = new NodelistPager(plan.path, args, config.thresholdBytes);
+      const pager = new NodelistPager(plan.path, args, config.thresholdBytes, plan.compiled.watch);
       const budget = new QueryBudget();
+      budget.watch = pager.watch; // what each batch visits is told to the one watch (S18.2)
       const ended =
         answer.list !== undefined
           ? await listNodes(answer, answer.list, items, { list: plan.path, asked: plan.path }, pager, budget, workers)
@@ -84,5 +86,7 @@ async function searchOverBatches(answer: StreamedAnswer, plan: QueryPlan, needle
       if (reading !== "read") return reading;
     }
   }
-  return searchResult(search.hits, search.total, formatPath(start.steps), window.offset, config);
+  const searched = () =>
+    one ? ("list" in one ? `a list of ${answer.lists[one.list]!.length} items` : `an object of ${answer.objects[one.object]!.length} keys`) : describeSearched(start.value);
+  return searchResult(search.hits, search.total, formatPath(start.steps), window.offset, config, { needle, searched });
 }

@@ -12,11 +12,14 @@ import { tooManySteps, type QueryBudget } from "../jsonpath/jsonpath.js";
 import type { ItemPlan } from "./item-plan.js";
 import type { NodelistPager } from "../paths/nodelist.js";
 import type { BatchWorkers } from "../workers/pool.js";
+import type { WatchState } from "../refusals/member-watch.js";
 
 /** Per batch of the list: nodes and steps; batches outside the window give none. */
 export interface BatchCounts {
   readonly nodes: Int32Array;
   readonly steps: Float64Array;
+  /** What each job's batches showed of the names the query looks up (S18.2). */
+  readonly watches: WatchState[];
 }
 
 /**
@@ -27,7 +30,7 @@ export async function countInWorkers(answer: StreamedAnswer, list: number, plan:
   const { batches, bytes } = answer.sizeOf(list);
   if (!workers || bytes < workers.minBytes || !workers.available()) return undefined;
   const { length } = answer.lists[list]!;
-  const counts: BatchCounts = { nodes: new Int32Array(batches), steps: new Float64Array(batches) };
+  const counts: BatchCounts = { nodes: new Int32Array(batches), steps: new Float64Array(batches), watches: [] };
   const jobs: Promise<void>[] = [];
   let failed = false;
   const reading = await answer.forEachPiece(list, plan.window(length), async (piece) => {
@@ -37,7 +40,8 @@ export async function countInWorkers(answer: StreamedAnswer, list: number, plan:
     const wanted = piece.ascii.length;
     jobs.push(
       workers.count(job).then(
-        ({ nodes, steps }) => {
+        ({ nodes, steps, watch }) => {
+          if (watch) counts.watches.push(watch);
           if (nodes?.length !== wanted || steps?.length !== wanted) failed = true; // not the reply asked for
           else for (let i = 0; i < wanted; i++) [counts.nodes[piece.batch + i], counts.steps[piece.batch + i]] = [nodes[i]!, steps[i]!];
         },

@@ -12,6 +12,7 @@
 import { compileJsonPath, QueryBudget } from "../jsonpath/jsonpath.js";
 import { admits, descendantsPlanAt, itemPlanOf, type ItemPlan } from "../over-lists/item-plan.js";
 import { decodeUtf8 } from "../../util/size.js";
+import { MemberWatch, type WatchPlan, type WatchState } from "../refusals/member-watch.js";
 
 export interface CountJob {
   /** The JSONPath query (compiled once per worker, kept for the next jobs of the same query). */
@@ -33,6 +34,8 @@ export interface CountJob {
 export interface CountReply {
   readonly nodes: readonly number[];
   readonly steps: readonly number[];
+  /** Which names the query looks up its batches had, and keys where they had not (S18.2). */
+  readonly watch?: WatchState;
 }
 
 /** A worker's answer to one message: never a throw, which would end the worker (a batch that fails is -1). */
@@ -45,34 +48,37 @@ export function replyTo({ id, job }: { id: number; job: CountJob }): { id: numbe
   }
 }
 
-let kept: { query: string; at: string; plan: ItemPlan | undefined } | undefined;
+let kept: { query: string; at: string; plan: ItemPlan | undefined; watch: WatchPlan } | undefined;
 
 /** What a worker answers for `job`. Whatever a batch throws is told as -1: the calling thread evaluates that batch itself, to throw the coded refusal where it belongs. */
 export function countJob(job: CountJob): CountReply {
   const at = job.at ? JSON.stringify(job.at) : "";
   if (kept?.query !== job.query || kept.at !== at) {
-    const plan = itemPlanOf(compileJsonPath(job.query));
+    const compiled = compileJsonPath(job.query);
+    const plan = itemPlanOf(compiled);
     const descendants = job.at && plan?.descendants;
-    kept = { query: job.query, at, plan: job.at ? descendants && descendantsPlanAt(job.at, descendants.segments, descendants.rest) : plan };
+    kept = { query: job.query, at, plan: job.at ? descendants && descendantsPlanAt(job.at, descendants.segments, descendants.rest) : plan, watch: compiled.watch };
   }
   const plan = kept.plan;
+  const watch = kept.watch.watched.length > 0 ? new MemberWatch(kept.watch) : undefined;
   const nodes: number[] = [];
   const steps: number[] = [];
   for (let i = 0; i < job.ranges.length / 3; i++) {
     const [first, from, to] = [job.ranges[3 * i]!, job.ranges[3 * i + 1]!, job.ranges[3 * i + 2]!];
     const body = decodeUtf8(job.bytes.subarray(from, to), job.ascii[i]);
     const text = i === 0 && job.head ? decodeUtf8(job.head, false) + body : body;
-    const counted = plan ? countBatch(plan, job.query, job.length, first, text) : { nodes: -1, steps: 0 };
+    const counted = plan ? countBatch(plan, job.query, job.length, first, text, watch) : { nodes: -1, steps: 0 };
     nodes.push(counted.nodes);
     steps.push(counted.steps);
   }
-  return { nodes, steps };
+  return watch ? { nodes, steps, watch: watch.state() } : { nodes, steps };
 }
 
 /** Nodes of one batch (its JSON text: items joined by commas), as the calling thread would select them. */
-export function countBatch(plan: ItemPlan, query: string, length: number, first: number, text: string): { nodes: number; steps: number } {
-  if (!admits(plan, text)) return { nodes: 0, steps: 0 }; // not even parsed there
+export function countBatch(plan: ItemPlan, query: string, length: number, first: number, text: string, watch?: MemberWatch): { nodes: number; steps: number } {
+  if (!admits(plan, text)) return watch?.skipped(text), { nodes: 0, steps: 0 }; // not even parsed there
   const budget = new QueryBudget();
+  budget.watch = watch;
   try {
     let nodes = 0;
     for (const _ of plan.select(JSON.parse(`[${text}]`) as unknown[], first, length, budget, query)) nodes++;
