@@ -21,7 +21,7 @@ import { searchResult, searchWindow, type SearchConfig } from "../search/search-
 import { Search, type StartNode } from "../search/search.js";
 import { hitCounter, textMayHold } from "../search/text.js";
 import type { BatchWorkers } from "../workers/pool.js";
-import { describeSearched } from "../refusals/notes.js";
+import { describeSearched, plural } from "../refusals/notes.js";
 
 export async function answerOverBatches(
   answer: StreamedAnswer,
@@ -86,7 +86,9 @@ async function searchOverBatches(answer: StreamedAnswer, plan: QueryPlan, needle
       if (reading !== "read") return reading;
     }
   }
-  const searched = () =>
-    one ? ("list" in one ? `a list of ${answer.lists[one.list]!.length} items` : `an object of ${answer.objects[one.object]!.length} keys`) : describeSearched(start.value);
+  const searched = () => {
+    if (one) return "list" in one ? plural(answer.lists[one.list]!.length, "a list of", "item") : plural(answer.objects[one.object]!.length, "an object of", "key");
+    return describeSearched(start.value); // as a read of the whole describes it: the keys of the object at the path
+  };
   return searchResult(search.hits, search.total, formatPath(start.steps), window.offset, config, { needle, searched });
 }

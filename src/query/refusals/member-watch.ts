@@ -32,6 +32,11 @@ interface Watched {
   readonly singular: boolean;
   /** For `@.owner.name`: the names before this one, inside each item. */
   readonly inside: readonly string[];
+  /**
+   * Whether the name is looked up by the query's first step after its names (`$.rows[?@.x]`, `$.data..x`):
+   * the step a list read batch by batch runs on every item, so a batch left unparsed still counts for it.
+   */
+  readonly first: boolean;
 }
 
 /** What a compiled query watches, and the hooks that report to the running evaluation's watch. */
@@ -59,18 +64,21 @@ export function planWatch(query: JSONPathQuery, current: () => NodeWatch | undef
   const relative = new Map<object, number[]>();
   const descendants = new Map<object, number[]>();
   const segments = query.segments;
+  let step = 0; // the first segment that is not one name
+  while (step < segments.length && segments[step] instanceof ChildSegment && segments[step]!.selectors.length === 1 && segments[step]!.selectors[0] instanceof NameSelector) step++;
   for (let at = 0; at < segments.length; at++) {
     const segment = segments[at]!;
     const where = prefixText(segments.slice(0, at));
     const singular = segments.slice(0, at).every(isSingularStep);
+    const first = at === step;
     if (segment instanceof DescendantSegment) {
       const names = segment.selectors.every((selector) => selector instanceof NameSelector) ? segment.selectors.map((selector) => (selector as unknown as { name: string }).name) : undefined;
-      if (names) descendants.set(segment, names.map((name) => watched.push({ name, kind: "descendant", where, singular, inside: [] }) - 1));
+      if (names) descendants.set(segment, names.map((name) => watched.push({ name, kind: "descendant", where, singular, inside: [], first }) - 1));
       continue;
     }
     for (const selector of segment.selectors) {
       if (selector instanceof NameSelector) {
-        const entry = watched.push({ name: (selector as unknown as { name: string }).name, kind: "child", where, singular, inside: [] }) - 1;
+        const entry = watched.push({ name: (selector as unknown as { name: string }).name, kind: "child", where, singular, inside: [], first }) - 1;
         hookName(selector as unknown as NameHook, entry, current);
       } else if (selector instanceof FilterSelector) {
         const entries: number[] = [];
@@ -80,7 +88,7 @@ export function planWatch(query: JSONPathQuery, current: () => NodeWatch | undef
           const ids = inner.segments.map((step) => {
             const name = (step.selectors[0] as unknown as { name?: string }).name;
             if (typeof name !== "string") return inside.push("[…]"), -1;
-            const id = watched.push({ name, kind: "filter", where, singular, inside: [...inside] }) - 1;
+            const id = watched.push({ name, kind: "filter", where, singular, inside: [...inside], first }) - 1;
             inside.push(name);
             entries.push(id);
             return id;
@@ -210,10 +218,48 @@ export class MemberWatch implements NodeWatch {
 
   /**
    * A batch left unparsed because its text cannot hold a node (S14.6): a name written there as a key may be
-   * a visited node's, so it never gets the note (a name this marks found may be deeper: no note is the safe side).
+   * a visited node's, so it never gets the note (a name this marks found may be deeper: no note is the safe
+   * side). Otherwise its objects count as the evaluation would have tested them, their keys read from the
+   * text: every object for descendants, the items for a filter's `@.name`, so the note is the one a whole
+   * read gives.
    */
   skipped(text: string): void {
-    for (let entry = 0; entry < this.found.length; entry++) if (!this.found[entry] && text.includes(this.keyTexts[entry]!)) this.found[entry] = true;
+    for (let entry = 0; entry < this.found.length; entry++) {
+      const { kind, inside, first } = this.plan.watched[entry]!;
+      // Later steps look names up only in the nodes the first selects, and an unparsed batch has none.
+      if (this.found[entry] || !first) continue;
+      if (text.includes(this.keyTexts[entry]!)) this.found[entry] = true;
+      else {
+        if (kind === "descendant") this.keysOfText(entry, text, undefined);
+        else if (kind === "filter" && inside.length === 0) this.keysOfText(entry, text, 1);
+      }
+    }
+  }
+
+  /** Objects of a JSON text (items joined by commas) counted as tested, and their keys sampled; `depth` 1: the items only. */
+  private keysOfText(entry: number, text: string, depth: number | undefined): void {
+    const keys = this.keys[entry]!;
+    const open: number[] = []; // the ordinal of each object open here, as `tested` counts them
+    for (let at = 0; at < text.length; at++) {
+      const char = text.charCodeAt(at);
+      if (char === 0x22) {
+        const start = at;
+        for (at++; at < text.length && text.charCodeAt(at) !== 0x22; at++) if (text.charCodeAt(at) === 0x5c) at++;
+        const owner = open[open.length - 1];
+        if (text.charCodeAt(at + 1) === 0x3a && owner !== undefined && owner <= SAMPLED_OBJECTS && keys.size < SAMPLED_KEYS && (depth === undefined || open.length === depth)) {
+          keys.add(JSON.parse(text.slice(start, at + 1)) as string);
+        }
+      } else if (char === 0x7b) {
+        open.push(depth === undefined || open.length < depth ? ++this.tested[entry]! : Infinity);
+      } else if (char === 0x7d) {
+        open.pop();
+        if (this.tested[entry]! >= SAMPLED_OBJECTS && (open.length === 0 || open[0]! > SAMPLED_OBJECTS) && depth === undefined) {
+          // No object still open is sampled: the rest only counts objects (a cheap count of braces outside strings).
+          this.tested[entry]! += countObjects(text, at + 1);
+          return;
+        }
+      }
+    }
   }
 
   state(): WatchState {
@@ -236,10 +282,24 @@ export class MemberWatch implements NodeWatch {
     const parts = new Set<string>();
     this.plan.watched.forEach((watched, entry) => {
       if (this.found[entry] || this.tested[entry] === 0) return;
-      parts.add(describe(watched, this.objects[entry]!, keysNearestFirst([...this.keys[entry]!], watched.name)));
+      // Descendants meet keys in another order batch by batch than in one walk: sorted, the note is the same.
+      const keys = watched.kind === "descendant" ? [...this.keys[entry]!].sort() : [...this.keys[entry]!];
+      parts.add(describe(watched, this.objects[entry]!, keysNearestFirst(keys, watched.name)));
     });
     return parts.size > 0 ? [...parts].join("; ") : undefined;
   }
+}
+
+/** Objects (`{` outside strings) in a JSON text from `from`. */
+function countObjects(text: string, from: number): number {
+  let count = 0;
+  for (let at = from; at < text.length; at++) {
+    const char = text.charCodeAt(at);
+    if (char === 0x22) {
+      for (at++; at < text.length && text.charCodeAt(at) !== 0x22; at++) if (text.charCodeAt(at) === 0x5c) at++;
+    } else if (char === 0x7b) count++;
+  }
+  return count;
 }
 
 /** At most this many keys are named, nearest the missing name first (S14.5). */

@@ -12,9 +12,13 @@ export function describeSearched(value: unknown): string {
     for (let at = value.indexOf("\n"); at >= 0; at = value.indexOf("\n", at + 1)) lines++;
     return `a string of ${lines} ${lines === 1 ? "line" : "lines"} (${value.length} characters)`;
   }
-  if (Array.isArray(value)) return `a list of ${value.length} items`;
-  if (value !== null && typeof value === "object") return `an object of ${Object.keys(value).length} keys`;
+  if (Array.isArray(value)) return plural(value.length, "a list of", "item");
+  if (value !== null && typeof value === "object") return plural(Object.keys(value).length, "an object of", "key");
   return `one ${value === null ? "null" : typeof value}`;
+}
+
+export function plural(count: number, before: string, unit: string): string {
+  return `${before} ${count} ${count === 1 ? unit : `${unit}s`}`;
 }
 
 /** S18.2: a search with no hit says where it looked and how much it read there. */
