@@ -17,6 +17,8 @@ export interface HintExamples {
   filter?: string;
   /** A word of three or more letters from a string of the preview. */
   search?: string;
+  /** Hits a search example asks for: as many as fit the slice limit, judged by the preview's strings. */
+  searchLimit: number;
   /** The answer is a string: `offset` and `limit` count characters. */
   text: boolean;
 }
@@ -35,11 +37,13 @@ const WORD = /\p{L}{3,}/u;
 
 export function hintExamples(answer: unknown, preview: unknown, thresholdBytes: number, keyLists: KeyLists): HintExamples {
   if (typeof answer === "string") {
-    const search = wordIn(typeof preview === "string" ? preview : answer.slice(0, 500), undefined);
-    return { path: "$", limit: Math.min(2000, Math.max(1, Math.floor(thresholdBytes / 8))), text: true, ...(search ? { search } : {}) };
+    const shown = typeof preview === "string" ? preview : answer.slice(0, 500);
+    const search = wordIn(shown, undefined);
+    const longest = Math.max(...shown.split("\n").map((line) => jsonSize(line)));
+    return { path: "$", limit: Math.min(2000, Math.max(1, Math.floor(thresholdBytes / 8))), text: true, searchLimit: hitsFitting(longest, thresholdBytes), ...(search ? { search } : {}) };
   }
   const found = firstList(answer, keyLists);
-  const examples: HintExamples = { path: "$", limit: FIRST_READ_ITEMS, text: false };
+  const examples: HintExamples = { path: "$", limit: FIRST_READ_ITEMS, text: false, searchLimit: FIRST_READ_ITEMS };
   let filterValue: unknown;
   if (found) {
     examples.path = rfcPath(found.steps);
@@ -51,13 +55,44 @@ export function hintExamples(answer: unknown, preview: unknown, thresholdBytes: 
     }
   }
   const search = wordInPreview(found ? valueAt(preview, found.steps) : preview, filterValue) ?? (found ? wordInPreview(preview, filterValue) : undefined);
-  if (search) examples.search = search;
+  if (search) {
+    examples.search = search;
+    examples.searchLimit = hitsFitting(longestString(preview) + jsonSize(examples.path) * 2, thresholdBytes);
+  }
   return examples;
 }
 
-/** The first list in the answer, breadth first in key order (the root when it is one), with its steps. */
+/**
+ * Hits of about `hitBytes` (their text, plus path and line) that fit half the slice limit, 1 to 20: later
+ * strings may be longer than the preview's, as a filter's later items may be larger than the first.
+ */
+function hitsFitting(hitBytes: number, thresholdBytes: number): number {
+  return Math.max(1, Math.min(FIRST_READ_ITEMS, Math.floor(thresholdBytes / 2 / (hitBytes + HIT_FRAME_BYTES))));
+}
+
+/** `{"path":…,"text":…,"line":…,"offset":…}` around a hit's text and path. */
+const HIT_FRAME_BYTES = 48;
+
+/** The longest string of the preview as JSON (its strings are cut, so this is bounded by `preview.chars`). */
+function longestString(preview: unknown): number {
+  let longest = 0;
+  const queue: unknown[] = [preview];
+  for (let at = 0; at < queue.length && at < STRINGS_LOOKED_AT * 4; at++) {
+    const value = queue[at];
+    if (typeof value === "string") longest = Math.max(longest, jsonSize(value));
+    else if (Array.isArray(value)) queue.push(...value);
+    else if (isPlainObject(value)) for (const key of Object.keys(value)) queue.push(key, value[key]);
+  }
+  return longest;
+}
+
+/**
+ * The first list of objects in the answer, breadth first in key order (the root when it is a list), else
+ * the first list at all, with its steps: the rows worth reading and filtering, not an empty list beside them.
+ */
 function firstList(answer: unknown, keyLists: KeyLists): { list: unknown[]; steps: (string | number)[] } | undefined {
   if (Array.isArray(answer)) return { list: answer, steps: [] };
+  let any: { list: unknown[]; steps: string[] } | undefined;
   const queue: { value: unknown; steps: string[] }[] = [{ value: answer, steps: [] }];
   for (let looked = 0; looked < queue.length && looked < LIST_SEARCH_OBJECTS; looked++) {
     const { value, steps } = queue[looked]!;
@@ -67,11 +102,13 @@ function firstList(answer: unknown, keyLists: KeyLists): { list: unknown[]; step
       const key = keys[i]!;
       if (!nameable(key)) continue;
       const member = value[key];
-      if (Array.isArray(member)) return { list: member, steps: [...steps, key] };
-      if (isPlainObject(member)) queue.push({ value: member, steps: [...steps, key] });
+      if (Array.isArray(member)) {
+        if (isPlainObject(member[0])) return { list: member, steps: [...steps, key] };
+        any ??= { list: member, steps: [...steps, key] };
+      } else if (isPlainObject(member)) queue.push({ value: member, steps: [...steps, key] });
     }
   }
-  return undefined;
+  return any;
 }
 
 /** How many of the list's first items fit the slice limit together, at least one (S7.6: the first read must not be refused). */

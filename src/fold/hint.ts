@@ -34,7 +34,8 @@ export function hintText(handle: string, facts: FoldedFacts): string {
   // S14.7, S18.1: a filter and a search true of this answer, each a call that works as written.
   const limit = examples.limit === DEFAULT_LIMITS.nodes ? {} : { limit: examples.limit };
   if (examples.filter) hint += ` Filter with JSONPath: ${call({ path: examples.filter, ...limit })}.`;
-  if (examples.search) hint += ` Find text${examples.text ? " (a hit per line)" : ""}: ${call({ search: examples.search, ...(examples.text ? {} : limit) })}.`;
+  const hits = examples.searchLimit === DEFAULT_LIMITS.items ? {} : { limit: examples.searchLimit };
+  if (examples.search) hint += ` Find text${examples.text ? " (a hit per line)" : ""}: ${call({ search: examples.search, ...hits })}.`;
   if (facts.references) {
     const reference = examples.path === "$" ? { $result: handle } : { $result: handle, path: examples.path };
     hint +=
