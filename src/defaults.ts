@@ -34,12 +34,13 @@ export const DEFAULT_THRESHOLD_BYTES = 16384;
 /**
  * S18.6 with `thresholdTokens`: an answer of more than this many bytes per token of the threshold folds
  * without estimating its whole text (real text runs 2 to 8 bytes a token; only long runs of spaces, which a
- * model pays for as characters anyway, run more), and its `tokens` are extrapolated from this many bytes.
+ * model pays for as characters anyway, run more), and its `tokens` are extrapolated from a sample.
  */
 export const TOKEN_BYTES_DECIDE = 16;
+/** Characters tokenx estimates at a time (about 2 ms of its work): the sample of a far larger answer, and the step of an estimate that may stop early. */
+export const TOKEN_SAMPLE_CHARS = 16 * 1024;
 /** With `thresholdTokens`, `result_query`'s slice limit in bytes per token of the threshold (Claude Code counts 4 characters a token). */
 export const BYTES_PER_TOKEN = 4;
-export const TOKEN_SAMPLE_BYTES = 256 * 1024;
 export const DEFAULT_TTL_SECONDS = 600;
 export const DEFAULT_PREVIEW = Object.freeze({ items: 5, chars: 500 });
 export const DEFAULT_NAMESPACE = "result-handles";

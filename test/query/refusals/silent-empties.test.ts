@@ -115,8 +115,8 @@ describe("S18.2 S7.9 through an SDK v1 client over HTTP: the output schema admit
     try {
       await client.connect(new V1HttpClientTransport(new URL(demo.url), { requestInit: { headers: { Authorization: "Bearer demo-alice" } } }));
       await client.listTools(); // the v1 client checks structuredContent against the listed output schema
-      const folded = (await client.callTool({ name: "report", arguments: {} })) as { structuredContent: { handle: string } };
-      const read = (await client.callTool({ name: "result_query", arguments: { handle: folded.structuredContent.handle, path: "$.rows[?@.severity > 3]" } })) as {
+      const folded = (await client.callTool({ name: "report", arguments: {} })) as unknown as { structuredContent: { handle: string } };
+      const read = (await client.callTool({ name: "result_query", arguments: { handle: folded.structuredContent.handle, path: "$.rows[?@.severity > 3]" } })) as unknown as {
         isError?: boolean;
         structuredContent: { note?: string };
       };
