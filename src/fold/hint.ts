@@ -26,7 +26,7 @@ export interface FoldedFacts {
 export function hintText(handle: string, facts: FoldedFacts): string {
   const { examples } = facts;
   const call = (args: Record<string, unknown>) => `${RESULT_QUERY_TOOL_NAME} ${JSON.stringify({ handle, ...args })}`;
-  const first = examples.path === "$" ? { limit: examples.limit } : { path: examples.path, limit: examples.limit };
+  const first = { path: examples.path, limit: examples.limit };
   let hint =
     `This answer (${facts.bytes} bytes) was folded: above are its preview and shape. Read the parts you need with the ` +
     `${RESULT_QUERY_TOOL_NAME} tool and handle ${handle}, valid for ${facts.ttlSeconds} seconds. Example: ${call(first)}.`;
