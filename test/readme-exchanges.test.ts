@@ -122,7 +122,7 @@ describe(`S17.4 "${HEADING}": the README's result_query exchanges answer as show
   });
 
   it("#0, filters and search over the demo's report (200 tickets, S14)", async () => {
-    expect(await runBlock(readmeBlock(HEADING, 0), await fold("report", {}))).toBe(2);
+    expect(await runBlock(readmeBlock(HEADING, 0), await fold("report", {}))).toBe(3);
   });
 
   it("#1, search in the demo's server_log, a line per hit (S14)", async () => {
