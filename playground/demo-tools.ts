@@ -71,7 +71,8 @@ export function registerCountTickets(server: McpServer): void {
       title: "Count tickets",
       description:
         'Counts the tickets it is given and names the first and last. Pass the list itself, or a reference to a folded answer: { "$result": "<handle>", "path": "$.rows" }',
-      inputSchema: z.object({ tickets: z.array(ticket).describe("The tickets, as report returns them in rows") }),
+      // Any ticket with an id: those report returns, or ones the model writes itself.
+      inputSchema: z.object({ tickets: z.array(ticket.partial().required({ id: true })).describe("The tickets, as report returns them in rows") }),
     },
     async ({ tickets }) => {
       const answer = { count: tickets.length, first: tickets[0]?.id ?? null, last: tickets.at(-1)?.id ?? null };

@@ -155,9 +155,10 @@ describe("S13 the package as users install it", () => {
     // double the tarball (they carry the sources). 140 KB packed with the edge build (S17.1, whose
     // declarations re-export the node build's rather than copy them); 207 KB with JSONPath, search,
     // references, resources and the hardening of sections 14 to 16 (json-p3 and re2js stay dependencies);
-    // 252 KB with lists read batch by batch and wide objects by window (S14.6, S16.4).
+    // 252 KB with lists read batch by batch and wide objects by window (S14.6, S16.4); 300 KB with section 18
+    // (hints from the answer, notes of empty answers and their watch on the workers, tokenx as a lazy chunk).
     expect(packedFiles.filter((file) => file.endsWith(".map"))).toEqual([]);
-    expect(tarballBytes).toBeLessThan(280_000);
+    expect(tarballBytes).toBeLessThan(320_000);
   });
 
   it("S13.3 @arethetypeswrong/cli finds no problem for node10, node16 (ESM and CommonJS) and bundler resolution", async () => {
