@@ -14,7 +14,7 @@ import { cutForMessage, quoteArgument } from "../../util/quote-argument.js";
 import { regexFunction } from "./iregexp.js";
 import { descend } from "./descendants.js";
 import { Location, QueryBudget, tick, tooManySteps, useBudget, watching } from "./steps.js";
-import { planWatch, type WatchPlan } from "../refusals/member-watch.js";
+import { planWatch, type WatchPlan } from "../refusals/watch-plan.js";
 
 export { Location, QueryBudget, tick, tooManySteps, useBudget, watching } from "./steps.js";
 
