@@ -1,9 +1,11 @@
 // The in-page playground (S11.3) end to end: a production build under `vite preview`, in Debian's Chromium.
 import { copyFileSync, mkdirSync } from "node:fs";
 import { expect, test, type Page } from "@playwright/test";
+import { reportRows } from "../playground/demo-tools.js";
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
-const tickets = (from: number, to: number) => Array.from({ length: to - from + 1 }, (_, k) => ({ id: `T-${from + k}`, title: `Ticket ${from + k}` }));
+/** The demo's tickets (S18.7) from `from` to `to`, as the page's report answers them. */
+const tickets = (from: number, to: number) => reportRows().rows.slice(from, to + 1);
 
 async function open(page: Page, search = ""): Promise<void> {
   await page.goto(search);
@@ -37,7 +39,7 @@ test("S4.4 an anonymous call shows the full answer: 200 rows, no handle", async 
   await expect(page.getByTestId("answer-bytes")).not.toHaveText("–");
   const answer = await json(page, "answer");
   expect(answer.rows).toHaveLength(200);
-  expect(answer.rows[199]).toEqual({ id: "T-199", title: "Ticket 199" });
+  expect(answer.rows[199]).toEqual(tickets(199, 199)[0]);
   expect(Number(await page.getByTestId("answer-bytes").textContent())).toBeGreaterThan(4096);
   await expect(page.getByTestId("handle")).toHaveText("");
 });
@@ -85,7 +87,7 @@ test("JSON panels hide nothing: laid out for the panel's width, no line cut off 
     expect(Math.round(layout.rows), `${testId}: each line on one row`).toBe(layout.lines);
     expect(JSON.parse((await panel.textContent())!), `${testId}: still JSON`).toBeTruthy();
   }
-  await expect(page.getByTestId("preview")).toContainText('"title": "Ticket 0"');
+  await expect(page.getByTestId("preview")).toContainText(`"title": "${tickets(0, 0)[0]!.title}"`);
 });
 
 test("the page speaks to users in plain words: no spec rule numbers", async ({ page }) => {
@@ -129,10 +131,11 @@ test("S7.2 each path form names the same place", async ({ page }) => {
   await open(page);
   await callSignedIn(page);
   for (const path of ["$.rows[2].title", "$['rows'][2]['title']", '$["rows"][2]["title"]', "rows.2.title", "/rows/2/title"]) {
-    expect(await query(page, { path }), path).toEqual({ path: "$.rows[2].title", value: "Ticket 2", total: 8, offset: 0 });
+    const { title } = tickets(2, 2)[0]!;
+    expect(await query(page, { path }), path).toEqual({ path: "$.rows[2].title", value: title, total: title.length, offset: 0 });
   }
   expect(await query(page, { path: "$.rows[-1]", fields: "id" })).toEqual({ path: "$.rows[199]", value: { id: "T-199" }, total: 1, offset: 0 });
-  // "$" and an empty path both name the whole answer: its one key, 7 KB, is over the 4096-byte limit.
+  // "$" and an empty path both name the whole answer: its one key, 20 KB, is over the 4096-byte limit.
   for (const path of ["$", ""]) {
     const whole = await query(page, { path, limit: "1" });
     expect(whole.error.code, `path ${JSON.stringify(path)}`).toBe("RESULT_SLICE_TOO_LARGE");
@@ -144,15 +147,15 @@ test("S14.4 S14.7 the search chip and field find text: hits with their paths, li
   await open(page);
   await callSignedIn(page);
   await page.getByTestId("chip-search").click();
-  await expect(page.getByTestId("query-search")).toHaveValue("ticket 19");
+  await expect(page.getByTestId("query-search")).toHaveValue("printer");
   await expect(page.getByTestId("query-path")).toHaveValue("$");
   await page.getByTestId("query-run").click();
   await expect(page.getByTestId("query-run")).toBeEnabled();
-  const rows = [19, ...Array.from({ length: 10 }, (_, k) => 190 + k)];
-  expect(await json(page, "query-result")).toEqual({ path: "$", value: rows.map((i) => ({ path: `$.rows[${i}].title`, text: `Ticket ${i}` })), total: 11, offset: 0 });
-  await expect(page.getByTestId("query-found").locator("li")).toHaveCount(11);
-  await expect(page.getByTestId("query-found").locator("mark").first()).toHaveText("Ticket 19");
-  await expect(page.locator("#query-status")).toContainText("11 hits of 11");
+  const printers = tickets(0, 199).flatMap((row, i) => (row.title.toLowerCase().includes("printer") ? [{ path: `$.rows[${i}].title`, text: row.title }] : []));
+  expect(await json(page, "query-result")).toEqual({ path: "$", value: printers.slice(0, 20), total: printers.length, offset: 0, nextOffset: 20 });
+  await expect(page.getByTestId("query-found").locator("li")).toHaveCount(20);
+  await expect(page.getByTestId("query-found").locator("mark").first()).toHaveText("Printer");
+  await expect(page.locator("#query-status")).toContainText(`20 hits of ${printers.length}`);
   // Typed into the field, paged like items; a plain query afterwards hides the list of hits again.
   const ids = Array.from({ length: 200 }, (_, i) => `T-${i}`).filter((id) => id.startsWith("T-1"));
   const second = await query(page, { path: "$.rows", search: "t-1", page: "2", limit: "5" });

@@ -6,20 +6,51 @@ import type { McpServer } from "@modelcontextprotocol/server";
 import { foldedAnswerSchema } from "mcp-result-handles";
 import { z } from "zod";
 
-const ticket = z.object({ id: z.string(), title: z.string() });
+const ticket = z.object({
+  id: z.string(),
+  title: z.string(),
+  status: z.enum(["open", "closed", "pending"]),
+  priority: z.number().int().min(1).max(5),
+  owner: z.string(),
+});
 const reportSchema = z.object({ rows: z.array(ticket) });
 
-/** The reference example: 200 tickets, about 7 KB, over the reports instance's 4096-byte threshold. */
+/** Titles of several words: some about a printer, some about a timeout, as the docs' examples search (S18.7); at most 20 characters, so a ticket's line fits the playground's narrow panels. */
+const TITLES = [
+  "Printer jams daily",
+  "Login page hangs",
+  "VPN drops hourly",
+  "Payment API timeout",
+  "Printer driver gone",
+  "Reset mail missing",
+  "Mail sync timeout",
+] as const;
+const TICKET_STATUSES = ["open", "closed", "pending"] as const;
+const OWNERS = ["ana", "ben", "chen", "dana"] as const;
+
+/**
+ * The reference example grown to the docs' examples (S18.7): 200 tickets `{ id, title, status, priority,
+ * owner }`, about 20 KB, over the reports instance's 4096-byte threshold. Cycles of 7 titles, 3 statuses,
+ * 5 priorities and 4 owners, so each filter of the docs selects a mix.
+ */
 export function reportRows(): z.infer<typeof reportSchema> {
-  return { rows: Array.from({ length: 200 }, (_, i) => ({ id: `T-${i}`, title: `Ticket ${i}` })) };
+  return {
+    rows: Array.from({ length: 200 }, (_, i) => ({
+      id: `T-${i}`,
+      title: TITLES[i % TITLES.length]!,
+      status: TICKET_STATUSES[i % TICKET_STATUSES.length]!,
+      priority: ((i * 2) % 5) + 1,
+      owner: OWNERS[i % OWNERS.length]!,
+    })),
+  };
 }
 
 export function registerReport(server: McpServer): void {
   server.registerTool(
     "report",
     {
-      title: "Open tickets",
-      description: "Every open ticket",
+      title: "Tickets",
+      description: "Every ticket of the helpdesk: id, title, status (open, closed, pending), priority (1 to 5) and owner",
       outputSchema: z.union([reportSchema, foldedAnswerSchema]),
     },
     async () => {
@@ -40,7 +71,8 @@ export function registerCountTickets(server: McpServer): void {
       title: "Count tickets",
       description:
         'Counts the tickets it is given and names the first and last. Pass the list itself, or a reference to a folded answer: { "$result": "<handle>", "path": "$.rows" }',
-      inputSchema: z.object({ tickets: z.array(ticket).describe("The tickets, as report returns them in rows") }),
+      // Any ticket with an id: those report returns, or ones the model writes itself.
+      inputSchema: z.object({ tickets: z.array(ticket.partial().required({ id: true })).describe("The tickets, as report returns them in rows") }),
     },
     async ({ tickets }) => {
       const answer = { count: tickets.length, first: tickets[0]?.id ?? null, last: tickets.at(-1)?.id ?? null };
@@ -70,14 +102,17 @@ export function registerOrders(server: McpServer): void {
   );
 }
 
-const LEVELS = ["INFO ", "DEBUG", "WARN ", "INFO "] as const;
+/** Levels of the log's lines, in a cycle of 8: of 3000 lines, 1875 INFO, 750 WARN, 375 ERROR (the docs' counts, S18.7). */
+const LEVELS = ["INFO ", "INFO ", "WARN ", "INFO ", "INFO ", "ERROR", "WARN ", "INFO "] as const;
 
-/** Plain, non-JSON text: every line at least 40 characters. */
+/** Plain, non-JSON text: every line at least 40 characters; an ERROR line tells of an upstream timeout. */
 export function serverLogText(lines: number): string {
   const start = Date.UTC(2026, 10, 30, 9, 0, 0);
   return Array.from({ length: lines }, (_, i) => {
     const at = new Date(start + i * 1250).toISOString();
-    return `${at} ${LEVELS[i % LEVELS.length]} worker-${i % 4} request ${1000 + i} served in ${(i * 7) % 90} ms`;
+    const level = LEVELS[i % LEVELS.length]!;
+    const what = level === "ERROR" ? `failed: upstream timeout after 30000 ms` : `served in ${(i * 7) % 90} ms`;
+    return `${at} ${level} worker-${i % 4} request ${1000 + i} ${what}`;
   }).join("\n");
 }
 

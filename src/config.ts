@@ -19,7 +19,10 @@ export type FoldPolicy = (toolName: string, answer: unknown, context: FoldPolicy
 
 /** Options with every default applied: what `plugin.get(ResultHandlesConfigToken)` returns. */
 export interface ResultHandlesConfig {
+  /** Answers larger than this fold; with `thresholdTokens`, also the slice limit of `result_query` (S18.6). */
   readonly thresholdBytes: number;
+  /** Set: answers fold by their estimated token count instead (S18.6). */
+  readonly thresholdTokens?: number;
   readonly ttlSeconds: number;
   readonly preview: { readonly items: number; readonly chars: number };
   readonly foldPolicy: FoldPolicy;

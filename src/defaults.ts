@@ -31,6 +31,16 @@ export const DEFAULT_MEMORY_MAX_BYTES = { node: 256 * 1024 * 1024, browser: 64 *
 export const MIN_THRESHOLD_BYTES = 1024;
 
 export const DEFAULT_THRESHOLD_BYTES = 16384;
+/**
+ * S18.6 with `thresholdTokens`: an answer of more than this many bytes per token of the threshold folds
+ * without estimating its whole text (real text runs 2 to 8 bytes a token; only long runs of spaces, which a
+ * model pays for as characters anyway, run more), and its `tokens` are extrapolated from a sample.
+ */
+export const TOKEN_BYTES_DECIDE = 16;
+/** Characters tokenx estimates at a time (about 2 ms of its work): the sample of a far larger answer, and the step of an estimate that may stop early. */
+export const TOKEN_SAMPLE_CHARS = 16 * 1024;
+/** With `thresholdTokens`, `result_query`'s slice limit in bytes per token of the threshold (Claude Code counts 4 characters a token). */
+export const BYTES_PER_TOKEN = 4;
 export const DEFAULT_TTL_SECONDS = 600;
 export const DEFAULT_PREVIEW = Object.freeze({ items: 5, chars: 500 });
 export const DEFAULT_NAMESPACE = "result-handles";
@@ -42,6 +52,12 @@ export const DEFAULT_STORE_TIMEOUT_MS = 3000;
 
 /** What `result_query` returns unless `limit` says otherwise (S7.1): list items, object keys, string characters, nodelist nodes (S14.2). */
 export const DEFAULT_LIMITS = Object.freeze({ items: 20, keys: 20, chars: 2000, nodes: 20 });
+/** `_meta` key of `result_query`'s `tools/list` entry: the largest answer it returns, in characters (S18.5). Claude Code reads it. */
+export const MAX_RESULT_SIZE_META_KEY = "anthropic/maxResultSizeChars";
+/** The most Claude Code accepts in `anthropic/maxResultSizeChars` (S18.5). */
+export const CLAUDE_CODE_MAX_RESULT_CHARS = 500_000;
+/** Characters of a `result_query` answer around its slice and paths: `path`, `total`, `offset`, `note` (S18.5). */
+export const RESULT_ENVELOPE_CHARS = 2000;
 /** Largest `limit` a `result_query` call may ask for (S7.1). */
 export const MAX_LIMIT = 100_000;
 /** Longest `search` text (S14.4). */

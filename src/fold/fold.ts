@@ -2,7 +2,9 @@ import type { Owner } from "../records/crypto/keys.js";
 import { describeError, StorageClientMissingError } from "../errors.js";
 import { fitFoldedAnswer } from "./fit.js";
 import type { FoldedAnswer } from "./folded-answer.js";
-import { examplePath, foldedResult } from "./hint.js";
+import { foldedResult } from "./hint.js";
+import { hintExamples } from "./hint-examples.js";
+import { overTokens } from "./tokens.js";
 import { isPlainObject, KeyLists } from "../util/json.js";
 import { repeats } from "./same-json.js";
 import type { ResultHandlesConfig } from "../config.js";
@@ -101,7 +103,13 @@ async function foldOrKeep(context: FoldContext, input: FoldInput, progress: { se
   try {
     // S4.3 in bytes: the serialisation wrote them as UTF-8 pieces, ready to encrypt (S8.5).
     const bytes = json.bytes;
-    if (bytes <= config.thresholdBytes) return result;
+    let tokens: number | undefined;
+    if (config.thresholdTokens !== undefined) {
+      // S18.6: by estimated tokens, the estimate made only where the byte size does not decide alone.
+      const counted = await overTokens(json, config.thresholdTokens);
+      if (!counted.fold) return result;
+      tokens = counted.tokens;
+    } else if (bytes <= config.thresholdBytes) return result;
     if (!owner.session && !owner.caller) {
       // S4.4: nobody could read the handle back. Say why once per tool, or a user never learns it.
       context.warnOnce(
@@ -152,7 +160,8 @@ async function foldOrKeep(context: FoldContext, input: FoldInput, progress: { se
       context.warn(`result-handles: the store could not keep the answer of tool "${toolName}" (${describeError(error)}); sent it whole`);
       return result;
     }
-    return foldedResult(result, folded, { bytes, ttlSeconds: config.ttlSeconds, path: examplePath(answer, keyLists), references: input.references === true, resourceLink: input.resourceLink === true });
+    const examples = hintExamples(answer, folded.preview, config.thresholdBytes, keyLists);
+    return foldedResult(result, folded, { bytes, ttlSeconds: config.ttlSeconds, examples, references: input.references === true, resourceLink: input.resourceLink === true, ...(tokens !== undefined ? { tokens } : {}) });
   } finally {
     if (sealing) sealing.then(() => json.release(), () => {});
     else json.release();

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import type { Shape } from "./shape.js";
+import { ANY_JSON_SCHEMA } from "../util/json.js";
 
 /**
  * `{ preview, shape, handle }` and no other key (S2, S5.1), defined here once: the schema below, the type
@@ -8,8 +9,10 @@ import type { Shape } from "./shape.js";
  */
 export const foldedAnswerSchema = z
   .strictObject({
-    preview: z.unknown().describe("The start of the answer: every list and string cut short"),
-    shape: z.record(z.string(), z.unknown()).describe("The answer's outline: types, lengths and keys"),
+    // Any JSON value, one type per branch, and `additionalProperties: true`: an empty `{}` (or a `type` list)
+    // is what the MCP Inspector's schema-portability check warns about in every tool that puts this in a union (S18.3).
+    preview: z.unknown().meta({ anyOf: ANY_JSON_SCHEMA.anyOf.map((branch) => ({ ...branch })) }).describe("The start of the answer: every list and string cut short"),
+    shape: z.record(z.string(), z.unknown()).meta({ additionalProperties: true }).describe("The answer's outline: types, lengths and keys"),
     handle: z.string().describe("Pass to result_query to read parts of the full answer"),
   })
   .describe("A large answer folded into a preview, its shape and a handle for result_query");

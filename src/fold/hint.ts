@@ -3,37 +3,44 @@
  * second text telling the model how to read it (S5.2) and, when the host resolves references, how to pass
  * it to another tool (S15.3), then a `resource_link` when the host serves handles as resources (S15.4).
  */
-import { RESULT_HANDLE_META_KEY, RESULT_HANDLE_URI_SCHEME, RESULT_QUERY_TOOL_NAME } from "../defaults.js";
-import { formatPath } from "../query/paths/path.js";
-import { isPlainObject, type KeyLists } from "../util/json.js";
+import { DEFAULT_LIMITS, RESULT_HANDLE_META_KEY, RESULT_HANDLE_URI_SCHEME, RESULT_QUERY_TOOL_NAME } from "../defaults.js";
 import type { FoldedAnswer } from "./folded-answer.js";
+import type { HintExamples } from "./hint-examples.js";
 import type { ContentBlock, ToolResult } from "../util/tool-result.js";
 
 export interface FoldedFacts {
   /** The answer's size as UTF-8 JSON (S4.3). */
   bytes: number;
   ttlSeconds: number;
-  /** A path worth reading first (S7.5 canonical form). */
-  path: string;
+  /** Where to read first and what to filter and search for, from this answer (S18.1). */
+  examples: HintExamples;
   /** The host resolves `{ "$result": handle, "path": … }` in other tools' arguments (S15.1). */
   references: boolean;
   /** The host serves `result-handle://<handle>` (S15.4). */
   resourceLink: boolean;
+  /** The estimated token count, when the plugin folds by tokens (S18.6). */
+  tokens?: number;
 }
 
-/** The hint text of S5.2 (and S15.3), with the real handle filled in. */
+/** The hint text of S5.2 (and S15.3), with the real handle and this answer's own examples filled in (S18.1). */
 export function hintText(handle: string, facts: FoldedFacts): string {
-  const example = { handle, path: facts.path, limit: 20 };
+  const { examples } = facts;
+  const call = (args: Record<string, unknown>) => `${RESULT_QUERY_TOOL_NAME} ${JSON.stringify({ handle, ...args })}`;
+  const first = { path: examples.path, limit: examples.limit };
   let hint =
     `This answer (${facts.bytes} bytes) was folded: above are its preview and shape. Read the parts you need with the ` +
-    `${RESULT_QUERY_TOOL_NAME} tool and handle ${handle}, valid for ${facts.ttlSeconds} seconds. ` +
-    `Filter with a JSONPath path such as $.rows[?@.status == 'open'], or find text with search: "timeout". ` + // S14.7
-    `Example: ${RESULT_QUERY_TOOL_NAME} ${JSON.stringify(example)}`;
+    `${RESULT_QUERY_TOOL_NAME} tool and handle ${handle}, valid for ${facts.ttlSeconds} seconds. Example: ${call(first)}.`;
+  if (examples.text) hint += ` It is one string: offset and limit count characters.`;
+  // S14.7, S18.1: a filter and a search true of this answer, each a call that works as written.
+  const limit = examples.limit === DEFAULT_LIMITS.nodes ? {} : { limit: examples.limit };
+  if (examples.filter) hint += ` Filter with JSONPath: ${call({ path: examples.filter, ...limit })}.`;
+  const hits = examples.searchLimit === DEFAULT_LIMITS.items ? {} : { limit: examples.searchLimit };
+  if (examples.search) hint += ` Find text${examples.text ? " (a hit per line)" : ""}: ${call({ search: examples.search, ...hits })}.`;
   if (facts.references) {
-    const reference = { $result: handle, path: facts.path };
+    const reference = examples.path === "$" ? { $result: handle } : { $result: handle, path: examples.path };
     hint +=
-      `. To give this answer, or a part of it, to another tool without copying it, put ${JSON.stringify(reference)} ` +
-      `where that tool expects the data (without "path" for the whole answer): the server puts the data there.`;
+      ` To give this answer, or a part of it, to another tool without copying it, put ${JSON.stringify(reference)} ` +
+      `where that tool expects the data${examples.path === "$" ? "" : ' (without "path" for the whole answer)'}: the server puts the data there.`;
   }
   return hint;
 }
@@ -50,7 +57,7 @@ export function foldedResult(original: ToolResult, folded: FoldedAnswer, facts: 
     ...rest,
     content,
     structuredContent: folded as unknown as Record<string, unknown>,
-    _meta: { ...original._meta, [RESULT_HANDLE_META_KEY]: { handle, bytes: facts.bytes, ttlSeconds: facts.ttlSeconds } },
+    _meta: { ...original._meta, [RESULT_HANDLE_META_KEY]: { handle, bytes: facts.bytes, ttlSeconds: facts.ttlSeconds, ...(facts.tokens !== undefined ? { tokens: facts.tokens } : {}) } },
   };
 }
 
@@ -65,22 +72,3 @@ function resourceLink(handle: string, bytes: number): ContentBlock {
     size: bytes,
   };
 }
-
-/**
- * The first list under the root, in the canonical path form `result_query` answers with (S7.5), so the
- * example call reads rows rather than the whole answer. Only the first keys are looked at: an object of
- * 48,000 keys and no list is not worth a scan (S4.8); a very long key would make a long hint.
- */
-export function examplePath(data: unknown, keyLists: KeyLists): string {
-  if (isPlainObject(data)) {
-    const keys = keyLists.of(data);
-    for (let i = 0; i < Math.min(keys.length, EXAMPLE_KEYS_SCANNED); i++) {
-      const key = keys[i]!;
-      if (Array.isArray(data[key]) && key.length <= EXAMPLE_KEY_MAX_CHARS) return formatPath([key]);
-    }
-  }
-  return "$";
-}
-
-const EXAMPLE_KEYS_SCANNED = 1000;
-const EXAMPLE_KEY_MAX_CHARS = 100;

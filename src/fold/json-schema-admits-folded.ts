@@ -14,7 +14,7 @@
  *   means "not admitted".
  * - `required` names only `preview`, `shape` and `handle`.
  * - `additionalProperties` other than `true` requires all three to be listed in `properties`.
- * - A listed `preview` may carry only annotations (a preview is any JSON); `handle` may add only `type`
+ * - A listed `preview` may carry only annotations, or an `anyOf` of every JSON type (a preview is any JSON); `handle` may add only `type`
  *   "string"; `shape` only `type` "object" and unconstraining `propertyNames`/`additionalProperties`.
  *   So `z.toJSONSchema(foldedAnswerSchema)` admits, and an `anyOf` holding it does.
  */
@@ -70,9 +70,19 @@ function admitsMember(schema: unknown, type: string | undefined): boolean {
     // What zod writes for a record of string keys (`shape`): any string key, any value.
     if (type === "object" && key === "propertyNames" && admitsMember(schema.propertyNames, "string")) continue;
     if (type === "object" && key === "additionalProperties" && admitsMember(schema.additionalProperties, undefined)) continue;
+    // Any JSON spelled one type per branch (S18.3, `ANY_JSON_SCHEMA`): every JSON type, each branch unconstrained.
+    if (type === undefined && key === "anyOf" && anyJson(schema.anyOf)) continue;
     return false;
   }
   return true;
+}
+
+const JSON_TYPES = ["object", "array", "string", "number", "boolean", "null"];
+
+function anyJson(branches: unknown): boolean {
+  if (!Array.isArray(branches)) return false;
+  const types = branches.map((branch) => (isPlainObject(branch) && typeof branch.type === "string" && admitsMember(branch, branch.type) ? branch.type : undefined));
+  return JSON_TYPES.every((type) => types.includes(type));
 }
 
 function allowsType(type: unknown, wanted: string): boolean {

@@ -64,8 +64,20 @@ export class HostInstances<Call> {
   /** Set once the host serves the viewer and `result_view` (S19.1, S19.2). */
   servesViewer = false;
 
+  /** Whether references resolve on this host (S15.1): `result_query`'s description then says how (S18.3). */
+  get references(): boolean {
+    return this.referencesOn;
+  }
+  /** Called after every join: the host lists `result_query` for the instances and references it has now (S18.3, S18.5). */
+  onJoin?: () => void;
+
   /** Adds an instance; a second join of the same instance keeps the first installation. */
   join(instance: PluginInstance, options: JoinOptions<Call>): void {
+    this.joinOne(instance, options);
+    this.onJoin?.();
+  }
+
+  private joinOne(instance: PluginInstance, options: JoinOptions<Call>): void {
     if (options.references === false) this.referencesOn = false;
     if (this.installations.some((installation) => installation.instance === instance)) return;
     this.installations.push({

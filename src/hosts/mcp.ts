@@ -112,15 +112,23 @@ export function installOnMcpServer(instance: PluginInstance, server: McpServerLi
 /** Lists the host's one `result_query` on the server. */
 function registerResultQuery(server: McpServerLike, instances: HostInstances<McpRequestContextLike>): void {
   const queryTool = instances.queryTool;
-  server.registerTool(
+  const registered = server.registerTool(
     queryTool.name,
     {
       title: queryTool.title,
-      description: queryTool.description,
+      description: queryTool.descriptionFor(instances.references),
       inputSchema: queryTool.inputSchema,
       outputSchema: queryTool.outputSchema,
       annotations: queryTool.annotations,
+      _meta: queryTool.listingMeta(),
     },
     (async (args: unknown, ctx: McpRequestContextLike) => instances.query(args, ctx)) as (...args: never[]) => unknown,
-  );
+  ) as { description?: string; _meta?: Record<string, unknown> } | undefined;
+  // A later install may turn references off or bring a larger threshold: the listing follows, without a
+  // list_changed notification (the server is still being set up).
+  instances.onJoin = () => {
+    if (!registered || typeof registered !== "object") return;
+    registered.description = queryTool.descriptionFor(instances.references);
+    registered._meta = queryTool.listingMeta();
+  };
 }

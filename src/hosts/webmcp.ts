@@ -120,7 +120,7 @@ function resultQueryTool(instances: HostInstances<void>): Record<string, unknown
   return {
     name: query.name,
     title: query.title,
-    description: query.description,
+    description: query.descriptionFor(instances.references),
     inputSchema: query.inputJsonSchema,
     annotations: query.annotations,
     execute: (args: unknown) => instances.query(args, undefined),

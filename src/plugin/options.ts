@@ -5,6 +5,7 @@ import {
   DEFAULT_PREVIEW,
   DEFAULT_THRESHOLD_BYTES,
   DEFAULT_TTL_SECONDS,
+  BYTES_PER_TOKEN,
   MIN_THRESHOLD_BYTES,
 } from "../defaults.js";
 import { ResultHandlesConfigurationError, type ConfigurationIssue } from "../errors.js";
@@ -34,6 +35,12 @@ import type { FoldPolicy, ResultHandlesConfig } from "../config.js";
 export interface ResultHandlesOptions {
   /** Answers larger than this, as UTF-8 JSON, fold; the folded answer is at most half of it. Whole number ≥ 1024 (`MIN_THRESHOLD_BYTES`). Default 16384. */
   thresholdBytes?: number;
+  /**
+   * Fold by tokens instead (S18.6): answers whose JSON text is estimated at more than this many tokens fold
+   * (tokenx, loaded on first use). Positive whole number. Not together with `thresholdBytes`; the slice limit
+   * of `result_query` is then 4 bytes a token (at least 1024).
+   */
+  thresholdTokens?: number;
   /** How long a folded answer can be read back, in seconds. Positive whole number. Default 600. */
   ttlSeconds?: number;
   /** How much of the answer the preview shows. Default `{ items: 5, chars: 500 }`. */
@@ -67,6 +74,7 @@ export interface ResultHandlesOptions {
 
 const optionsShape = {
   thresholdBytes: whole(MIN_THRESHOLD_BYTES).optional(),
+  thresholdTokens: positive().optional(),
   ttlSeconds: positive().optional(),
   preview: z.strictObject({ items: positive().optional(), chars: positive().optional() }).optional(),
   foldPolicy: z.custom<FoldPolicy>((v) => typeof v === "function", { message: "must be a function" }).optional(),
@@ -102,12 +110,13 @@ export function resolveOptions(input: unknown, given: OptionsRuntime): ResultHan
   // A page refuses server stores before anything else (S9.4); Node reports a page-only store with the rest.
   const placement = placementIssues(input, runtime);
   const parsed = optionsSchema(runtime.storage).safeParse(input ?? {});
-  if (!parsed.success || placement.length > 0) {
+  const both = bothThresholds(input);
+  if (!parsed.success || placement.length > 0 || both.length > 0) {
     const schema = optionsSchema(runtime.storage);
     let issues = parsed.error?.issues.flatMap((issue) => toConfigurationIssues(issue, runtime.storage, schema, input)) ?? [];
     // A type this build refuses has said so; its block's details would only repeat it.
     if (placement.length > 0) issues = issues.filter((issue) => !issue.path.startsWith("storage"));
-    throw new ResultHandlesConfigurationError([...placement, ...issues]);
+    throw new ResultHandlesConfigurationError([...placement, ...both, ...issues]);
   }
   const options = parsed.data;
   const storage: StorageConfig = options.storage ?? { type: "auto" };
@@ -115,7 +124,8 @@ export function resolveOptions(input: unknown, given: OptionsRuntime): ResultHan
   if (envIssues.length > 0) throw new ResultHandlesConfigurationError(envIssues);
 
   return Object.freeze({
-    thresholdBytes: options.thresholdBytes ?? DEFAULT_THRESHOLD_BYTES,
+    thresholdBytes: options.thresholdTokens !== undefined ? Math.max(MIN_THRESHOLD_BYTES, options.thresholdTokens * BYTES_PER_TOKEN) : (options.thresholdBytes ?? DEFAULT_THRESHOLD_BYTES),
+    ...(options.thresholdTokens !== undefined ? { thresholdTokens: options.thresholdTokens } : {}),
     ttlSeconds: options.ttlSeconds ?? DEFAULT_TTL_SECONDS,
     preview: Object.freeze({
       items: options.preview?.items ?? DEFAULT_PREVIEW.items,
@@ -126,6 +136,13 @@ export function resolveOptions(input: unknown, given: OptionsRuntime): ResultHan
     namespace: options.namespace ?? DEFAULT_NAMESPACE,
     costLimit: options.costLimit ?? DEFAULT_COST_LIMIT,
   });
+}
+
+/** S18.6, S3.1: one threshold, in bytes or in tokens; both given is a problem named with the others. */
+function bothThresholds(input: unknown): ConfigurationIssue[] {
+  const given = input as { thresholdBytes?: unknown; thresholdTokens?: unknown } | null | undefined;
+  if (given?.thresholdBytes === undefined || given.thresholdTokens === undefined) return [];
+  return [{ path: "thresholdTokens", message: "give thresholdTokens or thresholdBytes, not both (with thresholdTokens the slice limit is 4 bytes a token)" }];
 }
 
 function toConfigurationIssues(issue: z.core.$ZodIssue, catalog: StorageCatalog, schema: z.ZodType, input: unknown): ConfigurationIssue[] {

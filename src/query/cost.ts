@@ -12,6 +12,7 @@
  */
 import { COST_WEIGHTS, DEFAULT_COST_LIMIT, YIELD_AFTER_MS } from "../defaults.js";
 import { ResultQueryError } from "../errors.js";
+import type { MemberWatch } from "./refusals/member-watch.js";
 
 /** What a call pays for (S21.1). */
 export type CostKind = keyof typeof COST_WEIGHTS;
@@ -43,6 +44,8 @@ export class CostMeter {
   readonly by: Record<CostKind, number> = { nodes: 0, expressions: 0, regex: 0, decrypted: 0, parsed: 0, references: 0 };
   /** Counts per kind (nodes, bytes, …), for the refusal's text. */
   readonly counts: Record<CostKind, number> = { nodes: 0, expressions: 0, regex: 0, decrypted: 0, parsed: 0, references: 0 };
+  /** Where the evaluation tells which named members it found (S18.2), when its query names some. */
+  watch?: MemberWatch;
   /** When the calling thread was last let go (performance.now()). */
   private since = now();
 
@@ -125,6 +128,10 @@ export function useMeter(meter: CostMeter): void {
 }
 export function currentMeter(): CostMeter {
   return current;
+}
+/** The watch of the evaluation running now, if it has one (S18.2). */
+export function watching(): MemberWatch | undefined {
+  return current.watch;
 }
 /** One node visited or selected (S14.3). */
 export function tick(): void {

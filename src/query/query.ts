@@ -24,6 +24,8 @@ export interface QueryResult {
   nextOffset?: number;
   /** For a nodelist (S14.2): the canonical path of each node in `value`. */
   paths?: string[];
+  /** What the answer's emptiness means (S18.2), and how a lenient argument was read (S18.4). */
+  note?: string;
 }
 
 /**
@@ -38,41 +40,68 @@ export function parseQueryArguments(raw: unknown): QueryArguments {
     throw invalid("handle is required: pass the handle string from the folded answer");
   }
   if (typeof handle !== "string") throw invalid(`handle must be a string, the handle of a folded answer (got ${typeOfValue(handle)})`);
-  if (path !== undefined && typeof path !== "string") throw invalid('path must be a string such as "$.rows" or "/rows/0"');
+  if (path !== undefined && typeof path !== "string") throw invalid(`path must be a string such as "$.rows" or "/rows/0" (got ${typeOfValue(path)})`);
   const args: QueryArguments = { handle, path: path ?? "$" };
-  if (offset !== undefined) args.offset = wholeNumber("offset", offset, 0, Number.MAX_SAFE_INTEGER);
-  if (limit !== undefined) args.limit = wholeNumber("limit", limit, 1, MAX_LIMIT);
-  if (page !== undefined) args.page = wholeNumber("page", page, 1, Number.MAX_SAFE_INTEGER);
+  const notes: string[] = [];
+  if (offset !== undefined) args.offset = wholeNumber("offset", offset, 0, Number.MAX_SAFE_INTEGER, notes);
+  if (limit !== undefined) args.limit = wholeNumber("limit", limit, 1, MAX_LIMIT, notes);
+  if (page !== undefined) args.page = wholeNumber("page", page, 1, Number.MAX_SAFE_INTEGER, notes);
   if (args.page !== undefined && args.offset !== undefined) {
     // A client that fills in schema defaults sends offset 0 beside page: page decides (S7.1).
     if (args.offset !== 0) throw invalid("give page or offset, not both");
     delete args.offset;
   }
   if (fields !== undefined) {
-    if (!Array.isArray(fields) || !fields.every((field) => typeof field === "string")) {
-      throw invalid('fields must be a list of key names, such as ["id", "title"]');
+    let list = fields;
+    if (typeof fields === "string") {
+      // S18.4: one comma-separated string, as form-filling clients and models send it, is split.
+      list = fields.split(",").map((field) => field.trim()).filter((field) => field !== "");
+      notes.push(`fields ${cutForMessage(JSON.stringify(fields))} was read as the list ${cutForMessage(JSON.stringify(list))}`);
     }
-    if (fields.length > 0) args.fields = fields as string[]; // [] is what form-filling clients send for "all" (S14.5)
+    if (!Array.isArray(list) || !list.every((field) => typeof field === "string")) {
+      throw invalid(`fields must be a list of key names, such as ["id", "title"] (got ${typeOfValue(fields, true)})`);
+    }
+    if (list.length > 0) args.fields = list as string[]; // [] is what form-filling clients send for "all" (S14.5)
   }
   if (search !== undefined) {
-    if (typeof search !== "string" || search.length < 1 || search.length > MAX_SEARCH_CHARS) {
-      throw invalid(`search must be a string of 1 to ${MAX_SEARCH_CHARS} characters, the text to find`);
+    let text = search;
+    if (typeof search === "number" || typeof search === "boolean") {
+      // S18.4: a number or boolean (what a form sends for a typed value) is searched as its JSON text.
+      text = JSON.stringify(search);
+      notes.push(`search ${text} was read as the text ${JSON.stringify(text)}`);
+    }
+    if (typeof text !== "string" || text.length < 1 || text.length > MAX_SEARCH_CHARS) {
+      const got = typeof text === "string" ? `got ${text.length} characters` : `got ${typeOfValue(search)}`;
+      throw invalid(`search must be a string of 1 to ${MAX_SEARCH_CHARS} characters, the text to find (${got})`);
     }
     if (args.fields) throw invalid("give search or fields, not both: search answers hits { path, text }, not objects");
-    args.search = search;
+    args.search = text;
   }
+  if (notes.length > 0) args.notes = notes;
   return args;
 }
 
-function typeOfValue(value: unknown): string {
+/** What arrived, for a refusal (S18.4): "a list", "an object", "a number", or a short text's own value. */
+function typeOfValue(value: unknown, quoteStrings = false): string {
+  if (value === null) return "null";
+  if (quoteStrings && typeof value === "string") return `the text ${cutForMessage(JSON.stringify(value))}`;
   return Array.isArray(value) ? "a list" : typeof value === "object" ? "an object" : `a ${typeof value}`;
 }
 
-function wholeNumber(name: string, value: unknown, min: number, max: number): number {
-  if (typeof value !== "number" || !Number.isInteger(value) || value < min || value > max) {
-    throw invalid(`${name} must be a whole number from ${min}${max === Number.MAX_SAFE_INTEGER ? " up" : ` to ${max}`}`);
+const DIGITS = /^[0-9]{1,15}$/;
+
+function wholeNumber(name: string, value: unknown, min: number, max: number, notes: string[]): number {
+  let number = value;
+  if (typeof value === "string" && DIGITS.test(value.trim())) {
+    // S18.4: a string of digits (what a form field sends) is read as the number, and the answer says so.
+    number = Number(value.trim());
+    notes.push(`${name} ${JSON.stringify(value)} was read as the number ${String(number)}`);
   }
-  return value;
+  if (typeof number !== "number" || !Number.isInteger(number) || number < min || number > max) {
+    const got = typeof value === "number" ? `got ${value}` : typeof value === "string" ? `got the text ${cutForMessage(JSON.stringify(value))}` : `got ${typeOfValue(value)}`;
+    throw invalid(`${name} must be a whole number from ${min}${max === Number.MAX_SAFE_INTEGER ? " up" : ` to ${max}`} (${got})`);
+  }
+  return number;
 }
 
 /**
@@ -87,7 +116,8 @@ export function queryValue(answer: unknown, args: QueryArguments, thresholdBytes
 export function answerPlan(answer: unknown, plan: QueryPlan, args: QueryArguments, thresholdBytes: number): QueryResult {
   if (plan.kind === "refused") throw plan.error;
   if (plan.kind === "nodelist") {
-    return nodelistResult(() => nodelistPage(selectNodes(plan.compiled, answer, plan.path), plan.path, args, thresholdBytes), plan.path, thresholdBytes);
+    const { compiled } = plan;
+    return nodelistResult(() => nodelistPage((watch) => selectNodes(compiled, answer, plan.path, undefined, watch), plan.path, args, thresholdBytes, compiled.watch), plan.path, thresholdBytes);
   }
   const at = resolveSegments(answer, plan.segments, plan.path);
   const { value: target, steps } = at;
@@ -139,7 +169,7 @@ export function answerPlan(answer: unknown, plan: QueryPlan, args: QueryArgument
  */
 export async function answerPlanSliced(answer: unknown, plan: QueryPlan, args: QueryArguments, thresholdBytes: number, meter: CostMeter): Promise<QueryResult> {
   if (plan.kind !== "nodelist") return answerPlan(answer, plan, args, thresholdBytes);
-  return nodelistResult(() => nodelistPageSliced(selectNodes(plan.compiled, answer, plan.path, meter), plan.path, args, thresholdBytes, meter), plan.path, thresholdBytes);
+  return nodelistResult(() => nodelistPageSliced((watch) => selectNodes(plan.compiled, answer, plan.path, meter, watch), plan.path, args, thresholdBytes, meter, plan.compiled.watch), plan.path, thresholdBytes);
 }
 
 /** The nodelist page `build` makes, or its refusal (S7.6, S14.2). */

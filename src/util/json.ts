@@ -60,3 +60,11 @@ export class KeyLists {
     return keys;
   }
 }
+
+/**
+ * Any JSON value as JSON Schema, one type per branch (S18.3): an empty `{}` and a `type` list are what the
+ * MCP Inspector's schema-portability check warns about (single-`type` dialects, such as Gemini's, take neither).
+ */
+export const ANY_JSON_SCHEMA = Object.freeze({
+  anyOf: [{ type: "object", additionalProperties: true }, { type: "array" }, { type: "string" }, { type: "number" }, { type: "boolean" }, { type: "null" }],
+});

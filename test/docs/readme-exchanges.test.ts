@@ -127,7 +127,7 @@ async function runBlock(where: Where, handle: string): Promise<number> {
 
 /** Every exchange block of the pages, in the order of the files: where it is, which demo tool's fold it reads, and how many exchanges it holds. */
 const BLOCKS = [
-  { file: "docs/finding.md", heading: "Finding things", index: 0, tool: "report", exchanges: 2 },
+  { file: "docs/finding.md", heading: "Finding things", index: 0, tool: "report", exchanges: 3 },
   { file: "docs/finding.md", heading: "What a search answers", index: 0, tool: "server_log", exchanges: 1 },
   { file: "docs/model.md", heading: "Reading it back, by example", index: 0, tool: "report", exchanges: 4 },
   { file: "docs/model.md", heading: "When a call is refused", index: 0, tool: "report", exchanges: 3 },

@@ -36,7 +36,7 @@ describe("S5 the folded answer", () => {
     const hint = result.content![1]!.text!;
     const bytes = new TextEncoder().encode(JSON.stringify(rows(200))).byteLength;
     for (const part of ["result_query", folded.handle, String(bytes), "600 seconds"]) expect(hint).toContain(part);
-    const example = JSON.parse(hint.slice(hint.indexOf("{")));
+    const example = JSON.parse(hint.slice(hint.indexOf("{"), hint.indexOf("}") + 1)); // the first example call (S18.1 adds more)
     expect(example).toEqual({ handle: folded.handle, path: "$.rows", limit: 20 });
     expect(result._meta).toEqual({ "other/key": 1, [RESULT_HANDLE_META_KEY]: { handle: folded.handle, bytes, ttlSeconds: 600 } });
     expect(await (await instance.store()).read(folded.handle, alice)).toEqual({ value: rows(200) });
@@ -45,7 +45,7 @@ describe("S5 the folded answer", () => {
   it("S5.2 the example call names the first list in the canonical path form, whatever its key", async () => {
     const hintExample = (result: ToolResult) => {
       const hint = result.content![1]!.text!;
-      return JSON.parse(hint.slice(hint.indexOf("{"))) as { path: string };
+      return JSON.parse(hint.slice(hint.indexOf("{"), hint.indexOf("}") + 1)) as { path: string };
     };
     const { result } = await fold({ result: structured({ "open tickets": rows(200).rows }) });
     expect(isFolded(result)).toBe(true);

@@ -117,6 +117,17 @@ export async function answered(tool: ResultQueryTool, handle: string, args: Reco
   return outcome(() => tool.query({ handle, ...args }, owner));
 }
 
+/**
+ * S18.2: the keys an empty nodelist's note lists are a sample of the objects each read visited (a batch left
+ * unparsed is read from its text, and may add others): two reads are compared on which names the note says
+ * are missing, and where, not on that sample.
+ */
+function sameNote<T>(result: T): T {
+  if (typeof result !== "object" || result === null || typeof (result as { note?: unknown }).note !== "string") return result;
+  const note = (result as unknown as { note: string }).note.replace(/; (its (items|members) have|they have|the keys there are|its keys are|@\S* there has) [^;]*/g, "; …");
+  return { ...result, note };
+}
+
 function outcome<T>(run: () => T): T | { code: string; message: string } {
   const refusal = (error: unknown) => {
     if (error instanceof ResultQueryError) return { code: error.code, message: error.message };
@@ -124,7 +135,7 @@ function outcome<T>(run: () => T): T | { code: string; message: string } {
   };
   try {
     const result = run();
-    return result instanceof Promise ? (result.catch(refusal) as T) : result;
+    return result instanceof Promise ? (result.then(sameNote, refusal) as T) : sameNote(result);
   } catch (error) {
     return refusal(error);
   }

@@ -88,7 +88,7 @@ function refusalsReachTheClient(connect: () => Promise<AnyClient>, tool: string)
     expect(whole.structuredContent).toMatchObject({ error: { code: "RESULT_SLICE_TOO_LARGE" } });
     expect(firstText(whole)).toContain('Try: result_query with path "$.rows" and limit');
     const all = await call(client, "result_query", { handle, path: "$.rows", limit: 2, fields: [] });
-    expect(all.structuredContent).toMatchObject({ value: [{ id: "T-0", title: "Ticket 0" }, { id: "T-1", title: "Ticket 1" }] });
+    expect(all.structuredContent).toMatchObject({ value: [{ id: "T-0", title: expect.any(String) }, { id: "T-1", title: expect.any(String) }] }); // the fixture's and the demo's tickets
   });
 
   it("S7.1 offset 0 beside page, as a client that fills schema defaults sends it, is accepted", async () => {

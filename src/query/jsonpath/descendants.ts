@@ -5,7 +5,7 @@
  */
 import { JSONPathNode } from "json-p3";
 import type { Location } from "./steps.js";
-import { tick } from "../cost.js";
+import { tick, watching } from "../cost.js";
 
 /**
  * The descendant segment of RFC 9535 2.5.2 (each node, then its children in order, depth first, each
@@ -14,13 +14,13 @@ import { tick } from "../cost.js";
  * below that; other selectors take the stack walk, no generator per level. Each node yielded costs a
  * step here (runFrom does not wrap this segment again), and each value visited one more.
  */
-export function* descend(selectors: readonly unknown[], names: readonly string[] | undefined, nodes: Iterable<JSONPathNode>): Generator<JSONPathNode> {
+export function* descend(selectors: readonly unknown[], names: readonly string[] | undefined, nodes: Iterable<JSONPathNode>, watched?: readonly number[]): Generator<JSONPathNode> {
   for (const node of nodes) {
     const location = node.location as unknown as Location;
     if (!names) yield* stackWalk(node.value, location, selectors, undefined, node.root);
     else if (node.value !== null && typeof node.value === "object") {
       const found: JSONPathNode[] = [];
-      namesBelow(node.value, location, names, node.root, found, 0);
+      namesBelow(node.value, location, names, node.root, found, 0, watched && { entries: watched, watch: watching() });
       yield* found;
     } else tick(); // a scalar: visited, and names select nothing in it
   }
@@ -30,22 +30,28 @@ export function* descend(selectors: readonly unknown[], names: readonly string[]
 const RECURSION_DEPTH = 400;
 
 /** The nodes names select in container `value` and below it, in descendant order, into `found`. */
-function namesBelow(value: object, location: Location, names: readonly string[], root: unknown, found: JSONPathNode[], depth: number): void {
+/** The watched entries of the names (S18.2) and the watch of this evaluation. */
+type Watching = { readonly entries: readonly number[]; readonly watch: ReturnType<typeof watching> } | undefined;
+
+function namesBelow(value: object, location: Location, names: readonly string[], root: unknown, found: JSONPathNode[], depth: number, watched: Watching): void {
   if (depth >= RECURSION_DEPTH) {
-    for (const node of stackWalk(value, location, undefined, names, root)) found.push(node);
+    for (const node of stackWalk(value, location, undefined, names, root, watched)) found.push(node);
     return;
   }
   tick();
   if (Array.isArray(value)) {
     for (let i = 0; i < value.length; i++) {
       const child: unknown = value[i];
-      if (child !== null && typeof child === "object") namesBelow(child, location.concat(i), names, root, found, depth + 1);
+      if (child !== null && typeof child === "object") namesBelow(child, location.concat(i), names, root, found, depth + 1, watched);
       else tick();
     }
     return;
   }
-  for (const name of names) {
-    if (Object.hasOwn(value, name)) {
+  for (let n = 0; n < names.length; n++) {
+    const name = names[n]!;
+    const has = Object.hasOwn(value, name);
+    watched?.watch?.saw(watched.entries[n]!, value, has);
+    if (has) {
       tick();
       found.push(new JSONPathNode((value as Record<string, never>)[name]!, location.concat(name) as never, root as never));
     }
@@ -53,7 +59,7 @@ function namesBelow(value: object, location: Location, names: readonly string[],
   // Object.keys gives the order environment.entries does (json-p3's deterministic mode is Object.entries).
   for (const key of Object.keys(value)) {
     const child: unknown = (value as Record<string, unknown>)[key];
-    if (child !== null && typeof child === "object") namesBelow(child, location.concat(key), names, root, found, depth + 1);
+    if (child !== null && typeof child === "object") namesBelow(child, location.concat(key), names, root, found, depth + 1, watched);
     else tick();
   }
 }
@@ -62,7 +68,7 @@ function namesBelow(value: object, location: Location, names: readonly string[],
  * The descendant walk on an explicit stack, from `start` (visited first): each value passed to `selectors`,
  * or, for names only, those names tested in place. A child's location is made only when something needs it.
  */
-function* stackWalk(start: unknown, at: Location, selectors: readonly unknown[] | undefined, names: readonly string[] | undefined, root: unknown): Generator<JSONPathNode> {
+function* stackWalk(start: unknown, at: Location, selectors: readonly unknown[] | undefined, names: readonly string[] | undefined, root: unknown, watched?: Watching): Generator<JSONPathNode> {
   const values: unknown[] = [start];
   const parents: (Location | undefined)[] = [undefined];
   const keys: (string | number)[] = [0];
@@ -76,8 +82,11 @@ function* stackWalk(start: unknown, at: Location, selectors: readonly unknown[] 
     const location = parent ? parent.concat(key) : at;
     if (names) {
       if (!Array.isArray(value)) {
-        for (const name of names) {
-          if (Object.hasOwn(value as object, name)) {
+        for (let n = 0; n < names.length; n++) {
+          const name = names[n]!;
+          const has = Object.hasOwn(value as object, name);
+          watched?.watch?.saw(watched.entries[n]!, value as object, has);
+          if (has) {
             tick();
             yield new JSONPathNode((value as Record<string, never>)[name]!, location.concat(name) as never, root as never);
           }

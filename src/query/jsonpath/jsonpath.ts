@@ -16,11 +16,13 @@ import { cutForMessage, quoteArgument } from "../../util/quote-argument.js";
 import { regexFunction } from "./iregexp.js";
 import { descend } from "./descendants.js";
 import { Location } from "./steps.js";
-import { CostMeter, tick, useMeter } from "../cost.js";
+import { CostMeter, tick, useMeter, watching } from "../cost.js";
 import { meterFilter } from "./filter-limits.js";
+import { planWatch, type WatchPlan } from "../refusals/watch-plan.js";
+import type { MemberWatch } from "../refusals/member-watch.js";
 
 export { Location } from "./steps.js";
-export { CostMeter, tick, useMeter } from "../cost.js";
+export { CostMeter, tick, useMeter, watching } from "../cost.js";
 
 /** One node of a nodelist: its value and its keys and indexes from the root. */
 export interface JsonPathNode {
@@ -88,14 +90,18 @@ function* counted(nodes: Iterable<JSONPathNode>): Generator<JSONPathNode> {
  * A singular query inside a filter (`@.owner`, evaluated once per item): stepped directly, without a
  * generator per segment. The node's location is never read inside a filter, so it is the root's.
  */
-function singularRun(query: JSONPathQuery): (value: unknown) => JSONPathNode[] {
+function singularRun(query: JSONPathQuery, watched?: readonly number[]): (value: unknown) => JSONPathNode[] {
   const steps = query.segments.map((segment) => segment.selectors[0] as unknown as { name?: string; index?: number });
   const root = new Location(undefined, "");
   return (start) => {
     let value = start;
-    for (const { name, index } of steps) {
+    for (let at = 0; at < steps.length; at++) {
+      const { name, index } = steps[at]!;
       if (typeof name === "string") {
-        if (value === null || typeof value !== "object" || Array.isArray(value) || !Object.hasOwn(value, name)) return [];
+        if (value === null || typeof value !== "object" || Array.isArray(value)) return [];
+        const has = Object.hasOwn(value, name);
+        if (watched) watching()?.saw(watched[at]!, value, has); // S18.2: a name no item has is told
+        if (!has) return [];
         value = (value as Record<string, unknown>)[name];
       } else {
         if (!Array.isArray(value)) return [];
@@ -112,7 +118,7 @@ function singularRun(query: JSONPathQuery): (value: unknown) => JSONPathNode[] {
  * Gives every descendant segment of the compiled query the stack walk above, and every query inside a
  * filter (`@..x`, `$.y`) parent-linked locations, so no node costs a copy of its path.
  */
-function useStackWalk(query: JSONPathQuery, path: string): { usesRoot: boolean } {
+function useStackWalk(query: JSONPathQuery, path: string, watch: WatchPlan): { usesRoot: boolean } {
   let usesRoot = false;
   let filterNodes = 0;
   const seen = new Set<object>();
@@ -127,11 +133,12 @@ function useStackWalk(query: JSONPathQuery, path: string): { usesRoot: boolean }
       const segment = item as unknown as Segment;
       const selectors = segment.selectors;
       const names = selectors.every((selector) => selector instanceof NameSelector) ? selectors.map((selector) => (selector as unknown as { name: string }).name) : undefined;
-      segment.lazyResolve = ((nodes: Iterable<JSONPathNode>) => descend(selectors, names, nodes)) as never;
-      segment.resolve = (nodes) => Array.from(descend(selectors, names, nodes as never)) as never;
+      const watched = watch.descendants.get(segment);
+      segment.lazyResolve = ((nodes: Iterable<JSONPathNode>) => descend(selectors, names, nodes, watched)) as never;
+      segment.resolve = (nodes) => Array.from(descend(selectors, names, nodes as never, watched)) as never;
     } else if (item !== query && item instanceof JSONPathQuery) {
       const inner = item;
-      const select = inner.singularQuery() ? singularRun(inner) : (value: unknown) => Array.from(run(inner.segments, value));
+      const select = inner.singularQuery() ? singularRun(inner, watch.relative.get(inner)) : (value: unknown) => Array.from(run(inner.segments, value));
       inner.lazyQuery = (value) => select(value)[Symbol.iterator]();
       inner.query = (value) => new JSONPathNodeList(select(value));
     }
@@ -149,6 +156,8 @@ export interface CompiledJsonPath {
   readonly singular: boolean;
   /** Whether a filter in it reads the root (`$.a` inside `[?…]`), so it needs the whole answer. */
   readonly usesRoot: boolean;
+  /** The member names it looks up, watched while it runs (S18.2). */
+  readonly watch: WatchPlan;
 }
 
 /**
@@ -174,15 +183,17 @@ export function compileJsonPath(path: string): CompiledJsonPath {
       `Path ${quoteArgument(path)} is not a valid query (${detail}). Use a path such as $.rows[2].title, $.rows[*].id, $.rows[?@.status == 'open'], rows.2.title or /rows/2/title; "$" is the whole answer.`,
     );
   }
-  const { usesRoot } = useStackWalk(query, path);
-  return { query, singular: query.singularQuery(), usesRoot };
+  const watch = planWatch(query, watching); // before the stack walk, which takes its entries
+  const { usesRoot } = useStackWalk(query, path, watch);
+  return { query, singular: query.singularQuery(), usesRoot, watch };
 }
 
 /**
  * The nodes `compiled` selects in `answer`, in the RFC's order, produced lazily so a caller keeps only
  * the page it returns. The whole iteration must run synchronously (one step budget per evaluation).
  */
-export function selectNodes(compiled: CompiledJsonPath, answer: unknown, path: string, meter = new CostMeter()): Generator<JsonPathNode> {
+export function selectNodes(compiled: CompiledJsonPath, answer: unknown, path: string, meter = new CostMeter(), watch?: MemberWatch): Generator<JsonPathNode> {
+  if (watch) meter.watch = watch;
   return selectFrom(run(compiled.query.segments, answer), path, meter);
 }
 

@@ -36,6 +36,7 @@ export async function descendantNodes(answer: StreamedAnswer, items: ItemPlan, q
     tick(); // the node each name step yields, as jsonpath.ts `runFrom` counts it
   }
   const stack: Entry[] = [{ value: start, location }];
+  const watched = budget.watch?.plan.descendants.get(segments[0]!); // S18.2: the names, as `descend` watches them
   while (stack.length > 0) {
     const entry = stack.pop()!;
     useMeter(budget);
@@ -54,7 +55,9 @@ export async function descendantNodes(answer: StreamedAnswer, items: ItemPlan, q
       for (let i = value.length - 1; i >= 0; i--) stack.push({ value: value[i], location: here.concat(i) });
       continue;
     }
-    for (const name of names) {
+    for (let n = 0; n < names.length; n++) {
+      const name = names[n]!;
+      if (watched) budget.watch!.saw(watched[n]!, value, hasOwn(value, name));
       if (hasOwn(value, name) && (tick(), true) && !emit([new JSONPathNode((value as Record<string, never>)[name]!, here.concat(name) as never, undefined as never)])) return "read";
     }
     const keys = Object.keys(value);

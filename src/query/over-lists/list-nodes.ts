@@ -33,8 +33,9 @@ export async function listNodes(
   const reading = await answer.forEachBatch(list, {
     ...items.window(length),
     // Batches are charged by their nodes, not their bytes: the streamed, worker and whole-value evaluations
-    // then refuse at exactly the same point (S14.6, S21.1).
-    admit: items.needles && ((text) => admits(items, text)),
+    // then refuse at exactly the same point (S14.6, S21.1). A batch not parsed may still hold a watched
+    // name as a key: then it never gets the note (S18.2).
+    admit: items.needles && ((text) => admits(items, text) || (budget.watch?.skipped(text), false)),
     wants: read && ((batch) => read.has(batch)),
     visit: (first, batch, number) => {
       if (counts) takeCounts(counts, counted, number, pager, budget);
@@ -45,5 +46,6 @@ export async function listNodes(
   if (reading !== "read") return reading;
   if (stopped) return "stopped";
   if (counts) takeCounts(counts, counted, counts.nodes.length, pager, budget);
+  if (counts) for (const state of counts.watches) budget.watch?.merge(state); // what the workers visited (S18.2)
   return "read";
 }

@@ -21,6 +21,7 @@ import { searchResult, searchWindow, type SearchConfig } from "../search/search-
 import { Search, type StartNode } from "../search/search.js";
 import { hitCounter, textMayHold } from "../search/text.js";
 import type { BatchWorkers } from "../workers/pool.js";
+import { describeSearched, plural } from "../refusals/notes.js";
 
 export async function answerOverBatches(
   answer: StreamedAnswer,
@@ -36,8 +37,9 @@ export async function answerOverBatches(
   let reading: BatchReading = "read";
   const result = await nodelistResult(
     async () => {
-      const pager = new NodelistPager(plan.path, args, config.thresholdBytes);
+      const pager = new NodelistPager(plan.path, args, config.thresholdBytes, plan.compiled.watch);
       const budget = meter;
+      budget.watch = pager.watch; // what each batch visits is told to the one watch (S18.2)
       const ended =
         answer.list !== undefined
           ? await listNodes(answer, answer.list, items, { list: plan.path, asked: plan.path }, pager, budget, workers)
@@ -90,5 +92,9 @@ async function searchOverBatches(answer: StreamedAnswer, plan: QueryPlan, needle
       if (reading !== "read") return reading;
     }
   }
-  return searchResult(search.hits, search.total, formatPath(start.steps), window.offset, config);
+  const searched = () => {
+    if (one) return "list" in one ? plural(answer.lists[one.list]!.length, "a list of", "item") : plural(answer.objects[one.object]!.length, "an object of", "key");
+    return describeSearched(start.value); // as a read of the whole describes it: the keys of the object at the path
+  };
+  return searchResult(search.hits, search.total, formatPath(start.steps), window.offset, config, { needle, searched });
 }

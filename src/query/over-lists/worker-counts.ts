@@ -13,6 +13,7 @@ import { JobOverrun } from "../workers/pool.js";
 import type { ItemPlan } from "../jsonpath/item-plan.js";
 import type { NodelistPager } from "../paths/nodelist.js";
 import type { BatchWorkers } from "../workers/pool.js";
+import type { WatchState } from "../refusals/member-watch.js";
 
 /** Per batch of the list: nodes and steps; batches outside the window give none. */
 export interface BatchCounts {
@@ -20,6 +21,8 @@ export interface BatchCounts {
   readonly steps: Float64Array;
   /** Units the workers spent per kind of work: their units are charged as the kind that cost most. */
   readonly by: Partial<Record<CostKind, number>>;
+  /** What each job's batches showed of the names the query looks up (S18.2). */
+  readonly watches: WatchState[];
 }
 
 /**
@@ -37,7 +40,7 @@ export async function countInWorkers(
   const { batches, bytes } = answer.sizeOf(list);
   if (!workers || bytes < workers.minBytes || !workers.available()) return undefined;
   const { length } = answer.lists[list]!;
-  const counts: BatchCounts = { nodes: new Int32Array(batches), steps: new Float64Array(batches), by: {} };
+  const counts: BatchCounts = { nodes: new Int32Array(batches), steps: new Float64Array(batches), by: {}, watches: [] };
   const jobs: Promise<void>[] = [];
   let failed = false;
   let over = false; // a job spent its share, or overran its deadline: the call is refused, never run again here (S21.1, S21.4)
@@ -50,8 +53,9 @@ export async function countInWorkers(
     jobs.push(
       workers.count(job, meter).then(
         (reply) => {
-          const { nodes, steps } = reply;
+          const { nodes, steps, watch } = reply;
           for (const [kind, units] of Object.entries(reply.by ?? {})) counts.by[kind as CostKind] = (counts.by[kind as CostKind] ?? 0) + units;
+          if (watch) counts.watches.push(watch);
           if (reply.over) over = true;
           else if (nodes?.length !== wanted || steps?.length !== wanted) failed = true; // not the reply asked for
           else for (let i = 0; i < wanted; i++) [counts.nodes[piece.batch + i], counts.steps[piece.batch + i]] = [nodes[i]!, steps[i]!];

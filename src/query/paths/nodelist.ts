@@ -12,17 +12,18 @@ import { jsonSize } from "../../util/size.js";
 import type { CostMeter, JsonPathNode } from "../jsonpath/jsonpath.js";
 import { fieldPicker } from "./page.js";
 import { checkFieldsFound } from "../refusals/refusals.js";
+import { MemberWatch, type WatchPlan } from "../refusals/member-watch.js";
 import { formatPath } from "./path.js";
 import { sliceWindow, type QueryArguments } from "./plan.js";
 
 /** A nodelist page (S14.2), or how many nodes fit when the page would pass the size limit (S7.6). */
 export type NodelistPage =
-  | { fits: true; result: { path: string; value: unknown[]; paths: string[]; total: number; offset: number; nextOffset?: number } }
+  | { fits: true; result: { path: string; value: unknown[]; paths: string[]; total: number; offset: number; nextOffset?: number; note?: string } }
   | { fits: false; fit: number; bytes: number; offset: number };
 
-export function nodelistPage(nodes: Iterable<JsonPathNode>, query: string, args: QueryArguments, thresholdBytes: number): NodelistPage {
-  const pager = new NodelistPager(query, args, thresholdBytes);
-  for (const node of nodes) if (!pager.add(node)) break;
+export function nodelistPage(nodes: (watch: MemberWatch | undefined) => Iterable<JsonPathNode>, query: string, args: QueryArguments, thresholdBytes: number, watch?: WatchPlan): NodelistPage {
+  const pager = new NodelistPager(query, args, thresholdBytes, watch);
+  for (const node of nodes(pager.watch)) if (!pager.add(node)) break;
   return pager.page();
 }
 
@@ -30,9 +31,9 @@ export function nodelistPage(nodes: Iterable<JsonPathNode>, query: string, args:
  * `nodelistPage` for a call that must not hold the thread (S21.4): between two nodes, once `meter` says
  * the thread was held long enough, other calls are let in (the evaluation resumes with its own meter).
  */
-export async function nodelistPageSliced(nodes: Iterable<JsonPathNode>, query: string, args: QueryArguments, thresholdBytes: number, meter: CostMeter): Promise<NodelistPage> {
-  const pager = new NodelistPager(query, args, thresholdBytes);
-  for (const node of nodes) {
+export async function nodelistPageSliced(nodes: (watch: MemberWatch | undefined) => Iterable<JsonPathNode>, query: string, args: QueryArguments, thresholdBytes: number, meter: CostMeter, watch?: WatchPlan): Promise<NodelistPage> {
+  const pager = new NodelistPager(query, args, thresholdBytes, watch);
+  for (const node of nodes(pager.watch)) {
     if (!pager.add(node)) break;
     if (meter.shouldYield()) await meter.letOthersIn();
   }
@@ -51,15 +52,19 @@ export class NodelistPager {
   private bytes = 2; // []
   private total = 0;
   private refused = false;
+  /** The names the query looks up, as the evaluation finds them (S18.2): an empty answer says which no node had. */
+  readonly watch?: MemberWatch;
 
   constructor(
     query: string,
     private readonly args: QueryArguments,
     private readonly thresholdBytes: number,
+    watch?: WatchPlan,
   ) {
     ({ offset: this.offset, limit: this.limit } = sliceWindow(args, DEFAULT_LIMITS.nodes));
     this.pick = fieldPicker(args.fields);
     this.path = cutForMessage(query);
+    if (watch && watch.watched.length > 0) this.watch = new MemberWatch(watch);
   }
 
   /** Counts a node, keeping it when on the page; false when the page is over the size limit (stop: it is refused). */
@@ -102,6 +107,8 @@ export class NodelistPager {
     if (this.refused) return { fits: false, fit: value.length, bytes: this.bytes, offset };
     const result: Extract<NodelistPage, { fits: true }>["result"] = { path, value, paths: this.paths, total, offset: Math.min(offset, total) };
     if (offset + value.length < total) result.nextOffset = offset + value.length;
+    const note = total === 0 ? this.watch?.note() : undefined;
+    if (note) result.note = note;
     return { fits: true, result };
   }
 }

@@ -34,6 +34,8 @@ export interface QueryArguments {
   fields?: string[];
   /** Text to find under `path` (S14.4); answered by `search.ts`. */
   search?: string;
+  /** How lenient arguments were read (S18.4): each becomes part of the answer's `note`. */
+  notes?: string[];
 }
 
 export type QueryPlan =

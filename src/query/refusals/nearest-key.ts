@@ -37,6 +37,18 @@ export function nearestKey(object: Record<string, unknown> | PiecedObject, keys:
   return best;
 }
 
+/**
+ * `keys` with those nearest `name` first (S14.5's distance, any case), the rest in their order: what a
+ * note lists as the keys found where a name was missing (S18.2). `keys` are a bounded sample.
+ */
+export function keysNearestFirst(keys: readonly string[], name: string): string[] {
+  if (name.length === 0 || name.length > NAME_CHARS) return [...keys];
+  const wanted = name.toLowerCase();
+  const max = maxDistance(name.length);
+  const near = keys.map((key, order) => ({ key, order, d: key.length > NAME_CHARS ? max + 1 : distance(wanted, key.toLowerCase(), max) }));
+  return near.sort((a, b) => a.d - b.d || a.order - b.order).map(({ key }) => key);
+}
+
 /** A key present in `object` that differs from `name` by case, or by one deletion, insertion, substitution or swap. */
 function oneEditAway(object: Record<string, unknown> | PiecedObject, name: string): string | undefined {
   const has = object instanceof PiecedObject ? (key: string) => object.knows(key) : (key: string) => hasOwn(object, key);

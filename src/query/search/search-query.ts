@@ -13,6 +13,7 @@ import type { QueryResult } from "../query.js";
 import { fittingItems } from "../refusals/refusals.js";
 import { searchHits, type SearchHit } from "./search.js";
 import type { CostMeter } from "../cost.js";
+import { describeSearched, searchedNothing } from "../refusals/notes.js";
 
 /** What of the plugin instance that folded the handle a search needs: its slice limit and preview length. */
 export interface SearchConfig {
@@ -27,7 +28,8 @@ export function searchQuery(answer: unknown, plan: QueryPlan, args: QueryArgumen
   const window = searchWindow(args, config);
   // Nodes of a nodelist may overlap (`$..*`, unions): each place is searched once.
   const { hits, total } = searchHits(starts, args.search, { ...window, overlapping: !evaluation.singular, meter });
-  return searchResult(hits, total, path, window.offset, config);
+  const searched = () => (evaluation.singular ? describeSearched(evaluation.value) : `the ${starts.length} nodes it selects`);
+  return searchResult(hits, total, path, window.offset, config, { needle: args.search, searched });
 }
 
 /** The page a search answers (S14.4): its window of hits, and the length of a hit's text. */
@@ -40,7 +42,7 @@ export function searchWindow(args: QueryArguments, config: SearchConfig): { offs
 }
 
 /** The page of hits as an answer, or its refusal when over the slice limit (S7.6). */
-export function searchResult(hits: SearchHit[], total: number, path: string, offset: number, config: SearchConfig): QueryResult {
+export function searchResult(hits: SearchHit[], total: number, path: string, offset: number, config: SearchConfig, empty?: { needle: string; searched: () => string }): QueryResult {
   const bytes = jsonSize(hits);
   if (bytes > config.thresholdBytes) {
     const fit = fittingItems(hits, config.thresholdBytes);
@@ -55,5 +57,6 @@ export function searchResult(hits: SearchHit[], total: number, path: string, off
   const start = Math.min(offset, total);
   const result: QueryResult = { path, value: hits, total, offset: start };
   if (start + hits.length < total) result.nextOffset = start + hits.length;
+  if (total === 0 && empty) result.note = searchedNothing(empty.needle, path, empty.searched()); // S18.2
   return result;
 }

@@ -1,4 +1,4 @@
-import { DEFAULT_LIMITS, MAX_LIMIT, MAX_SEARCH_CHARS, RESULT_QUERY_TOOL_NAME } from "../../defaults.js";
+import { CLAUDE_CODE_MAX_RESULT_CHARS, DEFAULT_LIMITS, DEFAULT_THRESHOLD_BYTES, MAX_LIMIT, MAX_RESULT_SIZE_META_KEY, MAX_SEARCH_CHARS, RESULT_ENVELOPE_CHARS, RESULT_QUERY_TOOL_NAME } from "../../defaults.js";
 import type { Owner } from "../../records/crypto/keys.js";
 import { describeError, RESULT_QUERY_ERROR_CODES, ResultQueryError } from "../../errors.js";
 import { StreamedAnswer } from "../../records/read/batch-source.js";
@@ -16,6 +16,8 @@ import { CostMeter } from "../cost.js";
 import type { ResultHandleStore, StoredValue } from "../../records/store.js";
 import { textResult, type ToolResult } from "../../util/tool-result.js";
 import { jsonSize, withKnownSizes } from "../../util/size.js";
+import { withNotes } from "../refusals/notes.js";
+import { ANY_JSON_SCHEMA } from "../../util/json.js";
 
 /** A plugin instance as `result_query` sees it: where its handles live and how large a slice may be. */
 export interface HandleSource {
@@ -28,35 +30,24 @@ export interface HandleSource {
 /** The caller, or how to find it per source when hosts resolve owners per plugin instance. */
 export type OwnerOf = Owner | ((source: HandleSource) => Owner);
 
+/**
+ * What every conversation pays for (S18.3): the entry as compact JSON (name, description, inputSchema) stays
+ * under 1,800 bytes, so the property descriptions are short and the description holds the examples once.
+ */
 const INPUT_JSON_SCHEMA = {
   type: "object",
   properties: {
-    handle: { type: "string", description: "The handle from a folded answer" },
-    path: {
-      type: "string",
-      default: "$",
-      description:
-        'Where to read: "$" (whole answer), $.rows[2].title, $[\'rows\'][-1], rows.2.title, /rows/2/title, ' +
-        "or any RFC 9535 JSONPath query, such as $.rows[?@.status == 'open'] or $..title (answers the matching nodes)",
-    },
-    offset: { type: "integer", minimum: 0, default: 0, description: "First list item, string character, object key or selected node" },
-    limit: {
-      type: "integer",
-      minimum: 1,
-      maximum: MAX_LIMIT,
-      description: `How many: default ${DEFAULT_LIMITS.items} items or nodes, ${DEFAULT_LIMITS.keys} keys or ${DEFAULT_LIMITS.chars} characters`,
-    },
-    page: { type: "integer", minimum: 1, description: "One-based page of `limit`, in place of offset" },
-    fields: { type: "array", items: { type: "string" }, description: "Keys to keep of an object, or of each object in a list or nodelist; [] keeps all" },
-    search: {
-      type: "string",
-      minLength: 1,
-      maxLength: MAX_SEARCH_CHARS,
-      description: "Text to find under path, case-insensitively, in values and keys: answers hits { path, text, line? }, paged like items",
-    },
+    handle: { type: "string", description: "The handle of a folded answer" },
+    path: { type: "string", default: "$", description: "Where to read, or a JSONPath query" },
+    offset: { type: "integer", minimum: 0, default: 0, description: "First item, character, key or node" },
+    limit: { type: "integer", minimum: 1, maximum: MAX_LIMIT, description: "How many" },
+    page: { type: "integer", minimum: 1, description: "One-based page of limit, instead of offset" },
+    fields: { type: "array", items: { type: "string" }, description: "Keys to keep of each object" },
+    search: { type: "string", minLength: 1, maxLength: MAX_SEARCH_CHARS, description: "Text to find under path, any case" },
   },
   required: ["handle"],
 } as const;
+
 
 /**
  * Admits both the slice of S7.5 and the refusal of S7.6: MCP SDK v1 clients (the MCP Inspector, most
@@ -66,16 +57,16 @@ const INPUT_JSON_SCHEMA = {
 const OUTPUT_JSON_SCHEMA = {
   type: "object",
   properties: {
-    path: { type: "string", description: "Canonical path of the value read; for a nodelist or a search under one, the query as given" },
+    path: { type: "string" },
     // Any JSON: a slice, the values of a nodelist (S14.2), or search hits { path, text, key?, line?, offset? } (S14.4, S14.7).
-    value: { description: "The slice; for a nodelist, the values of the selected nodes; for a search, the hits { path, text, key?, line?, offset? }" },
-    paths: { type: "array", items: { type: "string" }, description: "For a nodelist: the canonical path of each node in value" },
-    total: { type: "integer", description: "Items, characters or keys at the path, nodes selected, or hits of a search" },
-    offset: { type: "integer", description: "First index returned" },
-    nextOffset: { type: "integer", description: "Offset of the next slice, when more remains" },
+    value: { ...ANY_JSON_SCHEMA, description: "The slice, the nodes' values, or search hits { path, text, line? }" },
+    paths: { type: "array", items: { type: "string" } },
+    total: { type: "integer" },
+    offset: { type: "integer" },
+    nextOffset: { type: "integer", description: "Where the next slice starts, when more remains" },
+    note: { type: "string", description: "Why nothing was found, or how an argument was read" }, // S18.2, S18.4
     error: {
       type: "object",
-      description: "Present instead of a slice when the call is refused (isError: true)",
       properties: {
         code: { type: "string", enum: RESULT_QUERY_ERROR_CODES },
         message: { type: "string" },
@@ -108,18 +99,23 @@ function passThroughSchema(json: Record<string, unknown>) {
 export class ResultQueryTool {
   readonly name = RESULT_QUERY_TOOL_NAME;
   readonly title = "Read part of a folded answer";
-  readonly description =
-    "Reads part of a large tool answer that was folded into { preview, shape, handle }. Pass the handle, " +
-    'a path ("$" or omitted for the whole answer; $.rows[2].title, $[\'rows\'][-1], the dot path rows.2.title, ' +
-    "or the JSON Pointer /rows/2/title), or an RFC 9535 JSONPath query to filter, such as " +
-    "$.rows[?@.status == 'open'] (wildcards, slices, $..name and filters answer { value: [nodes], paths, total }), " +
-    "and optionally offset, limit or page (one-based, instead of offset) " +
-    `and fields (keys to keep). Lists return ${DEFAULT_LIMITS.items} items, objects ${DEFAULT_LIMITS.keys} keys and ` +
-    `strings ${DEFAULT_LIMITS.chars} characters by default; nextOffset says where the next slice starts. ` +
-    'To find text, pass search, e.g. { handle, search: "timeout" }: every value or key under path containing it ' +
-    "(any case) comes back as a hit { path, text }, with line for multi-line text, paged like items. " +
-    "Handles expire after a few minutes and work only in the session that received them: on " +
-    "RESULT_HANDLE_NOT_FOUND, call the original tool again.";
+  /** The description with the sentence on references (S15.1), as listed where they resolve (S18.3). */
+  readonly description = describeResultQuery(true);
+  /** The description as listed on a host where references resolve, or not (S15.3, S18.3). */
+  descriptionFor(references: boolean): string {
+    return describeResultQuery(references);
+  }
+  /**
+   * S18.5: `_meta` of the `tools/list` entry. `anthropic/maxResultSizeChars` is the largest answer this
+   * tool returns, as characters: a slice is at most the largest `thresholdBytes` of the instances (bytes
+   * are never fewer than characters), its nodes' paths about as much again, plus the envelope; so Claude
+   * Code keeps the plugin's own slices in context instead of spilling them to a file.
+   */
+  listingMeta(): Record<string, unknown> {
+    const thresholds = this.sources().map((source) => source.config.thresholdBytes);
+    const threshold = thresholds.length > 0 ? Math.max(...thresholds) : DEFAULT_THRESHOLD_BYTES;
+    return { [MAX_RESULT_SIZE_META_KEY]: Math.min(CLAUDE_CODE_MAX_RESULT_CHARS, 2 * threshold + RESULT_ENVELOPE_CHARS) };
+  }
   readonly inputJsonSchema: Record<string, unknown> = INPUT_JSON_SCHEMA;
   readonly outputJsonSchema: Record<string, unknown> = OUTPUT_JSON_SCHEMA;
   readonly inputSchema = passThroughSchema(INPUT_JSON_SCHEMA);
@@ -164,13 +160,13 @@ export class ResultQueryTool {
       const streamed = await answerOverBatches(found.value, plan, args, config, found.source.workers, meter);
       if (streamed === "lost") throw handleNotFound(args.handle);
       if (streamed === "unavailable") throw storeUnavailable(); // the store failed between two batches (S9.1): try again
-      return { result: streamed, expiresAt: found.expiresAt };
+      return { result: withNotes(streamed, args.notes), expiresAt: found.expiresAt };
     }
     const result =
       args.search !== undefined
         ? searchQuery(found.value, plan, { ...args, search: args.search }, config, meter)
         : await answerPlanSliced(found.value, plan, args, config.thresholdBytes, meter);
-    return { result, expiresAt: found.expiresAt };
+    return { result: withNotes(result, args.notes), expiresAt: found.expiresAt };
   }
 
   /**
@@ -254,6 +250,23 @@ export class ResultQueryTool {
     if (unavailable) throw storeUnavailable();
     throw handleNotFound(handle);
   }
+}
+
+/**
+ * The description (S7.8, S14.7, S18.3): path forms with one filter, the defaults, one search, that
+ * handles expire, and, where references resolve, one sentence on passing an answer on (S15.3).
+ */
+export function describeResultQuery(references: boolean): string {
+  return (
+    "Reads part of a large tool answer folded into { preview, shape, handle }. " +
+    `path: "$" (the whole answer, default), $.rows[2].title, rows.2.title, /rows/2/title, or an RFC 9535 JSONPath ` +
+    "query such as $.rows[?@.status == 'open'] or $..title, answering { value: [nodes], paths, total }. " +
+    `offset, limit or page (one-based) slice lists (${DEFAULT_LIMITS.items} items by default), objects (${DEFAULT_LIMITS.keys} keys) and strings ` +
+    `(${DEFAULT_LIMITS.chars} characters); nextOffset says where the next slice starts. fields keeps those keys of each object. ` +
+    'search finds text in values and keys under path, in any case, e.g. { handle, search: "timeout" }: hits { path, text, line? }. ' +
+    (references ? 'To pass an answer, or a part, to another tool, put { "$result": handle, "path": … } in its arguments. ' : "") +
+    "Handles expire after minutes and work only in the session that got them: on RESULT_HANDLE_NOT_FOUND, call the original tool again."
+  );
 }
 
 function storeUnavailable(): ResultQueryError {

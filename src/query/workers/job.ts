@@ -14,6 +14,7 @@ import { ResultQueryError } from "../../errors.js";
 import { BATCH_JOB_UNITS } from "../../defaults.js";
 import { admits, descendantsPlanAt, itemPlanOf, type ItemPlan } from "../jsonpath/item-plan.js";
 import { decodeUtf8 } from "../../util/utf8.js";
+import { MemberWatch, type WatchPlan, type WatchState } from "../refusals/member-watch.js";
 
 export interface CountJob {
   /** The JSONPath query (compiled once per worker, kept for the next jobs of the same query). */
@@ -41,6 +42,8 @@ export interface CountReply {
   readonly over?: boolean;
   /** Units spent per kind of work in the whole job (what the refusal names as costing most). */
   readonly by?: Readonly<Record<string, number>>;
+  /** Which names the query looks up its batches had, and keys where they had not (S18.2). */
+  readonly watch?: WatchState;
 }
 
 /** A worker's answer to one message: never a throw, which would end the worker (a batch that fails is -1). */
@@ -53,17 +56,19 @@ export function replyTo({ id, job }: { id: number; job: CountJob }): { id: numbe
   }
 }
 
-let kept: { query: string; at: string; plan: ItemPlan | undefined } | undefined;
+let kept: { query: string; at: string; plan: ItemPlan | undefined; watch: WatchPlan } | undefined;
 
 /** What a worker answers for `job`. Whatever a batch throws is told as -1: the calling thread evaluates that batch itself, to throw the coded refusal where it belongs. */
 export function countJob(job: CountJob): CountReply {
   const at = job.at ? JSON.stringify(job.at) : "";
   if (kept?.query !== job.query || kept.at !== at) {
-    const plan = itemPlanOf(compileJsonPath(job.query));
+    const compiled = compileJsonPath(job.query);
+    const plan = itemPlanOf(compiled);
     const descendants = job.at && plan?.descendants;
-    kept = { query: job.query, at, plan: job.at ? descendants && descendantsPlanAt(job.at, descendants.segments, descendants.rest) : plan };
+    kept = { query: job.query, at, plan: job.at ? descendants && descendantsPlanAt(job.at, descendants.segments, descendants.rest) : plan, watch: compiled.watch };
   }
   const plan = kept.plan;
+  const watch = kept.watch.watched.length > 0 ? new MemberWatch(kept.watch) : undefined;
   const nodes: number[] = [];
   const steps: number[] = [];
   const meter = new CostMeter(BATCH_JOB_UNITS); // one job's share of a call (S21.1, S21.4): past it, it stops and says so
@@ -71,18 +76,19 @@ export function countJob(job: CountJob): CountReply {
     const [first, from, to] = [job.ranges[3 * i]!, job.ranges[3 * i + 1]!, job.ranges[3 * i + 2]!];
     const body = decodeUtf8(job.bytes.subarray(from, to), job.ascii[i]);
     const text = i === 0 && job.head ? decodeUtf8(job.head, false) + body : body;
-    const counted = plan ? countBatch(plan, job.query, job.length, first, text, meter) : { nodes: -1, steps: 0 };
+    const counted = plan ? countBatch(plan, job.query, job.length, first, text, meter, watch) : { nodes: -1, steps: 0 };
     if (counted.over) return { nodes, steps, over: true, by: meter.by }; // its share is spent: stop at once (S21.1)
     nodes.push(counted.nodes);
     steps.push(counted.steps);
   }
-  return { nodes, steps, by: meter.by };
+  return watch ? { nodes, steps, by: meter.by, watch: watch.state() } : { nodes, steps, by: meter.by };
 }
 
 /** Nodes of one batch (its JSON text: items joined by commas), as the calling thread would select them. */
-export function countBatch(plan: ItemPlan, query: string, length: number, first: number, text: string, meter = new CostMeter()): { nodes: number; steps: number; over?: boolean } {
-  if (!admits(plan, text)) return { nodes: 0, steps: 0 }; // not even parsed there
+export function countBatch(plan: ItemPlan, query: string, length: number, first: number, text: string, meter = new CostMeter(), watch?: MemberWatch): { nodes: number; steps: number; over?: boolean } {
+  if (!admits(plan, text)) return watch?.skipped(text), { nodes: 0, steps: 0 }; // not even parsed there
   const before = meter.spent;
+  meter.watch = watch;
   try {
     let nodes = 0;
     for (const _ of plan.select(JSON.parse(`[${text}]`) as unknown[], first, length, meter, query)) nodes++;

@@ -214,12 +214,12 @@ describe("S7.1 S7.6 INVALID_INPUT", () => {
     [{ handle: "h", path: 1 }],
     [{ handle: "h", offset: -1 }],
     [{ handle: "h", offset: 1.5 }],
-    [{ handle: "h", offset: "1" }],
+    [{ handle: "h", offset: "one" }], // a string of digits is read as a number (S18.4)
     [{ handle: "h", limit: 0 }],
     [{ handle: "h", limit: 100001 }],
     [{ handle: "h", page: 0 }],
     [{ handle: "h", page: 1, offset: 1 }],
-    [{ handle: "h", fields: "id" }],
+    [{ handle: "h", fields: 7 }], // one comma-separated string is split (S18.4)
     [{ handle: "h", fields: [1] }],
   ])("refuses %j", (args) => {
     expect(codeOf(() => parseQueryArguments(args))).toBe("INVALID_INPUT");

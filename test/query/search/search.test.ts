@@ -55,11 +55,11 @@ describe("S14.4 search over rows", async () => {
   });
 
   it("nothing found is an empty result, not an error", async () => {
-    expect((await query({ handle, search: "no such text" })).ok).toEqual({ path: "$", value: [], total: 0, offset: 0 });
+    expect((await query({ handle, search: "no such text" })).ok).toEqual({ path: "$", value: [], total: 0, offset: 0, note: expect.stringContaining('contains "no such text"') }); // S18.2
   });
 
   it("refuses a search that is not a string of 1 to 200 characters, or given with fields (INVALID_INPUT)", async () => {
-    for (const search of [5, "", "x".repeat(201), null, ["a"]]) {
+    for (const search of [{ text: "a" }, "", "x".repeat(201), null, ["a"]]) { // a number is searched as its text (S18.4)
       const { code, message } = await query({ handle, search });
       expect(code, JSON.stringify(search)).toBe("INVALID_INPUT");
       expect(message).toMatch(/search must be a string of 1 to 200 characters/);
@@ -83,7 +83,8 @@ describe("S14.7 where the model sees search", async () => {
 
   it("the folded answer's hint mentions filtering and search", async () => {
     const folded = (await client.callTool({ name: "rows", arguments: {} })) as { content: { text: string }[] };
-    expect(folded.content[1]!.text).toMatch(/Filter with a JSONPath path such as \$\.rows\[\?@\.status == 'open'\], or find text with search/);
+    // S18.1: examples of this answer (its rows have owner, not status), each a call to copy.
+    expect(folded.content[1]!.text).toMatch(/Filter with JSONPath: result_query \{"handle":"[^"]+","path":"\$\.rows\[\?@\.owner == 'ana'\]"\}\. Find text: result_query \{"handle":"[^"]+","search":"Ticket"\}/);
   });
 });
 

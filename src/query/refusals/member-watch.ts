@@ -1,0 +1,162 @@
+/**
+ * No silent empties (S18.2), the watch: what one evaluation saw of the names its query looks up (the plan
+ * of `planWatch`), merged across batches and from batch workers, and the note of a nodelist that selected
+ * nothing. A name some visited node has never gets the note.
+ */
+import { formatPath } from "../jsonpath/canonical-path.js";
+import { keysNearestFirst } from "./nearest-key.js";
+import type { NodeWatch, Watched, WatchPlan } from "./watch-plan.js";
+
+export type { NodeWatch, WatchPlan } from "./watch-plan.js";
+export { planWatch } from "./watch-plan.js";
+
+/** Objects whose keys are kept per name, and keys kept: the note names at most 20 of them. */
+const SAMPLED_OBJECTS = 64;
+const SAMPLED_KEYS = 1000;
+
+/** What a watch saw, as plain data: a batch worker sends it back with its counts (S14.6). */
+export interface WatchState {
+  readonly found: readonly boolean[];
+  readonly tested: readonly number[];
+  readonly keys: readonly (readonly string[])[];
+  readonly objects: readonly boolean[];
+}
+
+export class MemberWatch implements NodeWatch {
+  private readonly found: boolean[];
+  private readonly tested: number[];
+  private readonly keys: Set<string>[];
+  private readonly objects: boolean[];
+  /** `"name":` as JSON writes a key, per entry: a batch not parsed is searched for it (`skipped`). */
+  private readonly keyTexts: string[];
+
+  constructor(readonly plan: WatchPlan) {
+    const n = plan.watched.length;
+    this.found = new Array<boolean>(n).fill(false);
+    this.tested = new Array<number>(n).fill(0);
+    this.keys = Array.from({ length: n }, () => new Set<string>());
+    this.objects = new Array<boolean>(n).fill(false);
+    this.keyTexts = plan.watched.map(({ name }) => `${JSON.stringify(name)}:`);
+  }
+
+  saw(entry: number, object: object, has: boolean): void {
+    if (entry < 0 || this.found[entry]) return;
+    if (has) {
+      this.found[entry] = true;
+      return;
+    }
+    if (++this.tested[entry]! > SAMPLED_OBJECTS) return;
+    const keys = this.keys[entry]!;
+    for (const key of Object.keys(object)) {
+      if (keys.size >= SAMPLED_KEYS) break;
+      keys.add(key);
+    }
+  }
+
+  inObject(entry: number): void {
+    this.objects[entry] = true;
+  }
+
+  /**
+   * A batch left unparsed because its text cannot hold a node (S14.6): a name written there as a key may be
+   * a visited node's, so it never gets the note (a name this marks found may be deeper: no note is the safe
+   * side). Otherwise its objects count as the evaluation would have tested them, their keys read from the
+   * text: every object for descendants, the items for a filter's `@.name`, so the note is the one a whole
+   * read gives.
+   */
+  skipped(text: string): void {
+    for (let entry = 0; entry < this.found.length; entry++) {
+      const { kind, inside, first } = this.plan.watched[entry]!;
+      // Later steps look names up only in the nodes the first selects, and an unparsed batch has none.
+      if (this.found[entry] || !first) continue;
+      if (text.includes(this.keyTexts[entry]!)) this.found[entry] = true;
+      else {
+        if (kind === "descendant") this.keysOfText(entry, text, undefined);
+        else if (kind === "filter" && inside.length === 0) this.keysOfText(entry, text, 1);
+      }
+    }
+  }
+
+  /** Objects of a JSON text (items joined by commas) counted as tested, and their keys sampled; `depth` 1: the items only. */
+  private keysOfText(entry: number, text: string, depth: number | undefined): void {
+    const keys = this.keys[entry]!;
+    const open: number[] = []; // the ordinal of each object open here, as `tested` counts them
+    for (let at = 0; at < text.length; at++) {
+      const char = text.charCodeAt(at);
+      if (char === 0x22) {
+        const start = at;
+        for (at++; at < text.length && text.charCodeAt(at) !== 0x22; at++) if (text.charCodeAt(at) === 0x5c) at++;
+        const owner = open[open.length - 1];
+        if (text.charCodeAt(at + 1) === 0x3a && owner !== undefined && owner <= SAMPLED_OBJECTS && keys.size < SAMPLED_KEYS && (depth === undefined || open.length === depth)) {
+          keys.add(JSON.parse(text.slice(start, at + 1)) as string);
+        }
+      } else if (char === 0x7b) {
+        open.push(depth === undefined || open.length < depth ? ++this.tested[entry]! : Infinity);
+      } else if (char === 0x7d) {
+        open.pop();
+        if (this.tested[entry]! >= SAMPLED_OBJECTS && (open.length === 0 || open[0]! > SAMPLED_OBJECTS) && depth === undefined) {
+          // No object still open is sampled: the rest only counts objects (a cheap count of braces outside strings).
+          this.tested[entry]! += countObjects(text, at + 1);
+          return;
+        }
+      }
+    }
+  }
+
+  state(): WatchState {
+    return { found: [...this.found], tested: [...this.tested], keys: this.keys.map((keys) => [...keys]), objects: [...this.objects] };
+  }
+
+  merge(state: WatchState): void {
+    if (state.found.length !== this.found.length) return; // not this query's: nothing to learn from it
+    for (let entry = 0; entry < this.found.length; entry++) {
+      this.found[entry] ||= state.found[entry]!;
+      this.tested[entry]! += state.tested[entry]!;
+      this.objects[entry] ||= state.objects[entry]!;
+      const keys = this.keys[entry]!;
+      for (const key of state.keys[entry]!) if (keys.size < SAMPLED_KEYS) keys.add(key);
+    }
+  }
+
+  /** The note of a nodelist that selected nothing: every watched name no visited node had, or undefined. */
+  note(): string | undefined {
+    const parts = new Set<string>();
+    this.plan.watched.forEach((watched, entry) => {
+      if (this.found[entry] || this.tested[entry] === 0) return;
+      // Descendants meet keys in another order batch by batch than in one walk: sorted, the note is the same.
+      const keys = watched.kind === "descendant" ? [...this.keys[entry]!].sort() : [...this.keys[entry]!];
+      parts.add(describe(watched, this.objects[entry]!, keysNearestFirst(keys, watched.name)));
+    });
+    return parts.size > 0 ? [...parts].join("; ") : undefined;
+  }
+}
+
+/** Objects (`{` outside strings) in a JSON text from `from`. */
+function countObjects(text: string, from: number): number {
+  let count = 0;
+  for (let at = from; at < text.length; at++) {
+    const char = text.charCodeAt(at);
+    if (char === 0x22) {
+      for (at++; at < text.length && text.charCodeAt(at) !== 0x22; at++) if (text.charCodeAt(at) === 0x5c) at++;
+    } else if (char === 0x7b) count++;
+  }
+  return count;
+}
+
+/** At most this many keys are named, nearest the missing name first (S14.5). */
+const NOTE_KEYS = 20;
+
+function describe(watched: Watched, inObjects: boolean, keys: readonly string[]): string {
+  const name = JSON.stringify(watched.name);
+  const listed = keys.length === 0 ? "no keys" : keys.slice(0, NOTE_KEYS).join(", ") + (keys.length > NOTE_KEYS ? ` and ${keys.length - NOTE_KEYS} more` : "");
+  const { where } = watched;
+  if (watched.kind === "filter") {
+    const item = inObjects ? "member" : "item";
+    if (watched.inside.length === 0) return `no ${item} of ${where} has ${name}; its ${item}s have ${listed}`;
+    const inside = `@${formatPath(watched.inside).slice(1)}`;
+    return `no ${item} of ${where} has ${name} in ${inside}; ${inside} there has ${listed}`;
+  }
+  if (watched.kind === "descendant") return `no object under ${where} has ${name}; the keys there are ${listed}`;
+  if (watched.singular) return `${where} has no ${name}; its keys are ${listed}`;
+  return `no value ${where} selects has ${name}; they have ${listed}`;
+}

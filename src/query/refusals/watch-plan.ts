@@ -1,0 +1,168 @@
+/**
+ * No silent empties (S18.2), the plan: which member names a compiled query looks up, and hooks on its
+ * selectors that tell the running evaluation's watch (`MemberWatch`) what each lookup found. While a
+ * JSONPath query runs, the members it names (`@.priority` in a filter, `.titel` after a wildcard, `..titel`) are watched at the nodes it visits: whether any had the name, and the
+ * keys of a few that did not. A nodelist that selects nothing then says which names no visited node had,
+ * where it looked, and the keys there, nearest first (S14.5). Recorded as the query runs, on whichever
+ * thread and over whichever batches (S14.6): the note is built from what was visited, never by reading the
+ * answer again. A name some visited node has never gets the note.
+ */
+import { JSONPathEnvironment, type JSONPathNode, type JSONPathQuery } from "json-p3";
+import { hasOwn } from "../../util/json.js";
+import { formatPath } from "../jsonpath/canonical-path.js";
+
+const probe = new JSONPathEnvironment();
+const ChildSegment = probe.compile("$.a").segments[0]!.constructor;
+const NameSelector = probe.compile("$.a").segments[0]!.selectors[0]!.constructor;
+const IndexSelector = probe.compile("$[0]").segments[0]!.selectors[0]!.constructor;
+const DescendantSegment = probe.compile("$..a").segments[0]!.constructor;
+const FilterSelector = probe.compile("$[?@]").segments[0]!.selectors[0]!.constructor;
+const RelativeQuery = ((probe.compile("$[?@.a]").segments[0]!.selectors[0] as unknown as { expression: { expression: object } }).expression.expression).constructor;
+
+type Segment = JSONPathQuery["segments"][number];
+
+/** One name the query looks up, and the place it is looked up in, as the note will say it. */
+export interface Watched {
+  readonly name: string;
+  /** A filter's `@.name`: in the items (or members) of `where`; a name after other segments: in the values `where` selects; descendants: under `where`. */
+  readonly kind: "filter" | "child" | "descendant";
+  /** The query up to the step that looks the name up (S7.5 form where it is one path). */
+  readonly where: string;
+  /** Whether `where` is one path (no wildcard, filter or slice): then "$.meta has no …". */
+  readonly singular: boolean;
+  /** For `@.owner.name`: the names before this one, inside each item. */
+  readonly inside: readonly string[];
+  /**
+   * Whether the name is looked up by the query's first step after its names (`$.rows[?@.x]`, `$.data..x`):
+   * the step a list read batch by batch runs on every item, so a batch left unparsed still counts for it.
+   */
+  readonly first: boolean;
+}
+
+/** What a compiled query watches, and the hooks that report to the running evaluation's watch. */
+export interface WatchPlan {
+  readonly watched: readonly Watched[];
+  /** Per step of each singular relative query in a filter (`@.a.b`): the watched entry, or -1 for an index. */
+  readonly relative: ReadonlyMap<object, readonly number[]>;
+  /** Per descendant segment of names: the entry of each name. */
+  readonly descendants: ReadonlyMap<object, readonly number[]>;
+}
+
+/** Where an evaluation reports what it saw (jsonpath steps `watching`): a `MemberWatch`. */
+export interface NodeWatch {
+  saw(entry: number, object: object, has: boolean): void;
+  inObject(entry: number): void;
+}
+
+/**
+ * The names `query` looks up at its own level (filters nested in filters are not watched: a name there
+ * never gets a note), with hooks installed on its name and filter selectors. `current` gives the watch of
+ * the evaluation running now.
+ */
+export function planWatch(query: JSONPathQuery, current: () => NodeWatch | undefined): WatchPlan {
+  const watched: Watched[] = [];
+  const relative = new Map<object, number[]>();
+  const descendants = new Map<object, number[]>();
+  const segments = query.segments;
+  let step = 0; // the first segment that is not one name
+  while (step < segments.length && segments[step] instanceof ChildSegment && segments[step]!.selectors.length === 1 && segments[step]!.selectors[0] instanceof NameSelector) step++;
+  for (let at = 0; at < segments.length; at++) {
+    const segment = segments[at]!;
+    const where = prefixText(segments.slice(0, at));
+    const singular = segments.slice(0, at).every(isSingularStep);
+    const first = at === step;
+    if (segment instanceof DescendantSegment) {
+      const names = segment.selectors.every((selector) => selector instanceof NameSelector) ? segment.selectors.map((selector) => (selector as unknown as { name: string }).name) : undefined;
+      if (names) descendants.set(segment, names.map((name) => watched.push({ name, kind: "descendant", where, singular, inside: [], first }) - 1));
+      continue;
+    }
+    for (const selector of segment.selectors) {
+      if (selector instanceof NameSelector) {
+        const entry = watched.push({ name: (selector as unknown as { name: string }).name, kind: "child", where, singular, inside: [], first }) - 1;
+        hookName(selector as unknown as NameHook, entry, current);
+      } else if (selector instanceof FilterSelector) {
+        const entries: number[] = [];
+        for (const inner of relativeQueries((selector as unknown as { expression: unknown }).expression)) {
+          if (!inner.singularQuery()) continue;
+          const inside: string[] = [];
+          const ids = inner.segments.map((step) => {
+            const name = (step.selectors[0] as unknown as { name?: string }).name;
+            if (typeof name !== "string") return inside.push("[…]"), -1;
+            const id = watched.push({ name, kind: "filter", where, singular, inside: [...inside], first }) - 1;
+            inside.push(name);
+            entries.push(id);
+            return id;
+          });
+          relative.set(inner, ids);
+        }
+        if (entries.length > 0) hookFilter(selector as unknown as FilterHook, entries, current);
+      }
+    }
+  }
+  return { watched, relative, descendants };
+}
+
+interface NameHook {
+  name: string;
+  resolve(node: JSONPathNode): JSONPathNode[];
+}
+
+function hookName(selector: NameHook, entry: number, current: () => NodeWatch | undefined): void {
+  const resolve = selector.resolve.bind(selector);
+  selector.resolve = (node) => {
+    const value = node.value as unknown;
+    if (value !== null && typeof value === "object" && !Array.isArray(value)) current()?.saw(entry, value, hasOwn(value, selector.name));
+    return resolve(node);
+  };
+}
+
+interface FilterHook {
+  resolve(node: JSONPathNode): JSONPathNode[];
+}
+
+/** A filter over an object's members says "member", not "item". */
+function hookFilter(selector: FilterHook, entries: readonly number[], current: () => NodeWatch | undefined): void {
+  const resolve = selector.resolve.bind(selector);
+  selector.resolve = (node) => {
+    const value = node.value as unknown;
+    if (value !== null && typeof value === "object" && !Array.isArray(value)) {
+      const watch = current();
+      if (watch) for (const entry of entries) watch.inObject(entry);
+    }
+    return resolve(node);
+  };
+}
+
+/** `@…` queries of a filter expression, not those inside a nested query's own filters. */
+function relativeQueries(expression: unknown): JSONPathQuery[] {
+  const found: JSONPathQuery[] = [];
+  const pending: unknown[] = [expression];
+  const seen = new Set<object>();
+  while (pending.length > 0) {
+    const item = pending.pop();
+    if (item === null || typeof item !== "object" || seen.has(item)) continue;
+    seen.add(item);
+    if (item instanceof RelativeQuery) {
+      found.push((item as unknown as { path: JSONPathQuery }).path);
+      continue;
+    }
+    if ("segments" in item) continue; // a query of its own (`$.x` inside the filter)
+    for (const [key, child] of Object.entries(item)) if (key !== "environment" && key !== "token") pending.push(child);
+  }
+  return found;
+}
+
+function isSingularStep(segment: Segment): boolean {
+  return segment instanceof ChildSegment && segment.selectors.length === 1 && (segment.selectors[0] instanceof NameSelector || segment.selectors[0] instanceof IndexSelector);
+}
+
+/** The query's first segments as text: names and indexes in the S7.5 form, other segments as json-p3 writes them. */
+function prefixText(segments: readonly Segment[]): string {
+  let text = "$";
+  for (const segment of segments) {
+    const selector = segment.selectors[0] as unknown as { name?: string; index?: number };
+    if (isSingularStep(segment)) text += formatPath([typeof selector.name === "string" ? selector.name : selector.index!]).slice(1);
+    else text += segment.toString();
+  }
+  return text;
+}
