@@ -25,10 +25,10 @@ describe("S18.7 the demo's data", () => {
     expect(selected).toBeLessThan(rows.filter((row) => row.status === "open").length);
   });
 
-  it("server_log: the level counts the README states for its 3000 lines", () => {
-    const readme = readFileSync(join(root, "README.md"), "utf8");
+  it("server_log: the level counts Finding things states for its 3000 lines", () => {
+    const readme = readFileSync(join(root, "docs", "finding.md"), "utf8"); // Finding things states them
     const stated = /`server_log` of (\d+) lines \((\d+) INFO, (\d+) WARN and (\d+)\s+ERROR lines/.exec(readme);
-    expect(stated, "the README states the counts").not.toBeNull();
+    expect(stated, "docs/finding.md states the counts").not.toBeNull();
     const [lines, info, warn, error] = stated!.slice(1).map(Number);
     const log = serverLogText(lines!).split("\n");
     expect(log).toHaveLength(lines!);
