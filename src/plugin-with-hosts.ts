@@ -1,5 +1,5 @@
 /**
- * The plugin class both entries build on: the host-free core (src/plugin/plugin.ts) plus the sugar that
+ * The plugin class both entries build on: the host-free core (`PluginCore`) plus the sugar that
  * installs it on a host. It lives here, beside the entries, so the dependency arrow runs one way:
  * entries → hosts → plugin. The hosts are installers in their own right (`installOnMcpServer`,
  * `installOnWebMcp`, exported); these two methods only call them.

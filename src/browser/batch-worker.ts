@@ -1,4 +1,4 @@
-/** A page's batch worker (S14.6): a module Web Worker counting the jobs it is posted (query/batch-count.ts), started by batch-workers.ts. */
+/** A page's batch worker (S14.6): a module Web Worker answering the count jobs it is posted (`replyTo`), started by `browserBatchWorkers`. */
 import { replyTo } from "../query/workers/job.js";
 
 const scope = globalThis as unknown as { onmessage: ((event: { data: Parameters<typeof replyTo>[0] }) => void) | null; postMessage(message: unknown): void };

@@ -1,6 +1,6 @@
 /**
  * Batch workers in a page (S14.6): module Web Workers. The worker's file sits next to this build's entry
- * (batch-worker.js); the page's bundler finds it by the `new Worker(new URL(…, import.meta.url))` form, as
+ * (the build's batch-worker.js, a file of its own); the page's bundler finds it by the `new Worker(new URL(…, import.meta.url))` form, as
  * Vite, webpack and Parcel do. Where it cannot start (no Worker, a Content-Security-Policy without
  * `worker-src 'self'`, a bundler that left the file behind), the pool stops using workers at the first
  * failure (for `retryMs`) and queries count on the page's thread, as they would without workers.

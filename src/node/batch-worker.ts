@@ -1,4 +1,4 @@
-/** A Node batch worker's entry (S14.6): counts the jobs it is posted (query/batch-count.ts). Built as its own file, started by batch-workers.ts. */
+/** A Node batch worker's entry (S14.6): answers the count jobs it is posted (`replyTo`). Built as a file of its own, started by `startBatchWorker`. */
 import { parentPort } from "node:worker_threads";
 import { replyTo } from "../query/workers/job.js";
 import { useUtf8Codec } from "../util/utf8.js";

@@ -1,5 +1,5 @@
 /**
- * Batch workers in Node (S14.6): `worker_threads`, each running one file of the build (batch-worker.js).
+ * Batch workers in Node (S14.6): `worker_threads`, each running one file of the build (its batch-worker.js).
  * A worker is referenced only while it counts, so an idle pool never keeps a process alive. Where Node
  * has no `process.getBuiltinModule` (before 20.16) there are none, and queries count on the calling thread.
  */

@@ -22,7 +22,7 @@ export interface ResolvedStoreOptions {
 /**
  * What tells plugin instances sharing a store and namespace apart (S16.6): the rules a handle is answered
  * under (its threshold, which bounds every slice, and its preview). Bound into the keys of every record
- * (records/crypto/keys.ts), so only an instance of the same rules finds a handle: `result_query` asks every
+ * (`AnswerKeys`), so only an instance of the same rules finds a handle: `result_query` asks every
  * instance and the one that folded it answers. Equal configs give equal tags, so processes of one
  * deployment still read each other's handles (S9.6).
  */

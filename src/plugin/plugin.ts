@@ -14,7 +14,7 @@ export const ResultHandlesConfigToken: unique symbol = Symbol.for("mcp-result-ha
 /**
  * One plugin instance: its options, its lazily opened store and its warnings. Each build (Node, page)
  * subclasses it to supply its `Runtime`; `init` opens nothing (S2.1, S3.3, S9.5). It knows no host: the
- * `install` and `webmcp` sugar is added above it, where the entries meet the hosts (src/plugin-with-hosts.ts).
+ * `install` and `webmcp` sugar is added above it, where the entries meet the hosts (`ResultHandlesPluginCore`).
  */
 export class PluginCore implements PluginInstance {
   protected static runtime: Runtime;

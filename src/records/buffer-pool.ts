@@ -1,5 +1,5 @@
 /**
- * Spare piece-sized buffers for the serialiser (serialize.ts). Fresh memory costs a page fault per 4 KB on
+ * Spare piece-sized buffers for the serialiser (`PieceWriter`). Fresh memory costs a page fault per 4 KB on
  * first write (in Chromium, a fifth of a 10 MB answer's fold); a buffer handed back once its answer is
  * encrypted does not. At most 12 MB of them are kept, only buffers of `MIN_POOLED_BYTES` or more (the
  * piece sizes of the crypto backends, never the tiny pieces tests ask for). They hold the plaintext of

@@ -7,7 +7,7 @@
  *   anywhere reads as not found, from memory as from the storage), and it has not expired, so eviction,
  *   expiry and tampering behave exactly as without it. The compare is cheap: a pieced answer's main record
  *   is its small index, and a whole record is at most one piece.
- *   Entries count what they hold in memory (heap-size.ts), not their JSON length, against one budget for
+ *   Entries count what they hold in memory (`heapEstimate`), not their JSON length, against one budget for
  *   the whole process (S16.3: `DEFAULT_RECENT_ANSWERS_BYTES`), shared by every store and plugin instance:
  *   past it the least recently used entry of any store goes, and an answer larger than it is not kept.
  * - `RecentKeys`: the keys derived for recent (handle, owner) pairs, so a repeated query skips HKDF.
@@ -95,7 +95,7 @@ export class RecentAnswers<T> {
     return entry.state;
   }
 
-  /** Keeps `state`, which holds about `bytes` in memory (heap-size.ts). */
+  /** Keeps `state`, which holds about `bytes` in memory (`heapEstimate`). */
   set(storageKey: string, record: Uint8Array, state: T, expiresAt: number, bytes: number): void {
     this.remove(storageKey);
     bytes += record.byteLength; // the copy kept to compare against counts too

@@ -14,7 +14,7 @@ export interface StorageEnvironment {
 /**
  * One storage backend, described by itself (as unstorage's drivers are): its `type`, the builds it runs
  * in, its config block's zod shape, the environment that can stand in for that block, how a given config
- * resolves and how it opens. `storage/config.ts` builds the `storage` option's schema, `auto` and the
+ * resolves and how it opens. The storage config (`storageSchema`, `resolveStorage`) builds the `storage` option's schema, `auto` and the
  * messages from the list of drivers a runtime hands it; nothing else names a backend.
  */
 export interface StorageDriver<Type extends string = string, Shape extends z.ZodRawShape = z.ZodRawShape, Resolved extends object = object> {
@@ -32,7 +32,7 @@ export interface StorageDriver<Type extends string = string, Shape extends z.Zod
   resolve(given: z.output<z.ZodObject<Shape>>, environment: StorageEnvironment): Resolved;
   /**
    * Opens it, lazily, on first use (S9.5). Keys reach it as they are: the namespace is applied once, by
-   * the wrapper of `namespace.ts`, for every driver.
+   * one wrapper (`withNamespace`), for every driver.
    */
   open(config: Resolved & { readonly timeoutMs: number }): Promise<NamespacedStorage>;
 }

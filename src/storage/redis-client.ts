@@ -5,7 +5,7 @@ import { loadClient } from "./load-client.js";
 import { keySlot } from "./redis-slot.js";
 import type { NamespacedStorage } from "./types.js";
 
-/** Where Redis is: a URL, one server, or a cluster's masters to start from (S9.1, S17.2); `redis.ts` checks it. */
+/** Where Redis is: a URL, one server, or a cluster's masters to start from (S9.1, S17.2); `redisDriver` checks it. */
 export type RedisConnection =
   | { url: string }
   | { host: string; port: number; password?: string; db?: number; tls?: boolean }

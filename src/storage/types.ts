@@ -1,6 +1,6 @@
 /**
  * The one interface every backend implements (S9.0). Keys are the derived storage keys of S8.3; a store
- * that `init` opens gets them with the namespace prefix already applied (`namespace.ts`), and a storage
+ * that `init` opens gets them with the namespace prefix already applied (`withNamespace`), and a storage
  * passed bare to \`new ResultHandleStore\` applies it inside. An expired value never reads back.
  * Bytes pass without copying: a storage may keep the array it is given and hand it back as it is, so
  * neither side modifies an array after passing it.

@@ -1,8 +1,8 @@
 /**
  * The names one edit away from a name, in the order the nearest-key hint tries them (S14.5): by case,
  * then at each position a deletion, a swap, substitutions, and insertions. Shared by the hint
- * (query/nearest-key.ts) and the reader of a wide object, which reads the batches that may hold them
- * (records/object-reader.ts, S16.4), so both look at the same names in the same order.
+ * (`nearestKey`) and the reader of a wide object, which reads the batches that may hold them
+ * (`readNamed`, S16.4), so both look at the same names in the same order.
  */
 
 /** Names longer than this get no suggestion. */

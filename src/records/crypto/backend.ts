@@ -1,6 +1,6 @@
 /**
  * The seam between the record format and a crypto library (S8.3, S8.4): HKDF-SHA256 and AES-256-GCM,
- * run by WebCrypto (`webcrypto.ts`, every runtime) or by `node:crypto` (`node-crypto.ts`, which the Node
+ * run by WebCrypto (`webCryptoBackend`, every runtime) or by `node:crypto` (`nodeCryptoBackend`, which the Node
  * runtime picks where it measures faster). Both produce the same bytes for the same key, IV and input
  * (tested), so records stay byte-compatible whichever wrote them. The core never probes for one: a
  * runtime hands it its backend (`Runtime.crypto`), and a bare store takes WebCrypto.
@@ -11,7 +11,7 @@ import { ResultHandlesError } from "../../errors.js";
 export const TAG_BYTES = 16;
 export const IV_BYTES = 12;
 
-/** The HKDF salt of every derivation; what is derived is told apart by the HKDF info (keys.ts). */
+/** The HKDF salt of every derivation; what is derived is told apart by the HKDF info (`AnswerKeys`). */
 export const HKDF_SALT = new TextEncoder().encode("mcp-result-handles/hkdf-salt/v1");
 
 /** A derived AES key: a `CryptoKey` for WebCrypto, raw bytes for `node:crypto`. Never leaves memory. */
@@ -32,7 +32,7 @@ export interface CryptoBackend {
    * The piece size (S8.5) this backend seals fastest, measured by `npm run bench`. Chromium's WebCrypto
    * encrypts on the calling thread, and a call above 256 KB costs up to twice as much per byte (fresh
    * memory for its copies); node:crypto has no such step, and fewer, larger pieces cost less there.
-   * The serialiser cuts pieces of this size when the fold or the store hands it over (serialize.ts).
+   * The serialiser cuts pieces of this size when the fold or the store hands it over (`serializeAnswer`).
    */
   readonly pieceBytes: number;
   /** HKDF-SHA256 state for one handle: imported once, then asked for several outputs. */

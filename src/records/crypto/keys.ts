@@ -52,7 +52,7 @@ export class AnswerKeys {
     readonly backend: CryptoBackend,
     readonly storageKey: string,
     readonly aesKey: AesKey,
-    /** The scope as bound into associated data (format.ts). */
+    /** The scope as bound into associated data (`sealRecord`, `sealPiece`). */
     readonly scope: Uint8Array,
     private readonly hkdf: Hkdf,
     private readonly owner: Owner,

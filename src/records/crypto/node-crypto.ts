@@ -1,6 +1,6 @@
 /**
  * The same algorithms through `node:crypto` (S8.4): no fixed cost per call, HKDF in microseconds. The Node
- * runtime (src/node/runtime.ts) picks it where the runtime has it; the core never looks for it.
+ * runtime (`nodeRuntime`) picks it where the runtime has it; the core never looks for it.
  */
 import { HKDF_SALT, TAG_BYTES, type CryptoBackend } from "./backend.js";
 

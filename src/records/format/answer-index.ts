@@ -15,9 +15,9 @@ export interface AnswerIndex {
   nonce: Uint8Array;
   /** Byte length of each piece, in order (before padding). */
   pieces: number[];
-  /** The piece size the pieces are padded to (format.ts `paddedPieceLength`). */
+  /** The piece size the pieces are padded to (`paddedPieceLength`). */
   pad: number;
-  /** Each piece's IV (12 bytes each, in order): a piece record is bare ciphertext (crypto.ts). */
+  /** Each piece's IV (12 bytes each, in order): a piece record is bare ciphertext (`sealPiece`). */
   ivs: Uint8Array;
   /** Each piece's GCM tag (16 bytes each, in order). */
   tags: Uint8Array;
@@ -40,7 +40,7 @@ export interface AnswerIndex {
  * standing in at its full length and JSON size and with its first `summary` bytes read (what a refused
  * `$` needs, S14.5, S16.4); or a stream (S14.6): one list, one wide object, or everything outside the
  * lists and wide objects and then each of them, read batch by batch as the query walks them
- * (list-stream.ts, object-stream.ts), nothing of them kept.
+ * (`StreamedAnswer`), nothing of them kept.
  */
 export type Selection =
   | "all"

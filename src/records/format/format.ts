@@ -23,7 +23,7 @@
  * The associated data also binds the store's scope (its namespace and instance, S16.5, S16.6), which the
  * keys are derived under too: a record copied into another namespace does not decrypt there.
  * A record of another version (version 5 showed its header in a plaintext trailer; version 4 had no padding
- * nor scope) reads as not found: its keys are derived under another version (keys.ts) and its last byte differs.
+ * nor scope) reads as not found: its keys are derived under another version (`AnswerKeys`) and its last byte differs.
  */
 import { ResultHandlesError } from "../../errors.js";
 import { FORMAT_VERSION, IV_BYTES, TAG_BYTES, randomBytes, type AesKey, type CryptoBackend, type Sealed } from "../crypto/backend.js";
@@ -57,7 +57,7 @@ export function pieceHeader(expiresAt: number, pieceIndex: number, pieceCount: n
   return { kind: "piece", ascii, expiresAt, pieceIndex, pieceCount };
 }
 
-/** What sealing and opening need of an answer's keys (crypto/keys.ts `AnswerKeys`). */
+/** What sealing and opening need of an answer's keys (`AnswerKeys`). */
 export interface SealingKeys {
   readonly backend: CryptoBackend;
   readonly aesKey: AesKey;

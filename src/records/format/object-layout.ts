@@ -7,7 +7,7 @@
  * each batch starts (its first member, in key order, and its byte offset), and how to find the batch of a
  * key by name without reading the others: when the keys are in order (code unit or natural order, array
  * indexes first as `Object.keys` lists them), each batch's first key (a binary search
- * gives the one batch that can hold a name; key-order.ts); else a small Bloom filter of each batch's keys.
+ * gives the one batch that can hold a name; `keyBefore`); else a small Bloom filter of each batch's keys.
  */
 import { isJsonMember, setOwn, type JsonObject } from "../../util/json.js";
 import { webBase64 } from "../../storage/base64.js";
@@ -24,7 +24,7 @@ export interface ObjectLayout {
   batches: number[];
   /** Byte offset just past the last member (where the object's `}` is). */
   end: number;
-  /** Keys in order (key-order.ts): the first key of each batch, and the order ("code" when left out). */
+  /** Keys in order (`OrderCheck`): the first key of each batch, and the order ("code" when left out). */
   firsts?: string[];
   order?: KeyOrder;
   /** Keys in any order: each batch's Bloom filter (`bits` bits per member, at least 64 per batch), base64, one after another. */

@@ -1,5 +1,5 @@
 /**
- * The serialiser's output stage (serialize.ts): UTF-8 straight into piece-sized buffers (S8.5).
+ * The serialiser's output stage (`serializeAnswer`): UTF-8 straight into piece-sized buffers (S8.5).
  */
 import { isHighSurrogate } from "../../util/json.js";
 import { hasSpare, isPooledSize, takeBuffer } from "../buffer-pool.js";
@@ -20,7 +20,7 @@ export interface Piece {
   readonly bytes: Uint8Array;
   /** Pure ASCII, so it decodes as latin1 (much faster than UTF-8 in Node). */
   readonly ascii: boolean;
-  /** Bytes just past `bytes` in its buffer that nothing else uses: the record format pads into them in place (format.ts). */
+  /** Bytes just past `bytes` in its buffer that nothing else uses: the record format pads into them in place (`padPiece`). */
   readonly room: number;
 }
 

@@ -6,8 +6,8 @@
  * such as `{ rows: [...] }` or `{ data: { search: { nodes: [...] } } }`) are serialised in batches of
  * items (`JSON.stringify` of slices, joined with commas): the same text as one `JSON.stringify`, with
  * the exact byte offset of every batch for free. Long strings in the same places are serialised in
- * chunks of characters the same way (string-layout.ts, S16.4), and objects of more than WIDE_KEYS keys in
- * batches of members (object-layout.ts, S16.4; their members are written whole). Anything else is serialised whole. An item with its own
+ * chunks of characters the same way (`writeLongString`, S16.4), and objects of more than WIDE_KEYS keys in
+ * batches of members (`writeWideObject`, S16.4; their members are written whole). Anything else is serialised whole. An item with its own
  * `toJSON(key)` gets its index in the whole list, as `JSON.stringify` of the answer would pass (S16.7).
  */
 import { isPlainObject, setOwn, type JsonObject } from "../../util/json.js";
@@ -56,7 +56,7 @@ export interface SerializedAnswer {
 }
 
 export interface PieceOptions {
-  /** Piece size in bytes (the crypto backend's, else `DEFAULT_PIECE_BYTES`, piece-writer.ts); tests make it small to get many pieces from small answers. */
+  /** Piece size in bytes (the crypto backend's, else `DEFAULT_PIECE_BYTES`); tests make it small to get many pieces from small answers. */
   pieceBytes?: number;
   /** Key lists shared with the fold's preview and shape: a 48k-key object is listed once, not once more here. */
   keyLists?: { of(object: JsonObject): string[] };

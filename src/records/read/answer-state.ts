@@ -1,7 +1,7 @@
 /**
  * What every reader of a pieced answer shares (S8.5): the answer's state as far as read, fetching and
  * decrypting the pieces a byte range touches, and placing a part read in the root. The readers of lists,
- * long strings (answer-reader.ts) and wide objects (object-reader.ts, S16.4) build on it.
+ * long strings (`readSelection`) and wide objects (`readMembers`, `readNamed`, S16.4) build on it.
  */
 import { pieceSeal, type AnswerIndex } from "../format/answer-index.js";
 import type { AnswerKeys } from "../crypto/keys.js";
@@ -29,7 +29,7 @@ export interface AnswerState {
   outside?: boolean;
   /** Whether it is kept in memory (readShared), and so counts what it holds (S16.3). */
   counted: boolean;
-  /** What it holds in memory, estimated (heap-size.ts): the index's part, and everything. */
+  /** What it holds in memory, estimated (`heapEstimate`): the index's part, and everything. */
   indexBytes: number;
   bytes: number;
 }
@@ -42,7 +42,7 @@ export interface AnswerRead {
   readonly keys: AnswerKeys;
   readonly state: AnswerState;
   readonly now: number;
-  /** What a parsed value holds in memory (heap-size.ts), as far as the cache could keep it. */
+  /** What a parsed value holds in memory (`heapEstimate`), as far as the cache could keep it. */
   estimate(value: unknown): number;
 }
 

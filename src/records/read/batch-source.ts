@@ -5,7 +5,7 @@
  * heap the collector promotes and copies; in batches it is garbage the scavenger drops), and nothing is
  * added to the cache. A batch may be skipped by its JSON text before it is parsed, when the query knows
  * from the text alone that nothing in it can match (a filter naming a string, a search for ASCII text).
- * A wide object's member batches are read the same way (object-stream.ts), with the same piece fetcher.
+ * A wide object's member batches are read by the same loop (`eachBatch`), with the same piece fetcher.
  */
 import type { ListSummary, ObjectSummary } from "../format/answer-index.js";
 import { batchAt, byteSpan, partJsonBytes } from "../format/layout.js";
@@ -74,7 +74,7 @@ export class StreamedAnswer {
    * The list or wide object standing at `key` of `container` (an object of `root`), if one does. Told by
    * place, not by the value there: `root` is the answer's shared state, and a slice of a list (or a window
    * of a wide object's keys) read while this stream runs puts what it read at the part's place
-   * (answer-read.ts `placeAt`), where the stream must still read the whole part. The containers on the way
+   * (`placeAt`), where the stream must still read the whole part. The containers on the way
    * are never replaced, only that key.
    */
   partAt(container: object, key: string | number): BatchedPart | undefined {
@@ -143,7 +143,7 @@ export class StreamedAnswer {
 
   /**
    * Hands the pieces holding batches of `list` with items `from` to `to - 1` to `take`, in order, each with
-   * the batches that end in it (piece-handover.ts), and says how the reading ended.
+   * the batches that end in it (`forEachPiece`), and says how the reading ended.
    */
   async forEachPiece(list: number, window: { from?: number; to?: number }, take: (piece: BatchPiece) => Promise<boolean | void>): Promise<BatchReading> {
     const reading = await forEachPiece(this.read, list, window, take);
@@ -173,7 +173,7 @@ function placesOf(root: unknown, lists: readonly ListSummary[], objects: readonl
   return places;
 }
 
-/** The value at `path` in `root` (reading only; answer-reader.ts `placeAt` is what writes a part there). */
+/** The value at `path` in `root` (reading only; `placeAt` is what writes a part there). */
 function valueAt(root: unknown, path: readonly string[]): unknown {
   let at = root;
   for (const key of path) {

@@ -1,5 +1,5 @@
 /**
- * A list's pieces handed whole to a reader elsewhere (a batch worker, S14.6, query/counted-batches.ts):
+ * A list's pieces handed whole to a reader elsewhere (a batch worker, S14.6, `countInWorkers`):
  * each piece's plaintext with the byte ranges of the batches that end in it, in order. The piece is the
  * receiver's to move to another thread without copying; a batch begun in earlier pieces brings those
  * bytes along as a copy (`head`), taken before the piece they lie in is handed on.

@@ -13,9 +13,9 @@ import { setKnownJsonSize } from "../../util/size.js";
 
 /** Batches read beyond a missing key's own for the hint's names one edit away (S14.5): the hint's work stays bounded. */
 const HINT_BATCHES = 8;
-/** A refusal lists an object's first 20 keys, and a few more tell it has more (query/refusals.ts `KEYS_LISTED`). */
+/** A refusal lists an object's first 20 keys, and a few more tell it has more (the refusals' `KEYS_LISTED`). */
 const LISTED_KEYS = 21;
-/** The hint for `fields` that name no key looks at the first 5 fields (refusals.ts `checkFieldsFound`). */
+/** The hint for `fields` that name no key looks at the first 5 fields (`checkFieldsFound`). */
 const HINTED = 5;
 
 /** The object's stand-in in the root, made on first use. */

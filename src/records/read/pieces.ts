@@ -1,6 +1,6 @@
 /**
- * The pieces under a part read batch by batch (S14.6): a list's item batches (list-stream.ts) or a wide
- * object's member batches (object-stream.ts, S16.4) are read in order, each batch's text decoded from the
+ * The pieces under a part read batch by batch (S14.6): a list's item batches or a wide
+ * object's member batches (S16.4; both `StreamedAnswer.eachBatch`) are read in order, each batch's text decoded from the
  * pieces it spans. Each piece is opened once, the next one fetched while a batch is parsed (a remote
  * store's round trips overlap the parsing), and the pieces read past are let go, so a reading holds a piece
  * or two whatever the part's size. The event loop is let go between batches at least every SLICE_MS (S14.3):

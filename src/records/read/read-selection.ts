@@ -2,7 +2,7 @@
  * Reading an answer stored in pieces (S8.5): only the pieces a selection touches are fetched and
  * decrypted, each checked against what its index expects (a missing, expired or tampered piece makes the
  * whole handle read as not found). What is read is kept in the answer's state, which `readShared` may
- * keep in memory for the next query (recent-answers.ts), counting what it holds (S16.3).
+ * keep in memory for the next query (`RecentAnswers`), counting what it holds (S16.3).
  */
 import { piecesOf, type Selection } from "../format/answer-index.js";
 import { charSpan, itemSpan, partJsonBytes, unitStarts } from "../format/layout.js";
