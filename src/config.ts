@@ -1,7 +1,7 @@
 /**
  * The resolved configuration of one plugin instance, as the fold, the query and the hosts read it. A type
  * only, at the root of src/ beside the defaults, so no folder imports up into plugin/ to name it; the
- * options and their checks (S3) are in plugin/options.ts.
+ * options and their checks (S3) are `ResultHandlesOptions` and `resolveOptions`.
  */
 import type { ResolvedStorageConfig } from "./storage/config.js";
 
@@ -29,6 +29,6 @@ export interface ResultHandlesConfig {
   /** The storage in use: `auto` decided, credentials from the environment filled in, defaults applied (S9). */
   readonly storage: ResolvedStorageConfig;
   readonly namespace: string;
-  /** Units of work one call may cost (S21.1, query/cost.ts). */
+  /** Units of work one call may cost (S21.1, `CostMeter`). */
   readonly costLimit: number;
 }

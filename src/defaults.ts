@@ -68,7 +68,7 @@ export const SHAPE_LIMITS = Object.freeze({ depth: 8, keys: 50, items: 1000 });
 export const DEFAULT_INDEXEDDB_DATABASE = "mcp-result-handles";
 /** Shortest pause after a failed store open before the next attempt (the store's `timeoutMs` if longer). */
 export const MIN_OPEN_RETRY_MS = 1000;
-/** An answer in one piece gets an index from this size on (two batches of a list, records/serialize.ts; S8.5). */
+/** An answer in one piece gets an index from this size on (two batches of a list, `serializeAnswer`; S8.5). */
 export const INDEXED_BYTES = 64 * 1024;
 /** How often a store without native expiry sweeps its expired records (S9.3): memory, SQLite, IndexedDB. */
 export const SWEEP_INTERVAL_MS = Object.freeze({ memory: 30_000, sqlite: 60_000, indexeddb: 60_000 });
@@ -81,7 +81,7 @@ export const REDIS_MAX_RETRY_DELAY_MS = 1000;
 /** Longest JSONPath query `result_query` compiles (S14.3); the S7.2 forms are linear and have no such limit. */
 export const MAX_QUERY_CHARS = 4096;
 /**
- * Units of work one call may spend (S21.1, query/cost.ts), unless the `costLimit` option says otherwise:
+ * Units of work one call may spend (S21.1, `CostMeter`), unless the `costLimit` option says otherwise:
  * about one second of work on a 2-core server (a unit is about a nanosecond). Honest queries over a
  * 10 MB answer spend a tenth of it; nested descendants (`$..*..*`), filters reading `$` per item and
  * patterns run over long texts are refused when they pass it, as they work.
@@ -126,7 +126,7 @@ export const BATCH_JOB_DEADLINE_MS = 400;
  */
 export const BATCH_JOB_UNITS = DEFAULT_COST_LIMIT / 8;
 /**
- * Batch workers (S14.6, query/worker-pool.ts): a filter over a list of at least `minBytes` counts its
+ * Batch workers (S14.6, `WorkerPool`): a filter over a list of at least `minBytes` counts its
  * batches on up to `threads` other threads (never more than the machine's cores), which stop
  * after `idleMs` without work, and are not used for `retryMs` after one failed. Below 1 MB the hand-over
  * costs more than it saves.
@@ -134,7 +134,7 @@ export const BATCH_JOB_UNITS = DEFAULT_COST_LIMIT / 8;
 export const BATCH_WORKERS = Object.freeze({ minBytes: 1024 * 1024, threads: 2, idleMs: 30_000, retryMs: 5 * 60_000 });
 /**
  * Memory every store's cache of recently read answers may hold together, in one process (S16.3): by what
- * the parsed answers hold in memory (records/heap-size.ts), not their JSON length. Shared by all stores and
+ * the parsed answers hold in memory (`heapEstimate`), not their JSON length. Shared by all stores and
  * plugin instances; least recently used goes first, an answer larger than this is not kept.
  */
 export const DEFAULT_RECENT_ANSWERS_BYTES = 64 * 1024 * 1024 - PATTERN_CACHE_BYTES;

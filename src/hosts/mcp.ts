@@ -1,4 +1,4 @@
-/** The MCP SDK v2 `McpServer` host (S10.1): a small adapter over the host-neutral registry of `instances.ts`. */
+/** The MCP SDK v2 `McpServer` host (S10.1): a small adapter over the host-neutral registry (`HostInstances`). */
 import type { Owner } from "../records/crypto/keys.js";
 import type { Logger } from "../fold/fold.js";
 import type { PluginInstance } from "../plugin/instance.js";

@@ -3,7 +3,7 @@
  * (about a nanosecond of work on a 2-core server of 2026, measured: a JSONPath node 300, a filter
  * expression node evaluated for one item 20 (a query inside it, `@.a`, 80), a byte decrypted 2 and parsed 8, a character a regex program
  * instruction runs over 5, a byte a reference resolves 10), against one limit (the `costLimit` option,
- * defaults.ts `DEFAULT_COST_LIMIT`: about a second of work). It is checked as the work runs: the charge
+ * `DEFAULT_COST_LIMIT`: about a second of work). It is checked as the work runs: the charge
  * that passes the limit throws `INVALID_INPUT` naming what cost most and a narrower call, and the work
  * stops there, on the calling thread and on the batch workers alike (a job carries its share, S21.4).
  *

@@ -1,5 +1,5 @@
 /**
- * The descendant segment of RFC 9535 2.5.2 for jsonpath.ts, which gives it to every descendant segment of a
+ * The descendant segment of RFC 9535 2.5.2 for `compileJsonPath`, which gives it to every descendant segment of a
  * compiled query: without json-p3's generator per level (one frame per level for every node, and an end at
  * its default depth of 50), for answers thousands of levels deep (S14.3).
  */

@@ -37,7 +37,7 @@ export interface ItemPlan {
   /**
    * For descendants by name (`$..title`, `$.data..id.x`): the names, and the segments from the descendant
    * one on, to run from any node, so that lists met below `names` can be read where they stand
-   * (descendants-over-batches.ts).
+   * (`descendantNodes`).
    */
   readonly descendants?: { readonly names: readonly string[]; readonly segments: readonly Segment[]; readonly rest: readonly Segment[] };
 }
@@ -102,7 +102,7 @@ export function itemPlanOf(compiled: CompiledJsonPath): ItemPlan | undefined {
 
 /**
  * The item plan of descendants by name (`segments`: the descendant segment on) over the list at `steps`:
- * built from the compiled segments themselves, never from query text written back (descendants-over-batches.ts).
+ * built from the compiled segments themselves, never from query text written back (`descendantNodes`).
  */
 export function descendantsPlanAt(steps: readonly (string | number)[], segments: readonly Segment[], rest: readonly Segment[]): ItemPlan {
   const step = segments[0]!;
@@ -129,7 +129,7 @@ export function admits(plan: ItemPlan, text: string): boolean {
  * Nodes of the items `keep` admits, at their indexes in the whole list, made as the evaluation pulls
  * them: a filter then runs inside `selectFrom`, against this query's budget (its inner queries count
  * steps) and with its engine errors made coded refusals; each node costs a step, as the segment's nodes
- * do over the whole list (jsonpath.ts `runFrom`).
+ * do over the whole list (`runFrom`).
  */
 function* nodesOf(items: readonly unknown[], first: number, list: Location, keep: (index: number, item: unknown) => boolean): Generator<JSONPathNode> {
   for (let i = 0; i < items.length; i++) {

@@ -1,12 +1,12 @@
 /**
  * RFC 9535 JSONPath over json-p3 (S14.1), made safe for hostile queries (S14.3):
- * - `match()` and `search()` run I-Regexp (RFC 9485) on re2js (iregexp.ts), a linear-time RE2 port, not
+ * - `match()` and `search()` run I-Regexp (RFC 9485) on re2js (`regexFunction`), a linear-time RE2 port, not
  *   json-p3's backtracking `RegExp` (`(a+)+b` over 28 `a`s blocked for seconds);
- * - descendant segments walk the answer without a generator per level (descendants.ts), which cost one
+ * - descendant segments walk the answer without a generator per level (`descend`), which cost one
  *   generator frame per level for every node, and ended at json-p3's default depth of 50;
- * - node locations are parent links, and every evaluation charges the call's cost meter (query/cost.ts, S21.1):
+ * - node locations are parent links, and every evaluation charges the call's cost meter (`CostMeter`, S21.1):
  *   each node, and each filter's expression nodes per item it runs on; filters too large or nested too
- *   deeply, and literal patterns whose program is too large, are refused at compile time (S21.2, filter-limits.ts).
+ *   deeply, and literal patterns whose program is too large, are refused at compile time (S21.2, `meterFilter`).
  * json-p3 has no `eval` or `new Function` (checked in its 2.3.1 bundle).
  */
 import { jsonpath, JSONPathEnvironment, JSONPathError, JSONPathNode, JSONPathNodeList, JSONPathQuery } from "json-p3";

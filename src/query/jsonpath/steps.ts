@@ -1,6 +1,6 @@
 /**
  * Where a JSONPath node is (S14.3): a node's place as a parent link, so a node 3000 levels deep costs one
- * step, not a copy of its path. What an evaluation costs is charged to the call's meter (query/cost.ts).
+ * step, not a copy of its path. What an evaluation costs is charged to the call's meter (`CostMeter`).
  */
 
 /** A node's place as a parent link: `concat` (the only thing json-p3 does with a location) is one step. */

@@ -2,11 +2,11 @@
  * Descendants by name above indexed lists (S14.6): `$..title` over `{ meta, rows: [...], total }` reads the
  * parts outside the lists once, and each list batch by batch where it stands, instead of the whole answer.
  * The walk is RFC 9535's descendant order (2.5.2: a node, then its children in order, depth first), as
- * descendants.ts `descend` takes it: outside the lists on an explicit stack here, and each list's items as
+ * `descend` takes it: outside the lists on an explicit stack here, and each list's items as
  * the query `<the list's path>..title` reads them (an item plan, so a large list is counted on the batch
- * workers too, list-nodes.ts). So nodes, order, paths, `total` and pages are those over the whole value.
+ * workers too, `listNodes`). So nodes, order, paths, `total` and pages are those over the whole value.
  * Chosen only where names cannot select a list, long string or wide object itself, and no wide object
- * lies below (plan.ts `selectorFor`).
+ * lies below (`selectorFor`).
  */
 import { JSONPathNode } from "json-p3";
 import type { BatchReading, StreamedAnswer } from "../../records/read/batch-source.js";
@@ -33,7 +33,7 @@ export async function descendantNodes(answer: StreamedAnswer, items: ItemPlan, q
     start = (start as Record<string, unknown>)[name];
     location = location.concat(name);
     useMeter(budget);
-    tick(); // the node each name step yields, as jsonpath.ts `runFrom` counts it
+    tick(); // the node each name step yields, as `runFrom` counts it
   }
   const stack: Entry[] = [{ value: start, location }];
   const watched = budget.watch?.plan.descendants.get(segments[0]!); // S18.2: the names, as `descend` watches them

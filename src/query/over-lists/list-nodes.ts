@@ -1,8 +1,8 @@
 /**
  * One list's nodes into a nodelist page (S14.6): its batches read in order, each parsed on its own and
  * given to the item plan; a list of `workers.minBytes` or more is counted on the batch workers first, and
- * then only the batches holding nodes of the page are read here (counted-batches.ts). The pager and the
- * step budget may be shared with other parts of the same answer (descendants-over-batches.ts).
+ * then only the batches holding nodes of the page are read here (`countInWorkers`). The pager and the
+ * step budget may be shared with other parts of the same answer (`descendantNodes`).
  */
 import type { BatchReading, StreamedAnswer } from "../../records/read/batch-source.js";
 import { batchesToRead, countInWorkers, takeCounts } from "./worker-counts.js";

@@ -1,7 +1,7 @@
 /**
  * Queries answered over lists read batch by batch (S14.6): the store hands a `StreamedAnswer` (selection
  * `{ stream }`, chosen by `selectorFor`), and the query walks each batch as it comes, keeping only the
- * page it returns. A nodelist takes its item plan (jsonpath-items.ts); a search walks the parts outside
+ * page it returns. A nodelist takes its item plan (`itemPlanOf`); a search walks the parts outside
  * the lists and wide objects, and each list's items and each wide object's members where it stands, in
  * document order, so hits, `total` and pages are those of the whole answer. A batch whose JSON text
  * cannot hold a match is not even parsed.
@@ -85,7 +85,7 @@ async function searchOverBatches(answer: StreamedAnswer, plan: QueryPlan, needle
   } else {
     const at = resolveSegments(answer.root, plan.segments, plan.path);
     start = { value: at.value, steps: at.steps };
-    // The path is above the parts (plan.ts `selectorFor`), never at one: each is met where it stands.
+    // The path is above the parts (`selectorFor`), never at one: each is met where it stands.
     const walk = search.start(start, (container, key) => answer.partAt(container, key));
     for (let next = walk && search.run(walk); next; next = search.run(walk!)) {
       const reading = await walkPart(next.part, next.steps);

@@ -1,5 +1,5 @@
 /**
- * A filter's batches counted on batch workers (S14.6, worker-pool.ts): the workers tell, per batch, how
+ * A filter's batches counted on batch workers (S14.6, `WorkerPool`): the workers tell, per batch, how
  * many nodes it gives and the steps it took; the calling thread then reads only the batches that hold the
  * page, and takes the others' counts in their place, in order. The answer is the one-thread answer
  * exactly: the same page, `total`, cost and refusals. A batch that threw in a worker (a comparison

@@ -93,7 +93,7 @@ export class NodelistPager {
     return count > 0 && from < this.offset + this.limit && from + count > this.offset;
   }
 
-  /** Counts nodes known to lie off the page (counted on another thread, counted-batches.ts). */
+  /** Counts nodes known to lie off the page (counted on another thread, `takeCounts`). */
   skip(count: number): void {
     if (this.onPage(this.total, count) && !this.refused) {
       throw new Error("unreachable: nodes of the page were counted without being read");

@@ -32,7 +32,7 @@ export interface QueryArguments {
   limit?: number;
   page?: number;
   fields?: string[];
-  /** Text to find under `path` (S14.4); answered by `search.ts`. */
+  /** Text to find under `path` (S14.4); answered by `searchQuery`. */
   search?: string;
   /** How lenient arguments were read (S18.4): each becomes part of the answer's `note`. */
   notes?: string[];
@@ -108,7 +108,7 @@ export function selectorFor(plan: QueryPlan, args: Pick<QueryArguments, "offset"
       const list = lists.findIndex(({ path }) => path.length === names.length && path.every((key, i) => key === names[i]));
       if (list >= 0) return { stream: list };
       // Descendants by name above lists read them where they stand, unless a name could select a part
-      // itself (its value is not in the parts outside) or a wide object lies below (descendants-over-batches.ts).
+      // itself (its value is not in the parts outside) or a wide object lies below (`descendantNodes`).
       const below = ({ path }: { path: readonly string[] }) => path.length > names.length && names.every((key, i) => path[i] === key);
       // A name selecting the part or any object on the way to it (`$..data` over `data.rows`) selects a value holding the part.
       const selected = (part: { path: readonly string[] }) => below(part) && part.path.slice(names.length).some((key) => descendants!.names.includes(key));

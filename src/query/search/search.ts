@@ -7,7 +7,7 @@
  * text). Hits outside the requested page are only counted: their paths and texts are never built.
  * Start nodes that overlap (a JSONPath nodelist such as `$..*` or `$['rows','rows']`) are searched once
  * per place: a container already walked is not walked again, and a leaf under one, or named again, is
- * skipped (search-places.ts); the whole search counts against the query step budget (S14.3, S16.1).
+ * skipped (`SearchedPlaces`); the whole search counts against the query step budget (S14.3, S16.1).
  */
 import { CostMeter } from "../cost.js";
 import { isJsonMember, isPlainObject } from "../../util/json.js";
@@ -54,7 +54,7 @@ export function searchHits(nodes: readonly StartNode[], needle: string, options:
 /** Distinct keys whose match a search remembers (a few hundred KB at most). */
 const DISTINCT_KEYS_KEPT = 4096;
 
-/** The list or wide object read batch by batch (S14.6) at `key` of `container`, if one: told by place (list-stream.ts `partAt`). */
+/** The list or wide object read batch by batch (S14.6) at `key` of `container`, if one: told by place (`StreamedAnswer.partAt`). */
 export type PlaceholderAt = (container: object, key: string | number) => BatchedPart | undefined;
 
 /** A walk under way: the containers entered, the steps from the root, and where lists and wide objects stand. */
@@ -103,7 +103,7 @@ export class Search {
     this.booleans = "true".includes(this.needle) || "false".includes(this.needle);
   }
 
-  /** Whether a start node was searched already (search-places.ts); always false when start nodes cannot overlap. */
+  /** Whether a start node was searched already (`SearchedPlaces`); always false when start nodes cannot overlap. */
   covered(node: StartNode): boolean {
     return this.places?.covered(node) ?? false;
   }
@@ -113,7 +113,7 @@ export class Search {
   }
 
   /**
-   * Counts a batch's hits from its JSON text (`count`, search-text.ts `hitCounter`) when none of them can
+   * Counts a batch's hits from its JSON text (`count`, `hitCounter`) when none of them can
    * fall on the page: true when so counted, so the batch need not be parsed (S14.6). A batch that may
    * hold a hit of the page is left to the walk, which builds the hits.
    */

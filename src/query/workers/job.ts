@@ -3,7 +3,7 @@
  * filter over a 10 MB list costs about one `JSON.parse` of it, on one thread; with the batches counted on
  * the machine's other cores, the calling thread only fetches and decrypts. A worker answers how many
  * nodes each batch gives and how many steps it took, never the nodes: the calling thread then reads the
- * few batches that hold the page itself (over-batches.ts), so the answer is exactly the one-thread answer.
+ * few batches that hold the page itself (`answerOverBatches`), so the answer is exactly the one-thread answer.
  *
  * A job carries one piece's plaintext (moved, not copied, to the worker) and the byte ranges of the
  * batches that end in it; a batch begun in earlier pieces brings their bytes along (`head`). Keys never
@@ -33,7 +33,7 @@ export interface CountJob {
 }
 
 /**
- * Per batch of the job: nodes selected and the units of cost spent (query/cost.ts), or -1 nodes when it
+ * Per batch of the job: nodes selected and the units of cost spent (`CostMeter`), or -1 nodes when it
  * threw; `over` when the job's share was spent (the batches after it are not counted: the call is refused).
  */
 export interface CountReply {

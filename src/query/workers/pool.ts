@@ -1,7 +1,7 @@
 /**
- * A few worker threads that count a query's nodes in list batches (S14.6, query/batch-count.ts), for the
+ * A few worker threads that count a query's nodes in list batches (S14.6, `countJob`), for the
  * runtimes that have threads: Node (`worker_threads`) and pages (Web Workers). Each runtime says only how
- * to start one worker (node/batch-workers.ts, browser/batch-workers.ts); queueing, replies and failures are
+ * to start one worker (`nodeBatchWorkers`, `browserBatchWorkers`); queueing, replies and failures are
  * handled here alike.
  *
  * Workers start when the first large query asks for them, and take jobs once they say they are loaded
@@ -59,7 +59,7 @@ interface Running {
   pending: Map<number, { resolve: (reply: CountReply) => void; reject: (error: Error) => void; deadline: ReturnType<typeof setTimeout> }>;
 }
 
-/** How a runtime sizes its pool (defaults.ts `BATCH_WORKERS`; tests count lists of any size there). */
+/** How a runtime sizes its pool (`BATCH_WORKERS`; tests count lists of any size there). */
 export interface BatchWorkerSettings {
   readonly minBytes: number;
   readonly threads: number;
