@@ -5,6 +5,7 @@
 import { fill, formatNumber, h } from "./dom.js";
 import { pathOf, type Key } from "./paths.js";
 import type { Source } from "./source.js";
+import { drawOncePerFrame, rowsInView } from "./rows-in-view.js";
 
 const LINE_HEIGHT = 20;
 const CHARS = 50_000;
@@ -22,7 +23,7 @@ export class LinesView {
   private tail = "";
   private read = 0;
   private loading: Promise<void> | undefined;
-  private drawn = false;
+  private readonly schedule = drawOncePerFrame(() => this.draw());
   private failed = false;
 
   constructor(
@@ -69,19 +70,8 @@ export class LinesView {
     this.schedule();
   }
 
-  private schedule(): void {
-    if (this.drawn) return;
-    this.drawn = true;
-    requestAnimationFrame(() => {
-      this.drawn = false;
-      this.draw();
-    });
-  }
-
   private draw(): void {
-    const { scrollTop, clientHeight } = this.scroller;
-    const from = Math.max(0, Math.floor(scrollTop / LINE_HEIGHT) - 5);
-    const to = Math.min(this.lines.length, Math.ceil((scrollTop + clientHeight) / LINE_HEIGHT) + 5);
+    const { from, to } = rowsInView(this.scroller, LINE_HEIGHT, this.lines.length);
     this.body.style.height = `${this.lines.length * LINE_HEIGHT}px`;
     const drawn: HTMLElement[] = [];
     for (let at = from; at < to; at++) {

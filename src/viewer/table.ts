@@ -6,6 +6,7 @@
 import { fill, formatNumber, h, textOf } from "./dom.js";
 import { pathOf, type Key } from "./paths.js";
 import type { Source } from "./source.js";
+import { drawOncePerFrame, rowsInView } from "./rows-in-view.js";
 
 export const ROW_HEIGHT = 28;
 const PAGE = 100;
@@ -32,7 +33,7 @@ export class TableView {
   private sortKey: string | undefined;
   private sortUp = true;
   private selected = -1;
-  private drawn = false;
+  private readonly schedule = drawOncePerFrame(() => this.draw());
 
   constructor(private readonly options: TableOptions) {
     options.first.forEach((row, at) => (this.rows[at] = row));
@@ -63,20 +64,9 @@ export class TableView {
     return this.order ? this.order.length : this.options.total;
   }
 
-  private schedule(): void {
-    if (this.drawn) return;
-    this.drawn = true;
-    requestAnimationFrame(() => {
-      this.drawn = false;
-      this.draw();
-    });
-  }
-
   /** Draws only the rows in view (plus a few), and asks for the pages they need. */
   private draw(): void {
-    const { scrollTop, clientHeight } = this.scroller;
-    const from = Math.max(0, Math.floor(scrollTop / ROW_HEIGHT) - 5);
-    const to = Math.min(this.length, Math.ceil((scrollTop + clientHeight) / ROW_HEIGHT) + 5);
+    const { from, to } = rowsInView(this.scroller, ROW_HEIGHT, this.length);
     this.body.style.height = `${this.length * ROW_HEIGHT}px`;
     const drawn: HTMLElement[] = [];
     for (let at = from; at < to; at++) {

@@ -75,6 +75,23 @@ export async function startAttackBench(options: Partial<ResultHandlesOptions> = 
   };
 }
 
+/** Watches the event loop from now on: `stop()` gives its longest stall in ms (the gap between two 5 ms ticks). */
+export function watchStalls(): { stop(): number } {
+  let stallMs = 0;
+  let tick = performance.now();
+  const ticker = setInterval(() => {
+    const now = performance.now();
+    stallMs = Math.max(stallMs, now - tick);
+    tick = now;
+  }, 5);
+  return {
+    stop() {
+      clearInterval(ticker);
+      return Math.max(stallMs, performance.now() - tick);
+    },
+  };
+}
+
 /**
  * Runs `attack` while `bystander` lists tools every 20 ms; returns the attack's result, its time, the
  * slowest and median `tools/list` latency seen meanwhile, and the longest stall of the event loop (ms):
@@ -86,13 +103,7 @@ export async function whileServing<T>(
 ): Promise<{ value: T; ms: number; listMaxMs: number; listMedianMs: number; lists: number; stallMs: number }> {
   const latencies: number[] = [];
   let done = false;
-  let stallMs = 0;
-  let tick = performance.now();
-  const ticker = setInterval(() => {
-    const now = performance.now();
-    stallMs = Math.max(stallMs, now - tick);
-    tick = now;
-  }, 5);
+  const stalls = watchStalls();
   const poll = (async () => {
     while (!done) {
       const start = performance.now();
@@ -104,8 +115,7 @@ export async function whileServing<T>(
   const start = performance.now();
   const value = await attack().finally(() => (done = true));
   const ms = performance.now() - start;
-  stallMs = Math.max(stallMs, performance.now() - tick);
-  clearInterval(ticker);
+  const stallMs = stalls.stop();
   await poll;
   const sorted = [...latencies].sort((a, b) => a - b);
   return { value, ms, listMaxMs: sorted.at(-1) ?? 0, listMedianMs: sorted[Math.floor(sorted.length / 2)] ?? 0, lists: latencies.length, stallMs };

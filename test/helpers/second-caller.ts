@@ -4,7 +4,7 @@
  * the timer that sends it, so the wait counts from the due time, not from when the timer fired).
  */
 import type { AttackBench, Caller, Result } from "./attack-bench.js";
-import { handleOf, textOf } from "./attack-bench.js";
+import { handleOf, textOf, watchStalls } from "./attack-bench.js";
 
 export interface Measured {
   result: Result;
@@ -27,13 +27,7 @@ export async function foldAs(bench: AttackBench, who: Caller, answer: unknown): 
 }
 
 export async function withSecondCaller(attack: () => Promise<Result>, second: () => Promise<Result>): Promise<Measured> {
-  let stallMs = 0;
-  let tick = performance.now();
-  const ticker = setInterval(() => {
-    const now = performance.now();
-    stallMs = Math.max(stallMs, now - tick);
-    tick = now;
-  }, 5);
+  const stalls = watchStalls();
   const started = performance.now();
   const due = started + 300;
   const secondDone = new Promise<{ result: Result; waitMs: number }>((resolve, reject) => {
@@ -44,9 +38,7 @@ export async function withSecondCaller(attack: () => Promise<Result>, second: ()
   const result = await attack();
   const ms = performance.now() - started;
   const { result: secondResult, waitMs } = await secondDone;
-  stallMs = Math.max(stallMs, performance.now() - tick);
-  clearInterval(ticker);
-  return { result, ms, waitMs, second: secondResult, stallMs };
+  return { result, ms, waitMs, second: secondResult, stallMs: stalls.stop() };
 }
 
 const round = (n: number) => Math.round(n);
