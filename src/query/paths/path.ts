@@ -1,7 +1,7 @@
 import { ResultQueryError } from "../../errors.js";
 import { hasOwn, isPlainObject } from "../../util/json.js";
 import { quoteArgument } from "../../util/quote-argument.js";
-import { formatPath, type PathSegment } from "../jsonpath/canonical-path.js";
+import { formatPath, type PathSegment } from "../canonical-path.js";
 import { pathNotFound } from "../refusals/refusals.js";
 import { PiecedObject } from "../../util/pieced-object.js";
 
@@ -14,7 +14,7 @@ export { formatPath };
  * - `rows.2.title`: dot path, where a number indexes a list or names a key;
  * - `/rows/2/title`: JSON Pointer (RFC 6901).
  */
-export type { PathSegment } from "../jsonpath/canonical-path.js";
+export type { PathSegment } from "../canonical-path.js";
 
 export function parsePath(path: string): PathSegment[] {
   if (path === "" || path === "$") return [];

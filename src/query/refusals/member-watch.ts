@@ -3,7 +3,7 @@
  * of `planWatch`), merged across batches and from batch workers, and the note of a nodelist that selected
  * nothing. A name some visited node has never gets the note.
  */
-import { formatPath } from "../jsonpath/canonical-path.js";
+import { formatPath } from "../canonical-path.js";
 import { keysNearestFirst } from "./nearest-key.js";
 import type { NodeWatch, Watched, WatchPlan } from "./watch-plan.js";
 

@@ -3,8 +3,6 @@
  * notes of one call (lenient arguments read, an empty nodelist's missing names) join into one string, in
  * `structuredContent` and, with it, in the text.
  */
-import type { QueryResult } from "../query.js";
-
 /** What a search read, in words: "a list of 200 items", "a string of 3000 lines (145804 characters)". */
 export function describeSearched(value: unknown): string {
   if (typeof value === "string") {
@@ -27,9 +25,8 @@ export function searchedNothing(needle: string, path: string, searched: string):
 }
 
 /** The result with the call's reading notes (S18.4) before its own note (S18.2), joined into one `note`. */
-export function withNotes(result: QueryResult, readings: readonly string[] | undefined): QueryResult {
+export function withNotes<Result extends { note?: string }>(result: Result, readings: readonly string[] | undefined): Result {
   const notes = [...(readings ?? []), ...(result.note ? [result.note] : [])];
   if (notes.length === 0) return result;
-  const { note: _note, ...rest } = result;
-  return { ...rest, note: notes.join("; ") };
+  return { ...result, note: notes.join("; ") };
 }

@@ -8,7 +8,7 @@ import { ResultQueryError } from "../../errors.js";
 import { cutString, hasOwn, isPlainObject } from "../../util/json.js";
 import { cutForMessage, quoteArgument } from "../../util/quote-argument.js";
 import { jsonSize } from "../../util/size.js";
-import { formatPath, type PathSegment } from "../jsonpath/canonical-path.js";
+import { formatPath, type PathSegment } from "../canonical-path.js";
 import { nearestKey } from "./nearest-key.js";
 import { isText } from "../../util/pieced-string.js";
 import { PiecedObject } from "../../util/pieced-object.js";

@@ -9,7 +9,7 @@
  */
 import { JSONPathEnvironment, type JSONPathNode, type JSONPathQuery } from "json-p3";
 import { hasOwn } from "../../util/json.js";
-import { formatPath } from "../jsonpath/canonical-path.js";
+import { formatPath } from "../canonical-path.js";
 
 const probe = new JSONPathEnvironment();
 const ChildSegment = probe.compile("$.a").segments[0]!.constructor;
