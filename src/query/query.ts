@@ -113,11 +113,11 @@ export function queryValue(answer: unknown, args: QueryArguments, thresholdBytes
 }
 
 /** `queryValue` for a path planned already (the plan the store read with). */
-export function answerPlan(answer: unknown, plan: QueryPlan, args: QueryArguments, thresholdBytes: number): QueryResult {
+export function answerPlan(answer: unknown, plan: QueryPlan, args: QueryArguments, thresholdBytes: number, meter?: CostMeter): QueryResult {
   if (plan.kind === "refused") throw plan.error;
   if (plan.kind === "nodelist") {
     const { compiled } = plan;
-    return nodelistResult(() => nodelistPage((watch) => selectNodes(compiled, answer, plan.path, undefined, watch), plan.path, args, thresholdBytes, compiled.watch), plan.path, thresholdBytes);
+    return nodelistResult(() => nodelistPage((watch) => selectNodes(compiled, answer, plan.path, meter, watch), plan.path, args, thresholdBytes, compiled.watch), plan.path, thresholdBytes);
   }
   const at = resolveSegments(answer, plan.segments, plan.path);
   const { value: target, steps } = at;

@@ -12,6 +12,7 @@ import { linkInMemory } from "../helpers/in-memory.js";
 import { connect } from "../helpers/mcp-client.js";
 import { startRedisCluster, type RedisCluster } from "../helpers/redis-cluster.js";
 import { testDriver } from "./contract.js";
+import { reportRows } from "../../playground/demo-tools.js"; // the demo's tickets, as its report tool answers them (S18.7)
 
 type Result = Awaited<ReturnType<Client["callTool"]>>;
 const handleOf = (result: Result) => (result._meta?.[RESULT_HANDLE_META_KEY] as { handle: string } | undefined)?.handle;
@@ -45,7 +46,7 @@ describe("S17.2 two processes share answers through the cluster (REDIS_CLUSTER_U
     const handle = handleOf((await onFirst!.callTool({ name: "report", arguments: {} })) as Result);
     expect(handle).toBeTypeOf("string");
     const read = (await onSecond!.callTool({ name: "result_query", arguments: { handle, path: "$.rows[42]" } })) as Result;
-    expect(read.structuredContent).toMatchObject({ value: { id: "T-42", title: "Ticket 42" } });
+    expect(read.structuredContent).toMatchObject({ value: { id: "T-42", title: reportRows().rows[42]!.title } });
   }, 30_000);
 });
 

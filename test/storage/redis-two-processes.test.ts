@@ -5,6 +5,7 @@ import { RESULT_HANDLE_META_KEY } from "mcp-result-handles";
 import { spawnDemo, type DemoProcess } from "../helpers/demo-process.js";
 import { connect, type Era } from "../helpers/mcp-client.js";
 import { startRedisServer, type RedisServer } from "../helpers/redis-server.js";
+import { reportRows } from "../../playground/demo-tools.js"; // the demo's tickets, as its report tool answers them (S18.7)
 
 type Result = Awaited<ReturnType<Client["callTool"]>>;
 
@@ -48,7 +49,7 @@ describe("S9.6 a handle folded by one process reads back through another that sh
     const handle = handleOf(await call(aliceOnFirst, "report"));
     expect((await call(aliceOnSecond, "result_query", { handle, path: "$.rows[42]" })).structuredContent).toMatchObject({
       path: "$.rows[42]",
-      value: { id: "T-42", title: "Ticket 42" },
+      value: { id: "T-42", title: reportRows().rows[42]!.title },
     });
     const orders = handleOf(await call(aliceOnSecond, "orders"));
     expect((await call(aliceOnFirst, "result_query", { handle: orders, path: "$.orders[1].status" })).structuredContent).toMatchObject({ value: "shipped" });

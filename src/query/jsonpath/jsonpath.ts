@@ -193,7 +193,7 @@ export function compileJsonPath(path: string): CompiledJsonPath {
  * the page it returns. The whole iteration must run synchronously (one step budget per evaluation).
  */
 export function selectNodes(compiled: CompiledJsonPath, answer: unknown, path: string, meter = new CostMeter(), watch?: MemberWatch): Generator<JsonPathNode> {
-  if (watch) meter.watch = watch;
+  meter.watch = watch; // this evaluation's own watch, or none: never one left by an earlier evaluation on the same meter
   return selectFrom(run(compiled.query.segments, answer), path, meter);
 }
 

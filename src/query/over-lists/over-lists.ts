@@ -38,14 +38,17 @@ export async function answerOverBatches(
   const result = await nodelistResult(
     async () => {
       const pager = new NodelistPager(plan.path, args, config.thresholdBytes, plan.compiled.watch);
-      const budget = meter;
-      budget.watch = pager.watch; // what each batch visits is told to the one watch (S18.2)
-      const ended =
-        answer.list !== undefined
-          ? await listNodes(answer, answer.list, items, { list: plan.path, asked: plan.path }, pager, budget, workers)
-          : await descendantNodes(answer, items, plan.path, pager, budget, workers); // `$..title` above the lists
-      if (ended === "lost" || ended === "unavailable") reading = ended;
-      return pager.page();
+      meter.watch = pager.watch; // what each batch visits is told to the one watch (S18.2)
+      try {
+        const ended =
+          answer.list !== undefined
+            ? await listNodes(answer, answer.list, items, { list: plan.path, asked: plan.path }, pager, meter, workers)
+            : await descendantNodes(answer, items, plan.path, pager, meter, workers); // `$..title` above the lists
+        if (ended === "lost" || ended === "unavailable") reading = ended;
+        return pager.page();
+      } finally {
+        meter.watch = undefined; // the watch is this evaluation's: nothing after it reports into it
+      }
     },
     plan.path,
     config.thresholdBytes,

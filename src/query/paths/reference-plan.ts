@@ -5,20 +5,21 @@
  * is planned once: the plan says what the store reads and what is taken from it.
  */
 import type { Selector } from "../../records/format/answer-index.js";
+import type { CostMeter } from "../cost.js";
 import { planValue } from "./evaluate.js";
 import { planPath, selectorFor } from "./plan.js";
 
 export interface ReferencePlan {
   /** Which parts of a stored answer the reference needs: everything at its path, not one page of it (S8.5). */
   readonly select: Selector;
-  /** The value it names in `answer`; throws `ResultQueryError`. */
-  value(answer: unknown): unknown;
+  /** The value it names in `answer`, charged to `meter` (S21.1); throws `ResultQueryError`. */
+  value(answer: unknown, meter?: CostMeter): unknown;
 }
 
 export function planReference(path: string | undefined): ReferencePlan {
   const plan = planPath(path ?? "$");
   return {
     select: selectorFor(plan, { offset: 0, limit: Number.MAX_SAFE_INTEGER }, { kind: "reference" }),
-    value: (answer) => (path === undefined ? answer : planValue(answer, plan)),
+    value: (answer, meter) => (path === undefined ? answer : planValue(answer, plan, meter)),
   };
 }

@@ -145,17 +145,17 @@ export class ResultQueryTool {
     const plan = planPath(args.path); // parsed once, whatever the number of instances; the store reads what it selects
     let found = await this.find(args.handle, owner, (source) => selectorFor(plan, args, { kind: "page", thresholdBytes: source.config.thresholdBytes }), "shared");
     const { config } = found.source;
+    const meter = new CostMeter(config.costLimit); // one meter for all the call does (S21.1), the summary's check too
     if (found.summary) {
       // Read as a summary (S16.4): a refusal built from it is the refusal of the whole (every part counts at
       // its whole size); a slice that fits is read whole and answered from that.
       try {
-        withKnownSizes(() => answerPlan(found.value, plan, args, config.thresholdBytes));
+        withKnownSizes(() => answerPlan(found.value, plan, args, config.thresholdBytes, meter));
       } catch (error) {
         if (error instanceof ResultQueryError && error.code === "RESULT_SLICE_TOO_LARGE") throw error;
       }
       found = await this.readWhole(args.handle, owner, found.source);
     }
-    const meter = new CostMeter(config.costLimit); // one meter for all the call does (S21.1)
     if (found.value instanceof StreamedAnswer) {
       const streamed = await answerOverBatches(found.value, plan, args, config, found.source.workers, meter);
       if (streamed === "lost") throw handleNotFound(args.handle);
@@ -180,8 +180,16 @@ export class ResultQueryTool {
     const args = parseQueryArguments({ handle, path });
     const given = path === undefined ? undefined : args.path;
     const reference = planReference(given); // parsed once: what the store reads, and what is taken from it
-    const found = await this.find(args.handle, owner, () => reference.select, read);
-    return { value: reference.value(found.value), expiresAt: found.expiresAt };
+    let bytes = 0; // what the reference reads, from the index (S21.1: references are charged by their bytes)
+    const select: Selector = (lists, strings, objects) => {
+      const selection = reference.select(lists, strings, objects);
+      bytes = selectionBytes(selection, lists, strings, objects);
+      return selection;
+    };
+    const found = await this.find(args.handle, owner, () => select, read);
+    const meter = new CostMeter(found.source.config.costLimit); // the holding instance's limit (S21.1)
+    meter.charge("references", bytes);
+    return { value: reference.value(found.value, meter), expiresAt: found.expiresAt };
   }
 
   /** Refuses a reference whose handle or path `referenced` would refuse before reading anything (S21.2): a path of no form, a query over a static limit. */
