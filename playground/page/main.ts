@@ -166,7 +166,7 @@ async function runQuery(event: Event): Promise<void> {
   }
 }
 
-/** Passes the folded rows to count_tickets as `{ "$result": handle, "path": "$.rows" }` (S15.1): a few bytes, not 7 KB. */
+/** Passes the folded rows to count_tickets as `{ "$result": handle, "path": "$.rows" }` (S15.1): a few bytes, not the 18 KB of rows. */
 async function callByReference(): Promise<void> {
   const button = $<HTMLButtonElement>("call-reference");
   const handle = $<HTMLInputElement>("query-handle").value.trim();
