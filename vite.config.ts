@@ -35,7 +35,7 @@ export default defineConfig({
       // node:* must stay external: library mode would silently replace them with empty stubs. The MCP Apps
       // server helpers (S19.1; 0.5 KB, no imports) are carried inside, so users need not install ext-apps.
       // The viewer's page (dist/viewer/, built after this) stays one file that every build imports lazily.
-      external: [/\/dist\/viewer\/viewer-html\.js$/, /^node:/, /^zod(\/|$)/, /^@modelcontextprotocol\/(?!ext-apps\/server$)/, "ioredis", "better-sqlite3", /^@upstash\//, "idb-keyval", "json-p3", "re2js"],
+      external: [/\/dist\/viewer\/viewer-html\.js$/, /^node:/, /^zod(\/|$)/, /^@modelcontextprotocol\/(?!ext-apps\/server$)/, "ioredis", "better-sqlite3", /^@upstash\//, "idb-keyval", "json-p3", "re2js", "tokenx"],
       output: { exports: "named" },
       // The CommonJS build has no import.meta: the one use (node/batch-workers.ts) asks for __filename first.
       checks: { emptyImportMeta: false },
