@@ -5,16 +5,13 @@
  * nodes to the call's meter. A 4000-character `||` chain or 2000 `!` over a million items cost 22 s
  * before; now they are refused in a millisecond, and a filter within the limits pays for its size.
  */
-import { jsonpath } from "json-p3";
+import { FilterExpression, FilterQuery, FunctionExtension, LogicalExpression, StringLiteral } from "../json-p3-classes.js";
 import { STATIC_LIMITS } from "../../defaults.js";
 import { ResultQueryError } from "../../errors.js";
 import { quoteArgument } from "../../util/quote-argument.js";
 import { charge } from "../cost.js";
 import { checkPattern } from "./iregexp.js";
 
-/** json-p3's filter selector (`[?…]`) and expression classes, which it exports by name. */
-export const { FilterSelector } = jsonpath.selectors;
-const { LogicalExpression, FilterExpression, FilterQuery, FunctionExtension, StringLiteral } = jsonpath.expressions;
 
 /** What a query inside a filter costs per evaluation, in expression nodes (measured: it steps into the item and makes a nodelist). */
 const QUERY_NODES = 4;

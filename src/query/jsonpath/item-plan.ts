@@ -8,6 +8,7 @@
  * query keeps only the page it returns.
  */
 import { JSONPathNode } from "json-p3";
+import { leadingNames } from "../json-p3-classes.js";
 import { ChildSegment, DescendantSegment, environment, FilterSelector, InfixExpression, Location, NameSelector, RelativeQuery, SliceSelector, StringLiteral, WildcardSelector, runFrom, selectFrom, tick, type CompiledJsonPath, type JsonPathNode, type CostMeter, type Segment } from "./jsonpath.js";
 
 interface FilterExpression {
@@ -46,13 +47,8 @@ export interface ItemPlan {
 export function itemPlanOf(compiled: CompiledJsonPath): ItemPlan | undefined {
   if (compiled.usesRoot) return undefined;
   const segments = compiled.query.segments;
-  const names: string[] = [];
-  let at = 0;
-  for (; at < segments.length; at++) {
-    const segment = segments[at]!;
-    if (!(segment instanceof ChildSegment) || segment.selectors.length !== 1 || !(segment.selectors[0] instanceof NameSelector)) break;
-    names.push((segment.selectors[0] as unknown as { name: string }).name);
-  }
+  const at = leadingNames(segments); // the names down to the list (the watch of S18.2 starts there too)
+  const names = segments.slice(0, at).map((segment) => (segment.selectors[0] as unknown as { name: string }).name);
   const step = segments[at];
   if (!step) return undefined;
   const rest = segments.slice(at + 1);

@@ -18,6 +18,7 @@ import { descend } from "./descendants.js";
 import { Location } from "./steps.js";
 import { CostMeter, tick, useMeter, watching } from "../cost.js";
 import { meterFilter } from "./filter-limits.js";
+import { DescendantSegment, FilterSelector, NameSelector, RootQuery, type Segment } from "../json-p3-classes.js";
 import { planWatch, type WatchPlan } from "../refusals/watch-plan.js";
 import type { MemberWatch } from "../refusals/member-watch.js";
 
@@ -55,14 +56,7 @@ environment.functionRegister.set("match", regexFunction(true));
 environment.functionRegister.set("search", regexFunction(false));
 
 
-/** json-p3 exports its selector and expression classes by name, but not its two segment classes: those are taken from a compiled query. */
-export const { NameSelector, WildcardSelector, FilterSelector, SliceSelector } = jsonpath.selectors;
-export const { InfixExpression, StringLiteral, RelativeQuery } = jsonpath.expressions;
-/** `$` inside a filter (`$[?@.a == $.b]`): the whole answer, which a list read in batches does not have. */
-export const { RootQuery } = jsonpath.expressions;
-export const ChildSegment = environment.compile("$.a").segments[0]!.constructor;
-export const DescendantSegment = environment.compile("$..a").segments[0]!.constructor;
-export type Segment = JSONPathQuery["segments"][number];
+export { ChildSegment, DescendantSegment, FilterSelector, InfixExpression, NameSelector, RelativeQuery, SliceSelector, StringLiteral, WildcardSelector, type Segment } from "../json-p3-classes.js";
 
 /**
  * Nodes of `segments` applied to `value`, starting from a parent-linked root location. Every node a

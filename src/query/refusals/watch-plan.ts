@@ -7,19 +7,11 @@
  * thread and over whichever batches (S14.6): the note is built from what was visited, never by reading the
  * answer again. A name some visited node has never gets the note.
  */
-import { JSONPathEnvironment, type JSONPathNode, type JSONPathQuery } from "json-p3";
+import type { JSONPathNode, JSONPathQuery } from "json-p3";
+import { ChildSegment, DescendantSegment, FilterSelector, IndexSelector, leadingNames, NameSelector, RelativeQuery, type Segment } from "../json-p3-classes.js";
 import { hasOwn } from "../../util/json.js";
 import { formatPath } from "../canonical-path.js";
 
-const probe = new JSONPathEnvironment();
-const ChildSegment = probe.compile("$.a").segments[0]!.constructor;
-const NameSelector = probe.compile("$.a").segments[0]!.selectors[0]!.constructor;
-const IndexSelector = probe.compile("$[0]").segments[0]!.selectors[0]!.constructor;
-const DescendantSegment = probe.compile("$..a").segments[0]!.constructor;
-const FilterSelector = probe.compile("$[?@]").segments[0]!.selectors[0]!.constructor;
-const RelativeQuery = ((probe.compile("$[?@.a]").segments[0]!.selectors[0] as unknown as { expression: { expression: object } }).expression.expression).constructor;
-
-type Segment = JSONPathQuery["segments"][number];
 
 /** One name the query looks up, and the place it is looked up in, as the note will say it. */
 export interface Watched {
@@ -64,8 +56,7 @@ export function planWatch(query: JSONPathQuery, current: () => NodeWatch | undef
   const relative = new Map<object, number[]>();
   const descendants = new Map<object, number[]>();
   const segments = query.segments;
-  let step = 0; // the first segment that is not one name
-  while (step < segments.length && segments[step] instanceof ChildSegment && segments[step]!.selectors.length === 1 && segments[step]!.selectors[0] instanceof NameSelector) step++;
+  const step = leadingNames(segments); // the first segment that is not one name: where the item plan reads item by item (S14.6)
   for (let at = 0; at < segments.length; at++) {
     const segment = segments[at]!;
     const where = prefixText(segments.slice(0, at));

@@ -1,0 +1,23 @@
+/**
+ * json-p3's grammar classes, in one place for everything that looks inside a compiled query (the
+ * evaluation, the filter limits of S21.2, the item plan of S14.6, the watch of S18.2). Its selector and
+ * expression classes are exported by name; its two segment classes are not, so they are taken from a
+ * query compiled here once.
+ */
+import { jsonpath, JSONPathEnvironment, type JSONPathQuery } from "json-p3";
+
+export const { NameSelector, IndexSelector, WildcardSelector, FilterSelector, SliceSelector } = jsonpath.selectors;
+export const { InfixExpression, LogicalExpression, FilterExpression, FilterQuery, FunctionExtension, StringLiteral, RelativeQuery, RootQuery } = jsonpath.expressions;
+
+const probe = new JSONPathEnvironment();
+export const ChildSegment = probe.compile("$.a").segments[0]!.constructor;
+export const DescendantSegment = probe.compile("$..a").segments[0]!.constructor;
+
+export type Segment = JSONPathQuery["segments"][number];
+
+/** How many segments at the start of a query are one name each (`$.data.rows` of `$.data.rows[?…]`). */
+export function leadingNames(segments: readonly Segment[]): number {
+  let at = 0;
+  while (at < segments.length && segments[at] instanceof ChildSegment && segments[at]!.selectors.length === 1 && segments[at]!.selectors[0] instanceof NameSelector) at++;
+  return at;
+}
