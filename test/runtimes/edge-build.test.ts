@@ -32,12 +32,13 @@ function builtCode(entry: string): { code: string; specifiers: Set<string> } {
 
 describe("S17.1 the edge build as built", () => {
   for (const entry of ["dist/edge/index.js", "dist/edge/index.cjs"]) {
-    it(`${entry} imports no Node module, only zod, json-p3, re2js and @upstash/redis's fetch-only entry (loaded on first use)`, () => {
+    it(`${entry} imports no Node module, only zod, json-p3, re2js, tokenx and @upstash/redis's fetch-only entry (the last two loaded on first use)`, () => {
       const { code, specifiers } = builtCode(entry);
       const nodeModules = new Set([...builtinModules, ...builtinModules.map((name) => `node:${name}`)]);
       expect([...specifiers].filter((specifier) => nodeModules.has(specifier) || specifier.startsWith("node:"))).toEqual([]);
-      // json-p3 and re2js (JSONPath and its linear-time regex, S14.1, S14.3) are plain JavaScript, no Node API.
-      expect([...specifiers].sort()).toEqual(["@upstash/redis/cloudflare", "json-p3", "re2js", "zod"]);
+      // json-p3 and re2js (JSONPath and its linear-time regex, S14.1, S14.3) and tokenx (S18.6, imported only
+      // with thresholdTokens) are plain JavaScript, no Node API.
+      expect([...specifiers].sort()).toEqual(["@upstash/redis/cloudflare", "json-p3", "re2js", "tokenx", "zod"]);
       expect(code).toContain('import("@upstash/redis/cloudflare")');
       for (const name of ["ioredis", "better-sqlite3", "idb-keyval"]) expect(code).not.toContain(name);
     });
