@@ -5,18 +5,9 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { RESULT_HANDLE_META_KEY } from "mcp-result-handles";
 import { startDemoServer, type DemoServer } from "../../playground/server/demo-server.js";
 import { connect, type Era } from "../helpers/mcp-client.js";
+import { postInitialize } from "../helpers/raw-initialize.js";
 
-const initialize = (url: string) =>
-  fetch(url, {
-    method: "POST",
-    headers: { "content-type": "application/json", accept: "application/json, text/event-stream" },
-    body: JSON.stringify({
-      jsonrpc: "2.0",
-      id: 1,
-      method: "initialize",
-      params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "cap", version: "1" } },
-    }),
-  });
+const initialize = (url: string) => postInitialize(url, "cap");
 
 const close = (url: string, sessionId: string) =>
   fetch(url, { method: "DELETE", headers: { "mcp-session-id": sessionId, "mcp-protocol-version": "2025-06-18" } }).then((r) => r.body?.cancel());

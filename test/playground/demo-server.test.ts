@@ -6,6 +6,7 @@ import { RESULT_HANDLE_META_KEY } from "mcp-result-handles";
 import { startDemoServer, type DemoServer } from "../../playground/server/demo-server.js";
 import { reportRows } from "../../playground/demo-tools.js";
 import { connect, type Era } from "../helpers/mcp-client.js";
+import { initializeBody, postInitialize } from "../helpers/raw-initialize.js";
 
 type Result = Awaited<ReturnType<Client["callTool"]>>;
 type Folded = { preview: unknown; shape: Record<string, unknown>; handle: string };
@@ -217,12 +218,7 @@ describe("S11.1 HTTP", () => {
   // node:http rather than fetch: fetch will not send a forged Host or Origin header.
   const post = (headers: Record<string, string>) =>
     new Promise<{ status: number }>((resolve, reject) => {
-      const body = JSON.stringify({
-        jsonrpc: "2.0",
-        id: 1,
-        method: "initialize",
-        params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "x", version: "1" } },
-      });
+      const body = initializeBody("x");
       const req = request(demo.url, { method: "POST", headers: { "content-type": "application/json", accept: "application/json, text/event-stream", ...headers } }, (res) => {
         res.resume();
         resolve({ status: res.statusCode ?? 0 });
@@ -280,16 +276,7 @@ describe("S11.1 idle 2025 sessions", () => {
   it("are closed after SESSION_IDLE_SECONDS, and their id then gets HTTP 404", async () => {
     const short = await startDemoServer({ port: 0, sessionIdleSeconds: 1, logger: { warn: () => {} } });
     try {
-      const initialize = await fetch(short.url, {
-        method: "POST",
-        headers: { "content-type": "application/json", accept: "application/json, text/event-stream" },
-        body: JSON.stringify({
-          jsonrpc: "2.0",
-          id: 1,
-          method: "initialize",
-          params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "idle", version: "1" } },
-        }),
-      });
+      const initialize = await postInitialize(short.url, "idle");
       await initialize.body?.cancel();
       const sessionId = initialize.headers.get("mcp-session-id")!;
       expect(sessionId).toBeTruthy();

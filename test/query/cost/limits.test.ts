@@ -6,17 +6,10 @@ import { DEFAULT_COST_LIMIT, MAX_WHOLE_RESOURCE_BYTES, STATIC_LIMITS } from "../
 import { queryValue } from "../../../src/query/query.js";
 import { startAttackBench, textOf, type AttackBench } from "../../helpers/attack-bench.js";
 import { foldAs } from "../../helpers/second-caller.js";
+import { refusalOf } from "../../helpers/refusal-of.js";
 
 const run = (answer: unknown, path: string) => queryValue(answer, { handle: "h", path }, 1_000_000);
-function refusal(action: () => unknown): ResultQueryError {
-  try {
-    action();
-  } catch (error) {
-    if (error instanceof ResultQueryError) return error;
-    throw error;
-  }
-  throw new Error("not refused");
-}
+const refusal = refusalOf;
 
 describe("S21.1 costLimit", () => {
   it("is an option with its default, checked like the others", () => {

@@ -8,19 +8,12 @@ import { formatPath } from "../../../src/query/paths/path.js";
 import { queryValue, type QueryResult } from "../../../src/query/query.js";
 import { resolveReferenceValue } from "../../helpers/query-shortcuts.js";
 import { linkInMemory } from "../../helpers/in-memory.js";
+import { refusalOf } from "../../helpers/refusal-of.js";
 
 const run = (answer: unknown, path: string, more: Record<string, unknown> = {}, threshold = 1_000_000) =>
   queryValue(answer, { handle: "h", path, ...more }, threshold);
 
-function refusal(action: () => unknown): ResultQueryError {
-  try {
-    action();
-  } catch (error) {
-    if (error instanceof ResultQueryError) return error;
-    throw error;
-  }
-  throw new Error("not refused");
-}
+const refusal = refusalOf;
 
 /** Fastest of a few runs, in milliseconds. */
 function fastest(action: () => unknown, runs = 3): number {
