@@ -149,6 +149,8 @@ test("S20.2 the Playground works again after the site's own navigation leaves it
   // In-site links change pages without loading a document; the playground wires a fresh one on return.
   await page.locator(".VPSidebar").getByRole("link", { name: "Finding things" }).click();
   await expect(page).toHaveURL(/\/finding\.html$/);
+  // Stay past the handle's one-second countdown: a timer of the playground's must not touch elements that left.
+  await page.waitForTimeout(1_500);
   await page.locator(".VPSidebar").getByRole("link", { name: "Playground" }).click();
   await expect(page).toHaveURL(/\/playground\.html$/);
   await expect(page.locator("body")).toHaveAttribute("data-ready", "true");

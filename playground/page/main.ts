@@ -19,7 +19,8 @@ const warnings: string[] = [];
 const mcp = new InPageMcp(storeKind, {
   warn: (message) => {
     warnings.push(message);
-    $("warnings").textContent = `⚠ ${message}`;
+    const banner = document.getElementById("warnings"); // gone once the docs site navigated away
+    if (banner) banner.textContent = `⚠ ${message}`;
     console.warn(message);
   },
 });
@@ -106,7 +107,10 @@ function setHandle(info: HandleInfo | undefined): void {
 
 /** The handle's remaining lifetime, counted down each second. */
 function tick(): void {
-  const ttl = $("handle-ttl");
+  // In the docs site, the site's own navigation takes the playground's elements away (S20.2): then the
+  // count stops; coming back loads the page afresh, with a count of its own.
+  const ttl = document.getElementById("handle-ttl");
+  if (!ttl) return clearInterval(ticking);
   if (!current) {
     ttl.textContent = "";
     return;
@@ -115,7 +119,7 @@ function tick(): void {
   ttl.textContent = left > 0 ? `expires in ${Math.floor(left / 60)}:${String(left % 60).padStart(2, "0")}` : "expired";
   ttl.classList.toggle("expired", left === 0);
 }
-setInterval(tick, 1000);
+const ticking = setInterval(tick, 1000);
 
 /** The form's arguments: only the fields filled in, numbers as numbers, fields split on commas. */
 function queryArguments(): Record<string, unknown> {
