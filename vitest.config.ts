@@ -26,6 +26,21 @@ export default defineConfig({
           include: ["test/**/*.test.ts"],
           exclude: ["test/browser/**", "test/**/*.browser.test.ts", "test/**/*.attack.test.ts"],
           testTimeout: 20_000,
+          // One module graph per worker, not per file: the package, the SDK and zod load twice per run, not
+          // once per file (35 s of imports). No file here changes a module's state without putting it back.
+          isolate: false,
+        },
+      },
+      {
+        // The seeded random and run-of-windows tests in full (helpers/soak.ts): `npm run test:soak`, which CI
+        // runs after `npm test`; the "node" project runs the same files on a smaller sample.
+        resolve: { alias: [entry("node")] },
+        test: {
+          name: "soak",
+          environment: "node",
+          include: ["test/query/over-lists/differential.test.ts", "test/records/read/wide-objects.test.ts"],
+          env: { SOAK: "1" },
+          testTimeout: 60_000,
         },
       },
       {

@@ -1,28 +1,32 @@
-// Prints one plain line, "N passed, N failed", totalled over every suite of the last `npm test`: the
-// Vitest projects, the Playwright end-to-end tests when they ran after them, and the tarball test under
-// other Node releases (scripts/test-other-nodes.sh, test-results/vitest-node<N>.json) when it ran after them.
+// Prints one plain line, "N passed, N failed", totalled over every report the last `npm test` and the steps
+// after it wrote (newer than test-results/.started, which scripts/test.sh touches first): the Vitest
+// projects (vitest.json: node and browser; vitest-attacks.json), the Playwright end-to-end tests
+// (playwright.json), the soak run (npm run test:soak, vitest-soak.json) and the tarball test under other Node
+// releases (scripts/test-other-nodes.sh, vitest-node<N>.json). A report missing from the run counts as a failure.
 import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 
-const file = "test-results/vitest.json";
-if (!existsSync(file)) {
-  console.log("0 passed, 1 failed");
-  process.exit(1);
+const dir = "test-results";
+const marker = `${dir}/.started`;
+const since = existsSync(marker) ? statSync(marker).mtimeMs : Infinity;
+const fresh = (name) => existsSync(`${dir}/${name}`) && statSync(`${dir}/${name}`).mtimeMs >= since;
+
+let passed = 0;
+let failed = 0;
+for (const name of ["vitest.json", "vitest-attacks.json", "playwright.json"]) {
+  if (!fresh(name)) {
+    console.error(`test-summary: no ${name} from this run`);
+    failed++;
+  }
 }
-const report = JSON.parse(readFileSync(file, "utf8"));
-let passed = report.numPassedTests;
-let failed = report.numFailedTests + (report.numFailedTestSuites ?? 0);
-const e2e = "test-results/playwright.json";
-if (existsSync(e2e) && statSync(e2e).mtimeMs >= statSync(file).mtimeMs) {
-  const { stats } = JSON.parse(readFileSync(e2e, "utf8"));
+for (const name of readdirSync(existsSync(dir) ? dir : ".").filter((name) => /^vitest(-[a-z0-9]+)?\.json$/.test(name) && fresh(name))) {
+  const report = JSON.parse(readFileSync(`${dir}/${name}`, "utf8"));
+  passed += report.numPassedTests;
+  failed += report.numFailedTests + (report.numFailedTestSuites ?? 0);
+}
+if (fresh("playwright.json")) {
+  const { stats } = JSON.parse(readFileSync(`${dir}/playwright.json`, "utf8"));
   passed += stats.expected;
   failed += stats.unexpected + stats.flaky;
-}
-for (const name of readdirSync("test-results").filter((name) => /^vitest-node\d+\.json$/.test(name))) {
-  const other = `test-results/${name}`;
-  if (statSync(other).mtimeMs < statSync(file).mtimeMs) continue; // from an earlier run
-  const run = JSON.parse(readFileSync(other, "utf8"));
-  passed += run.numPassedTests;
-  failed += run.numFailedTests + (run.numFailedTestSuites ?? 0);
 }
 console.log(`${passed} passed, ${failed} failed`);
 process.exit(failed === 0 && passed > 0 ? 0 : 1);

@@ -7,7 +7,10 @@ export function isPlainObject(value: unknown): value is JsonObject {
 
 /** Own enumerable keys whose values JSON keeps (undefined and functions are dropped by JSON). */
 export function jsonKeys(object: JsonObject): string[] {
-  return Object.keys(object).filter((key) => isJsonMember(object[key]));
+  const keys = Object.keys(object);
+  // Parsed answers hold only JSON values: the list is copied only when a member JSON drops is met.
+  for (let i = 0; i < keys.length; i++) if (!isJsonMember(object[keys[i]!])) return keys.filter((key) => isJsonMember(object[key]));
+  return keys;
 }
 
 export function hasOwn(object: object, key: string): boolean {

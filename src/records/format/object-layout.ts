@@ -120,7 +120,7 @@ function bloomOf(keys: readonly string[], batches: number[], bytes: number): Pic
   let offset = 0;
   for (let b = 0; b < sizes.length; b++) {
     const first = batches[2 * b]!;
-    for (let i = first; i < first + batchMembers(layout, b); i++) for (const bit of probes(keys[i]!, sizes[b]!)) filters[(offset + bit) >> 3]! |= 1 << ((offset + bit) & 7);
+    for (let i = first; i < first + batchMembers(layout, b); i++) for (const bit of probes(keyHashes(keys[i]!), sizes[b]!)) filters[(offset + bit) >> 3]! |= 1 << ((offset + bit) & 7);
     offset += sizes[b]!;
   }
   return { bloom: webBase64.encode(filters), bits };
@@ -133,15 +133,29 @@ function filterBits(layout: Pick<ObjectLayout, "batches" | "length" | "bits">): 
   return sizes;
 }
 
-/** The bits a key sets in a filter of `size` bits: FNV-1a over its UTF-16 units, double hashing. */
-function probes(key: string, size: number): number[] {
+/** A key's two hashes, for the bits it sets in any batch's filter: FNV-1a over its UTF-16 units, then a mix. */
+function keyHashes(key: string): [number, number] {
   let h = 0x811c9dc5;
   for (let i = 0; i < key.length; i++) h = Math.imul(h ^ key.charCodeAt(i), 0x01000193);
   let h2 = Math.imul(h ^ (h >>> 16), 0x85ebca6b);
   h2 = (Math.imul(h2 ^ (h2 >>> 13), 0xc2b2ae35) ^ (h2 >>> 16)) | 1;
+  return [h >>> 0, h2 >>> 0];
+}
+
+/** The bits a key of hashes `[h, h2]` sets in a filter of `size` bits (double hashing, BLOOM_PROBES of them). */
+function probes([h, h2]: readonly [number, number], size: number): number[] {
   const out: number[] = [];
-  for (let i = 0; i < BLOOM_PROBES; i++) out.push(((h >>> 0) + i * (h2 >>> 0)) % size);
+  for (let i = 0; i < BLOOM_PROBES; i++) out.push((h + i * h2) % size);
   return out;
+}
+
+/** Whether every bit of a key of hashes `[h, h2]` is set in the filter of `size` bits at bit `offset` of `bytes`. */
+function mayHold(bytes: Uint8Array, offset: number, size: number, [h, h2]: readonly [number, number]): boolean {
+  for (let i = 0; i < BLOOM_PROBES; i++) {
+    const bit = offset + ((h + i * h2) % size);
+    if (((bytes[bit >> 3]! >> (bit & 7)) & 1) === 0) return false;
+  }
+  return true;
 }
 
 const decodedFilters = new WeakMap<ObjectLayout, { bytes: Uint8Array; offsets: number[]; sizes: number[] }>();
@@ -171,11 +185,10 @@ export function batchesFor(layout: ObjectLayout, name: string): number[] {
     filters = { bytes: webBase64.decode(layout.bloom ?? ""), offsets, sizes };
     decodedFilters.set(layout, filters);
   }
+  // The key is hashed once; each batch's filter is then a few bit tests (a lookup reads every batch's).
+  const hashes = keyHashes(name);
   const out: number[] = [];
-  for (let b = 0; b < count; b++) {
-    const offset = filters.offsets[b]!;
-    if (probes(name, filters.sizes[b]!).every((bit) => (filters.bytes[(offset + bit) >> 3]! >> ((offset + bit) & 7)) & 1)) out.push(b);
-  }
+  for (let b = 0; b < count; b++) if (mayHold(filters.bytes, filters.offsets[b]!, filters.sizes[b]!, hashes)) out.push(b);
   return out;
 }
 
