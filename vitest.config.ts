@@ -24,7 +24,7 @@ export default defineConfig({
           name: "node",
           environment: "node",
           include: ["test/**/*.test.ts"],
-          exclude: ["test/browser/**", "test/**/*.browser.test.ts", "test/**/*.attack.test.ts"],
+          exclude: ["test/browser/**", "test/**/*.browser.test.ts", "test/**/*.attack.test.ts", "test/bench/**"],
           testTimeout: 20_000,
           // One module graph per worker, not per file: the package, the SDK and zod load twice per run, not
           // once per file (35 s of imports). No file here changes a module's state without putting it back.
@@ -32,13 +32,14 @@ export default defineConfig({
         },
       },
       {
-        // The seeded random and run-of-windows tests in full (helpers/soak.ts): `npm run test:soak`, which CI
-        // runs after `npm test`; the "node" project runs the same files on a smaller sample.
+        // The long runs, `npm run test:soak`, which CI runs after `npm test`: the seeded random and
+        // run-of-windows tests in full (helpers/soak.ts; the "node" project runs the same files on a smaller
+        // sample), and the bench's own quick run (test/bench: that it runs and writes what the docs read).
         resolve: { alias: [entry("node")] },
         test: {
           name: "soak",
           environment: "node",
-          include: ["test/query/over-lists/differential.test.ts", "test/records/read/wide-objects.test.ts"],
+          include: ["test/query/over-lists/differential.test.ts", "test/records/read/wide-objects.test.ts", "test/bench/**/*.test.ts"],
           env: { SOAK: "1" },
           testTimeout: 60_000,
         },
@@ -52,6 +53,7 @@ export default defineConfig({
           environment: "node",
           include: ["test/**/*.attack.test.ts"],
           fileParallelism: false,
+          isolate: false, // as "node": one module graph for the run
           testTimeout: 20_000,
         },
       },
