@@ -112,6 +112,19 @@ export function wholeAnswer(value: unknown, args: Record<string, unknown>, confi
   });
 }
 
+const references = new WeakMap<object, Map<string, Outcome>>();
+
+/**
+ * `wholeAnswer`, computed once per value, config and query: where several stores (or runs) are held to the
+ * same reference, it is worked out once. `value` must not change after its first use here.
+ */
+export function referenceAnswer(value: object, args: Record<string, unknown>, config: SearchConfig): Outcome {
+  const known = references.get(value) ?? references.set(value, new Map()).get(value)!;
+  const key = JSON.stringify([config.thresholdBytes, config.preview.chars, args]);
+  if (!known.has(key)) known.set(key, wholeAnswer(value, args, config));
+  return known.get(key);
+}
+
 /** What the tool answers for `args` on `handle`, or its refusal `{ code, message }`. */
 export async function answered(tool: ResultQueryTool, handle: string, args: Record<string, unknown>, owner: Owner): Promise<Outcome> {
   return outcome(() => tool.query({ handle, ...args }, owner));

@@ -5,11 +5,14 @@
 import { describe, expect, it, vi } from "vitest";
 import { MemoryStorage, ResultHandleStore, ResultQueryTool, type NamespacedStorage, type Owner } from "mcp-result-handles";
 import type { ResultHandlesConfig } from "../../../src/plugin/options.js";
-import { answered as answeredBy, CountedStorage, everyStore, KeyWatchingStorage, ordersAnswer as answer, wholeAnswer } from "../../helpers/store-queries.js";
+import { answered as answeredBy, CountedStorage, everyStore, KeyWatchingStorage, ordersAnswer, referenceAnswer } from "../../helpers/store-queries.js";
 
 const owner: Owner = { session: "s-batches", caller: "reader" };
 const config = { thresholdBytes: 16_384, preview: { chars: 500 } } as ResultHandlesConfig;
-const expected = (value: unknown, args: Record<string, unknown>) => wholeAnswer(value, args, config);
+const expected = (value: object, args: Record<string, unknown>) => referenceAnswer(value, args, config);
+/** The answer, built once for the file (no test changes it), so its references are worked out once for every store. */
+let orders: ReturnType<typeof ordersAnswer> | undefined;
+const answer = () => (orders ??= ordersAnswer());
 const answered = (tool: ResultQueryTool, handle: string, args: Record<string, unknown>) => answeredBy(tool, handle, args, owner);
 
 const QUERIES: Record<string, unknown>[] = [

@@ -10,11 +10,14 @@ import { ResultHandleStore, ResultQueryTool, type NamespacedStorage, type Owner 
 import type { ResultHandlesConfig } from "../../../src/plugin/options.js";
 import { nodeBatchWorkers, startBatchWorker, workerPort } from "../../../src/node/batch-workers.js";
 import { WorkerPool, type BatchWorkers, type WorkerPort } from "../../../src/query/workers/pool.js";
-import { answered as answeredBy, CountedStorage, everyStore, ordersAnswer as answer, wholeAnswer } from "../../helpers/store-queries.js";
+import { answered as answeredBy, CountedStorage, everyStore, ordersAnswer, referenceAnswer } from "../../helpers/store-queries.js";
 
 const owner: Owner = { session: "s-workers", caller: "reader" };
 const config = { thresholdBytes: 16_384, preview: { chars: 500 } } as ResultHandlesConfig;
-const expected = (value: unknown, args: Record<string, unknown>) => wholeAnswer(value, args, config);
+const expected = (value: object, args: Record<string, unknown>) => referenceAnswer(value, args, config);
+/** The answer, built once for the file (no test changes it), so its references are worked out once for every store. */
+let orders: ReturnType<typeof ordersAnswer> | undefined;
+const answer = () => (orders ??= ordersAnswer());
 const answered = (tool: ResultQueryTool, handle: string, args: Record<string, unknown>) => answeredBy(tool, handle, args, owner);
 const workers = nodeBatchWorkers({ minBytes: 0, threads: 2, idleMs: 60_000 })!; // stopped after all: never for idleness mid-test
 beforeAll(async () => expect(await workers.warm()).toBe(true)); // loaded before the first query: every query uses them

@@ -16,23 +16,17 @@ import { toJsonBytes } from "../../../src/util/size.js";
 import { decodeUtf8 } from "../../../src/util/utf8.js";
 import { wideObject } from "../../../bench/shapes.js";
 import { SOAK } from "../../helpers/soak.js";
-import { answered as answeredBy, everyStore, savedCounted, wholeAnswer } from "../../helpers/store-queries.js";
+import { answered as answeredBy, everyStore, referenceAnswer, savedCounted } from "../../helpers/store-queries.js";
 
 const owner: Owner = { session: "s-wide", caller: "reader" };
 const THRESHOLD = 16_384;
 
 /**
- * What result_query answers for the whole value, read as one: the reference (S7.4, S7.5, S14.5). Kept per
- * value and query, so the three stores are held to one reference computed once (a whole read of the 1M-key
+ * What result_query answers for the whole value, read as one: the reference (S7.4, S7.5, S14.5), computed
+ * once per value and query, so the three stores are held to one reference (a whole read of the 1M-key
  * object lists its keys, about 0.5 s each).
  */
-const references = new WeakMap<object, Map<string, unknown>>();
-function expected(value: object, args: Record<string, unknown>): unknown {
-  const known = references.get(value) ?? references.set(value, new Map()).get(value)!;
-  const key = JSON.stringify(args);
-  if (!known.has(key)) known.set(key, wholeAnswer(value, args, { thresholdBytes: THRESHOLD, preview: { chars: 500 } }));
-  return known.get(key);
-}
+const expected = (value: object, args: Record<string, unknown>) => referenceAnswer(value, args, { thresholdBytes: THRESHOLD, preview: { chars: 500 } });
 
 /** The 1M-key object, built once for the file: every test here reads it, none changes it. */
 let millionKeys: Record<string, string> | undefined;
