@@ -1,5 +1,5 @@
 import { KeyLists } from "../util/json.js";
-import { previewWithin, type BoundedPreview, type PreviewLimits } from "./preview.js";
+import { deepestCutWithin, previewTry, previewWithin, type PreviewLimits } from "./preview.js";
 import { SHAPE_LIMITS } from "../defaults.js";
 import { FOLDED_KEYS, type FoldedAnswer } from "./folded-answer.js";
 import { Outline } from "./shape.js";
@@ -14,8 +14,8 @@ const FRAME_BYTES = FOLDED_KEYS.reduce((bytes, key) => bytes + key.length + 3, 0
  *
  * Linear in the answer whatever its depth or width (S4.8): the shape's outline is built once and rendered
  * at each depth; every try of a preview or shape stops as soon as it passes its share of the budget, so a
- * try costs about the budget, and the depth that fits is found by a doubling then halving search rather
- * than one try per level.
+ * try costs about the budget; a try that would walk the same values as a failed one is skipped, and the
+ * depth that fits is measured in one walk (`deepestCutWithin`) rather than one try per level.
  */
 export function fitFoldedAnswer(
   value: unknown,
@@ -33,39 +33,30 @@ export function fitFoldedAnswer(
   const full = outline.render(SHAPE_LIMITS.depth, budgetBytes - frame - smallest.bytes);
   if (full) {
     const previewBudget = budgetBytes - frame - full.bytes;
-    const within = (limits: PreviewLimits): { candidate: FoldedAnswer; built: BoundedPreview } | undefined => {
+    const within = (limits: PreviewLimits): FoldedAnswer | undefined => {
       const built = previewWithin(value, limits, previewBudget, keyLists);
-      const candidate = built && fitting({ preview: built.preview, shape: full.shape, handle });
-      return candidate && { candidate, built };
+      return built && fitting({ preview: built.preview, shape: full.shape, handle });
     };
 
     let { items, chars } = preview;
-    for (;;) {
-      const fit = within({ items, chars });
-      if (fit) return fit.candidate;
-      if (items <= 1 && chars <= 1) break;
-      items = Math.max(1, Math.ceil(items / 2));
-      chars = Math.max(1, Math.ceil(chars / 2));
+    search: for (;;) {
+      const tried = previewTry(value, { items, chars }, previewBudget, keyLists);
+      const candidate = tried.built && fitting({ preview: tried.built.preview, shape: full.shape, handle });
+      if (candidate) return candidate;
+      // Halved limits that still keep every list and string the failed try saw whole would walk the same
+      // values to the same failure: not tried again (a deep chain of numbers failed all ten tries alike).
+      do {
+        if (items <= 1 && chars <= 1) break search;
+        items = Math.max(1, Math.ceil(items / 2));
+        chars = Math.max(1, Math.ceil(chars / 2));
+      } while (tried.keptItems <= items && tried.keptChars <= chars);
     }
 
-    // Shallower: the deepest cut that fits. A deeper cut is never smaller, so search by doubling then halving.
-    let best = within({ items, chars, depth: 0 });
+    // Shallower: the deepest cut that fits (a deeper cut is never smaller), measured in one walk.
+    const best = within({ items, chars, depth: 0 });
     if (best) {
-      let low = 0;
-      let high = 1;
-      for (;;) {
-        const fit = within({ items, chars, depth: high });
-        if (!fit) break;
-        if (!fit.built.cutByDepth) return fit.candidate;
-        [best, low, high] = [fit, high, high * 2];
-      }
-      while (high - low > 1) {
-        const middle = low + Math.floor((high - low) / 2);
-        const fit = within({ items, chars, depth: middle });
-        if (fit) [best, low] = [fit, middle];
-        else high = middle;
-      }
-      return best.candidate;
+      const depth = deepestCutWithin(value, { items, chars }, previewBudget, keyLists);
+      return (depth > 0 && within({ items, chars, depth })) || best;
     }
     const candidate = fitting({ preview: smallest.preview, shape: full.shape, handle });
     if (candidate) return candidate;

@@ -15,8 +15,6 @@ export interface BoundedPreview {
   preview: unknown;
   /** Its size as UTF-8 JSON. */
   bytes: number;
-  /** Whether `limits.depth` emptied a container that had something in it. */
-  cutByDepth: boolean;
 }
 
 /**
@@ -41,54 +39,61 @@ interface Frame {
 }
 
 /**
+ * A preview try (`previewTry`): the preview when it is within the budget, and how much of the lists and
+ * strings it kept. A try with smaller limits that still keep `keptItems` items and `keptChars` characters
+ * cuts nothing this one did not, so it walks the same values to the same bytes: `fitFoldedAnswer` skips it.
+ */
+export interface PreviewTry {
+  built: BoundedPreview | undefined;
+  /** Most items kept of any list it opened (before it stopped, when over budget). */
+  keptItems: number;
+  /** Most characters kept of any string it opened. */
+  keptChars: number;
+}
+
+/**
  * `buildPreview`, counting the preview's UTF-8 JSON bytes as it is built and giving up (undefined) as
  * soon as they pass `budgetBytes`: a try costs at most about the budget, never the answer's size (S4.8).
  * Iterative, with its own stack, so no depth overflows the call stack.
  */
 export function previewWithin(value: unknown, limits: PreviewLimits, budgetBytes: number, keyLists = new KeyLists()): BoundedPreview | undefined {
+  return previewTry(value, limits, budgetBytes, keyLists).built;
+}
+
+/** `previewWithin`, telling also how much of the lists and strings it kept (`PreviewTry`). */
+export function previewTry(value: unknown, limits: PreviewLimits, budgetBytes: number, keyLists = new KeyLists()): PreviewTry {
   const maxDepth = limits.depth ?? Infinity;
   const stack: Frame[] = [];
   let bytes = 0;
-  let cutByDepth = false;
+  let keptItems = 0;
+  let keptChars = 0;
 
   /** The preview of one value; a container is returned empty, with a frame that fills it. */
   const open = (item: unknown, depth: number): unknown => {
-    switch (typeof item) {
-      case "string": {
-        const cut = cutString(item, limits.chars);
-        bytes += jsonStringSize(cut);
-        return cut;
-      }
-      case "number":
-        bytes += Number.isFinite(item) ? String(item).length : 4; // JSON writes NaN and Infinity as null
-        return item;
-      case "boolean":
-        bytes += item ? 4 : 5;
-        return item;
-      case "object":
-        if (item === null) break;
-        bytes += 2;
-        if (Array.isArray(item)) {
-          const target: unknown[] = [];
-          const end = Math.min(item.length, limits.items);
-          if (end > 0 && depth >= maxDepth) cutByDepth = true;
-          else if (end > 0) stack.push({ source: item, target, keys: undefined, next: 0, end, depth, written: 0 });
-          return target;
-        } else {
-          const target: JsonObject = {};
-          const keys = keyLists.of(item as JsonObject);
-          if (keys.length > 0 && depth >= maxDepth) cutByDepth = true;
-          else if (keys.length > 0) stack.push({ source: item as JsonObject, target, keys, next: 0, end: keys.length, depth, written: 0 });
-          return target;
-        }
+    if (typeof item === "string") {
+      const cut = cutString(item, limits.chars);
+      if (cut.length > keptChars) keptChars = cut.length;
+      bytes += jsonStringSize(cut);
+      return cut;
     }
-    bytes += 4; // null; JSON writes undefined, functions and symbols in lists as null too
-    return null;
+    bytes += ownBytes(item, limits.chars);
+    if (typeof item !== "object" || item === null) return typeof item === "number" || typeof item === "boolean" ? item : null;
+    if (Array.isArray(item)) {
+      const target: unknown[] = [];
+      const end = Math.min(item.length, limits.items);
+      if (end > keptItems) keptItems = end;
+      if (end > 0 && depth < maxDepth) stack.push({ source: item, target, keys: undefined, next: 0, end, depth, written: 0 });
+      return target;
+    }
+    const target: JsonObject = {};
+    const keys = keyLists.of(item as JsonObject);
+    if (keys.length > 0 && depth < maxDepth) stack.push({ source: item as JsonObject, target, keys, next: 0, end: keys.length, depth, written: 0 });
+    return target;
   };
 
   const preview = open(value, 0);
   while (stack.length > 0) {
-    if (bytes > budgetBytes) return undefined;
+    if (bytes > budgetBytes) return { built: undefined, keptItems, keptChars };
     const frame = stack[stack.length - 1]!;
     if (frame.next >= frame.end) {
       stack.pop();
@@ -106,5 +111,65 @@ export function previewWithin(value: unknown, limits: PreviewLimits, budgetBytes
       (frame.target as unknown[]).push(open((frame.source as unknown[])[index], frame.depth + 1));
     }
   }
-  return bytes > budgetBytes ? undefined : { preview, bytes, cutByDepth };
+  return { built: bytes > budgetBytes ? undefined : { preview, bytes }, keptItems, keptChars };
+}
+
+/**
+ * A value's own bytes in a preview as JSON: a cut string, a number or boolean as JSON writes it, a list
+ * or object as its two brackets (its members count apart), anything else as `null` (JSON writes NaN,
+ * Infinity, and undefined, functions and symbols in lists, as null; a BigInt is previewed as null).
+ */
+function ownBytes(item: unknown, chars: number): number {
+  switch (typeof item) {
+    case "string":
+      return jsonStringSize(cutString(item, chars));
+    case "number":
+      return Number.isFinite(item) ? String(item).length : 4;
+    case "boolean":
+      return item ? 4 : 5;
+    case "object":
+      if (item !== null) return 2;
+  }
+  return 4;
+}
+
+/**
+ * The deepest cut (`limits.depth`) at which the preview with these items and chars is within
+ * `budgetBytes`: -1 when not even depth 0 is, Infinity when the preview uncut is. The preview cut at
+ * depth d is the values down to depth d (a container at d counted as its brackets) with the keys and
+ * commas before them, so its size only grows with d: one walk, level by level, adds each level's bytes
+ * and stops at the level that passes the budget. It reads about the budget's worth of values,
+ * where trying cut after cut (a doubling then halving search) built about twenty previews of a deep answer.
+ */
+export function deepestCutWithin(value: unknown, limits: Omit<PreviewLimits, "depth">, budgetBytes: number, keyLists = new KeyLists()): number {
+  let bytes = ownBytes(value, limits.chars);
+  if (bytes > budgetBytes) return -1;
+  let level: unknown[] = [value];
+  for (let depth = 0; level.length > 0; depth++) {
+    // Members of the containers at `depth`, which a cut at depth + 1 or deeper shows.
+    const next: unknown[] = [];
+    for (const container of level) {
+      if (typeof container !== "object" || container === null) continue;
+      let written = 0;
+      if (Array.isArray(container)) {
+        const end = Math.min(container.length, limits.items);
+        for (let i = 0; i < end; i++) {
+          const item: unknown = container[i];
+          bytes += (written++ > 0 ? 1 : 0) + ownBytes(item, limits.chars);
+          if (bytes > budgetBytes) return depth;
+          if (typeof item === "object" && item !== null) next.push(item);
+        }
+      } else {
+        for (const key of keyLists.of(container as JsonObject)) {
+          const member = (container as JsonObject)[key];
+          if (!isJsonMember(member)) continue;
+          bytes += (written++ > 0 ? 1 : 0) + jsonStringSize(key) + 1 + ownBytes(member, limits.chars);
+          if (bytes > budgetBytes) return depth;
+          if (typeof member === "object" && member !== null) next.push(member);
+        }
+      }
+    }
+    level = next;
+  }
+  return Infinity;
 }

@@ -2,7 +2,7 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { fitFoldedAnswer } from "../../src/fold/fit.js";
 import { cutString, isPlainObject, jsonKeys, type JsonObject } from "../../src/util/json.js";
-import { buildPreview, previewWithin, type PreviewLimits } from "../../src/fold/preview.js";
+import { buildPreview, deepestCutWithin, previewTry, previewWithin, type PreviewLimits } from "../../src/fold/preview.js";
 import { SHAPE_LIMITS } from "../../src/defaults.js";
 import { buildShape, Outline } from "../../src/fold/shape.js";
 import { jsonSize, jsonStringSize, toJsonBytes } from "../../src/util/size.js";
@@ -69,6 +69,30 @@ describe("S6.1 S6.2 properties of the bounded builders", () => {
       fc.property(jsonValues, previewLimits, fc.integer({ min: 0, max: 400 }), (value, limits, budget) => {
         const fits = jsonSize(referencePreview(value, limits)) <= budget;
         expect(previewWithin(value, limits, budget) !== undefined).toBe(fits);
+      }),
+    );
+  });
+
+  it("a try with smaller limits that still keep what a try kept builds the same preview, or fails the same", () => {
+    fc.assert(
+      fc.property(jsonValues, previewLimits, fc.integer({ min: 0, max: 400 }), fc.nat(), fc.nat(), (value, limits, budget, i, c) => {
+        const tried = previewTry(value, limits, budget);
+        const items = tried.keptItems + (i % (limits.items - tried.keptItems + 1));
+        const chars = tried.keptChars + (c % (limits.chars - tried.keptChars + 1));
+        const again = previewTry(value, { ...limits, items, chars }, budget);
+        expect(JSON.stringify(again.built)).toBe(JSON.stringify(tried.built));
+      }),
+    );
+  });
+
+  it("the deepest cut measured in one walk is the deepest at which the preview fits", () => {
+    fc.assert(
+      fc.property(jsonValues, previewLimits, fc.integer({ min: 0, max: 400 }), (value, { items, chars }, budget) => {
+        const depth = deepestCutWithin(value, { items, chars }, budget);
+        const fits = (cut: number) => previewWithin(value, { items, chars, depth: cut }, budget) !== undefined;
+        if (depth === -1) expect(fits(0)).toBe(false);
+        else if (depth === Infinity) expect(previewWithin(value, { items, chars }, budget)).toBeDefined();
+        else expect([fits(depth), fits(depth + 1)]).toEqual([true, false]);
       }),
     );
   });
