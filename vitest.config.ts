@@ -33,13 +33,20 @@ export default defineConfig({
       },
       {
         // The long runs, `npm run test:soak`, which CI runs after `npm test`: the seeded random and
-        // run-of-windows tests in full (helpers/soak.ts; the "node" project runs the same files on a smaller
-        // sample), and the bench's own quick run (test/bench: that it runs and writes what the docs read).
+        // run-of-windows tests in full, and the long loops of queries on every store (helpers/soak.ts; the
+        // "node" project runs the same files on a smaller sample), and the bench's own quick run (test/bench:
+        // that it runs and writes what the docs read).
         resolve: { alias: [entry("node")] },
         test: {
           name: "soak",
           environment: "node",
-          include: ["test/query/over-lists/differential.test.ts", "test/records/read/wide-objects.test.ts", "test/bench/**/*.test.ts"],
+          include: [
+            "test/query/over-lists/differential.test.ts",
+            "test/query/over-lists/every-store.test.ts",
+            "test/query/search/wide-objects.test.ts",
+            "test/records/read/wide-objects.test.ts",
+            "test/bench/**/*.test.ts",
+          ],
           env: { SOAK: "1" },
           testTimeout: 60_000,
         },

@@ -1,6 +1,6 @@
 // Prints one plain line, "N passed, N failed", totalled over every report the last `npm test` and the steps
 // after it wrote (newer than test-results/.started, which scripts/test.sh touches first): the Vitest
-// projects (vitest.json: node and browser; vitest-attacks.json), the Playwright end-to-end tests
+// projects (vitest.json: node; vitest-browser.json; vitest-attacks.json), the Playwright end-to-end tests
 // (playwright.json), the soak run (npm run test:soak, vitest-soak.json) and the tarball test under other Node
 // releases (scripts/test-other-nodes.sh, vitest-node<N>.json). A report missing from the run counts as a failure.
 import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
@@ -12,7 +12,7 @@ const fresh = (name) => existsSync(`${dir}/${name}`) && statSync(`${dir}/${name}
 
 let passed = 0;
 let failed = 0;
-for (const name of ["vitest.json", "vitest-attacks.json", "playwright.json"]) {
+for (const name of ["vitest.json", "vitest-browser.json", "vitest-attacks.json", "playwright.json"]) {
   if (!fresh(name)) {
     console.error(`test-summary: no ${name} from this run`);
     failed++;

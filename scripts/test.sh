@@ -1,14 +1,16 @@
 #!/usr/bin/env bash
-# npm test: every suite, each step's time printed:
-#   1. the package's build (the tests of the tarball, the docs and the site read dist/);
-#   2. the Vitest projects "node" and "browser" (two files at a time), with the docs site's build beside
-#      them (about one core for 20 s; its output kept in test-results/docs-site.log, printed when it ends);
+# npm test: every suite, each step's time printed. Two cores: what is not timed runs beside other work.
+#   1. the package's build (the tarball, docs and site tests read dist/), with the Vitest project "browser"
+#      (Chromium, on the sources, not dist/: report test-results/vitest-browser.json) started beside it;
+#   2. the Vitest project "node" (two files at a time), with "browser" going on and the builds of the docs
+#      site and of the playground's page (about one core for 25 s) beside it; the output of what ran
+#      beside is kept in test-results/<name>.log and printed when it ends;
 #   3. the Playwright end-to-end tests of the playground and the site;
 #   4. the Vitest project "attacks" (S16, S21), alone: it times the server and a bystander.
-# Playwright waits for the Vitest files: run beside them, Chromium slowed them by more than it saved
-# (345 s against 329 s). Every step runs even when one before it failed (but for the build); the exit
-# status is the first failure's. test-results/.started marks the run, so scripts/test-summary.mjs counts
-# only this run's reports.
+# Playwright beside the Vitest files slowed them by more than it saved (345 s against 329 s), and beside the
+# attacks it doubled their times. Every step runs even when one before it failed (but when the build
+# fails); the exit status is the first failure's. test-results/.started marks the run, so
+# scripts/test-summary.mjs counts only this run's reports.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 mkdir -p test-results
@@ -23,17 +25,33 @@ step() { # name, command...: runs it, prints its time, keeps the first failure
   [ "$rc" -eq 0 ] || [ "$status" -ne 0 ] || status=$rc
 }
 
+# Runs "$@" in the background, its output in test-results/$1.log; `joined NAME PID BEGAN` waits for it and prints it.
+beside() {
+  local name=$1
+  shift
+  "$@" > "test-results/$name.log" 2>&1 &
+}
+joined() { # name, pid, began
+  local rc=0
+  wait "$2" || rc=$?
+  cat "test-results/$1.log"
+  echo "npm test: $1 (beside): $((SECONDS - $3)) s (exit $rc)"
+  [ "$rc" -eq 0 ] || [ "$status" -ne 0 ] || status=$rc
+}
+
+browser_began=$SECONDS
+beside vitest-browser npx vitest run --project browser --outputFile.json=test-results/vitest-browser.json
+browser_pid=$!
 step "build" npm run build --silent
-[ "$status" -eq 0 ] || exit "$status"
+if [ "$status" -ne 0 ]; then wait "$browser_pid"; exit "$status"; fi
+
 site_began=$SECONDS
-npm run docs:site --silent > test-results/docs-site.log 2>&1 &
+beside docs-site bash -c "npm run docs:site --silent && npm run playground:build --silent"
 site_pid=$!
-step "vitest node and browser" npx vitest run --project node --project browser
-site_rc=0
-wait "$site_pid" || site_rc=$?
-cat test-results/docs-site.log
-echo "npm test: docs site (beside vitest): $((SECONDS - site_began)) s (exit $site_rc)"
-[ "$site_rc" -eq 0 ] || [ "$status" -ne 0 ] || status=$site_rc
-step "end-to-end (Playwright)" npx playwright test
+step "vitest node" npx vitest run --project node
+joined vitest-browser "$browser_pid" "$browser_began"
+joined docs-site "$site_pid" "$site_began"
+
+step "end-to-end (Playwright)" env E2E_PREBUILT=1 npx playwright test
 step "vitest attacks (alone)" npx vitest run --project attacks --outputFile.json=test-results/vitest-attacks.json
 exit "$status"

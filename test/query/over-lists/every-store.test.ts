@@ -5,6 +5,7 @@
 import { describe, expect, it, vi } from "vitest";
 import { MemoryStorage, ResultHandleStore, ResultQueryTool, type NamespacedStorage, type Owner } from "mcp-result-handles";
 import type { ResultHandlesConfig } from "../../../src/plugin/options.js";
+import { casesOn } from "../../helpers/soak.js";
 import { answered as answeredBy, CountedStorage, everyStore, KeyWatchingStorage, ordersAnswer, referenceAnswer } from "../../helpers/store-queries.js";
 
 const owner: Owner = { session: "s-batches", caller: "reader" };
@@ -68,11 +69,11 @@ async function setUp(storage: NamespacedStorage, value: unknown) {
 describe("S14.6 queries over lists read batch by batch, on every store", () => {
   const stores = everyStore("over-batches");
 
-  it.each(stores)("%s: every query answers as over the whole value, a fresh handle each, every piece fetched at most once", async (_name, open) => {
+  it.each(stores)("%s: every query answers as over the whole value, a fresh handle each, every piece fetched at most once", async (name, open) => {
     const value = answer();
     const setup = await setUp(await open(), value);
     try {
-      for (const args of QUERIES) {
+      for (const args of casesOn(name, QUERIES)) {
         const handle = await setup.fold();
         setup.counted.gets = 0;
         const got = await answered(setup.tool, handle, args);

@@ -9,6 +9,7 @@ import type { ResultHandlesConfig } from "../../../src/plugin/options.js";
 import { StreamedAnswer } from "../../../src/records/read/batch-source.js";
 import { recentAnswersBytes } from "../../../src/records/recent-answers.js";
 import { nodeCryptoBackend } from "../../../src/records/crypto/node-crypto.js";
+import { casesOn } from "../../helpers/soak.js";
 import { answered as answeredBy, CountedStorage, everyStore, KeyWatchingStorage, referenceAnswer } from "../../helpers/store-queries.js";
 
 const owner: Owner = { session: "s-wide-search", caller: "reader" };
@@ -111,12 +112,13 @@ async function setUp(storage: NamespacedStorage, value: unknown) {
 describe("S14.6 a search over a wide object reads its member batches, on every store", () => {
   const stores = everyStore("wide-search");
 
-  it.each(stores)("%s: every search answers as over the whole value, streaming the wide objects", async (_name, open) => {
+  it.each(stores)("%s: every search answers as over the whole value, streaming the wide objects", async (name, open) => {
     const value = answer();
     const setup = await setUp(await open(), value);
     const streamed = vi.spyOn(StreamedAnswer.prototype, "forEachMemberBatch");
     try {
-      for (const args of SEARCHES) {
+      const searches = casesOn(name, SEARCHES);
+      for (const args of searches) {
         const handle = await setup.fold();
         const got = await answered(setup.tool, handle, args);
         expect(got, JSON.stringify(args)).toEqual(expected(value, args));
@@ -125,7 +127,7 @@ describe("S14.6 a search over a wide object reads its member batches, on every s
         await answered(setup.tool, handle, { path: "$.map", offset: 1500, limit: 40 });
         expect(await answered(setup.tool, handle, args), JSON.stringify(args)).toEqual(got);
       }
-      expect(streamed.mock.calls.length).toBeGreaterThan(SEARCHES.length * 2);
+      expect(streamed.mock.calls.length).toBeGreaterThan(searches.length * 2);
     } finally {
       streamed.mockRestore();
       await setup.store.onShutdown();
@@ -133,19 +135,13 @@ describe("S14.6 a search over a wide object reads its member batches, on every s
   }, 120_000);
 
   let root: Record<string, unknown> | undefined; // one for every store, so its references are worked out once
-  it.each(stores)("%s: a root wide object answers as whole at any page; a piece lost reads as not found, a store failing is unavailable", async (_name, open) => {
+  const pages = [0, 1, 19, 20, 444, 445, 1000, 5000].flatMap((offset) => [1, 3, 20].flatMap((limit) => ["user5", "root_01", "1", "ünï"].map((search) => ({ path: "$", search, offset, limit }))));
+  it.each(stores)("%s: a root wide object answers as whole at any page; a piece lost reads as not found, a store failing is unavailable", async (name, open) => {
     const value = (root ??= wide(4000, "root"));
     const setup = await setUp(await open(), value);
     try {
       const handle = await setup.fold();
-      for (const offset of [0, 1, 19, 20, 444, 445, 1000, 5000]) {
-        for (const limit of [1, 3, 20]) {
-          for (const search of ["user5", "root_01", "1", "ünï"]) {
-            const args = { path: "$", search, offset, limit };
-            expect(await answered(setup.tool, handle, args), JSON.stringify(args)).toEqual(expected(value, args));
-          }
-        }
-      }
+      for (const args of casesOn(name, pages)) expect(await answered(setup.tool, handle, args), JSON.stringify(args)).toEqual(expected(value, args));
       setup.counted.failAfter = setup.counted.gets + 3;
       expect(await answered(setup.tool, handle, { path: "$", search: "user5" })).toMatchObject({ code: "RESULT_STORE_UNAVAILABLE" });
       setup.counted.failAfter = undefined;
