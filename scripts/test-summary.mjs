@@ -2,7 +2,9 @@
 // after it wrote (newer than test-results/.started, which scripts/test.sh touches first): the Vitest
 // projects (vitest.json: node; vitest-browser.json; vitest-attacks.json), the Playwright end-to-end tests
 // (playwright.json), the soak run (npm run test:soak, vitest-soak.json) and the tarball test under other Node
-// releases (scripts/test-other-nodes.sh, vitest-node<N>.json). A report missing from the run counts as a failure.
+// releases (scripts/test-other-nodes.sh, vitest-node<N>.json). A report missing from the run counts as a
+// failure: npm test's four always, and those named as arguments (.ci/run names the soak and tarball ones).
+// Playwright's errors outside a test (its web server not starting) count as failures too.
 import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 
 const dir = "test-results";
@@ -12,7 +14,7 @@ const fresh = (name) => existsSync(`${dir}/${name}`) && statSync(`${dir}/${name}
 
 let passed = 0;
 let failed = 0;
-for (const name of ["vitest.json", "vitest-browser.json", "vitest-attacks.json", "playwright.json"]) {
+for (const name of ["vitest.json", "vitest-browser.json", "vitest-attacks.json", "playwright.json", ...process.argv.slice(2)]) {
   if (!fresh(name)) {
     console.error(`test-summary: no ${name} from this run`);
     failed++;
@@ -24,9 +26,9 @@ for (const name of readdirSync(existsSync(dir) ? dir : ".").filter((name) => /^v
   failed += report.numFailedTests + (report.numFailedTestSuites ?? 0);
 }
 if (fresh("playwright.json")) {
-  const { stats } = JSON.parse(readFileSync(`${dir}/playwright.json`, "utf8"));
+  const { stats, errors = [] } = JSON.parse(readFileSync(`${dir}/playwright.json`, "utf8"));
   passed += stats.expected;
-  failed += stats.unexpected + stats.flaky;
+  failed += stats.unexpected + stats.flaky + errors.length;
 }
 console.log(`${passed} passed, ${failed} failed`);
 process.exit(failed === 0 && passed > 0 ? 0 : 1);

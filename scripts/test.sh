@@ -1,10 +1,11 @@
 #!/usr/bin/env bash
 # npm test: every suite, each step's time printed. Two cores: what is not timed runs beside other work.
-#   1. the package's build (the tarball, docs and site tests read dist/), with the Vitest project "browser"
-#      (Chromium, on the sources, not dist/: report test-results/vitest-browser.json) started beside it;
-#   2. the Vitest project "node" (two files at a time), with "browser" going on and the builds of the docs
-#      site and of the playground's page (about one core for 25 s) beside it; the output of what ran
-#      beside is kept in test-results/<name>.log and printed when it ends;
+#   1. the package's build, alone: it empties dist/ first, and tests of every project read it (the tarball,
+#      the docs, the viewer's HTML the page build serves);
+#   2. the Vitest project "node" (two files at a time), with the Vitest project "browser" (Chromium; report
+#      test-results/vitest-browser.json) and the builds of the docs site and of the playground's page
+#      (about one core for 25 s) beside it; the output of what ran beside is kept in
+#      test-results/<name>.log and printed when it ends;
 #   3. the Playwright end-to-end tests of the playground and the site;
 #   4. the Vitest project "attacks" (S16, S21), alone: it times the server and a bystander.
 # Playwright beside the Vitest files slowed them by more than it saved (345 s against 329 s), and beside the
@@ -39,12 +40,12 @@ joined() { # name, pid, began
   [ "$rc" -eq 0 ] || [ "$status" -ne 0 ] || status=$rc
 }
 
+step "build" npm run build --silent
+[ "$status" -eq 0 ] || exit "$status"
+
 browser_began=$SECONDS
 beside vitest-browser npx vitest run --project browser --outputFile.json=test-results/vitest-browser.json
 browser_pid=$!
-step "build" npm run build --silent
-if [ "$status" -ne 0 ]; then wait "$browser_pid"; exit "$status"; fi
-
 site_began=$SECONDS
 beside docs-site bash -c "npm run docs:site --silent && npm run playground:build --silent"
 site_pid=$!
