@@ -8,7 +8,9 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll } from "vitest";
-import { MemoryStorage, ResultHandleStore, ResultQueryError, type NamespacedStorage, type Owner, type ResultQueryTool } from "mcp-result-handles";
+import { MemoryStorage, ResultHandleStore, ResultQueryError, ResultQueryTool, type NamespacedStorage, type Owner } from "mcp-result-handles";
+import type { ResultHandlesConfig } from "../../src/plugin/options.js";
+import type { BatchWorkers } from "../../src/query/workers/pool.js";
 import { parseQueryArguments, queryValue } from "../../src/query/query.js";
 import { planPath } from "../../src/query/paths/plan.js";
 import { searchQuery, type SearchConfig } from "../../src/query/search/search-query.js";
@@ -84,6 +86,23 @@ export async function savedCounted(storage: NamespacedStorage, value: unknown, o
   const started = performance.now();
   await store.save(handle, value, owner);
   return { counted, store, handle, foldMs: performance.now() - started };
+}
+
+/**
+ * A store over `storage` that counts its reads (pieces of 16 KB, so lists read in batches of about 1 KB),
+ * a `result_query` over it (with batch workers when given), and `fold`, which saves a value under a new
+ * handle: `value` unless another is given.
+ */
+export function countedQueries(storage: NamespacedStorage, options: { config: ResultHandlesConfig; owner: Owner; value?: unknown; workers?: BatchWorkers }) {
+  const counted = new CountedStorage(storage);
+  const store = new ResultHandleStore(counted, 60, { pieceBytes: 16 * 1024 });
+  const tool = new ResultQueryTool(() => [{ config: options.config, store: async () => store, workers: options.workers }]);
+  const fold = async (value: unknown = options.value) => {
+    const handle = store.newHandle();
+    await store.save(handle, value, options.owner);
+    return handle;
+  };
+  return { counted, store, tool, fold };
 }
 
 /** Rows with escapes, non-ASCII, nested objects and lists, so batch and piece edges fall on them. */

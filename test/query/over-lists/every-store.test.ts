@@ -6,7 +6,7 @@ import { describe, expect, it, vi } from "vitest";
 import { MemoryStorage, ResultHandleStore, ResultQueryTool, type NamespacedStorage, type Owner } from "mcp-result-handles";
 import type { ResultHandlesConfig } from "../../../src/plugin/options.js";
 import { casesOn } from "../../helpers/soak.js";
-import { answered as answeredBy, CountedStorage, everyStore, KeyWatchingStorage, ordersAnswer, referenceAnswer } from "../../helpers/store-queries.js";
+import { answered as answeredBy, countedQueries, everyStore, KeyWatchingStorage, ordersAnswer, referenceAnswer } from "../../helpers/store-queries.js";
 
 const owner: Owner = { session: "s-batches", caller: "reader" };
 const config = { thresholdBytes: 16_384, preview: { chars: 500 } } as ResultHandlesConfig;
@@ -55,15 +55,7 @@ const QUERIES: Record<string, unknown>[] = [
 ];
 
 async function setUp(storage: NamespacedStorage, value: unknown) {
-  const counted = new CountedStorage(storage);
-  const store = new ResultHandleStore(counted, 60, { pieceBytes: 16 * 1024 });
-  const tool = new ResultQueryTool(() => [{ config, store: async () => store }]);
-  const fold = async () => {
-    const handle = store.newHandle();
-    await store.save(handle, value, owner);
-    return handle;
-  };
-  return { counted, store, tool, fold, pieces: Math.ceil(JSON.stringify(value).length / (16 * 1024)) };
+  return { ...countedQueries(storage, { config, owner, value }), pieces: Math.ceil(JSON.stringify(value).length / (16 * 1024)) };
 }
 
 describe("S14.6 queries over lists read batch by batch, on every store", () => {

@@ -10,7 +10,7 @@ import { StreamedAnswer } from "../../../src/records/read/batch-source.js";
 import { recentAnswersBytes } from "../../../src/records/recent-answers.js";
 import { nodeCryptoBackend } from "../../../src/records/crypto/node-crypto.js";
 import { casesOn } from "../../helpers/soak.js";
-import { answered as answeredBy, CountedStorage, everyStore, KeyWatchingStorage, referenceAnswer } from "../../helpers/store-queries.js";
+import { answered as answeredBy, countedQueries, everyStore, KeyWatchingStorage, referenceAnswer } from "../../helpers/store-queries.js";
 
 const owner: Owner = { session: "s-wide-search", caller: "reader" };
 const config = { thresholdBytes: 16_384, preview: { chars: 60 } } as ResultHandlesConfig;
@@ -97,17 +97,7 @@ const SEARCHES: Record<string, unknown>[] = [
   { path: "$.rows", search: "in_row_00001" },
 ];
 
-async function setUp(storage: NamespacedStorage, value: unknown) {
-  const counted = new CountedStorage(storage);
-  const store = new ResultHandleStore(counted, 60, { pieceBytes: PIECE_BYTES });
-  const tool = new ResultQueryTool(() => [{ config, store: async () => store }]);
-  const fold = async () => {
-    const handle = store.newHandle();
-    await store.save(handle, value, owner);
-    return handle;
-  };
-  return { counted, store, tool, fold };
-}
+const setUp = async (storage: NamespacedStorage, value: unknown) => countedQueries(storage, { config, owner, value });
 
 describe("S14.6 a search over a wide object reads its member batches, on every store", () => {
   const stores = everyStore("wide-search");

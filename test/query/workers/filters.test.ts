@@ -6,11 +6,11 @@ import { execFile } from "node:child_process";
 import { Worker } from "node:worker_threads";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import { ResultHandleStore, ResultQueryTool, type NamespacedStorage, type Owner } from "mcp-result-handles";
+import { ResultQueryTool, type NamespacedStorage, type Owner } from "mcp-result-handles";
 import type { ResultHandlesConfig } from "../../../src/plugin/options.js";
 import { nodeBatchWorkers, startBatchWorker, workerPort } from "../../../src/node/batch-workers.js";
 import { WorkerPool, type BatchWorkers, type WorkerPort } from "../../../src/query/workers/pool.js";
-import { answered as answeredBy, CountedStorage, everyStore, ordersAnswer, referenceAnswer } from "../../helpers/store-queries.js";
+import { answered as answeredBy, countedQueries, everyStore, ordersAnswer, referenceAnswer } from "../../helpers/store-queries.js";
 
 const owner: Owner = { session: "s-workers", caller: "reader" };
 const config = { thresholdBytes: 16_384, preview: { chars: 500 } } as ResultHandlesConfig;
@@ -39,17 +39,7 @@ const QUERIES: Record<string, unknown>[] = [
   { path: "$.rows..deep..name", offset: 5995 },
 ];
 
-async function setUp(storage: NamespacedStorage, pool: BatchWorkers | undefined) {
-  const counted = new CountedStorage(storage);
-  const store = new ResultHandleStore(counted, 60, { pieceBytes: 16 * 1024 });
-  const tool = new ResultQueryTool(() => [{ config, store: async () => store, workers: pool }]);
-  const fold = async (value: unknown) => {
-    const handle = store.newHandle();
-    await store.save(handle, value, owner);
-    return handle;
-  };
-  return { counted, store, tool, fold };
-}
+const setUp = async (storage: NamespacedStorage, pool: BatchWorkers | undefined) => countedQueries(storage, { config, owner, workers: pool });
 
 describe("S14.6 filters counted on batch workers, on every store", () => {
   const stores = everyStore("batch-workers");
