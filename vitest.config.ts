@@ -14,7 +14,8 @@ export default defineConfig({
   test: {
     reporters: ["default", "json"],
     // Most files wait on something else (redis-server, child processes, npm, Chromium), so two Node files
-    // run at once even on two cores; each starts what it uses on ports it is given free, in stores of its own.
+    // run at once even on two cores (npm test runs the "node" project three at a time: scripts/test.sh);
+    // each starts what it uses on ports it is given free, in stores of its own.
     maxWorkers: 2,
     outputFile: { json: "test-results/vitest.json" },
     projects: [
