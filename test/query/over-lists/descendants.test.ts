@@ -7,6 +7,11 @@ import { MemoryStorage, ResultHandleStore, ResultQueryTool, type Owner } from "m
 import type { ResultHandlesConfig } from "../../../src/plugin/options.js";
 import { nodeBatchWorkers } from "../../../src/node/batch-workers.js";
 import { StreamedAnswer } from "../../../src/records/read/batch-source.js";
+import { answerPlan } from "../../../src/query/query.js";
+import { planPath } from "../../../src/query/paths/plan.js";
+import { CostMeter } from "../../../src/query/cost.js";
+import { DEFAULT_COST_LIMIT } from "../../../src/defaults.js";
+import type { ResultQueryError } from "../../../src/errors.js";
 import { answered, wholeAnswer } from "../../helpers/store-queries.js";
 
 const owner: Owner = { session: "s-descendants", caller: "reader" };
@@ -53,26 +58,42 @@ describe.each([
 
 describe("S14.3 S14.6 the step budget counts the walk as it counts the whole value", () => {
   it("refuses from the same size of answer as the whole-value evaluation does", async () => {
+    // A tenth of the default limit (the costLimit option, S21.1): the bisection below evaluates the whole
+    // value about sixteen times, each up to the limit (0.4 s at the default).
+    const costLimit = DEFAULT_COST_LIMIT / 10;
     const meta: Record<string, unknown> = {};
-    for (let a = 0; a < 500; a++) meta[`a${a}`] = Object.fromEntries(Array.from({ length: 100 }, (_, b) => [`b${b}`, { x: 1 }])); // 50,000 nodes outside the lists
+    for (let a = 0; a < 50; a++) meta[`a${a}`] = Object.fromEntries(Array.from({ length: 100 }, (_, b) => [`b${b}`, { x: 1 }])); // 5,000 nodes outside the lists
     const item = { x: 2, v: Array.from({ length: 400 }, (_, i) => i) };
     const make = (rows: number) => ({ meta, rows: Array.from({ length: rows }, () => item) });
     const args = { path: "$..x", limit: 1 };
-    const refused = (outcome: unknown) => (outcome as { code?: string }).code === "INVALID_INPUT";
-    let [fits, refuses] = [1000, 12000];
-    expect(refused(wholeAnswer(make(fits), args, config))).toBe(false);
-    expect(refused(wholeAnswer(make(refuses), args, config))).toBe(true);
+    const refusedWhole = (rows: number) => {
+      try {
+        answerPlan(make(rows), planPath(args.path), { handle: "h", ...args }, config.thresholdBytes, new CostMeter(costLimit));
+        return false;
+      } catch (error) {
+        if ((error as ResultQueryError).code === "INVALID_INPUT") return true;
+        throw error;
+      }
+    };
+    let [fits, refuses] = [100, 1200];
+    expect(refusedWhole(fits)).toBe(false);
+    expect(refusedWhole(refuses)).toBe(true);
     while (refuses - fits > 1) {
       const mid = (fits + refuses) >> 1;
-      if (refused(wholeAnswer(make(mid), args, config))) refuses = mid;
+      if (refusedWhole(mid)) refuses = mid;
       else fits = mid;
     }
+    console.log(`S14.3 $..x refused from ${refuses} rows (${JSON.stringify(make(refuses)).length} bytes), whole and walked by batch`);
     for (const rows of [fits, refuses]) {
-      const store = new ResultHandleStore(new MemoryStorage("budget", { maxBytes: 2e9 }), 60, { pieceBytes: 256 * 1024 });
-      const tool = new ResultQueryTool(() => [{ config, store: async () => store }]);
+      const store = new ResultHandleStore(new MemoryStorage("budget", { maxBytes: 2e9 }), 60, { pieceBytes: 32 * 1024 });
+      const tool = new ResultQueryTool(() => [{ config: { ...config, costLimit }, store: async () => store }]);
       const handle = store.newHandle();
       await store.save(handle, make(rows), owner);
-      expect(refused(await answered(tool, handle, args, owner)), `${rows} rows`).toBe(rows === refuses);
+      const walked = vi.spyOn(StreamedAnswer.prototype, "partAt"); // observed: the rows are walked batch by batch
+      const outcome = (await answered(tool, handle, args, owner)) as { code?: string };
+      expect(walked.mock.calls.length, `${rows} rows`).toBeGreaterThan(0);
+      walked.mockRestore();
+      expect(outcome.code === "INVALID_INPUT", `${rows} rows`).toBe(rows === refuses);
       await store.onShutdown();
     }
   }, 60_000);
