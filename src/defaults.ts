@@ -78,8 +78,14 @@ export const SQLITE_BUSY_TIMEOUT_MS = 1000;
 export const SQLITE_MMAP_BYTES = 2047 * 1024 * 1024; // about what SQLite allows by default (SQLITE_MAX_MMAP_SIZE)
 /** Longest pause between two attempts of ioredis to reconnect to a Redis that went away. */
 export const REDIS_MAX_RETRY_DELAY_MS = 1000;
-/** Longest JSONPath query `result_query` compiles (S14.3); the S7.2 forms are linear and have no such limit. */
+/** Longest JSONPath query `result_query` compiles (S14.3). */
 export const MAX_QUERY_CHARS = 4096;
+/**
+ * Longest path of any form, refused before it is parsed (S21.2): the S7.2 forms parse in linear time, but
+ * a 1 MB path of 500,000 names held the calling thread 100 ms. A name may be longer than a JSONPath query
+ * (a quoted key of 10,000 characters), so this is far above MAX_QUERY_CHARS.
+ */
+export const MAX_PATH_CHARS = 65_536;
 /**
  * Units of work one call may spend (S21.1, `CostMeter`), unless the `costLimit` option says otherwise:
  * about one second of work on a 2-core server (a unit is about a nanosecond). Honest queries over a

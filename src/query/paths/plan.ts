@@ -9,7 +9,8 @@
  */
 import type { ListSummary, ObjectSummary, Selection, Selector, StringSummary } from "../../records/format/answer-index.js";
 import { ResultQueryError } from "../../errors.js";
-import { DEFAULT_LIMITS } from "../../defaults.js";
+import { DEFAULT_LIMITS, MAX_PATH_CHARS } from "../../defaults.js";
+import { quoteArgument } from "../../util/quote-argument.js";
 import { compileJsonPath, type CompiledJsonPath } from "../jsonpath/jsonpath.js";
 import { itemPlanOf, type ItemPlan } from "../jsonpath/item-plan.js";
 import { listIndex, objectKey, parsePath, type PathSegment } from "./path.js";
@@ -45,6 +46,7 @@ export type QueryPlan =
 
 /** Parses `path` once. Never throws: a bad path becomes a refused plan, raised when the plan is answered. */
 export function planPath(path: string): QueryPlan {
+  if (path.length > MAX_PATH_CHARS) return { kind: "refused", path, error: pathTooLong(path) };
   try {
     if (!path.startsWith("$")) return { kind: "singular", path, segments: parsePath(path) };
     let compiled: CompiledJsonPath | undefined;
@@ -170,4 +172,12 @@ export function selectorFor(plan: QueryPlan, args: Pick<QueryArguments, "offset"
     // A search streams the lists and wide objects under it; a long string under it is read whole with the rest.
     return strings.some(({ path }) => above(path)) ? "all" : { stream: "all" };
   };
+}
+
+/** A path over MAX_PATH_CHARS, refused before it is parsed (S21.2). */
+function pathTooLong(path: string): ResultQueryError {
+  return new ResultQueryError(
+    "INVALID_INPUT",
+    `Path ${quoteArgument(path)} is ${path.length} characters, over the ${MAX_PATH_CHARS} a path may have: use a shorter path (search finds a key or text anywhere under a path).`,
+  );
 }

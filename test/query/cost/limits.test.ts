@@ -2,7 +2,7 @@
 // resources/read past its size refused with the ranged form that works. Over real HTTP where a client sees it.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ResultHandlesPlugin, ResultHandlesConfigurationError, ResultQueryError } from "mcp-result-handles";
-import { DEFAULT_COST_LIMIT, MAX_WHOLE_RESOURCE_BYTES, STATIC_LIMITS } from "../../../src/defaults.js";
+import { DEFAULT_COST_LIMIT, MAX_PATH_CHARS, MAX_WHOLE_RESOURCE_BYTES, STATIC_LIMITS } from "../../../src/defaults.js";
 import { queryValue } from "../../../src/query/query.js";
 import { startAttackBench, textOf, type AttackBench } from "../../helpers/attack-bench.js";
 import { foldAs } from "../../helpers/second-caller.js";
@@ -59,6 +59,24 @@ describe("S21.2 static limits of a filter, refused before any work", () => {
     expect(refusal(() => run(rows, `$.rows[?match(@.t, '${pattern}')]`)).message).toMatch(/compiles to \d+ instructions, over the 5000 a pattern may have/);
     expect(refusal(() => run({ rows: [{ t: "x", p: pattern }] }, "$.rows[?match(@.t, @.p)]")).message).toMatch(/compiles to \d+ instructions/);
     expect(run({ rows: [{ t: "ab" }] }, "$.rows[?match(@.t, 'a.{0,100}')]").total).toBe(1);
+  });
+});
+
+describe("S21.2 a path over MAX_PATH_CHARS, refused before it is parsed", () => {
+  it(`a path of any form up to ${MAX_PATH_CHARS} characters reads (a quoted key of 60,000); one more is INVALID_INPUT in milliseconds`, () => {
+    const key = "k".repeat(60_000);
+    const quoted = `$['${key}']`;
+    expect(run({ [key]: 7 }, quoted)).toMatchObject({ value: 7 });
+    const longest = "$." + "x".repeat(MAX_PATH_CHARS - 2);
+    expect(refusal(() => run({ x: 1 }, longest)).code).toBe("RESULT_PATH_NOT_FOUND"); // parsed: no key of that name
+    for (const path of [longest + "x", "rows" + ".x".repeat(500_000), "/rows" + "/x".repeat(500_000), "$.rows" + "[0]".repeat(300_000)]) {
+      const started = performance.now();
+      const refused = refusal(() => run({ rows: [] }, path));
+      expect(performance.now() - started).toBeLessThan(50);
+      expect(refused.code).toBe("INVALID_INPUT");
+      expect(refused.message).toContain(`characters, over the ${MAX_PATH_CHARS} a path may have`);
+      expect(refused.message.length).toBeLessThan(1000);
+    }
   });
 });
 
