@@ -99,7 +99,7 @@ function refusalsReachTheClient(connect: () => Promise<AnyClient>, tool: string)
 
   it("S7.10 a 1 MB path is refused in well under 64 KB", async () => {
     const refused = await call(client, "result_query", { handle, path: `$.${"p".repeat(1_000_000)}` });
-    expect(refused.structuredContent).toMatchObject({ error: { code: "RESULT_PATH_NOT_FOUND" } });
+    expect(refused.structuredContent).toMatchObject({ error: { code: "INVALID_INPUT" } }); // over MAX_PATH_CHARS (S21.2)
     expect(JSON.stringify(refused).length).toBeLessThan(2_000);
   });
 
