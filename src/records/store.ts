@@ -1,5 +1,5 @@
 import { decodeIndex, type Selector } from "./format/answer-index.js";
-import { MISSING, readOutside, readSelection, type AnswerState } from "./read/read-selection.js";
+import { MISSING, readOutside, readSelection, type AnswerState, type ReadCharge } from "./read/read-selection.js";
 import { StreamedAnswer } from "./read/batch-source.js";
 import { randomBytes, type CryptoBackend } from "./crypto/backend.js";
 import { AnswerKeys, DEFAULT_STORE_NAMESPACE, isUuidV4, type Owner, type RecordScope } from "./crypto/keys.js";
@@ -141,16 +141,20 @@ export class ResultHandleStore {
     return found && { value: found.value };
   }
 
-  /** `readShared` (`shared`) or `read` (with `select`, only the items it selects), and when the handle expires (S15.4 `ttlMs`). */
-  async readWithExpiry(handle: string, owner: Owner, select: Selector | undefined, shared: boolean): Promise<StoredValue | undefined> {
-    return this.load(handle, owner, shared, select);
+  /**
+   * `readShared` (`shared`) or `read` (with `select`, only the items it selects), and when the handle
+   * expires (S15.4 `ttlMs`). `charge` is told what the read decrypts and parses before it does (S21.1);
+   * what it throws ends the read and comes out of this call.
+   */
+  async readWithExpiry(handle: string, owner: Owner, select: Selector | undefined, shared: boolean, charge?: ReadCharge): Promise<StoredValue | undefined> {
+    return this.load(handle, owner, shared, select, charge);
   }
 
   private keysFor(handle: string, owner: Owner): Promise<AnswerKeys> {
     return this.keys.get(handle, owner, () => AnswerKeys.derive(handle, owner, this.crypto, this.scope));
   }
 
-  private async load(handle: string, owner: Owner, shared: boolean, select: Selector | undefined): Promise<StoredValue | undefined> {
+  private async load(handle: string, owner: Owner, shared: boolean, select: Selector | undefined, charge?: ReadCharge): Promise<StoredValue | undefined> {
     if (!isUuidV4(handle)) return undefined;
     const keys = await this.keysFor(handle, owner);
     const main = await this.storage.get(keys.storageKey);
@@ -161,6 +165,8 @@ export class ResultHandleStore {
       const opened = await openRecord(keys, keys.storageKey, main, now);
       if (!opened) return undefined;
       const { header, plaintext } = opened;
+      charge?.("decrypted", plaintext.byteLength); // decrypted already: at most one piece, told before it is parsed
+      charge?.("parsed", plaintext.byteLength);
       const counted = shared;
       if (header.kind === "whole") {
         const value = JSON.parse(decodeUtf8(plaintext, header.ascii)) as unknown;
@@ -178,7 +184,7 @@ export class ResultHandleStore {
     if (state.whole) return { value: state.whole.value, expiresAt: state.expiresAt };
 
     const selection = select ? select(state.index!.lists, state.index!.strings, state.index!.objects) : "all";
-    const read = { storage: this.storage, keys, state, now, estimate: (value: unknown) => this.estimate(value) };
+    const read = { storage: this.storage, keys, state, now, estimate: (value: unknown) => this.estimate(value), charge };
     if (typeof selection === "object" && "stream" in selection) {
       const root = selection.stream === "all" ? await readOutside(read) : undefined;
       if (root === MISSING) return this.lost(keys.storageKey);

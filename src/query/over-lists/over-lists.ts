@@ -69,12 +69,8 @@ async function searchOverBatches(answer: StreamedAnswer, plan: QueryPlan, needle
   // A batch whose text cannot hold the needle is skipped; one whose hits all fall off the page is counted
   // from its text; the rest are parsed and walked. A wide object's batch is text of keys and values alike,
   // and a key holding the needle is a hit as a string is, so the same rules hold for it.
-  const admit = (text: string) => {
-    meter.charge("decrypted", text.length); // every batch read costs its decryption, one parsed its parse too (S21.1)
-    if (mayHold && !(mayHold(text) && !(count && search.countedFromText(text, count)))) return false;
-    meter.charge("parsed", text.length);
-    return true;
-  };
+  // Every batch read costs its decryption, one parsed its parse too (S21.1): the read charges them.
+  const admit = mayHold && ((text: string) => mayHold(text) && !(count && search.countedFromText(text, count)));
   const walkPart = (part: BatchedPart, steps: readonly (string | number)[]) =>
     "list" in part
       ? answer.forEachBatch(part.list, { admit, visit: (first, items) => search.walkItems(items, first, steps) })

@@ -7,6 +7,7 @@ import type { BatchWorkers } from "../workers/pool.js";
 import { quoteArgument } from "../../util/quote-argument.js";
 import type { ResultHandlesConfig } from "../../config.js";
 import type { Selector } from "../../records/format/answer-index.js";
+import type { ReadCharge } from "../../records/read/answer-state.js";
 import { planPath, selectorFor } from "../paths/plan.js";
 import { planReference } from "../paths/reference-plan.js";
 import { selectionBytes } from "../paths/selection-bytes.js";
@@ -81,9 +82,10 @@ export class ResultQueryTool {
   async queryUntil(rawArgs: unknown, owner: OwnerOf): Promise<{ result: QueryResult; expiresAt: number }> {
     const args = parseQueryArguments(rawArgs);
     const plan = planPath(args.path); // parsed once, whatever the number of instances; the store reads what it selects
-    let found = await this.find(args.handle, owner, (source) => selectorFor(plan, args, { kind: "page", thresholdBytes: source.config.thresholdBytes }), "shared");
+    const meterOf = callMeters();
+    let found = await this.find(args.handle, owner, (source) => selectorFor(plan, args, { kind: "page", thresholdBytes: source.config.thresholdBytes }), "shared", meterOf);
     const { config } = found.source;
-    const meter = new CostMeter(config.costLimit); // one meter for all the call does (S21.1), the summary's check too
+    const meter = meterOf(found.source); // one meter for all the call does (S21.1): its reads, the summary's check, the query
     if (found.summary) {
       // Read as a summary (S16.4): a refusal built from it is the refusal of the whole (every part counts at
       // its whole size); a slice that fits is read whole and answered from that.
@@ -92,7 +94,7 @@ export class ResultQueryTool {
       } catch (error) {
         if (error instanceof ResultQueryError && error.code === "RESULT_SLICE_TOO_LARGE") throw error;
       }
-      found = await this.readWhole(args.handle, owner, found.source);
+      found = await this.readWhole(args.handle, owner, found.source, meter);
     }
     if (found.value instanceof StreamedAnswer) {
       const streamed = await answerOverBatches(found.value, plan, args, config, found.source.workers, meter);
@@ -124,8 +126,9 @@ export class ResultQueryTool {
       bytes = selectionBytes(selection, lists, strings, objects);
       return selection;
     };
-    const found = await this.find(args.handle, owner, () => select, read);
-    const meter = new CostMeter(found.source.config.costLimit); // the holding instance's limit (S21.1)
+    const meterOf = callMeters();
+    const found = await this.find(args.handle, owner, () => select, read, meterOf);
+    const meter = meterOf(found.source); // the holding instance's limit (S21.1), charged with the read already
     meter.charge("references", bytes);
     return { value: reference.value(found.value, meter), expiresAt: found.expiresAt };
   }
@@ -158,12 +161,13 @@ export class ResultQueryTool {
   }
 
   /** The whole answer from the instance that held it (after a summary read, S16.4); not found as `find` says it. */
-  private async readWhole(handle: string, owner: OwnerOf, source: HandleSource): Promise<StoredValue & { source: HandleSource }> {
+  private async readWhole(handle: string, owner: OwnerOf, source: HandleSource, meter: CostMeter): Promise<StoredValue & { source: HandleSource }> {
     let found: StoredValue | undefined;
     try {
       const store = await source.store();
-      found = await store.readWithExpiry(handle, typeof owner === "function" ? owner(source) : owner, () => "all", true);
-    } catch {
+      found = await store.readWithExpiry(handle, typeof owner === "function" ? owner(source) : owner, () => "all", true, chargeTo(meter));
+    } catch (error) {
+      if (error instanceof ResultQueryError) throw error; // the call's meter refused the read (S21.1)
       throw storeUnavailable();
     }
     if (!found) throw handleNotFound(handle);
@@ -171,7 +175,13 @@ export class ResultQueryTool {
   }
 
   /** The first instance (in install order) holding the handle for its owner, and the value it read. */
-  private async find(handle: string, owner: OwnerOf, selectFor: (source: HandleSource) => Selector, read: "shared" | "fresh"): Promise<StoredValue & { source: HandleSource }> {
+  private async find(
+    handle: string,
+    owner: OwnerOf,
+    selectFor: (source: HandleSource) => Selector,
+    read: "shared" | "fresh",
+    meterOf?: (source: HandleSource) => CostMeter,
+  ): Promise<StoredValue & { source: HandleSource }> {
     // Every instance's store is asked at once, so a slow or hung store costs one timeout, not one per
     // instance; the first instance (in install order) that holds the handle answers.
     const reads = this.sources().map((source) => ({
@@ -180,16 +190,17 @@ export class ResultQueryTool {
         .store()
         .then((store) => {
           const who = typeof owner === "function" ? owner(source) : owner;
-          return store.readWithExpiry(handle, who, selectFor(source), read === "shared");
+          return store.readWithExpiry(handle, who, selectFor(source), read === "shared", meterOf && chargeTo(meterOf(source)));
         })
         .then(
           (found): StoredValue | "not found" | "unavailable" => found ?? "not found",
-          () => "unavailable" as const,
+          (error: unknown) => (error instanceof ResultQueryError ? error : ("unavailable" as const)), // a meter's refusal is the call's answer
         ),
     }));
     let unavailable = false;
     for (const read of reads) {
       const found = await read.found;
+      if (found instanceof ResultQueryError) throw found;
       if (found === "unavailable") unavailable = true;
       else if (found !== "not found") return { ...found, source: read.source };
     }
@@ -224,4 +235,15 @@ export function refusalResult(error: unknown, structured = true): ToolResult {
 
 function asQueryError(error: unknown): ResultQueryError {
   return error instanceof ResultQueryError ? error : new ResultQueryError("INVALID_INPUT", describeError(error));
+}
+
+/** A meter per instance a call asks (each with its own costLimit); the holding instance's is the call's (S21.1). */
+function callMeters(): (source: HandleSource) => CostMeter {
+  const meters = new Map<HandleSource, CostMeter>();
+  return (source) => meters.get(source) ?? meters.set(source, new CostMeter(source.config.costLimit)).get(source)!;
+}
+
+/** What a store read decrypts and parses, charged to `meter` before it is done (S21.1). */
+function chargeTo(meter: CostMeter): ReadCharge {
+  return (kind, count) => meter.charge(kind, count);
 }

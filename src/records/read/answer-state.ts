@@ -36,6 +36,14 @@ export interface AnswerState {
 
 export const MISSING = Symbol("missing record");
 
+/**
+ * What a read costs the call that asked for it (S21.1), told before the work is done: the bytes of each
+ * piece about to be decrypted, the characters of each text about to be parsed. It may throw (the call's
+ * cost meter, past its limit): the read then stops there, its state as it was. The records know no meter;
+ * the query passes one in.
+ */
+export type ReadCharge = (kind: "decrypted" | "parsed", count: number) => void;
+
 /** What reading one answer needs. */
 export interface AnswerRead {
   readonly storage: NamespacedStorage;
@@ -44,6 +52,14 @@ export interface AnswerRead {
   readonly now: number;
   /** What a parsed value holds in memory (`heapEstimate`), as far as the cache could keep it. */
   estimate(value: unknown): number;
+  /** The call's charge for what this read decrypts and parses, when it has one. */
+  readonly charge?: ReadCharge;
+}
+
+/** `JSON.parse` of a text this read fetched, charged to the call first. */
+export function parseRead(read: AnswerRead, text: string): unknown {
+  read.charge?.("parsed", text.length);
+  return JSON.parse(text) as unknown;
 }
 
 /**
@@ -68,6 +84,7 @@ export async function readRanges(read: AnswerRead, ranges: { piece: number; from
 export async function openPieceOf(read: AnswerRead, piece: number): Promise<Uint8Array | typeof MISSING> {
   const { keys, state, now } = read;
   const index = state.index!;
+  read.charge?.("decrypted", index.pieces[piece]!); // every piece any reader opens, charged before it is fetched
   const key = await keys.pieceKey(piece);
   if (!(state.expiresAt > now)) return MISSING; // an index kept in memory must not outlive its answer
   const record = await read.storage.get(key);

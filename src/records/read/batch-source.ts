@@ -9,7 +9,7 @@
  */
 import type { ListSummary, ObjectSummary } from "../format/answer-index.js";
 import { batchAt, byteSpan, partJsonBytes } from "../format/layout.js";
-import type { AnswerRead } from "./answer-state.js";
+import { parseRead, type AnswerRead } from "./answer-state.js";
 import { BatchPieces, type BatchReading } from "./pieces.js";
 import { forEachPiece, type BatchPiece } from "./handover.js";
 
@@ -93,7 +93,7 @@ export class StreamedAnswer {
     const layout = this.read.state.index!.objects[object]!;
     return this.eachBatch(layout, true, (batch) => ({ ...byteSpan(layout.batches, layout.end, batch, batch + 1, 1) }), (text) => {
       if (admit && !admit(text)) return true;
-      return visit(JSON.parse(`{${text}}`) as Record<string, unknown>);
+      return visit(parseRead(this.read, `{${text}}`) as Record<string, unknown>);
     });
   }
 
@@ -109,7 +109,7 @@ export class StreamedAnswer {
       return { start, end };
     }, (text, batch) => {
       if (admit && !admit(text)) return true;
-      return visit(layout.batches[2 * batch]!, JSON.parse(`[${text}]`) as unknown[], batch);
+      return visit(layout.batches[2 * batch]!, parseRead(this.read, `[${text}]`) as unknown[], batch);
     }, (items, batch) => visit(layout.batches[2 * batch]!, items, batch));
   }
 

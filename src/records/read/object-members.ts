@@ -3,7 +3,7 @@
  * keys touches, or those that may hold a key by name, are fetched, parsed (one `JSON.parse` per run of
  * batches) and kept in the object's `PiecedObject`, which stands in the root at the object's path.
  */
-import { MISSING, placeAt, readRanges, type AnswerRead } from "./answer-state.js";
+import { MISSING, parseRead, placeAt, readRanges, type AnswerRead } from "./answer-state.js";
 import { piecesOf } from "../format/answer-index.js";
 import { batchesFor } from "../format/object-layout.js";
 import { byteSpan, partJsonBytes, unitStarts } from "../format/layout.js";
@@ -54,7 +54,7 @@ async function readBatches(read: AnswerRead, object: number, pieced: PiecedObjec
   let at = 0;
   for (let run = 0; run < runs.length; run++) {
     const [first, end] = runs[run]!;
-    const members = JSON.parse(`{${texts.slice(at, at + ranges[run]!.length).join("")}}`) as Record<string, unknown>;
+    const members = parseRead(read, `{${texts.slice(at, at + ranges[run]!.length).join("")}}`) as Record<string, unknown>;
     at += ranges[run]!.length;
     const before = pieced.heapBytes;
     pieced.fill(first, end, members, read.state.counted ? read.estimate(members) : 0);

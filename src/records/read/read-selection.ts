@@ -7,12 +7,12 @@
 import { piecesOf, type Selection } from "../format/answer-index.js";
 import { charSpan, itemSpan, partJsonBytes, unitStarts } from "../format/layout.js";
 import { PiecedString } from "../../util/pieced-string.js";
-import { MISSING, placeAt, readRanges, type AnswerRead } from "./answer-state.js";
+import { MISSING, parseRead, placeAt, readRanges, type AnswerRead } from "./answer-state.js";
 import { readMembers, readNamed } from "./object-members.js";
 import { listSlotsBytes } from "../heap-size.js";
 import { setKnownJsonSize } from "../../util/size.js";
 
-export { MISSING, type AnswerRead, type AnswerState } from "./answer-state.js";
+export { MISSING, type AnswerRead, type AnswerState, type ReadCharge } from "./answer-state.js";
 
 /** The value a selection needs (other parts may be missing), or MISSING when a piece is. */
 export function readSelection(read: AnswerRead, selection: Exclude<Selection, "none" | { stream: unknown }>): Promise<unknown> {
@@ -30,7 +30,7 @@ async function readWhole(read: AnswerRead): Promise<unknown> {
   const index = state.index!;
   const texts = await readRanges(read, index.pieces.map((length, piece) => ({ piece, from: 0, to: length })));
   if (texts === MISSING) return MISSING;
-  const value = JSON.parse(texts.join("")) as unknown;
+  const value = parseRead(read, texts.join(""));
   state.whole = { value };
   state.lists.clear();
   state.strings.clear();
@@ -66,7 +66,7 @@ export async function readOutside(read: AnswerRead): Promise<unknown> {
   kept.push({ start: at, end: total });
   const texts = await readRanges(read, kept.flatMap(({ start, end }) => (end > start ? piecesOf(index, start, end) : [])));
   if (texts === MISSING) return MISSING;
-  const skeleton = JSON.parse(texts.join("")) as unknown;
+  const skeleton = parseRead(read, texts.join(""));
   let root = skeleton;
   for (const [list, { items }] of state.lists) root = placeAt(root, index.lists[list]!.path, items);
   for (const [text, pieced] of state.strings) root = placeAt(root, index.strings[text]!.path, pieced);
@@ -96,7 +96,7 @@ async function readItems(read: AnswerRead, list: number, from: number, to: numbe
   if (span && held.loaded.subarray(span.firstBatch, span.endBatch).includes(0)) {
     const texts = await readRanges(read, piecesOf(index, span.start, span.end));
     if (texts === MISSING) return MISSING;
-    const items = JSON.parse(`[${texts.join("")}]`) as unknown[];
+    const items = parseRead(read, `[${texts.join("")}]`) as unknown[];
     for (let i = 0; i < items.length; i++) held.items[span.firstItem + i] = items[i];
     held.loaded.fill(1, span.firstBatch, span.endBatch);
     if (state.counted) state.bytes += read.estimate(items) - listSlotsBytes(items.length); // its slots are in held.items
@@ -128,7 +128,7 @@ async function readChars(read: AnswerRead, text: number, from: number, to: numbe
     const span = charSpan(layout, first, end);
     const texts = await readRanges(read, piecesOf(index, span.start, span.end));
     if (texts === MISSING) return MISSING;
-    const chars = JSON.parse(`"${texts.join("")}"`) as string;
+    const chars = parseRead(read, `"${texts.join("")}"`) as string;
     const before = pieced.heapBytes;
     pieced.fill(first, end, chars);
     if (state.counted) state.bytes += pieced.heapBytes - before;

@@ -1,6 +1,6 @@
 // S21.1 the costLimit option and the refusal's text; S21.2 the static limits of filters; S21.3 a whole
 // resources/read past its size refused with the ranged form that works. Over real HTTP where a client sees it.
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { ResultHandlesPlugin, ResultHandlesConfigurationError, ResultQueryError } from "mcp-result-handles";
 import { DEFAULT_COST_LIMIT, MAX_PATH_CHARS, MAX_WHOLE_RESOURCE_BYTES, STATIC_LIMITS } from "../../../src/defaults.js";
 import { queryValue } from "../../../src/query/query.js";
@@ -35,6 +35,22 @@ describe("S21.1 costLimit", () => {
       expect(nodes).toMatch(/^INVALID_INPUT: The query would visit more than \d+ nodes of this answer \(cost over 50000000 units/);
       const regex = textOf(await bench.alice("result_query", { handle, path: "$.rows[?match(@.title, '[a-zA-Z0-9 ]{1,200}x')]" }));
       expect(regex).toMatch(/^INVALID_INPUT: .*(regex program instructions|One match\(\))/);
+    });
+
+    it("the bytes a call's reads decrypt and parse are charged before the parse: a whole read past the limit is refused, a window of the same text answers", async () => {
+      // 7.2 MB of lines in one long string: a search above it reads the answer whole (10 units a byte, 72 M > 50 M).
+      const log = Array.from({ length: 300_000 }, (_, i) => `line ${String(i).padStart(6, "0")} of the log`).join("\n");
+      const big = await foldAs(bench, bench.alice, { log, other: "x" });
+      const parse = vi.spyOn(JSON, "parse"); // observed: the text read whole is never parsed
+      const refused = textOf(await bench.alice("result_query", { handle: big, search: "line 299999" }));
+      const parsedLong = parse.mock.calls.some(([text]) => typeof text === "string" && text.length > 1_000_000);
+      parse.mockRestore();
+      expect(refused).toMatch(/^INVALID_INPUT: The call would cost more than its limit \(cost over 50000000 units, costLimit; most of it \d+ bytes parsed\): read a deeper path, a slice/);
+      expect(parsedLong).toBe(false);
+      // Nothing changed: the narrower call the refusal names reads the chunk it needs, and the search still refuses the same way.
+      const window = await bench.alice("result_query", { handle: big, path: "$.log", offset: 299_999 * 23, limit: 22 }); // 23 characters a line
+      expect(window.structuredContent).toMatchObject({ value: "line 299999 of the log" });
+      expect(textOf(await bench.alice("result_query", { handle: big, search: "line 299999" }))).toMatch(/^INVALID_INPUT: .* bytes parsed\)/); // the index, read before, is not charged again
     });
   });
 });

@@ -56,8 +56,8 @@ describe.each([
   }, 60_000);
 });
 
-describe("S14.3 S14.6 the step budget counts the walk as it counts the whole value", () => {
-  it("refuses from the same size of answer as the whole-value evaluation does", async () => {
+describe("S14.3 S14.6 S21.1 the step budget counts the walk as it counts the whole value, and the walk's reads besides", () => {
+  it("the walk by batch is charged the nodes the whole-value evaluation is, plus what it decrypts and parses; both refuse past the limit", async () => {
     // A tenth of the default limit (the costLimit option, S21.1): the bisection below evaluates the whole
     // value about sixteen times, each up to the limit (0.4 s at the default).
     const costLimit = DEFAULT_COST_LIMIT / 10;
@@ -66,36 +66,54 @@ describe("S14.3 S14.6 the step budget counts the walk as it counts the whole val
     const item = { x: 2, v: Array.from({ length: 400 }, (_, i) => i) };
     const make = (rows: number) => ({ meta, rows: Array.from({ length: rows }, () => item) });
     const args = { path: "$..x", limit: 1 };
-    const refusedWhole = (rows: number) => {
+    const whole = (rows: number) => {
+      const meter = new CostMeter(costLimit);
       try {
-        answerPlan(make(rows), planPath(args.path), { handle: "h", ...args }, config.thresholdBytes, new CostMeter(costLimit));
-        return false;
+        answerPlan(make(rows), planPath(args.path), { handle: "h", ...args }, config.thresholdBytes, meter);
+        return meter;
       } catch (error) {
-        if ((error as ResultQueryError).code === "INVALID_INPUT") return true;
+        if ((error as ResultQueryError).code === "INVALID_INPUT") return "refused";
         throw error;
       }
     };
-    let [fits, refuses] = [100, 1200];
-    expect(refusedWhole(fits)).toBe(false);
-    expect(refusedWhole(refuses)).toBe(true);
-    while (refuses - fits > 1) {
-      const mid = (fits + refuses) >> 1;
-      if (refusedWhole(mid)) refuses = mid;
-      else fits = mid;
-    }
-    console.log(`S14.3 $..x refused from ${refuses} rows (${JSON.stringify(make(refuses)).length} bytes), whole and walked by batch`);
-    for (const rows of [fits, refuses]) {
+    /** The walk through a store of 32 KB pieces: its outcome and what it was charged, by kind. */
+    const walk = async (rows: number) => {
       const store = new ResultHandleStore(new MemoryStorage("budget", { maxBytes: 2e9 }), 60, { pieceBytes: 32 * 1024 });
       const tool = new ResultQueryTool(() => [{ config: { ...config, costLimit }, store: async () => store }]);
       const handle = store.newHandle();
       await store.save(handle, make(rows), owner);
       const walked = vi.spyOn(StreamedAnswer.prototype, "partAt"); // observed: the rows are walked batch by batch
-      const outcome = (await answered(tool, handle, args, owner)) as { code?: string };
-      expect(walked.mock.calls.length, `${rows} rows`).toBeGreaterThan(0);
-      walked.mockRestore();
-      expect(outcome.code === "INVALID_INPUT", `${rows} rows`).toBe(rows === refuses);
-      await store.onShutdown();
+      const charged = vi.spyOn(CostMeter.prototype, "charge"); // observed: what the call is charged
+      try {
+        const outcome = (await answered(tool, handle, args, owner)) as { code?: string };
+        expect(walked.mock.calls.length, `${rows} rows`).toBeGreaterThan(0);
+        const by: Record<string, number> = {};
+        for (const [kind, count = 1] of charged.mock.calls) by[kind] = (by[kind] ?? 0) + count;
+        return { outcome, by };
+      } finally {
+        walked.mockRestore();
+        charged.mockRestore();
+        await store.onShutdown();
+      }
+    };
+    const fitting = whole(500);
+    expect(fitting).not.toBe("refused");
+    const { outcome, by } = await walk(500);
+    expect(outcome.code).toBeUndefined();
+    expect(by.nodes).toBe((fitting as CostMeter).counts.nodes); // the same nodes, walked by batch or whole
+    expect(by.decrypted).toBeGreaterThan(JSON.stringify(make(500).rows).length); // every piece, padding included
+    expect(by.parsed).toBeGreaterThan(JSON.stringify(make(500).rows).length); // every batch
+
+    let [fits, refuses] = [100, 1200];
+    expect(whole(fits)).not.toBe("refused");
+    expect(whole(refuses)).toBe("refused");
+    while (refuses - fits > 1) {
+      const mid = (fits + refuses) >> 1;
+      if (whole(mid) === "refused") refuses = mid;
+      else fits = mid;
     }
+    console.log(`S14.3 $..x refused from ${refuses} rows whole (${JSON.stringify(make(refuses)).length} bytes); walked by batch, ${by.nodes} nodes at 500 rows as whole`);
+    expect((await walk(refuses)).outcome.code).toBe("INVALID_INPUT"); // its reads cost more on top
   }, 60_000);
 });
 
