@@ -86,7 +86,11 @@ async function searchOverBatches(answer: StreamedAnswer, plan: QueryPlan, needle
     start = { value: at.value, steps: at.steps };
     // The path is above the parts (`selectorFor`), never at one: each is met where it stands.
     const walk = search.start(start, (container, key) => answer.partAt(container, key));
-    for (let next = walk && search.run(walk); next; next = search.run(walk!)) {
+    for (let next = walk && search.run(walk, true); next; next = search.run(walk!, true)) {
+      if (next === "paused") { // held the thread long enough (S21.4): other calls first
+        await meter.letOthersIn();
+        continue;
+      }
       const reading = await walkPart(next.part, next.steps);
       if (reading !== "read") return reading;
     }

@@ -11,7 +11,7 @@ import { formatPath } from "../paths/path.js";
 import { sliceWindow, type QueryArguments, type QueryPlan } from "../paths/plan.js";
 import type { QueryResult } from "../query.js";
 import { fittingItems } from "../refusals/refusals.js";
-import { searchHits, type SearchHit } from "./search.js";
+import { Search, type SearchHit, type SearchOptions, type StartNode } from "./search.js";
 import type { CostMeter } from "../cost.js";
 import { describeSearched, searchedNothing } from "../refusals/notes.js";
 
@@ -22,14 +22,27 @@ export interface SearchConfig {
 }
 
 export function searchQuery(answer: unknown, plan: QueryPlan, args: QueryArguments & { search: string }, config: SearchConfig, meter?: CostMeter): QueryResult {
+  const search = prepared(answer, plan, args, config, meter);
+  return search.answer(searchHits(search.starts, args.search, search.options));
+}
+
+/** `searchQuery` as a tool call runs it: the walk lets other calls in as it goes (S21.4, `searchHitsSliced`). */
+export async function searchQuerySliced(answer: unknown, plan: QueryPlan, args: QueryArguments & { search: string }, config: SearchConfig, meter: CostMeter): Promise<QueryResult> {
+  const search = prepared(answer, plan, args, config, meter);
+  return search.answer(await searchHitsSliced(search.starts, args.search, { ...search.options, meter }));
+}
+
+/** The start nodes of a search, its options, and how its hits become the answer. */
+function prepared(answer: unknown, plan: QueryPlan, args: QueryArguments & { search: string }, config: SearchConfig, meter: CostMeter | undefined) {
   const evaluation = evaluate(answer, plan, meter);
   const starts = evaluation.singular ? [{ value: evaluation.value, steps: evaluation.steps }] : evaluation.nodes;
   const path = evaluation.singular ? formatPath(evaluation.steps) : cutForMessage(plan.path);
   const window = searchWindow(args, config);
   // Nodes of a nodelist may overlap (`$..*`, unions): each place is searched once.
-  const { hits, total } = searchHits(starts, args.search, { ...window, overlapping: !evaluation.singular, meter });
+  const options: SearchOptions = { ...window, overlapping: !evaluation.singular, meter };
   const searched = () => (evaluation.singular ? describeSearched(evaluation.value) : `the ${starts.length} nodes it selects`);
-  return searchResult(hits, total, path, window.offset, config, { needle: args.search, searched });
+  const answerWith = ({ hits, total }: { hits: SearchHit[]; total: number }) => searchResult(hits, total, path, window.offset, config, { needle: args.search, searched });
+  return { starts, options, answer: answerWith };
 }
 
 /** The page a search answers (S14.4): its window of hits, and the length of a hit's text. */
@@ -59,4 +72,26 @@ export function searchResult(hits: SearchHit[], total: number, path: string, off
   if (start + hits.length < total) result.nextOffset = start + hits.length;
   if (total === 0 && empty) result.note = searchedNothing(empty.needle, path, empty.searched()); // S18.2
   return result;
+}
+
+/** The hits of the page `offset … offset+limit-1`, and how many hits there are in all. */
+export function searchHits(nodes: readonly StartNode[], needle: string, options: SearchOptions): { hits: SearchHit[]; total: number } {
+  const search = new Search(needle, options);
+  for (const node of nodes) if (!search.covered(node)) search.walkAll(node);
+  return { hits: search.hits, total: search.total };
+}
+
+/**
+ * `searchHits` as a tool call runs it (S21.4): the walk stops when the call has held the thread for
+ * YIELD_AFTER_MS, inside a long string too (a string of a million matching lines), and goes on after other
+ * calls had their turn.
+ */
+export async function searchHitsSliced(nodes: readonly StartNode[], needle: string, options: SearchOptions & { meter: CostMeter }): Promise<{ hits: SearchHit[]; total: number }> {
+  const search = new Search(needle, options);
+  for (const node of nodes) {
+    if (search.covered(node)) continue;
+    const walk = search.start(node);
+    while (walk && search.run(walk, true) === "paused") await options.meter.letOthersIn();
+  }
+  return { hits: search.hits, total: search.total };
 }

@@ -15,61 +15,13 @@ import type { BatchedPart } from "../../records/read/batch-source.js";
 import { formatPath } from "../paths/path.js";
 import { SearchedPlaces, type StartNode } from "./places.js";
 import { around, findFolded, fold, type FoldedMatch } from "./text.js";
-
-/**
- * One place the needle occurs. `path` is the canonical path (S7.5) of the value; `key: true` says the
- * match is in the name of the key that `path` ends with, not in the value under it. For a string value,
- * `offset` is where `text` starts in it (so `result_query` with that path and offset reads on), and
- * `line` (1-based) is given when the string has several lines.
- */
-export interface SearchHit {
-  path: string;
-  text: string;
-  key?: true;
-  line?: number;
-  offset?: number;
-}
-
-export interface SearchOptions {
-  /** First hit returned, and how many. */
-  offset: number;
-  limit: number;
-  /** `preview.chars` of the instance that folded the handle: a hit's text is at most twice this. */
-  previewChars: number;
-  /** Whether the start nodes may overlap (a nodelist): then a node under a container walked is skipped. */
-  overlapping?: boolean;
-  /** The call's cost meter (S21.1): each value visited is charged to it. */
-  meter?: CostMeter;
-}
+import type { Frame, LineScan, PlaceholderAt, SearchHit, SearchOptions, Walk } from "./search-types.js";
 
 export type { StartNode } from "./places.js";
-
-/** The hits of the page `offset … offset+limit-1`, and how many hits there are in all. */
-export function searchHits(nodes: readonly StartNode[], needle: string, options: SearchOptions): { hits: SearchHit[]; total: number } {
-  const search = new Search(needle, options);
-  for (const node of nodes) if (!search.covered(node)) search.walkAll(node);
-  return { hits: search.hits, total: search.total };
-}
+export type { PlaceholderAt, SearchHit, SearchOptions, Walk } from "./search-types.js";
 
 /** Distinct keys whose match a search remembers (a few hundred KB at most). */
 const DISTINCT_KEYS_KEPT = 4096;
-
-/** The list or wide object read batch by batch (S14.6) at `key` of `container`, if one: told by place (`StreamedAnswer.partAt`). */
-export type PlaceholderAt = (container: object, key: string | number) => BatchedPart | undefined;
-
-/** A walk under way: the containers entered, the steps from the root, and where lists and wide objects stand. */
-export interface Walk {
-  readonly frames: Frame[];
-  readonly steps: (string | number)[];
-  readonly placeholderOf: PlaceholderAt | undefined;
-}
-
-/** A container being walked: its keys (objects) or length (lists), and the next child. */
-interface Frame {
-  container: unknown[] | Record<string, unknown>;
-  keys: string[] | undefined;
-  next: number;
-}
 
 /** A search run over start nodes in turn, collecting the page's hits and counting all. */
 export class Search {
@@ -157,12 +109,31 @@ export class Search {
   /**
    * Runs a walk on until it ends (undefined), or until it meets a placeholder: then it answers the part and
    * the steps to it, and goes on from there when run again, once the caller has walked the part's batches
-   * (`walkItems`, `walkAll`). A plain loop, not a generator: it runs once for every value of the answer.
+   * (`walkItems`, `walkAll`). `pausable`: it also stops ("paused") once the call has held the thread long
+   * enough (S21.4), between two values or inside a long string, and goes on from there when run again.
+   * A plain loop, not a generator: it runs once for every value of the answer.
    */
-  run(walk: Walk): { part: BatchedPart; steps: (string | number)[] } | undefined {
+  run(walk: Walk, pausable = false): { part: BatchedPart; steps: (string | number)[] } | "paused" | undefined {
+    this.pausable = pausable;
+    try {
+      return this.runOn(walk);
+    } finally {
+      this.pausable = false; // only `run` may stop: a batch walked between two runs is walked whole
+    }
+  }
+  /** Whether a string's lines may stop mid-way (within `run(walk, true)`), and the string stopped in, if one. */
+  private pausable = false;
+  private pending: LineScan | undefined;
+
+  private runOn(walk: Walk): { part: BatchedPart; steps: (string | number)[] } | "paused" | undefined {
+    if (this.pending) {
+      if (!this.scanLines(this.pending)) return "paused";
+      this.pending = undefined;
+    }
     const { frames, steps, placeholderOf } = walk;
     this.steps = steps;
-    while (frames.length > 0) {
+    for (let turns = 1; frames.length > 0; turns++) {
+      if (this.pausable && (turns & 1023) === 0 && this.meter.shouldYield()) return "paused";
       const frame = frames[frames.length - 1]!;
       const length = frame.keys ? frame.keys.length : (frame.container as unknown[]).length;
       if (frame.next >= length) {
@@ -189,6 +160,7 @@ export class Search {
         return { part, steps: to };
       }
       if (!this.enter(child, frames)) steps.pop();
+      if (this.pending) return "paused"; // a long string's lines, stopped mid-way
     }
     return undefined;
   }
@@ -245,49 +217,56 @@ export class Search {
   }
   private readonly keys = new Map<string, FoldedMatch | null>();
 
-  /** A string: one hit, or one per matching line when it has several lines. */
+  /** A string: one hit, or one per matching line when it has several lines (`scanLines`). */
   private matchString(text: string): void {
     if (3 * text.length < this.needle.length) return;
     // A hit off the page is only counted: when the text holds the (folded) needle as it is, its folded
     // form holds it too, and a one-line string is one hit, so the text need not be folded at all.
     if (!this.wanted() && text.includes(this.needle) && text.indexOf("\n") < 0) return void this.total++;
     const folded = fold(text);
-    let match = findFolded(folded, this.needle);
+    const match = findFolded(folded, this.needle);
     if (!match) return;
-    let at = match.at;
     if (text.indexOf("\n") < 0) {
-      if (this.wanted()) this.hits.push(this.stringHit(text, 0, text.length, match, undefined));
+      if (this.wanted()) this.hits.push(this.stringHit(text, 0, text.length, match, undefined, this.steps));
       this.total++;
       return;
     }
+    const scan: LineScan = { text, folded, match, line: 1, lineStart: 0, counted: 0, steps: this.steps };
+    if (!this.scanLines(scan)) this.pending = { ...scan, steps: [...this.steps] }; // stopped: its path kept, as the walk moves on
+  }
+
+  /**
+   * The hits of a multi-line string's lines from `scan.match` on: false when it stopped first, within a
+   * pausable run that has held the thread long enough (S21.4; `scan` then says where to go on).
+   */
+  private scanLines(scan: LineScan): boolean {
+    const { text, folded } = scan;
     // Lines are counted once, forward only: `counted` is how far newlines have been counted.
-    let line = 1;
-    let lineStart = 0;
-    let counted = 0;
-    while (at >= 0) {
-      for (let nl = text.indexOf("\n", counted); nl >= 0 && nl < at; nl = text.indexOf("\n", nl + 1)) {
-        line++;
-        lineStart = nl + 1;
-        counted = nl + 1;
+    for (let turns = 1; scan.match; turns++) {
+      if (this.pausable && (turns & 4095) === 0 && this.meter.shouldYield()) return false;
+      const match: FoldedMatch = scan.match;
+      const at = match.at;
+      for (let nl = text.indexOf("\n", scan.counted); nl >= 0 && nl < at; nl = text.indexOf("\n", nl + 1)) {
+        scan.line++;
+        scan.lineStart = nl + 1;
+        scan.counted = nl + 1;
       }
-      counted = Math.max(counted, at);
+      scan.counted = Math.max(scan.counted, at);
       const next = text.indexOf("\n", at);
       const lineEnd = next < 0 ? text.length : next;
       if (this.wanted()) {
         const end = lineEnd > at + 1 && text.charCodeAt(lineEnd - 1) === 13 ? lineEnd - 1 : lineEnd; // \r\n ends a line too
-        this.hits.push(this.stringHit(text, lineStart, end, match, line));
+        this.hits.push(this.stringHit(text, scan.lineStart, end, match, scan.line, scan.steps));
       }
       this.total++;
-      if (next < 0) break;
-      match = findFolded(folded, this.needle, next + 1);
-      if (!match) break;
-      at = match.at;
+      scan.match = next < 0 ? undefined : findFolded(folded, this.needle, next + 1);
     }
+    return true;
   }
 
-  private stringHit(text: string, from: number, to: number, match: FoldedMatch, line: number | undefined): SearchHit {
+  private stringHit(text: string, from: number, to: number, match: FoldedMatch, line: number | undefined, steps: readonly (string | number)[]): SearchHit {
     const [start, end] = around(text, from, to, match.at, match.length, this.width);
-    const hit: SearchHit = { path: formatPath(this.steps), text: text.slice(start, end) };
+    const hit: SearchHit = { path: formatPath(steps), text: text.slice(start, end) };
     if (line !== undefined) hit.line = line;
     if (start > 0 || end < text.length) hit.offset = start; // where to read on, when the text is not all of it
     return hit;

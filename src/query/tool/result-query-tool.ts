@@ -11,7 +11,7 @@ import type { ReadCharge } from "../../records/read/answer-state.js";
 import { planPath, selectorFor } from "../paths/plan.js";
 import { planReference } from "../paths/reference-plan.js";
 import { selectionBytes } from "../paths/selection-bytes.js";
-import { searchQuery } from "../search/search-query.js";
+import { searchQuerySliced } from "../search/search-query.js";
 import { answerPlan, answerPlanSliced, parseQueryArguments, type QueryResult } from "../query.js";
 import { ANNOTATIONS, describeResultQuery, INPUT_JSON_SCHEMA, OUTPUT_JSON_SCHEMA, passThroughSchema } from "./listing.js";
 import { CostMeter } from "../cost.js";
@@ -104,7 +104,7 @@ export class ResultQueryTool {
     }
     const result =
       args.search !== undefined
-        ? searchQuery(found.value, plan, { ...args, search: args.search }, config, meter)
+        ? await searchQuerySliced(found.value, plan, { ...args, search: args.search }, config, meter)
         : await answerPlanSliced(found.value, plan, args, config.thresholdBytes, meter);
     return { result: withNotes(result, args.notes), expiresAt: found.expiresAt };
   }

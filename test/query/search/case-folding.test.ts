@@ -3,7 +3,7 @@
 // text), over an answer in memory and over one read batch by batch from a real store.
 import { describe, expect, it } from "vitest";
 import fc from "fast-check";
-import { searchHits } from "../../../src/query/search/search.js";
+import { searchHits } from "../../../src/query/search/search-query.js";
 import { fold, findFolded } from "../../../src/query/search/case-fold.js";
 import { textMayHold } from "../../../src/query/search/text.js";
 

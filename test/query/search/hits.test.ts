@@ -3,7 +3,8 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { formatPath } from "../../../src/query/paths/path.js";
-import { searchHits, type SearchHit } from "../../../src/query/search/search.js";
+import type { SearchHit } from "../../../src/query/search/search.js";
+import { searchHits } from "../../../src/query/search/search-query.js";
 
 /** Every hit, by plain recursion: what searchHits must find, in the same order. */
 function reference(value: unknown, needle: string, steps: (string | number)[] = []): Omit<SearchHit, "text" | "offset">[] {

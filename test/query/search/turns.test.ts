@@ -1,0 +1,44 @@
+// S21.4 a search takes turns with other calls: inside one long string of many matching lines (and across
+// a long walk) it stops once it has held the thread for YIELD_AFTER_MS, lets timers and other calls run,
+// and goes on from the match it stopped at, answering exactly what one uninterrupted search answers.
+import { afterAll, describe, expect, it, vi } from "vitest";
+import { MemoryStorage, ResultHandleStore, ResultQueryTool, type Owner } from "mcp-result-handles";
+import type { ResultHandlesConfig } from "../../../src/plugin/options.js";
+import { CostMeter } from "../../../src/query/cost.js";
+import { answered, wholeAnswer } from "../../helpers/store-queries.js";
+
+const owner: Owner = { session: "s-turns", caller: "reader" };
+const config = { thresholdBytes: 16_384, preview: { chars: 500 } } as ResultHandlesConfig;
+const store = new ResultHandleStore(new MemoryStorage("turns", { maxBytes: 1e9 }), 60);
+const tool = new ResultQueryTool(() => [{ config, store: async () => store }]);
+afterAll(() => store.onShutdown());
+
+describe("S21.4 a search lets other calls in as it goes", () => {
+  const log = Array.from({ length: 1_000_000 }, (_, i) => `a line ${i}${i % 7 === 0 ? "\r" : ""}`).join("\n");
+  const value = { title: "a log", log, rows: Array.from({ length: 200_000 }, (_, i) => ({ id: i, note: `a note ${i}` })) };
+
+  it("inside a string of a million matching lines and over 200,000 rows: the same hits, lines and total as one run, with timers served meanwhile", async () => {
+    const handle = store.newHandle();
+    await store.save(handle, value, owner);
+    for (const args of [{ search: "a" }, { search: "A LINE 5", offset: 55_550, limit: 5 }, { search: "a", page: 60_000, limit: 20 }, { search: "note 199999" }]) {
+      const turns = vi.spyOn(CostMeter.prototype, "letOthersIn"); // observed: how often the call stepped aside
+      let ticks = 0;
+      let latest = 0;
+      let last = performance.now();
+      const timer = setInterval(() => {
+        const now = performance.now();
+        latest = Math.max(latest, now - last);
+        last = now;
+        ticks++;
+      }, 1);
+      const result = await answered(tool, handle, args, owner);
+      clearInterval(timer);
+      const stepped = turns.mock.calls.length;
+      turns.mockRestore();
+      expect(result, JSON.stringify(args)).toEqual(wholeAnswer(value, args, config));
+      expect(stepped, JSON.stringify(args)).toBeGreaterThan(0);
+      expect(ticks, JSON.stringify(args)).toBeGreaterThan(stepped / 2); // the timer ran between the turns
+      console.log(`S21.4 ${JSON.stringify(args)}: ${stepped} turns given, a 1 ms timer ran ${ticks} times, at most ${latest.toFixed(0)} ms apart`);
+    }
+  }, 60_000);
+});
