@@ -13,7 +13,8 @@ import { connect, type Era } from "../helpers/mcp-client.js";
 import { docBlock } from "../helpers/doc-blocks.js";
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), "../..");
-const tsx = join(root, "node_modules", ".bin", "tsx");
+/** How the examples run: node with tsx's loader (one process; the `tsx` command starts two). */
+const withTsx = (file: string) => ["--import", "tsx", file];
 type Result = { structuredContent?: Record<string, unknown>; _meta?: Record<string, unknown>; isError?: boolean };
 
 
@@ -43,7 +44,7 @@ describe("examples/http-server.ts (the README's HTTP server)", () => {
   let url = "";
 
   beforeAll(async () => {
-    child = spawn(tsx, ["examples/http-server.ts"], { cwd: root, env: { ...process.env, PORT: "0" }, stdio: ["ignore", "pipe", "pipe"] });
+    child = spawn(process.execPath, withTsx("examples/http-server.ts"), { cwd: root, env: { ...process.env, PORT: "0" }, stdio: ["ignore", "pipe", "pipe"] });
     url = await new Promise<string>((resolveUrl, reject) => {
       let seen = "";
       child.stdout!.on("data", (chunk: Buffer) => {
@@ -104,7 +105,7 @@ describe("examples/http-server.ts on a busy port", () => {
     await new Promise<void>((done) => busy.listen(0, "127.0.0.1", done));
     const port = (busy.address() as AddressInfo).port;
     try {
-      const child = spawn(tsx, ["examples/http-server.ts"], { cwd: root, env: { ...process.env, PORT: String(port) }, stdio: ["ignore", "pipe", "pipe"] });
+      const child = spawn(process.execPath, withTsx("examples/http-server.ts"), { cwd: root, env: { ...process.env, PORT: String(port) }, stdio: ["ignore", "pipe", "pipe"] });
       let stderr = "";
       child.stderr!.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
       const code = await new Promise<number | null>((done) => child.once("exit", done));
@@ -121,7 +122,7 @@ describe("examples/stdio-server.ts (the README's stdio server)", () => {
 
   beforeAll(async () => {
     client = new Client({ name: "examples-test", version: "1.0.0" });
-    await client.connect(new StdioClientTransport({ command: tsx, args: ["examples/stdio-server.ts"], cwd: root, stderr: "ignore" }));
+    await client.connect(new StdioClientTransport({ command: process.execPath, args: withTsx("examples/stdio-server.ts"), cwd: root, stderr: "ignore" }));
   }, 30_000);
 
   afterAll(async () => {

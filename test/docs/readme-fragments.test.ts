@@ -1,5 +1,5 @@
 // S17.4, S20.4 the TypeScript fragments of the README and the docs pages, read from the files, run with the package installed from its
-// tarball (tsx in a scratch project). A fragment that names `server` or `plugin` gets them from a short
+// tarball in a scratch project, each compiled as tsx would and run by node (helpers/compiled-ts.ts). A fragment that names `server` or `plugin` gets them from a short
 // prelude; what follows it calls the tools through a real SDK client and prints what the test checks.
 import { execFile } from "node:child_process";
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
@@ -10,9 +10,9 @@ import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { cleanEnv, root, scratchProject, type ScratchProject } from "../helpers/packed-package.js";
 import { docBlock } from "../helpers/doc-blocks.js";
+import { compiledTs } from "../helpers/compiled-ts.js";
 
 const run = promisify(execFile);
-const tsx = join(root, "node_modules", ".bin", "tsx");
 
 let project: ScratchProject | undefined;
 beforeAll(async () => {
@@ -27,7 +27,15 @@ afterAll(() => project?.dispose());
 /** Runs `code` as a module of the scratch project; its stdout and stderr. */
 async function runModule(name: string, code: string): Promise<{ stdout: string; stderr: string }> {
   writeFileSync(join(project!.dir, name), code);
-  return run(tsx, [name], { cwd: project!.dir, env: cleanEnv, timeout: 30_000 });
+  return run(process.execPath, [await compiledTs(join(project!.dir, name))], { cwd: project!.dir, env: cleanEnv, timeout: 30_000 });
+}
+
+/** The README's stdio server, compiled once for the tests that start it. */
+let stdioServerFile: Promise<string> | undefined;
+function stdioServerOfReadme(): Promise<string> {
+  if (stdioServerFile) return stdioServerFile;
+  writeFileSync(join(project!.dir, "stdio-server.ts"), docBlock("README.md", "A stdio server"));
+  return (stdioServerFile = compiledTs(join(project!.dir, "stdio-server.ts")));
 }
 
 const prelude = (plugin: boolean) => `import { Client } from "@modelcontextprotocol/client";
@@ -121,9 +129,9 @@ process.exit(0);
 
 describe('S17.4 "What the model receives" (docs/model.md) is what the README\'s stdio server sends', () => {
   it("the same preview, shape, texts and _meta, handle aside", async () => {
-    writeFileSync(join(project!.dir, "stdio-server.ts"), docBlock("README.md", "A stdio server"));
+    const stdioServer = await stdioServerOfReadme();
     const client = new Client({ name: "readme-json", version: "1.0.0" });
-    await client.connect(new StdioClientTransport({ command: tsx, args: ["stdio-server.ts"], cwd: project!.dir, env: cleanEnv as Record<string, string>, stderr: "ignore" }));
+    await client.connect(new StdioClientTransport({ command: process.execPath, args: [stdioServer], cwd: project!.dir, env: cleanEnv as Record<string, string>, stderr: "ignore" }));
     const answer = (await client.callTool({ name: "tickets", arguments: {} })) as Record<string, unknown> & { structuredContent: { handle: string }; content: { text: string }[] };
     await client.close();
 
@@ -175,10 +183,10 @@ describe("S17.4 the docs' complete programs typecheck as a user's project would 
 
 describe('S17.4 "Clients": a one-shot client cannot read a handle back', () => {
   it("a new stdio process per call: the handle folded by the first reads as RESULT_HANDLE_NOT_FOUND in the next", async () => {
-    writeFileSync(join(project!.dir, "stdio-server.ts"), docBlock("README.md", "A stdio server"));
+    const stdioServer = await stdioServerOfReadme();
     const oneShot = async (name: string, args: Record<string, unknown>) => {
       const client = new Client({ name: "one-shot", version: "1.0.0" });
-      await client.connect(new StdioClientTransport({ command: tsx, args: ["stdio-server.ts"], cwd: project!.dir, env: cleanEnv as Record<string, string>, stderr: "ignore" }));
+      await client.connect(new StdioClientTransport({ command: process.execPath, args: [stdioServer], cwd: project!.dir, env: cleanEnv as Record<string, string>, stderr: "ignore" }));
       const result = (await client.callTool({ name, arguments: args })) as { structuredContent: Record<string, unknown> };
       await client.close();
       return result.structuredContent;
