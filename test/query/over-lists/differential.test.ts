@@ -281,10 +281,10 @@ async function compare(tool: ResultQueryTool, handle: string, value: unknown, ar
 
 /**
  * Rounds (one random answer each) and queries per round: every place of PLACES and WIDE_PLACES in both
- * runs; `npm test` asks about a sixth of the queries the soak run asks (helpers/soak.ts).
+ * runs; `npm test` asks about a tenth of the queries the soak run asks (190 of 1840) (helpers/soak.ts).
  */
 const ROUNDS = { lists: soakSized(7, 12), wide: soakSized(4, 8), descendants: soakSized(7, 10) };
-const QUERIES = { lists: soakSized(16, 80), wide: soakSized(20, 60), descendants: soakSized(12, 40) };
+const QUERIES = { lists: soakSized(10, 80), wide: soakSized(16, 60), descendants: soakSized(8, 40) };
 
 // On this thread, and with every list's batches counted on batch workers first (of any size here).
 const workers = nodeBatchWorkers({ minBytes: 0, threads: 2, idleMs: 60_000 })!; // never stopped for idleness mid-test (loading through tsx takes a while)
