@@ -2,7 +2,7 @@
 // answers as over the whole value (nodes, paths, total, pages, fields, refusals), on memory, SQLite and
 // Redis under the real ResultQueryTool; every piece fetched once; a page too large stops the reading; a
 // piece lost or a store failing between batches answers the coded refusal, never a wrong page.
-import { describe, expect, it, vi } from "vitest";
+import { afterAll, describe, expect, it, vi } from "vitest";
 import { MemoryStorage, ResultHandleStore, ResultQueryTool, type NamespacedStorage, type Owner } from "mcp-result-handles";
 import type { ResultHandlesConfig } from "../../../src/plugin/options.js";
 import { casesOn } from "../../helpers/soak.js";
@@ -14,6 +14,7 @@ const expected = (value: object, args: Record<string, unknown>) => referenceAnsw
 /** The answer, built once for the file (no test changes it), so its references are worked out once for every store. */
 let orders: ReturnType<typeof ordersAnswer> | undefined;
 const answer = () => (orders ??= ordersAnswer());
+afterAll(() => void (orders = undefined)); // the worker keeps this module for its later files (isolate: false)
 const answered = (tool: ResultQueryTool, handle: string, args: Record<string, unknown>) => answeredBy(tool, handle, args, owner);
 
 const QUERIES: Record<string, unknown>[] = [

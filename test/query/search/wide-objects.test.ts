@@ -3,7 +3,7 @@
 // over the whole value, on memory, SQLite and Redis under the real ResultQueryTool; no JSON.parse larger
 // than a batch, nothing of the object kept in the cache of parsed answers, and a piece lost or a store
 // failing mid-search answering the coded refusal (S8.5, S9.1), never a wrong page.
-import { describe, expect, it, vi } from "vitest";
+import { afterAll, describe, expect, it, vi } from "vitest";
 import { MemoryStorage, ResultHandleStore, ResultQueryTool, type NamespacedStorage, type Owner } from "mcp-result-handles";
 import type { ResultHandlesConfig } from "../../../src/plugin/options.js";
 import { StreamedAnswer } from "../../../src/records/read/batch-source.js";
@@ -52,6 +52,7 @@ function wide(count: number, tag: string): Record<string, unknown> {
 /** The answer, built once for the file (no test changes it), so its references are worked out once for every store. */
 let built: ReturnType<typeof buildAnswer> | undefined;
 const answer = () => (built ??= buildAnswer());
+afterAll(() => void (built = undefined)); // the worker keeps this module for its later files (isolate: false)
 
 function buildAnswer() {
   return {

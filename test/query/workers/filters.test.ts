@@ -18,6 +18,7 @@ const expected = (value: object, args: Record<string, unknown>) => referenceAnsw
 /** The answer, built once for the file (no test changes it), so its references are worked out once for every store. */
 let orders: ReturnType<typeof ordersAnswer> | undefined;
 const answer = () => (orders ??= ordersAnswer());
+afterAll(() => void (orders = undefined)); // the worker keeps this module for its later files (isolate: false)
 const answered = (tool: ResultQueryTool, handle: string, args: Record<string, unknown>) => answeredBy(tool, handle, args, owner);
 const workers = nodeBatchWorkers({ minBytes: 0, threads: 2, idleMs: 60_000 })!; // stopped after all: never for idleness mid-test
 beforeAll(async () => expect(await workers.warm()).toBe(true)); // loaded before the first query: every query uses them

@@ -3,7 +3,7 @@
 // reads only the pieces holding them, with `total` its whole key count, and a search reads each piece once,
 // batch by batch (S14.6), and answers exactly what a read of the whole answer answers. Real stores (memory, SQLite, Redis) under the real ResultQueryTool; every
 // record fetched is counted at the storage, and each query runs on a new store (nothing cached).
-import { beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { MemoryStorage, ResultHandleStore, ResultQueryTool, type NamespacedStorage, type Owner } from "mcp-result-handles";
 import type { ResultHandlesConfig } from "../../../src/plugin/options.js";
 import { planPath } from "../../../src/query/paths/plan.js";
@@ -31,6 +31,7 @@ const expected = (value: object, args: Record<string, unknown>) => referenceAnsw
 /** The 1M-key object, built once for the file: every test here reads it, none changes it. */
 let millionKeys: Record<string, string> | undefined;
 const million = () => (millionKeys ??= wideObject(1_000_000));
+afterAll(() => void (millionKeys = undefined)); // the worker keeps this module for its later files (isolate: false)
 const answered = (tool: ResultQueryTool, handle: string, args: Record<string, unknown>) => answeredBy(tool, handle, args, owner);
 
 function toolOver(store: ResultHandleStore): ResultQueryTool {
