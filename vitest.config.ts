@@ -28,7 +28,8 @@ export default defineConfig({
           exclude: ["test/browser/**", "test/**/*.browser.test.ts", "test/**/*.attack.test.ts", "test/bench/**"],
           testTimeout: 20_000,
           // One module graph per worker, not per file: the package, the SDK and zod load twice per run, not
-          // once per file (35 s of imports). No file here changes a module's state without putting it back.
+          // once per file (35 s of imports). No file here changes a module's state without putting it back,
+          // and a file that builds a large fixture once lets it go in afterAll: the worker keeps its module.
           isolate: false,
         },
       },
