@@ -2,6 +2,7 @@ import { playwright } from "@vitest/browser-playwright";
 import { fileURLToPath } from "node:url";
 import { defineConfig } from "vitest/config";
 import { chromiumArgs, chromiumPath } from "./scripts/chromium.js";
+import { LongestFirst } from "./scripts/test-order.js";
 
 // Tests import the package by its name; they run the sources of the matching build, never a stale dist/.
 const entry = (runtime: "node" | "browser") => ({
@@ -18,6 +19,8 @@ export default defineConfig({
     // each starts what it uses on ports it is given free, in stores of its own.
     maxWorkers: 2,
     outputFile: { json: "test-results/vitest.json" },
+    // Longest files first, in a fresh clone too (scripts/test-order.ts).
+    sequence: { sequencer: LongestFirst },
     projects: [
       {
         resolve: { alias: [entry("node")] },
