@@ -287,7 +287,7 @@ const ROUNDS = { lists: soakSized(7, 12), wide: soakSized(4, 8), descendants: so
 const QUERIES = { lists: soakSized(10, 80), wide: soakSized(16, 60), descendants: soakSized(8, 40) };
 
 // On this thread, and with every list's batches counted on batch workers first (of any size here).
-const workers = nodeBatchWorkers({ minBytes: 0, threads: 2, idleMs: 60_000 })!; // never stopped for idleness mid-test (loading through tsx takes a while)
+const workers = nodeBatchWorkers({ minBytes: 0, threads: 2, idleMs: 60_000 })!; // never stopped for idleness mid-test (loading one from the sources takes a while)
 describe.each([
   ["on the calling thread", undefined],
   ["counted on batch workers", workers],
