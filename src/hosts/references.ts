@@ -3,13 +3,14 @@
  * `$result` and optionally `path` is replaced, at any depth, by the value it names, before the tool's input
  * is checked and before the tool runs. The model passes a folded answer on without ever re-typing it.
  *
- * The walk is iterative (arguments thousands of levels deep cannot overflow the stack) and visits each
- * part of the arguments once; the arguments are copied, never changed (an in-process client may still
+ * The walk is iterative (arguments thousands of levels deep cannot overflow the stack), takes turns with
+ * other calls (S21.4: a million levels deep is a second of work) and visits each part of the arguments once; the arguments are copied, never changed (an in-process client may still
  * hold them). Each distinct reference is read once, all at once, and at most `MAX_REFERENCES_PER_CALL`
  * of them: resolution costs reading what the references name, no more (S16.1).
  */
 import { MAX_REFERENCE_BYTES_PER_CALL, MAX_REFERENCES_PER_CALL, MAX_REPEATED_REFERENCE_BYTES } from "../defaults.js";
 import { ResultQueryError } from "../errors.js";
+import { CostMeter } from "../query/cost.js";
 import { hasOwn, isPlainObject, setOwn } from "../util/json.js";
 import { jsonSizeUpTo } from "../util/size.js";
 
@@ -33,11 +34,15 @@ function isReference(value: unknown): value is { $result: unknown; path?: unknow
   return keys.length === 1 || (keys.length === 2 && hasOwn(value, "path"));
 }
 
+/** Values walked between two looks at the clock: the walks below take turns with other calls (S21.4). */
+const WALK_SLICE = 4096;
+
 /** Whether `args` holds a reference anywhere; the usual call has none and costs one walk, no copy. */
-function hasReferences(args: unknown): boolean {
+async function hasReferences(args: unknown, turns: CostMeter): Promise<boolean> {
   const seen = new Set<object>();
   const pending: unknown[] = [args];
-  while (pending.length > 0) {
+  for (let walked = 0; pending.length > 0; walked++) {
+    if (walked % WALK_SLICE === 0 && turns.shouldYield()) await turns.letOthersIn();
     const value = pending.pop();
     if (typeof value !== "object" || value === null || seen.has(value)) continue;
     seen.add(value);
@@ -55,8 +60,9 @@ function hasReferences(args: unknown): boolean {
  * past it the call is refused with what was read so far (S21.3), instead of 64 × 10 MB read at once.
  */
 export async function resolveReferences(args: unknown, read: ReadReference, check?: CheckReference, size?: SizeReference): Promise<Resolution> {
-  if (!hasReferences(args)) return { args, references: 0 };
-  const { root, slots } = copyWithSlots(args);
+  const turns = new CostMeter(); // charged nothing: its clock alone, so arguments a million levels deep hold no one else up
+  if (!(await hasReferences(args, turns))) return { args, references: 0 };
+  const { root, slots } = await copyWithSlots(args, turns);
   // One read per distinct (handle, path); an argument that cannot be a key (not a string) is read alone and refused there.
   const keys: string[] = [];
   const distinct = new Map<string, { handle: unknown; path: unknown }>();
@@ -209,14 +215,20 @@ interface Slot {
  * A copy of `args` whose containers are new (shared parts copied once, so a cycle ends), and where each
  * reference is to go, in document order.
  */
-function copyWithSlots(args: unknown): { root: { value: unknown }; slots: Slot[] } {
+async function copyWithSlots(args: unknown, turns: CostMeter): Promise<{ root: { value: unknown }; slots: Slot[] }> {
   const root: { value: unknown } = { value: undefined };
   const slots: Slot[] = [];
   const copies = new Map<object, Record<string, unknown> | unknown[]>();
-  // Last in, first out: children are pushed in reverse so they are visited in document order.
-  const pending: [value: unknown, holder: Record<string, unknown> | unknown[], key: string | number][] = [[args, root, "value"]];
-  while (pending.length > 0) {
-    const [value, holder, key] = pending.pop()!;
+  // Last in, first out: children are pushed in reverse so they are visited in document order. Three
+  // stacks side by side, not one of triples: a million levels deep made a million short-lived arrays.
+  const values: unknown[] = [args];
+  const holders: (Record<string, unknown> | unknown[])[] = [root];
+  const keys: (string | number)[] = ["value"];
+  for (let walked = 0; values.length > 0; walked++) {
+    if (walked % WALK_SLICE === 0 && turns.shouldYield()) await turns.letOthersIn();
+    const value = values.pop();
+    const holder = holders.pop()!;
+    const key = keys.pop()!;
     if (typeof value !== "object" || value === null) {
       put(holder, key, value);
       continue;
@@ -235,14 +247,14 @@ function copyWithSlots(args: unknown): { root: { value: unknown }; slots: Slot[]
       const copy = new Array<unknown>(value.length);
       copies.set(value, copy);
       put(holder, key, copy);
-      for (let i = value.length - 1; i >= 0; i--) pending.push([value[i], copy, i]);
+      for (let i = value.length - 1; i >= 0; i--) values.push(value[i]), holders.push(copy), keys.push(i);
     } else {
       const copy: Record<string, unknown> = {};
       copies.set(value, copy);
       put(holder, key, copy);
-      const keys = Object.keys(value);
-      for (const name of keys) setOwn(copy, name, undefined); // keeps the key order of the original
-      for (let i = keys.length - 1; i >= 0; i--) pending.push([(value as Record<string, unknown>)[keys[i]!], copy, keys[i]!]);
+      const names = Object.keys(value);
+      for (const name of names) setOwn(copy, name, undefined); // keeps the key order of the original
+      for (let i = names.length - 1; i >= 0; i--) values.push((value as Record<string, unknown>)[names[i]!]), holders.push(copy), keys.push(names[i]!);
     }
   }
   return { root, slots };
