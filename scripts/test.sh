@@ -15,7 +15,6 @@
 # scripts/test-summary.mjs counts only this run's reports.
 set -uo pipefail
 cd "$(dirname "$0")/.."
-rm -rf test-results/compiled # the test files' compiled fixtures (test/helpers/compiled-ts.ts), one per process of a run
 mkdir -p test-results
 touch test-results/.started
 
