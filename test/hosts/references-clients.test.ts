@@ -9,16 +9,13 @@ import { StreamableHTTPClientTransport as V1HttpClientTransport } from "@modelco
 import { Client as V2Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
 import { StdioClientTransport as V2StdioClientTransport } from "@modelcontextprotocol/client/stdio";
 import { McpServer } from "@modelcontextprotocol/server";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, describe, expect, it } from "vitest";
 import { RESULT_HANDLE_META_KEY, ResultHandlesPlugin } from "mcp-result-handles";
 import { startHttpMcpServer, userToken } from "../helpers/http-mcp-server.js";
 import { noRuns, registerReferenceTools } from "../helpers/reference-tools.js";
-import { compiledFixture } from "../helpers/compiled-ts.js";
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), "../..");
-/** The fixture server, compiled once for the file (helpers/compiled-ts.ts): each connection starts one. */
-const stdioServer = { command: process.execPath, args: [] as string[], cwd: root, stderr: "pipe" as const };
-beforeAll(async () => void stdioServer.args.push(await compiledFixture("test/fixtures/stdio-server.ts")));
+const stdioServer = { command: process.execPath, args: ["--import", "tsx", "test/fixtures/stdio-server.ts"], cwd: root, stderr: "pipe" as const };
 type Result = { structuredContent?: Record<string, unknown>; content?: { type: string; text?: string }[]; _meta?: Record<string, unknown>; isError?: boolean };
 interface AnyClient {
   callTool(params: { name: string; arguments?: Record<string, unknown> }): Promise<unknown>;

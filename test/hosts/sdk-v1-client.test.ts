@@ -11,12 +11,9 @@ import { StdioClientTransport as V2StdioClientTransport } from "@modelcontextpro
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { RESULT_HANDLE_META_KEY } from "mcp-result-handles";
 import { startDemoServer, type DemoServer } from "../../playground/server/demo-server.js";
-import { compiledFixture } from "../helpers/compiled-ts.js";
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), "../..");
-/** The fixture server, compiled once for the file (helpers/compiled-ts.ts): each connection starts one. */
-const stdioServer = { command: process.execPath, args: [] as string[], cwd: root, stderr: "pipe" as const };
-beforeAll(async () => void stdioServer.args.push(await compiledFixture("test/fixtures/stdio-server.ts")));
+const stdioServer = { command: process.execPath, args: ["--import", "tsx", "test/fixtures/stdio-server.ts"], cwd: root, stderr: "pipe" as const };
 
 type Result = { content?: unknown; structuredContent?: Record<string, unknown>; _meta?: Record<string, unknown>; isError?: boolean };
 interface AnyClient {
