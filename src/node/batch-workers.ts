@@ -26,20 +26,21 @@ export function startBatchWorker({ Worker }: Threads = builtin<Threads>("node:wo
   // The CommonJS build has no import.meta (its bundler leaves an empty object): it knows its file instead.
   const here = typeof __filename === "string" ? builtin<typeof import("node:url")>("node:url")!.pathToFileURL(__filename).href : import.meta.url;
   if (!here.endsWith(".ts")) return new Worker(new URL("./batch-worker.js", here));
-  return new Worker(workerFromSources(here));
+  return new Worker(workerFromSources(here), { eval: true });
 }
 
-let fromSources: URL | undefined;
 /**
- * Run from the sources (the tests), the worker is TypeScript: esbuild (a dev dependency) bundles it into
- * one module, once per process, which each worker loads as a data: URL. Each loading the sources through
- * tsx instead cost about 0.5 s of CPU.
+ * Run from the sources (the tests, the bench, `npm start`), the worker is TypeScript: the worker thread
+ * bundles it with esbuild (a dev dependency) and imports the bundle as a data: URL. Off the calling thread,
+ * as tsx's loading was, and about 0.1 s of CPU where each worker loading the sources through tsx cost 0.5 s.
  */
-function workerFromSources(here: string): URL {
-  const { buildSync } = builtin<typeof import("node:module")>("node:module")!.createRequire(here)("esbuild") as typeof import("esbuild");
+function workerFromSources(here: string): string {
+  const esbuild = builtin<typeof import("node:module")>("node:module")!.createRequire(here).resolve("esbuild");
   const entry = builtin<typeof import("node:url")>("node:url")!.fileURLToPath(new URL("./batch-worker.ts", here));
-  const bundle = () => buildSync({ entryPoints: [entry], bundle: true, platform: "node", format: "esm", target: "node20", write: false, logLevel: "silent" }).outputFiles[0]!.text;
-  return (fromSources ??= new URL(`data:text/javascript,${encodeURIComponent(bundle())}`));
+  const options = { entryPoints: [entry], bundle: true, platform: "node", format: "esm", target: "node20", write: false, logLevel: "silent" };
+  // import(), not require: the code is CommonJS or a module by the process's --input-type, and import() is in both.
+  return `import(${JSON.stringify(builtin<typeof import("node:url")>("node:url")!.pathToFileURL(esbuild).href)}).then((esbuild) =>
+  import("data:text/javascript," + encodeURIComponent((esbuild.buildSync ?? esbuild.default.buildSync)(${JSON.stringify(options)}).outputFiles[0].text)))`;
 }
 
 /** A worker thread as the pool drives it: a failure, an exit or an error event ends it for the pool. */
