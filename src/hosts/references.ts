@@ -4,8 +4,8 @@
  * is checked and before the tool runs. The model passes a folded answer on without ever re-typing it.
  *
  * The walk is iterative (arguments thousands of levels deep cannot overflow the stack), takes turns with
- * other calls (S21.4: a million levels deep is a second of work) and visits each part of the arguments once; the arguments are copied, never changed (an in-process client may still
- * hold them). Each distinct reference is read once, all at once, and at most `MAX_REFERENCES_PER_CALL`
+ * other calls (S21.4: a million levels deep is a second of work) and visits each part of the arguments
+ * once; the arguments are copied, never changed (an in-process client may still hold them). Each distinct reference is read once, all at once, and at most `MAX_REFERENCES_PER_CALL`
  * of them: resolution costs reading what the references name, no more (S16.1).
  */
 import { MAX_REFERENCE_BYTES_PER_CALL, MAX_REFERENCES_PER_CALL, MAX_REPEATED_REFERENCE_BYTES } from "../defaults.js";

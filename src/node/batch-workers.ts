@@ -32,15 +32,16 @@ export function startBatchWorker({ Worker }: Threads = builtin<Threads>("node:wo
 /**
  * Run from the sources (the tests, the bench, `npm start`), the worker is TypeScript: the worker thread
  * bundles it with esbuild (a dev dependency) and imports the bundle as a data: URL. Off the calling thread,
- * as tsx's loading was, and about 0.1 s of CPU where each worker loading the sources through tsx cost 0.5 s.
+ * as tsx's loading was, and about 0.2 s of CPU a worker where loading the sources through tsx cost 0.5 s.
  */
 function workerFromSources(here: string): string {
-  const esbuild = builtin<typeof import("node:module")>("node:module")!.createRequire(here).resolve("esbuild");
-  const entry = builtin<typeof import("node:url")>("node:url")!.fileURLToPath(new URL("./batch-worker.ts", here));
+  const url = builtin<typeof import("node:url")>("node:url")!;
+  const esbuild = url.pathToFileURL(builtin<typeof import("node:module")>("node:module")!.createRequire(here).resolve("esbuild")).href;
+  const entry = url.fileURLToPath(new URL("./batch-worker.ts", here));
   const options = { entryPoints: [entry], bundle: true, platform: "node", format: "esm", target: "node20", write: false, logLevel: "silent" };
   // import(), not require: the code is CommonJS or a module by the process's --input-type, and import() is in both.
-  return `import(${JSON.stringify(builtin<typeof import("node:url")>("node:url")!.pathToFileURL(esbuild).href)}).then((esbuild) =>
-  import("data:text/javascript," + encodeURIComponent((esbuild.buildSync ?? esbuild.default.buildSync)(${JSON.stringify(options)}).outputFiles[0].text)))`;
+  const bundle = `(esbuild.buildSync ?? esbuild.default.buildSync)(${JSON.stringify(options)}).outputFiles[0].text`;
+  return `import(${JSON.stringify(esbuild)}).then((esbuild) => import("data:text/javascript," + encodeURIComponent(${bundle})))`;
 }
 
 /** A worker thread as the pool drives it: a failure, an exit or an error event ends it for the pool. */
