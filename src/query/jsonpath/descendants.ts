@@ -5,19 +5,25 @@
  */
 import { JSONPathNode } from "json-p3";
 import type { Location } from "./steps.js";
-import { tick, watching } from "../cost.js";
+import { currentMeter, tick, watching } from "../cost.js";
+import { PAUSE } from "./pause.js";
 
 /**
  * The descendant segment of RFC 9535 2.5.2 (each node, then its children in order, depth first, each
  * passed to the selectors). Name selectors (`$..title`, the common case) are tested in place, without a
  * node per visited value, by a plain recursive walk down to RECURSION_DEPTH levels and the explicit stack
  * below that; other selectors take the stack walk, no generator per level. Each node yielded costs a
- * step here (runFrom does not wrap this segment again), and each value visited one more.
+ * step here (runFrom does not wrap this segment again), and each value visited one more. A segment of the
+ * query's top level (`pausable`) passes PAUSE on, and its stack walk hands up PAUSE as it goes (S21.4).
  */
-export function* descend(selectors: readonly unknown[], names: readonly string[] | undefined, nodes: Iterable<JSONPathNode>, watched?: readonly number[]): Generator<JSONPathNode> {
+export function* descend(selectors: readonly unknown[], names: readonly string[] | undefined, nodes: Iterable<JSONPathNode>, watched?: readonly number[], pausable = false): Generator<JSONPathNode> {
   for (const node of nodes) {
+    if (node === PAUSE) {
+      yield node;
+      continue;
+    }
     const location = node.location as unknown as Location;
-    if (!names) yield* stackWalk(node.value, location, selectors, undefined, node.root);
+    if (!names) yield* stackWalk(node.value, location, selectors, undefined, node.root, undefined, pausable);
     else if (node.value !== null && typeof node.value === "object") {
       const found: JSONPathNode[] = [];
       namesBelow(node.value, location, names, node.root, found, 0, watched && { entries: watched, watch: watching() });
@@ -25,6 +31,9 @@ export function* descend(selectors: readonly unknown[], names: readonly string[]
     } else tick(); // a scalar: visited, and names select nothing in it
   }
 }
+
+/** Values the stack walk visits between two looks at the clock, when it may pause. */
+const VALUES_PER_LOOK = 1024;
 
 /** Levels a names-only walk takes by recursion before the explicit stack (a 3000-deep answer must not overflow). */
 const RECURSION_DEPTH = 400;
@@ -68,11 +77,12 @@ function namesBelow(value: object, location: Location, names: readonly string[],
  * The descendant walk on an explicit stack, from `start` (visited first): each value passed to `selectors`,
  * or, for names only, those names tested in place. A child's location is made only when something needs it.
  */
-function* stackWalk(start: unknown, at: Location, selectors: readonly unknown[] | undefined, names: readonly string[] | undefined, root: unknown, watched?: Watching): Generator<JSONPathNode> {
+function* stackWalk(start: unknown, at: Location, selectors: readonly unknown[] | undefined, names: readonly string[] | undefined, root: unknown, watched?: Watching, pausable = false): Generator<JSONPathNode> {
   const values: unknown[] = [start];
   const parents: (Location | undefined)[] = [undefined];
   const keys: (string | number)[] = [0];
-  while (values.length > 0) {
+  for (let visited = 1; values.length > 0; visited++) {
+    if (pausable && visited % VALUES_PER_LOOK === 0 && currentMeter().shouldYield()) yield PAUSE;
     const value = values.pop();
     const parent = parents.pop();
     const key = keys.pop()!;

@@ -15,10 +15,11 @@ import { MAX_QUERY_CHARS } from "../../defaults.js";
 import { cutForMessage, quoteArgument } from "../../util/quote-argument.js";
 import { regexFunction } from "./iregexp.js";
 import { descend } from "./descendants.js";
+import { childSegment, PAUSE } from "./pause.js";
 import { Location } from "./steps.js";
 import { CostMeter, tick, useMeter, watching } from "../cost.js";
 import { meterFilter } from "./filter-limits.js";
-import { DescendantSegment, FilterSelector, NameSelector, RootQuery, type Segment } from "../json-p3-classes.js";
+import { ChildSegment, DescendantSegment, FilterSelector, NameSelector, RootQuery, type Segment } from "../json-p3-classes.js";
 import { planWatch, type WatchPlan } from "../refusals/watch-plan.js";
 import type { MemberWatch } from "../refusals/member-watch.js";
 
@@ -75,7 +76,7 @@ export function runFrom(segments: readonly Segment[], nodes: Iterable<JSONPathNo
 
 function* counted(nodes: Iterable<JSONPathNode>): Generator<JSONPathNode> {
   for (const node of nodes) {
-    tick();
+    if (node !== PAUSE) tick();
     yield node;
   }
 }
@@ -113,6 +114,7 @@ function singularRun(query: JSONPathQuery, watched?: readonly number[]): (value:
  * filter (`@..x`, `$.y`) parent-linked locations, so no node costs a copy of its path.
  */
 function useStackWalk(query: JSONPathQuery, path: string, watch: WatchPlan): { usesRoot: boolean } {
+  const top = new Set<unknown>(query.segments); // the segments that may hand up PAUSE (S21.4)
   let usesRoot = false;
   let filterNodes = 0;
   const seen = new Set<object>();
@@ -128,8 +130,12 @@ function useStackWalk(query: JSONPathQuery, path: string, watch: WatchPlan): { u
       const selectors = segment.selectors;
       const names = selectors.every((selector) => selector instanceof NameSelector) ? selectors.map((selector) => (selector as unknown as { name: string }).name) : undefined;
       const watched = watch.descendants.get(segment);
-      segment.lazyResolve = ((nodes: Iterable<JSONPathNode>) => descend(selectors, names, nodes, watched)) as never;
+      const pausable = top.has(segment);
+      segment.lazyResolve = ((nodes: Iterable<JSONPathNode>) => descend(selectors, names, nodes, watched, pausable)) as never;
       segment.resolve = (nodes) => Array.from(descend(selectors, names, nodes as never, watched)) as never;
+    } else if (item instanceof ChildSegment && top.has(item)) {
+      const selectors = (item as unknown as Segment).selectors;
+      (item as unknown as Segment).lazyResolve = ((nodes: Iterable<JSONPathNode>) => childSegment(selectors, nodes)) as never;
     } else if (item !== query && item instanceof JSONPathQuery) {
       const inner = item;
       const select = inner.singularQuery() ? singularRun(inner, watch.relative.get(inner)) : (value: unknown) => Array.from(run(inner.segments, value));
@@ -182,20 +188,28 @@ export function compileJsonPath(path: string): CompiledJsonPath {
   return { query, singular: query.singularQuery(), usesRoot, watch };
 }
 
+/** What an evaluation hands out between two nodes when the calling thread may be let go (S21.4, `pause.ts`). */
+export const PAUSED: unique symbol = Symbol("paused");
+export type Paused = typeof PAUSED;
+
 /**
  * The nodes `compiled` selects in `answer`, in the RFC's order, produced lazily so a caller keeps only
- * the page it returns. The whole iteration must run synchronously (one step budget per evaluation).
+ * the page it returns. Between two nodes it may hand out PAUSED: a caller that can, lets other calls in
+ * there (`letOthersIn`); one that cannot, goes on. One meter counts the whole evaluation.
  */
-export function selectNodes(compiled: CompiledJsonPath, answer: unknown, path: string, meter = new CostMeter(), watch?: MemberWatch): Generator<JsonPathNode> {
+export function selectNodes(compiled: CompiledJsonPath, answer: unknown, path: string, meter = new CostMeter(), watch?: MemberWatch): Generator<JsonPathNode | Paused> {
   meter.watch = watch; // this evaluation's own watch, or none: never one left by an earlier evaluation on the same meter
-  return selectFrom(run(compiled.query.segments, answer), path, meter);
+  return selectFrom(run(compiled.query.segments, answer), path, meter, true);
 }
 
 /**
  * The nodes of an evaluation, charged to `within`, engine errors made coded refusals. The meter is set
  * again at each step: a caller that lets other calls in between two nodes (S21.4) resumes with its own.
+ * A PAUSE from the segments is handed out as PAUSED when `pausable`, else passed over.
  */
-export function* selectFrom(nodes: Iterable<JSONPathNode>, path: string, within: CostMeter): Generator<JsonPathNode> {
+export function selectFrom(nodes: Iterable<JSONPathNode>, path: string, within: CostMeter): Generator<JsonPathNode>;
+export function selectFrom(nodes: Iterable<JSONPathNode>, path: string, within: CostMeter, pausable: true): Generator<JsonPathNode | Paused>;
+export function* selectFrom(nodes: Iterable<JSONPathNode>, path: string, within: CostMeter, pausable = false): Generator<JsonPathNode | Paused> {
   useMeter(within);
   const iterator = nodes[Symbol.iterator]();
   for (;;) {
@@ -210,6 +224,10 @@ export function* selectFrom(nodes: Iterable<JSONPathNode>, path: string, within:
       throw error;
     }
     if (next.done) return;
+    if (next.value === PAUSE) {
+      if (pausable) yield PAUSED;
+      continue;
+    }
     tick();
     yield new SelectedNode(next.value.value, next.value.location as unknown as Location);
   }

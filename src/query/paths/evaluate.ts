@@ -2,7 +2,7 @@
  * Evaluating a planned query without paging, for code that works on what a query selects: `search`
  * (S14.4) runs over the nodes, and `$result` references (S15) take the selected value whole.
  */
-import { selectNodes, type CostMeter } from "../jsonpath/jsonpath.js";
+import { PAUSED, selectNodes, type CostMeter, type JsonPathNode } from "../jsonpath/jsonpath.js";
 import { formatPath, resolveSegments } from "./path.js";
 import type { QueryPlan } from "./plan.js";
 
@@ -31,22 +31,35 @@ export function evaluate(answer: unknown, plan: QueryPlan, meter?: CostMeter): E
   if (plan.kind === "refused") throw plan.error;
   if (plan.kind === "singular") return { singular: true, ...resolveSegments(answer, plan.segments, plan.path) };
   const nodes: EvaluatedNode[] = [];
+  for (const node of selectNodes(plan.compiled, answer, plan.path, meter)) if (node !== PAUSED) nodes.push(evaluated(node));
+  return { singular: false, nodes };
+}
+
+/** `evaluate` for a call that must not hold the thread (S21.4): other calls are let in as the meter says. */
+export async function evaluateSliced(answer: unknown, plan: QueryPlan, meter: CostMeter): Promise<Evaluation> {
+  if (plan.kind !== "nodelist") return evaluate(answer, plan, meter);
+  const nodes: EvaluatedNode[] = [];
   for (const node of selectNodes(plan.compiled, answer, plan.path, meter)) {
-    let path: string | undefined;
-    let steps: (string | number)[] | undefined;
-    nodes.push({
-      value: node.value,
-      get path() {
-        return (path ??= formatPath(this.steps));
-      },
-      get steps() {
-        return (steps ??= node.location()); // as long as the node is deep: made once, and only when read
-      },
-      ancestors: () => node.ancestors(),
-      key: () => node.key(),
-    });
+    if (node !== PAUSED) nodes.push(evaluated(node));
+    if (meter.shouldYield()) await meter.letOthersIn();
   }
   return { singular: false, nodes };
+}
+
+function evaluated(node: JsonPathNode): EvaluatedNode {
+  let path: string | undefined;
+  let steps: (string | number)[] | undefined;
+  return {
+    value: node.value,
+    get path() {
+      return (path ??= formatPath(this.steps));
+    },
+    get steps() {
+      return (steps ??= node.location()); // as long as the node is deep: made once, and only when read
+    },
+    ancestors: () => node.ancestors(),
+    key: () => node.key(),
+  };
 }
 
 /**
@@ -55,6 +68,12 @@ export function evaluate(answer: unknown, plan: QueryPlan, meter?: CostMeter): E
  * would (RESULT_PATH_NOT_FOUND, INVALID_INPUT). Charged to `meter` (S21.1).
  */
 export function planValue(answer: unknown, plan: QueryPlan, meter?: CostMeter): unknown {
-  const evaluation = evaluate(answer, plan, meter);
-  return evaluation.singular ? evaluation.value : evaluation.nodes.map((node) => node.value);
+  return valueOf(evaluate(answer, plan, meter));
 }
+
+/** `planValue` for a call that must not hold the thread (S21.4). */
+export async function planValueSliced(answer: unknown, plan: QueryPlan, meter: CostMeter): Promise<unknown> {
+  return valueOf(await evaluateSliced(answer, plan, meter));
+}
+
+const valueOf = (evaluation: Evaluation): unknown => (evaluation.singular ? evaluation.value : evaluation.nodes.map((node) => node.value));

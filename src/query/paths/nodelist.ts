@@ -9,7 +9,7 @@
 import { DEFAULT_LIMITS } from "../../defaults.js";
 import { cutForMessage } from "../../util/quote-argument.js";
 import { jsonSize } from "../../util/size.js";
-import type { CostMeter, JsonPathNode } from "../jsonpath/jsonpath.js";
+import { PAUSED, type CostMeter, type JsonPathNode, type Paused } from "../jsonpath/jsonpath.js";
 import { fieldPicker } from "./page.js";
 import { checkFieldsFound } from "../refusals/refusals.js";
 import { MemberWatch, type WatchPlan } from "../refusals/member-watch.js";
@@ -21,20 +21,21 @@ export type NodelistPage =
   | { fits: true; result: { path: string; value: unknown[]; paths: string[]; total: number; offset: number; nextOffset?: number; note?: string } }
   | { fits: false; fit: number; bytes: number; offset: number };
 
-export function nodelistPage(nodes: (watch: MemberWatch | undefined) => Iterable<JsonPathNode>, query: string, args: QueryArguments, thresholdBytes: number, watch?: WatchPlan): NodelistPage {
+export function nodelistPage(nodes: (watch: MemberWatch | undefined) => Iterable<JsonPathNode | Paused>, query: string, args: QueryArguments, thresholdBytes: number, watch?: WatchPlan): NodelistPage {
   const pager = new NodelistPager(query, args, thresholdBytes, watch);
-  for (const node of nodes(pager.watch)) if (!pager.add(node)) break;
+  for (const node of nodes(pager.watch)) if (node !== PAUSED && !pager.add(node)) break;
   return pager.page();
 }
 
 /**
- * `nodelistPage` for a call that must not hold the thread (S21.4): between two nodes, once `meter` says
- * the thread was held long enough, other calls are let in (the evaluation resumes with its own meter).
+ * `nodelistPage` for a call that must not hold the thread (S21.4): between two nodes, and where the
+ * evaluation pauses inside a filter's run over a list (`PAUSED`), once `meter` says the thread was held
+ * long enough, other calls are let in (the evaluation resumes with its own meter).
  */
-export async function nodelistPageSliced(nodes: (watch: MemberWatch | undefined) => Iterable<JsonPathNode>, query: string, args: QueryArguments, thresholdBytes: number, meter: CostMeter, watch?: WatchPlan): Promise<NodelistPage> {
+export async function nodelistPageSliced(nodes: (watch: MemberWatch | undefined) => Iterable<JsonPathNode | Paused>, query: string, args: QueryArguments, thresholdBytes: number, meter: CostMeter, watch?: WatchPlan): Promise<NodelistPage> {
   const pager = new NodelistPager(query, args, thresholdBytes, watch);
   for (const node of nodes(pager.watch)) {
-    if (!pager.add(node)) break;
+    if (node !== PAUSED && !pager.add(node)) break;
     if (meter.shouldYield()) await meter.letOthersIn();
   }
   return pager.page();

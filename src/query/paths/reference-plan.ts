@@ -6,20 +6,20 @@
  */
 import type { Selector } from "../../records/format/answer-index.js";
 import type { CostMeter } from "../cost.js";
-import { planValue } from "./evaluate.js";
+import { planValueSliced } from "./evaluate.js";
 import { planPath, selectorFor } from "./plan.js";
 
 export interface ReferencePlan {
   /** Which parts of a stored answer the reference needs: everything at its path, not one page of it (S8.5). */
   readonly select: Selector;
-  /** The value it names in `answer`, charged to `meter` (S21.1); throws `ResultQueryError`. */
-  value(answer: unknown, meter?: CostMeter): unknown;
+  /** The value it names in `answer`, charged to `meter` (S21.1), letting other calls in as it goes (S21.4); throws `ResultQueryError`. */
+  value(answer: unknown, meter: CostMeter): Promise<unknown>;
 }
 
 export function planReference(path: string | undefined): ReferencePlan {
   const plan = planPath(path ?? "$");
   return {
     select: selectorFor(plan, { offset: 0, limit: Number.MAX_SAFE_INTEGER }, { kind: "reference" }),
-    value: (answer, meter) => (path === undefined ? answer : planValue(answer, plan, meter)),
+    value: async (answer, meter) => (path === undefined ? answer : planValueSliced(answer, plan, meter)),
   };
 }

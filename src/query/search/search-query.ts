@@ -6,7 +6,7 @@ import { ResultQueryError } from "../../errors.js";
 import { cutForMessage } from "../../util/quote-argument.js";
 import { jsonSize } from "../../util/size.js";
 import { DEFAULT_LIMITS } from "../../defaults.js";
-import { evaluate } from "../paths/evaluate.js";
+import { evaluate, evaluateSliced, type Evaluation } from "../paths/evaluate.js";
 import { formatPath } from "../paths/path.js";
 import { sliceWindow, type QueryArguments, type QueryPlan } from "../paths/plan.js";
 import type { QueryResult } from "../query.js";
@@ -22,19 +22,18 @@ export interface SearchConfig {
 }
 
 export function searchQuery(answer: unknown, plan: QueryPlan, args: QueryArguments & { search: string }, config: SearchConfig, meter?: CostMeter): QueryResult {
-  const search = prepared(answer, plan, args, config, meter);
+  const search = prepared(evaluate(answer, plan, meter), plan, args, config, meter);
   return search.answer(searchHits(search.starts, args.search, search.options));
 }
 
 /** `searchQuery` as a tool call runs it: the walk lets other calls in as it goes (S21.4, `searchHitsSliced`). */
 export async function searchQuerySliced(answer: unknown, plan: QueryPlan, args: QueryArguments & { search: string }, config: SearchConfig, meter: CostMeter): Promise<QueryResult> {
-  const search = prepared(answer, plan, args, config, meter);
+  const search = prepared(await evaluateSliced(answer, plan, meter), plan, args, config, meter);
   return search.answer(await searchHitsSliced(search.starts, args.search, { ...search.options, meter }));
 }
 
-/** The start nodes of a search, its options, and how its hits become the answer. */
-function prepared(answer: unknown, plan: QueryPlan, args: QueryArguments & { search: string }, config: SearchConfig, meter: CostMeter | undefined) {
-  const evaluation = evaluate(answer, plan, meter);
+/** The start nodes of a search (what its path selects), its options, and how its hits become the answer. */
+function prepared(evaluation: Evaluation, plan: QueryPlan, args: QueryArguments & { search: string }, config: SearchConfig, meter: CostMeter | undefined) {
   const starts = evaluation.singular ? [{ value: evaluation.value, steps: evaluation.steps }] : evaluation.nodes;
   const path = evaluation.singular ? formatPath(evaluation.steps) : cutForMessage(plan.path);
   const window = searchWindow(args, config);

@@ -130,7 +130,7 @@ export class ResultQueryTool {
     const found = await this.find(args.handle, owner, () => select, read, meterOf);
     const meter = meterOf(found.source); // the holding instance's limit (S21.1), charged with the read already
     meter.charge("references", bytes);
-    return { value: reference.value(found.value, meter), expiresAt: found.expiresAt };
+    return { value: await reference.value(found.value, meter), expiresAt: found.expiresAt };
   }
 
   /** Refuses a reference whose handle or path `referenced` would refuse before reading anything (S21.2): a path of no form, a query over a static limit. */

@@ -61,6 +61,16 @@ for (const store of ["memory", "redis"] as const) {
       // Own shape: a filter within the static limits (70 terms, 280 nodes) whose work per item is what costs.
       const heavy = await withSecondCaller(() => bench.alice("result_query", { handle, path: `$.rows[?${Array(70).fill("@.a==11").join("||")}]` }), bobSmall);
       check("a 280-node filter over 1,000,000 items", heavy, /^INVALID_INPUT: The call would cost more than its limit .*filter-expression nodes/);
+      // S21.4: a filter reading $ needs the answer whole, so it runs over the list in memory, not batch by
+      // batch; it lets the thread go as it runs (it held it for all of it, about a second). What still holds
+      // the thread is the whole read's decryption and parse (one native call each).
+      const rooted = await withSecondCaller(() => bench.alice("result_query", { handle, path: "$.rows[?@.a == $.x]", limit: 1 }), bobSmall);
+      console.log(line(`${store}: a filter reading $ over 1,000,000 items held whole`, rooted));
+      expect(rooted.result.structuredContent).toMatchObject({ total: 100_000, value: [{ a: 1 }] });
+      expect(rooted.second.structuredContent).toMatchObject({ value: ["Row number 7"] });
+      expect(rooted.ms).toBeLessThan(ATTACK_MS);
+      expect(rooted.waitMs).toBeLessThan(WAIT_MS);
+      expect(rooted.stallMs).toBeLessThan(rooted.ms / 3);
     }, TIMEOUT);
 
     it("64 distinct references each selecting a 10 MB list", async () => {

@@ -1,0 +1,76 @@
+// S21.4: an evaluation over a value held in memory whole lets the thread go inside a filter's run over a
+// list and inside a descendant walk (the evaluation hands out PAUSED), and what it answers is what the
+// evaluation in one piece answers. The meter here says "let go" at every look, so every evaluation pauses
+// every few hundred items; a real meter says it after 20 ms.
+import { describe, expect, it } from "vitest";
+import { CostMeter } from "../../../src/query/cost.js";
+import { PAUSED, selectNodes } from "../../../src/query/jsonpath/jsonpath.js";
+import { planPath, type QueryArguments } from "../../../src/query/paths/plan.js";
+import { answerPlan, answerPlanSliced } from "../../../src/query/query.js";
+import { searchQuery, searchQuerySliced } from "../../../src/query/search/search-query.js";
+import { planValue, planValueSliced } from "../../../src/query/paths/evaluate.js";
+
+/** A meter that asks to let go at every look. */
+class EagerMeter extends CostMeter {
+  override shouldYield(): boolean {
+    return true;
+  }
+  override async letOthersIn(): Promise<void> {
+    await Promise.resolve();
+  }
+}
+
+const answer = {
+  x: 3,
+  rows: Array.from({ length: 5000 }, (_, i) => ({ id: i, a: i % 10, tags: i % 7 === 0 ? ["x", "y"] : [], note: `row ${i} ${i % 10 === 3 ? "timeout" : "ok"}` })),
+  byKey: Object.fromEntries(Array.from({ length: 3000 }, (_, i) => [`k${i}`, { a: i % 10 }])),
+};
+
+const paths = [
+  "$.rows[?@.a == $.x]", // a filter reading $: the list is held whole
+  "$.rows[?@.a == $.x].id", // a segment after the filter passes PAUSE on
+  "$.rows[?@.a == $.x || @.id == 4999]['id','a']",
+  "$.byKey[?@.a == $.x]", // a filter over an object's members
+  "$..[?@.a == $.x]", // a descendant walk with a filter
+  "$..[?@ == 'x']", // over every value
+  "$.rows[?count(@.tags[?@ == 'x']) > 0 && @.a == $.x]", // a filter inside a filter never pauses
+  "$.rows[*].id",
+];
+
+describe("S21.4 an evaluation held in memory takes turns and answers the same", () => {
+  for (const path of paths) {
+    it(path, async () => {
+      const args: QueryArguments = { handle: "h", path, limit: 7, offset: 3 };
+      const whole = answerPlan(answer, planPath(path), args, 1_000_000);
+      const sliced = await answerPlanSliced(answer, planPath(path), args, 1_000_000, new EagerMeter());
+      expect(sliced).toEqual(whole);
+      expect((whole as { total: number }).total).toBeGreaterThan(0);
+      expect(await planValueSliced(answer, planPath(path), new EagerMeter())).toEqual(planValue(answer, planPath(path)));
+      // Each of these but the last runs a filter or a walk over thousands of values: it pauses inside them.
+      const plan = planPath(path);
+      if (plan.kind !== "nodelist") throw new Error("expected a nodelist plan");
+      const pauses = [...selectNodes(plan.compiled, answer, plan.path, new EagerMeter())].filter((node) => node === PAUSED).length;
+      if (path === "$.rows[*].id") expect(pauses).toBe(0);
+      else expect(pauses).toBeGreaterThan(5);
+    });
+  }
+
+  it("a search under a filter reading $ finds what it finds in one piece", async () => {
+    const path = "$.rows[?@.a == $.x]";
+    const args = { handle: "h", path, search: "timeout", limit: 5 };
+    const config = { thresholdBytes: 1_000_000, preview: { chars: 40 } };
+    const whole = searchQuery(answer, planPath(path), args, config);
+    const sliced = await searchQuerySliced(answer, planPath(path), args, config, new EagerMeter());
+    expect(sliced).toEqual(whole);
+    expect((whole as { total: number }).total).toBe(500);
+  });
+
+  it("PAUSED is handed out only by the top-level evaluation, between nodes, and never counted as one", () => {
+    const plan = planPath("$.rows[?@.a == $.x].id");
+    if (plan.kind !== "nodelist") throw new Error("expected a nodelist plan");
+    const out = [...selectNodes(plan.compiled, answer, plan.path, new EagerMeter())];
+    const nodes = out.filter((node) => node !== PAUSED);
+    expect(out.length - nodes.length).toBeGreaterThan(10);
+    expect(nodes.map((node) => (node as { value: unknown }).value)).toEqual(answer.rows.filter((row) => row.a === 3).map((row) => row.id));
+  });
+});
