@@ -103,6 +103,13 @@ export const COST_WEIGHTS = Object.freeze({ nodes: 300, expressions: 20, decrypt
 /** The calling thread is let go after this long of one call's work (S21.4: never held much more than 50 ms). */
 export const YIELD_AFTER_MS = 20;
 /**
+ * Work that cannot let go of the calling thread (a query inside a filter runs whole for each item it
+ * filters) is refused once it has held the thread this long in one piece (S21.4): the meter's limit alone
+ * let one such call hold everyone else up for a second. Far above what the work that takes turns holds
+ * between two turns (YIELD_AFTER_MS), so a loaded machine never refuses that.
+ */
+export const MAX_HOLD_MS = 200;
+/**
  * Static limits, checked before any work (S21.2): a filter expression's nodes and nesting, a compiled
  * regex program's instructions (`.{1000}` is about 1000), and the units one regex run may cost at once
  * (a run cannot stop halfway, so one run holds the thread at most about 50 ms).

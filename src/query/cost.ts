@@ -8,9 +8,10 @@
  * stops there, on the calling thread and on the batch workers alike (a job carries its share, S21.4).
  *
  * The meter also says when the calling thread has been held long enough (S21.4): long work asks
- * `shouldYield` between steps and lets other calls in (`letOthersIn`).
+ * `shouldYield` between steps and lets other calls in (`letOthersIn`). A call's meter (`guarded`) also
+ * refuses evaluation that holds the thread for MAX_HOLD_MS in one piece, where no step can let go.
  */
-import { COST_WEIGHTS, DEFAULT_COST_LIMIT, YIELD_AFTER_MS } from "../defaults.js";
+import { COST_WEIGHTS, DEFAULT_COST_LIMIT, MAX_HOLD_MS, YIELD_AFTER_MS } from "../defaults.js";
 import { ResultQueryError } from "../errors.js";
 import type { MemberWatch } from "./refusals/member-watch.js";
 
@@ -48,12 +49,18 @@ export class CostMeter {
   watch?: MemberWatch;
   /** When the calling thread was last let go (performance.now()). */
   private since = now();
+  /** Evaluation charges since the clock was last read for the hold (`guarded` meters only). */
+  private charges = 0;
+  /** When this call's evaluation was first seen holding the thread with no turn of the event loop since. */
+  private heldSince: number | undefined;
 
   constructor(
     /** Units the call may spend (the `costLimit` option). */
     readonly limit: number = DEFAULT_COST_LIMIT,
     /** How the call may be narrowed, when the meter cannot say better (what the caller asked). */
     private readonly advice?: string,
+    /** A call's meter on the calling thread: refuses evaluation that holds the thread MAX_HOLD_MS in one piece. */
+    private readonly guarded = false,
   ) {}
 
   /** Charges `count` of `kind`; past the limit, throws the refusal (S21.1). */
@@ -63,6 +70,26 @@ export class CostMeter {
     this.by[kind] += units;
     this.spent += units;
     if (this.spent > this.limit) throw this.refusal();
+    if (this.guarded && HELD_BY[kind] && ++this.charges >= CHARGES_PER_LOOK) this.lookAtHold();
+  }
+
+  /**
+   * S21.4 for work that cannot take turns: the first look in a piece of work starts its clock, and a timer
+   * stops it, which runs only once the event loop turns (the thread was let go); a later look that finds
+   * the clock past MAX_HOLD_MS refuses the call, and the work stops there.
+   */
+  private lookAtHold(): void {
+    this.charges = 0;
+    const at = now();
+    if (this.heldSince === undefined) {
+      this.heldSince = at;
+      setTimeout(() => (this.heldSince = undefined), 0);
+    } else if (at - this.heldSince > MAX_HOLD_MS) {
+      throw new ResultQueryError(
+        "INVALID_INPUT",
+        `The query held the server for ${Math.round(at - this.heldSince)} ms in one piece, over the ${MAX_HOLD_MS} ms a call may (a query inside a filter runs whole for every item it filters, and cannot let other calls in): run the inner query on its own, or ${NARROWER[this.most]}.`,
+      );
+    }
   }
 
   /** Units spent elsewhere for this call and refused there (a batch worker's job): recorded for the refusal's text, not checked again. */
@@ -112,8 +139,14 @@ export class CostMeter {
   async letOthersIn(): Promise<void> {
     await new Promise((resolve) => setTimeout(resolve, 0)); // every runtime has it (Node, pages, workers, edge)
     this.since = now();
+    this.heldSince = undefined;
   }
 }
+
+/** The kinds of work an evaluation does on the calling thread, whose hold the meter watches (S21.4). */
+const HELD_BY: Record<CostKind, boolean> = { nodes: true, expressions: true, regex: true, decrypted: false, parsed: false, references: false };
+/** Evaluation charges between two reads of the clock for the hold (a charge is a node or an item: cheap). */
+const CHARGES_PER_LOOK = 1024;
 
 const now = () => performance.now();
 

@@ -14,7 +14,8 @@ import { PAUSE } from "./pause.js";
  * node per visited value, by a plain recursive walk down to RECURSION_DEPTH levels and the explicit stack
  * below that; other selectors take the stack walk, no generator per level. Each node yielded costs a
  * step here (runFrom does not wrap this segment again), and each value visited one more. A segment of the
- * query's top level (`pausable`) passes PAUSE on, and its stack walk hands up PAUSE as it goes (S21.4).
+ * query's top level (`pausable`) passes PAUSE on and takes the stack walk for names too, which hands up
+ * PAUSE as it goes (S21.4: `$..tag` over a million-key object held whole held the thread in one piece).
  */
 export function* descend(selectors: readonly unknown[], names: readonly string[] | undefined, nodes: Iterable<JSONPathNode>, watched?: readonly number[], pausable = false): Generator<JSONPathNode> {
   for (const node of nodes) {
@@ -24,6 +25,7 @@ export function* descend(selectors: readonly unknown[], names: readonly string[]
     }
     const location = node.location as unknown as Location;
     if (!names) yield* stackWalk(node.value, location, selectors, undefined, node.root, undefined, pausable);
+    else if (pausable) yield* stackWalk(node.value, location, undefined, names, node.root, watched && { entries: watched, watch: watching() }, true); // takes turns (S21.4)
     else if (node.value !== null && typeof node.value === "object") {
       const found: JSONPathNode[] = [];
       namesBelow(node.value, location, names, node.root, found, 0, watched && { entries: watched, watch: watching() });

@@ -39,6 +39,7 @@ export function evaluate(answer: unknown, plan: QueryPlan, meter?: CostMeter): E
 export async function evaluateSliced(answer: unknown, plan: QueryPlan, meter: CostMeter): Promise<Evaluation> {
   if (plan.kind !== "nodelist") return evaluate(answer, plan, meter);
   const nodes: EvaluatedNode[] = [];
+  if (meter.shouldYield()) await meter.letOthersIn(); // after a whole read's parse, before the evaluation
   for (const node of selectNodes(plan.compiled, answer, plan.path, meter)) {
     if (node !== PAUSED) nodes.push(evaluated(node));
     if (meter.shouldYield()) await meter.letOthersIn();

@@ -34,6 +34,7 @@ export function nodelistPage(nodes: (watch: MemberWatch | undefined) => Iterable
  */
 export async function nodelistPageSliced(nodes: (watch: MemberWatch | undefined) => Iterable<JsonPathNode | Paused>, query: string, args: QueryArguments, thresholdBytes: number, meter: CostMeter, watch?: WatchPlan): Promise<NodelistPage> {
   const pager = new NodelistPager(query, args, thresholdBytes, watch);
+  if (meter.shouldYield()) await meter.letOthersIn(); // after a whole read's parse, before the evaluation: two holds, not one
   for (const node of nodes(pager.watch)) {
     if (node !== PAUSED && !pager.add(node)) break;
     if (meter.shouldYield()) await meter.letOthersIn();

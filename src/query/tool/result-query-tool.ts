@@ -240,7 +240,7 @@ function asQueryError(error: unknown): ResultQueryError {
 /** A meter per instance a call asks (each with its own costLimit); the holding instance's is the call's (S21.1). */
 function callMeters(): (source: HandleSource) => CostMeter {
   const meters = new Map<HandleSource, CostMeter>();
-  return (source) => meters.get(source) ?? meters.set(source, new CostMeter(source.config.costLimit)).get(source)!;
+  return (source) => meters.get(source) ?? meters.set(source, new CostMeter(source.config.costLimit, undefined, true)).get(source)!;
 }
 
 /** What a store read decrypts and parses, charged to `meter` before it is done (S21.1). */

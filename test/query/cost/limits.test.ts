@@ -2,8 +2,10 @@
 // resources/read past its size refused with the ranged form that works. Over real HTTP where a client sees it.
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { ResultHandlesPlugin, ResultHandlesConfigurationError, ResultQueryError } from "mcp-result-handles";
-import { DEFAULT_COST_LIMIT, MAX_PATH_CHARS, MAX_WHOLE_RESOURCE_BYTES, STATIC_LIMITS } from "../../../src/defaults.js";
-import { queryValue } from "../../../src/query/query.js";
+import { DEFAULT_COST_LIMIT, MAX_HOLD_MS, MAX_PATH_CHARS, MAX_WHOLE_RESOURCE_BYTES, STATIC_LIMITS } from "../../../src/defaults.js";
+import { answerPlan, answerPlanSliced, queryValue } from "../../../src/query/query.js";
+import { CostMeter } from "../../../src/query/cost.js";
+import { planPath } from "../../../src/query/paths/plan.js";
 import { startAttackBench, textOf, type AttackBench } from "../../helpers/attack-bench.js";
 import { foldAs } from "../../helpers/second-caller.js";
 import { refusalOf } from "../../helpers/refusal-of.js";
@@ -75,6 +77,36 @@ describe("S21.2 static limits of a filter, refused before any work", () => {
     expect(refusal(() => run(rows, `$.rows[?match(@.t, '${pattern}')]`)).message).toMatch(/compiles to \d+ instructions, over the 5000 a pattern may have/);
     expect(refusal(() => run({ rows: [{ t: "x", p: pattern }] }, "$.rows[?match(@.t, @.p)]")).message).toMatch(/compiles to \d+ instructions/);
     expect(run({ rows: [{ t: "ab" }] }, "$.rows[?match(@.t, 'a.{0,100}')]").total).toBe(1);
+  });
+});
+
+describe(`S21.4 work that cannot take turns is refused once it holds the thread ${MAX_HOLD_MS} ms`, () => {
+  const answer = { x: 1, rows: Array.from({ length: 400_000 }, (_, i) => ({ a: i % 10 })) };
+  const args = { handle: "h", path: "$[?count($.rows[?@.a == 1]) > 0]" };
+
+  it("a filter inside a filter over a large list: a call's meter refuses it, naming the hold; an unguarded one (a worker's job) does not", async () => {
+    const started = performance.now();
+    const refused = await answerPlanSliced(answer, planPath(args.path), args, 1_000_000, new CostMeter(DEFAULT_COST_LIMIT, undefined, true)).then(
+      () => undefined,
+      (error: unknown) => error,
+    );
+    const ms = performance.now() - started;
+    expect(refused).toBeInstanceOf(ResultQueryError);
+    expect((refused as ResultQueryError).code).toBe("INVALID_INPUT");
+    expect((refused as Error).message).toMatch(new RegExp(`^The query held the server for \\d+ ms in one piece, over the ${MAX_HOLD_MS} ms a call may`));
+    expect(ms).toBeLessThan(MAX_HOLD_MS * 5); // it stopped there, not at the end of the work
+    // The same work on an unguarded meter runs to its end: the guard is the call's, on the calling thread.
+    const whole = answerPlan(answer, planPath(args.path), args, 100_000_000, new CostMeter());
+    expect(whole).toMatchObject({ total: 2 }); // both members of $: the inner filter reads $, not @
+  });
+
+  it("work that takes turns is never refused for its length: a filter reading $ over the same list answers", async () => {
+    const path = "$.rows[?@.a == $.x]";
+    const meter = new CostMeter(DEFAULT_COST_LIMIT, undefined, true);
+    const started = performance.now();
+    const answered = await answerPlanSliced(answer, planPath(path), { handle: "h", path, limit: 1 }, 1_000_000, meter);
+    console.log(`a filter reading $ over 400,000 items took turns for ${Math.round(performance.now() - started)} ms`);
+    expect(answered).toMatchObject({ total: 40_000 });
   });
 });
 
