@@ -6,7 +6,7 @@
 import { JSONPathNode } from "json-p3";
 import type { Location } from "./steps.js";
 import { currentMeter, tick, watching } from "../cost.js";
-import { PAUSE } from "./pause.js";
+import { PAUSE, selected } from "./pause.js";
 
 /**
  * The descendant segment of RFC 9535 2.5.2 (each node, then its children in order, depth first, each
@@ -107,8 +107,8 @@ function* stackWalk(start: unknown, at: Location, selectors: readonly unknown[] 
     } else {
       const current = new JSONPathNode(value as never, location as never, root as never);
       for (const selector of selectors as { resolve(node: JSONPathNode): Iterable<JSONPathNode> }[]) {
-        for (const node of selector.resolve(current)) {
-          tick();
+        for (const node of pausable ? selected(selector, current) : selector.resolve(current)) {
+          if (node !== PAUSE) tick();
           yield node;
         }
       }

@@ -32,11 +32,13 @@ export function* childSegment(selectors: readonly unknown[], nodes: Iterable<JSO
       yield node;
       continue;
     }
-    for (const selector of selectors) {
-      if (selector instanceof FilterSelector) yield* filtered(selector as unknown as Filter, node);
-      else yield* (selector as Selector).resolve(node);
-    }
+    for (const selector of selectors) yield* selected(selector, node);
   }
+}
+
+/** What one selector selects from `node`: a filter item by item, handing up PAUSE as it goes; any other at once. */
+export function selected(selector: unknown, node: JSONPathNode): Iterable<JSONPathNode> {
+  return selector instanceof FilterSelector ? filtered(selector as unknown as Filter, node) : (selector as Selector).resolve(node);
 }
 
 /** json-p3's `FilterSelector.resolve`, item by item, with PAUSE between items once the meter says so. */

@@ -107,6 +107,9 @@ describe(`S21.4 work that cannot take turns is refused once it holds the thread 
     const answered = await answerPlanSliced(answer, planPath(path), { handle: "h", path, limit: 1 }, 1_000_000, meter);
     console.log(`a filter reading $ over 400,000 items took turns for ${Math.round(performance.now() - started)} ms`);
     expect(answered).toMatchObject({ total: 40_000 });
+    // A descendant walk whose filter meets the whole list takes turns inside that list too.
+    const descendant = "$..[?@.a == $.x]";
+    expect(await answerPlanSliced(answer, planPath(descendant), { handle: "h", path: descendant, limit: 1 }, 1_000_000, new CostMeter(DEFAULT_COST_LIMIT, undefined, true))).toMatchObject({ total: 40_000 });
   });
 });
 

@@ -31,7 +31,7 @@ const paths = [
   "$.rows[?@.a == $.x].id", // a segment after the filter passes PAUSE on
   "$.rows[?@.a == $.x || @.id == 4999]['id','a']",
   "$.byKey[?@.a == $.x]", // a filter over an object's members
-  "$..[?@.a == $.x]", // a descendant walk with a filter
+  "$..[?@.a == $.x]", // a descendant walk with a filter, over a list of 5000 too
   "$..[?@ == 'x']", // over every value
   "$.rows[?count(@.tags[?@ == 'x']) > 0 && @.a == $.x]", // a filter inside a filter never pauses
   "$.rows[*].id",
