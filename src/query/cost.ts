@@ -87,7 +87,7 @@ export class CostMeter {
     } else if (at - this.heldSince > MAX_HOLD_MS) {
       throw new ResultQueryError(
         "INVALID_INPUT",
-        `The query held the server for ${Math.round(at - this.heldSince)} ms in one piece, over the ${MAX_HOLD_MS} ms a call may (a query inside a filter runs whole for every item it filters, and cannot let other calls in): run the inner query on its own, or ${NARROWER[this.most]}.`,
+        `The query held the server for more than ${MAX_HOLD_MS} ms in one piece (${Math.round(at - this.heldSince)} ms), where it could not let other calls in (a query inside a filter, such as count($.rows[?…]) in $[?count($.rows[?…]) > 0], runs whole for every item the outer filter tests): run such an inner query as a query of its own, or ${NARROWER[this.most]}.`,
       );
     }
   }

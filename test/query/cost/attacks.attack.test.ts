@@ -74,7 +74,7 @@ for (const store of ["memory", "redis"] as const) {
       // A filter inside a filter runs whole inside one item's evaluation, where nothing can pause: refused
       // once it has held the thread MAX_HOLD_MS (it held it 1.1-1.4 s, and bob waited 1.7-2.1 s).
       const inner = await withSecondCaller(() => bench.alice("result_query", { handle, path: "$[?count($.rows[?@.a == 1]) > 0]" }), bobSmall);
-      check("a filter inside a filter over 1,000,000 items", inner, /^INVALID_INPUT: The query held the server for \d+ ms in one piece, over the 200 ms a call may .*run the inner query on its own/);
+      check("a filter inside a filter over 1,000,000 items", inner, /^INVALID_INPUT: The query held the server for more than 200 ms in one piece .*run such an inner query as a query of its own/);
       expect(inner.stallMs).toBeLessThan(rooted.stallMs + 400); // the whole read's parse, then at most the hold
     }, TIMEOUT);
 
