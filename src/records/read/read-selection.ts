@@ -9,6 +9,7 @@ import { charSpan, itemSpan, partJsonBytes, unitStarts } from "../format/layout.
 import { PiecedString } from "../../util/pieced-string.js";
 import { MISSING, parseRead, placeAt, readRanges, type AnswerRead } from "./answer-state.js";
 import { readMembers, readNamed } from "./object-members.js";
+import { outsideRanges, readWholeInParts } from "./read-whole.js";
 import { listSlotsBytes } from "../heap-size.js";
 import { setKnownJsonSize } from "../../util/size.js";
 
@@ -24,20 +25,19 @@ export function readSelection(read: AnswerRead, selection: Exclude<Selection, "n
   return readItems(read, selection.list, selection.from, selection.to);
 }
 
-/** Every piece, parsed as one answer. */
+/** Every piece, parsed as one answer (in parts, letting the thread go between them: `readWholeInParts`). */
 async function readWhole(read: AnswerRead): Promise<unknown> {
   const { state } = read;
-  const index = state.index!;
-  const texts = await readRanges(read, index.pieces.map((length, piece) => ({ piece, from: 0, to: length })));
-  if (texts === MISSING) return MISSING;
-  const value = parseRead(read, texts.join(""));
+  const whole = await readWholeInParts(read);
+  if (whole === MISSING) return MISSING;
+  const { value } = whole;
   state.whole = { value };
   state.lists.clear();
   state.strings.clear();
   state.objects.clear();
   state.root = undefined;
   state.outside = false;
-  if (state.counted) state.bytes = state.indexBytes + read.estimate(value);
+  if (state.counted) state.bytes = state.indexBytes + whole.bytes;
   return value;
 }
 
@@ -51,20 +51,7 @@ export async function readOutside(read: AnswerRead): Promise<unknown> {
   const { state } = read;
   if (state.outside) return state.root;
   const index = state.index!;
-  const total = index.pieces.reduce((sum, length) => sum + length, 0);
-  const skipped = [
-    ...index.lists.filter((list) => list.batches.length > 0).map((list) => ({ start: list.batches[1]!, end: list.end })), // an empty list: nothing to leave out
-    ...index.strings.filter((text) => text.chunks.length > 0).map((text) => ({ start: text.chunks[1]!, end: text.end })),
-    ...index.objects.filter((object) => object.batches.length > 0).map((object) => ({ start: object.batches[1]!, end: object.end })), // reads as {}
-  ].sort((a, b) => a.start - b.start);
-  const kept: { start: number; end: number }[] = [];
-  let at = 0;
-  for (const { start, end } of skipped) {
-    kept.push({ start: at, end: start });
-    at = end;
-  }
-  kept.push({ start: at, end: total });
-  const texts = await readRanges(read, kept.flatMap(({ start, end }) => (end > start ? piecesOf(index, start, end) : [])));
+  const texts = await readRanges(read, outsideRanges(index));
   if (texts === MISSING) return MISSING;
   const skeleton = parseRead(read, texts.join(""));
   let root = skeleton;

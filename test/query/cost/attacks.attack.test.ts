@@ -62,20 +62,20 @@ for (const store of ["memory", "redis"] as const) {
       const heavy = await withSecondCaller(() => bench.alice("result_query", { handle, path: `$.rows[?${Array(70).fill("@.a==11").join("||")}]` }), bobSmall);
       check("a 280-node filter over 1,000,000 items", heavy, /^INVALID_INPUT: The call would cost more than its limit .*filter-expression nodes/);
       // S21.4: a filter reading $ needs the answer whole, so it runs over the list in memory, not batch by
-      // batch; it lets the thread go as it runs (it held it for all of it, about a second). What still holds
-      // the thread is the whole read's decryption and parse (one native call each).
+      // batch; it lets the thread go as it runs (it held it for all of it, 1.5-1.6 s), and the whole read
+      // is parsed a window of batches at a time (one parse of the 9 MB held it 0.2-0.4 s): 54-61 ms here.
       const rooted = await withSecondCaller(() => bench.alice("result_query", { handle, path: "$.rows[?@.a == $.x]", limit: 1 }), bobSmall);
       console.log(line(`${store}: a filter reading $ over 1,000,000 items held whole`, rooted));
       expect(rooted.result.structuredContent).toMatchObject({ total: 100_000, value: [{ a: 1 }] });
       expect(rooted.second.structuredContent).toMatchObject({ value: ["Row number 7"] });
       expect(rooted.ms).toBeLessThan(ATTACK_MS);
       expect(rooted.waitMs).toBeLessThan(WAIT_MS);
-      expect(rooted.stallMs).toBeLessThan(rooted.ms / 3);
+      expect(rooted.stallMs).toBeLessThan(300); // room for a loaded machine's collector
       // A filter inside a filter runs whole inside one item's evaluation, where nothing can pause: refused
       // once it has held the thread MAX_HOLD_MS (it held it 1.1-1.4 s, and bob waited 1.7-2.1 s).
       const inner = await withSecondCaller(() => bench.alice("result_query", { handle, path: "$[?count($.rows[?@.a == 1]) > 0]" }), bobSmall);
       check("a filter inside a filter over 1,000,000 items", inner, /^INVALID_INPUT: The query held the server for more than 200 ms in one piece .*run such an inner query as a query of its own/);
-      expect(inner.stallMs).toBeLessThan(rooted.stallMs + 400); // the whole read's parse, then at most the hold
+      expect(inner.stallMs).toBeLessThan(600); // the hold limit, 200 ms, and room for a loaded machine
     }, TIMEOUT);
 
     it("64 distinct references each selecting a 10 MB list", async () => {

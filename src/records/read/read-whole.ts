@@ -1,0 +1,102 @@
+/**
+ * Reading a pieced answer whole (S8.5), parsed in parts with turns between them (S21.4). One `JSON.parse`
+ * of the whole text held the thread for all of it (a million rows, 9 MB: 150–400 ms); the index says where
+ * every list's batches, long string's chunks and wide object's member batches lie, so the text outside
+ * them is parsed alone (they read there as `[]`, `""` and `{}`), each part in windows of about
+ * WINDOW_BYTES, and each part put in its place: the same value as one parse of the whole, key order and
+ * all (a part replaces its own empty stand-in, so its key keeps its place).
+ */
+import { YIELD_AFTER_MS } from "../../defaults.js";
+import { piecesOf, type AnswerIndex } from "../format/answer-index.js";
+import { byteSpan } from "../format/layout.js";
+import { setOwn, type JsonObject } from "../../util/json.js";
+import { MISSING, parseRead, placeAt, readRanges, type AnswerRead } from "./answer-state.js";
+
+type Range = { piece: number; from: number; to: number };
+
+/** Text parsed in one piece at most (a window of batches, or of chunks): a few ms of `JSON.parse`. */
+const WINDOW_BYTES = 256 * 1024;
+
+/** One part of the answer as windows, each a run of its units (batches or chunks) read as one text. */
+interface Part {
+  kind: "list" | "string" | "object";
+  path: readonly string[];
+  length: number;
+  /** Per window: its first unit's index in the part (item, character or member) and how many ranges its text is. */
+  windows: { first: number; ranges: number }[];
+}
+
+/** Byte ranges of everything outside the indexed parts, where each part stands as empty (`[]`, `""`, `{}`). */
+export function outsideRanges(index: AnswerIndex): Range[] {
+  const total = index.pieces.reduce((sum, length) => sum + length, 0);
+  const skipped = [
+    ...index.lists.filter((list) => list.batches.length > 0).map((list) => ({ start: list.batches[1]!, end: list.end })), // an empty list: nothing to leave out
+    ...index.strings.filter((text) => text.chunks.length > 0).map((text) => ({ start: text.chunks[1]!, end: text.end })),
+    ...index.objects.filter((object) => object.batches.length > 0).map((object) => ({ start: object.batches[1]!, end: object.end })), // reads as {}
+  ].sort((a, b) => a.start - b.start);
+  const kept: { start: number; end: number }[] = [];
+  let at = 0;
+  for (const { start, end } of skipped) {
+    kept.push({ start: at, end: start });
+    at = end;
+  }
+  kept.push({ start: at, end: total });
+  return kept.flatMap(({ start, end }) => (end > start ? piecesOf(index, start, end) : []));
+}
+
+/**
+ * Every piece, parsed as one answer in parts, the thread let go between parts, and what it holds in
+ * memory when the read is counted (S16.3: estimated part by part, as the walk of the whole was one hold
+ * too); MISSING when a piece is.
+ */
+export async function readWholeInParts(read: AnswerRead): Promise<{ value: unknown; bytes: number } | typeof MISSING> {
+  const index = read.state.index!;
+  const outside = outsideRanges(index);
+  const ranges: Range[] = [...outside];
+  const parts: Part[] = [];
+  const windowsOf = (kind: Part["kind"], path: readonly string[], length: number, pairs: readonly number[], end: number, separator: number) => {
+    const part: Part = { kind, path, length, windows: [] };
+    const count = pairs.length / 2;
+    for (let first = 0; first < count; ) {
+      let past = first + 1;
+      while (past < count && pairs[2 * past + 1]! - pairs[2 * first + 1]! < WINDOW_BYTES) past++;
+      const span = byteSpan(pairs, end, first, past, separator);
+      const pieces = piecesOf(index, span.start, span.end);
+      ranges.push(...pieces);
+      part.windows.push({ first: pairs[2 * first]!, ranges: pieces.length });
+      first = past;
+    }
+    parts.push(part);
+  };
+  for (const list of index.lists) if (list.batches.length > 0) windowsOf("list", list.path, list.length, list.batches, list.end, 1);
+  for (const text of index.strings) if (text.chunks.length > 0) windowsOf("string", text.path, text.length, text.chunks, text.end, 0);
+  for (const object of index.objects) if (object.batches.length > 0) windowsOf("object", object.path, object.length, object.batches, object.end, 1);
+
+  const texts = await readRanges(read, ranges); // each piece opened once
+  if (texts === MISSING) return MISSING;
+  let root = parseRead(read, texts.slice(0, outside.length).join(""));
+  const counted = read.state.counted;
+  let bytes = counted ? read.estimate(root) : 0;
+  let at = outside.length;
+  let since = performance.now();
+  for (const part of parts) {
+    const list: unknown[] = [];
+    const strings: string[] = [];
+    const object: JsonObject = {};
+    for (const window of part.windows) {
+      if (performance.now() - since >= YIELD_AFTER_MS) {
+        await new Promise((resolve) => setTimeout(resolve, 0)); // every runtime has it (Node, pages, workers, edge)
+        since = performance.now();
+      }
+      const text = texts.slice(at, at + window.ranges).join("");
+      at += window.ranges;
+      const parsed = parseRead(read, part.kind === "list" ? `[${text}]` : part.kind === "string" ? `"${text}"` : `{${text}}`);
+      if (counted) bytes += read.estimate(parsed);
+      if (part.kind === "list") for (const item of parsed as unknown[]) list.push(item);
+      else if (part.kind === "string") strings.push(parsed as string);
+      else for (const [key, member] of Object.entries(parsed as JsonObject)) setOwn(object, key, member);
+    }
+    root = placeAt(root, part.path, part.kind === "list" ? list : part.kind === "string" ? strings.join("") : object);
+  }
+  return { value: root, bytes };
+}
