@@ -11,7 +11,7 @@
  * `shouldYield` between steps and lets other calls in (`letOthersIn`). A call's meter (`guarded`) also
  * refuses evaluation that holds the thread for MAX_HOLD_MS in one piece, where no step can let go.
  */
-import { COST_WEIGHTS, DEFAULT_COST_LIMIT, MAX_HOLD_MS, YIELD_AFTER_MS } from "../defaults.js";
+import { COST_WEIGHTS, DEFAULT_COST_LIMIT, MAX_HOLD_MS, MAX_HOLD_UNITS, YIELD_AFTER_MS } from "../defaults.js";
 import { ResultQueryError } from "../errors.js";
 import type { MemberWatch } from "./refusals/member-watch.js";
 
@@ -51,8 +51,11 @@ export class CostMeter {
   private since = now();
   /** Evaluation charges since the clock was last read for the hold (`guarded` meters only). */
   private charges = 0;
-  /** When this call's evaluation was first seen holding the thread with no turn of the event loop since. */
+  /** Units of evaluation done on this thread (not absorbed from a worker), for the hold. */
+  private evaluated = 0;
+  /** When this call's evaluation was first seen holding the thread with no turn of the event loop since, and its units then. */
   private heldSince: number | undefined;
+  private heldFrom = 0;
 
   constructor(
     /** Units the call may spend (the `costLimit` option). */
@@ -65,26 +68,36 @@ export class CostMeter {
 
   /** Charges `count` of `kind`; past the limit, throws the refusal (S21.1). */
   charge(kind: CostKind, count = 1): void {
+    this.add(kind, count);
+    if (this.guarded && HELD_BY[kind]) {
+      this.evaluated += count * COST_WEIGHTS[kind];
+      if (++this.charges >= CHARGES_PER_LOOK) this.lookAtHold();
+    }
+  }
+
+  private add(kind: CostKind, count: number): void {
     const units = count * COST_WEIGHTS[kind];
     this.counts[kind] += count;
     this.by[kind] += units;
     this.spent += units;
     if (this.spent > this.limit) throw this.refusal();
-    if (this.guarded && HELD_BY[kind] && ++this.charges >= CHARGES_PER_LOOK) this.lookAtHold();
   }
 
   /**
    * S21.4 for work that cannot take turns: the first look in a piece of work starts its clock, and a timer
    * stops it, which runs only once the event loop turns (the thread was let go); a later look that finds
-   * the clock past MAX_HOLD_MS refuses the call, and the work stops there.
+   * the clock past MAX_HOLD_MS, with at least MAX_HOLD_UNITS of evaluation done meanwhile (so a piece that
+   * only waited for the processor, on a loaded machine, is never refused), refuses the call, and the work
+   * stops there.
    */
   private lookAtHold(): void {
     this.charges = 0;
     const at = now();
     if (this.heldSince === undefined) {
       this.heldSince = at;
+      this.heldFrom = this.evaluated;
       setTimeout(() => (this.heldSince = undefined), 0);
-    } else if (at - this.heldSince > MAX_HOLD_MS) {
+    } else if (at - this.heldSince > MAX_HOLD_MS && this.evaluated - this.heldFrom > MAX_HOLD_UNITS) {
       throw new ResultQueryError(
         "INVALID_INPUT",
         `The query held the server for more than ${MAX_HOLD_MS} ms in one piece (${Math.round(at - this.heldSince)} ms), where it could not let other calls in (a query inside a filter, such as count($.rows[?…]) in $[?count($.rows[?…]) > 0], runs whole for every item the outer filter tests): run such an inner query as a query of its own, or ${NARROWER[this.most]}.`,
@@ -99,9 +112,9 @@ export class CostMeter {
     this.spent += units;
   }
 
-  /** Units spent elsewhere for this call (a batch worker's count, S14.6), as `kind`. */
+  /** Units spent elsewhere for this call (a batch worker's count, S14.6), as `kind`: never this thread's hold. */
   absorb(units: number, kind: CostKind = "nodes"): void {
-    this.charge(kind, units / COST_WEIGHTS[kind]);
+    this.add(kind, units / COST_WEIGHTS[kind]);
   }
 
   /** Whether charging `count` of `kind` would pass the limit (for work that cannot stop halfway: one regex run). */

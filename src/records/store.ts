@@ -184,7 +184,7 @@ export class ResultHandleStore {
     if (state.whole) return { value: state.whole.value, expiresAt: state.expiresAt };
 
     const selection = select ? select(state.index!.lists, state.index!.strings, state.index!.objects) : "all";
-    const read = { storage: this.storage, keys, state, now, estimate: (value: unknown) => this.estimate(value), charge };
+    const read = { storage: this.storage, keys, state, now, estimate: (value: unknown, counted = 0) => this.estimate(value, counted), charge };
     if (typeof selection === "object" && "stream" in selection) {
       const root = selection.stream === "all" ? await readOutside(read) : undefined;
       if (root === MISSING) return this.lost(keys.storageKey);
@@ -206,8 +206,8 @@ export class ResultHandleStore {
   }
 
   /** What a parsed value holds in memory, counted only as far as the cache could keep it (S16.3). */
-  private estimate(value: unknown): number {
-    return heapEstimate(value, this.recent.limit);
+  private estimate(value: unknown, counted = 0): number {
+    return heapEstimate(value, this.recent.limit - counted);
   }
 
   async onShutdown(): Promise<void> {

@@ -50,8 +50,8 @@ export interface AnswerRead {
   readonly keys: AnswerKeys;
   readonly state: AnswerState;
   readonly now: number;
-  /** What a parsed value holds in memory (`heapEstimate`), as far as the cache could keep it. */
-  estimate(value: unknown): number;
+  /** What a parsed value holds in memory (`heapEstimate`), as far as the cache could keep it beside `counted` bytes counted already. */
+  estimate(value: unknown, counted?: number): number;
   /** The call's charge for what this read decrypts and parses, when it has one. */
   readonly charge?: ReadCharge;
 }

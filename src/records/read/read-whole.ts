@@ -75,12 +75,13 @@ export async function readWholeInParts(read: AnswerRead): Promise<{ value: unkno
   const texts = await readRanges(read, ranges); // each piece opened once
   if (texts === MISSING) return MISSING;
   let root = parseRead(read, texts.slice(0, outside.length).join(""));
+  texts.fill("", 0, outside.length);
   const counted = read.state.counted;
   let bytes = counted ? read.estimate(root) : 0;
   let at = outside.length;
   let since = performance.now();
   for (const part of parts) {
-    const list: unknown[] = [];
+    const list: unknown[] = part.kind === "list" ? new Array<unknown>(part.length) : []; // its slots as `readItems` makes them, as the estimate counts them
     const strings: string[] = [];
     const object: JsonObject = {};
     for (const window of part.windows) {
@@ -89,10 +90,11 @@ export async function readWholeInParts(read: AnswerRead): Promise<{ value: unkno
         since = performance.now();
       }
       const text = texts.slice(at, at + window.ranges).join("");
+      texts.fill("", at, at + window.ranges); // not held across the turns once parsed
       at += window.ranges;
       const parsed = parseRead(read, part.kind === "list" ? `[${text}]` : part.kind === "string" ? `"${text}"` : `{${text}}`);
-      if (counted) bytes += read.estimate(parsed);
-      if (part.kind === "list") for (const item of parsed as unknown[]) list.push(item);
+      if (counted) bytes += read.estimate(parsed, bytes); // nothing more is walked once past what the cache could keep
+      if (part.kind === "list") (parsed as unknown[]).forEach((item, i) => (list[window.first + i] = item));
       else if (part.kind === "string") strings.push(parsed as string);
       else for (const [key, member] of Object.entries(parsed as JsonObject)) setOwn(object, key, member);
     }

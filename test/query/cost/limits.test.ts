@@ -2,7 +2,7 @@
 // resources/read past its size refused with the ranged form that works. Over real HTTP where a client sees it.
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { ResultHandlesPlugin, ResultHandlesConfigurationError, ResultQueryError } from "mcp-result-handles";
-import { DEFAULT_COST_LIMIT, MAX_HOLD_MS, MAX_PATH_CHARS, MAX_WHOLE_RESOURCE_BYTES, STATIC_LIMITS } from "../../../src/defaults.js";
+import { DEFAULT_COST_LIMIT, MAX_HOLD_MS, MAX_HOLD_UNITS, MAX_PATH_CHARS, MAX_WHOLE_RESOURCE_BYTES, STATIC_LIMITS } from "../../../src/defaults.js";
 import { answerPlan, answerPlanSliced, queryValue } from "../../../src/query/query.js";
 import { CostMeter } from "../../../src/query/cost.js";
 import { planPath } from "../../../src/query/paths/plan.js";
@@ -98,6 +98,29 @@ describe(`S21.4 work that cannot take turns is refused once it holds the thread 
     // The same work on an unguarded meter runs to its end: the guard is the call's, on the calling thread.
     const whole = answerPlan(answer, planPath(args.path), args, 100_000_000, new CostMeter());
     expect(whole).toMatchObject({ total: 2 }); // both members of $: the inner filter reads $, not @
+  });
+
+  it("the hold is time and work together: a piece that only waited for the processor is not refused, one that worked is", () => {
+    const spin = (ms: number) => {
+      for (const until = performance.now() + ms; performance.now() < until; );
+    };
+    const looks = (meter: CostMeter, each: number) => {
+      for (let i = 0; i < 1024; i++) meter.charge("expressions", each);
+    };
+    const waited = new CostMeter(DEFAULT_COST_LIMIT, undefined, true);
+    looks(waited, 1); // the first look starts the clock
+    spin(MAX_HOLD_MS + 50); // the thread held, little evaluation done (a loaded machine, a native call)
+    expect(() => looks(waited, 1)).not.toThrow();
+    const worked = new CostMeter(DEFAULT_COST_LIMIT, undefined, true);
+    looks(worked, 1);
+    spin(MAX_HOLD_MS + 50);
+    expect(() => looks(worked, Math.ceil(MAX_HOLD_UNITS / 20 / 1024) + 1)).toThrow(/^The query held the server for more than/); // 20 units an expression node
+    // Worker counts absorbed on this thread are not its hold.
+    const absorbed = new CostMeter(DEFAULT_COST_LIMIT, undefined, true);
+    looks(absorbed, 1);
+    spin(MAX_HOLD_MS + 50);
+    absorbed.absorb(MAX_HOLD_UNITS * 2);
+    expect(() => looks(absorbed, 1)).not.toThrow();
   });
 
   it("work that takes turns is never refused for its length: a filter reading $ over the same list answers", async () => {

@@ -28,6 +28,8 @@ describe("S8.5 a pieced answer read whole, part by part", () => {
     await expectSame({ before: 1, rows: rows(20_000), middle: { deep: { items: rows(5000) } }, after: "end" });
     await expectSame(rows(30_000));
     await expectSame({ a: [], b: rows(3000), c: [] });
+    await expectSame({ data: { search: { nodes: rows(12_000) } }, "7": "an integer key beside them" }); // three keys down
+    await expectSame(Array.from({ length: 300_000 }, (_, i) => i)); // numbers: many windows of slots
   });
 
   it("long strings (at the root and under keys, escapes and astral characters) and wide objects (integer keys, __proto__)", async () => {
@@ -37,6 +39,8 @@ describe("S8.5 a pieced answer read whole, part by part", () => {
     const wide: Record<string, unknown> = {};
     for (let i = 0; i < 20_000; i++) wide[i % 3 === 0 ? String(i) : `key_${i}`] = { n: i };
     await expectSame({ first: 0, map: wide, last: 1 });
+    await expectSame(wide); // a wide object at the root, over several windows
+    await expectSame({ log: text, map: wide, rows: rows(12_000) }); // each kind over several windows, in one answer
     const read = (await roundTrip(JSON.parse(`{"map":{"__proto__":{"x":1},${Array.from({ length: 5000 }, (_, i) => `"k${i}":${i}`).join(",")}},"rows":${JSON.stringify(rows(3000))}}`))) as {
       map: Record<string, unknown>;
     };
