@@ -9,7 +9,8 @@
  *
  * The meter also says when the calling thread has been held long enough (S21.4): long work asks
  * `shouldYield` between steps and lets other calls in (`letOthersIn`). A call's meter (`guarded`) also
- * refuses evaluation that holds the thread for MAX_HOLD_MS in one piece, where no step can let go.
+ * refuses evaluation that holds the thread MAX_HOLD_MS in one piece, with MAX_HOLD_UNITS of work in it,
+ * where no step can let go (`lookAtHold`).
  */
 import { COST_WEIGHTS, DEFAULT_COST_LIMIT, MAX_HOLD_MS, MAX_HOLD_UNITS, YIELD_AFTER_MS } from "../defaults.js";
 import { ResultQueryError } from "../errors.js";
@@ -62,7 +63,7 @@ export class CostMeter {
     readonly limit: number = DEFAULT_COST_LIMIT,
     /** How the call may be narrowed, when the meter cannot say better (what the caller asked). */
     private readonly advice?: string,
-    /** A call's meter on the calling thread: refuses evaluation that holds the thread MAX_HOLD_MS in one piece. */
+    /** A call's meter on the calling thread: refuses evaluation that holds it too long in one piece (`lookAtHold`). */
     private readonly guarded = false,
   ) {}
 
