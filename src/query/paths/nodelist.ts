@@ -29,12 +29,13 @@ export function nodelistPage(nodes: (watch: MemberWatch | undefined) => Iterable
 
 /**
  * `nodelistPage` for a call that must not hold the thread (S21.4): between two nodes, and where the
- * evaluation pauses inside a filter's run over a list (`PAUSED`), once `meter` says the thread was held
- * long enough, other calls are let in (the evaluation resumes with its own meter).
+ * evaluation pauses inside one segment (`PAUSED`: a filter's items, a wildcard's nodes, a descendant
+ * walk), once `meter` says the thread was held long enough, other calls are let in (the evaluation
+ * resumes with its own meter).
  */
 export async function nodelistPageSliced(nodes: (watch: MemberWatch | undefined) => Iterable<JsonPathNode | Paused>, query: string, args: QueryArguments, thresholdBytes: number, meter: CostMeter, watch?: WatchPlan): Promise<NodelistPage> {
   const pager = new NodelistPager(query, args, thresholdBytes, watch);
-  if (meter.shouldYield()) await meter.letOthersIn(); // after a whole read's parse, before the evaluation: two holds, not one
+  if (meter.shouldYield()) await meter.letOthersIn(); // after the read, before the evaluation: two holds, not one
   for (const node of nodes(pager.watch)) {
     if (node !== PAUSED && !pager.add(node)) break;
     if (meter.shouldYield()) await meter.letOthersIn();
