@@ -7,7 +7,7 @@
  * A whole answer of more than MAX_WHOLE_RESOURCE_BYTES is refused, measured from its summary before it is
  * read, with the ranged form that works (S21.3): parsing and writing 100 MB held the thread 2 s.
  */
-import { MAX_WHOLE_RESOURCE_BYTES, RESULT_HANDLE_URI_SCHEME } from "../defaults.js";
+import { MAX_RESOURCE_QUERY_PARAMETERS, MAX_WHOLE_RESOURCE_BYTES, RESULT_HANDLE_URI_SCHEME } from "../defaults.js";
 import { ResultQueryError } from "../errors.js";
 import type { HostInstances } from "./instances.js";
 import type { McpRequestContextLike } from "./mcp-owner.js";
@@ -75,8 +75,8 @@ function hasCacheHints(ctx: ReadContext): boolean {
 async function readHandleResource(instances: HostInstances<McpRequestContextLike>, uri: string, ctx: ReadContext) {
   const { handle } = matchHandleUri(uri)!;
   const owner = instances.ownerFor(ctx);
-  const query = queryArguments(uri);
   try {
+    const query = queryArguments(uri);
     let text: string;
     let expiresAt: number;
     if (query === undefined) {
@@ -129,13 +129,23 @@ function asProtocolError(error: unknown, uri: string): Error {
 /**
  * The `result_query` arguments in a URI's query string, or undefined when it has none: numbers as numbers
  * when they are written as whole numbers (anything else goes to the query's own check, and its refusal),
- * `fields` split at commas. Unknown names are ignored, as `result_query` ignores unknown arguments.
+ * `fields` split at commas. Unknown names are ignored, as `result_query` ignores unknown arguments; more
+ * than MAX_RESOURCE_QUERY_PARAMETERS of them are refused, counted before anything is parsed (S21.2).
  */
 function queryArguments(uri: string): Record<string, unknown> | undefined {
   const at = uri.indexOf("?");
   if (at < 0) return undefined;
   const end = uri.indexOf("#", at);
-  const params = new URLSearchParams(uri.slice(at + 1, end < 0 ? undefined : end));
+  const query = uri.slice(at + 1, end < 0 ? undefined : end);
+  let count = 1;
+  for (let amp = query.indexOf("&"); amp >= 0; amp = query.indexOf("&", amp + 1)) count++;
+  if (count > MAX_RESOURCE_QUERY_PARAMETERS) {
+    throw new ResultQueryError(
+      "INVALID_INPUT",
+      `The query string has ${count} parameters, over the ${MAX_RESOURCE_QUERY_PARAMETERS} a result-handle URI may have (S21.2): it takes path, search, offset, limit, page and fields, each once, such as ${uri.slice(0, at)}?path=%24.rows&limit=20`,
+    );
+  }
+  const params = new URLSearchParams(query);
   const args: Record<string, unknown> = {};
   for (const name of ["path", "search"] as const) {
     const value = params.get(name);

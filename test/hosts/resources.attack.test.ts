@@ -70,7 +70,7 @@ describe("S15.4 resources/read under attack", () => {
     expect(JSON.parse((await read(alice2025, `${base}?path=%24.rows%5B1%5D&path=%24.rows%5B2%5D`)).text!)).toMatchObject({ path: "$.rows[1]" });
   });
 
-  it("a 1.5 MB query string and 300,000 parameters: a short refusal, the server stays responsive", async () => {
+  it("a 1.5 MB query string and 300,000 parameters: short refusals before parsing (S21.2), the server stays responsive", async () => {
     const base = `result-handle://${handle}`;
     const longPath = await whileServing(bench.bystander, () => read(alice2025, `${base}?path=%24${".rows".repeat(300_000)}`));
     const manyParams = await whileServing(bench.bystander, () => read(alice2025, `${base}?${"a=1&".repeat(300_000)}path=%24.rows%5B0%5D`));
@@ -78,7 +78,14 @@ describe("S15.4 resources/read under attack", () => {
     console.log(`resources/read, 300,000 parameters: ${figures(manyParams)}`);
     expect(longPath.value.message).toMatch(/^INVALID_INPUT: Path .* over the 65536 a path may have/); // S21.2: refused before it is parsed
     expect(longPath.value.message!.length).toBeLessThan(600);
-    expect(JSON.parse(manyParams.value.text!)).toMatchObject({ value: { id: 0 } });
+    // S21.2: counted, not parsed; the refusal names the limit and a URI that works.
+    expect(manyParams.value.code).toBe(-32602);
+    expect(manyParams.value.message).toBe(`INVALID_INPUT: The query string has 300001 parameters, over the 64 a result-handle URI may have (S21.2): it takes path, search, offset, limit, page and fields, each once, such as ${base}?path=%24.rows&limit=20`);
+    const suggested = /such as (\S+)$/.exec(manyParams.value.message!)![1]!;
+    expect(JSON.parse((await read(alice2025, suggested)).text!)).toMatchObject({ path: "$.rows", total: 100_000 });
+    // At the limit, unknown names are still ignored (S15.4).
+    expect(JSON.parse((await read(alice2025, `${base}?${"a=1&".repeat(63)}path=%24.rows%5B0%5D`)).text!)).toMatchObject({ value: { id: 0 } });
+    expect((await read(alice2025, `${base}?${"a=1&".repeat(64)}path=%24.rows%5B0%5D`)).message).toMatch(/^INVALID_INPUT: The query string has 65 parameters, over the 64/);
     expect(Math.max(longPath.stallMs, manyParams.stallMs)).toBeLessThan(1000);
   });
 });
