@@ -142,7 +142,7 @@ function queryArguments(uri: string): Record<string, unknown> | undefined {
   if (count > MAX_RESOURCE_QUERY_PARAMETERS) {
     throw new ResultQueryError(
       "INVALID_INPUT",
-      `The query string has ${count} parameters, over the ${MAX_RESOURCE_QUERY_PARAMETERS} a result-handle URI may have (S21.2): it takes path, search, offset, limit, page and fields, each once, such as ${uri.slice(0, at)}?path=%24.rows&limit=20`,
+      `The query string has ${count} parameters, over the ${MAX_RESOURCE_QUERY_PARAMETERS} a result-handle URI may have (S21.2): it takes path, search, offset, limit, page and fields (the arguments of result_query), each once`,
     );
   }
   const params = new URLSearchParams(query);

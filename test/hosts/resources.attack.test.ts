@@ -78,11 +78,9 @@ describe("S15.4 resources/read under attack", () => {
     console.log(`resources/read, 300,000 parameters: ${figures(manyParams)}`);
     expect(longPath.value.message).toMatch(/^INVALID_INPUT: Path .* over the 65536 a path may have/); // S21.2: refused before it is parsed
     expect(longPath.value.message!.length).toBeLessThan(600);
-    // S21.2: counted, not parsed; the refusal names the limit and a URI that works.
+    // S21.2: counted, not parsed; the refusal names the limit and the parameters there are.
     expect(manyParams.value.code).toBe(-32602);
-    expect(manyParams.value.message).toBe(`INVALID_INPUT: The query string has 300001 parameters, over the 64 a result-handle URI may have (S21.2): it takes path, search, offset, limit, page and fields, each once, such as ${base}?path=%24.rows&limit=20`);
-    const suggested = /such as (\S+)$/.exec(manyParams.value.message!)![1]!;
-    expect(JSON.parse((await read(alice2025, suggested)).text!)).toMatchObject({ path: "$.rows", total: 100_000 });
+    expect(manyParams.value.message).toBe("INVALID_INPUT: The query string has 300001 parameters, over the 64 a result-handle URI may have (S21.2): it takes path, search, offset, limit, page and fields (the arguments of result_query), each once");
     // At the limit, unknown names are still ignored (S15.4).
     expect(JSON.parse((await read(alice2025, `${base}?${"a=1&".repeat(63)}path=%24.rows%5B0%5D`)).text!)).toMatchObject({ value: { id: 0 } });
     expect((await read(alice2025, `${base}?${"a=1&".repeat(64)}path=%24.rows%5B0%5D`)).message).toMatch(/^INVALID_INPUT: The query string has 65 parameters, over the 64/);
