@@ -14,6 +14,7 @@
  */
 import { COST_WEIGHTS, DEFAULT_COST_LIMIT, MAX_HOLD_MS, MAX_HOLD_UNITS, YIELD_AFTER_MS } from "../defaults.js";
 import { ResultQueryError } from "../errors.js";
+import { nextTurn } from "../util/turn.js";
 import type { MemberWatch } from "./refusals/member-watch.js";
 
 /** What a call pays for (S21.1). */
@@ -151,7 +152,7 @@ export class CostMeter {
 
   /** Lets other calls in (one macrotask: timers and I/O run), then goes on. */
   async letOthersIn(): Promise<void> {
-    await new Promise((resolve) => setTimeout(resolve, 0)); // every runtime has it (Node, pages, workers, edge)
+    await nextTurn();
     this.since = now();
     this.heldSince = undefined;
   }

@@ -10,6 +10,7 @@
 import { piecesOf } from "../format/answer-index.js";
 import { MISSING, openPieceOf, type AnswerRead } from "./answer-state.js";
 import { decodeUtf8 } from "../../util/utf8.js";
+import { nextTurn } from "../../util/turn.js";
 import { YIELD_AFTER_MS } from "../../defaults.js";
 
 /** Pieces fetched ahead of the one being parsed (more in flight measured slower on Redis: the replies are read on this thread anyway). */
@@ -62,7 +63,7 @@ export class BatchPieces {
    */
   async text(start: number, end: number): Promise<string | Exclude<BatchReading, "read">> {
     if (performance.now() - this.since > SLICE_MS) {
-      await new Promise((resolve) => setTimeout(resolve, 0)); // every runtime has it (Node, pages, workers, edge)
+      await nextTurn();
       this.since = performance.now();
     }
     const index = this.read.state.index!;

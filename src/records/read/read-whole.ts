@@ -10,6 +10,7 @@ import { YIELD_AFTER_MS } from "../../defaults.js";
 import { piecesOf, type AnswerIndex } from "../format/answer-index.js";
 import { byteSpan } from "../format/layout.js";
 import { setOwn, type JsonObject } from "../../util/json.js";
+import { nextTurn } from "../../util/turn.js";
 import { MISSING, parseRead, placeAt, readRanges, type AnswerRead } from "./answer-state.js";
 
 type Range = { piece: number; from: number; to: number };
@@ -86,7 +87,7 @@ export async function readWholeInParts(read: AnswerRead): Promise<{ value: unkno
     const object: JsonObject = {};
     for (const window of part.windows) {
       if (performance.now() - since >= YIELD_AFTER_MS) {
-        await new Promise((resolve) => setTimeout(resolve, 0)); // every runtime has it (Node, pages, workers, edge)
+        await nextTurn();
         since = performance.now();
       }
       const text = texts.slice(at, at + window.ranges).join("");
