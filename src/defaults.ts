@@ -158,6 +158,15 @@ export const BATCH_JOB_UNITS = DEFAULT_COST_LIMIT / 8;
  */
 export const BATCH_WORKERS = Object.freeze({ minBytes: 1024 * 1024, threads: 2, idleMs: 30_000, retryMs: 5 * 60_000 });
 /**
+ * The seal thread (S21.7, `SealAhead`): a fold seals pieces on it while it serialises, under a piece count
+ * settled from a guess of the answer's size times SEAL_AHEAD_MARGIN (a guess short by more than that
+ * seals as without a thread). A job that has not answered within `deadlineMs` fails (its piece is sealed on
+ * the calling thread); the thread stops after `idleMs` without work, and is not used for `retryMs` after
+ * it failed.
+ */
+export const SEAL_AHEAD_MARGIN = 1.5;
+export const SEAL_THREAD = Object.freeze({ deadlineMs: 2000, idleMs: 30_000, retryMs: 5 * 60_000 });
+/**
  * Memory every store's cache of recently read answers may hold together, in one process (S16.3): by what
  * the parsed answers hold in memory (`heapEstimate`), not their JSON length. Shared by all stores and
  * plugin instances; least recently used goes first, an answer larger than this is not kept.

@@ -8,8 +8,9 @@ import { overTokens } from "./tokens.js";
 import { isPlainObject, KeyLists } from "../util/json.js";
 import { repeats } from "./same-json.js";
 import type { ResultHandlesConfig } from "../config.js";
-import { serializeAnswer, type SerializedAnswer } from "../records/format/serialize.js";
+import { serializeAnswer, type PieceOptions, type SerializedAnswer } from "../records/format/serialize.js";
 import type { ResultHandleStore } from "../records/store.js";
+import type { SealAhead } from "../records/seal-ahead.js";
 import type { ToolResult } from "../util/tool-result.js";
 
 /** Anything with a Standard Schema `validate` (zod 4, valibot, the MCP SDK's wrappers). */
@@ -29,6 +30,8 @@ export interface FoldContext {
   /** Piece size its store's crypto backend seals fastest (S8.5): the fold serialises once, at that size. */
   readonly pieceBytes?: number;
   store(): Promise<ResultHandleStore>;
+  /** A sealer that seals pieces while the answer is serialised (S21.7), where the store has a seal thread and is open. */
+  sealAhead?(owner: Owner): SealAhead | undefined;
   /** Logs a warning once per key (S4.6: once per tool). */
   warnOnce(key: string, message: string): void;
   warn(message: string): void;
@@ -91,7 +94,11 @@ async function foldOrKeep(context: FoldContext, input: FoldInput, progress: { se
   const { config } = context;
   if (result.isError || rendersWidget(input.toolMeta)) return result;
   const keyLists = new KeyLists(); // one key listing per object for the serialisation, preview and shape
-  const data = foldableData(result, { keyLists, pieceBytes: context.pieceBytes });
+  // A call nobody could read back never folds (below): nothing to seal ahead for it.
+  const ahead = owner.session || owner.caller ? context.sealAhead?.(owner) : undefined;
+  // A seal thread reads pieces in place: their buffers go back once it has let go of them too.
+  const release = (json: SerializedAnswer) => (ahead ? void ahead.settled().then(() => json.release()) : json.release());
+  const data = foldableData(result, { keyLists, pieceBytes: context.pieceBytes, ...(ahead && { onPiece: ahead.piece }) }, release);
   if (data === NOT_FOLDABLE) return result;
   if (data.value === result.structuredContent) progress.serialised = data.value;
 
@@ -137,10 +144,11 @@ async function foldOrKeep(context: FoldContext, input: FoldInput, progress: { se
       return result;
     }
     // newHandle (crypto.randomUUID), seal and the fit may throw too: foldToolResult sends the answer whole then.
-    const handle = store.newHandle();
+    // The sealer's handle where it sealed pieces ahead (S21.7): `seal` uses them for it, and only for it.
+    const handle = ahead?.handle ?? store.newHandle();
     // Sealing starts now but encrypts only once the keys are derived, after the synchronous fit below:
     // it overlaps the output schema check at most. Anything it throws is caught where it is awaited.
-    sealing = store.seal(handle, json, owner);
+    sealing = store.seal(handle, json, owner, ahead);
     sealing.catch(() => {}); // its failure is handled where it is awaited, or irrelevant if we stop first
     const folded = fitFoldedAnswer(answer, handle, config.preview, Math.floor(config.thresholdBytes / 2), keyLists);
 
@@ -164,7 +172,7 @@ async function foldOrKeep(context: FoldContext, input: FoldInput, progress: { se
     return foldedResult(result, folded, { bytes, ttlSeconds: config.ttlSeconds, examples, references: input.references === true, resourceLink: input.resourceLink === true, ...(tokens !== undefined ? { tokens } : {}) });
   } finally {
     if (sealing) sealing.then(() => json.release(), () => {});
-    else json.release();
+    else release(json);
   }
 }
 
@@ -177,7 +185,7 @@ interface FoldableData {
 }
 
 /** S4.2 and S4.3: the answer's data, when it is one text or structuredContent with at most one text repeating it. */
-function foldableData(result: ToolResult, pieces: { keyLists: KeyLists; pieceBytes?: number }): FoldableData | typeof NOT_FOLDABLE {
+function foldableData(result: ToolResult, pieces: Pick<PieceOptions, "keyLists" | "pieceBytes" | "onPiece">, release: (json: SerializedAnswer) => void): FoldableData | typeof NOT_FOLDABLE {
   const content = result.content ?? [];
   const structured = result.structuredContent;
   if (structured !== undefined) {
@@ -185,7 +193,7 @@ function foldableData(result: ToolResult, pieces: { keyLists: KeyLists; pieceByt
     const text = content.length === 1 ? content[0]!.text : undefined;
     const json = serializeAnswer(structured, { ...pieces, ...(typeof text === "string" ? { repeatedBy: text } : {}) });
     if (content.length === 1 && !repeats(text, json, structured)) {
-      json.release(); // nothing will encrypt it
+      release(json); // nothing will encrypt it
       return NOT_FOLDABLE;
     }
     return { value: structured, json };

@@ -1,5 +1,6 @@
 import { defineRuntime } from "../plugin/runtime.js";
 import { nodeBatchWorkers } from "./batch-workers.js";
+import { nodeSealThread } from "./seal-thread.js";
 import { nodeUtf8Codec } from "./utf8.js";
 import { nodeCryptoBackend } from "../records/crypto/node-crypto.js";
 import { webCryptoBackend } from "../records/crypto/webcrypto.js";
@@ -36,5 +37,6 @@ export const nodeRuntime = defineRuntime("node", env, {
 }, {
   crypto: nodeCryptoBackend() ?? webCryptoBackend, // node:crypto where the runtime has it (S8.4): same records, faster
   startWorkers: nodeBatchWorkers,
+  startSealThread: nodeSealThread,
   codec: nodeUtf8Codec,
 });

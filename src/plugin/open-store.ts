@@ -55,5 +55,6 @@ export async function openStore(runtime: Runtime, { storage: config, namespace, 
     opening.then((late) => late.close()).catch(() => {});
     throw error;
   });
-  return new ResultHandleStore(withTimeout(storage, config.timeoutMs), ttlSeconds, { crypto: runtime.crypto, namespace, ...(instance !== undefined && { instance }) });
+  const sealThread = runtime.sealThread?.();
+  return new ResultHandleStore(withTimeout(storage, config.timeoutMs), ttlSeconds, { crypto: runtime.crypto, namespace, ...(instance !== undefined && { instance }), ...(sealThread && { sealThread }) });
 }

@@ -6,6 +6,8 @@ import { instanceTag, openStore } from "./open-store.js";
 import { resolveOptions, type ResultHandlesConfig, type ResultHandlesOptions } from "./options.js";
 import type { Runtime } from "./runtime.js";
 import type { ResultHandleStore } from "../records/store.js";
+import type { SealAhead } from "../records/seal-ahead.js";
+import type { Owner } from "../records/crypto/keys.js";
 import type { BatchWorkers } from "../query/workers/pool.js";
 
 export const ResultHandleStoreToken: unique symbol = Symbol.for("mcp-result-handles/store");
@@ -27,6 +29,8 @@ export class PluginCore implements PluginInstance {
   /** Counts open attempts: only the latest may settle `opening` and `openFailure`. */
   private openAttempt = 0;
   private readonly warned = new Set<string>();
+  /** The store once it is open, for what must know it without waiting (`sealAhead`). */
+  private opened: ResultHandleStore | undefined;
 
   /** Use `init(options)`: it checks and resolves the options this takes. */
   constructor(
@@ -46,6 +50,14 @@ export class PluginCore implements PluginInstance {
   /** Its runtime's crypto backend's piece size (S8.5), so a fold serialises at the size its store seals. */
   get pieceBytes(): number | undefined {
     return this.runtime.crypto?.pieceBytes;
+  }
+
+  /**
+   * A sealer for `owner`'s next fold, once the store is open (S21.7, `ResultHandleStore.sealAhead`): the
+   * first fold of an instance opens the store and seals as usual.
+   */
+  sealAhead(owner: Owner): SealAhead | undefined {
+    return this.opened?.sealAhead(owner);
   }
 
   /** Its runtime's batch workers (S14.6), started on the first query that uses them. */
@@ -76,12 +88,16 @@ export class PluginCore implements PluginInstance {
     // Its instance tag keeps another instance's handles out of reach on a shared store (S16.6).
     const opening = openStore(this.runtime, { ...this.config, instance: instanceTag(this.config) }).then(
       (store) => {
-        if (attempt === this.openAttempt) this.openFailure = undefined;
+        if (attempt === this.openAttempt) {
+          this.openFailure = undefined;
+          this.opened = store;
+        }
         return store;
       },
       (error: unknown) => {
         if (attempt === this.openAttempt) {
           this.opening = undefined;
+          this.opened = undefined;
           this.openFailure = { error, until: Date.now() + Math.max(MIN_OPEN_RETRY_MS, this.config.storage.timeoutMs) };
         }
         throw error;
@@ -97,6 +113,7 @@ export class PluginCore implements PluginInstance {
    */
   async onShutdown(): Promise<void> {
     this.openFailure = undefined;
+    this.opened = undefined;
     while (this.opening) {
       const opening = this.opening;
       this.opening = undefined;

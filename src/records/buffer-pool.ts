@@ -6,6 +6,7 @@
  * the last answers, so they go (zeroed) once no answer has folded for `SPARE_IDLE_MS`, or at shutdown.
  */
 import { allocateBytes } from "../util/utf8.js";
+import { isShared } from "./crypto/seal-thread.js";
 
 const SPARE_TOTAL_BYTES = 12 * 1024 * 1024;
 const MIN_POOLED_BYTES = 128 * 1024;
@@ -26,7 +27,20 @@ export function hasSpare(size: number): boolean {
   return spareBuffers.some((buffer) => buffer.byteLength === size);
 }
 
-/** A buffer of `size` bytes: a spare one when one of that size waits, else fresh (unzeroed in Node). */
+/** Piece-sized buffers are SharedArrayBuffers from `useSharedPieceBuffers` on. */
+let shared = false;
+
+/**
+ * From now on piece-sized buffers lie in SharedArrayBuffers, which a seal thread reads in place (S21.7,
+ * `nodeSealThread`): no copy to hand a piece over. Only a runtime with such a thread asks for it.
+ */
+export function useSharedPieceBuffers(): void {
+  if (shared) return;
+  shared = true;
+  dropSpareBuffers(); // made before: they would be taken first, and the thread cannot read them
+}
+
+/** A buffer of `size` bytes: a spare one when one of that size waits, else fresh (unzeroed in Node, but shared ones). */
 export function takeBuffer(size: number): Uint8Array {
   if (isPooledSize(size)) {
     for (let at = spareBuffers.length - 1; at >= 0; at--) {
@@ -35,6 +49,7 @@ export function takeBuffer(size: number): Uint8Array {
       spareBytes -= size;
       return spare!;
     }
+    if (shared) return new Uint8Array(new SharedArrayBuffer(size));
   }
   return allocateBytes(size);
 }
@@ -57,7 +72,7 @@ export function dropSpareBuffers(): void {
 /** Hands buffers back once nothing reads them (their answer is encrypted), up to the pool's total. */
 export function releaseBuffers(buffers: readonly Uint8Array[]): void {
   for (const buffer of buffers) {
-    if (!isPooledSize(buffer.byteLength) || spareBuffers.includes(buffer)) continue;
+    if (!isPooledSize(buffer.byteLength) || spareBuffers.includes(buffer) || (shared && !isShared(buffer))) continue;
     if (spareBytes + buffer.byteLength > SPARE_TOTAL_BYTES) break;
     spareBuffers.push(buffer);
     spareBytes += buffer.byteLength;

@@ -36,14 +36,41 @@ export async function sealAnswer(keys: AnswerKeys, answer: SerializedAnswer, exp
       return { key, ...(await sealPiece(keys, key, header, slot(ivs, pieceIndex, IV_BYTES), plaintext, nonce)) };
     }),
   );
-  const tags = new Uint8Array(pieceCount * TAG_BYTES);
+  return withIndex(keys, answer, { expiresAt, nonce, pad, ivs, count: pieceCount }, sealedPieces);
+}
+
+/** How an answer's pieces were sealed: what its index records and every piece's header binds. */
+export interface PieceSealing {
+  readonly expiresAt: number;
+  /** Random per save, bound into every piece's associated data. */
+  readonly nonce: Uint8Array;
+  readonly pad: number;
+  /** Every piece's IV, 12 bytes each. */
+  readonly ivs: Uint8Array;
+  /** The piece count every piece's header binds: the pieces there are, or more when sealed ahead (`SealAhead`). */
+  readonly count: number;
+}
+
+/** The records of a pieced answer: its index (each piece's length, IV and tag, its lists' layout), sealed now, then its pieces. */
+export async function withIndex(keys: AnswerKeys, answer: SerializedAnswer, sealing: PieceSealing, sealedPieces: readonly { key: string; ciphertext: Uint8Array; tag: Uint8Array }[]): Promise<SealedAnswer> {
+  const { pieces } = answer;
+  const tags = new Uint8Array(pieces.length * TAG_BYTES);
   sealedPieces.forEach((piece, at) => slot(tags, at, TAG_BYTES).set(piece.tag));
-  const lengths = pieces.map((p) => p.bytes.byteLength);
-  const index: AnswerIndex = { nonce, pieces: lengths, pad, ivs, tags, ascii: pieces.map((p) => (p.ascii ? 1 : 0)), lists: [...answer.lists], strings: [...answer.strings], objects: [...answer.objects] };
-  const indexHeader = { kind: "index", ascii: false, expiresAt, pieceIndex: 0, pieceCount } as const;
+  const index: AnswerIndex = {
+    nonce: sealing.nonce,
+    pieces: pieces.map((p) => p.bytes.byteLength),
+    ...(sealing.count !== pieces.length && { count: sealing.count }),
+    pad: sealing.pad,
+    ivs: sealing.ivs,
+    tags,
+    ascii: pieces.map((p) => (p.ascii ? 1 : 0)),
+    lists: [...answer.lists],
+    strings: [...answer.strings],
+    objects: [...answer.objects],
+  };
+  const indexHeader = { kind: "index", ascii: false, expiresAt: sealing.expiresAt, pieceIndex: 0, pieceCount: sealing.count } as const;
   const main = { key: keys.storageKey, value: await sealRecord(keys, keys.storageKey, indexHeader, encodeIndex(index)) };
-  const records = [main, ...sealedPieces.map(({ key, ciphertext }) => ({ key, value: ciphertext }))];
-  return { records };
+  return { records: [main, ...sealedPieces.map(({ key, ciphertext }) => ({ key, value: ciphertext }))] };
 }
 
 /**
@@ -51,7 +78,7 @@ export async function sealAnswer(keys: AnswerKeys, answer: SerializedAnswer, exp
  * past INDEXED_BYTES when a list spans several batches, since a query of 20 rows from a 100 KB answer then
  * parses one batch, not the whole (first reads 1.4 → 0.8× a parse in Node). Else one record.
  */
-function wantsIndex(answer: SerializedAnswer): boolean {
+export function wantsIndex(answer: SerializedAnswer): boolean {
   if (answer.pieces.length > 1) return true;
   return answer.bytes > INDEXED_BYTES && (answer.lists.some((list) => list.batches.length / 2 > 1) || answer.objects.length > 0); // pairs per batch; a wide object has several
 }

@@ -1,4 +1,4 @@
-import { decodeIndex, type Selector } from "./format/answer-index.js";
+import { boundCount, decodeIndex, type Selector } from "./format/answer-index.js";
 import { MISSING, readOutside, readSelection, type AnswerState, type ReadCharge } from "./read/read-selection.js";
 import { StreamedAnswer } from "./read/batch-source.js";
 import { randomBytes, type CryptoBackend } from "./crypto/backend.js";
@@ -6,6 +6,8 @@ import { AnswerKeys, DEFAULT_STORE_NAMESPACE, isUuidV4, type Owner, type RecordS
 import { webCryptoBackend } from "./crypto/webcrypto.js";
 import { openRecord } from "./format/format.js";
 import { sealAnswer, type SealedAnswer } from "./seal-answer.js";
+import { SealAhead } from "./seal-ahead.js";
+import type { SealThread } from "./crypto/seal-thread.js";
 import { ResultHandlesConfigurationError, ResultHandlesError } from "../errors.js";
 import { RecentAnswers, RecentKeys } from "./recent-answers.js";
 import { heapEstimate } from "./heap-size.js";
@@ -25,6 +27,11 @@ export type StoredValue = { value: unknown; expiresAt: number; summary?: true };
 
 /** Internals a test or benchmark may pin; defaults suit production. */
 export interface StoreOptions extends Pick<PieceOptions, "pieceBytes"> {
+  /**
+   * A thread that seals pieces while a fold serialises the rest (S21.7: `nodeSealThread`); none when left
+   * out, and then every piece is sealed once the serialisation ends.
+   */
+  sealThread?: SealThread;
   /**
    * The runtime's backend (`Runtime.crypto`: node:crypto in the Node build where it exists); WebCrypto
    * when left out. Both write the same bytes (S8.4).
@@ -95,10 +102,36 @@ export class ResultHandleStore {
    * Encrypts an answer without storing it yet, so a fold encrypts while it checks the output schema;
    * `put` stores it. Pass what the fold serialised with `serializeAnswer(value)`.
    */
-  async seal(handle: string, json: SerializedAnswer, owner: Owner): Promise<SealedAnswer> {
+  async seal(handle: string, json: SerializedAnswer, owner: Owner, ahead?: SealAhead): Promise<SealedAnswer> {
     if (!isUuidV4(handle)) throw new ResultHandlesError("INVALID_USAGE", "handle must be a UUID v4 from newHandle()"); // a caller's bug, not a refused query
+    const made = ahead && this.aheads.get(ahead);
+    if (ahead && made?.handle === handle && made.owner.session === owner.session && made.owner.caller === owner.caller) {
+      this.aheads.delete(ahead);
+      const sealed = await ahead.finish(json);
+      if (sealed) return sealed;
+    }
     return sealAnswer(await this.keysFor(handle, owner), json, Date.now() + this.ttlSeconds * 1000);
   }
+
+  /**
+   * A sealer for the next answer `owner`'s call folds, to hand the serialiser (`onPiece`): it seals pieces
+   * on the store's seal thread while the rest is written (S21.7). Undefined where that cannot be (no
+   * thread, or it is still loading; a backend without `hkdfNow`). Save the answer under its `handle`, with
+   * `seal(handle, json, owner, ahead)`; what it sealed is used only there, and only for that owner.
+   */
+  sealAhead(owner: Owner): SealAhead | undefined {
+    const thread = this.options.sealThread;
+    const crypto = this.crypto;
+    if (!thread || !crypto.hkdfNow || !thread.available()) return undefined;
+    const handle = this.newHandle();
+    const scope = this.scope;
+    const ahead = new SealAhead(handle, thread, () => AnswerKeys.deriveNow(handle, owner, crypto, scope), this.ttlSeconds * 1000, this.pieceBytes);
+    this.aheads.set(ahead, { handle, owner: { session: owner.session, caller: owner.caller } });
+    return ahead;
+  }
+
+  /** The sealers this store made, for whom: `seal` takes only its own, for the same handle and owner (another's keys differ). */
+  private readonly aheads = new WeakMap<SealAhead, { handle: string; owner: Owner }>();
 
   /**
    * Stores a sealed answer, as one answer where the storage can take its records together (the memory
@@ -173,7 +206,7 @@ export class ResultHandleStore {
         state = { expiresAt: header.expiresAt, whole: { value }, lists: new Map(), strings: new Map(), objects: new Map(), counted, indexBytes: 0, bytes: counted ? this.estimate(value) : 0 };
       } else if (header.kind === "index") {
         const index = decodeIndex(plaintext);
-        if (!index || index.pieces.length !== header.pieceCount) return undefined;
+        if (!index || boundCount(index) !== header.pieceCount) return undefined;
         const indexBytes = counted ? this.estimate(index) : 0;
         state = { expiresAt: header.expiresAt, index, lists: new Map(), strings: new Map(), objects: new Map(), counted, indexBytes, bytes: indexBytes };
       } else {

@@ -37,6 +37,12 @@ export interface CryptoBackend {
   readonly pieceBytes: number;
   /** HKDF-SHA256 state for one handle: imported once, then asked for several outputs. */
   hkdf(ikm: Uint8Array): Promise<Hkdf>;
+  /**
+   * The same HKDF on the calling thread, for a backend whose AES key is the raw 32 bytes HKDF gives
+   * (`node:crypto`): a fold can then derive an answer's keys in the middle of its serialisation, to seal
+   * pieces while it goes on (S21.7, `SealAhead`). WebCrypto has none.
+   */
+  hkdfNow?(ikm: Uint8Array): (info: Uint8Array) => Uint8Array;
   aesKey(hkdf: Hkdf, info: Uint8Array): Promise<AesKey>;
   /** AES-256-GCM: the ciphertext (as long as the plaintext) and its 16-byte tag. */
   encrypt(key: AesKey, iv: Uint8Array, ad: Uint8Array, plaintext: Uint8Array): Promise<Sealed>;
@@ -56,9 +62,11 @@ export function randomBytes(length: number): Uint8Array {
   return out;
 }
 
+const HEX = Array.from({ length: 256 }, (_, byte) => byte.toString(16).padStart(2, "0"));
+
 export function toHex(bytes: Uint8Array): string {
   let hex = "";
-  for (const byte of bytes) hex += byte.toString(16).padStart(2, "0");
+  for (const byte of bytes) hex += HEX[byte]!;
   return hex;
 }
 

@@ -34,11 +34,21 @@ const encoder = new TextEncoder();
  */
 const MAX_INFO_BYTES = 1024;
 
-async function info(purpose: string, scope: RecordScope, owner: Owner, piece?: number): Promise<Uint8Array> {
-  // JSON keeps namespace, instance, session and caller apart whatever characters they hold.
+/** The HKDF info of `purpose` as JSON (which keeps namespace, instance, session and caller apart whatever characters they hold). */
+function plainInfo(purpose: string, scope: RecordScope, owner: Owner, piece?: number): Uint8Array {
   const parts: unknown[] = [purpose, FORMAT_VERSION, scope.namespace, scope.instance ?? null, owner.session ?? null, owner.caller ?? null];
   if (piece !== undefined) parts.push(piece);
-  const bytes = toJsonBytes(parts);
+  return toJsonBytes(parts);
+}
+
+/** The info as it is, or undefined when it is too long to use so (`info` then binds its digest). */
+function shortInfo(purpose: string, scope: RecordScope, owner: Owner, piece?: number): Uint8Array | undefined {
+  const bytes = plainInfo(purpose, scope, owner, piece);
+  return bytes.byteLength <= MAX_INFO_BYTES ? bytes : undefined;
+}
+
+async function info(purpose: string, scope: RecordScope, owner: Owner, piece?: number): Promise<Uint8Array> {
+  const bytes = plainInfo(purpose, scope, owner, piece);
   if (bytes.byteLength <= MAX_INFO_BYTES) return bytes;
   const digest = new Uint8Array(await globalThis.crypto.subtle.digest("SHA-256", bytes as Uint8Array<ArrayBuffer>));
   return toJsonBytes([purpose, FORMAT_VERSION, "sha-256", toHex(digest)]);
@@ -63,9 +73,34 @@ export class AnswerKeys {
     const hkdf = await backend.hkdf(encoder.encode(handle));
     const [storageInfo, aesInfo] = await Promise.all([info("storage-key", scope, owner), info("aes-256-gcm", scope, owner)]);
     const [storage, aes] = await Promise.all([hkdf(storageInfo), backend.aesKey(hkdf, aesInfo)]);
-    const fixed = { namespace: scope.namespace, ...(scope.instance !== undefined && { instance: scope.instance }) };
-    const bound = toJsonBytes([fixed.namespace, fixed.instance ?? null]);
-    return new AnswerKeys(backend, toHex(storage), aes, bound, hkdf, { session: owner.session, caller: owner.caller }, fixed);
+    return new AnswerKeys(backend, toHex(storage), aes, boundScope(scope), hkdf, { session: owner.session, caller: owner.caller }, fixedScope(scope));
+  }
+
+  /**
+   * The same keys on the calling thread, for a backend with `hkdfNow` (S21.7: in the middle of a
+   * serialisation); undefined where that cannot be (WebCrypto, or an owner whose info must be hashed first).
+   */
+  static deriveNow(handle: string, owner: Owner, backend: CryptoBackend, scope: RecordScope = DEFAULT_SCOPE): AnswerKeys | undefined {
+    const now = backend.hkdfNow?.(encoder.encode(handle));
+    const storageInfo = shortInfo("storage-key", scope, owner);
+    const aesInfo = shortInfo("aes-256-gcm", scope, owner);
+    if (!now || !storageInfo || !aesInfo) return undefined;
+    const hkdf: Hkdf = async (bytes) => now(bytes);
+    const keys = new AnswerKeys(backend, toHex(now(storageInfo)), now(aesInfo), boundScope(scope), hkdf, { session: owner.session, caller: owner.caller }, fixedScope(scope));
+    keys.now = now;
+    return keys;
+  }
+
+  /** HKDF on the calling thread, where the keys were derived so (`deriveNow`). */
+  private now: ((info: Uint8Array) => Uint8Array) | undefined;
+
+  /** The storage key of piece `index` at once, for keys made by `deriveNow` (else undefined); remembered as `pieceKey`'s. */
+  pieceKeyNow(index: number): string | undefined {
+    const info = this.now && shortInfo("piece-storage-key", this.recordScope, this.owner, index);
+    if (!info) return undefined;
+    const key = toHex(this.now!(info));
+    this.pieceKeys.set(index, Promise.resolve(key));
+    return key;
   }
 
   /** The storage key of piece `index`, derived on first use and then remembered. */
@@ -77,6 +112,15 @@ export class AnswerKeys {
     }
     return key;
   }
+}
+
+function fixedScope(scope: RecordScope): RecordScope {
+  return { namespace: scope.namespace, ...(scope.instance !== undefined && { instance: scope.instance }) };
+}
+
+/** The scope as associated data binds it (namespace and instance, as JSON). */
+function boundScope(scope: RecordScope): Uint8Array {
+  return toJsonBytes([scope.namespace, scope.instance ?? null]);
 }
 
 /** The namespace of a store given none (`new ResultHandleStore(storage, ttl)`): the plugin's default one. */

@@ -1,6 +1,7 @@
 /** AES-256-GCM and HKDF-SHA256 through WebCrypto (`globalThis.crypto.subtle`): the only backend of pages (S8.4). */
 import { ResultHandlesError } from "../../errors.js";
 import { HKDF_SALT, TAG_BYTES, type CryptoBackend } from "./backend.js";
+import { isShared } from "./seal-thread.js";
 
 function subtle(): SubtleCrypto {
   const s = globalThis.crypto?.subtle;
@@ -22,6 +23,9 @@ export const webCryptoBackend: CryptoBackend = {
     return subtle().importKey("raw", (await hkdf(info)) as BufferSource, { name: "AES-GCM" }, false, ["encrypt", "decrypt"]);
   },
   async encrypt(key, iv, ad, plaintext) {
+    // WebCrypto refuses a view on a SharedArrayBuffer, where Node's serialiser may leave a piece for its
+    // seal thread (`useSharedPieceBuffers`): a store given this backend in Node copies such a piece.
+    if (isShared(plaintext)) plaintext = plaintext.slice();
     const sealed = new Uint8Array(
       await subtle().encrypt({ name: "AES-GCM", iv: iv as BufferSource, additionalData: ad as BufferSource }, key as CryptoKey, plaintext as BufferSource),
     );

@@ -15,6 +15,12 @@ export interface AnswerIndex {
   nonce: Uint8Array;
   /** Byte length of each piece, in order (before padding). */
   pieces: number[];
+  /**
+   * The piece count every piece's associated data binds (S8.5), when it is not `pieces.length`: a fold
+   * that seals pieces while it still serialises (S21.7, `SealAhead`) binds a count it settled on before
+   * the last piece was written, at least as many as it then wrote. This index, sealed last, says which.
+   */
+  count?: number;
   /** The piece size the pieces are padded to (`paddedPieceLength`). */
   pad: number;
   /** Each piece's IV (12 bytes each, in order): a piece record is bare ciphertext (`sealPiece`). */
@@ -78,21 +84,29 @@ export type Selector = (lists: readonly ListSummary[], strings: readonly StringS
 
 
 export function encodeIndex(index: AnswerIndex): Uint8Array {
-  const { nonce, pieces, pad, ivs, tags, ascii, lists, strings, objects } = index;
-  return toJsonBytes({ nonce: Array.from(nonce), pieces, pad, ivs: Array.from(ivs), tags: Array.from(tags), ascii, lists, strings, objects });
+  const { nonce, pieces, pad, ivs, tags, ascii, lists, strings, objects, count } = index;
+  const counted = count !== undefined && count !== pieces.length ? { count } : {};
+  return toJsonBytes({ nonce: Array.from(nonce), pieces, ...counted, pad, ivs: Array.from(ivs), tags: Array.from(tags), ascii, lists, strings, objects });
 }
 
 /** The index, or undefined when the plaintext is not one (it decrypted, so this means a bug or a foreign writer). */
 export function decodeIndex(plaintext: Uint8Array): AnswerIndex | undefined {
   try {
-    const raw = JSON.parse(decodeUtf8(plaintext)) as { nonce: number[]; pieces: number[]; pad: number; ivs: number[]; tags: number[]; ascii: number[]; lists: ListLayout[]; strings?: StringLayout[]; objects?: ObjectLayout[] };
-    const { nonce, pieces, pad, ivs, tags, ascii, lists, strings = [], objects = [] } = raw;
+    const raw = JSON.parse(decodeUtf8(plaintext)) as { nonce: number[]; pieces: number[]; count?: number; pad: number; ivs: number[]; tags: number[]; ascii: number[]; lists: ListLayout[]; strings?: StringLayout[]; objects?: ObjectLayout[] };
+    const { nonce, pieces, count, pad, ivs, tags, ascii, lists, strings = [], objects = [] } = raw;
     if (![nonce, pieces, ivs, tags, ascii, lists, strings, objects].every(Array.isArray) || !Number.isSafeInteger(pad)) return undefined;
     if (ivs.length !== pieces.length * IV_BYTES || tags.length !== pieces.length * TAG_BYTES || ascii.length !== pieces.length) return undefined;
-    return { nonce: Uint8Array.from(nonce), pieces, pad, ivs: Uint8Array.from(ivs), tags: Uint8Array.from(tags), ascii, lists, strings, objects };
+    if (count !== undefined && !(Number.isSafeInteger(count) && count > pieces.length)) return undefined;
+    const counted = count !== undefined ? { count } : {};
+    return { nonce: Uint8Array.from(nonce), pieces, ...counted, pad, ivs: Uint8Array.from(ivs), tags: Uint8Array.from(tags), ascii, lists, strings, objects };
   } catch {
     return undefined;
   }
+}
+
+/** The piece count every piece's associated data binds (S8.5): `count` where the fold sealed ahead, else the pieces there are. */
+export function boundCount(index: Pick<AnswerIndex, "pieces" | "count">): number {
+  return index.count ?? index.pieces.length;
 }
 
 /** The IV and tag piece `piece` was sealed with. */

@@ -155,7 +155,17 @@ export async function openRecord(
  * its answer's index. Pass it padded (`padPiece`); `openPiece` hands back the padded plaintext.
  */
 export async function sealPiece(keys: SealingKeys, storageKey: string, header: RecordHeader, iv: Uint8Array, plaintext: Uint8Array, nonce: Uint8Array): Promise<Sealed> {
-  const sealed = await keys.backend.encrypt(keys.aesKey, iv, associatedData(keys, storageKey, encodeHeader(header), nonce), plaintext);
+  const sealed = await keys.backend.encrypt(keys.aesKey, iv, pieceAssociatedData(keys, storageKey, header, nonce), plaintext);
+  return checkedTag(sealed);
+}
+
+/** What a piece's associated data binds: its store's scope, its storage key, its header and its index's nonce (`sealPiece`; a seal thread is handed it made). */
+export function pieceAssociatedData(keys: SealingKeys, storageKey: string, header: RecordHeader, nonce: Uint8Array): Uint8Array {
+  return associatedData(keys, storageKey, encodeHeader(header), nonce);
+}
+
+/** `sealed`, once its tag is known to fit the index's slots. */
+export function checkedTag(sealed: Sealed): Sealed {
   // The index keeps tags in 16-byte slots: a backend that returns another length is a bug, not a record.
   if (sealed.tag.byteLength !== TAG_BYTES) throw new ResultHandlesError("INVALID_USAGE", `a crypto backend returned a ${sealed.tag.byteLength}-byte tag; AES-GCM tags here are ${TAG_BYTES} bytes`);
   return sealed;

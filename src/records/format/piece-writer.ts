@@ -34,8 +34,22 @@ const FIRST_BUFFER_BYTES = 64 * 1024;
  * answer writes into memory already faulted in, where one large buffer per answer would be fresh memory
  * to fault in every time.
  */
+/** Where the writer is in a list written batch by batch: what lets it guess the answer's whole size. */
+export interface ListProgress {
+  /** Byte offset where the list's first item starts. */
+  readonly start: number;
+  /** Items written before the batch being written. */
+  readonly done: number;
+  readonly length: number;
+}
+
+/** Told each piece as it is closed, with the bytes the whole answer may come to (a guess, when the writer can make one). */
+export type PieceListener = (piece: Piece, index: number, expectedBytes: number | undefined) => void;
+
 export class PieceWriter {
   readonly pieces: Piece[] = [];
+  /** Set by the serialiser while it writes a list in batches. */
+  progress: ListProgress | undefined;
   readonly batchChars: number;
   /** The piece-sized buffers the pieces lie in, to release once they are encrypted. */
   readonly buffers: Uint8Array[] = [];
@@ -51,6 +65,7 @@ export class PieceWriter {
   constructor(
     readonly pieceBytes: number = DEFAULT_PIECE_BYTES,
     private readonly repeatedBy?: string,
+    private readonly onPiece?: PieceListener,
   ) {
     this.same = repeatedBy !== undefined;
     this.batchChars = Math.max(1, Math.min(BATCH_CHARS, pieceBytes >> 4));
@@ -108,6 +123,16 @@ export class PieceWriter {
     this.buffer = this.newBuffer(Math.max(4, this.pieceBytes));
   }
 
+  /**
+   * The whole answer's bytes guessed from the list being written: what it came to so far, with the rest
+   * of the list at the same bytes per item. Undefined outside such a list, or before a batch of it is done.
+   */
+  private expectedBytes(): number | undefined {
+    const progress = this.progress;
+    if (!progress || progress.done === 0) return undefined;
+    return progress.start + ((this.total - progress.start) * progress.length) / progress.done;
+  }
+
   /** Whether `repeatedBy` is exactly the text written. */
   get repeated(): boolean {
     return this.same && this.chars === this.repeatedBy!.length;
@@ -115,7 +140,11 @@ export class PieceWriter {
 
   /** Closes what is written as a piece. */
   flush(): void {
-    if (this.at > 0) this.pieces.push({ bytes: this.buffer.subarray(0, this.at), ascii: this.ascii, room: this.buffer.byteLength - this.at });
+    if (this.at > 0) {
+      const piece = { bytes: this.buffer.subarray(0, this.at), ascii: this.ascii, room: this.buffer.byteLength - this.at };
+      this.pieces.push(piece);
+      this.onPiece?.(piece, this.pieces.length - 1, this.expectedBytes());
+    }
     this.buffer = this.buffer.subarray(this.at);
     this.at = 0;
     this.ascii = true;

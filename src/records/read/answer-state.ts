@@ -3,7 +3,7 @@
  * decrypting the pieces a byte range touches, and placing a part read in the root. The readers of lists,
  * long strings (`readSelection`) and wide objects (`readMembers`, `readNamed`, S16.4) build on it.
  */
-import { pieceSeal, type AnswerIndex } from "../format/answer-index.js";
+import { boundCount, pieceSeal, type AnswerIndex } from "../format/answer-index.js";
 import type { AnswerKeys } from "../crypto/keys.js";
 import { openPiece, paddedPieceLength, pieceHeader } from "../format/format.js";
 import type { PiecedString } from "../../util/pieced-string.js";
@@ -89,7 +89,7 @@ export async function openPieceOf(read: AnswerRead, piece: number): Promise<Uint
   if (!(state.expiresAt > now)) return MISSING; // an index kept in memory must not outlive its answer
   const record = await read.storage.get(key);
   if (!record) return MISSING;
-  const header = pieceHeader(state.expiresAt, piece, index.pieces.length, index.ascii[piece] === 1);
+  const header = pieceHeader(state.expiresAt, piece, boundCount(index), index.ascii[piece] === 1);
   const plaintext = await openPiece(keys, key, header, pieceSeal(index, piece), record, index.nonce);
   return plaintext && plaintext.byteLength === paddedPieceLength(index.pieces[piece]!, index.pad) ? plaintext : MISSING;
 }

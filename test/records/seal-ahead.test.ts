@@ -1,0 +1,160 @@
+// S21.7 with S8.5: pieces sealed on Node's seal thread while the answer is still being serialised. Runs in
+// Node only (the thread is worker_threads and node:crypto; pages seal every piece once the serialisation ends).
+import { afterAll, describe, expect, it, vi } from "vitest";
+import { ResultHandleStore } from "mcp-result-handles";
+import { nodeSealThread } from "../../src/node/seal-thread.js";
+import { nodeCryptoBackend } from "../../src/records/crypto/node-crypto.js";
+import { webCryptoBackend } from "../../src/records/crypto/webcrypto.js";
+import { AnswerKeys } from "../../src/records/crypto/keys.js";
+import { openRecord } from "../../src/records/format/format.js";
+import { decodeIndex } from "../../src/records/format/answer-index.js";
+import { serializeAnswer } from "../../src/records/format/serialize.js";
+import { SealAhead, countAhead } from "../../src/records/seal-ahead.js";
+import type { SealThread } from "../../src/records/crypto/seal-thread.js";
+import { SEAL_THREAD } from "../../src/defaults.js";
+import { StorageDouble } from "../helpers/storage-double.js";
+
+const alice = { session: "session-alice-5c2a", caller: "alice@example.test" };
+const crypto = nodeCryptoBackend()!;
+const thread = nodeSealThread({ ...SEAL_THREAD, idleMs: 120_000 })!;
+
+/** `{ rows }` of about `bytes` of JSON: 512 KB pieces, so a few MB make several. */
+function rows(bytes: number, tag = "row"): { rows: { id: number; title: string; note: string }[] } {
+  return { rows: Array.from({ length: Math.ceil(bytes / 80) }, (_, id) => ({ id, title: `${tag} ${id}`, note: "n".repeat(40 + (id % 7)) })) };
+}
+
+/** Resolves once the thread takes jobs (it loads in the background; `available` starts it). */
+async function loaded(seal: SealThread): Promise<void> {
+  await vi.waitFor(() => expect(seal.available()).toBe(true), { timeout: 10_000, interval: 10 });
+}
+
+/** Counts the encryptions run on the calling thread by a backend (an observer: it encrypts for real). */
+function countingBackend() {
+  const calls = { count: 0 };
+  return { calls, backend: { ...crypto, encrypt: (...args: Parameters<typeof crypto.encrypt>) => (calls.count++, crypto.encrypt(...args)) } };
+}
+
+/** Folds `value` as a fold does: a sealer from the store, handed every piece as the serialiser closes it. */
+async function saveAhead(store: ResultHandleStore, value: unknown) {
+  const ahead = store.sealAhead(alice);
+  expect(ahead).toBeInstanceOf(SealAhead);
+  const json = serializeAnswer(value, { pieceBytes: store.pieceBytes, onPiece: ahead!.piece });
+  const sealed = await store.seal(ahead!.handle, json, alice, ahead);
+  json.release();
+  await store.put(sealed);
+  return { handle: ahead!.handle, pieces: json.pieces.length, records: sealed.records };
+}
+
+/** The index of a stored answer, opened as a reader opens it. */
+async function indexOf(storage: StorageDouble, handle: string) {
+  const keys = await AnswerKeys.derive(handle, alice, crypto, { namespace: "result-handles" });
+  const opened = await openRecord(keys, keys.storageKey, storage.data.get(keys.storageKey)!, Date.now());
+  return { keys, index: decodeIndex(opened!.plaintext)! };
+}
+
+afterAll(async () => {
+  await loaded(thread); // an idle thread: nothing held; the process is not kept up by it either way
+});
+
+describe("S21.7 pieces sealed while the answer is serialised (S8.5 still holds)", () => {
+  it("seals every piece on the thread under a count settled from the list's bytes per item, and reads back the same answer", async () => {
+    await loaded(thread);
+    const storage = new StorageDouble();
+    const { calls, backend } = countingBackend();
+    const store = new ResultHandleStore(storage, 60, { crypto: backend, sealThread: thread });
+    const value = rows(3_000_000);
+    const { handle, pieces } = await saveAhead(store, value);
+    expect(pieces).toBeGreaterThanOrEqual(5);
+    expect(calls.count).toBe(1); // only the index was sealed on this thread
+    const { index } = await indexOf(storage, handle);
+    expect(index.pieces).toHaveLength(pieces);
+    expect(index.count).toBeGreaterThan(pieces); // the count every piece binds, settled before the last was written
+    expect(index.count).toBeLessThanOrEqual(countAhead(JSON.stringify(value).length * 1.1, store.pieceBytes));
+    expect(await store.read(handle, alice)).toEqual({ value });
+    const fresh = new ResultHandleStore(storage, 60, { crypto }); // a store without a thread reads it too
+    expect(await fresh.read(handle, alice)).toEqual({ value });
+    expect(await fresh.read(handle, { session: alice.session })).toBeUndefined();
+  });
+
+  it("a missing piece, a piece from another save of the same handle, or a record written at a slot the count leaves empty: S8.5 as before", async () => {
+    await loaded(thread);
+    const storage = new StorageDouble();
+    const store = new ResultHandleStore(storage, 60, { crypto, sealThread: thread });
+    const value = rows(2_500_000);
+    const { handle, records } = await saveAhead(store, value);
+    const { keys, index } = await indexOf(storage, handle);
+    const pieceKeys = records.slice(1).map((record) => record.key);
+
+    // A record at a slot past the pieces written (inside the bound count) is never read: the answer is unchanged.
+    const spare = await keys.pieceKey(index.pieces.length);
+    storage.data.set(spare, storage.data.get(pieceKeys[0]!)!);
+    expect(await new ResultHandleStore(storage, 60, { crypto }).read(handle, alice)).toEqual({ value });
+
+    // The same piece from a save of the same handle and owner on the calling thread (another nonce, another count) does not open.
+    const other = new StorageDouble();
+    const plain = new ResultHandleStore(other, 60, { crypto });
+    await plain.save(handle, value, alice);
+    const swapped = new StorageDouble();
+    for (const [key, bytes] of storage.data) swapped.data.set(key, bytes);
+    swapped.data.set(pieceKeys[1]!, other.data.get(pieceKeys[1]!)!);
+    expect(await new ResultHandleStore(swapped, 60, { crypto }).read(handle, alice)).toBeUndefined();
+
+    storage.data.delete(pieceKeys.at(-1)!);
+    expect(await new ResultHandleStore(storage, 60, { crypto }).read(handle, alice)).toBeUndefined();
+  });
+
+  it("a guess that falls short (a second, larger list after the first) seals on the calling thread once the serialisation ends", async () => {
+    await loaded(thread);
+    const storage = new StorageDouble();
+    const { calls, backend } = countingBackend();
+    const store = new ResultHandleStore(storage, 60, { crypto: backend, sealThread: thread });
+    const value = { first: rows(700_000, "a").rows, second: rows(3_500_000, "b").rows };
+    const { handle, pieces } = await saveAhead(store, value);
+    expect(calls.count).toBe(pieces + 1); // every piece and the index, as without a thread
+    const { index } = await indexOf(storage, handle);
+    expect(index.count).toBeUndefined();
+    expect(await store.read(handle, alice)).toEqual({ value });
+  });
+
+  it("a thread that fails a job costs nothing but the time: the answer is sealed on the calling thread", async () => {
+    await loaded(thread);
+    let jobs = 0;
+    const failing: SealThread = { available: () => thread.available(), encrypt: (...args) => (++jobs === 3 ? Promise.reject(new Error("injected")) : thread.encrypt(...args)) };
+    const storage = new StorageDouble();
+    const { calls, backend } = countingBackend();
+    const store = new ResultHandleStore(storage, 60, { crypto: backend, sealThread: failing });
+    const value = rows(2_000_000);
+    const { handle, pieces } = await saveAhead(store, value);
+    expect(jobs).toBe(pieces);
+    expect(calls.count).toBe(pieces + 1);
+    expect(await store.read(handle, alice)).toEqual({ value });
+  });
+
+  it("a sealer is used only for its own store, handle and owner", async () => {
+    await loaded(thread);
+    const storage = new StorageDouble();
+    const { calls, backend } = countingBackend();
+    const store = new ResultHandleStore(storage, 60, { crypto: backend, sealThread: thread });
+    const value = rows(1_500_000);
+    const ahead = store.sealAhead(alice)!;
+    const json = serializeAnswer(value, { pieceBytes: store.pieceBytes, onPiece: ahead.piece });
+    const bob = { session: "session-bob-1f0e", caller: "bob@example.test" };
+    const sealed = await store.seal(ahead.handle, json, bob, ahead); // another owner: sealed for bob, on this thread
+    await ahead.settled();
+    json.release();
+    await store.put(sealed);
+    expect(calls.count).toBe(json.pieces.length + 1);
+    expect(await store.read(ahead.handle, bob)).toEqual({ value });
+    expect(await store.read(ahead.handle, alice)).toBeUndefined();
+  });
+
+  it("stores without node:crypto's HKDF on the calling thread (WebCrypto) make no sealer; pieces the serialiser shares still seal there", async () => {
+    await loaded(thread);
+    const store = new ResultHandleStore(new StorageDouble(), 60, { crypto: webCryptoBackend, sealThread: thread, pieceBytes: 512 * 1024 });
+    expect(store.sealAhead(alice)).toBeUndefined();
+    const value = rows(1_200_000); // its pieces lie in SharedArrayBuffers, which WebCrypto refuses: the backend copies them
+    const handle = store.newHandle();
+    await store.save(handle, value, alice);
+    expect(await store.read(handle, alice)).toEqual({ value });
+  });
+});
