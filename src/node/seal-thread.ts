@@ -13,25 +13,31 @@
  * not used for SEAL_THREAD.retryMs.
  */
 import { SEAL_THREAD } from "../defaults.js";
-import type { Sealed } from "../records/crypto/backend.js";
-import type { SealThread } from "../records/crypto/seal-thread.js";
+import type { PieceJob, SealedPiece, SealThread } from "../records/crypto/seal-thread.js";
 import { useSharedPieceBuffers } from "../records/buffer-pool.js";
 
 type Threads = typeof import("node:worker_threads");
 type NodeWorker = InstanceType<Threads["Worker"]>;
 
-/** The worker: one `{ id, key, iv, ad, bytes }` in, one `{ id, ciphertext, tag }` (its buffer moved, not copied) or `{ id, failed }` out. */
+/**
+ * The worker: one `PieceJob` (and its `id`) in; out `{ id, storageKey, ciphertext, tag }` (the ciphertext's
+ * buffer moved, not copied) or `{ id, failed }`. The storage key is HKDF-SHA256 as `AnswerKeys.pieceKey`
+ * derives it, from a key object kept while the jobs are of one handle.
+ */
 const WORKER_SOURCE = `
 const { parentPort, workerData } = require("node:worker_threads");
 const crypto = require("node:crypto");
-parentPort.on("message", ({ id, key, iv, ad, bytes }) => {
+let ikm, secret;
+parentPort.on("message", ({ id, job }) => {
   try {
-    const cipher = crypto.createCipheriv("aes-256-gcm", key, iv);
-    cipher.setAAD(ad);
-    const ciphertext = cipher.update(bytes);
+    if (!ikm || !ikm.equals(job.ikm)) (ikm = Buffer.from(job.ikm)), (secret = crypto.createSecretKey(ikm));
+    const storageKey = Buffer.from(crypto.hkdfSync("sha256", secret, job.salt, job.info, 32)).toString("hex");
+    const cipher = crypto.createCipheriv("aes-256-gcm", job.key, job.iv);
+    cipher.setAAD(Buffer.concat([job.head, Buffer.from(storageKey, "latin1"), job.tail]));
+    const ciphertext = cipher.update(job.plaintext);
     cipher.final();
     const whole = ciphertext.byteOffset === 0 && ciphertext.byteLength === ciphertext.buffer.byteLength;
-    parentPort.postMessage({ id, ciphertext, tag: cipher.getAuthTag() }, whole ? [ciphertext.buffer] : []);
+    parentPort.postMessage({ id, storageKey, ciphertext, tag: cipher.getAuthTag() }, whole ? [ciphertext.buffer] : []);
   } catch {
     parentPort.postMessage({ id, failed: true });
   }
@@ -39,12 +45,14 @@ parentPort.on("message", ({ id, key, iv, ad, bytes }) => {
 Atomics.store(workerData.loaded, 0, 1);
 `;
 
-type Reply = { id: number; ciphertext: Uint8Array; tag: Uint8Array } | { id: number; failed: true };
+type Reply = { id: number; storageKey: string; ciphertext: Uint8Array; tag: Uint8Array } | { id: number; failed: true };
 
 interface Job {
-  resolve(sealed: Sealed): void;
+  resolve(sealed: SealedPiece): void;
   reject(error: Error): void;
 }
+
+type SealThreadSettings = { readonly [K in keyof typeof SEAL_THREAD]: number };
 
 const builtin = <T>(id: string): T | undefined =>
   (globalThis as { process?: { getBuiltinModule?: (id: string) => unknown } }).process?.getBuiltinModule?.(id) as T | undefined;
@@ -53,7 +61,7 @@ const builtin = <T>(id: string): T | undefined =>
  * Node's seal thread, where `worker_threads` and `node:crypto` are at hand (else none: folds seal on their
  * own thread). From here on the serialiser writes pieces into SharedArrayBuffers, which the thread reads in place.
  */
-export function nodeSealThread(settings: typeof SEAL_THREAD = SEAL_THREAD): SealThread | undefined {
+export function nodeSealThread(settings: SealThreadSettings = SEAL_THREAD): SealThread | undefined {
   const threads = builtin<Threads>("node:worker_threads");
   if (!threads || !builtin("node:crypto") || typeof SharedArrayBuffer !== "function") return undefined;
   useSharedPieceBuffers();
@@ -77,7 +85,7 @@ class NodeSealThread implements SealThread {
 
   constructor(
     private readonly threads: Threads,
-    private readonly settings: typeof SEAL_THREAD,
+    private readonly settings: SealThreadSettings,
   ) {}
 
   available(): boolean {
@@ -90,18 +98,18 @@ class NodeSealThread implements SealThread {
     return this.loadedFlag !== undefined && Atomics.load(this.loadedFlag, 0) === 1;
   }
 
-  encrypt(key: Uint8Array, iv: Uint8Array, ad: Uint8Array, plaintext: Uint8Array): Promise<Sealed> {
+  seal(job: PieceJob): Promise<SealedPiece> {
     const worker = this.worker;
     if (!worker || !this.loaded) return Promise.reject(new Error("the seal thread is not loaded"));
     clearTimeout(this.idle);
     const id = this.nextId++;
-    return new Promise<Sealed>((resolve, reject) => {
+    return new Promise<SealedPiece>((resolve, reject) => {
       if (this.jobs.size === 0) {
         worker.ref(); // a fold awaits it: the process stays up until it answers
         this.watch();
       }
       this.jobs.set(id, { resolve, reject });
-      worker.postMessage({ id, key, iv, ad, bytes: plaintext });
+      worker.postMessage({ id, job });
     });
   }
 
@@ -137,7 +145,7 @@ class NodeSealThread implements SealThread {
     if (this.jobs.size > 0) this.watch();
     else clearTimeout(this.watchdog);
     if ("failed" in reply) job.reject(new Error("the seal thread could not seal a piece"));
-    else job.resolve({ ciphertext: new Uint8Array(reply.ciphertext.buffer, reply.ciphertext.byteOffset, reply.ciphertext.byteLength), tag: new Uint8Array(reply.tag) });
+    else job.resolve({ storageKey: reply.storageKey, ciphertext: new Uint8Array(reply.ciphertext.buffer, reply.ciphertext.byteOffset, reply.ciphertext.byteLength), tag: new Uint8Array(reply.tag) });
     if (this.jobs.size === 0) {
       worker.unref();
       this.idleSoon();

@@ -12,18 +12,26 @@
  * it does not (the guess was short: a second large list, say), nothing sealed ahead is used and the fold
  * seals every piece once the serialisation ends, as it does without a thread.
  *
- * The thread gets the answer's AES key and each piece's IV and associated data, made here; it reads the
- * piece's plaintext in place (a SharedArrayBuffer the serialiser wrote it to) and hands back its
- * ciphertext and tag. Pieces are padded (`padPiece`) before they are handed over, so none changes after.
+ * The thread gets the answer's AES key, the handle's bytes (to derive each piece's storage key as
+ * `AnswerKeys.pieceKey` does: HKDF on this thread cost as much as the rest of a hand-over) and each
+ * piece's IV and associated data around that key, made here; it reads the piece's plaintext in place (a
+ * SharedArrayBuffer the serialiser wrote it to) and hands back its storage key, ciphertext and tag. Pieces
+ * are padded (`padPiece`) before they are handed over, so none changes after.
  */
 import { SEAL_AHEAD_MARGIN } from "../defaults.js";
-import { IV_BYTES, randomBytes, type Sealed } from "./crypto/backend.js";
+import { HKDF_SALT, IV_BYTES, randomBytes } from "./crypto/backend.js";
 import type { AnswerKeys } from "./crypto/keys.js";
-import { isShared, type SealThread } from "./crypto/seal-thread.js";
-import { checkedTag, padPiece, pieceAssociatedData, pieceHeader } from "./format/format.js";
+import { isShared, type SealedPiece, type SealThread } from "./crypto/seal-thread.js";
+import { checkedTag, padPiece, pieceAssociatedDataAround, pieceHeader } from "./format/format.js";
 import type { Piece } from "./format/piece-writer.js";
 import type { SerializedAnswer } from "./format/serialize.js";
 import { wantsIndex, withIndex, type SealedAnswer } from "./seal-answer.js";
+
+/** A sealed piece whose tag fits the index's slots (`checkedTag`). */
+function checkedPiece(piece: SealedPiece): SealedPiece {
+  checkedTag(piece);
+  return piece;
+}
 
 /** The piece count a guess of `expectedBytes` settles on: what the guess with its margin would need, and one more. */
 export function countAhead(expectedBytes: number, pieceBytes: number): number {
@@ -37,7 +45,8 @@ export class SealAhead {
   private ivs: Uint8Array = new Uint8Array(0);
   private expiresAt = 0;
   private readonly seen: Piece[] = [];
-  private readonly jobs: { key: string; sealed: Promise<Sealed> }[] = [];
+  private readonly jobs: Promise<SealedPiece>[] = [];
+  private readonly ikm: Uint8Array;
   /** Why sealing ahead stopped (nothing it did is used then), or undefined while it may still be used. */
   private stopped: string | undefined;
 
@@ -49,7 +58,9 @@ export class SealAhead {
     private readonly deriveKeys: () => AnswerKeys | undefined,
     private readonly ttlMs: number,
     private readonly pieceBytes: number,
-  ) {}
+  ) {
+    this.ikm = new TextEncoder().encode(handle); // what HKDF derives the answer's keys from (`AnswerKeys`)
+  }
 
   /** The serialiser closed piece `index` (a `PieceListener`). */
   readonly piece = (piece: Piece, index: number, expectedBytes: number | undefined): void => {
@@ -85,13 +96,14 @@ export class SealAhead {
     if (piece.bytes.byteLength > this.pieceBytes) return this.stop("a piece longer than the pieces are padded to");
     const plaintext = padPiece(piece.bytes, piece.room, this.pieceBytes);
     if (!isShared(plaintext)) return this.stop("a piece the thread cannot read in place");
-    const key = keys.pieceKeyNow(index);
-    if (key === undefined) return this.stop("no piece key on this thread");
+    const info = keys.pieceInfoNow(index);
+    if (info === undefined) return this.stop("no piece key on this thread");
+    const { head, tail } = pieceAssociatedDataAround(keys, pieceHeader(this.expiresAt, index, this.count, piece.ascii), this.nonce!);
     const iv = this.ivs.slice(index * IV_BYTES, (index + 1) * IV_BYTES);
-    const ad = pieceAssociatedData(keys, key, pieceHeader(this.expiresAt, index, this.count, piece.ascii), this.nonce!);
-    const sealed = this.thread.encrypt(keys.aesKey as Uint8Array, iv, ad, plaintext).then(checkedTag);
+    // The thread derives the piece's storage key too: HKDF on this thread cost as much as the rest of a hand-over.
+    const sealed = this.thread.seal({ key: keys.aesKey as Uint8Array, iv, ikm: this.ikm, salt: HKDF_SALT, info, head, tail, plaintext }).then(checkedPiece);
     sealed.catch(() => {}); // a failed job means sealing on the calling thread: `finish` finds out
-    this.jobs.push({ key, sealed });
+    this.jobs.push(sealed);
   }
 
   private stop(why: string): void {
@@ -100,7 +112,7 @@ export class SealAhead {
 
   /** Resolves once the thread has let go of every piece it was handed (their buffers may then be reused). */
   settled(): Promise<unknown> {
-    return Promise.allSettled(this.jobs.map((job) => job.sealed));
+    return Promise.allSettled(this.jobs);
   }
 
   /**
@@ -108,14 +120,15 @@ export class SealAhead {
    * the caller seals it as usual (the thread is done with the pieces either way when this settles).
    */
   async finish(answer: SerializedAnswer): Promise<SealedAnswer | undefined> {
-    const outcomes = await Promise.allSettled(this.jobs.map((job) => job.sealed));
+    const outcomes = await Promise.allSettled(this.jobs);
     const keys = this.keys;
     if (this.stopped || !keys || this.jobs.length !== answer.pieces.length || !wantsIndex(answer)) return undefined;
     if (answer.pieces.some((piece, at) => piece !== this.seen[at])) return undefined;
     const sealedPieces: { key: string; ciphertext: Uint8Array; tag: Uint8Array }[] = [];
-    for (const [at, outcome] of outcomes.entries()) {
+    for (const outcome of outcomes) {
       if (outcome.status === "rejected") return undefined;
-      sealedPieces.push({ key: this.jobs[at]!.key, ...outcome.value });
+      const { storageKey, ciphertext, tag } = outcome.value;
+      sealedPieces.push({ key: storageKey, ciphertext, tag });
     }
     const ivs = this.ivs.slice(0, this.jobs.length * IV_BYTES);
     return withIndex(keys, answer, { expiresAt: this.expiresAt, nonce: this.nonce!, pad: this.pieceBytes, ivs, count: this.count }, sealedPieces);

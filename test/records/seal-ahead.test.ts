@@ -119,7 +119,7 @@ describe("S21.7 pieces sealed while the answer is serialised (S8.5 still holds)"
   it("a thread that fails a job costs nothing but the time: the answer is sealed on the calling thread", async () => {
     await loaded(thread);
     let jobs = 0;
-    const failing: SealThread = { available: () => thread.available(), encrypt: (...args) => (++jobs === 3 ? Promise.reject(new Error("injected")) : thread.encrypt(...args)) };
+    const failing: SealThread = { available: () => thread.available(), seal: (job) => (++jobs === 3 ? Promise.reject(new Error("injected")) : thread.seal(job)) };
     const storage = new StorageDouble();
     const { calls, backend } = countingBackend();
     const store = new ResultHandleStore(storage, 60, { crypto: backend, sealThread: failing });

@@ -86,21 +86,15 @@ export class AnswerKeys {
     const aesInfo = shortInfo("aes-256-gcm", scope, owner);
     if (!now || !storageInfo || !aesInfo) return undefined;
     const hkdf: Hkdf = async (bytes) => now(bytes);
-    const keys = new AnswerKeys(backend, toHex(now(storageInfo)), now(aesInfo), boundScope(scope), hkdf, { session: owner.session, caller: owner.caller }, fixedScope(scope));
-    keys.now = now;
-    return keys;
+    return new AnswerKeys(backend, toHex(now(storageInfo)), now(aesInfo), boundScope(scope), hkdf, { session: owner.session, caller: owner.caller }, fixedScope(scope));
   }
 
-  /** HKDF on the calling thread, where the keys were derived so (`deriveNow`). */
-  private now: ((info: Uint8Array) => Uint8Array) | undefined;
-
-  /** The storage key of piece `index` at once, for keys made by `deriveNow` (else undefined); remembered as `pieceKey`'s. */
-  pieceKeyNow(index: number): string | undefined {
-    const info = this.now && shortInfo("piece-storage-key", this.recordScope, this.owner, index);
-    if (!info) return undefined;
-    const key = toHex(this.now!(info));
-    this.pieceKeys.set(index, Promise.resolve(key));
-    return key;
+  /**
+   * The HKDF info piece `index`'s storage key is derived from (`pieceKey`), for a seal thread that derives
+   * it there (S21.7); undefined where it must be hashed first (`info`).
+   */
+  pieceInfoNow(index: number): Uint8Array | undefined {
+    return shortInfo("piece-storage-key", this.recordScope, this.owner, index);
   }
 
   /** The storage key of piece `index`, derived on first use and then remembered. */

@@ -159,9 +159,21 @@ export async function sealPiece(keys: SealingKeys, storageKey: string, header: R
   return checkedTag(sealed);
 }
 
-/** What a piece's associated data binds: its store's scope, its storage key, its header and its index's nonce (`sealPiece`; a seal thread is handed it made). */
+/** What a piece's associated data binds: its store's scope, its storage key, its header and its index's nonce (`sealPiece`). */
 export function pieceAssociatedData(keys: SealingKeys, storageKey: string, header: RecordHeader, nonce: Uint8Array): Uint8Array {
   return associatedData(keys, storageKey, encodeHeader(header), nonce);
+}
+
+/**
+ * A piece's associated data without its storage key, which goes between `head` and `tail` as its 64 hex
+ * characters (`pieceAssociatedData`): for a seal thread that derives the key itself (S21.7).
+ */
+export function pieceAssociatedDataAround(keys: SealingKeys, header: RecordHeader, nonce: Uint8Array): { head: Uint8Array; tail: Uint8Array } {
+  const encoded = encodeHeader(header);
+  const tail = new Uint8Array(encoded.byteLength + nonce.byteLength);
+  tail.set(encoded, 0);
+  tail.set(nonce, encoded.byteLength);
+  return { head: keys.scope, tail };
 }
 
 /** `sealed`, once its tag is known to fit the index's slots. */
