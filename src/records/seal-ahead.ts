@@ -4,8 +4,9 @@
  *
  * Every piece's associated data binds its index and the answer's piece count (S8.5), and the count is
  * known only once the serialisation ends. So the count is settled before: when the first piece is
- * closed inside a list written in batches, the writer guesses the whole answer's bytes from that list's
- * bytes per item (`PieceWriter.expectedBytes`), and the count bound is what that guess, with a margin
+ * closed inside a value written part by part (a list in batches, a long string in chunks, a wide object in
+ * member batches), the writer guesses the whole answer's bytes from that value's bytes per item
+ * (`PieceWriter.expectedBytes`), and the count bound is what that guess, with a margin
  * (SEAL_AHEAD_MARGIN), would need. Every piece from then on is handed to the thread under that count. When
  * the serialisation ends within it, the index records the count the pieces bind (`AnswerIndex.count`,
  * more than the pieces written) and is sealed last, as always; a store reader sees the same records. When

@@ -76,6 +76,22 @@ describe("S21.7 pieces sealed while the answer is serialised (S8.5 still holds)"
     expect(await fresh.read(handle, { session: alice.session })).toBeUndefined();
   });
 
+  it("a long string and a wide object are sealed ahead too, from their bytes per character and per member", async () => {
+    await loaded(thread);
+    const wide: Record<string, string> = {};
+    for (let i = 0; i < 60_000; i++) wide[`key_${String(i).padStart(6, "0")}`] = `value ${i} ${"v".repeat(20 + (i % 11))}`;
+    for (const value of ["é€".repeat(700_000), { note: "a".repeat(2_600_000) }, wide]) {
+      const storage = new StorageDouble();
+      const { calls, backend } = countingBackend();
+      const store = new ResultHandleStore(storage, 60, { crypto: backend, sealThread: thread });
+      const { handle, pieces } = await saveAhead(store, value);
+      expect(pieces).toBeGreaterThanOrEqual(4);
+      expect(calls.count).toBe(1);
+      expect((await indexOf(storage, handle)).index.count).toBeGreaterThan(pieces);
+      expect(await new ResultHandleStore(storage, 60, { crypto }).read(handle, alice)).toEqual({ value });
+    }
+  });
+
   it("a missing piece, a piece from another save of the same handle, or a record written at a slot the count leaves empty: S8.5 as before", async () => {
     await loaded(thread);
     const storage = new StorageDouble();

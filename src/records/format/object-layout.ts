@@ -52,7 +52,9 @@ export function writeWideObject(writer: PieceWriter, object: JsonObject, keys: r
   const check = new OrderCheck();
   let count = 16;
   writer.write("{");
+  const start = writer.total;
   for (let at = 0; at < keys.length; ) {
+    const done = at;
     const run: JsonObject = {};
     const runKeys: string[] = [];
     let special = false;
@@ -68,6 +70,7 @@ export function writeWideObject(writer: PieceWriter, object: JsonObject, keys: r
     if (members.length === 0) continue;
     if (kept.length > 0) writer.write(",");
     batches.push(kept.length, writer.total);
+    writer.progress = { start, done, length: keys.length };
     writer.write(json);
     for (const key of members) {
       check.next(kept, key);
@@ -76,6 +79,7 @@ export function writeWideObject(writer: PieceWriter, object: JsonObject, keys: r
     // Aim the next batch at `batchChars`, growing at most 8-fold at a time (as list batches).
     count = Math.max(1, Math.min(count * 8, Math.round((count * writer.batchChars) / Math.max(1, json.length))));
   }
+  writer.progress = undefined;
   const end = writer.total;
   writer.write("}");
   const layout: ObjectLayout = { path, length: kept.length, batches, end };

@@ -34,12 +34,16 @@ const FIRST_BUFFER_BYTES = 64 * 1024;
  * answer writes into memory already faulted in, where one large buffer per answer would be fresh memory
  * to fault in every time.
  */
-/** Where the writer is in a list written batch by batch: what lets it guess the answer's whole size. */
-export interface ListProgress {
-  /** Byte offset where the list's first item starts. */
+/**
+ * Where the writer is in a value written part by part (a list's items, a long string's characters, a wide
+ * object's members): what lets it guess the answer's whole size.
+ */
+export interface Progress {
+  /** Byte offset where the value's first part starts. */
   readonly start: number;
-  /** Items written before the batch being written. */
+  /** Items, characters or members written before the part being written. */
   readonly done: number;
+  /** Items, characters or members in all. */
   readonly length: number;
 }
 
@@ -48,8 +52,8 @@ export type PieceListener = (piece: Piece, index: number, expectedBytes: number 
 
 export class PieceWriter {
   readonly pieces: Piece[] = [];
-  /** Set by the serialiser while it writes a list in batches. */
-  progress: ListProgress | undefined;
+  /** Set by the serialiser while it writes a list, a long string or a wide object part by part. */
+  progress: Progress | undefined;
   readonly batchChars: number;
   /** The piece-sized buffers the pieces lie in, to release once they are encrypted. */
   readonly buffers: Uint8Array[] = [];
@@ -124,8 +128,9 @@ export class PieceWriter {
   }
 
   /**
-   * The whole answer's bytes guessed from the list being written: what it came to so far, with the rest
-   * of the list at the same bytes per item. Undefined outside such a list, or before a batch of it is done.
+   * The whole answer's bytes guessed from the value being written part by part: what it came to so far,
+   * with the rest of the value at the same bytes per item (character, member). Undefined outside such a
+   * value, or before a part of it is done.
    */
   private expectedBytes(): number | undefined {
     const progress = this.progress;

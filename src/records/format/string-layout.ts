@@ -31,13 +31,16 @@ export function writeLongString(writer: PieceWriter, text: string, path: string[
   const chunks: number[] = [];
   const size = writer.batchChars;
   writer.write('"');
+  const start = writer.total;
   for (let from = 0; from < text.length; ) {
     let to = Math.min(text.length, from + size);
     if (to < text.length && isHighSurrogate(text.charCodeAt(to - 1)) && isLowSurrogate(text.charCodeAt(to))) to--; // never split a pair
     chunks.push(from, writer.total);
+    writer.progress = { start, done: from, length: text.length };
     writer.write(JSON.stringify(text.slice(from, to)).slice(1, -1));
     from = to;
   }
+  writer.progress = undefined;
   const end = writer.total;
   writer.write('"');
   return { path, length: text.length, chunks, end };
