@@ -30,8 +30,11 @@ export interface FoldContext {
   /** Piece size its store's crypto backend seals fastest (S8.5): the fold serialises once, at that size. */
   readonly pieceBytes?: number;
   store(): Promise<ResultHandleStore>;
-  /** A sealer that seals pieces while the answer is serialised (S21.7), where the store has a seal thread and is open. */
-  sealAhead?(owner: Owner): SealAhead | undefined;
+  /**
+   * A sealer that seals pieces while the answer is serialised (S21.7), once `minBytes` are written, where
+   * the store has a seal thread and is open.
+   */
+  sealAhead?(owner: Owner, minBytes: number): SealAhead | undefined;
   /** Logs a warning once per key (S4.6: once per tool). */
   warnOnce(key: string, message: string): void;
   warn(message: string): void;
@@ -95,7 +98,8 @@ async function foldOrKeep(context: FoldContext, input: FoldInput, progress: { se
   if (result.isError || rendersWidget(input.toolMeta)) return result;
   const keyLists = new KeyLists(); // one key listing per object for the serialisation, preview and shape
   // A call nobody could read back never folds (below): nothing to seal ahead for it.
-  const ahead = owner.session || owner.caller ? context.sealAhead?.(owner) : undefined;
+  // It seals nothing until the answer has passed the byte threshold: a small answer costs it nothing.
+  const ahead = owner.session || owner.caller ? context.sealAhead?.(owner, config.thresholdTokens === undefined ? config.thresholdBytes : 0) : undefined;
   // A seal thread reads pieces in place: their buffers go back once it has let go of them too.
   const release = (json: SerializedAnswer) => (ahead ? void ahead.settled().then(() => json.release()) : json.release());
   const data = foldableData(result, { keyLists, pieceBytes: context.pieceBytes, ...(ahead && { onPiece: ahead.piece }) }, release);
@@ -171,7 +175,7 @@ async function foldOrKeep(context: FoldContext, input: FoldInput, progress: { se
     const examples = hintExamples(answer, folded.preview, config.thresholdBytes, keyLists);
     return foldedResult(result, folded, { bytes, ttlSeconds: config.ttlSeconds, examples, references: input.references === true, resourceLink: input.resourceLink === true, ...(tokens !== undefined ? { tokens } : {}) });
   } finally {
-    if (sealing) sealing.then(() => json.release(), () => {});
+    if (sealing) sealing.then(() => release(json), () => {});
     else release(json);
   }
 }

@@ -22,16 +22,16 @@ type NodeWorker = InstanceType<Threads["Worker"]>;
 /**
  * The worker: one `PieceJob` (and its `id`) in; out `{ id, storageKey, ciphertext, tag }` (the ciphertext's
  * buffer moved, not copied) or `{ id, failed }`. The storage key is HKDF-SHA256 as `AnswerKeys.pieceKey`
- * derives it, from a key object kept while the jobs are of one handle.
+ * derives it. It keeps nothing between jobs, and counts the jobs it has done in `workerData.state[1]`,
+ * which the watchdog reads (`state[0]` is 1 once it takes jobs).
  */
 const WORKER_SOURCE = `
 const { parentPort, workerData } = require("node:worker_threads");
 const crypto = require("node:crypto");
-let ikm, secret;
+const state = workerData.state;
 parentPort.on("message", ({ id, job }) => {
   try {
-    if (!ikm || !ikm.equals(job.ikm)) (ikm = Buffer.from(job.ikm)), (secret = crypto.createSecretKey(ikm));
-    const storageKey = Buffer.from(crypto.hkdfSync("sha256", secret, job.salt, job.info, 32)).toString("hex");
+    const storageKey = Buffer.from(crypto.hkdfSync("sha256", job.ikm, job.salt, job.info, 32)).toString("hex");
     const cipher = crypto.createCipheriv("aes-256-gcm", job.key, job.iv);
     cipher.setAAD(Buffer.concat([job.head, Buffer.from(storageKey, "latin1"), job.tail]));
     const ciphertext = cipher.update(job.plaintext);
@@ -41,8 +41,9 @@ parentPort.on("message", ({ id, job }) => {
   } catch {
     parentPort.postMessage({ id, failed: true });
   }
+  Atomics.add(state, 1, 1);
 });
-Atomics.store(workerData.loaded, 0, 1);
+Atomics.store(state, 0, 1);
 `;
 
 type Reply = { id: number; storageKey: string; ciphertext: Uint8Array; tag: Uint8Array } | { id: number; failed: true };
@@ -71,11 +72,14 @@ export function nodeSealThread(settings: SealThreadSettings = SEAL_THREAD): Seal
 class NodeSealThread implements SealThread {
   private worker: NodeWorker | undefined;
   /**
-   * Set to 1 by the worker once it takes jobs: read here without waiting for a message, which would be
-   * seen only once the event loop turns (folds one after another, with nothing but promises between
-   * them, would never see it).
+   * Shared with the worker: [0] is 1 once it takes jobs, [1] counts the jobs it has done. Read here without
+   * waiting for a message, which would be seen only once the event loop turns (folds one after another,
+   * with nothing but promises between them, would never see it; a calling thread held by other work would
+   * see the watchdog before the replies waiting for it).
    */
-  private loadedFlag: Int32Array | undefined;
+  private state: Int32Array | undefined;
+  /** The worker's count of jobs done when the watchdog was last set. */
+  private doneAtWatch = 0;
   private readonly jobs = new Map<number, Job>();
   private nextId = 0;
   private brokenUntil = 0;
@@ -95,7 +99,7 @@ class NodeSealThread implements SealThread {
   }
 
   private get loaded(): boolean {
-    return this.loadedFlag !== undefined && Atomics.load(this.loadedFlag, 0) === 1;
+    return this.state !== undefined && Atomics.load(this.state, 0) === 1;
   }
 
   seal(job: PieceJob): Promise<SealedPiece> {
@@ -113,18 +117,29 @@ class NodeSealThread implements SealThread {
     });
   }
 
+  /**
+   * Fails the thread when it has done no job for `deadlineMs` while it holds some. Its count of jobs done
+   * says so, not the replies, which wait for this thread's event loop like the timer does.
+   */
   private watch(): void {
     clearTimeout(this.watchdog);
-    this.watchdog = setTimeout(() => this.fail(new Error("the seal thread answered nothing within its deadline")), this.settings.deadlineMs);
+    const state = this.state;
+    if (!state) return;
+    this.doneAtWatch = Atomics.load(state, 1);
+    this.watchdog = setTimeout(() => {
+      if (this.state !== state || this.jobs.size === 0) return;
+      if (Atomics.load(state, 1) !== this.doneAtWatch) return this.watch(); // it is working: the replies are on their way
+      this.fail(new Error("the seal thread did no job within its deadline"));
+    }, this.settings.deadlineMs);
     (this.watchdog as { unref?: () => void }).unref?.();
   }
 
   private start(): void {
     let worker: NodeWorker;
     try {
-      const loaded = new Int32Array(new SharedArrayBuffer(4));
-      worker = new this.threads.Worker(WORKER_SOURCE, { eval: true, workerData: { loaded } });
-      this.loadedFlag = loaded;
+      const state = new Int32Array(new SharedArrayBuffer(8));
+      worker = new this.threads.Worker(WORKER_SOURCE, { eval: true, workerData: { state } });
+      this.state = state;
     } catch {
       this.brokenUntil = Date.now() + this.settings.retryMs; // no threads here, or a policy forbids them
       return;
@@ -170,7 +185,7 @@ class NodeSealThread implements SealThread {
     clearTimeout(this.watchdog);
     const worker = this.worker;
     this.worker = undefined;
-    this.loadedFlag = undefined;
+    this.state = undefined;
     if (worker) void worker.terminate();
     for (const job of this.jobs.values()) job.reject(error);
     this.jobs.clear();

@@ -27,7 +27,7 @@ export function foldContextFor(instance: PluginInstance, logger: Logger | undefi
     config: instance.config,
     pieceBytes: instance.pieceBytes,
     store: () => instance.store(),
-    sealAhead: instance.sealAhead && ((owner) => instance.sealAhead!(owner)),
+    sealAhead: instance.sealAhead && ((owner, minBytes) => instance.sealAhead!(owner, minBytes)),
     warn: (message) => instance.warn(message, logger),
     warnOnce: (key, message) => instance.warnOnce(key, message, logger),
   };

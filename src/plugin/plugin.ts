@@ -55,9 +55,10 @@ export class PluginCore implements PluginInstance {
   /**
    * A sealer for `owner`'s next fold, once the store is open (S21.7, `ResultHandleStore.sealAhead`): the
    * first fold of an instance opens the store and seals as usual.
+   * @internal
    */
-  sealAhead(owner: Owner): SealAhead | undefined {
-    return this.opened?.sealAhead(owner);
+  sealAhead(owner: Owner, minBytes: number): SealAhead | undefined {
+    return this.opened?.sealAhead(owner, minBytes);
   }
 
   /** Its runtime's batch workers (S14.6), started on the first query that uses them. */

@@ -46,6 +46,8 @@ export class SealAhead {
   private ivs: Uint8Array = new Uint8Array(0);
   private expiresAt = 0;
   private readonly seen: Piece[] = [];
+  /** Bytes of the pieces seen. */
+  private written = 0;
   private readonly jobs: Promise<SealedPiece>[] = [];
   private readonly ikm: Uint8Array;
   /** Why sealing ahead stopped (nothing it did is used then), or undefined while it may still be used. */
@@ -59,6 +61,8 @@ export class SealAhead {
     private readonly deriveKeys: () => AnswerKeys | undefined,
     private readonly ttlMs: number,
     private readonly pieceBytes: number,
+    /** Nothing is sealed ahead before this many bytes are written (the fold's threshold: smaller answers are not saved). */
+    private readonly minBytes = 0,
   ) {
     this.ikm = new TextEncoder().encode(handle); // what HKDF derives the answer's keys from (`AnswerKeys`)
   }
@@ -68,8 +72,9 @@ export class SealAhead {
     if (this.stopped) return;
     this.seen.push(piece);
     if (index !== this.seen.length - 1) return this.stop("pieces out of order");
+    this.written += piece.bytes.byteLength;
     if (!this.keys) {
-      if (expectedBytes === undefined) return; // no guess yet: the pieces so far wait for one
+      if (expectedBytes === undefined || this.written <= this.minBytes) return; // not yet: the pieces so far wait
       if (!this.start(expectedBytes)) return;
       this.seen.forEach((each, at) => this.hand(each, at));
       return;
@@ -78,6 +83,11 @@ export class SealAhead {
   };
 
   private start(expectedBytes: number): boolean {
+    // The thread starts on the first answer that needs it; that answer is sealed on the calling thread.
+    if (!this.thread.available()) {
+      this.stop("the seal thread is not loaded yet");
+      return false;
+    }
     const keys = this.deriveKeys();
     if (!keys) {
       this.stop("no keys on this thread");
@@ -87,7 +97,7 @@ export class SealAhead {
     this.count = countAhead(expectedBytes, this.pieceBytes);
     this.nonce = randomBytes(16);
     this.ivs = randomBytes(this.count * IV_BYTES); // one draw for every piece there may be
-    this.expiresAt = Date.now() + this.ttlMs;
+    this.expiresAt = Date.now() + this.ttlMs; // from here, not from after the fold's policy: a few ms of a TTL of minutes
     return true;
   }
 

@@ -30,6 +30,7 @@ export interface StoreOptions extends Pick<PieceOptions, "pieceBytes"> {
   /**
    * A thread that seals pieces while a fold serialises the rest (S21.7: `nodeSealThread`); none when left
    * out, and then every piece is sealed once the serialisation ends.
+   * @internal
    */
   sealThread?: SealThread;
   /**
@@ -100,7 +101,9 @@ export class ResultHandleStore {
 
   /**
    * Encrypts an answer without storing it yet, so a fold encrypts while it checks the output schema;
-   * `put` stores it. Pass what the fold serialised with `serializeAnswer(value)`.
+   * `put` stores it. Pass what the fold serialised with `serializeAnswer(value)`, and the sealer that
+   * serialisation was handed, if any (`sealAhead`: what it sealed is used when it was made by this store
+   * for this handle and owner).
    */
   async seal(handle: string, json: SerializedAnswer, owner: Owner, ahead?: SealAhead): Promise<SealedAnswer> {
     if (!isUuidV4(handle)) throw new ResultHandlesError("INVALID_USAGE", "handle must be a UUID v4 from newHandle()"); // a caller's bug, not a refused query
@@ -114,18 +117,19 @@ export class ResultHandleStore {
   }
 
   /**
-   * A sealer for the next answer `owner`'s call folds, to hand the serialiser (`onPiece`): it seals pieces
-   * on the store's seal thread while the rest is written (S21.7). Undefined where that cannot be (no
-   * thread, or it is still loading; a backend without `hkdfNow`). Save the answer under its `handle`, with
+   * A sealer for the next answer `owner`'s call folds, to hand the serialiser (`onPiece`): once `minBytes`
+   * are written it seals pieces on the store's seal thread while the rest is written (S21.7). Undefined
+   * where that cannot be (no thread; a backend without `hkdfNow`). Save the answer under its `handle`, with
    * `seal(handle, json, owner, ahead)`; what it sealed is used only there, and only for that owner.
+   * @internal
    */
-  sealAhead(owner: Owner): SealAhead | undefined {
+  sealAhead(owner: Owner, minBytes = 0): SealAhead | undefined {
     const thread = this.options.sealThread;
     const crypto = this.crypto;
-    if (!thread || !crypto.hkdfNow || !thread.available()) return undefined;
+    if (!thread || !crypto.hkdfNow) return undefined;
     const handle = this.newHandle();
     const scope = this.scope;
-    const ahead = new SealAhead(handle, thread, () => AnswerKeys.deriveNow(handle, owner, crypto, scope), this.ttlSeconds * 1000, this.pieceBytes);
+    const ahead = new SealAhead(handle, thread, () => AnswerKeys.deriveNow(handle, owner, crypto, scope), this.ttlSeconds * 1000, this.pieceBytes, minBytes);
     this.aheads.set(ahead, { handle, owner: { session: owner.session, caller: owner.caller } });
     return ahead;
   }

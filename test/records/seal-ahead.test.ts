@@ -2,6 +2,7 @@
 // Node only (the thread is worker_threads and node:crypto; pages seal every piece once the serialisation ends).
 import { afterAll, describe, expect, it, vi } from "vitest";
 import { ResultHandleStore } from "mcp-result-handles";
+import { ResultHandlesPlugin, foldToolResult } from "../../src/node/index.js";
 import { nodeSealThread } from "../../src/node/seal-thread.js";
 import { nodeCryptoBackend } from "../../src/records/crypto/node-crypto.js";
 import { webCryptoBackend } from "../../src/records/crypto/webcrypto.js";
@@ -164,6 +165,34 @@ describe("S21.7 pieces sealed while the answer is serialised (S8.5 still holds)"
     expect(await store.read(ahead.handle, alice)).toBeUndefined();
   });
 
+  it("many folds at once, for several owners, through the plugin: every answer reads back for its owner alone", async () => {
+    const plugin = ResultHandlesPlugin.init({ thresholdBytes: 16_384, storage: { type: "memory" } });
+    const finished = vi.spyOn(SealAhead.prototype, "finish"); // an observer: which folds were sealed ahead
+    try {
+      const owners = [alice, { session: "session-bob-2b7c", caller: "bob@example.test" }, { session: "session-carol-9d4e" }];
+      const fold = (value: Record<string, unknown>, owner: (typeof owners)[number]) => foldToolResult(plugin, { toolName: "rows", result: { structuredContent: value }, owner });
+      await fold(rows(600_000), alice); // opens the store and starts the thread
+      await loaded(thread);
+      await vi.waitFor(async () => {
+        const before = finished.mock.results.length;
+        await fold(rows(1_200_000), alice);
+        expect(await finished.mock.results[before]?.value).toBeDefined(); // the runtime's thread has loaded too
+      }, { timeout: 10_000, interval: 50 });
+      const answers = Array.from({ length: 12 }, (_, at) => ({ value: rows(1_000_000 + at * 250_000, `fold ${at}`) as Record<string, unknown>, owner: owners[at % owners.length]! }));
+      const handles = await Promise.all(answers.map(async ({ value, owner }) => ((await fold(value, owner)).structuredContent as { handle: string }).handle));
+      const store = await plugin.store();
+      for (const [at, { value, owner }] of answers.entries()) {
+        expect(await store.read(handles[at]!, owner)).toEqual({ value });
+        expect(await store.read(handles[at]!, owners[(at + 1) % owners.length]!)).toBeUndefined();
+      }
+      const sealedAhead = await Promise.all(finished.mock.results.slice(-12).map((result) => result.value));
+      expect(sealedAhead.filter(Boolean).length).toBeGreaterThanOrEqual(6);
+    } finally {
+      finished.mockRestore();
+      await plugin.onShutdown();
+    }
+  });
+
   it("stores without node:crypto's HKDF on the calling thread (WebCrypto) make no sealer; pieces the serialiser shares still seal there", async () => {
     await loaded(thread);
     const store = new ResultHandleStore(new StorageDouble(), 60, { crypto: webCryptoBackend, sealThread: thread, pieceBytes: 512 * 1024 });
@@ -172,5 +201,43 @@ describe("S21.7 pieces sealed while the answer is serialised (S8.5 still holds)"
     const handle = store.newHandle();
     await store.save(handle, value, alice);
     expect(await store.read(handle, alice)).toEqual({ value });
+  });
+});
+
+describe("S21.4 S21.7 the seal thread's life", () => {
+  it("stops after a pause without jobs, starts again on the next answer that needs it, and seals the same", async () => {
+    const short = nodeSealThread({ ...SEAL_THREAD, idleMs: 100 })!;
+    await loaded(short);
+    const storage = new StorageDouble();
+    const store = new ResultHandleStore(storage, 60, { crypto, sealThread: short });
+    const first = await saveAhead(store, rows(1_500_000));
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    const ahead = store.sealAhead(alice)!;
+    const json = serializeAnswer(rows(1_500_000), { pieceBytes: store.pieceBytes, onPiece: ahead.piece }); // asks for the stopped thread: it starts again
+    await store.put(await store.seal(ahead.handle, json, alice, ahead));
+    expect((await indexOf(storage, ahead.handle)).index.count).toBeUndefined(); // that answer sealed on this thread
+    await loaded(short);
+    const third = await saveAhead(store, rows(1_500_000));
+    expect((await indexOf(storage, third.handle)).index.count).toBeGreaterThan(third.pieces);
+    for (const handle of [first.handle, ahead.handle, third.handle]) expect(await store.read(handle, alice)).toBeDefined();
+  });
+
+  it("a calling thread held past the deadline is not a thread that failed: jobs it handed over still answer, and it stays in use", async () => {
+    const strict = nodeSealThread({ ...SEAL_THREAD, deadlineMs: 150 })!;
+    await loaded(strict);
+    const keys = AnswerKeys.deriveNow("0f5e8d7c-6b5a-4c3d-9e2f-1a0b9c8d7e6f", alice, crypto)!;
+    const plaintext = new Uint8Array(new SharedArrayBuffer(512 * 1024)).fill(7);
+    const job = { key: keys.aesKey as Uint8Array, iv: new Uint8Array(12), ikm: new TextEncoder().encode("0f5e8d7c-6b5a-4c3d-9e2f-1a0b9c8d7e6f"), salt: new Uint8Array(8), info: keys.pieceInfoNow(0)!, head: keys.scope, tail: new Uint8Array(34), plaintext };
+    const sealed = [strict.seal(job), strict.seal(job), strict.seal(job)];
+    await new Promise<void>((resolve) =>
+      setImmediate(() => {
+        const until = performance.now() + 500;
+        while (performance.now() < until); // the event loop is held: the watchdog's timer and the replies wait alike
+        resolve();
+      }),
+    );
+    const answers = await Promise.all(sealed);
+    expect(answers.map((answer) => answer.ciphertext.byteLength)).toEqual([512 * 1024, 512 * 1024, 512 * 1024]);
+    expect(strict.available()).toBe(true);
   });
 });

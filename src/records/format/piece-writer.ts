@@ -28,13 +28,6 @@ const encoder = new TextEncoder();
 const FIRST_BUFFER_BYTES = 64 * 1024;
 
 /**
- * Encodes strings as UTF-8 (`encodeInto`, no intermediate copies) into piece-sized buffers: a full
- * buffer becomes a piece. `encodeInto` never splits a character, so every piece decodes on its own.
- * Piece-sized buffers go back to a few spares once their answer is encrypted (`release`), so the next
- * answer writes into memory already faulted in, where one large buffer per answer would be fresh memory
- * to fault in every time.
- */
-/**
  * Where the writer is in a value written part by part (a list's items, a long string's characters, a wide
  * object's members): what lets it guess the answer's whole size.
  */
@@ -50,6 +43,13 @@ export interface Progress {
 /** Told each piece as it is closed, with the bytes the whole answer may come to (a guess, when the writer can make one). */
 export type PieceListener = (piece: Piece, index: number, expectedBytes: number | undefined) => void;
 
+/**
+ * Encodes strings as UTF-8 (`encodeInto`, no intermediate copies) into piece-sized buffers: a full
+ * buffer becomes a piece. `encodeInto` never splits a character, so every piece decodes on its own.
+ * Piece-sized buffers go back to a few spares once their answer is encrypted (`release`), so the next
+ * answer writes into memory already faulted in, where one large buffer per answer would be fresh memory
+ * to fault in every time.
+ */
 export class PieceWriter {
   readonly pieces: Piece[] = [];
   /** Set by the serialiser while it writes a list, a long string or a wide object part by part. */
