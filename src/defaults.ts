@@ -165,6 +165,8 @@ export const BATCH_WORKERS = Object.freeze({ minBytes: 1024 * 1024, threads: 2, 
  * it failed.
  */
 export const SEAL_AHEAD_MARGIN = 1.5;
+/** A guess that needs more pieces than this (2 GB at Node's 512 KB: a list whose first items are far larger than the rest) seals nothing ahead. */
+export const SEAL_AHEAD_MAX_COUNT = 4096;
 export const SEAL_THREAD = Object.freeze({ deadlineMs: 2000, idleMs: 30_000, retryMs: 5 * 60_000 });
 /**
  * Memory every store's cache of recently read answers may hold together, in one process (S16.3): by what

@@ -19,7 +19,7 @@
  * SharedArrayBuffer the serialiser wrote it to) and hands back its storage key, ciphertext and tag. Pieces
  * are padded (`padPiece`) before they are handed over, so none changes after.
  */
-import { SEAL_AHEAD_MARGIN } from "../defaults.js";
+import { SEAL_AHEAD_MARGIN, SEAL_AHEAD_MAX_COUNT } from "../defaults.js";
 import { HKDF_SALT, IV_BYTES, randomBytes } from "./crypto/backend.js";
 import type { AnswerKeys } from "./crypto/keys.js";
 import { isShared, type SealedPiece, type SealThread } from "./crypto/seal-thread.js";
@@ -88,13 +88,18 @@ export class SealAhead {
       this.stop("the seal thread is not loaded yet");
       return false;
     }
+    const count = countAhead(expectedBytes, this.pieceBytes);
+    if (count > SEAL_AHEAD_MAX_COUNT) {
+      this.stop("a guess past the most pieces sealed ahead");
+      return false;
+    }
     const keys = this.deriveKeys();
     if (!keys) {
       this.stop("no keys on this thread");
       return false;
     }
     this.keys = keys;
-    this.count = countAhead(expectedBytes, this.pieceBytes);
+    this.count = count;
     this.nonce = randomBytes(16);
     this.ivs = randomBytes(this.count * IV_BYTES); // one draw for every piece there may be
     this.expiresAt = Date.now() + this.ttlMs; // from here, not from after the fold's policy: a few ms of a TTL of minutes

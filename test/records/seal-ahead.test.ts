@@ -12,7 +12,7 @@ import { decodeIndex } from "../../src/records/format/answer-index.js";
 import { serializeAnswer } from "../../src/records/format/serialize.js";
 import { SealAhead, countAhead } from "../../src/records/seal-ahead.js";
 import type { SealThread } from "../../src/records/crypto/seal-thread.js";
-import { SEAL_THREAD } from "../../src/defaults.js";
+import { SEAL_AHEAD_MAX_COUNT, SEAL_THREAD } from "../../src/defaults.js";
 import { StorageDouble } from "../helpers/storage-double.js";
 
 const alice = { session: "session-alice-5c2a", caller: "alice@example.test" };
@@ -130,6 +130,20 @@ describe("S21.7 pieces sealed while the answer is serialised (S8.5 still holds)"
     expect(calls.count).toBe(pieces + 1); // every piece and the index, as without a thread
     const { index } = await indexOf(storage, handle);
     expect(index.count).toBeUndefined();
+    expect(await store.read(handle, alice)).toEqual({ value });
+  });
+
+  it("a guess past SEAL_AHEAD_MAX_COUNT pieces (first items far larger than the rest) seals nothing ahead, and costs nothing to make", async () => {
+    await loaded(thread);
+    const storage = new StorageDouble();
+    const { calls, backend } = countingBackend();
+    const store = new ResultHandleStore(storage, 60, { crypto: backend, sealThread: thread });
+    const big = "b".repeat(40_000);
+    const value = { rows: Array.from({ length: 2_000_000 }, (_, at) => (at < 40 ? big : at)) }; // 1.6 MB of 40 items, then 2 M small ones
+    expect(countAhead((1_600_000 * 2_000_000) / 16, store.pieceBytes)).toBeGreaterThan(SEAL_AHEAD_MAX_COUNT);
+    const { handle, pieces } = await saveAhead(store, value);
+    expect(calls.count).toBe(pieces + 1);
+    expect((await indexOf(storage, handle)).index.count).toBeUndefined();
     expect(await store.read(handle, alice)).toEqual({ value });
   });
 
