@@ -8,7 +8,7 @@ import { overTokens } from "./tokens.js";
 import { isPlainObject, KeyLists } from "../util/json.js";
 import { repeats } from "./same-json.js";
 import type { ResultHandlesConfig } from "../config.js";
-import { serializeAnswer, type PieceOptions, type SerializedAnswer } from "../records/format/serialize.js";
+import { serializeAnswerInTurns, type PieceOptions, type SerializedAnswer } from "../records/format/serialize.js";
 import type { ResultHandleStore } from "../records/store.js";
 import type { SealAhead } from "../records/seal-ahead.js";
 import type { ToolResult } from "../util/tool-result.js";
@@ -102,7 +102,7 @@ async function foldOrKeep(context: FoldContext, input: FoldInput, progress: { se
   const ahead = owner.session || owner.caller ? context.sealAhead?.(owner, config.thresholdTokens === undefined ? config.thresholdBytes : 0) : undefined;
   // A seal thread reads pieces in place: their buffers go back once it has let go of them too.
   const release = (json: SerializedAnswer) => (ahead ? void ahead.settled().then(() => json.release()) : json.release());
-  const data = foldableData(result, { keyLists, pieceBytes: context.pieceBytes, ...(ahead && { onPiece: ahead.piece }) }, release);
+  const data = await foldableData(result, { keyLists, pieceBytes: context.pieceBytes, ...(ahead && { onPiece: ahead.piece }) }, release);
   if (data === NOT_FOLDABLE) return result;
   if (data.value === result.structuredContent) progress.serialised = data.value;
 
@@ -189,13 +189,13 @@ interface FoldableData {
 }
 
 /** S4.2 and S4.3: the answer's data, when it is one text or structuredContent with at most one text repeating it. */
-function foldableData(result: ToolResult, pieces: Pick<PieceOptions, "keyLists" | "pieceBytes" | "onPiece">, release: (json: SerializedAnswer) => void): FoldableData | typeof NOT_FOLDABLE {
+async function foldableData(result: ToolResult, pieces: Pick<PieceOptions, "keyLists" | "pieceBytes" | "onPiece">, release: (json: SerializedAnswer) => void): Promise<FoldableData | typeof NOT_FOLDABLE> {
   const content = result.content ?? [];
   const structured = result.structuredContent;
   if (structured !== undefined) {
     if (content.length > 1 || (content.length === 1 && content[0]!.type !== "text")) return NOT_FOLDABLE;
     const text = content.length === 1 ? content[0]!.text : undefined;
-    const json = serializeAnswer(structured, { ...pieces, ...(typeof text === "string" ? { repeatedBy: text } : {}) });
+    const json = await serializeAnswerInTurns(structured, { ...pieces, ...(typeof text === "string" ? { repeatedBy: text } : {}) });
     if (content.length === 1 && !repeats(text, json, structured)) {
       release(json); // nothing will encrypt it
       return NOT_FOLDABLE;
@@ -213,7 +213,7 @@ function foldableData(result: ToolResult, pieces: Pick<PieceOptions, "keyLists" 
       // not JSON: counts as a string
     }
   }
-  return { value, json: serializeAnswer(value, pieces) };
+  return { value, json: await serializeAnswerInTurns(value, pieces) };
 }
 
 /** MCP Apps (`_meta.ui.resourceUri`, `_meta["ui/resourceUri"]`) and OpenAI Apps (`openai/outputTemplate`) widgets. */

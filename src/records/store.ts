@@ -12,7 +12,7 @@ import { ResultHandlesConfigurationError, ResultHandlesError } from "../errors.j
 import { RecentAnswers, RecentKeys } from "./recent-answers.js";
 import { heapEstimate } from "./heap-size.js";
 import { dropSpareBuffers } from "./buffer-pool.js";
-import { serializeAnswer, type PieceOptions, type SerializedAnswer } from "./format/serialize.js";
+import { serializeAnswerInTurns, type PieceOptions, type SerializedAnswer } from "./format/serialize.js";
 
 import type { NamespacedStorage } from "../storage/types.js";
 import { decodeUtf8 } from "../util/utf8.js";
@@ -93,7 +93,7 @@ export class ResultHandleStore {
   }
 
   async save(handle: string, value: unknown, owner: Owner): Promise<void> {
-    const json = serializeAnswer(value, { pieceBytes: this.pieceBytes });
+    const json = await serializeAnswerInTurns(value, { pieceBytes: this.pieceBytes });
     const sealed = await this.seal(handle, json, owner);
     json.release(); // encrypted: its buffers may take the next answer
     await this.put(sealed);

@@ -11,7 +11,7 @@
  */
 import { isJsonMember, setOwn, type JsonObject } from "../../util/json.js";
 import { webBase64 } from "../../storage/base64.js";
-import type { PieceWriter } from "./piece-writer.js";
+import type { PieceWriter, Turns } from "./piece-writer.js";
 import { OrderCheck, keyBefore, type KeyOrder } from "./key-order.js";
 
 /** Where one wide object's members lie in the answer's UTF-8 JSON. */
@@ -46,7 +46,7 @@ function hasMemberToJson(value: unknown): boolean {
 }
 
 /** Writes `object` (whose keys are `keys`, in order) between braces in member batches; returns its layout (without deciding whether it is worth indexing). */
-export function writeWideObject(writer: PieceWriter, object: JsonObject, keys: readonly string[], path: string[]): ObjectLayout {
+export function* writeWideObject(writer: PieceWriter, object: JsonObject, keys: readonly string[], path: string[]): Turns<ObjectLayout> {
   const batches: number[] = [];
   const kept: string[] = [];
   const check = new OrderCheck();
@@ -78,6 +78,7 @@ export function writeWideObject(writer: PieceWriter, object: JsonObject, keys: r
     }
     // Aim the next batch at `batchChars`, growing at most 8-fold at a time (as list batches).
     count = Math.max(1, Math.min(count * 8, Math.round((count * writer.batchChars) / Math.max(1, json.length))));
+    if (writer.held()) yield;
   }
   writer.progress = undefined;
   const end = writer.total;

@@ -3,6 +3,7 @@
  */
 import { isHighSurrogate } from "../../util/json.js";
 import { hasSpare, isPooledSize, takeBuffer } from "../buffer-pool.js";
+import { SERIALISE_HOLD_MS } from "../../defaults.js";
 
 /**
  * Pieces are cut at the size the crypto backend seals fastest (`CryptoBackend.pieceBytes`: 512 KB with
@@ -40,6 +41,13 @@ export interface Progress {
   readonly length: number;
 }
 
+/**
+ * A serialisation's steps (S21.4): each `yield` is a place where it has held the calling thread
+ * SERIALISE_HOLD_MS since its last turn and may let other work in (`serializeAnswerInTurns`); what it
+ * returns is what it wrote's layout.
+ */
+export type Turns<T = void> = Generator<void, T, void>;
+
 /** Told each piece as it is closed, with the bytes the whole answer may come to (a guess, when the writer can make one). */
 export type PieceListener = (piece: Piece, index: number, expectedBytes: number | undefined) => void;
 
@@ -54,6 +62,8 @@ export class PieceWriter {
   readonly pieces: Piece[] = [];
   /** Set by the serialiser while it writes a list, a long string or a wide object part by part. */
   progress: Progress | undefined;
+  /** When the serialisation last let other work in (or began). */
+  private since = performance.now();
   readonly batchChars: number;
   /** The piece-sized buffers the pieces lie in, to release once they are encrypted. */
   readonly buffers: Uint8Array[] = [];
@@ -136,6 +146,16 @@ export class PieceWriter {
     const progress = this.progress;
     if (!progress || progress.done === 0) return undefined;
     return progress.start + ((this.total - progress.start) * progress.length) / progress.done;
+  }
+
+  /** Whether the serialisation has held the calling thread SERIALISE_HOLD_MS since it last let other work in (S21.4). */
+  held(): boolean {
+    return performance.now() - this.since > SERIALISE_HOLD_MS;
+  }
+
+  /** The serialisation goes on after a turn (or without one: `serializeAnswer`). */
+  resumed(): void {
+    this.since = performance.now();
   }
 
   /** Whether `repeatedBy` is exactly the text written. */

@@ -13,7 +13,8 @@
 import { isPlainObject, setOwn, type JsonObject } from "../../util/json.js";
 import { decodeUtf8 } from "../../util/utf8.js";
 import { releaseBuffers } from "../buffer-pool.js";
-import { PieceWriter, type Piece, type PieceListener } from "./piece-writer.js";
+import { PieceWriter, type Piece, type PieceListener, type Turns } from "./piece-writer.js";
+import { nextTurn } from "../../util/turn.js";
 import { isLongString, writeLongString, type StringLayout } from "./string-layout.js";
 import { WIDE_KEYS, writeWideObject, type ObjectLayout } from "./object-layout.js";
 
@@ -72,11 +73,32 @@ export interface PieceOptions {
 
 /** The answer as UTF-8 JSON pieces with the layout of its lists; the text equals `JSON.stringify(value)`. */
 export function serializeAnswer(value: unknown, options: PieceOptions = {}): SerializedAnswer {
-  const writer = new PieceWriter(options.pieceBytes, options.repeatedBy, options.onPiece);
-  const layouts: Layouts = { lists: [], strings: [], objects: [] };
-  writeValue(writer, value, [], layouts, options.keyLists ?? OWN_KEYS);
+  const { writer, steps, layouts } = serialisation(value, options);
+  while (!steps.next().done) writer.resumed(); // whole, on the calling thread
   writer.flush();
   return fromWriter(writer, layouts);
+}
+
+/**
+ * `serializeAnswer`, letting other work in (S21.4) whenever it has held the calling thread SERIALISE_HOLD_MS
+ * since its last turn: between batches of a list, chunks of a long string or members of a wide object
+ * (what it writes whole, it writes in one go). What the fold and `save` use.
+ */
+export async function serializeAnswerInTurns(value: unknown, options: PieceOptions = {}): Promise<SerializedAnswer> {
+  const { writer, steps, layouts } = serialisation(value, options);
+  while (!steps.next().done) {
+    await nextTurn();
+    writer.resumed();
+  }
+  writer.flush();
+  return fromWriter(writer, layouts);
+}
+
+/** A serialisation to run: its steps end where it may let other work in (`PieceWriter.held`). */
+function serialisation(value: unknown, options: PieceOptions): { writer: PieceWriter; steps: Turns; layouts: Layouts } {
+  const writer = new PieceWriter(options.pieceBytes, options.repeatedBy, options.onPiece);
+  const layouts: Layouts = { lists: [], strings: [], objects: [] };
+  return { writer, steps: writeValue(writer, value, [], layouts, options.keyLists ?? OWN_KEYS), layouts };
 }
 
 /** `JSON.stringify` would call its `toJSON` instead of listing it: leave it to `JSON.stringify`. */
@@ -129,17 +151,17 @@ const LIST_DEPTH = 3;
  * A value at `path`: a list in item batches, a long string in chunks (S16.4), an object member by member
  * (down to LIST_DEPTH), else whole.
  */
-function writeValue(writer: PieceWriter, value: unknown, path: string[], layouts: Layouts, keyLists: KeyListing): void {
+function* writeValue(writer: PieceWriter, value: unknown, path: string[], layouts: Layouts, keyLists: KeyListing): Turns {
   if (Array.isArray(value) && !hasToJson(value)) {
     writer.write("[");
     const start = writer.total;
-    const layout = writeItems(writer, value);
+    const layout = yield* writeItems(writer, value);
     if (worthIndexing(layout.end - start, path, writer.pieceBytes)) layouts.lists.push({ path, ...layout });
     writer.write("]");
   } else if (isLongString(value, writer.batchChars) && worthIndexing(value.length, path, writer.pieceBytes)) {
-    layouts.strings.push(writeLongString(writer, value, path));
+    layouts.strings.push(yield* writeLongString(writer, value, path));
   } else if (path.length < LIST_DEPTH && isSerialisedByKeys(value)) {
-    writeObject(writer, value, path, layouts, keyLists);
+    yield* writeObject(writer, value, path, layouts, keyLists);
   } else {
     writer.write(JSON.stringify(value) ?? "null");
   }
@@ -166,11 +188,11 @@ function isSerialisedByKeys(value: unknown): value is JsonObject {
  * An object: a wide one in member batches (S16.4); else members that are lists (or objects that may hold lists) on their own, the members between
  * them in one `JSON.stringify` per run (an object without lists is one call, whatever its width).
  */
-function writeObject(writer: PieceWriter, object: JsonObject, path: string[], layouts: Layouts, keyLists: KeyListing): void {
+function* writeObject(writer: PieceWriter, object: JsonObject, path: string[], layouts: Layouts, keyLists: KeyListing): Turns {
   const keys = keyLists.of(object);
   if (keys.length > WIDE_KEYS) {
     // A wide object: its members in batches, indexed when it spans several (S16.4, as lists: S16.3).
-    const layout = writeWideObject(writer, object, keys, path);
+    const layout = yield* writeWideObject(writer, object, keys, path);
     if (layout.batches.length > 2 && worthIndexing(layout.end - (layout.batches[1] ?? layout.end), path, writer.pieceBytes)) layouts.objects.push(layout);
     return;
   }
@@ -179,7 +201,7 @@ function writeObject(writer: PieceWriter, object: JsonObject, path: string[], la
     const member = object[keys[i]!];
     if ((Array.isArray(member) && !hasToJson(member)) || isLongString(member, writer.batchChars) || (path.length + 1 < LIST_DEPTH && isSerialisedByKeys(member))) ownAt.push(i);
   }
-  if (ownAt.length === 0) return writer.write(JSON.stringify(object));
+  if (ownAt.length === 0) return void writer.write(JSON.stringify(object));
   writer.write("{");
   let first = true;
   let from = 0;
@@ -200,7 +222,7 @@ function writeObject(writer: PieceWriter, object: JsonObject, path: string[], la
     writeRun(at);
     const key = keys[at]!;
     writer.write((first ? "" : ",") + JSON.stringify(key) + ":");
-    writeValue(writer, object[key], [...path, key], layouts, keyLists);
+    yield* writeValue(writer, object[key], [...path, key], layouts, keyLists);
     first = false;
     from = at + 1;
   }
@@ -209,7 +231,7 @@ function writeObject(writer: PieceWriter, object: JsonObject, path: string[], la
 }
 
 /** Items in batches of about `BATCH_CHARS`; the first batch starts at the writer's current offset. */
-function writeItems(writer: PieceWriter, items: readonly unknown[]): Omit<ListLayout, "path"> {
+function* writeItems(writer: PieceWriter, items: readonly unknown[]): Turns<Omit<ListLayout, "path">> {
   const batches: number[] = [];
   const start = writer.total;
   let count = 16;
@@ -223,6 +245,7 @@ function writeItems(writer: PieceWriter, items: readonly unknown[]): Omit<ListLa
     // Aim the next batch at BATCH_CHARS, growing at most 8-fold at a time.
     count = Math.max(1, Math.min(count * 8, Math.round((count * writer.batchChars) / Math.max(1, json.length))));
     first = last;
+    if (writer.held()) yield;
   }
   writer.progress = undefined;
   return { length: items.length, batches, end: writer.total };

@@ -7,7 +7,7 @@
  * `JSON.stringify`, and no chunk starts inside an escape.
  */
 import { isHighSurrogate, isLowSurrogate } from "../../util/json.js";
-import type { PieceWriter } from "./piece-writer.js";
+import type { PieceWriter, Turns } from "./piece-writer.js";
 
 /** Where one long string's characters lie in the answer's UTF-8 JSON. */
 export interface StringLayout {
@@ -26,8 +26,8 @@ export function isLongString(value: unknown, chunkChars: number): value is strin
   return typeof value === "string" && value.length >= 2 * chunkChars;
 }
 
-/** Writes `text` as a JSON string in chunks of about `writer.batchChars` characters; returns its layout. */
-export function writeLongString(writer: PieceWriter, text: string, path: string[]): StringLayout {
+/** Writes `text` as a JSON string in chunks of about `writer.batchChars` characters (a turn between chunks where held); returns its layout. */
+export function* writeLongString(writer: PieceWriter, text: string, path: string[]): Turns<StringLayout> {
   const chunks: number[] = [];
   const size = writer.batchChars;
   writer.write('"');
@@ -39,6 +39,7 @@ export function writeLongString(writer: PieceWriter, text: string, path: string[
     writer.progress = { start, done: from, length: text.length };
     writer.write(JSON.stringify(text.slice(from, to)).slice(1, -1));
     from = to;
+    if (writer.held()) yield;
   }
   writer.progress = undefined;
   const end = writer.total;
