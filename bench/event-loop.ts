@@ -9,6 +9,7 @@
  */
 import { ResultHandlesPlugin, ResultQueryTool, foldToolResult, type HandleSource } from "../src/node/index.js";
 import { ticketsOf } from "./answers.js";
+import { heldWhile } from "./timing.js";
 
 const args = Object.fromEntries(process.argv.slice(2).map((arg) => arg.replace(/^--/, "").split("=") as [string, string]));
 const rounds = Number(args.rounds ?? 5);
@@ -41,21 +42,7 @@ for (let round = 0; round < rounds + 1; round++) {
     const folded = await foldToolResult(plugin, { toolName: "bench", result: { structuredContent: value }, owner });
     const handle = (folded.structuredContent as { handle: string }).handle;
     const tool = new ResultQueryTool(() => [source]);
-    let last = performance.now();
-    let held = 0;
-    const timer = setInterval(() => {
-      const now = performance.now();
-      held = Math.max(held, now - last);
-      last = now;
-    }, 1);
-    await new Promise((resolve) => setTimeout(resolve, 5));
-    [last, held] = [performance.now(), 0];
-    const started = performance.now();
-    const answer = await tool.handler({ handle, ...query }, owner);
-    const ms = performance.now() - started;
-    await new Promise((resolve) => setTimeout(resolve, 2));
-    held = Math.max(held, performance.now() - last);
-    clearInterval(timer);
+    const { value: answer, ms, held } = await heldWhile(() => tool.handler({ handle, ...query }, owner));
     if (round === 0) continue; // warm-up
     const entry = (figures[kind] ??= { ms: [], held: [], answer: "" });
     entry.ms.push(ms);

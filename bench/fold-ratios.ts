@@ -8,6 +8,7 @@
  */
 import { ResultHandlesPlugin, foldToolResult } from "../src/node/index.js";
 import { deepChain, emptyLists, longString, rowsOf, wideObject } from "./shapes.js";
+import { heldWhile } from "./timing.js";
 
 const args = Object.fromEntries(process.argv.slice(2).map((arg) => arg.replace(/^--/, "").split("=") as [string, string]));
 const rounds = Number(args.rounds ?? 5);
@@ -22,20 +23,6 @@ const shapes: [key: string, label: string, bar: number, make: () => unknown][] =
   ["empty", "1,000,000 empty lists", 2, () => ({ lists: emptyLists(1_000_000) })],
   ["deep", "3000-deep chain", 2, () => deepChain(3000)],
 ];
-/** The worst gap between two ticks of a 1 ms timer while `task` runs (S21.4: what another call would have waited); not in the timed rounds. */
-async function longestHold(task: () => Promise<unknown>): Promise<number> {
-  let last = performance.now();
-  let held = 0;
-  const timer = setInterval(() => {
-    const now = performance.now();
-    held = Math.max(held, now - last);
-    last = now;
-  }, 1);
-  await task();
-  clearInterval(timer);
-  return Math.max(held, performance.now() - last);
-}
-
 const wanted = args.shapes?.split(",");
 console.log(`fold / JSON.stringify per shape, ${process.version}, memory store, median of ${rounds} rounds`);
 for (const [key, label, bar, make] of shapes) {
@@ -57,7 +44,7 @@ for (const [key, label, bar, make] of shapes) {
     if (round === 1) console.log(`  ${label}: ${(bytes / 1e6).toFixed(1)} MB of JSON`);
   }
   const ratio = median(fold) / median(stringify);
-  const held = await longestHold(() => foldToolResult(plugin, { toolName: "bench", result: { structuredContent: value }, owner }));
+  const { held } = await heldWhile(() => foldToolResult(plugin, { toolName: "bench", result: { structuredContent: value }, owner }));
   console.log(`${label.padEnd(24)} fold ${median(fold).toFixed(1)} ms, stringify ${median(stringify).toFixed(1)} ms: ${ratio.toFixed(2)}× (bar ${bar}×)${ratio > bar ? "  OVER" : ""}; one more fold held the event loop at most ${held.toFixed(0)} ms (S21.4)`);
 }
 await plugin.onShutdown();

@@ -63,3 +63,27 @@ export async function interleaved<Name extends string>(
   return times;
 }
 
+
+/**
+ * Runs `task` beside a 1 ms timer (S21.4): its time, and the worst gap between two ticks while it ran (the
+ * longest any other call would have waited). The timer settles for 5 ms first; the last gap counts up to
+ * 2 ms after the task, so a hold at its very end is seen.
+ */
+export async function heldWhile<T>(task: () => Promise<T>): Promise<{ value: T; ms: number; held: number }> {
+  let last = performance.now();
+  let held = 0;
+  const timer = setInterval(() => {
+    const now = performance.now();
+    held = Math.max(held, now - last);
+    last = now;
+  }, 1);
+  await new Promise((resolve) => setTimeout(resolve, 5));
+  [last, held] = [performance.now(), 0];
+  const started = performance.now();
+  const value = await task();
+  const ms = performance.now() - started;
+  await new Promise((resolve) => setTimeout(resolve, 2));
+  held = Math.max(held, performance.now() - last);
+  clearInterval(timer);
+  return { value, ms, held };
+}
