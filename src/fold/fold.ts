@@ -151,7 +151,8 @@ async function foldOrKeep(context: FoldContext, input: FoldInput, progress: { se
     // The sealer's handle where it sealed pieces ahead (S21.7): `seal` uses them for it, and only for it.
     const handle = ahead?.handle ?? store.newHandle();
     // Sealing starts now but encrypts only once the keys are derived, after the synchronous fit below:
-    // it overlaps the output schema check at most. Anything it throws is caught where it is awaited.
+    // it overlaps the output schema check at most (sealed ahead, what is left is the last pieces on the
+    // thread and the index). Anything it throws is caught where it is awaited.
     sealing = store.seal(handle, json, owner, ahead);
     sealing.catch(() => {}); // its failure is handled where it is awaited, or irrelevant if we stop first
     const folded = fitFoldedAnswer(answer, handle, config.preview, Math.floor(config.thresholdBytes / 2), keyLists);
