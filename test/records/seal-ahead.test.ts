@@ -35,6 +35,13 @@ function countingBackend() {
   return { calls, backend: { ...crypto, encrypt: (...args: Parameters<typeof crypto.encrypt>) => (calls.count++, crypto.encrypt(...args)) } };
 }
 
+/** A store on a fresh storage double, sealing with `sealThread` and a backend that counts what it encrypts on the calling thread. */
+function countingStore(sealThread: SealThread = thread) {
+  const storage = new StorageDouble();
+  const { calls, backend } = countingBackend();
+  return { storage, calls, store: new ResultHandleStore(storage, 60, { crypto: backend, sealThread }) };
+}
+
 /** Folds `value` as a fold does: a sealer from the store, handed every piece as the serialiser closes it. */
 async function saveAhead(store: ResultHandleStore, value: unknown) {
   const ahead = store.sealAhead(alice);
@@ -60,9 +67,7 @@ afterAll(async () => {
 describe("S21.7 pieces sealed while the answer is serialised (S8.5 still holds)", () => {
   it("seals every piece on the thread under a count settled from the list's bytes per item, and reads back the same answer", async () => {
     await loaded(thread);
-    const storage = new StorageDouble();
-    const { calls, backend } = countingBackend();
-    const store = new ResultHandleStore(storage, 60, { crypto: backend, sealThread: thread });
+    const { storage, calls, store } = countingStore();
     const value = rows(3_000_000);
     const { handle, pieces } = await saveAhead(store, value);
     expect(pieces).toBeGreaterThanOrEqual(5);
@@ -82,9 +87,7 @@ describe("S21.7 pieces sealed while the answer is serialised (S8.5 still holds)"
     const wide: Record<string, string> = {};
     for (let i = 0; i < 60_000; i++) wide[`key_${String(i).padStart(6, "0")}`] = `value ${i} ${"v".repeat(20 + (i % 11))}`;
     for (const value of ["é€".repeat(700_000), { note: "a".repeat(2_600_000) }, wide]) {
-      const storage = new StorageDouble();
-      const { calls, backend } = countingBackend();
-      const store = new ResultHandleStore(storage, 60, { crypto: backend, sealThread: thread });
+      const { storage, calls, store } = countingStore();
       const { handle, pieces } = await saveAhead(store, value);
       expect(pieces).toBeGreaterThanOrEqual(4);
       expect(calls.count).toBe(1);
@@ -122,9 +125,7 @@ describe("S21.7 pieces sealed while the answer is serialised (S8.5 still holds)"
 
   it("a guess that falls short (a second, larger list after the first) seals on the calling thread once the serialisation ends", async () => {
     await loaded(thread);
-    const storage = new StorageDouble();
-    const { calls, backend } = countingBackend();
-    const store = new ResultHandleStore(storage, 60, { crypto: backend, sealThread: thread });
+    const { storage, calls, store } = countingStore();
     const value = { first: rows(700_000, "a").rows, second: rows(3_500_000, "b").rows };
     const { handle, pieces } = await saveAhead(store, value);
     expect(calls.count).toBe(pieces + 1); // every piece and the index, as without a thread
@@ -135,9 +136,7 @@ describe("S21.7 pieces sealed while the answer is serialised (S8.5 still holds)"
 
   it("a guess past SEAL_AHEAD_MAX_COUNT pieces (first items far larger than the rest) seals nothing ahead, and costs nothing to make", async () => {
     await loaded(thread);
-    const storage = new StorageDouble();
-    const { calls, backend } = countingBackend();
-    const store = new ResultHandleStore(storage, 60, { crypto: backend, sealThread: thread });
+    const { storage, calls, store } = countingStore();
     const big = "b".repeat(40_000);
     const value = { rows: Array.from({ length: 2_000_000 }, (_, at) => (at < 40 ? big : at)) }; // 1.6 MB of 40 items, then 2 M small ones
     expect(countAhead((1_600_000 * 2_000_000) / 16, store.pieceBytes)).toBeGreaterThan(SEAL_AHEAD_MAX_COUNT);
@@ -151,9 +150,7 @@ describe("S21.7 pieces sealed while the answer is serialised (S8.5 still holds)"
     await loaded(thread);
     let jobs = 0;
     const failing: SealThread = { available: () => thread.available(), seal: (job) => (++jobs === 3 ? Promise.reject(new Error("injected")) : thread.seal(job)) };
-    const storage = new StorageDouble();
-    const { calls, backend } = countingBackend();
-    const store = new ResultHandleStore(storage, 60, { crypto: backend, sealThread: failing });
+    const { storage, calls, store } = countingStore(failing);
     const value = rows(2_000_000);
     const { handle, pieces } = await saveAhead(store, value);
     expect(jobs).toBe(pieces);
@@ -163,9 +160,7 @@ describe("S21.7 pieces sealed while the answer is serialised (S8.5 still holds)"
 
   it("a sealer is used only for its own store, handle and owner", async () => {
     await loaded(thread);
-    const storage = new StorageDouble();
-    const { calls, backend } = countingBackend();
-    const store = new ResultHandleStore(storage, 60, { crypto: backend, sealThread: thread });
+    const { storage, calls, store } = countingStore();
     const value = rows(1_500_000);
     const ahead = store.sealAhead(alice)!;
     const json = serializeAnswer(value, { pieceBytes: store.pieceBytes, onPiece: ahead.piece });
