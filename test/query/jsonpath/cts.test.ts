@@ -1,9 +1,8 @@
 // S14.1 S14.2: the public RFC 9535 compliance test suite, through the query function and through
-// `result_query` on a real MCP server and client. The suite is not committed here: it is read from
-// ../shared/data/jsonpath-cts.json beside the repository (cts.json of jsonpath-compliance-test-suite at
-// commit 7be7c1f, BSD-2, its licence in jsonpath-cts.LICENSE beside it), where CI has it. Without it this
-// file fails to load, so a missing suite is never a silent pass.
-import { existsSync, readFileSync } from "node:fs";
+// `result_query` on a real MCP server and client. The suite is a fixture of this repository:
+// test/fixtures/jsonpath-cts/cts.json (cts.json of jsonpath-compliance-test-suite at commit 7be7c1f, BSD-2,
+// its licence and source in that folder).
+import { readFileSync } from "node:fs";
 import { dirname, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { isDeepStrictEqual } from "node:util";
@@ -23,12 +22,9 @@ interface CtsCase {
 }
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), "../../..");
-const CTS_PATH = resolve(root, "../shared/data/jsonpath-cts.json");
+const CTS_PATH = resolve(root, "test/fixtures/jsonpath-cts/cts.json");
 /** The suite's commit gives it this many cases; another count means another suite than the one named above. */
 const CTS_CASES = 703;
-if (!existsSync(CTS_PATH)) {
-  throw new Error(`jsonpath-cts: no compliance suite at ${CTS_PATH}: put cts.json of jsonpath-compliance-test-suite (commit 7be7c1f) there`);
-}
 const cases = (JSON.parse(readFileSync(CTS_PATH, "utf8")) as { tests: CtsCase[] }).tests;
 
 const REFUSED_INVALID = new Set(["RESULT_PATH_NOT_FOUND", "INVALID_INPUT"]);
@@ -49,7 +45,13 @@ function judge(test: CtsCase, outcome: QueryResult | { error: { code: string } }
   }
   const nodes = nodesOf(outcome);
   const expected = test.results ?? [test.result!];
-  return expected.some((one) => isDeepStrictEqual(one, nodes)) ? undefined : `${test.selector}: got ${JSON.stringify(nodes).slice(0, 200)}`;
+  if (!expected.some((one) => isDeepStrictEqual(one, nodes))) return `${test.selector}: got ${JSON.stringify(nodes).slice(0, 200)}`;
+  // S14.2: a nodelist's `total` counts every selected node, null and false ones too: the suite's count
+  // (every alternative of a case selects as many nodes).
+  if (!("error" in outcome) && outcome.paths && outcome.total !== expected[0]!.length) {
+    return `${test.selector}: total ${outcome.total}, the suite selects ${expected[0]!.length}`;
+  }
+  return undefined;
 }
 
 function direct(test: CtsCase): QueryResult | { error: { code: string } } {
@@ -92,6 +94,7 @@ describe("S14.1 RFC 9535 compliance suite", () => {
     it("every case: the same outcomes, checked by the client against the listed outputSchema", async () => {
       const store = await plugin.store();
       const failures: string[] = [];
+      let paged = 0;
       for (const test of cases) {
         const handle = store.newHandle();
         await store.save(handle, test.document ?? null, owner);
@@ -100,7 +103,18 @@ describe("S14.1 RFC 9535 compliance suite", () => {
         if (Boolean(result.isError) !== ("error" in outcome)) failures.push(`${test.name}: isError disagrees with the content`);
         const failure = judge(test, outcome);
         if (failure) failures.push(`${test.name}: ${failure}`);
+        // S14.2, S25.3: a page of one node still counts them all; its one node is the first of the suite's.
+        const expected = test.results ?? [test.result];
+        if (!test.invalid_selector && "paths" in outcome && outcome.paths && expected[0]!.length > 1) {
+          const one = (await call({ handle, path: test.selector, limit: 1 })).structuredContent as QueryResult;
+          const firsts = expected.map((nodes) => nodes![0]);
+          if (one.total !== expected[0]!.length || !firsts.some((first) => isDeepStrictEqual([first], one.value))) {
+            failures.push(`${test.name}: limit 1 gave total ${one.total} and ${JSON.stringify(one.value).slice(0, 100)}, the suite selects ${expected[0]!.length}`);
+          }
+          paged++;
+        }
       }
+      expect(paged).toBeGreaterThan(100); // cases of more than one node were paged (the suite has 200-odd)
       console.log(`jsonpath-cts result_query: ${cases.length - failures.length} of ${cases.length} pass`);
       expect(failures).toEqual([]);
     });
