@@ -1,34 +1,81 @@
-// Prints one plain line, "N passed, N failed", totalled over every report the last `npm test` and the steps
-// after it wrote (newer than test-results/.started, which scripts/test.sh touches first): the Vitest
-// projects (vitest.json: node; vitest-browser.json; vitest-attacks.json), the Playwright end-to-end tests
-// (playwright.json), the soak run (npm run test:soak, vitest-soak.json) and the tarball test under other Node
-// releases (scripts/test-other-nodes.sh, vitest-node<N>.json). A report missing from the run counts as a
-// failure: npm test's four always, and those named as arguments (.ci/run names the soak and tarball ones).
-// Playwright's errors outside a test (its web server not starting) count as failures too.
-import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
+// The last line of `npm test` (scripts/test.sh) and of CI (.ci/run): one line that names every step that
+// failed, or says that all passed, and an exit status that says the same (1 when the line names a failure).
+//
+//   node scripts/test-summary.mjs LABEL [REPORT=STEP ...]
+//
+// A step failed when it exited non-zero (scripts/test.sh and .ci/run write each step's exit status to
+// test-results/steps.tsv, one "status<TAB>name" line per step), when its report says a test failed, or when
+// a report it must write is missing from this run. Reports count only when newer than test-results/.started
+// (scripts/test.sh touches it first): npm test's four always (vitest.json: the "node" project;
+// vitest-browser.json; vitest-attacks.json; playwright.json, whose errors outside a test, such as its web
+// server not starting, count as failures), and those given as REPORT=STEP (.ci/run: the soak run and the
+// tarball test under other Node releases). The line also gives the tests passed and failed over those reports.
+import { existsSync, readFileSync, statSync } from "node:fs";
 
 const dir = "test-results";
+const [label = "npm test", ...extra] = process.argv.slice(2);
 const marker = `${dir}/.started`;
 const since = existsSync(marker) ? statSync(marker).mtimeMs : Infinity;
 const fresh = (name) => existsSync(`${dir}/${name}`) && statSync(`${dir}/${name}`).mtimeMs >= since;
 
+/** The steps that failed, in the order they ran, each with why when a report says more than its exit status. */
+const failed = new Map();
+const fail = (step, why) => {
+  const whys = failed.get(step) ?? [];
+  if (why && !whys.includes(why)) whys.push(why);
+  failed.set(step, whys);
+};
+
+const steps = fresh("steps.tsv") ? readFileSync(`${dir}/steps.tsv`, "utf8").split("\n").filter(Boolean) : [];
+if (steps.length === 0) fail("(no step recorded: test-results/steps.tsv is missing)");
+for (const line of steps) {
+  const [status, step] = line.split("\t");
+  if (status !== "0") fail(step, `exit ${status}`);
+}
+
+const reports = [
+  ["vitest.json", "vitest node"],
+  ["vitest-browser.json", "vitest browser"],
+  ["playwright.json", "end-to-end (Playwright)"],
+  ["vitest-attacks.json", "vitest attacks"],
+  ...extra.map((pair) => pair.split("=")),
+];
+// A build that failed stops npm test before any report is written: the missing reports are its consequence.
+const buildFailed = steps.some((line) => line.endsWith("\tbuild") && !line.startsWith("0\t"));
+if (buildFailed) fail("build", "the steps after it did not run");
 let passed = 0;
-let failed = 0;
-for (const name of ["vitest.json", "vitest-browser.json", "vitest-attacks.json", "playwright.json", ...process.argv.slice(2)]) {
+let failures = 0;
+for (const [name, step] of reports) {
   if (!fresh(name)) {
-    console.error(`test-summary: no ${name} from this run`);
-    failed++;
+    if (!buildFailed) fail(step, `no ${name}`);
+    continue;
   }
+  let report;
+  try {
+    report = JSON.parse(readFileSync(`${dir}/${name}`, "utf8"));
+  } catch {
+    fail(step, `${name} unreadable`);
+    continue;
+  }
+  let broken = 0;
+  if (name === "playwright.json") {
+    const { stats, errors = [] } = report;
+    passed += stats.expected;
+    broken = stats.unexpected + stats.flaky + errors.length;
+  } else {
+    passed += report.numPassedTests;
+    broken = report.numFailedTests + (report.numFailedTestSuites ?? 0);
+  }
+  failures += broken;
+  if (broken > 0) fail(step, `${broken} failed`);
 }
-for (const name of readdirSync(existsSync(dir) ? dir : ".").filter((name) => /^vitest(-[a-z0-9]+)?\.json$/.test(name) && fresh(name))) {
-  const report = JSON.parse(readFileSync(`${dir}/${name}`, "utf8"));
-  passed += report.numPassedTests;
-  failed += report.numFailedTests + (report.numFailedTestSuites ?? 0);
+
+const tests = `${passed} tests passed, ${failures} failed`;
+if (failed.size === 0 && passed > 0) {
+  console.log(`${label}: all ${steps.length} steps passed (${tests})`);
+  process.exit(0);
 }
-if (fresh("playwright.json")) {
-  const { stats, errors = [] } = JSON.parse(readFileSync(`${dir}/playwright.json`, "utf8"));
-  passed += stats.expected;
-  failed += stats.unexpected + stats.flaky + errors.length;
-}
-console.log(`${passed} passed, ${failed} failed`);
-process.exit(failed === 0 && passed > 0 ? 0 : 1);
+if (failed.size === 0) fail("(no test ran)");
+const named = [...failed].map(([step, whys]) => (whys.length > 0 ? `${step} (${whys.join(", ")})` : step));
+console.log(`${label}: FAILED: ${named.join("; ")} (${tests})`);
+process.exit(1);

@@ -11,49 +11,52 @@
 #   4. the Vitest project "attacks" (S16, S21), alone: it times the server and a bystander.
 # Playwright beside the Vitest files slowed them by more than it saved (345 s against 329 s), and beside the
 # attacks it doubled their times. Every step runs even when one before it failed (but when the build
-# fails); the exit status is the first failure's. test-results/.started marks the run, so
-# scripts/test-summary.mjs counts only this run's reports.
+# fails). The last line is scripts/test-summary.mjs's: every step that failed (by its exit status, or a
+# test failed or a report missing in its report), or "all N steps passed", and the exit status says the
+# same (1 on any failure). test-results/.started marks the run, so only this run's reports count, and each
+# step's exit status goes to test-results/steps.tsv (.ci/run adds its own steps after these).
 set -uo pipefail
 cd "$(dirname "$0")/.."
 mkdir -p test-results
 touch test-results/.started
+: > test-results/steps.tsv
 
-status=0
-step() { # name, command...: runs it, prints its time, keeps the first failure
+step() { # name, command...: runs it, prints its time, records its exit status
   local name=$1 began=$SECONDS rc=0
   shift
   "$@" || rc=$?
   echo "npm test: $name: $((SECONDS - began)) s (exit $rc)"
-  [ "$rc" -eq 0 ] || [ "$status" -ne 0 ] || status=$rc
+  printf '%s\t%s\n' "$rc" "$name" >> test-results/steps.tsv
 }
+summary() { node scripts/test-summary.mjs "npm test"; }
 
-# Runs "$@" in the background, its output in test-results/$1.log; `joined NAME PID BEGAN` waits for it and prints it.
+# Runs "$@" in the background, its output in test-results/NAME.log (spaces as dashes); `joined NAME PID BEGAN` waits for it and prints it.
 beside() {
   local name=$1
   shift
-  "$@" > "test-results/$name.log" 2>&1 &
+  "$@" > "test-results/${name// /-}.log" 2>&1 &
 }
 joined() { # name, pid, began
   local rc=0
   wait "$2" || rc=$?
-  cat "test-results/$1.log"
+  cat "test-results/${1// /-}.log"
   echo "npm test: $1 (beside): $((SECONDS - $3)) s (exit $rc)"
-  [ "$rc" -eq 0 ] || [ "$status" -ne 0 ] || status=$rc
+  printf '%s\t%s\n' "$rc" "$1" >> test-results/steps.tsv
 }
 
 step "build" npm run build --silent
-[ "$status" -eq 0 ] || exit "$status"
+grep -q $'^0\tbuild$' test-results/steps.tsv || { summary; exit 1; }
 
 browser_began=$SECONDS
-beside vitest-browser npx vitest run --project browser --outputFile.json=test-results/vitest-browser.json
+beside "vitest browser" npx vitest run --project browser --outputFile.json=test-results/vitest-browser.json
 browser_pid=$!
 site_began=$SECONDS
-beside docs-site bash -c "npm run docs:site --silent && npm run playground:build --silent"
+beside "docs site and playground" bash -c "npm run docs:site --silent && npm run playground:build --silent"
 site_pid=$!
 step "vitest node" npx vitest run --project node --maxWorkers=3
-joined vitest-browser "$browser_pid" "$browser_began"
-joined docs-site "$site_pid" "$site_began"
+joined "vitest browser" "$browser_pid" "$browser_began"
+joined "docs site and playground" "$site_pid" "$site_began"
 
 step "end-to-end (Playwright)" env E2E_PREBUILT=1 npx playwright test
-step "vitest attacks (alone)" npx vitest run --project attacks --outputFile.json=test-results/vitest-attacks.json
-exit "$status"
+step "vitest attacks" npx vitest run --project attacks --outputFile.json=test-results/vitest-attacks.json
+summary
