@@ -4,6 +4,9 @@
  * options and their checks (S3) are `ResultHandlesOptions` and `resolveOptions`.
  */
 import type { ResolvedStorageConfig } from "./storage/config.js";
+import type { HostLimit } from "./defaults.js";
+
+export type { HostLimit } from "./defaults.js";
 
 /** Context handed to `foldPolicy` (S3, S4.5). */
 export interface FoldPolicyContext {
@@ -31,4 +34,9 @@ export interface ResultHandlesConfig {
   readonly namespace: string;
   /** Units of work one call may cost (S21.1, `CostMeter`). */
   readonly costLimit: number;
+  /**
+   * The hosts' cuts by `clientInfo.name` (S23.1): the known table with the option's entries over it, or
+   * none when `hostLimits` is `false`.
+   */
+  readonly hostLimits: Readonly<Record<string, HostLimit>>;
 }

@@ -41,6 +41,50 @@ export const TOKEN_BYTES_DECIDE = 16;
 export const TOKEN_SAMPLE_CHARS = 16 * 1024;
 /** With `thresholdTokens`, `result_query`'s slice limit in bytes per token of the threshold (Claude Code counts 4 characters a token). */
 export const BYTES_PER_TOKEN = 4;
+/**
+ * What one host keeps of a tool's answer before it cuts or spills it, silently for the model (S23.1): a
+ * limit in one or more units (bytes of UTF-8, characters as the host counts them, lines, tokens). `host`
+ * is how the hint names it ("folded to fit Codex's 10 KiB limit").
+ */
+export interface HostLimit {
+  readonly host?: string;
+  readonly bytes?: number;
+  readonly chars?: number;
+  readonly lines?: number;
+  readonly tokens?: number;
+}
+/**
+ * The hosts `hostLimits: "auto"` knows (S23.1), keyed by the `clientInfo.name` each sends in `initialize`
+ * (compared exactly: "Cline" and "Zed" are capitalised), each name and cut from the host's own source.
+ * Copilot CLI cuts MCP text at 10 KB (github/copilot-cli #1732) but its source is closed and no client
+ * name is published: add it with `hostLimits: { "<its name>": { bytes: 10000 } }`.
+ */
+export const KNOWN_HOST_LIMITS: Readonly<Record<string, HostLimit>> = Object.freeze({
+  // openai/codex codex-rs/core/src/mcp_connection_manager.rs: `Implementation { name: "codex-mcp-client", title: "Codex" }`;
+  // the cut: codex-rs/core/src/context_manager/truncate.rs, MODEL_FORMAT_MAX_BYTES = 10 * 1024, MODEL_FORMAT_MAX_LINES = 256
+  // (openai/codex #6544, #7906).
+  "codex-mcp-client": Object.freeze({ host: "Codex", bytes: 10 * 1024, lines: 256 }),
+  // google-gemini/gemini-cli packages/core/src/tools/mcp-client.ts: `new Client({ name: "gemini-cli-mcp-client" })`;
+  // the cut: packages/core/src/config/config.ts, DEFAULT_TRUNCATE_TOOL_OUTPUT_THRESHOLD = 40_000 (#18446, #19365).
+  "gemini-cli-mcp-client": Object.freeze({ host: "Gemini CLI", chars: 40_000 }),
+  // Claude Code is closed source: "claude-code" is the name public MCP servers record from its sessions. Its cut
+  // is MAX_MCP_OUTPUT_TOKENS, 25,000 tokens by default (its docs), counted as characters / 4 (BYTES_PER_TOKEN).
+  "claude-code": Object.freeze({ host: "Claude Code", tokens: 25_000 }),
+  // cline/cline apps/vscode/src/services/mcp/McpHub.ts: `new Client({ name: "Cline" })`; the cut, 100 KB, as
+  // issue 38 reports it (the constant was not located in its source).
+  Cline: Object.freeze({ host: "Cline", bytes: 100_000 }),
+  // block/goose crates/goose/src/agents/mcp_client.rs: `Implementation { name: "goose" }`; it spills an answer
+  // past 200,000 characters to a file.
+  goose: Object.freeze({ host: "Goose", chars: 200_000 }),
+  // zed-industries/zed crates/context_server/src/client.rs: client info name "Zed"; it cuts at 64 KiB.
+  Zed: Object.freeze({ host: "Zed", bytes: 64 * 1024 }),
+});
+/**
+ * The part of a host's cut kept for what surrounds the answer (S23.1: the envelope, the host's own framing):
+ * an answer folds once over the cut less this fraction of it, in the host's unit (Codex: past 9,600 bytes
+ * or 240 lines).
+ */
+export const HOST_CUT_MARGIN = 1 / 16;
 export const DEFAULT_TTL_SECONDS = 600;
 export const DEFAULT_PREVIEW = Object.freeze({ items: 5, chars: 500 });
 export const DEFAULT_NAMESPACE = "result-handles";

@@ -40,6 +40,8 @@ export type { CreateResultHandleStoreOptions } from "./plugin/open-store.js";
 export type {
   FoldPolicy,
   FoldPolicyContext,
+  HostLimit,
+  HostLimitOption,
   OptionsRuntime,
   ResolvedStorageConfig,
   ResultHandlesConfig,

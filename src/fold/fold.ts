@@ -12,6 +12,8 @@ import { serializeAnswerInTurns, type PieceOptions, type SerializedAnswer } from
 import type { ResultHandleStore } from "../records/store.js";
 import type { SealAhead } from "../records/seal-ahead.js";
 import type { ToolResult } from "../util/tool-result.js";
+import { describeCut, foldBudgetBytes, hostCutOf, lineCount, passedUnit, sliceBytes, type HostMeasures } from "../host-cut.js";
+import { utf8Length } from "../util/utf8.js";
 
 /** Anything with a Standard Schema `validate` (zod 4, valibot, the MCP SDK's wrappers). */
 export interface StandardSchemaLike {
@@ -55,6 +57,8 @@ export interface FoldInput {
   references?: boolean;
   /** The host serves `result-handle://` resources (S15.4): the folded content then ends with a `resource_link`. */
   resourceLink?: boolean;
+  /** The calling host's `clientInfo.name`, when known (S23.2): an answer over that host's cut folds too. */
+  client?: string;
 }
 
 /**
@@ -114,13 +118,18 @@ async function foldOrKeep(context: FoldContext, input: FoldInput, progress: { se
   try {
     // S4.3 in bytes: the serialisation wrote them as UTF-8 pieces, ready to encrypt (S8.5).
     const bytes = json.bytes;
+    const cut = hostCutOf(config, input.client);
     let tokens: number | undefined;
+    let over: boolean;
     if (config.thresholdTokens !== undefined) {
       // S18.6: by estimated tokens, the estimate made only where the byte size does not decide alone.
       const counted = await overTokens(json, config.thresholdTokens);
-      if (!counted.fold) return result;
+      over = counted.fold;
       tokens = counted.tokens;
-    } else if (bytes <= config.thresholdBytes) return result;
+    } else over = bytes > config.thresholdBytes;
+    // S23.1: under the threshold, an answer still folds when the calling host would cut it.
+    const cutBy = over ? undefined : passedUnit(cut, hostMeasures(result, json));
+    if (!over && cutBy === undefined) return result;
     if (!owner.session && !owner.caller) {
       // S4.4: nobody could read the handle back. Say why once per tool, or a user never learns it.
       context.warnOnce(
@@ -155,7 +164,7 @@ async function foldOrKeep(context: FoldContext, input: FoldInput, progress: { se
     // thread and the index). Anything it throws is caught where it is awaited.
     sealing = store.seal(handle, json, owner, ahead);
     sealing.catch(() => {}); // its failure is handled where it is awaited, or irrelevant if we stop first
-    const folded = fitFoldedAnswer(answer, handle, config.preview, Math.floor(config.thresholdBytes / 2), keyLists);
+    const folded = fitFoldedAnswer(answer, handle, config.preview, foldBudgetBytes(config, cut), keyLists);
 
     if (input.outputSchema && !(await admits(input.outputSchema, folded))) {
       context.warnOnce(
@@ -173,12 +182,39 @@ async function foldOrKeep(context: FoldContext, input: FoldInput, progress: { se
       context.warn(`result-handles: the store could not keep the answer of tool "${toolName}" (${describeError(error)}); sent it whole`);
       return result;
     }
-    const examples = hintExamples(answer, folded.preview, config.thresholdBytes, keyLists);
-    return foldedResult(result, folded, { bytes, ttlSeconds: config.ttlSeconds, examples, references: input.references === true, resourceLink: input.resourceLink === true, ...(tokens !== undefined ? { tokens } : {}) });
+    // Examples sized to the slices this host's calls get (S23.2), so each works as written.
+    const examples = hintExamples(answer, folded.preview, sliceBytes(config, cut), keyLists);
+    return foldedResult(result, folded, {
+      bytes,
+      ttlSeconds: config.ttlSeconds,
+      examples,
+      references: input.references === true,
+      resourceLink: input.resourceLink === true,
+      ...(tokens !== undefined ? { tokens } : {}),
+      ...(cut && cutBy !== undefined ? { cut: describeCut(cut, cutBy) } : {}),
+    });
   } finally {
     if (sealing) sealing.then(() => release(json), () => {});
     else release(json);
   }
+}
+
+/**
+ * The answer as the host counts it (S23.1): a text-only answer by its text, as sent; one with
+ * `structuredContent` by its JSON too (hosts such as Codex show that), whichever is larger in each unit.
+ * Asked only of an answer under the threshold, so decoding its JSON to count characters costs at most that.
+ */
+function hostMeasures(result: ToolResult, json: SerializedAnswer): HostMeasures {
+  const only = result.content?.length === 1 ? result.content[0] : undefined;
+  const text = only?.type === "text" && typeof only.text === "string" ? only.text : undefined;
+  const structured = result.structuredContent !== undefined || text === undefined;
+  let chars: number | undefined;
+  return {
+    bytes: Math.max(structured ? json.bytes : 0, text === undefined ? 0 : utf8Length(text)),
+    chars: () => (chars ??= Math.max(structured ? json.text.length : 0, text?.length ?? 0)),
+    // Compact JSON is one line; a text's newlines are the host's lines.
+    lines: () => Math.max(1, text === undefined ? 1 : lineCount(text)),
+  };
 }
 
 const NOT_FOLDABLE = Symbol("not foldable");

@@ -20,6 +20,8 @@ export interface FoldedFacts {
   resourceLink: boolean;
   /** The estimated token count, when the plugin folds by tokens (S18.6). */
   tokens?: number;
+  /** The host's cut that made it fold, not the threshold (S23.2): "Codex's 10 KiB limit". */
+  cut?: string;
 }
 
 /** The hint text of S5.2 (and S15.3), with the real handle and this answer's own examples filled in (S18.1). */
@@ -28,7 +30,7 @@ export function hintText(handle: string, facts: FoldedFacts): string {
   const call = (args: Record<string, unknown>) => `${RESULT_QUERY_TOOL_NAME} ${JSON.stringify({ handle, ...args })}`;
   const first = { path: examples.path, limit: examples.limit };
   let hint =
-    `This answer (${facts.bytes} bytes) was folded: above are its preview and shape. Read the parts you need with the ` +
+    `This answer (${facts.bytes} bytes) was folded${facts.cut ? ` to fit ${facts.cut}` : ""}: above are its preview and shape. Read the parts you need with the ` +
     `${RESULT_QUERY_TOOL_NAME} tool and handle ${handle}, valid for ${facts.ttlSeconds} seconds. Example: ${call(first)}.`;
   if (examples.text) hint += ` It is one string: offset and limit count characters.`;
   // S14.7, S18.1: a filter and a search true of this answer, each a call that works as written.

@@ -51,6 +51,8 @@ export interface ToolCall<Call> {
   toolMeta?: Record<string, unknown>;
   /** Handed to `foldPolicy` as `context.request`. */
   request?: unknown;
+  /** The calling host's `clientInfo.name`, when known (S23.2). */
+  client?: string;
 }
 
 export class HostInstances<Call> {
@@ -149,6 +151,7 @@ export class HostInstances<Call> {
       request: call.request,
       references: this.referencesOn,
       resourceLink: installation.resources,
+      ...(call.client !== undefined ? { client: call.client } : {}),
     });
   }
 
@@ -177,9 +180,12 @@ export class HostInstances<Call> {
     };
   }
 
-  /** Answers a `result_query` call; each instance's store is read with that installation's owner. */
-  query(args: unknown, call: Call): Promise<ToolResult> {
-    return this.queryTool.handler(args, this.ownerFor(call));
+  /**
+   * Answers a `result_query` call; each instance's store is read with that installation's owner, and its
+   * slices stay within the cut of the calling host, `client` (S23.2).
+   */
+  query(args: unknown, call: Call, client?: string): Promise<ToolResult> {
+    return this.queryTool.handler(args, this.ownerFor(call), client);
   }
 }
 

@@ -137,3 +137,22 @@ export function clientCapabilities(server: object, ctx: unknown): Record<string,
   const declared = typeof inner?.getClientCapabilities === "function" ? inner.getClientCapabilities() : undefined;
   return typeof declared === "object" && declared !== null ? (declared as Record<string, unknown>) : undefined;
 }
+
+/**
+ * The `clientInfo.name` of the client that sent a request (S23.2): on the 2026-07-28 era the request's own
+ * envelope (`io.modelcontextprotocol/clientInfo`); on a 2025 connection what its `initialize` said
+ * (`Server.getClientVersion()`). Undefined when unknown (a 2025 request served statelessly).
+ */
+export function clientName(server: object, ctx: unknown): string | undefined {
+  const envelope = (ctx as { mcpReq?: { envelope?: Record<string, unknown> } } | undefined)?.mcpReq?.envelope;
+  if (envelope && typeof envelope["io.modelcontextprotocol/protocolVersion"] === "string") {
+    return nameOf(envelope["io.modelcontextprotocol/clientInfo"]);
+  }
+  const inner = (server as { server?: { getClientVersion?: () => unknown } }).server;
+  return nameOf(typeof inner?.getClientVersion === "function" ? inner.getClientVersion() : undefined);
+}
+
+function nameOf(info: unknown): string | undefined {
+  const name = typeof info === "object" && info !== null ? (info as { name?: unknown }).name : undefined;
+  return typeof name === "string" ? name : undefined;
+}

@@ -8,7 +8,7 @@ import { joinHost, type HostInstances } from "./instances.js";
 import { withShortValidationErrors } from "./references.js";
 import { serveHandleResources } from "./resources.js";
 import { serveViewer, type ViewerOption } from "./viewer.js";
-import { assertSupportedServer, interceptToolCalls } from "./mcp-sdk-internals.js";
+import { assertSupportedServer, clientName, interceptToolCalls } from "./mcp-sdk-internals.js";
 
 export { defaultOwner, type McpRequestContextLike } from "./mcp-owner.js";
 
@@ -95,6 +95,7 @@ export function installOnMcpServer(instance: PluginInstance, server: McpServerLi
         outputSchema: tool.outputSchema,
         toolMeta: tool._meta,
         request: ctx,
+        client: clientName(server, ctx),
       });
     });
     registerResultQuery(server, instances);
@@ -122,7 +123,7 @@ function registerResultQuery(server: McpServerLike, instances: HostInstances<Mcp
       annotations: queryTool.annotations,
       _meta: queryTool.listingMeta(),
     },
-    (async (args: unknown, ctx: McpRequestContextLike) => instances.query(args, ctx)) as (...args: never[]) => unknown,
+    (async (args: unknown, ctx: McpRequestContextLike) => instances.query(args, ctx, clientName(server, ctx))) as (...args: never[]) => unknown,
   ) as { description?: string; _meta?: Record<string, unknown> } | undefined;
   // A later install may turn references off or bring a larger threshold: the listing follows, without a
   // list_changed notification (the server is still being set up).

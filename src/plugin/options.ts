@@ -6,7 +6,9 @@ import {
   DEFAULT_THRESHOLD_BYTES,
   DEFAULT_TTL_SECONDS,
   BYTES_PER_TOKEN,
+  KNOWN_HOST_LIMITS,
   MIN_THRESHOLD_BYTES,
+  type HostLimit,
 } from "../defaults.js";
 import { ResultHandlesConfigurationError, type ConfigurationIssue } from "../errors.js";
 import { text, whole } from "../util/option-schema-parts.js";
@@ -23,12 +25,13 @@ import {
 } from "../storage/config.js";
 
 import { nearestKey } from "../query/refusals/nearest-key.js";
+import { isPlainObject } from "../util/json.js";
 import { BARE_CATALOG } from "./bare-catalog.js";
 
 const positive = () => whole(1);
 
 export type { ResolvedStorageConfig, StorageConfig, StorageType } from "../storage/config.js";
-export type { FoldPolicy, FoldPolicyContext, ResultHandlesConfig } from "../config.js";
+export type { FoldPolicy, FoldPolicyContext, HostLimit, ResultHandlesConfig } from "../config.js";
 import type { FoldPolicy, ResultHandlesConfig } from "../config.js";
 
 /** Options of `ResultHandlesPlugin.init`, all optional. An invalid value or unknown key throws `ResultHandlesConfigurationError`. */
@@ -69,7 +72,25 @@ export interface ResultHandlesOptions {
    * Positive whole number. Default 1000000000 (about one second).
    */
   costLimit?: number;
+  /**
+   * Fold also what the calling host would cut (S23): `"auto"` (default) knows Codex, Gemini CLI, Claude Code,
+   * Cline, Goose and Zed by the `clientInfo.name` they send, and folds an answer over that host's cut (less
+   * a margin) even under `thresholdBytes`; `result_query`'s slices stay within it too. `false` turns this
+   * off; an object `{ [clientInfo.name]: { bytes?, chars?, lines?, tokens? } }` adds hosts or replaces the
+   * known entries (positive whole numbers, at least one unit each).
+   */
+  hostLimits?: "auto" | false | Readonly<Record<string, HostLimitOption>>;
 }
+
+/** One host's cut as `hostLimits` takes it (S23.1): any of the four units, positive whole numbers. */
+export interface HostLimitOption {
+  bytes?: number;
+  chars?: number;
+  lines?: number;
+  tokens?: number;
+}
+
+const HOST_LIMIT_UNITS = ["bytes", "chars", "lines", "tokens"] as const;
 
 
 const optionsShape = {
@@ -80,6 +101,7 @@ const optionsShape = {
   foldPolicy: z.custom<FoldPolicy>((v) => typeof v === "function", { message: "must be a function" }).optional(),
   namespace: text().optional(),
   costLimit: positive().optional(),
+  hostLimits: z.unknown().optional(), // checked by hostLimitIssues, which names each bad entry (S23.1)
 };
 const schemas = new WeakMap<StorageCatalog, z.ZodType<ResultHandlesOptions>>();
 
@@ -110,7 +132,7 @@ export function resolveOptions(input: unknown, given: OptionsRuntime): ResultHan
   // A page refuses server stores before anything else (S9.4); Node reports a page-only store with the rest.
   const placement = placementIssues(input, runtime);
   const parsed = optionsSchema(runtime.storage).safeParse(input ?? {});
-  const both = bothThresholds(input);
+  const both = [...bothThresholds(input), ...hostLimitIssues(input)];
   if (!parsed.success || placement.length > 0 || both.length > 0) {
     const schema = optionsSchema(runtime.storage);
     let issues = parsed.error?.issues.flatMap((issue) => toConfigurationIssues(issue, runtime.storage, schema, input)) ?? [];
@@ -135,7 +157,50 @@ export function resolveOptions(input: unknown, given: OptionsRuntime): ResultHan
     storage: resolveStorage(storage, runtime),
     namespace: options.namespace ?? DEFAULT_NAMESPACE,
     costLimit: options.costLimit ?? DEFAULT_COST_LIMIT,
+    hostLimits: resolveHostLimits(options.hostLimits),
   });
+}
+
+/** S23.1: the known table, nothing (`false`), or the table with the option's entries added or replacing. */
+function resolveHostLimits(option: ResultHandlesOptions["hostLimits"]): Readonly<Record<string, HostLimit>> {
+  if (option === false) return Object.freeze({});
+  if (option === undefined || option === "auto") return KNOWN_HOST_LIMITS;
+  const given = Object.entries(option).map(([name, limit]): [string, HostLimit] => {
+    const known = Object.hasOwn(KNOWN_HOST_LIMITS, name) ? KNOWN_HOST_LIMITS[name]!.host : undefined;
+    const units = Object.fromEntries(HOST_LIMIT_UNITS.filter((unit) => limit[unit] !== undefined).map((unit) => [unit, limit[unit]]));
+    return [name, Object.freeze({ host: known ?? name, ...units })];
+  });
+  // fromEntries defines own members: a host named "__proto__" or "constructor" is an entry like any other.
+  return Object.freeze(Object.fromEntries([...Object.entries(KNOWN_HOST_LIMITS), ...given]));
+}
+
+/** S23.1, S3.1: every problem of a `hostLimits` option, each named by its path. */
+function hostLimitIssues(input: unknown): ConfigurationIssue[] {
+  const option = (input as { hostLimits?: unknown } | null | undefined)?.hostLimits;
+  if (option === undefined || option === "auto" || option === false) return [];
+  if (!isPlainObject(option)) {
+    return [{ path: "hostLimits", message: 'must be "auto", false, or an object of { bytes?, chars?, lines?, tokens? } by clientInfo.name' }];
+  }
+  const issues: ConfigurationIssue[] = [];
+  for (const [name, limit] of Object.entries(option)) {
+    const path = `hostLimits.${name}`;
+    if (name.trim() === "") issues.push({ path: "hostLimits", message: "a host's clientInfo.name must not be empty" });
+    if (!isPlainObject(limit)) {
+      issues.push({ path, message: "must be an object with bytes, chars, lines or tokens (positive whole numbers)" });
+      continue;
+    }
+    const units = HOST_LIMIT_UNITS as readonly string[];
+    for (const [unit, value] of Object.entries(limit)) {
+      if (!units.includes(unit)) {
+        const near = nearestKey(Object.fromEntries(units.map((known) => [known, true])), units, unit);
+        issues.push({ path: `${path}.${unit}`, message: `unknown unit${near ? `; did you mean ${near}?` : ""} (bytes, chars, lines or tokens)` });
+      } else if (typeof value !== "number" || !Number.isSafeInteger(value) || value < 1) {
+        issues.push({ path: `${path}.${unit}`, message: "must be a positive whole number" });
+      }
+    }
+    if (!HOST_LIMIT_UNITS.some((unit) => limit[unit] !== undefined)) issues.push({ path, message: "give at least one of bytes, chars, lines, tokens" });
+  }
+  return issues;
 }
 
 /** S18.6, S3.1: one threshold, in bytes or in tokens; both given is a problem named with the others. */

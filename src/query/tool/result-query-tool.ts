@@ -19,6 +19,7 @@ import type { ResultHandleStore, StoredValue } from "../../records/store.js";
 import { textResult, type ToolResult } from "../../util/tool-result.js";
 import { jsonSize, withKnownSizes } from "../../util/size.js";
 import { withNotes } from "../refusals/notes.js";
+import { hostCutOf, sliceBytes } from "../../host-cut.js";
 
 /** A plugin instance as `result_query` sees it: where its handles live and how large a slice may be. */
 export interface HandleSource {
@@ -64,9 +65,9 @@ export class ResultQueryTool {
   constructor(private readonly sources: () => readonly HandleSource[]) {}
 
   /** Handles a call; refusals come back as `{ isError: true, structuredContent: { error } }`, never thrown. */
-  async handler(args: unknown, owner: OwnerOf): Promise<ToolResult> {
+  async handler(args: unknown, owner: OwnerOf, client?: string): Promise<ToolResult> {
     try {
-      const result = await this.query(args, owner);
+      const result = (await this.queryUntil(args, owner, client)).result;
       return textResult(result as unknown as Record<string, unknown>);
     } catch (error) {
       return refusalResult(error);
@@ -79,12 +80,17 @@ export class ResultQueryTool {
   }
 
   /** `query`, and when the handle expires (epoch ms): a resource read says how long its answer holds (S15.4). */
-  async queryUntil(rawArgs: unknown, owner: OwnerOf): Promise<{ result: QueryResult; expiresAt: number }> {
+  async queryUntil(rawArgs: unknown, owner: OwnerOf, client?: string): Promise<{ result: QueryResult; expiresAt: number }> {
     const args = parseQueryArguments(rawArgs);
     const plan = planPath(args.path); // parsed once, whatever the number of instances; the store reads what it selects
     const meterOf = callMeters();
-    let found = await this.find(args.handle, owner, (source) => selectorFor(plan, args, { kind: "page", thresholdBytes: source.config.thresholdBytes }), "shared", meterOf);
-    const { config } = found.source;
+    // S23.2: slices within the calling host's cut as well as the threshold (the instance's own table).
+    const configOf = (source: HandleSource): ResultHandlesConfig => {
+      const limit = sliceBytes(source.config, hostCutOf(source.config, client));
+      return limit === source.config.thresholdBytes ? source.config : { ...source.config, thresholdBytes: limit };
+    };
+    let found = await this.find(args.handle, owner, (source) => selectorFor(plan, args, { kind: "page", thresholdBytes: configOf(source).thresholdBytes }), "shared", meterOf);
+    const config = configOf(found.source);
     const meter = meterOf(found.source); // one meter for all the call does (S21.1): its reads, the summary's check, the query
     if (found.summary) {
       // Read as a summary (S16.4): a refusal built from it is the refusal of the whole (every part counts at
