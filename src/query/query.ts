@@ -12,13 +12,16 @@ import { cutForMessage, quoteArgument } from "../util/quote-argument.js";
 import { jsonSize } from "../util/size.js";
 import { isText, type PiecedString } from "../util/pieced-string.js";
 import { PiecedObject } from "../util/pieced-object.js";
+import { parseAggregate } from "./aggregate/spec.js";
+import { aggregatePlan, aggregateWhole, aggregateWholeSliced } from "./aggregate/aggregate.js";
 
 export type { QueryArguments } from "./paths/plan.js";
 
 /** What `result_query` returns (S7.5). */
 export interface QueryResult {
   path: string;
-  value: unknown;
+  /** The slice, the nodes' values, the hits, or an aggregate's figures (absent when it answers groups). */
+  value?: unknown;
   total?: number;
   offset?: number;
   nextOffset?: number;
@@ -26,6 +29,9 @@ export interface QueryResult {
   paths?: string[];
   /** What the answer's emptiness means (S18.2), and how a lenient argument was read (S18.4). */
   note?: string;
+  /** An aggregate by a member (S24.1): the page of groups, and how many there are in all. */
+  groups?: Record<string, unknown>[];
+  groupCount?: number;
 }
 
 /**
@@ -34,7 +40,7 @@ export interface QueryResult {
  */
 export function parseQueryArguments(raw: unknown): QueryArguments {
   if (!isPlainObject(raw)) throw invalid("arguments must be an object with at least { handle }");
-  const { handle, path, offset, limit, page, fields, search } = raw;
+  const { handle, path, offset, limit, page, fields, search, aggregate } = raw;
   // Missing and mistyped are told apart: a number such as 42 is a wrong handle, not a forgotten one.
   if (handle === undefined || handle === null || handle === "") {
     throw invalid("handle is required: pass the handle string from the folded answer");
@@ -77,6 +83,13 @@ export function parseQueryArguments(raw: unknown): QueryArguments {
     if (args.fields) throw invalid("give search or fields, not both: search answers hits { path, text }, not objects");
     args.search = text;
   }
+  if (aggregate !== undefined) {
+    if (args.search !== undefined) {
+      throw invalid("give search or aggregate, not both: search finds text ({ handle, search }); aggregate counts the nodes a path selects, and a filter finds text in them (path \"$.rows[?search(@.title, 'printer')]\")");
+    }
+    if (args.fields) throw invalid("give fields or aggregate, not both: fields picks keys of each node; an aggregate answers counts and figures of the members it names (by, sum, min, max, avg, distinct)");
+    args.aggregate = parseAggregate(aggregate, notes);
+  }
   if (notes.length > 0) args.notes = notes;
   return args;
 }
@@ -114,6 +127,7 @@ export function queryValue(answer: unknown, args: QueryArguments, thresholdBytes
 
 /** `queryValue` for a path planned already (the plan the store read with). */
 export function answerPlan(answer: unknown, plan: QueryPlan, args: QueryArguments, thresholdBytes: number, meter?: CostMeter): QueryResult {
+  if (args.aggregate) return aggregateWhole(answer, aggregatePlan(plan), args.aggregate, args, thresholdBytes, meter);
   if (plan.kind === "refused") throw plan.error;
   if (plan.kind === "nodelist") {
     const { compiled } = plan;
@@ -168,6 +182,7 @@ export function answerPlan(answer: unknown, plan: QueryPlan, args: QueryArgument
  * letting other calls in between nodes.
  */
 export async function answerPlanSliced(answer: unknown, plan: QueryPlan, args: QueryArguments, thresholdBytes: number, meter: CostMeter): Promise<QueryResult> {
+  if (args.aggregate) return aggregateWholeSliced(answer, aggregatePlan(plan), args.aggregate, args, thresholdBytes, meter);
   if (plan.kind !== "nodelist") return answerPlan(answer, plan, args, thresholdBytes);
   return nodelistResult(() => nodelistPageSliced((watch) => selectNodes(plan.compiled, answer, plan.path, meter, watch), plan.path, args, thresholdBytes, meter, plan.compiled.watch), plan.path, thresholdBytes);
 }

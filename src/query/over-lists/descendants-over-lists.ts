@@ -13,14 +13,13 @@ import type { BatchReading, StreamedAnswer } from "../../records/read/batch-sour
 import { hasOwn } from "../../util/json.js";
 import { Location, runFrom, selectFrom, tick, useMeter, type JsonPathNode, type CostMeter } from "../jsonpath/jsonpath.js";
 import { descendantsPlanAt, type ItemPlan } from "../jsonpath/item-plan.js";
-import { listNodes } from "./list-nodes.js";
-import type { NodelistPager } from "../paths/nodelist.js";
+import { listNodes, type NodeSink } from "./list-nodes.js";
 import type { BatchWorkers } from "../workers/pool.js";
 
 type Entry = { value: unknown; location: Location } | { list: number; location: Location };
 
 /** The nodes of `items` (descendants by name) in `answer`'s outside parts and lists, into `pager`, in order. */
-export async function descendantNodes(answer: StreamedAnswer, items: ItemPlan, query: string, pager: NodelistPager, budget: CostMeter, workers?: BatchWorkers): Promise<BatchReading> {
+export async function descendantNodes(answer: StreamedAnswer, items: ItemPlan, query: string, pager: NodeSink, budget: CostMeter, workers?: BatchWorkers): Promise<BatchReading> {
   const { names, segments, rest } = items.descendants ?? unreachable();
   const emit = (nodes: Iterable<JSONPathNode>) => {
     for (const node of selectFrom(runFrom(rest, nodes), query, budget) as Iterable<JsonPathNode>) if (!pager.add(node)) return false;

@@ -8,8 +8,29 @@ import type { BatchReading, StreamedAnswer } from "../../records/read/batch-sour
 import { batchesToRead, countInWorkers, takeCounts } from "./worker-counts.js";
 import type { CostMeter } from "../jsonpath/jsonpath.js";
 import { admits, type ItemPlan } from "../jsonpath/item-plan.js";
-import type { NodelistPager } from "../paths/nodelist.js";
+import type { JsonPathNode } from "../jsonpath/jsonpath.js";
 import type { BatchWorkers } from "../workers/pool.js";
+import type { MemberWatch } from "../refusals/member-watch.js";
+import type { AggregationState } from "../aggregate/aggregation.js";
+import type { AggregateSpec } from "../aggregate/spec.js";
+
+/**
+ * What takes a query's nodes as its lists are read: a nodelist's page (`NodelistPager`), or an aggregate
+ * (`Aggregation`, S24), which the batch workers build a state of besides their counts.
+ */
+export interface NodeSink {
+  /** Takes a node; false when the answer is known (a page refused as too large): stop reading. */
+  add(node: JsonPathNode): boolean;
+  /** Nodes taken so far. */
+  readonly counted: number;
+  /** Whether nodes `from` to `from + count - 1` (in the order counted) must be read here. */
+  onPage(from: number, count: number): boolean;
+  /** Takes nodes counted on a batch worker (and, for an aggregate, the state it built of a job's batches). */
+  skip(count: number, state?: AggregationState): void;
+  readonly watch?: MemberWatch;
+  /** The aggregate the workers build a state of, when the sink is one. */
+  readonly aggregate?: AggregateSpec;
+}
 
 /** How a list's reading ended: read, or the page refused as too large ("stopped": nothing more to read), or a piece not read. */
 export type ListReading = BatchReading | "stopped";
@@ -20,12 +41,12 @@ export async function listNodes(
   items: ItemPlan,
   /** The query as the item plan reads this list (for the workers), and as the caller asked it (for refusals). */
   query: { list: string; asked: string; at?: readonly (string | number)[] },
-  pager: NodelistPager,
+  pager: NodeSink,
   budget: CostMeter,
   workers?: BatchWorkers,
 ): Promise<ListReading> {
   const { length } = answer.lists[list]!;
-  const counts = await countInWorkers(answer, list, items, query, workers, budget);
+  const counts = await countInWorkers(answer, list, items, query, workers, budget, pager.aggregate);
   if (typeof counts === "string") return counts;
   const read = counts && batchesToRead(counts, pager);
   let counted = 0; // batches before this one are in `pager` and `budget`

@@ -22,6 +22,8 @@ import { Search, type StartNode } from "../search/search.js";
 import { hitCounter, textMayHold } from "../search/text.js";
 import type { BatchWorkers } from "../workers/pool.js";
 import { describeSearched, plural } from "../refusals/notes.js";
+import { Aggregation } from "../aggregate/aggregation.js";
+import { tooDeepToAggregate, type NodelistPlan } from "../aggregate/aggregate.js";
 
 export async function answerOverBatches(
   answer: StreamedAnswer,
@@ -34,6 +36,7 @@ export async function answerOverBatches(
   if (args.search !== undefined) return searchOverBatches(answer, plan, args.search, args, config, meter);
   if (plan.kind !== "nodelist" || !plan.items) throw new Error("unreachable: a stream is selected only for an item plan");
   const { items } = plan;
+  if (args.aggregate) return aggregateOverBatches(answer, plan, args, config.thresholdBytes, workers, meter);
   let reading: BatchReading = "read";
   const result = await nodelistResult(
     async () => {
@@ -54,6 +57,30 @@ export async function answerOverBatches(
     config.thresholdBytes,
   );
   return reading === "read" ? result : reading;
+}
+
+/**
+ * An aggregate over lists read batch by batch (S24.3): the nodes a filter would page through, taken by an
+ * `Aggregation`; a list counted on the batch workers comes back as their states, and no batch is read
+ * again here (an aggregate has no page of nodes).
+ */
+async function aggregateOverBatches(answer: StreamedAnswer, plan: NodelistPlan, args: QueryArguments, thresholdBytes: number, workers: BatchWorkers | undefined, meter: CostMeter): Promise<QueryResult | Exclude<BatchReading, "read">> {
+  const items = plan.items!;
+  const aggregation = new Aggregation(args.aggregate!, plan.path, plan.compiled.watch);
+  meter.watch = aggregation.watch; // what each batch visits is told to the one watch (S18.2)
+  let ended: BatchReading | "stopped";
+  try {
+    ended =
+      answer.list !== undefined
+        ? await listNodes(answer, answer.list, items, { list: plan.path, asked: plan.path }, aggregation, meter, workers)
+        : await descendantNodes(answer, items, plan.path, aggregation, meter, workers);
+  } catch (error) {
+    throw tooDeepToAggregate(plan.path, error);
+  } finally {
+    meter.watch = undefined;
+  }
+  if (ended === "lost" || ended === "unavailable") return ended;
+  return aggregation.result(args, thresholdBytes);
 }
 
 /**

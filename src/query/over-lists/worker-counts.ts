@@ -11,7 +11,9 @@ import type { CostMeter } from "../jsonpath/jsonpath.js";
 import type { CostKind } from "../cost.js";
 import { JobOverrun } from "../workers/pool.js";
 import type { ItemPlan } from "../jsonpath/item-plan.js";
-import type { NodelistPager } from "../paths/nodelist.js";
+import type { NodeSink } from "./list-nodes.js";
+import type { AggregationState } from "../aggregate/aggregation.js";
+import type { AggregateSpec } from "../aggregate/spec.js";
 import type { BatchWorkers } from "../workers/pool.js";
 import type { WatchState } from "../refusals/member-watch.js";
 
@@ -23,6 +25,8 @@ export interface BatchCounts {
   readonly by: Partial<Record<CostKind, number>>;
   /** What each job's batches showed of the names the query looks up (S18.2). */
   readonly watches: WatchState[];
+  /** For an aggregate (S24.3): per job, at its first batch, the state its worker built of its batches' nodes. */
+  readonly states: (AggregationState | undefined)[];
 }
 
 /**
@@ -36,11 +40,13 @@ export async function countInWorkers(
   query: { list: string; at?: readonly (string | number)[] },
   workers: BatchWorkers | undefined,
   meter: CostMeter,
+  /** An aggregate's spec: each job also answers the state of its batches' nodes (S24.3). */
+  aggregate?: AggregateSpec,
 ): Promise<BatchCounts | Exclude<BatchReading, "read"> | undefined> {
   const { batches, bytes } = answer.sizeOf(list);
   if (!workers || bytes < workers.minBytes || !workers.available()) return undefined;
   const { length } = answer.lists[list]!;
-  const counts: BatchCounts = { nodes: new Int32Array(batches), steps: new Float64Array(batches), by: {}, watches: [] };
+  const counts: BatchCounts = { nodes: new Int32Array(batches), steps: new Float64Array(batches), by: {}, watches: [], states: [] };
   const jobs: Promise<void>[] = [];
   let failed = false;
   let over = false; // a job spent its share, or overran its deadline: the call is refused, never run again here (S21.1, S21.4)
@@ -48,7 +54,7 @@ export async function countInWorkers(
     if (failed || over) return false; // a worker failed: the calling thread reads the list instead, so stop fetching for them
     await workers.ready(meter);
     // Each job may spend BATCH_JOB_UNITS (one short turn, S21.4); what it spent is charged here as its counts are taken.
-    const job = { query: query.list, at: query.at, length, bytes: piece.bytes, ranges: piece.ranges, ascii: piece.ascii, head: piece.head };
+    const job = { query: query.list, at: query.at, length, bytes: piece.bytes, ranges: piece.ranges, ascii: piece.ascii, head: piece.head, ...(aggregate && { aggregate }) };
     const wanted = piece.ascii.length;
     jobs.push(
       workers.count(job, meter).then(
@@ -57,8 +63,11 @@ export async function countInWorkers(
           for (const [kind, units] of Object.entries(reply.by ?? {})) counts.by[kind as CostKind] = (counts.by[kind as CostKind] ?? 0) + units;
           if (watch) counts.watches.push(watch);
           if (reply.over) over = true;
-          else if (nodes?.length !== wanted || steps?.length !== wanted) failed = true; // not the reply asked for
-          else for (let i = 0; i < wanted; i++) [counts.nodes[piece.batch + i], counts.steps[piece.batch + i]] = [nodes[i]!, steps[i]!];
+          else if (nodes?.length !== wanted || steps?.length !== wanted || (aggregate && !reply.aggregate)) failed = true; // not the reply asked for
+          else {
+            for (let i = 0; i < wanted; i++) [counts.nodes[piece.batch + i], counts.steps[piece.batch + i]] = [nodes[i]!, steps[i]!];
+            counts.states[piece.batch] = reply.aggregate;
+          }
         },
         (error: unknown) => void (error instanceof JobOverrun ? (over = true) : (failed = true)),
       ),
@@ -74,7 +83,7 @@ export async function countInWorkers(
 }
 
 /** The batches the calling thread must read: those holding nodes of the page, counted from where `pager` stands. */
-export function batchesToRead(counts: BatchCounts, pager: NodelistPager): Set<number> {
+export function batchesToRead(counts: BatchCounts, pager: NodeSink): Set<number> {
   const read = new Set<number>();
   let before = pager.counted;
   for (let batch = 0; batch < counts.nodes.length; batch++) {
@@ -86,11 +95,11 @@ export function batchesToRead(counts: BatchCounts, pager: NodelistPager): Set<nu
 }
 
 /** Takes the counts of batches up to (not including) `upTo` that were not read, in order: their nodes for `total`, the units they cost against the call's meter. */
-export function takeCounts(counts: BatchCounts, from: number, upTo: number, pager: NodelistPager, meter: CostMeter): void {
+export function takeCounts(counts: BatchCounts, from: number, upTo: number, pager: NodeSink, meter: CostMeter): void {
   const kinds = Object.entries(counts.by) as [CostKind, number][];
   const most = kinds.reduce<[CostKind, number]>((best, each) => (each[1] > best[1] ? each : best), ["nodes", -1])[0];
   for (let batch = from; batch < upTo; batch++) {
     meter.absorb(counts.steps[batch]!, most);
-    pager.skip(counts.nodes[batch]!);
+    pager.skip(counts.nodes[batch]!, counts.states[batch]);
   }
 }

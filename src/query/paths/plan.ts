@@ -14,6 +14,7 @@ import { quoteArgument } from "../../util/quote-argument.js";
 import { compileJsonPath, type CompiledJsonPath } from "../jsonpath/jsonpath.js";
 import { itemPlanOf, type ItemPlan } from "../jsonpath/item-plan.js";
 import { listIndex, objectKey, parsePath, type PathSegment } from "./path.js";
+import type { AggregateSpec } from "../aggregate/spec.js";
 
 /** `fields` on a wide object read by the batches that may hold them, up to this many distinct fields; more read it whole (S16.4). */
 const PICKED_FIELDS = 32;
@@ -35,6 +36,8 @@ export interface QueryArguments {
   fields?: string[];
   /** Text to find under `path` (S14.4); answered by `searchQuery`. */
   search?: string;
+  /** Counts and figures over the nodes `path` selects (S24.1), instead of the nodes. */
+  aggregate?: AggregateSpec;
   /** How lenient arguments were read (S18.4): each becomes part of the answer's `note`. */
   notes?: string[];
 }

@@ -20,6 +20,7 @@ export const INPUT_JSON_SCHEMA = {
     page: { type: "integer", minimum: 1, description: "One-based page of limit, instead of offset" },
     fields: { type: "array", items: { type: "string" }, description: "Keys to keep of each object" },
     search: { type: "string", minLength: 1, maxLength: MAX_SEARCH_CHARS, description: "Text to find under path, any case" },
+    aggregate: { type: "object" }, // S24.1: { count?, sum?, min?, max?, avg?, distinct?, by? }, said in the description
   },
   required: ["handle"],
 } as const;
@@ -35,11 +36,13 @@ export const OUTPUT_JSON_SCHEMA = {
   properties: {
     path: { type: "string" },
     // Any JSON: a slice, the values of a nodelist (S14.2), or search hits { path, text, key?, line?, offset? } (S14.4, S14.7).
-    value: { ...ANY_JSON_SCHEMA, description: "The slice, the nodes' values, or search hits { path, text, line? }" },
+    value: { ...ANY_JSON_SCHEMA, description: "A slice, nodes' values, hits { path, text, line? } or figures" },
+    groups: { type: "array" }, // S24.1: { key, count, sum?, min?, max?, avg?, skipped?, examples }
+    groupCount: { type: "integer" },
     paths: { type: "array", items: { type: "string" } },
     total: { type: "integer" },
     offset: { type: "integer" },
-    nextOffset: { type: "integer", description: "Where the next slice starts, when more remains" },
+    nextOffset: { type: "integer" }, // where the next page starts, when more remains
     note: { type: "string", description: "Why nothing was found, or how an argument was read" }, // S18.2, S18.4
     error: {
       type: "object",
@@ -50,7 +53,7 @@ export const OUTPUT_JSON_SCHEMA = {
       required: ["code", "message"],
     },
   },
-  anyOf: [{ required: ["path", "value"] }, { required: ["error"] }],
+  anyOf: [{ required: ["path"] }, { required: ["error"] }], // path with value, or with groups (S24.1)
 } as const;
 
 /** Reading never changes anything, and the same call gives the same slice (S7.8). */
@@ -80,6 +83,7 @@ export function describeResultQuery(references: boolean): string {
     `offset, limit or page (one-based) slice lists (${DEFAULT_LIMITS.items} items by default), objects (${DEFAULT_LIMITS.keys} keys) and strings ` +
     `(${DEFAULT_LIMITS.chars} characters); nextOffset says where the next slice starts. fields keeps those keys of each object. ` +
     'search finds text in values and keys under path, in any case, e.g. { handle, search: "timeout" }: hits { path, text, line? }. ' +
+    'aggregate { by: "owner", sum|min|max|avg: "priority" } counts path\'s nodes per owner. ' +
     (references ? 'To pass an answer, or a part, to another tool, put { "$result": handle, "path": … } in its arguments. ' : "") +
     "Handles expire after minutes and work only in the session that got them: on RESULT_HANDLE_NOT_FOUND, call the original tool again."
   );

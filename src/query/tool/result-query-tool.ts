@@ -20,6 +20,7 @@ import { textResult, type ToolResult } from "../../util/tool-result.js";
 import { jsonSize, withKnownSizes } from "../../util/size.js";
 import { withNotes } from "../refusals/notes.js";
 import { hostCutOf, sliceBytes } from "../../host-cut.js";
+import { aggregatePlan } from "../aggregate/aggregate.js";
 
 /** A plugin instance as `result_query` sees it: where its handles live and how large a slice may be. */
 export interface HandleSource {
@@ -83,6 +84,7 @@ export class ResultQueryTool {
   async queryUntil(rawArgs: unknown, owner: OwnerOf, client?: string): Promise<{ result: QueryResult; expiresAt: number }> {
     const args = parseQueryArguments(rawArgs);
     const plan = planPath(args.path); // parsed once, whatever the number of instances; the store reads what it selects
+    if (args.aggregate) aggregatePlan(plan); // a path an aggregate cannot run over is refused before anything is read (S24.1)
     const meterOf = callMeters();
     // S23.2: slices within the calling host's cut as well as the threshold (the instance's own table).
     const configOf = (source: HandleSource): ResultHandlesConfig => {

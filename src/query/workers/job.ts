@@ -15,6 +15,9 @@ import { BATCH_JOB_UNITS } from "../../defaults.js";
 import { admits, descendantsPlanAt, itemPlanOf, type ItemPlan } from "../jsonpath/item-plan.js";
 import { decodeUtf8 } from "../../util/utf8.js";
 import { MemberWatch, type WatchPlan, type WatchState } from "../refusals/member-watch.js";
+import { Aggregation, type AggregationState } from "../aggregate/aggregation.js";
+import type { AggregateSpec } from "../aggregate/spec.js";
+import type { JsonPathNode } from "../jsonpath/jsonpath.js";
 
 export interface CountJob {
   /** The JSONPath query (compiled once per worker, kept for the next jobs of the same query). */
@@ -30,6 +33,8 @@ export interface CountJob {
   readonly ascii: readonly boolean[];
   /** The bytes the first batch began with in earlier pieces, if it did. */
   readonly head?: Uint8Array;
+  /** An aggregate (S24.3): the job also builds its figures over the nodes it counts. */
+  readonly aggregate?: AggregateSpec;
 }
 
 /**
@@ -44,6 +49,8 @@ export interface CountReply {
   readonly by?: Readonly<Record<string, number>>;
   /** Which names the query looks up its batches had, and keys where they had not (S18.2). */
   readonly watch?: WatchState;
+  /** For an aggregate: its state over all the job's nodes, in order (S24.3). */
+  readonly aggregate?: AggregationState;
 }
 
 /** A worker's answer to one message: never a throw, which would end the worker (a batch that fails is -1). */
@@ -72,26 +79,40 @@ export function countJob(job: CountJob): CountReply {
   const nodes: number[] = [];
   const steps: number[] = [];
   const meter = new CostMeter(BATCH_JOB_UNITS); // one job's share of a call (S21.1, S21.4): past it, it stops and says so
+  const aggregation = job.aggregate && new Aggregation(job.aggregate, job.query);
+  const take = aggregation && ((node: JsonPathNode) => aggregation.add(node));
   for (let i = 0; i < job.ranges.length / 3; i++) {
     const [first, from, to] = [job.ranges[3 * i]!, job.ranges[3 * i + 1]!, job.ranges[3 * i + 2]!];
     const body = decodeUtf8(job.bytes.subarray(from, to), job.ascii[i]);
     const text = i === 0 && job.head ? decodeUtf8(job.head, false) + body : body;
-    const counted = plan ? countBatch(plan, job.query, job.length, first, text, meter, watch) : { nodes: -1, steps: 0 };
+    const counted = plan ? countBatch(plan, job.query, job.length, first, text, meter, watch, take) : { nodes: -1, steps: 0 };
     if (counted.over) return { nodes, steps, over: true, by: meter.by }; // its share is spent: stop at once (S21.1)
     nodes.push(counted.nodes);
     steps.push(counted.steps);
   }
-  return watch ? { nodes, steps, by: meter.by, watch: watch.state() } : { nodes, steps, by: meter.by };
+  const reply: CountReply = { nodes, steps, by: meter.by, ...(watch && { watch: watch.state() }), ...(aggregation && { aggregate: aggregation.state() }) };
+  return reply;
 }
 
 /** Nodes of one batch (its JSON text: items joined by commas), as the calling thread would select them. */
-export function countBatch(plan: ItemPlan, query: string, length: number, first: number, text: string, meter = new CostMeter(), watch?: MemberWatch): { nodes: number; steps: number; over?: boolean } {
+export function countBatch(
+  plan: ItemPlan,
+  query: string,
+  length: number,
+  first: number,
+  text: string,
+  meter = new CostMeter(),
+  watch?: MemberWatch,
+  /** Takes each node (an aggregate's, S24.3), besides counting it. */
+  take?: (node: JsonPathNode) => void,
+): { nodes: number; steps: number; over?: boolean } {
   if (!admits(plan, text)) return watch?.skipped(text), { nodes: 0, steps: 0 }; // not even parsed there
   const before = meter.spent;
   meter.watch = watch;
   try {
     let nodes = 0;
-    for (const _ of plan.select(JSON.parse(`[${text}]`) as unknown[], first, length, meter, query)) nodes++;
+    if (take) for (const node of plan.select(JSON.parse(`[${text}]`) as unknown[], first, length, meter, query)) take(node), nodes++;
+    else for (const _ of plan.select(JSON.parse(`[${text}]`) as unknown[], first, length, meter, query)) nodes++;
     return { nodes, steps: meter.spent - before };
   } catch (error) {
     const over = error instanceof ResultQueryError && meter.spent > meter.limit;

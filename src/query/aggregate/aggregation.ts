@@ -1,0 +1,304 @@
+/**
+ * Counting without reading (S24): the nodes a query selects, folded into figures as they come, whole
+ * (`count`, and `sum`, `min`, `max`, `avg` of members) or per group of a member's value (`by`, `distinct`),
+ * each group with the canonical paths of its first three nodes as evidence. Nodes are taken one at a time
+ * (`add`, on the calling thread) or as the state a batch worker built over its batches (`skip`), in
+ * document order either way, so the examples are the first three of each group whoever counted them.
+ *
+ * Semantics kept (S24.2): `count` counts the nodes; figures take JSON numbers only, and each member's
+ * `skipped` says how many nodes had none there; a node without the `by` member groups under `null`; keys
+ * compare as JSON values (1 and "1" differ, objects equal whatever their key order). Groups come in
+ * descending count, then by key: null, false, true, numbers ascending, strings in code-unit order, lists,
+ * objects (by their JSON text). Only the page is built into the answer (S7.1, at most `limit` groups).
+ */
+import { ResultQueryError } from "../../errors.js";
+import { AGGREGATE_LIMITS, DEFAULT_LIMITS } from "../../defaults.js";
+import { isPlainObject } from "../../util/json.js";
+import { cutForMessage } from "../../util/quote-argument.js";
+import { jsonSize } from "../../util/size.js";
+import { formatPath } from "../canonical-path.js";
+import type { JsonPathNode } from "../jsonpath/jsonpath.js";
+import { keysNearestFirst } from "../refusals/nearest-key.js";
+import { MemberWatch, type WatchPlan } from "../refusals/member-watch.js";
+import { sliceWindow, type QueryArguments } from "../paths/plan.js";
+import { figureMembers, FIGURES, groupMember, memberSteps, memberValue, type AggregateSpec, type MemberStep } from "./spec.js";
+
+/** Per figure member: numbers seen, their sum, least and greatest. */
+type Figures = number[]; // [n, sum, min, max] per member, flat
+
+interface Group {
+  readonly key: unknown;
+  count: number;
+  readonly figures: Figures;
+  readonly examples: string[];
+}
+
+/** What an aggregation holds, as plain data: a batch worker sends it back with its counts (S14.6, S24.3). */
+export interface AggregationState {
+  readonly nodes: number;
+  /** Per group: its key's JSON text (sorted keys), the key, its count, its figures, its examples. */
+  readonly groups: readonly (readonly [string, unknown, number, Figures, string[]])[];
+  /** Per member (the group member first, then the figure members): whether any node had it. */
+  readonly found: readonly boolean[];
+  /** Keys of the first object nodes, for the note of a member no node has (S18.2). */
+  readonly keys: readonly string[];
+  readonly objects: number;
+}
+
+/** The answer of an aggregate (S24.1). */
+export type AggregateResult =
+  | { path: string; value: Record<string, unknown>; total: number; note?: string }
+  | { path: string; groups: Record<string, unknown>[]; total: number; groupCount: number; nextOffset?: number; note?: string };
+
+/** Object nodes whose keys are sampled for the note, and keys kept (S18.2, as `MemberWatch`). */
+const SAMPLED_OBJECTS = 64;
+const SAMPLED_KEYS = 1000;
+/** At most this many keys are named, nearest the missing name first (S14.5). */
+const NOTE_KEYS = 20;
+const EXAMPLES = 3;
+
+export class Aggregation {
+  private readonly groupSteps: MemberStep[] | undefined;
+  private readonly figureSteps: MemberStep[][];
+  /** The members, the group member first: what the note of S18.2 names. */
+  private readonly members: string[];
+  private readonly found: boolean[];
+  private readonly groups = new Map<string, Group>();
+  private keyChars = 0;
+  private readonly keys = new Set<string>();
+  private objects = 0;
+  private total = 0;
+  /** The names the path's own query looks up (S18.2): an aggregate over no node says which no node had. */
+  readonly watch?: MemberWatch;
+
+  constructor(
+    readonly spec: AggregateSpec,
+    /** The query as given: the answer's `path`, and what a refusal names. */
+    private readonly query: string,
+    watch?: WatchPlan,
+  ) {
+    const by = groupMember(spec);
+    this.groupSteps = by === undefined ? undefined : memberSteps(by);
+    const figures = figureMembers(spec);
+    this.figureSteps = figures.map((member) => memberSteps(member));
+    this.members = [...(by === undefined ? [] : [by]), ...figures];
+    this.found = this.members.map(() => false);
+    if (watch && watch.watched.length > 0) this.watch = new MemberWatch(watch);
+  }
+
+  /** Takes one node; true (an aggregate never stops early: every node counts). */
+  add(node: JsonPathNode): boolean {
+    this.take(node.value, node);
+    return true;
+  }
+
+  /** Nodes taken so far. */
+  get counted(): number {
+    return this.total;
+  }
+
+  /** An aggregate has no page of nodes: no batch needs reading for one (`batchesToRead`). */
+  onPage(): boolean {
+    return false;
+  }
+
+  /**
+   * Takes nodes counted on a batch worker: a job's state stands at its first batch and holds the nodes
+   * of all its batches (`BatchCounts.states`), so the counts of the batches after it add nothing.
+   */
+  skip(_count: number, state?: AggregationState): void {
+    if (state) this.merge(state);
+  }
+
+  /** What the batch workers build a state of (`countInWorkers`). */
+  get aggregate(): AggregateSpec {
+    return this.spec;
+  }
+
+  private take(value: unknown, node: JsonPathNode): void {
+    this.total++;
+    let at = 0;
+    let key: unknown;
+    if (this.groupSteps) {
+      key = memberValue(value, this.groupSteps);
+      if (key !== undefined) this.found[0] = true;
+      at = 1;
+    }
+    if (isPlainObject(value) && this.objects < SAMPLED_OBJECTS) {
+      this.objects++;
+      for (const name of Object.keys(value)) {
+        if (this.keys.size >= SAMPLED_KEYS) break;
+        this.keys.add(name);
+      }
+    }
+    const group = this.groupOf(key === undefined ? null : key);
+    group.count++;
+    const figures = group.figures;
+    for (let m = 0; m < this.figureSteps.length; m++) {
+      const number = memberValue(value, this.figureSteps[m]!);
+      if (number !== undefined) this.found[at + m] = true;
+      if (typeof number !== "number") continue;
+      const f = 4 * m;
+      figures[f]!++;
+      figures[f + 1]! += number;
+      if (number < figures[f + 2]!) figures[f + 2] = number;
+      if (number > figures[f + 3]!) figures[f + 3] = number;
+    }
+    if (group.examples.length < EXAMPLES) group.examples.push(formatPath(node.location()));
+  }
+
+  private groupOf(key: unknown, text = this.groupSteps ? keyText(key, this.query) : ""): Group {
+    let group = this.groups.get(text);
+    if (group) return group;
+    if (this.groups.size >= AGGREGATE_LIMITS.groups || this.keyChars + text.length > AGGREGATE_LIMITS.keyChars) throw this.tooManyGroups();
+    this.keyChars += text.length;
+    const figures: Figures = [];
+    for (let m = 0; m < this.figureSteps.length; m++) figures.push(0, 0, Infinity, -Infinity);
+    group = { key, count: 0, figures, examples: [] };
+    this.groups.set(text, group);
+    return group;
+  }
+
+  private tooManyGroups(): ResultQueryError {
+    const member = JSON.stringify(groupMember(this.spec));
+    const many = this.groups.size >= AGGREGATE_LIMITS.groups ? `more than ${AGGREGATE_LIMITS.groups} distinct values` : `distinct values longer than ${AGGREGATE_LIMITS.keyChars} characters together`;
+    return new ResultQueryError(
+      "INVALID_INPUT",
+      `aggregate by ${cutForMessage(member)} over ${cutForMessage(this.query)} meets ${many}: group by a member with fewer values (such as a status or an owner), or narrow the path with a filter such as [?@.status == 'open']; { "count": true } alone counts the nodes.`,
+    );
+  }
+
+  /** What this aggregation holds, as plain data (a batch worker's reply). */
+  state(): AggregationState {
+    const groups: [string, unknown, number, Figures, string[]][] = [];
+    for (const [text, group] of this.groups) groups.push([text, group.key, group.count, group.figures, group.examples]);
+    return { nodes: this.total, groups, found: this.found, keys: [...this.keys], objects: this.objects };
+  }
+
+  /** Takes what a batch worker built over batches that come next, in order. */
+  merge(state: AggregationState): void {
+    this.total += state.nodes;
+    for (let m = 0; m < this.found.length; m++) this.found[m] ||= state.found[m] ?? false;
+    for (const key of state.keys) if (this.keys.size < SAMPLED_KEYS && this.objects < SAMPLED_OBJECTS) this.keys.add(key);
+    this.objects += state.objects;
+    for (const [text, key, count, figures, examples] of state.groups) {
+      const group = this.groupOf(key, text);
+      group.count += count;
+      const mine = group.figures;
+      for (let f = 0; f < mine.length; f += 4) {
+        mine[f]! += figures[f]!;
+        mine[f + 1]! += figures[f + 1]!;
+        if (figures[f + 2]! < mine[f + 2]!) mine[f + 2] = figures[f + 2]!;
+        if (figures[f + 3]! > mine[f + 3]!) mine[f + 3] = figures[f + 3]!;
+      }
+      for (const example of examples) if (group.examples.length < EXAMPLES) group.examples.push(example);
+    }
+  }
+
+  /**
+   * The answer: the figures of all nodes, or the page of groups `args` asks for (S7.1), refused when it
+   * would pass `thresholdBytes` (S7.6) with how many groups fit.
+   */
+  result(args: Pick<QueryArguments, "offset" | "limit" | "page">, thresholdBytes: number): AggregateResult {
+    const path = cutForMessage(this.query);
+    const note = this.note();
+    if (!this.groupSteps) {
+      const group = this.groups.get("") ?? { key: null, count: 0, figures: this.figureSteps.flatMap(() => [0, 0, Infinity, -Infinity]), examples: [] };
+      const result: AggregateResult = { path, value: this.figuresOf(group), total: this.total };
+      if (note) result.note = note;
+      return result;
+    }
+    const { offset, limit } = sliceWindow(args, DEFAULT_LIMITS.nodes);
+    const sorted = [...this.groups.values()].sort(byCountThenKey);
+    const end = Math.min(sorted.length, offset + limit);
+    const groups: Record<string, unknown>[] = [];
+    let bytes = 2;
+    for (let at = offset; at < end; at++) {
+      const group = { key: sorted[at]!.key, ...this.figuresOf(sorted[at]!), examples: sorted[at]!.examples };
+      bytes += jsonSize(group) + (groups.length > 0 ? 1 : 0);
+      if (bytes > thresholdBytes) throw pageTooLarge(path, thresholdBytes, bytes, groups.length, offset);
+      groups.push(group);
+    }
+    const result: AggregateResult = { path, groups, total: this.total, groupCount: sorted.length };
+    if (end < sorted.length) result.nextOffset = end;
+    if (note) result.note = note;
+    if (jsonSize(result) > thresholdBytes) throw pageTooLarge(path, thresholdBytes, jsonSize(result), Math.max(0, groups.length - 1), offset);
+    return result;
+  }
+
+  /** `count`, then the figures asked for, then how many nodes each figure's member had no number at. */
+  private figuresOf(group: Group): Record<string, unknown> {
+    const out: Record<string, unknown> = { count: group.count };
+    const figures = figureMembers(this.spec);
+    if (figures.length === 0) return out;
+    for (const figure of FIGURES) {
+      const member = this.spec[figure];
+      if (member === undefined) continue;
+      const f = 4 * figures.indexOf(member);
+      const [n, sum, min, max] = group.figures.slice(f, f + 4) as [number, number, number, number];
+      out[figure] = figure === "sum" ? sum : n === 0 ? null : figure === "min" ? min : figure === "max" ? max : sum / n;
+    }
+    const skipped: Record<string, number> = {};
+    figures.forEach((member, m) => (skipped[member] = group.count - group.figures[4 * m]!));
+    out.skipped = skipped;
+    return out;
+  }
+
+  /**
+   * S18.2: over no node, the path's own watch says which names no item had; over some, a member of the
+   * aggregate that no node had is named, with the keys the nodes do have (nearest first).
+   */
+  private note(): string | undefined {
+    if (this.total === 0) return this.watch?.note();
+    const parts: string[] = [];
+    this.members.forEach((member, m) => {
+      if (this.found[m] || parts.some((part) => part.includes(JSON.stringify(member)))) return;
+      const steps = memberSteps(member);
+      const first = typeof steps[0] === "string" ? steps[0] : member;
+      const keys = keysNearestFirst([...this.keys], first);
+      const listed = keys.length === 0 ? "no keys" : keys.slice(0, NOTE_KEYS).join(", ") + (keys.length > NOTE_KEYS ? ` and ${keys.length - NOTE_KEYS} more` : "");
+      parts.push(`no node ${cutForMessage(this.query)} selects has ${JSON.stringify(member)}; they have ${listed}`);
+    });
+    return parts.length > 0 ? parts.join("; ") : undefined;
+  }
+}
+
+/** A key as JSON text with every object's keys sorted: equal JSON values, equal texts (S24.2). */
+function keyText(key: unknown, query: string): string {
+  if (key === null || typeof key !== "object") return JSON.stringify(key);
+  try {
+    return JSON.stringify(key, (_, value: unknown) => (isPlainObject(value) ? Object.fromEntries(Object.keys(value).sort().map((name) => [name, value[name]])) : value));
+  } catch (error) {
+    if (error instanceof RangeError) throw new ResultQueryError("INVALID_INPUT", `aggregate over ${cutForMessage(query)} groups by values nested too deeply to compare: group by a member deeper in them.`);
+    throw error;
+  }
+}
+
+const RANK = { null: 0, boolean: 1, number: 2, string: 3, list: 4, object: 5 } as const;
+
+function rankOf(key: unknown): number {
+  if (key === null) return RANK.null;
+  if (typeof key === "boolean") return RANK.boolean;
+  if (typeof key === "number") return RANK.number;
+  if (typeof key === "string") return RANK.string;
+  return Array.isArray(key) ? RANK.list : RANK.object;
+}
+
+/** Descending count, then null, false, true, numbers ascending, strings by code units, lists, objects (by JSON text). */
+function byCountThenKey(a: Group, b: Group): number {
+  if (a.count !== b.count) return b.count - a.count;
+  const ranks = rankOf(a.key) - rankOf(b.key);
+  if (ranks !== 0) return ranks;
+  if (typeof a.key === "number" && typeof b.key === "number") return a.key - b.key;
+  if (typeof a.key === "boolean") return Number(a.key) - Number(b.key);
+  const [x, y] = typeof a.key === "string" ? [a.key, b.key as string] : [keyText(a.key, ""), keyText(b.key, "")];
+  return x < y ? -1 : x > y ? 1 : 0;
+}
+
+function pageTooLarge(path: string, thresholdBytes: number, bytes: number, fit: number, offset: number): ResultQueryError {
+  const advice =
+    fit > 0
+      ? `At most ${fit} groups from offset ${offset} fit: call result_query again with limit ${fit}.`
+      : `Not even one group fits: group by a member with shorter values, or drop a figure.`;
+  return new ResultQueryError("RESULT_SLICE_TOO_LARGE", `The groups of ${path} are more than ${bytes} bytes, over the ${thresholdBytes}-byte limit. ${advice}`);
+}
