@@ -90,6 +90,12 @@ export const DEFAULT_PREVIEW = Object.freeze({ items: 5, chars: 500 });
 export const DEFAULT_NAMESPACE = "result-handles";
 /** A store call slower than this counts as failed (S9.1). */
 export const DEFAULT_STORE_TIMEOUT_MS = 3000;
+/**
+ * All the store calls of one tool call (a fold's writes, a query's reads of every piece and instance, a
+ * call's references) end within this (S26.3), or `timeoutMs` when that is longer: past it the call
+ * stops waiting for its store (a query answers `RESULT_STORE_UNAVAILABLE`, a fold sends the answer whole).
+ */
+export const DEFAULT_STORE_DEADLINE_MS = 3000;
 
 // What follows is internal: bounds and timings the rules fix or the code tunes, kept here so every
 // default of the package is read in one place. None is an option; the public ones are above.
@@ -121,10 +127,12 @@ export const MIN_OPEN_RETRY_MS = 1000;
 export const INDEXED_BYTES = 64 * 1024;
 /** How often a store without native expiry sweeps its expired records (S9.3): memory, SQLite, IndexedDB. */
 export const SWEEP_INTERVAL_MS = Object.freeze({ memory: 30_000, sqlite: 60_000, indexeddb: 60_000 });
-/** How long SQLite waits for another process's write lock before a call fails (then counted as failed, S4.7). */
-export const SQLITE_BUSY_TIMEOUT_MS = 1000;
-/** How much of a SQLite file is read through a memory map (`PRAGMA mmap_size`): reads of large pieces copy faster. */
-export const SQLITE_MMAP_BYTES = 2047 * 1024 * 1024; // about what SQLite allows by default (SQLITE_MAX_MMAP_SIZE)
+/**
+ * SQLite never waits for another process's lock on the calling thread (S26.4): a call that finds the
+ * database locked tries again after `first` ms, then twice as long each time up to `longest`, until the
+ * store's `timeoutMs`.
+ */
+export const SQLITE_BUSY_RETRY_MS = Object.freeze({ first: 2, longest: 50 });
 /** Longest pause between two attempts of ioredis to reconnect to a Redis that went away. */
 export const REDIS_MAX_RETRY_DELAY_MS = 1000;
 /**

@@ -150,6 +150,7 @@ async function foldOrKeep(context: FoldContext, input: FoldInput, progress: { se
     }
 
     let store: ResultHandleStore;
+    const startedAt = Date.now(); // the fold's store calls end within the storage's deadlineMs of this (S26.3)
     try {
       store = await context.store();
     } catch (error) {
@@ -177,7 +178,7 @@ async function foldOrKeep(context: FoldContext, input: FoldInput, progress: { se
 
     try {
       const sealed = await sealing;
-      await store.put(sealed);
+      await store.put(sealed, startedAt);
     } catch (error) {
       context.warn(`result-handles: the store could not keep the answer of tool "${toolName}" (${describeError(error)}); sent it whole`);
       return result;

@@ -163,11 +163,12 @@ export class HostInstances<Call> {
    */
   async resolve(toolName: string, args: unknown, call: Call, structuredError: boolean): Promise<{ args: unknown; references: number } | { refusal: ToolResult }> {
     if (!this.referencesOn || isReader(toolName)) return { args, references: 0 };
+    const startedAt = Date.now(); // one store deadline over all the call's references (S26.3)
     const resolved = await resolveReferences(
       args,
-      async (handle, path) => (await this.queryTool.referenced(handle, path, this.ownerFor(call))).value,
+      async (handle, path) => (await this.queryTool.referenced(handle, path, this.ownerFor(call), "fresh", startedAt)).value,
       (handle, path) => this.queryTool.checkReference(handle, path),
-      (handle, path) => this.queryTool.referenceBytes(handle, path, this.ownerFor(call)),
+      (handle, path) => this.queryTool.referenceBytes(handle, path, this.ownerFor(call), startedAt),
     );
     return "refusal" in resolved ? { refusal: refusalResult(resolved.refusal, structuredError) } : resolved;
   }

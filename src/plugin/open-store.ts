@@ -47,7 +47,7 @@ export async function openResultHandleStore(runtime: Runtime, options: CreateRes
   return openStore(runtime, resolveOptions(options, runtime));
 }
 
-/** Opens the storage of a resolved config, with every call bounded by its `timeoutMs` (S9.1). */
+/** Opens the storage of a resolved config, with every call bounded by its `timeoutMs` (S9.1) and each tool call's by `deadlineMs` (S26.3). */
 export async function openStore(runtime: Runtime, { storage: config, namespace, ttlSeconds, instance }: ResolvedStoreOptions): Promise<ResultHandleStore> {
   const opening = runtime.openStorage(config, namespace);
   const storage = await withinTimeout(opening, config.timeoutMs, "open").catch((error: unknown) => {
@@ -56,5 +56,11 @@ export async function openStore(runtime: Runtime, { storage: config, namespace, 
     throw error;
   });
   const sealThread = runtime.sealThread?.();
-  return new ResultHandleStore(withTimeout(storage, config.timeoutMs), ttlSeconds, { crypto: runtime.crypto, namespace, ...(instance !== undefined && { instance }), ...(sealThread && { sealThread }) });
+  return new ResultHandleStore(withTimeout(storage, config.timeoutMs), ttlSeconds, {
+    crypto: runtime.crypto,
+    namespace,
+    deadlineMs: config.deadlineMs,
+    ...(instance !== undefined && { instance }),
+    ...(sealThread && { sealThread }),
+  });
 }

@@ -15,6 +15,7 @@ import { dropSpareBuffers } from "./buffer-pool.js";
 import { serializeAnswerInTurns, type PieceOptions, type SerializedAnswer } from "./format/serialize.js";
 
 import type { NamespacedStorage } from "../storage/types.js";
+import { withinDeadline } from "../storage/timeout.js";
 import { decodeUtf8 } from "../util/utf8.js";
 
 export type { SealedAnswer } from "./seal-answer.js";
@@ -48,6 +49,11 @@ export interface StoreOptions extends Pick<PieceOptions, "pieceBytes"> {
    * a tag of its instance's rules, S16.6): each finds only the answers it saved. None when left out.
    */
   instance?: string;
+  /**
+   * How long all the store calls of one tool call may take together (S26.3, the storage's `deadlineMs`),
+   * counted from the `startedAt` a method is given, else from when it is called. None when left out.
+   */
+  deadlineMs?: number;
 }
 
 /** Longest a record outlives its handle in the storage (S16.5), in whole seconds (what `set` takes). */
@@ -93,10 +99,20 @@ export class ResultHandleStore {
   }
 
   async save(handle: string, value: unknown, owner: Owner): Promise<void> {
+    const startedAt = Date.now();
     const json = await serializeAnswerInTurns(value, { pieceBytes: this.pieceBytes });
     const sealed = await this.seal(handle, json, owner);
     json.release(); // encrypted: its buffers may take the next answer
-    await this.put(sealed);
+    await this.put(sealed, startedAt);
+  }
+
+  /**
+   * The storage as one tool call started at `startedAt` (epoch ms) uses it: every store call it makes ends
+   * within the `deadlineMs` counted from then, and none starts after (S26.3).
+   */
+  private storageFrom(startedAt: number | undefined): NamespacedStorage {
+    const { deadlineMs } = this.options;
+    return deadlineMs === undefined ? this.storage : withinDeadline(this.storage, (startedAt ?? Date.now()) + deadlineMs);
   }
 
   /**
@@ -147,17 +163,19 @@ export class ResultHandleStore {
    * the index or whole record still ends reads at the TTL. A storage that takes an answer's records
    * together (in-process memory) keeps one lifetime for them, drawn the same way.
    */
-  async put(sealed: SealedAnswer): Promise<void> {
+  async put(sealed: SealedAnswer, startedAt?: number): Promise<void> {
     const main = sealed.records[0]!.key;
     this.recent.remove(main);
     const extra = randomBytes(sealed.records.length);
     const ttl = (at: number) => this.ttlSeconds + 1 + (extra[at]! % MAX_EXTRA_SECONDS);
+    const storage = this.storageFrom(startedAt);
     try {
-      if (this.storage.setTogether) await this.storage.setTogether(sealed.records, ttl(0));
-      else await Promise.all(sealed.records.map((record, at) => this.storage.set(record.key, record.value, ttl(at))));
+      if (storage.setTogether) await storage.setTogether(sealed.records, ttl(0));
+      else await Promise.all(sealed.records.map((record, at) => storage.set(record.key, record.value, ttl(at))));
     } catch (error) {
-      // Best effort, not awaited (a hung storage must not hold the fold longer): no orphan pieces left behind.
-      void Promise.allSettled(sealed.records.map((record) => this.storage.delete(record.key)));
+      // Best effort, not awaited (a hung storage must not hold the fold longer): no orphan pieces left
+      // behind. A write that ends after this is undone when it ends (`withTimeout`, `withinDeadline`).
+      void Promise.allSettled(sealed.records.map((record) => storage.delete(record.key)));
       throw error;
     }
   }
@@ -181,20 +199,22 @@ export class ResultHandleStore {
   /**
    * `readShared` (`shared`) or `read` (with `select`, only the items it selects), and when the handle
    * expires (S15.4 `ttlMs`). `charge` is told what the read decrypts and parses before it does (S21.1);
-   * what it throws ends the read and comes out of this call.
+   * what it throws ends the read and comes out of this call. Its store calls, those of a streamed answer's
+   * later batches included, end within `deadlineMs` of `startedAt`, the tool call's start (S26.3).
    */
-  async readWithExpiry(handle: string, owner: Owner, select: Selector | undefined, shared: boolean, charge?: ReadCharge): Promise<StoredValue | undefined> {
-    return this.load(handle, owner, shared, select, charge);
+  async readWithExpiry(handle: string, owner: Owner, select: Selector | undefined, shared: boolean, charge?: ReadCharge, startedAt?: number): Promise<StoredValue | undefined> {
+    return this.load(handle, owner, shared, select, charge, startedAt);
   }
 
   private keysFor(handle: string, owner: Owner): Promise<AnswerKeys> {
     return this.keys.get(handle, owner, () => AnswerKeys.derive(handle, owner, this.crypto, this.scope));
   }
 
-  private async load(handle: string, owner: Owner, shared: boolean, select: Selector | undefined, charge?: ReadCharge): Promise<StoredValue | undefined> {
+  private async load(handle: string, owner: Owner, shared: boolean, select: Selector | undefined, charge?: ReadCharge, startedAt?: number): Promise<StoredValue | undefined> {
     if (!isUuidV4(handle)) return undefined;
+    const storage = this.storageFrom(startedAt);
     const keys = await this.keysFor(handle, owner);
-    const main = await this.storage.get(keys.storageKey);
+    const main = await storage.get(keys.storageKey);
     if (!main) return undefined;
     const now = Date.now();
     let state = shared ? this.recent.get(keys.storageKey, main, now) : undefined;
@@ -221,7 +241,7 @@ export class ResultHandleStore {
     if (state.whole) return { value: state.whole.value, expiresAt: state.expiresAt };
 
     const selection = select ? select(state.index!.lists, state.index!.strings, state.index!.objects) : "all";
-    const read = { storage: this.storage, keys, state, now, estimate: (value: unknown, counted = 0) => this.estimate(value, counted), charge };
+    const read = { storage, keys, state, now, estimate: (value: unknown, counted = 0) => this.estimate(value, counted), charge };
     if (typeof selection === "object" && "stream" in selection) {
       const root = selection.stream === "all" ? await readOutside(read) : undefined;
       if (root === MISSING) return this.lost(keys.storageKey);

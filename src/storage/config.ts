@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { DEFAULT_STORE_TIMEOUT_MS } from "../defaults.js";
+import { DEFAULT_STORE_DEADLINE_MS, DEFAULT_STORE_TIMEOUT_MS } from "../defaults.js";
 import type { ConfigurationIssue } from "../errors.js";
 import { whole } from "../util/option-schema-parts.js";
 import type { customDriver } from "./custom.js";
@@ -35,12 +35,14 @@ type KnownDriver = typeof memoryDriver | typeof indexedDbDriver | typeof redisDr
  * - `{ type: "custom", storage }`: any object with `get`, `set`, `delete` and `close` (S9.0), every build.
  *
  * Every type takes `timeoutMs` (default 3000): a slower store call counts as failed, and the answer is
- * sent whole. In the page build, `redis`, `sqlite`, `upstash` and `vercel-kv` make `init` throw
+ * sent whole; and `deadlineMs` (default 3000, or `timeoutMs` when longer): all the store calls of one tool
+ * call end by then (S26.3), so a slow store ends a query with `RESULT_STORE_UNAVAILABLE` and a fold sends
+ * the answer whole, however many calls each would have taken. In the page build, `redis`, `sqlite`, `upstash` and `vercel-kv` make `init` throw
  * `BrowserStoreUnavailableError`. In the edge build (Workers, S17.1) `auto` is memory, `upstash`,
  * `vercel-kv` and `custom` run, and `redis`, `sqlite` and `indexeddb` make `init` throw
  * `EdgeStoreUnavailableError`.
  */
-export type StorageConfig = { type: "auto"; timeoutMs?: number } | GivenConfigOf<KnownDriver>;
+export type StorageConfig = { type: "auto"; timeoutMs?: number; deadlineMs?: number } | GivenConfigOf<KnownDriver>;
 export type StorageType = StorageConfig["type"];
 
 /**
@@ -69,14 +71,15 @@ export interface StorageSetting extends StorageEnvironment {
 }
 
 const timeoutMs = whole(1).optional();
+const deadlineMs = whole(1).optional();
 const schemas = new WeakMap<StorageCatalog, z.ZodType<StorageConfig>>();
 
 /** The `storage` option of S9.1 as this build takes it: one strict object per driver, and `auto`. */
 export function storageSchema(catalog: StorageCatalog): z.ZodType<StorageConfig> {
   let schema = schemas.get(catalog);
   if (!schema) {
-    const options = catalog.drivers.map((driver) => z.strictObject({ type: z.literal(driver.type), ...driver.options, timeoutMs }));
-    schema = z.discriminatedUnion("type", [z.strictObject({ type: z.literal("auto"), timeoutMs }), ...options]) as unknown as z.ZodType<StorageConfig>;
+    const options = catalog.drivers.map((driver) => z.strictObject({ type: z.literal(driver.type), ...driver.options, timeoutMs, deadlineMs }));
+    schema = z.discriminatedUnion("type", [z.strictObject({ type: z.literal("auto"), timeoutMs, deadlineMs }), ...options]) as unknown as z.ZodType<StorageConfig>;
     schemas.set(catalog, schema);
   }
   return schema;
@@ -121,5 +124,7 @@ export function resolveStorage(config: StorageConfig, setting: StorageSetting): 
       : driverOf(setting, config.type);
   if (!chosen) throw new Error(`storage type "${config.type}" has no driver in this build`); // the schema let it through: a build's bug
   const given = config.type === "auto" ? { type: chosen.type } : config;
-  return { type: chosen.type, ...chosen.resolve(given as never, setting), timeoutMs: config.timeoutMs ?? DEFAULT_STORE_TIMEOUT_MS } as ResolvedStorageConfig;
+  const timeoutMs = config.timeoutMs ?? DEFAULT_STORE_TIMEOUT_MS;
+  const deadlineMs = config.deadlineMs ?? Math.max(DEFAULT_STORE_DEADLINE_MS, timeoutMs);
+  return { type: chosen.type, ...chosen.resolve(given as never, setting), timeoutMs, deadlineMs } as ResolvedStorageConfig;
 }

@@ -21,7 +21,7 @@ export interface StorageDriver<Type extends string = string, Shape extends z.Zod
   readonly type: Type;
   /** The builds that can open it (S9.4, S17.1): a runtime lists only drivers that run there. */
   readonly runsIn: readonly RuntimeKind[];
-  /** Its config block(s), beside `type` and `timeoutMs` (S9.1), each field `.optional()` where it may be left out. */
+  /** Its config block(s), beside `type`, `timeoutMs` (S9.1) and `deadlineMs` (S26.3), each field `.optional()` where it may be left out. */
   readonly options: Shape;
   /**
    * The environment that can stand in for a left-out `block` (S9.1): any one of `alternatives`, with all
@@ -51,12 +51,12 @@ type Prettify<T> = { [K in keyof T]: T[K] } & {};
 
 /** A driver's config as a user writes it. */
 export type GivenConfigOf<D> = D extends StorageDriver<infer Type, infer Shape, any>
-  ? Prettify<{ type: Type; timeoutMs?: number } & z.input<z.ZodObject<Shape>>>
+  ? Prettify<{ type: Type; timeoutMs?: number; deadlineMs?: number } & z.input<z.ZodObject<Shape>>>
   : never;
 
 /** A driver's config with `auto` decided, the environment read and every default applied. */
 export type ResolvedConfigOf<D> = D extends StorageDriver<infer Type, any, infer Resolved>
-  ? Prettify<{ readonly type: Type; readonly timeoutMs: number } & Resolved>
+  ? Prettify<{ readonly type: Type; readonly timeoutMs: number; readonly deadlineMs: number } & Resolved>
   : never;
 
 /** Whether one of a driver's environment alternatives is fully set (an empty variable counts as unset). */

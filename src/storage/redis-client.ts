@@ -23,6 +23,7 @@ interface RedisClient {
   getBuffer(key: string): Promise<Buffer | null>;
   set(key: string, value: Buffer, px: "PX", ms: number): Promise<unknown>;
   del(key: string): Promise<number>;
+  exists(key: string): Promise<number>;
   quit(): Promise<unknown>;
   disconnect(): void;
   connect(): Promise<unknown>;
@@ -42,8 +43,12 @@ interface SharedConnection {
 interface Lane {
   /** Start times of commands sent and not yet answered. */
   readonly inFlight: Set<{ started: number }>;
-  /** After a command went unanswered, new ones fail at once until then (epoch ms). */
+  /** After a command went unanswered, new ones fail at once until then (epoch ms), or until a probe is answered. */
   failFastUntil: number;
+  /** A command sent to learn whether a server that stopped answering answers again (one at a time). */
+  probe?: Promise<unknown>;
+  /** Keys whose SET was sent and not yet answered: a DEL of one goes out even while the lane fails fast. */
+  readonly writing: Map<string, number>;
 }
 const connections = new Map<string, SharedConnection>();
 
@@ -149,11 +154,11 @@ class RedisStorage implements NamespacedStorage {
 
   async set(key: string, value: Uint8Array, ttlSeconds: number): Promise<void> {
     const bytes = Buffer.from(value.buffer, value.byteOffset, value.byteLength);
-    await this.run(key, (client) => client.set(key, bytes, "PX", ttlSeconds * 1000));
+    await this.run(key, (client) => client.set(key, bytes, "PX", ttlSeconds * 1000), "write");
   }
 
   async delete(key: string): Promise<void> {
-    await this.run(key, (client) => client.del(key));
+    await this.run(key, (client) => client.del(key), "undo");
   }
 
   async close(): Promise<void> {
@@ -168,25 +173,58 @@ class RedisStorage implements NamespacedStorage {
    * several times. Once a command has waited that long, new ones fail at once; after the client gives
    * up on it, one more timeout passes before a command may try again. In a cluster this holds per master:
    * one that hangs stalls only the keys of its slots (S17.2).
+   *
+   * While it fails fast, one probe at a time (EXISTS of the key asked for, on the same server) learns
+   * when the server answers again: its answer ends the wait at once, so reads work again as soon as a
+   * frozen Redis resumes, not a timeout later (S26.3). A DEL of a key whose SET is still unanswered goes
+   * out even then: on the same connection Redis runs it right behind that SET, so a write the store gave
+   * up on (the answer was sent whole) does not stay once Redis resumes (S26.3).
    */
-  private async run<T>(key: string, command: (client: RedisClient) => Promise<T>): Promise<T> {
+  private async run<T>(key: string, command: (client: RedisClient) => Promise<T>, kind?: "write" | "undo"): Promise<T> {
     const client = await this.shared.ready;
     const name = this.shared.laneOf(client, key);
     let lane = this.shared.lanes.get(name);
-    if (!lane) this.shared.lanes.set(name, (lane = { inFlight: new Set(), failFastUntil: 0 }));
+    if (!lane) this.shared.lanes.set(name, (lane = { inFlight: new Set(), failFastUntil: 0, writing: new Map() }));
     const now = Date.now();
     const stalled = now < lane.failFastUntil || [...lane.inFlight].some((pending) => now - pending.started >= this.timeoutMs);
     const server = name ? `Redis master ${name}` : "Redis";
-    if (stalled) throw new StoreTimeoutError("command", this.timeoutMs, `${server} has not answered for ${this.timeoutMs} ms or more; not waiting again yet`);
+    if (stalled && !(kind === "undo" && lane.writing.has(key))) {
+      this.probe(client, lane, key);
+      throw new StoreTimeoutError("command", this.timeoutMs, `${server} has not answered for ${this.timeoutMs} ms or more; not waiting again yet`);
+    }
     const pending = { started: now };
     lane.inFlight.add(pending);
+    if (kind === "write") lane.writing.set(key, (lane.writing.get(key) ?? 0) + 1);
     try {
-      return await command(client);
+      const answer = await command(client);
+      lane.failFastUntil = 0; // it answers
+      return answer;
     } catch (error) {
       if (error instanceof Error && /timed out/i.test(error.message)) lane.failFastUntil = Date.now() + this.timeoutMs;
       throw error;
     } finally {
       lane.inFlight.delete(pending);
+      if (kind === "write") {
+        const left = lane.writing.get(key)! - 1;
+        if (left > 0) lane.writing.set(key, left);
+        else lane.writing.delete(key);
+      }
     }
+  }
+
+  /** Sends the lane's probe unless one is out: its answer means the server answers again (S26.3). */
+  private probe(client: RedisClient, lane: Lane, key: string): void {
+    if (lane.probe) return;
+    const probe = client.exists(key).then(
+      () => {
+        lane.failFastUntil = 0;
+        // Everything sent before it on this connection has been answered: the unanswered are lost ones.
+        lane.inFlight.clear();
+      },
+      () => {},
+    );
+    lane.probe = probe.finally(() => {
+      lane.probe = undefined;
+    });
   }
 }

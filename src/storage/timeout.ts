@@ -2,21 +2,65 @@ import { StoreTimeoutError } from "../errors.js";
 import type { NamespacedStorage } from "./types.js";
 
 /** Bounds a promise so a hung store cannot hang a tool call (S9.1). */
-export function withinTimeout<T>(promise: Promise<T>, ms: number, operation: string): Promise<T> {
+export function withinTimeout<T>(promise: Promise<T>, ms: number, operation: string, message?: string): Promise<T> {
   let timer: ReturnType<typeof setTimeout> | undefined;
   const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new StoreTimeoutError(operation, ms)), ms);
+    timer = setTimeout(() => reject(new StoreTimeoutError(operation, ms, message)), ms);
   });
   return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
 }
 
-/** The same storage, with every call bounded by `ms`. */
+/**
+ * A write bounded by `bound`: when the bound gives up on it first, the records it wrote once it ends are
+ * deleted again (S26.3), so nothing is kept for an answer that was sent whole meanwhile. A storage whose
+ * connection keeps order (Redis) deletes right behind the write; others once the write has ended.
+ */
+function boundedWrite(storage: NamespacedStorage, keys: readonly string[], writing: Promise<void>, bound: (writing: Promise<void>) => Promise<void>): Promise<void> {
+  return bound(writing).catch((error: unknown) => {
+    if (error instanceof StoreTimeoutError) {
+      const undo = () => void Promise.allSettled(keys.map((key) => storage.delete(key)));
+      undo(); // at once: queued behind the write where the storage keeps order
+      writing.then(undo, () => {}); // and once the write has ended, if it did
+    }
+    throw error;
+  });
+}
+
+/** The same storage, with every call bounded by `ms` (S9.1); a write that ends later is undone (S26.3). */
 export function withTimeout(storage: NamespacedStorage, ms: number): NamespacedStorage {
+  const bound = <T>(operation: string) => (promise: Promise<T>) => withinTimeout(promise, ms, operation);
   return {
     get: (key) => withinTimeout(storage.get(key), ms, "get"),
-    set: (key, value, ttl) => withinTimeout(storage.set(key, value, ttl), ms, "set"),
+    set: (key, value, ttl) => boundedWrite(storage, [key], storage.set(key, value, ttl), bound("set")),
     delete: (key) => withinTimeout(storage.delete(key), ms, "delete"),
     close: () => withinTimeout(storage.close(), ms, "close"),
-    ...(storage.setTogether && { setTogether: (records, ttl) => withinTimeout(storage.setTogether!(records, ttl), ms, "set") }),
+    ...(storage.setTogether && {
+      setTogether: (records, ttl) => boundedWrite(storage, records.map((record) => record.key), storage.setTogether!(records, ttl), bound("set")),
+    }),
+  };
+}
+
+/**
+ * The same storage for the store calls of one tool call (S26.3): each call must end by `deadline` (epoch
+ * ms), whatever `timeoutMs` each may take; one that would start later fails at once. A write the deadline
+ * gives up on is undone when it ends, as with the timeout. Deletes pass as they are: they undo writes.
+ */
+export function withinDeadline(storage: NamespacedStorage, deadline: number): NamespacedStorage {
+  const message = (operation: string) => `the store calls of this tool call took longer than its storage deadlineMs; ${operation} not done`;
+  const refused = (operation: string) => Promise.reject(new StoreTimeoutError(operation, 0, message(operation)));
+  const left = () => deadline - Date.now();
+  const bound =
+    <T>(operation: string) =>
+    (promise: Promise<T>): Promise<T> =>
+      withinTimeout(promise, Math.max(1, left()), operation, message(operation));
+  return {
+    get: (key) => (left() <= 0 ? refused("get") : bound<Uint8Array | undefined>("get")(storage.get(key))),
+    set: (key, value, ttl) => (left() <= 0 ? refused("set") : boundedWrite(storage, [key], storage.set(key, value, ttl), bound("set"))),
+    delete: (key) => storage.delete(key),
+    close: () => storage.close(),
+    ...(storage.setTogether && {
+      setTogether: (records, ttl) =>
+        left() <= 0 ? refused("set") : boundedWrite(storage, records.map((record) => record.key), storage.setTogether!(records, ttl), bound("set")),
+    }),
   };
 }

@@ -36,7 +36,7 @@ describe("S3 init options", () => {
       ttlSeconds: 600,
       preview: { items: 5, chars: 500 },
       // S9.2 S9.3: auto without REDIS_URL or REST variables is memory, with its default caps.
-      storage: { type: "memory", memory: { maxEntries: 1000, maxBytes: 256 * 1024 * 1024 }, timeoutMs: 3000 },
+      storage: { type: "memory", memory: { maxEntries: 1000, maxBytes: 256 * 1024 * 1024 }, timeoutMs: 3000, deadlineMs: 3000 },
       namespace: "result-handles",
     });
     expect(config.foldPolicy("t", {}, { bytes: 1, fullName: "t", request: undefined })).toBe(true);
@@ -105,10 +105,21 @@ describe("S3 init options", () => {
     try {
       expect(configError({ storage: { type: "redis" } }).issues[0]).toMatchObject({ path: "storage.redis" });
       process.env.REDIS_URL = "redis://127.0.0.1:1";
-      expect(ResultHandlesPlugin.init({ storage: { type: "redis" } }).config.storage).toEqual({ type: "redis", redis: { url: "redis://127.0.0.1:1" }, timeoutMs: 3000 });
+      expect(ResultHandlesPlugin.init({ storage: { type: "redis" } }).config.storage).toEqual({ type: "redis", redis: { url: "redis://127.0.0.1:1" }, timeoutMs: 3000, deadlineMs: 3000 });
     } finally {
       if (saved === undefined) delete process.env.REDIS_URL;
       else process.env.REDIS_URL = saved;
+    }
+  });
+
+  it("S26.3 storage.deadlineMs: default 3000, or timeoutMs when longer; a whole number of 1 or more", () => {
+    const storage = (given: Record<string, unknown>) => ResultHandlesPlugin.init({ storage: { type: "memory", ...given } }).config.storage;
+    expect(storage({})).toMatchObject({ timeoutMs: 3000, deadlineMs: 3000 });
+    expect(storage({ timeoutMs: 500 })).toMatchObject({ timeoutMs: 500, deadlineMs: 3000 });
+    expect(storage({ timeoutMs: 8000 })).toMatchObject({ timeoutMs: 8000, deadlineMs: 8000 });
+    expect(storage({ deadlineMs: 1200 })).toMatchObject({ timeoutMs: 3000, deadlineMs: 1200 });
+    for (const deadlineMs of [0, -1, 1.5, "3000"]) {
+      expect(configError({ storage: { type: "memory", deadlineMs } }).issues[0]).toMatchObject({ path: "storage.deadlineMs" });
     }
   });
 

@@ -42,7 +42,7 @@ function issuesOf(options: unknown) {
 describe("S17.3 init checks a custom storage", () => {
   it("takes an object with the four functions of S9.0, and shows it as given in the resolved config", () => {
     const storage = new MapStorage();
-    expect(ResultHandlesPlugin.init({ storage: { type: "custom", storage, timeoutMs: 500 } }).get(ResultHandlesConfigToken).storage).toEqual({ type: "custom", storage, timeoutMs: 500 });
+    expect(ResultHandlesPlugin.init({ storage: { type: "custom", storage, timeoutMs: 500 } }).get(ResultHandlesConfigToken).storage).toEqual({ type: "custom", storage, timeoutMs: 500, deadlineMs: 3000 });
     const plain = { get: async () => undefined, set: async () => {}, delete: async () => {}, close: async () => {}, setTogether: async () => {} };
     expect(ResultHandlesPlugin.init({ storage: { type: "custom", storage: plain } }).config.storage).toMatchObject({ storage: plain });
   });

@@ -62,6 +62,7 @@ describe("indexeddb specifics", () => {
       type: "indexeddb",
       indexeddb: { database: "mcp-result-handles" },
       timeoutMs: 3000,
+      deadlineMs: 3000,
     });
   });
 

@@ -10,7 +10,7 @@ describe("S9.3 memory caps", () => {
 
   it(`defaults to 1000 answers and ${inPage ? "64" : "256"} MiB in ${inPage ? "a page" : "Node"}`, () => {
     const { storage } = ResultHandlesPlugin.init({ storage: { type: "memory" } }).get(ResultHandlesConfigToken);
-    expect(storage).toEqual({ type: "memory", memory: { maxEntries: 1000, maxBytes: (inPage ? 64 : 256) * 1024 * 1024 }, timeoutMs: 3000 });
+    expect(storage).toEqual({ type: "memory", memory: { maxEntries: 1000, maxBytes: (inPage ? 64 : 256) * 1024 * 1024 }, timeoutMs: 3000, deadlineMs: 3000 });
   });
 
   it("keeps what is given, and 0 means no limit for either cap", () => {

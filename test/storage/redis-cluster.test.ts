@@ -178,8 +178,8 @@ describe("S17.2 S9.2 the cluster in the config", () => {
   it("auto picks REDIS_CLUSTER_URLS before REDIS_URL, and so does a redis config without its block", () => {
     withEnv({ REDIS_CLUSTER_URLS: "redis://10.0.0.1:7000, redis://10.0.0.2:7001,", REDIS_URL: "redis://10.0.0.9:6379" });
     const cluster = [{ host: "10.0.0.1", port: 7000 }, { host: "10.0.0.2", port: 7001 }];
-    expect(ResultHandlesPlugin.init().config.storage).toEqual({ type: "redis", redis: { cluster }, timeoutMs: 3000 });
-    expect(ResultHandlesPlugin.init({ storage: { type: "redis" } }).config.storage).toEqual({ type: "redis", redis: { cluster }, timeoutMs: 3000 });
+    expect(ResultHandlesPlugin.init().config.storage).toEqual({ type: "redis", redis: { cluster }, timeoutMs: 3000, deadlineMs: 3000 });
+    expect(ResultHandlesPlugin.init({ storage: { type: "redis" } }).config.storage).toEqual({ type: "redis", redis: { cluster }, timeoutMs: 3000, deadlineMs: 3000 });
     withEnv({ REDIS_CLUSTER_URLS: "rediss://:s%40cret@10.0.0.1" });
     expect(ResultHandlesPlugin.init().config.storage).toMatchObject({ redis: { cluster: [{ host: "10.0.0.1", port: 6379 }], password: "s@cret", tls: true } });
   });

@@ -68,7 +68,7 @@ describe("S9.1 S9.2 Vercel KV is the same adapter, configured from KV_REST_API_U
     process.env.KV_REST_API_TOKEN = servers.bridge.token;
     for (const storage of [{ type: "vercel-kv" as const }, { type: "auto" as const }]) {
       const plugin = ResultHandlesPlugin.init({ storage });
-      expect(plugin.get(ResultHandlesConfigToken).storage).toEqual({ type: "vercel-kv", vercelKv: { url: servers.bridge.url, token: servers.bridge.token }, timeoutMs: 3000 });
+      expect(plugin.get(ResultHandlesConfigToken).storage).toEqual({ type: "vercel-kv", vercelKv: { url: servers.bridge.url, token: servers.bridge.token }, timeoutMs: 3000, deadlineMs: 3000 });
       const before = servers.bridge.requests["/pipeline"] ?? 0;
       const store = await plugin.store();
       const handle = store.newHandle();

@@ -82,6 +82,7 @@ export class ResultQueryTool {
 
   /** `query`, and when the handle expires (epoch ms): a resource read says how long its answer holds (S15.4). */
   async queryUntil(rawArgs: unknown, owner: OwnerOf, client?: string): Promise<{ result: QueryResult; expiresAt: number }> {
+    const startedAt = Date.now(); // the call's store calls end within deadlineMs of this (S26.3)
     const args = parseQueryArguments(rawArgs);
     const plan = planPath(args.path); // parsed once, whatever the number of instances; the store reads what it selects
     if (args.aggregate) aggregatePlan(plan); // a path an aggregate cannot run over is refused before anything is read (S24.1)
@@ -91,7 +92,7 @@ export class ResultQueryTool {
       const limit = sliceBytes(source.config, hostCutOf(source.config, client));
       return limit === source.config.thresholdBytes ? source.config : { ...source.config, thresholdBytes: limit };
     };
-    let found = await this.find(args.handle, owner, (source) => selectorFor(plan, args, { kind: "page", thresholdBytes: configOf(source).thresholdBytes }), "shared", meterOf);
+    let found = await this.find(args.handle, owner, (source) => selectorFor(plan, args, { kind: "page", thresholdBytes: configOf(source).thresholdBytes }), "shared", meterOf, startedAt);
     const config = configOf(found.source);
     const meter = meterOf(found.source); // one meter for all the call does (S21.1): its reads, the summary's check, the query
     if (found.summary) {
@@ -102,7 +103,7 @@ export class ResultQueryTool {
       } catch (error) {
         if (error instanceof ResultQueryError && error.code === "RESULT_SLICE_TOO_LARGE") throw error;
       }
-      found = await this.readWhole(args.handle, owner, found.source, meter);
+      found = await this.readWhole(args.handle, owner, found.source, meter, startedAt);
     }
     if (found.value instanceof StreamedAnswer) {
       const streamed = await answerOverBatches(found.value, plan, args, config, found.source.workers, meter);
@@ -122,9 +123,10 @@ export class ResultQueryTool {
    * `owner` from any instance's store exactly as `query` reads it; anything that does not resolve throws
    * the `ResultQueryError` that `result_query` would answer for that handle and path, with its text. Read
    * afresh (`fresh`), the tool that receives it may change it without touching what later queries see;
-   * `shared` serves a reader that only looks (a resource read).
+   * `shared` serves a reader that only looks (a resource read). `startedAt`: when the tool call began, for
+   * its store deadline over all its references (S26.3); now when left out.
    */
-  async referenced(handle: unknown, path: unknown, owner: OwnerOf, read: "fresh" | "shared" = "fresh"): Promise<{ value: unknown; expiresAt: number }> {
+  async referenced(handle: unknown, path: unknown, owner: OwnerOf, read: "fresh" | "shared" = "fresh", startedAt = Date.now()): Promise<{ value: unknown; expiresAt: number }> {
     const args = parseQueryArguments({ handle, path });
     const given = path === undefined ? undefined : args.path;
     const reference = planReference(given); // parsed once: what the store reads, and what is taken from it
@@ -135,7 +137,7 @@ export class ResultQueryTool {
       return selection;
     };
     const meterOf = callMeters();
-    const found = await this.find(args.handle, owner, () => select, read, meterOf);
+    const found = await this.find(args.handle, owner, () => select, read, meterOf, startedAt);
     const meter = meterOf(found.source); // the holding instance's limit (S21.1), charged with the read already
     meter.charge("references", bytes);
     return { value: await reference.value(found.value, meter), expiresAt: found.expiresAt };
@@ -153,12 +155,12 @@ export class ResultQueryTool {
    * reference of a call is sized before the first is read. Throws what `referenced` would for a handle
    * that does not resolve.
    */
-  async referenceBytes(handle: unknown, path: unknown, owner: OwnerOf): Promise<number> {
+  async referenceBytes(handle: unknown, path: unknown, owner: OwnerOf, startedAt = Date.now()): Promise<number> {
     const args = parseQueryArguments({ handle, path });
     const reference = planReference(path === undefined ? undefined : args.path);
     let bytes = 0;
     const sized: Selector = (lists, strings, objects) => ((bytes = selectionBytes(reference.select(lists, strings, objects), lists, strings, objects)), "none");
-    await this.find(args.handle, owner, () => sized, "shared");
+    await this.find(args.handle, owner, () => sized, "shared", undefined, startedAt);
     return bytes;
   }
 
@@ -169,11 +171,11 @@ export class ResultQueryTool {
   }
 
   /** The whole answer from the instance that held it (after a summary read, S16.4); not found as `find` says it. */
-  private async readWhole(handle: string, owner: OwnerOf, source: HandleSource, meter: CostMeter): Promise<StoredValue & { source: HandleSource }> {
+  private async readWhole(handle: string, owner: OwnerOf, source: HandleSource, meter: CostMeter, startedAt: number): Promise<StoredValue & { source: HandleSource }> {
     let found: StoredValue | undefined;
     try {
       const store = await source.store();
-      found = await store.readWithExpiry(handle, typeof owner === "function" ? owner(source) : owner, () => "all", true, chargeTo(meter));
+      found = await store.readWithExpiry(handle, typeof owner === "function" ? owner(source) : owner, () => "all", true, chargeTo(meter), startedAt);
     } catch (error) {
       if (error instanceof ResultQueryError) throw error; // the call's meter refused the read (S21.1)
       throw storeUnavailable();
@@ -189,6 +191,7 @@ export class ResultQueryTool {
     selectFor: (source: HandleSource) => Selector,
     read: "shared" | "fresh",
     meterOf?: (source: HandleSource) => CostMeter,
+    startedAt = Date.now(),
   ): Promise<StoredValue & { source: HandleSource }> {
     // Every instance's store is asked at once, so a slow or hung store costs one timeout, not one per
     // instance; the first instance (in install order) that holds the handle answers.
@@ -198,7 +201,7 @@ export class ResultQueryTool {
         .store()
         .then((store) => {
           const who = typeof owner === "function" ? owner(source) : owner;
-          return store.readWithExpiry(handle, who, selectFor(source), read === "shared", meterOf && chargeTo(meterOf(source)));
+          return store.readWithExpiry(handle, who, selectFor(source), read === "shared", meterOf && chargeTo(meterOf(source)), startedAt);
         })
         .then(
           (found): StoredValue | "not found" | "unavailable" => found ?? "not found",
