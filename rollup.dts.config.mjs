@@ -21,11 +21,25 @@ const reexports = {
   },
 };
 
-export default {
-  input: ".types/node/index.d.ts",
-  output: [
-    { file: "dist/node/index.d.ts", format: "es" },
-    { file: "dist/node/index.d.cts", format: "es" },
-  ],
-  plugins: [dts(), reexports],
-};
+// The FrontMCP entry (S22.1) declares its two classes and re-exports the node entry's declarations.
+const nodeEntry = /\/node\/index\.js$/;
+
+export default [
+  {
+    input: ".types/node/index.d.ts",
+    output: [
+      { file: "dist/node/index.d.ts", format: "es" },
+      { file: "dist/node/index.d.cts", format: "es" },
+    ],
+    plugins: [dts(), reexports],
+  },
+  {
+    input: ".types/frontmcp/index.d.ts",
+    external: (id) => nodeEntry.test(id) || id.startsWith("@frontmcp/"),
+    output: [
+      { file: "dist/frontmcp/index.d.ts", format: "es", paths: (id) => (nodeEntry.test(id) ? "../node/index.js" : id) },
+      { file: "dist/frontmcp/index.d.cts", format: "es", paths: (id) => (nodeEntry.test(id) ? "../node/index.cjs" : id) },
+    ],
+    plugins: [dts()],
+  },
+];

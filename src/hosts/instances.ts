@@ -45,6 +45,8 @@ interface Installation<Call> {
 /** What the host knows of one tool call, for the fold. */
 export interface ToolCall<Call> {
   toolName: string;
+  /** The name the host lists the tool under, for `foldPolicy`'s `context.fullName` (FrontMCP's `app:name`). */
+  fullName?: string;
   result: unknown;
   call: Call;
   outputSchema?: unknown;
@@ -116,9 +118,20 @@ export class HostInstances<Call> {
    * transport cannot write (S16.7): that call ends with an `isError` result and a warning.
    */
   async fold(call: ToolCall<Call>): Promise<unknown> {
-    const installation = this.installationFor(call.toolName);
+    return this.foldBy(this.installationFor(call.toolName), call);
+  }
+
+  /**
+   * `fold` by a given instance, for a host that knows itself which instance a tool belongs to (FrontMCP:
+   * the instance its tool's app registered, S22.2); an instance that has not joined folds nothing.
+   */
+  foldWith(instance: PluginInstance, call: ToolCall<Call>): Promise<unknown> {
+    return this.foldBy(this.installations.find((installation) => installation.instance === instance), call);
+  }
+
+  private async foldBy(installation: Installation<Call> | undefined, call: ToolCall<Call>): Promise<unknown> {
     if (!isToolResult(call.result)) return call.result;
-    const outcome = isReader(call.toolName) || !installation ? undefined : await this.foldWith(installation, call, call.result);
+    const outcome = isReader(call.toolName) || !installation ? undefined : await this.foldOne(installation, call, call.result);
     const result = outcome?.result ?? call.result;
     const why = whyUnsendable(result, outcome?.serialised);
     if (why === undefined) {
@@ -131,7 +144,7 @@ export class HostInstances<Call> {
   }
 
   /** S4: the fold of one answer by the instance that folds its tool (S7.7: never a slice). */
-  private async foldWith(installation: Installation<Call>, call: ToolCall<Call>, result: ToolResult): Promise<FoldOutcome> {
+  private async foldOne(installation: Installation<Call>, call: ToolCall<Call>, result: ToolResult): Promise<FoldOutcome> {
     let owner: Owner;
     try {
       owner = installation.owner(call.call);
@@ -144,6 +157,7 @@ export class HostInstances<Call> {
     }
     return foldOutcome(installation.context, {
       toolName: call.toolName,
+      fullName: call.fullName,
       result,
       outputSchema: isStandardSchema(call.outputSchema) ? call.outputSchema : undefined,
       toolMeta: call.toolMeta,
