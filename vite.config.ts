@@ -36,7 +36,7 @@ export default defineConfig({
       // server helpers (S19.1; 0.5 KB, no imports) are carried inside, so users need not install ext-apps.
       // The viewer's page (dist/viewer/, built after this) stays one file that every build imports lazily.
       external: [/\/dist\/viewer\/viewer-html\.js$/, /^node:/, /^@frontmcp\//, /^zod(\/|$)/, /^@modelcontextprotocol\/(?!ext-apps\/server$)/, "ioredis", "better-sqlite3", /^@upstash\//, "idb-keyval", "json-p3", "re2js", "tokenx"],
-      output: { exports: "named", manualChunks: (id: string) => (/\/src\/node\/(?!index\.ts$|batch-worker\.ts$)/.test(id) ? "node/node" : undefined) },
+      output: { exports: "named" },
       // The CommonJS build has no import.meta: the one use (node/batch-workers.ts) asks for __filename first.
       checks: { emptyImportMeta: false },
     },

@@ -5,6 +5,8 @@
  */
 declare module "@frontmcp/sdk" {
   export const FrontMcpConfig: symbol;
+  /** FrontMCP's provider token (a class, a symbol or a string), typed by what it provides. */
+  export type Token<T = unknown> = symbol | string | (abstract new (...args: never[]) => T);
 
   export abstract class DynamicPlugin<TOptions extends object, TInput extends object = TOptions> {
     __options_brand: TOptions;

@@ -4,11 +4,11 @@
  * package is bundled without decorator metadata, so FrontMCP's decorators are applied by call
  * (`Plugin({...})(Class)`), which is what the `@` form does; no constructor here takes injected arguments.
  */
-import { DynamicPlugin, FrontMcpConfig, Plugin, Tool, ToolContext, ToolHook } from "@frontmcp/sdk";
+import { DynamicPlugin, FrontMcpConfig, Plugin, Tool, ToolContext, ToolHook, type Token } from "@frontmcp/sdk";
 import {
-  ResultHandlesConfigToken,
+  ResultHandlesConfigToken as configToken,
   ResultHandlesPlugin as NodeResultHandlesPlugin,
-  ResultHandleStoreToken,
+  ResultHandleStoreToken as storeToken,
   ResultQueryTool as ResultQueryCore,
   RESULT_QUERY_TOOL_NAME,
   type ResultHandlesConfig,
@@ -30,6 +30,14 @@ import { ANNOTATIONS, INPUT_JSON_SCHEMA, OUTPUT_JSON_SCHEMA } from "../query/too
 import { ResultQueryError } from "../errors.js";
 
 export * from "../node/index.js";
+
+/**
+ * The plugin's store as a FrontMCP provider: `await this.get(ResultHandleStoreToken)` in a tool of the app
+ * (FrontMCP's `get` is synchronous: the store opens on first use, S2.1). The same symbol as the main entry's.
+ */
+export const ResultHandleStoreToken: Token<PromiseLike<ResultHandleStore>> = storeToken;
+/** The plugin's resolved options as a FrontMCP provider: `this.get(ResultHandlesConfigToken)`. */
+export const ResultHandlesConfigToken: Token<ResultHandlesConfig> = configToken;
 
 /** How a FrontMCP tool names the providers it reads (FrontMCP's `Token`). */
 type ProviderRecord = Record<string, unknown> & { provide: unknown };

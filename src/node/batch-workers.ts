@@ -25,7 +25,9 @@ export function nodeBatchWorkers(settings: BatchWorkerSettings = BATCH_WORKERS):
 export function startBatchWorker({ Worker }: Threads = builtin<Threads>("node:worker_threads")!): NodeWorker {
   // The CommonJS build has no import.meta (its bundler leaves an empty object): it knows its file instead.
   const here = typeof __filename === "string" ? builtin<typeof import("node:url")>("node:url")!.pathToFileURL(__filename).href : import.meta.url;
-  if (!here.endsWith(".ts")) return new Worker(new URL("./batch-worker.js", here));
+  // The Node and FrontMCP entries share this code (S22.1), so the build puts it in a chunk beside dist/node/
+  // rather than in it: the worker is dist/node/batch-worker.js from either place.
+  if (!here.endsWith(".ts")) return new Worker(new URL(/\/node\/[^/]+$/.test(here) ? "./batch-worker.js" : "./node/batch-worker.js", here));
   return new Worker(workerFromSources(here), { eval: true });
 }
 

@@ -149,7 +149,7 @@ describe("S13 the package as users install it", () => {
   it("S13.1 the tarball ships dist with ESM, CommonJS and both declaration kinds, a LICENSE, the README's picture, and nothing of ours", () => {
     const besideDist = ["LICENSE", "README.md", "docs/flow.svg", "package.json"];
     for (const file of besideDist) expect(packedFiles).toContain(file);
-    for (const entry of ["node", "browser", "edge"]) {
+    for (const entry of ["node", "browser", "edge", "frontmcp"]) {
       for (const ext of ["js", "cjs", "d.ts", "d.cts"]) expect(packedFiles).toContain(`dist/${entry}/index.${ext}`);
     }
     expect(packedFiles.filter((file) => !file.startsWith("dist/") && !besideDist.includes(file))).toEqual([]);
@@ -161,16 +161,17 @@ describe("S13 the package as users install it", () => {
     // result viewer's page (S19: one minified HTML file as a string, shared by every build, read only when served,
     // and the license texts of what it bundles); 20 KB more with section 18 (hints from the answer, notes of
     // empty answers and their watch on the workers, tokenx as a lazy chunk); 405 KB with section 21 and the
-    // seal thread (S21.7: pieces sealed while the fold serialises, in every build's store).
+    // seal thread (S21.7: pieces sealed while the fold serialises, in every build's store); 10 KB more with the
+    // FrontMCP entry (S22.1: its two classes and adapter, its declarations re-exporting the node build's).
     expect(packedFiles.filter((file) => file.endsWith(".map"))).toEqual([]);
-    expect(tarballBytes).toBeLessThan(415_000);
+    expect(tarballBytes).toBeLessThan(425_000);
   });
 
   it("S13.3 @arethetypeswrong/cli finds no problem for node10, node16 (ESM and CommonJS) and bundler resolution", async () => {
     const attw = join(root, "node_modules", ".bin", "attw");
     const { stdout } = await run(attw, [tarball, "--format", "json"], { cwd: root }).catch((error: { stdout: string }) => error);
     const report = JSON.parse(stdout) as { problems: unknown; analysis: { entrypoints: Record<string, unknown> } };
-    expect(Object.keys(report.analysis.entrypoints).sort()).toEqual([".", "./browser", "./edge", "./node", "./package.json"]);
+    expect(Object.keys(report.analysis.entrypoints).sort()).toEqual([".", "./browser", "./edge", "./frontmcp", "./node", "./package.json"]);
     expect(report.problems).toEqual({});
   }, 60_000);
 

@@ -1,0 +1,223 @@
+// S22: the plugin on a real FrontMCP 1.5.2 server, as its users install it: the packed tarball in a project
+// of its own with the FrontMCP tarballs the repository carries and their pins, tools compiled with tsc
+// (test/helpers/frontmcp-project.ts), the server in a process of its own over Streamable HTTP, and real
+// clients (the MCP SDK 1.x client FrontMCP pins, and the SDK v2 client). The reference's Usage example runs
+// as written, with only its import changed (test/fixtures/frontmcp-project/src/reports.ts).
+import { randomUUID } from "node:crypto";
+import { Client as V1Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StreamableHTTPClientTransport as V1Transport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import { Client as V2Client, StreamableHTTPClientTransport as V2Transport } from "@modelcontextprotocol/client";
+import { jsonpath } from "json-p3";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { INPUT_JSON_SCHEMA } from "../../src/query/tool/listing.js";
+import { frontMcpProject, startFrontMcpServer, type FrontMcpServer } from "../helpers/frontmcp-project.js";
+
+type Result = { content?: { type: string; text?: string }[]; structuredContent?: Record<string, unknown>; _meta?: Record<string, unknown>; isError?: boolean };
+interface Caller {
+  call(name: string, args?: Record<string, unknown>): Promise<Result>;
+  list(): Promise<{ name: string; inputSchema: Record<string, unknown>; outputSchema?: unknown }[]>;
+  close(): Promise<void>;
+}
+
+async function v1(url: string, token?: string): Promise<Caller> {
+  const client = new V1Client({ name: "frontmcp-test-v1", version: "1.0.0" });
+  const headers: Record<string, string> = token ? { Authorization: `Bearer ${token}` } : {};
+  await client.connect(new V1Transport(new URL(url), { requestInit: { headers } }));
+  return {
+    call: async (name, args = {}) => (await client.callTool({ name, arguments: args })) as Result,
+    list: async () => (await client.listTools()).tools as never,
+    close: () => client.close(),
+  };
+}
+
+async function v2(url: string): Promise<Caller> {
+  const client = new V2Client({ name: "frontmcp-test-v2", version: "1.0.0" });
+  await client.connect(new V2Transport(new URL(url)));
+  return {
+    call: async (name, args = {}) => (await client.callTool({ name, arguments: args })) as Result,
+    list: async () => (await client.listTools()).tools as never,
+    close: () => client.close(),
+  };
+}
+
+// The oracle: the reference's `report` answer, written here apart from the tool that returns it.
+const tickets = Array.from({ length: 200 }, (_, i) => ({ id: `T-${i}`, title: `Ticket ${i}` }));
+const reportAnswer = { rows: tickets };
+const rows = (n: number) => Array.from({ length: n }, (_, i) => ({ id: i, name: `row ${i}`, even: i % 2 === 0 }));
+
+const handleOf = (result: Result) => (result.structuredContent as { handle: string }).handle;
+const errorOf = (result: Result) => (result.structuredContent as { error: { code: string; message: string } }).error;
+
+let project: string;
+let server: FrontMcpServer;
+const clients: Caller[] = [];
+const client = async (make: (url: string) => Promise<Caller> = v1) => {
+  const made = await make(server.url);
+  clients.push(made);
+  return made;
+};
+
+beforeAll(async () => {
+  project = await frontMcpProject();
+  server = await startFrontMcpServer(project);
+}, 240_000);
+
+afterAll(async () => {
+  await Promise.all(clients.map((made) => made.close().catch(() => {})));
+  await server?.stop();
+});
+
+describe("S22.4 the reference's Usage example on FrontMCP 1.5.2, SDK 1.x client over Streamable HTTP", () => {
+  it("S22.1 lists result_query once, with its JSON Schema, beside the apps' tools", async () => {
+    const tools = await (await client()).list();
+    expect(tools.filter((tool) => tool.name === "result_query")).toHaveLength(1);
+    expect(tools.map((tool) => tool.name)).toEqual(expect.arrayContaining(["report", "orders", "dump", "plain_dump", "result_query"]));
+    const query = tools.find((tool) => tool.name === "result_query")!;
+    expect(query.inputSchema).toEqual(INPUT_JSON_SCHEMA);
+  });
+
+  it("S5 folds report for a session: { preview, shape, handle }, the hint, and _meta bytes 6990", async () => {
+    const alice = await client();
+    const result = await alice.call("report");
+    const bytes = Buffer.byteLength(JSON.stringify(reportAnswer));
+    expect(bytes).toBe(6990);
+    const { preview, shape, handle } = result.structuredContent as { preview: unknown; shape: unknown; handle: string };
+    expect(Object.keys(result.structuredContent!).sort()).toEqual(["handle", "preview", "shape"]);
+    expect(preview).toEqual({ rows: tickets.slice(0, 5) });
+    expect(shape).toEqual({
+      type: "object",
+      keys: { rows: { type: "array", length: 200, items: { type: "object", keys: { id: { type: "string", length: 3 }, title: { type: "string", length: 8 } } } } },
+    });
+    expect(handle).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
+    expect(JSON.parse(result.content![0]!.text!)).toEqual(result.structuredContent);
+    expect(result.content![1]!.text).toContain("result_query");
+    expect(result.content![1]!.text).toContain(handle);
+    expect(result._meta?.["frontmcp/result-handle"]).toEqual({ handle, bytes: 6990, ttlSeconds: 600 });
+  });
+
+  it("S7 result_query reads paths, pages, fields, filters and search as the answer holds them", async () => {
+    const alice = await client();
+    const handle = handleOf(await alice.call("report"));
+    const read = async (args: Record<string, unknown>) => {
+      const result = await alice.call("result_query", { handle, ...args });
+      expect(result.isError, JSON.stringify(result)).toBeFalsy();
+      return result.structuredContent as { path: string; value: unknown; total?: number; offset?: number; nextOffset?: number; paths?: string[] };
+    };
+    for (const path of ["$.rows[2].title", "rows.2.title", "/rows/2/title"]) expect((await read({ path })).value).toBe(tickets[2]!.title);
+    expect(await read({ path: "rows", page: 3, limit: 10 })).toMatchObject({ value: tickets.slice(20, 30), total: 200, offset: 20, nextOffset: 30 });
+    expect((await read({ path: "rows", limit: 3, fields: ["id"] })).value).toEqual(tickets.slice(0, 3).map(({ id }) => ({ id })));
+    const filter = "$.rows[?@.title == 'Ticket 42' || @.id == 'T-7']";
+    const expected = jsonpath.query(filter, reportAnswer as never);
+    const filtered = await read({ path: filter });
+    expect(filtered.value).toEqual(expected.values());
+    // json-p3 writes normalized paths ($['rows'][7]); result_query the shorthand of S14.2 ($.rows[7]).
+    expect(filtered.paths).toEqual(expected.nodes.map((node) => node.path.replace(/\['([A-Za-z_]\w*)'\]/g, ".$1")));
+    const found = await read({ search: "ticket 19" });
+    const hits = tickets.flatMap((ticket, i) => (ticket.title.toLowerCase().includes("ticket 19") ? [`$.rows[${i}].title`] : []));
+    expect(found.total).toBe(hits.length);
+    expect((found.value as { path: string }[]).map((hit) => hit.path)).toEqual(hits.slice(0, (found.value as unknown[]).length));
+  });
+
+  it("S7.6 result_query checks its own arguments: FrontMCP's schema refuses nothing, the plugin answers with a code", async () => {
+    const alice = await client();
+    const handle = handleOf(await alice.call("report"));
+    const both = await alice.call("result_query", { handle, path: "rows", page: 2, offset: 3 });
+    expect(both.isError).toBe(true);
+    expect(errorOf(both).code).toBe("INVALID_INPUT");
+    const none = await alice.call("result_query", {});
+    expect(none.isError).toBe(true);
+    expect(none.content![0]!.text).toMatch(/^INVALID_INPUT: /);
+  });
+
+  it("S8 another session gets RESULT_HANDLE_NOT_FOUND with the text a never-issued handle gets", async () => {
+    const alice = await client();
+    const bob = await client();
+    const handle = handleOf(await alice.call("report"));
+    const foreign = await bob.call("result_query", { handle });
+    const never = randomUUID();
+    const unknown = await bob.call("result_query", { handle: never });
+    expect(errorOf(foreign).code).toBe("RESULT_HANDLE_NOT_FOUND");
+    expect(foreign.content![0]!.text).toBe(unknown.content![0]!.text!.replace(never, handle));
+    expect((await alice.call("result_query", { handle, path: "rows", limit: 1 })).structuredContent).toMatchObject({ value: [tickets[0]] });
+  });
+
+  it("S4.3 a small answer comes back whole", async () => {
+    const result = await (await client()).call("small");
+    expect(result.structuredContent).toEqual({ rows: rows(3) });
+    expect(result._meta?.["frontmcp/result-handle"]).toBeUndefined();
+  });
+});
+
+describe("S22.2 what folds on FrontMCP, and what stays whole", () => {
+  it("S6.4 the orders golden example: the reference's preview and shape", async () => {
+    const alice = await client();
+    const result = await alice.call("orders");
+    const { preview, shape, handle } = result.structuredContent as { preview: unknown; shape: unknown; handle: string };
+    expect({ preview, shape }).toEqual({
+      preview: { orders: [{ id: 0, status: "open" }, { id: 1, status: "shipped" }], total: 500 },
+      shape: {
+        type: "object",
+        keys: {
+          orders: { type: "array", length: 500, items: { type: "object", keys: { id: { type: "number" }, status: { type: "string", length: 4 } } } },
+          total: { type: "number" },
+        },
+      },
+    });
+    expect((await alice.call("result_query", { handle, path: "$.orders[499]" })).structuredContent).toMatchObject({ value: { id: 499, status: "shipped" } });
+  });
+
+  it("S4.2 an image, an error result and two texts pass unchanged", async () => {
+    const alice = await client();
+    const picture = await alice.call("picture");
+    expect(picture.content).toEqual([{ type: "image", data: "A".repeat(20_000), mimeType: "image/png" }]);
+    const fails = await alice.call("fails");
+    expect(fails.isError).toBe(true);
+    expect(JSON.parse(fails.content![0]!.text!)).toEqual({ rows: rows(300) });
+    const two = await alice.call("two_texts");
+    expect(two.content!.map((block) => JSON.parse(block.text!))).toEqual([{ rows: rows(300) }, { rows: rows(300) }]);
+    for (const result of [picture, fails, two]) expect(result._meta?.["frontmcp/result-handle"]).toBeUndefined();
+  });
+
+  it("S4.6 an output schema without the folded form keeps the answer whole, with one warning; a union with it folds", async () => {
+    const alice = await client();
+    const strict = await alice.call("strict_rows");
+    expect(strict.structuredContent).toEqual({ rows: rows(300) });
+    await alice.call("strict_rows");
+    const warnings = server.output().split("\n").filter((line) => line.startsWith("result-handles:") && line.includes('"strict_rows"'));
+    expect(warnings).toHaveLength(1);
+    expect(warnings[0]).toContain("foldedAnswerSchema");
+    const open = await alice.call("open_rows");
+    expect(Object.keys(open.structuredContent!).sort()).toEqual(["handle", "preview", "shape"]);
+  });
+
+  it("S10.1 each instance folds only its own app's tools: an app without the plugin answers whole", async () => {
+    const alice = await client();
+    const plain = await alice.call("plain_dump");
+    expect(plain.structuredContent).toEqual({ rows: rows(300) });
+    const dump = await alice.call("dump");
+    expect(Object.keys(dump.structuredContent!).sort()).toEqual(["handle", "preview", "shape"]);
+    // The extras instance (4096 bytes, five items) folded dump; the orders instance would keep two items.
+    expect((dump.structuredContent as { preview: { rows: unknown[] } }).preview.rows).toHaveLength(5);
+  });
+
+  it("S4.1 a tool called by another tool gets the whole answer; 1.5.2's this.callTool() throws", async () => {
+    const result = await (await client()).call("nested");
+    expect(result.structuredContent).toMatchObject({ keys: ["rows"], rows: 300 });
+    expect((result.structuredContent as { callTool: string }).callTool).toMatch(/^threw: /);
+  });
+
+  it("S22.1 a tool of the app reads the plugin's store and options through this.get", async () => {
+    const result = await (await client()).call("store_probe");
+    expect(result.structuredContent).toEqual({ thresholdBytes: 4096, sameOwner: { saved: true }, otherOwner: null });
+  });
+});
+
+describe("S22.4 the SDK v2 client", () => {
+  it("gets the folded report and reads it back", async () => {
+    const alice = await client(v2);
+    const result = await alice.call("report");
+    expect(result._meta?.["frontmcp/result-handle"]).toMatchObject({ bytes: 6990 });
+    const slice = await alice.call("result_query", { handle: handleOf(result), path: "$.rows[199]" });
+    expect(slice.structuredContent).toMatchObject({ value: tickets[199] });
+  });
+});
