@@ -129,6 +129,7 @@ async function runBlock(where: Where, handle: string): Promise<number> {
 const BLOCKS = [
   { file: "docs/finding.md", heading: "Finding things", index: 0, tool: "report", exchanges: 3 },
   { file: "docs/finding.md", heading: "What a search answers", index: 0, tool: "server_log", exchanges: 1 },
+  { file: "docs/finding.md", heading: "Counting without reading: aggregates", index: 0, tool: "report", exchanges: 4 },
   { file: "docs/model.md", heading: "Reading it back, by example", index: 0, tool: "report", exchanges: 4 },
   { file: "docs/model.md", heading: "When a call is refused", index: 0, tool: "report", exchanges: 3 },
 ] as const;

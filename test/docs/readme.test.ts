@@ -31,6 +31,7 @@ const RUNNERS: Record<string, string> = {
   "docs/model.md › When a call is refused#0": "docs/readme-exchanges.test.ts",
   "docs/finding.md › Finding things#0": "docs/readme-exchanges.test.ts",
   "docs/finding.md › What a search answers#0": "docs/readme-exchanges.test.ts",
+  "docs/finding.md › Counting without reading: aggregates#0": "docs/readme-exchanges.test.ts",
   "docs/references.md › Passing a folded answer to another tool#0": "docs/readme-fragments.test.ts",
   "docs/runtimes.md › On Cloudflare Workers and other edge runtimes#0": "runtimes/workers.test.ts, docs/readme-fragments.test.ts",
   "docs/runtimes.md › On Cloudflare Workers and other edge runtimes#1": "runtimes/workers.test.ts",

@@ -21,7 +21,7 @@ import type { JsonPathNode } from "../jsonpath/jsonpath.js";
 import { keysNearestFirst } from "../refusals/nearest-key.js";
 import { MemberWatch, type WatchPlan } from "../refusals/member-watch.js";
 import { sliceWindow, type QueryArguments } from "../paths/plan.js";
-import { figureMembers, FIGURES, groupMember, memberSteps, memberValue, type AggregateSpec, type MemberStep } from "./spec.js";
+import { figureMembers, FIGURES, groupMember, memberReader, memberSteps, type AggregateSpec } from "./spec.js";
 
 /** Per figure member: numbers seen, their sum, least and greatest. */
 type Figures = number[]; // [n, sum, min, max] per member, flat
@@ -36,8 +36,8 @@ interface Group {
 /** What an aggregation holds, as plain data: a batch worker sends it back with its counts (S14.6, S24.3). */
 export interface AggregationState {
   readonly nodes: number;
-  /** Per group: its key's JSON text (sorted keys), the key, its count, its figures, its examples. */
-  readonly groups: readonly (readonly [string, unknown, number, Figures, string[]])[];
+  /** Per group: the key, its count, its figures, its examples, and for a list or object key its JSON text (sorted keys). */
+  readonly groups: readonly (readonly [unknown, number, Figures, string[], string?])[];
   /** Per member (the group member first, then the figure members): whether any node had it. */
   readonly found: readonly boolean[];
   /** Keys of the first object nodes, for the note of a member no node has (S18.2). */
@@ -58,12 +58,15 @@ const NOTE_KEYS = 20;
 const EXAMPLES = 3;
 
 export class Aggregation {
-  private readonly groupSteps: MemberStep[] | undefined;
-  private readonly figureSteps: MemberStep[][];
+  private readonly groupMember: ((node: unknown) => unknown) | undefined;
+  private readonly figureMembers: ((node: unknown) => unknown)[];
   /** The members, the group member first: what the note of S18.2 names. */
   private readonly members: string[];
   private readonly found: boolean[];
-  private readonly groups = new Map<string, Group>();
+  /** Groups keyed by a string, number, boolean or null (also the one group of an aggregate without `by`). */
+  private readonly groups = new Map<unknown, Group>();
+  /** Groups keyed by a list or an object, by its JSON text with sorted keys. */
+  private readonly composites = new Map<string, Group>();
   private keyChars = 0;
   private readonly keys = new Set<string>();
   private objects = 0;
@@ -78,9 +81,9 @@ export class Aggregation {
     watch?: WatchPlan,
   ) {
     const by = groupMember(spec);
-    this.groupSteps = by === undefined ? undefined : memberSteps(by);
+    this.groupMember = by === undefined ? undefined : memberReader(memberSteps(by));
     const figures = figureMembers(spec);
-    this.figureSteps = figures.map((member) => memberSteps(member));
+    this.figureMembers = figures.map((member) => memberReader(memberSteps(member)));
     this.members = [...(by === undefined ? [] : [by]), ...figures];
     this.found = this.members.map(() => false);
     if (watch && watch.watched.length > 0) this.watch = new MemberWatch(watch);
@@ -119,8 +122,8 @@ export class Aggregation {
     this.total++;
     let at = 0;
     let key: unknown;
-    if (this.groupSteps) {
-      key = memberValue(value, this.groupSteps);
+    if (this.groupMember) {
+      key = this.groupMember(value);
       if (key !== undefined) this.found[0] = true;
       at = 1;
     }
@@ -134,8 +137,8 @@ export class Aggregation {
     const group = this.groupOf(key === undefined ? null : key);
     group.count++;
     const figures = group.figures;
-    for (let m = 0; m < this.figureSteps.length; m++) {
-      const number = memberValue(value, this.figureSteps[m]!);
+    for (let m = 0; m < this.figureMembers.length; m++) {
+      const number = this.figureMembers[m]!(value);
       if (number !== undefined) this.found[at + m] = true;
       if (typeof number !== "number") continue;
       const f = 4 * m;
@@ -147,16 +150,23 @@ export class Aggregation {
     if (group.examples.length < EXAMPLES) group.examples.push(formatPath(node.location()));
   }
 
-  private groupOf(key: unknown, text = this.groupSteps ? keyText(key, this.query) : ""): Group {
-    let group = this.groups.get(text);
+  /**
+   * The group of `key`: a string, number, boolean or null is its own key in a Map (which tells 1 from "1"
+   * and needs no text); a list or object is keyed by its JSON text with sorted keys (`keyText`).
+   */
+  private groupOf(key: unknown, text?: string): Group {
+    const composite = key !== null && typeof key === "object";
+    const group = composite ? this.composites.get((text ??= keyText(key, this.query))) : this.groups.get(key);
     if (group) return group;
-    if (this.groups.size >= AGGREGATE_LIMITS.groups || this.keyChars + text.length > AGGREGATE_LIMITS.keyChars) throw this.tooManyGroups();
-    this.keyChars += text.length;
+    const chars = composite ? text!.length : typeof key === "string" ? key.length : 0;
+    if (this.groups.size + this.composites.size >= AGGREGATE_LIMITS.groups || this.keyChars + chars > AGGREGATE_LIMITS.keyChars) throw this.tooManyGroups();
+    this.keyChars += chars;
     const figures: Figures = [];
-    for (let m = 0; m < this.figureSteps.length; m++) figures.push(0, 0, Infinity, -Infinity);
-    group = { key, count: 0, figures, examples: [] };
-    this.groups.set(text, group);
-    return group;
+    for (let m = 0; m < this.figureMembers.length; m++) figures.push(0, 0, Infinity, -Infinity);
+    const made: Group = { key, count: 0, figures, examples: [] };
+    if (composite) this.composites.set(text!, made);
+    else this.groups.set(key, made);
+    return made;
   }
 
   private tooManyGroups(): ResultQueryError {
@@ -170,8 +180,9 @@ export class Aggregation {
 
   /** What this aggregation holds, as plain data (a batch worker's reply). */
   state(): AggregationState {
-    const groups: [string, unknown, number, Figures, string[]][] = [];
-    for (const [text, group] of this.groups) groups.push([text, group.key, group.count, group.figures, group.examples]);
+    const groups: [unknown, number, Figures, string[], string?][] = [];
+    for (const group of this.groups.values()) groups.push([group.key, group.count, group.figures, group.examples]);
+    for (const [text, group] of this.composites) groups.push([group.key, group.count, group.figures, group.examples, text]);
     return { nodes: this.total, groups, found: this.found, keys: [...this.keys], objects: this.objects };
   }
 
@@ -181,7 +192,7 @@ export class Aggregation {
     for (let m = 0; m < this.found.length; m++) this.found[m] ||= state.found[m] ?? false;
     for (const key of state.keys) if (this.keys.size < SAMPLED_KEYS && this.objects < SAMPLED_OBJECTS) this.keys.add(key);
     this.objects += state.objects;
-    for (const [text, key, count, figures, examples] of state.groups) {
+    for (const [key, count, figures, examples, text] of state.groups) {
       const group = this.groupOf(key, text);
       group.count += count;
       const mine = group.figures;
@@ -202,14 +213,14 @@ export class Aggregation {
   result(args: Pick<QueryArguments, "offset" | "limit" | "page">, thresholdBytes: number): AggregateResult {
     const path = cutForMessage(this.query);
     const note = this.note();
-    if (!this.groupSteps) {
-      const group = this.groups.get("") ?? { key: null, count: 0, figures: this.figureSteps.flatMap(() => [0, 0, Infinity, -Infinity]), examples: [] };
+    if (!this.groupMember) {
+      const group = this.groups.get(null) ?? { key: null, count: 0, figures: this.figureMembers.flatMap(() => [0, 0, Infinity, -Infinity]), examples: [] };
       const result: AggregateResult = { path, value: this.figuresOf(group), total: this.total };
       if (note) result.note = note;
       return result;
     }
     const { offset, limit } = sliceWindow(args, DEFAULT_LIMITS.nodes);
-    const sorted = [...this.groups.values()].sort(byCountThenKey);
+    const sorted = [...this.groups.values(), ...this.composites.values()].sort(byCountThenKey);
     const end = Math.min(sorted.length, offset + limit);
     const groups: Record<string, unknown>[] = [];
     let bytes = 2;

@@ -107,6 +107,18 @@ export function memberSteps(member: string, argument = "member"): MemberStep[] {
   });
 }
 
+/**
+ * A reader of the member at `steps`: its value in a node, or `undefined` when the node has none. A single
+ * name, the common case, is read without a loop (it runs once per node, S24.3).
+ */
+export function memberReader(steps: readonly MemberStep[]): (node: unknown) => unknown {
+  const [first] = steps;
+  if (steps.length === 1 && typeof first === "string") {
+    return (node) => (typeof node === "object" && node !== null && !Array.isArray(node) && Object.hasOwn(node, first) ? (node as Record<string, unknown>)[first] : undefined);
+  }
+  return (node) => memberValue(node, steps);
+}
+
 /** The member's value in `node`, or `undefined` when the node has no such member. */
 export function memberValue(node: unknown, steps: readonly MemberStep[]): unknown {
   let value = node;
