@@ -137,6 +137,31 @@ test("S19.5 a filter and a search show their nodes and hits, linked to their row
   await expect(view.locator("[data-testid=row][data-index='199'][aria-selected=true]")).toBeVisible();
 });
 
+test("S24.1 Count by shows the filter's nodes as groups (count, figures) whose examples link to their rows", async ({ page }) => {
+  await openHost(page);
+  await callAndShow(page, "report");
+  const view = viewer(page);
+  await expect(view.locator("[data-testid=row][data-index='0']")).toContainText("T-0");
+  await view.getByTestId("filter-input").fill("$.rows[?@.status == 'open' && @.priority == 1]");
+  await view.getByTestId("count-by-input").fill("owner");
+  await view.getByTestId("count-by-input").press("Enter");
+  // The demo's report (S18.7): ana and dana have 4 open priority-1 tickets each, ben and chen 3 (docs/finding.md).
+  await expect(view.getByTestId("found-status")).toHaveText(/^4 groups of 14 nodes/);
+  await expect(view.getByTestId("group")).toHaveCount(4);
+  await expect(view.getByTestId("group").first()).toContainText("ana4");
+  await view.getByTestId("group").first().getByTestId("group-example").nth(1).click();
+  await expect(view.getByTestId("selected-path")).toHaveText("$.rows[60]");
+  await expect(view.locator("[data-testid=row][data-index='60'][aria-selected=true]")).toContainText("ana");
+  // With the filter box empty, the table in view is grouped; a figure adds its columns.
+  await view.getByTestId("filter-input").fill("");
+  await view.getByTestId("count-by-input").fill("status");
+  await view.getByTestId("figure-input").fill("priority");
+  await view.getByTestId("figure-input").press("Enter");
+  await expect(view.getByTestId("found-status")).toHaveText(/^3 groups of 200 nodes of \$\.rows\[\*\]/);
+  await expect(view.getByTestId("group").first()).toContainText("closed67");
+  await expect(view.getByTestId("groups").locator("th")).toHaveText(["status", "count", "sum of priority", "min of priority", "max of priority", "avg of priority", "examples"]);
+});
+
 test("S19.5 Tell the model reaches the host with the path and the handle", async ({ page }) => {
   await openHost(page);
   await callAndShow(page, "report");

@@ -11,12 +11,27 @@ export interface ReadArgs {
   offset?: number;
   limit?: number;
   search?: string;
+  /** Counts and figures over the nodes `path` selects (S24.1). */
+  aggregate?: { by?: string; sum?: string; min?: string; max?: string; avg?: string };
 }
 
-/** A `result_query` answer (S7.5, S14.2, S14.4). */
+/** One group of an aggregate (S24.1): its key, count, figures and the paths of its first nodes. */
+export interface Group {
+  key: unknown;
+  count: number;
+  sum?: number;
+  min?: number | null;
+  max?: number | null;
+  avg?: number | null;
+  examples: string[];
+}
+
+/** A `result_query` answer (S7.5, S14.2, S14.4, S24.1). */
 export interface Slice {
   path: string;
-  value: unknown;
+  value?: unknown;
+  groups?: Group[];
+  groupCount?: number;
   paths?: string[];
   total?: number;
   offset?: number;
@@ -60,7 +75,7 @@ export function foldedSource(handle: string, call: CallTool): Source {
 export function localSource(answer: unknown): Source {
   return {
     async read({ path, keys, offset = 0, limit = 100, search }) {
-      if (!keys) throw new ReadError("INVALID_INPUT", "This answer was sent whole: filters run on folded answers only. Search works here.");
+      if (!keys) throw new ReadError("INVALID_INPUT", "This answer was sent whole: filters and counts run on folded answers only. Search works here.");
       const value = valueAt(answer, keys);
       if (value === undefined) throw new ReadError("RESULT_PATH_NOT_FOUND", `Nothing is at ${path}.`);
       if (search !== undefined) return page(path, searchLocal(value, keys, search.toLowerCase()), offset, limit);

@@ -57,6 +57,7 @@ export class Viewer {
       read: (args) => this.need().source.read(args),
       goTo: (path, line) => this.goTo(path, line),
       onError: (error) => this.showError(error),
+      nodesInView: () => `${pathOf(this.table?.keys ?? [])}[*]`,
     });
     const copy = h("button", { type: "button", "data-testid": "copy-path" }, "Copy path");
     copy.addEventListener("click", () => void this.copyPath());
