@@ -7,7 +7,8 @@
 import { jsonpath, JSONPathEnvironment, type JSONPathQuery } from "json-p3";
 
 export const { NameSelector, IndexSelector, WildcardSelector, FilterSelector, SliceSelector } = jsonpath.selectors;
-export const { InfixExpression, LogicalExpression, FilterExpression, FilterQuery, FunctionExtension, StringLiteral, RelativeQuery, RootQuery } = jsonpath.expressions;
+export const { InfixExpression, LogicalExpression, FilterExpression, FilterQuery, FunctionExtension, StringLiteral, NumberLiteral, BooleanLiteral, NullLiteral, RelativeQuery, RootQuery } =
+  jsonpath.expressions;
 
 const probe = new JSONPathEnvironment();
 export const ChildSegment = probe.compile("$.a").segments[0]!.constructor;

@@ -80,7 +80,7 @@ export function parseQueryArguments(raw: unknown): QueryArguments {
       const got = typeof text === "string" ? `got ${text.length} characters` : `got ${typeOfValue(search)}`;
       throw invalid(`search must be a string of 1 to ${MAX_SEARCH_CHARS} characters, the text to find (${got})`);
     }
-    if (args.fields) throw invalid("give search or fields, not both: search answers hits { path, text }, not objects");
+    if (args.fields) throw invalid(`give search or fields, not both: search answers hits { path, text }, not objects. ${searchFilter(args.path, text, args.fields)}`);
     args.search = text;
   }
   if (aggregate !== undefined) {
@@ -92,6 +92,22 @@ export function parseQueryArguments(raw: unknown): QueryArguments {
   }
   if (notes.length > 0) args.notes = notes;
   return args;
+}
+
+/**
+ * S25.3: the call that gives `fields` of the objects holding `text`: a filter with `search()` on those
+ * members (exact in case, unlike the search argument, so a letter's two cases are a class).
+ */
+function searchFilter(path: string, text: string, fields: readonly string[]): string {
+  const pattern = [...text]
+    .map((char) => (char.toLowerCase() !== char.toUpperCase() && char.toLowerCase().length === 1 && char.toUpperCase().length === 1 ? `[${char.toUpperCase()}${char.toLowerCase()}]` : /[.*+?^${}()|[\]\\]/.test(char) ? `\\${char}` : char))
+    .join("")
+    .replace(/\\/g, "\\\\")
+    .replace(/'/g, "\\'");
+  const base = path === "$" ? "$.." : path;
+  const members = fields.slice(0, 3).map((field) => `search(@${/^[A-Za-z_][A-Za-z0-9_]*$/.test(field) ? `.${field}` : `[${JSON.stringify(field)}]`}, '${pattern}')`);
+  const call = JSON.stringify({ path: `${base}[?${members.join(" || ")}]`, fields });
+  return `To get ${fields.length === 1 ? "that field" : "those fields"} of the objects whose ${fields.slice(0, 3).join(" or ")} holds the text, filter: ${call}`;
 }
 
 /** What arrived, for a refusal (S18.4): "a list", "an object", "a number", or a short text's own value. */

@@ -159,8 +159,26 @@ function regex(pattern: string): Compiled {
   return compiled;
 }
 
-/** Refuses `pattern` when its compiled program is over the static limit (S21.2); `path` names the query. */
+/**
+ * S25.1: I-Regexp has no flags, so `(?i)printer` is no pattern and would match nothing, read as "no
+ * printer". A pattern written in the query with a flag group is refused, naming the forms that work.
+ */
+function refuseFlags(pattern: string, path: string): void {
+  const flags = /\(\?([a-zA-Z]+)[):]/.exec(pattern);
+  if (!flags || isIRegexp(pattern)) return; // `[(?i)]` is a class of four characters, and valid
+  const rest = pattern.replace(flags[0], flags[0].endsWith(":") ? "(" : "");
+  const word = /[A-Za-z]/.exec(rest);
+  const example = word ? rest.replace(word[0], `[${word[0].toUpperCase()}${word[0].toLowerCase()}]`) : rest;
+  throw new ResultQueryError(
+    "INVALID_INPUT",
+    `The pattern ${quoteArgument(cutForMessage(pattern))} in ${quoteArgument(path)} has the flag group ${quoteArgument(flags[0])}, which I-Regexp (RFC 9485) does not have: ` +
+      `it would match nothing. Write the cases out, as in ${quoteArgument(cutForMessage(example))}, or use result_query's search argument, which finds text in any case.`,
+  );
+}
+
+/** Refuses `pattern` when its compiled program is over the static limit (S21.2), or has flags (S25.1); `path` names the query. */
 export function checkPattern(pattern: string, path?: string): void {
+  if (path !== undefined) refuseFlags(pattern, path);
   const compiled = regex(pattern);
   if (compiled && compiled.instructions > STATIC_LIMITS.regexInstructions) {
     throw new ResultQueryError(

@@ -105,6 +105,9 @@ function singularRun(query: JSONPathQuery, watched?: readonly number[]): (value:
         value = value[at];
       }
     }
+    // S25.1: the value a compared member had, counted for the note of an empty answer.
+    const last = watched?.[steps.length - 1];
+    if (last !== undefined && last >= 0) watching()?.valueOf(last, value);
     return [new JSONPathNode(value as never, root as never, start as never)];
   };
 }
@@ -177,7 +180,14 @@ export function compileJsonPath(path: string): CompiledJsonPath {
     query = environment.compile(path);
   } catch (error) {
     if (error instanceof RangeError) throw tooDeep(path, "nests too deeply to compile");
-    const detail = error instanceof JSONPathError ? cutForMessage(error.message.split("\n")[0]!) : "not a JSONPath query";
+    const equals = equalsForComparison(path);
+    if (equals) {
+      throw new ResultQueryError(
+        "RESULT_PATH_NOT_FOUND",
+        `Path ${quoteArgument(path)} is not a valid query: a filter compares with ==, not ${equals.written}. Write ${quoteArgument(equals.fixed)}.`,
+      );
+    }
+    const detail = error instanceof JSONPathError ? cutForMessage(inWords(error.message.split("\n")[0]!)) : "not a JSONPath query";
     throw new ResultQueryError(
       "RESULT_PATH_NOT_FOUND",
       `Path ${quoteArgument(path)} is not a valid query (${detail}). Use a path such as $.rows[2].title, $.rows[*].id, $.rows[?@.status == 'open'], rows.2.title or /rows/2/title; "$" is the whole answer.`,
@@ -186,6 +196,38 @@ export function compileJsonPath(path: string): CompiledJsonPath {
   const watch = planWatch(query, watching); // before the stack walk, which takes its entries
   const { usesRoot } = useStackWalk(query, path, watch);
   return { query, singular: query.singularQuery(), usesRoot, watch };
+}
+
+/**
+ * S25.3: a `=` or `===` where a filter's `==` belongs (outside quoted strings), and the query with `==`
+ * there; undefined when the query has none.
+ */
+function equalsForComparison(path: string): { written: string; fixed: string } | undefined {
+  let quote: string | undefined;
+  for (let at = 0; at < path.length; at++) {
+    const char = path[at]!;
+    if (quote) {
+      if (char === "\\") at++;
+      else if (char === quote) quote = undefined;
+      continue;
+    }
+    if (char === "'" || char === '"') quote = char;
+    else if (char === "=" && !"=!<>".includes(path[at - 1] ?? "")) {
+      let end = at;
+      while (path[end] === "=") end++;
+      if (end - at === 2) {
+        at = end - 1; // `==`
+        continue;
+      }
+      return { written: path.slice(at, end), fixed: `${path.slice(0, at)}==${path.slice(end)}` };
+    }
+  }
+  return undefined;
+}
+
+/** json-p3's syntax error in words: its `('…':17)` context becomes "at character 17". */
+function inWords(message: string): string {
+  return message.replace(/\s*\('(?:[^']|'(?!:\d+\)))*':(\d+)\)\s*$/, " at character $1");
 }
 
 /** What an evaluation hands out between two nodes when the calling thread may be let go (S21.4, `pause.ts`). */

@@ -110,8 +110,14 @@ export class NodelistPager {
     if (this.refused) return { fits: false, fit: value.length, bytes: this.bytes, offset };
     const result: Extract<NodelistPage, { fits: true }>["result"] = { path, value, paths: this.paths, total, offset: Math.min(offset, total) };
     if (offset + value.length < total) result.nextOffset = offset + value.length;
-    const note = total === 0 ? this.watch?.note() : undefined;
+    // S25.3: a first page of a longer nodelist says how to count without reading (the model read 20 rows for one number).
+    const note = total === 0 ? this.watch?.note() : result.nextOffset !== undefined && offset === 0 && this.args.limit === undefined ? countNote(total) : undefined;
     if (note) result.note = note;
     return { fits: true, result };
   }
+}
+
+/** S25.3: what a first page of a longer nodelist says. */
+function countNote(total: number): string {
+  return `total is the count of all ${total} nodes: a call with limit 1 answers it without reading them`;
 }

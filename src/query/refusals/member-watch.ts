@@ -5,7 +5,7 @@
  */
 import { formatPath } from "../canonical-path.js";
 import { keysNearestFirst } from "./nearest-key.js";
-import type { NodeWatch, Watched, WatchPlan } from "./watch-plan.js";
+import type { Comparison, NodeWatch, Watched, WatchPlan } from "./watch-plan.js";
 
 export type { NodeWatch, WatchPlan } from "./watch-plan.js";
 export { planWatch } from "./watch-plan.js";
@@ -20,7 +20,13 @@ export interface WatchState {
   readonly tested: readonly number[];
   readonly keys: readonly (readonly string[])[];
   readonly objects: readonly boolean[];
+  /** Per entry, the compared member's values (as JSON) and how often each was seen (S25.1). */
+  readonly values: readonly (readonly [string, number][])[];
 }
+
+/** Distinct values counted per compared member (S25.1); the note names the 10 most common. */
+const COUNTED_VALUES = 1000;
+const NOTE_VALUES = 10;
 
 export class MemberWatch implements NodeWatch {
   private readonly found: boolean[];
@@ -29,9 +35,12 @@ export class MemberWatch implements NodeWatch {
   private readonly objects: boolean[];
   /** `"name":` as JSON writes a key, per entry: a batch not parsed is searched for it (`skipped`). */
   private readonly keyTexts: string[];
+  /** Per compared entry, its member's values as JSON and their counts (S25.1). */
+  private readonly values: Map<string, number>[];
 
   constructor(readonly plan: WatchPlan) {
     const n = plan.watched.length;
+    this.values = Array.from({ length: n }, () => new Map<string, number>());
     this.found = new Array<boolean>(n).fill(false);
     this.tested = new Array<number>(n).fill(0);
     this.keys = Array.from({ length: n }, () => new Set<string>());
@@ -57,6 +66,19 @@ export class MemberWatch implements NodeWatch {
     this.objects[entry] = true;
   }
 
+  valueOf(entry: number, value: unknown): void {
+    if (this.plan.watched[entry]?.compared === undefined) return;
+    if (value !== null && typeof value === "object") this.count(entry, Array.isArray(value) ? "[…]" : "{…}");
+    else this.count(entry, JSON.stringify(value) ?? "null");
+  }
+
+  private count(entry: number, json: string, times = 1): void {
+    const values = this.values[entry]!;
+    const had = values.get(json);
+    if (had !== undefined) values.set(json, had + times);
+    else if (values.size < COUNTED_VALUES) values.set(json, times);
+  }
+
   /**
    * A batch left unparsed because its text cannot hold a node (S14.6): a name written there as a key may be
    * a visited node's, so it never gets the note (a name this marks found may be deeper: no note is the safe
@@ -68,7 +90,12 @@ export class MemberWatch implements NodeWatch {
     for (let entry = 0; entry < this.found.length; entry++) {
       const { kind, inside, first } = this.plan.watched[entry]!;
       // Later steps look names up only in the nodes the first selects, and an unparsed batch has none.
-      if (this.found[entry] || !first) continue;
+      if (!first) continue;
+      // S25.1: a compared member's values are read from the text of a batch left unparsed, as it would
+      // have been evaluated: the items' own members (an unparsed batch is one where the literal never stands).
+      const { compared } = this.plan.watched[entry]!;
+      if (compared && kind === "filter" && inside.length === 0) this.valuesOfText(entry, text);
+      if (this.found[entry]) continue;
       if (text.includes(this.keyTexts[entry]!)) this.found[entry] = true;
       else {
         if (kind === "descendant") this.keysOfText(entry, text, undefined);
@@ -103,8 +130,31 @@ export class MemberWatch implements NodeWatch {
     }
   }
 
+  /** The values of the entry's member in the items (depth 1) of a JSON text of items joined by commas. */
+  private valuesOfText(entry: number, text: string): void {
+    const name = this.plan.watched[entry]!.name;
+    let depth = 0;
+    for (let at = 0; at < text.length; at++) {
+      const char = text.charCodeAt(at);
+      if (char === 0x22) {
+        const start = at;
+        for (at++; at < text.length && text.charCodeAt(at) !== 0x22; at++) if (text.charCodeAt(at) === 0x5c) at++;
+        if (depth !== 1 || text.charCodeAt(at + 1) !== 0x3a || JSON.parse(text.slice(start, at + 1)) !== name) continue;
+        const value = valueTokenAt(text, at + 2);
+        if (value !== undefined) this.count(entry, value);
+      } else if (char === 0x7b || char === 0x5b) depth++;
+      else if (char === 0x7d || char === 0x5d) depth--;
+    }
+  }
+
   state(): WatchState {
-    return { found: [...this.found], tested: [...this.tested], keys: this.keys.map((keys) => [...keys]), objects: [...this.objects] };
+    return {
+      found: [...this.found],
+      tested: [...this.tested],
+      keys: this.keys.map((keys) => [...keys]),
+      objects: [...this.objects],
+      values: this.values.map((values) => [...values]),
+    };
   }
 
   merge(state: WatchState): void {
@@ -115,6 +165,7 @@ export class MemberWatch implements NodeWatch {
       this.objects[entry] ||= state.objects[entry]!;
       const keys = this.keys[entry]!;
       for (const key of state.keys[entry]!) if (keys.size < SAMPLED_KEYS) keys.add(key);
+      for (const [json, times] of state.values?.[entry] ?? []) this.count(entry, json, times);
     }
   }
 
@@ -122,6 +173,8 @@ export class MemberWatch implements NodeWatch {
   note(): string | undefined {
     const parts = new Set<string>();
     this.plan.watched.forEach((watched, entry) => {
+      const mismatch = watched.compared && this.found[entry] ? mismatchNote(watched, watched.compared, [...this.values[entry]!]) : undefined;
+      if (mismatch) parts.add(mismatch);
       if (this.found[entry] || this.tested[entry] === 0) return;
       // Descendants meet keys in another order batch by batch than in one walk: sorted, the note is the same.
       const keys = watched.kind === "descendant" ? [...this.keys[entry]!].sort() : [...this.keys[entry]!];
@@ -129,6 +182,55 @@ export class MemberWatch implements NodeWatch {
     });
     return parts.size > 0 ? [...parts].join("; ") : undefined;
   }
+}
+
+/**
+ * S25.1: a comparison that selected nothing because the member's values are of another type than the
+ * literal (`@.priority == '1'` where priorities are numbers), or equal it only in another case
+ * (`@.status == 'Open'` where it is "open"): the values seen, most common first.
+ */
+function mismatchNote(watched: Watched, compared: Comparison, counted: [string, number][]): string | undefined {
+  const values = counted.sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1));
+  if (values.length === 0) return undefined;
+  const literal = compared.literal;
+  const typeOf = (json: string) => (json === "[…]" ? "list" : json === "{…}" ? "object" : kindOf(JSON.parse(json) as unknown));
+  const sameType = values.some(([json]) => typeOf(json) === kindOf(literal));
+  const folded = typeof literal === "string" ? literal.toLowerCase() : undefined;
+  const otherCase = folded !== undefined && compared.operator === "==" && values.find(([json]) => json.startsWith('"') && (JSON.parse(json) as string).toLowerCase() === folded && JSON.parse(json) !== literal);
+  if (sameType && !otherCase) return undefined;
+  const member = `@${formatPath([...watched.inside, watched.name]).slice(1)}`;
+  const shown = values.slice(0, NOTE_VALUES).map(([json, times]) => `${json} (${times})`).join(", ");
+  const more = values.length > NOTE_VALUES ? ` and ${values.length - NOTE_VALUES} more` : "";
+  const seen = `${member} in ${watched.where} is ${shown}${more}`;
+  const quoted = (text: string) => `'${text.replace(/\\/g, "\\\\").replace(/'/g, "\\'")}'`;
+  const comparison = `${member} ${compared.operator} ${typeof literal === "string" ? quoted(literal) : JSON.stringify(literal)}`;
+  if (otherCase) {
+    const value = JSON.parse(otherCase[0]) as string;
+    return `${comparison} matched nothing, but ${quoted(value)} differs only in case (comparisons are exact): ${seen}. Write ${member} ${compared.operator} ${quoted(value)}, or use search for any case`;
+  }
+  const types = [...new Set(values.map(([json]) => typeOf(json)))];
+  let write = "";
+  if (typeof literal === "string" && types.includes("number") && literal.trim() !== "" && Number.isFinite(Number(literal))) write = `. Write ${member} ${compared.operator} ${Number(literal)}, without quotes`;
+  if (typeof literal === "number" && types.includes("string")) write = `. Write ${member} ${compared.operator} ${quoted(String(literal))}, in quotes`;
+  return `${comparison} compares with a ${kindOf(literal)}, but ${member} there is ${types.map((type) => (type === "object" ? "an object" : `a ${type}`)).join(" or ")}: ${seen}${write}`;
+}
+
+function kindOf(value: unknown): string {
+  return value === null ? "null" : Array.isArray(value) ? "list" : typeof value;
+}
+
+/** A JSON value's token at `at` as JSON text (a string, number, true, false or null), or a placeholder for a list or object. */
+function valueTokenAt(text: string, at: number): string | undefined {
+  const char = text.charCodeAt(at);
+  if (char === 0x22) {
+    let end = at + 1;
+    for (; end < text.length && text.charCodeAt(end) !== 0x22; end++) if (text.charCodeAt(end) === 0x5c) end++;
+    return JSON.stringify(JSON.parse(text.slice(at, end + 1)));
+  }
+  if (char === 0x7b) return "{…}";
+  if (char === 0x5b) return "[…]";
+  const token = /^(?:-?\d+(?:\.\d+)?(?:[eE][+-]?\d+)?|true|false|null)/.exec(text.slice(at, at + 64))?.[0];
+  return token === undefined ? undefined : JSON.stringify(JSON.parse(token));
 }
 
 /** Objects (`{` outside strings) in a JSON text from `from`. */

@@ -8,7 +8,21 @@
  * answer again. A name some visited node has never gets the note.
  */
 import type { JSONPathNode, JSONPathQuery } from "json-p3";
-import { ChildSegment, DescendantSegment, FilterSelector, IndexSelector, leadingNames, NameSelector, RelativeQuery, type Segment } from "../json-p3-classes.js";
+import {
+  BooleanLiteral,
+  ChildSegment,
+  DescendantSegment,
+  FilterSelector,
+  IndexSelector,
+  InfixExpression,
+  leadingNames,
+  NameSelector,
+  NullLiteral,
+  NumberLiteral,
+  RelativeQuery,
+  StringLiteral,
+  type Segment,
+} from "../json-p3-classes.js";
 import { hasOwn } from "../../util/json.js";
 import { formatPath } from "../canonical-path.js";
 
@@ -29,6 +43,17 @@ export interface Watched {
    * the step a list read batch by batch runs on every item, so a batch left unparsed still counts for it.
    */
   readonly first: boolean;
+  /**
+   * S25.1: the literal a filter compares this member with (`@.priority == '1'`), and the operator: the
+   * values the member has are then counted, so an empty answer can say they are of another type or case.
+   */
+  readonly compared?: Comparison;
+}
+
+/** A filter's comparison of a member with a literal (S25.1). */
+export interface Comparison {
+  readonly operator: string;
+  readonly literal: string | number | boolean | null;
 }
 
 /** What a compiled query watches, and the hooks that report to the running evaluation's watch. */
@@ -44,6 +69,8 @@ export interface WatchPlan {
 export interface NodeWatch {
   saw(entry: number, object: object, has: boolean): void;
   inObject(entry: number): void;
+  /** The value a compared member had (S25.1). */
+  valueOf(entry: number, value: unknown): void;
 }
 
 /**
@@ -73,13 +100,17 @@ export function planWatch(query: JSONPathQuery, current: () => NodeWatch | undef
         hookName(selector as unknown as NameHook, entry, current);
       } else if (selector instanceof FilterSelector) {
         const entries: number[] = [];
-        for (const inner of relativeQueries((selector as unknown as { expression: unknown }).expression)) {
+        const expression = (selector as unknown as { expression: unknown }).expression;
+        const comparisons = comparisonsIn(expression);
+        for (const inner of relativeQueries(expression)) {
           if (!inner.singularQuery()) continue;
           const inside: string[] = [];
-          const ids = inner.segments.map((step) => {
+          const last = inner.segments.length - 1;
+          const ids = inner.segments.map((step, at) => {
             const name = (step.selectors[0] as unknown as { name?: string }).name;
             if (typeof name !== "string") return inside.push("[…]"), -1;
-            const id = watched.push({ name, kind: "filter", where, singular, inside: [...inside], first }) - 1;
+            const compared = at === last ? comparisons.get(inner) : undefined;
+            const id = watched.push({ name, kind: "filter", where, singular, inside: [...inside], first, ...(compared && { compared }) }) - 1;
             inside.push(name);
             entries.push(id);
             return id;
@@ -141,6 +172,42 @@ function relativeQueries(expression: unknown): JSONPathQuery[] {
     for (const [key, child] of Object.entries(item)) if (key !== "environment" && key !== "token") pending.push(child);
   }
   return found;
+}
+
+const COMPARISONS = new Set(["==", "<", "<=", ">", ">="]);
+
+/**
+ * S25.1: each relative query of a filter compared with a literal (`@.status == 'open'`, `1 < @.priority`):
+ * its literal and operator. `!=` is left out: it selects what differs, so a type or case never empties it.
+ */
+function comparisonsIn(expression: unknown): Map<JSONPathQuery, Comparison> {
+  const found = new Map<JSONPathQuery, Comparison>();
+  const pending: unknown[] = [expression];
+  const seen = new Set<object>();
+  while (pending.length > 0) {
+    const item = pending.pop();
+    if (item === null || typeof item !== "object" || seen.has(item)) continue;
+    seen.add(item);
+    if ("segments" in item) continue; // a query of its own
+    if (item instanceof InfixExpression) {
+      const { left, operator, right } = item as unknown as { left: unknown; operator: string; right: unknown };
+      if (COMPARISONS.has(operator)) {
+        const flipped: Record<string, string> = { "<": ">", "<=": ">=", ">": "<", ">=": "<=", "==": "==" };
+        if (left instanceof RelativeQuery && isLiteral(right)) found.set((left as unknown as { path: JSONPathQuery }).path, { operator, literal: literalOf(right) });
+        else if (right instanceof RelativeQuery && isLiteral(left)) found.set((right as unknown as { path: JSONPathQuery }).path, { operator: flipped[operator]!, literal: literalOf(left) });
+      }
+    }
+    for (const [key, child] of Object.entries(item)) if (key !== "environment" && key !== "token") pending.push(child);
+  }
+  return found;
+}
+
+function isLiteral(node: unknown): boolean {
+  return node instanceof StringLiteral || node instanceof NumberLiteral || node instanceof BooleanLiteral || node instanceof NullLiteral;
+}
+
+function literalOf(node: unknown): Comparison["literal"] {
+  return (node as { evaluate(): Comparison["literal"] }).evaluate();
 }
 
 function isSingularStep(segment: Segment): boolean {

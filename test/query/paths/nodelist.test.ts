@@ -48,6 +48,7 @@ describe("S14.2 nodelists through result_query", () => {
       total: open.length,
       offset: 0,
       nextOffset: 20,
+      note: `total is the count of all ${open.length} nodes: a call with limit 1 answers it without reading them`, // S25.3
     });
     const page = (await call({ handle, path: "$.rows[?@.status == 'open']", fields: ["id", "owner"], page: 5, limit: 20 })).structuredContent!;
     expect(page).toMatchObject({ total: 100, offset: 80 });
@@ -141,6 +142,7 @@ describe("S14.6 filters over an answer stored in pieces", () => {
       total: expected.length,
       offset: 0,
       nextOffset: 20,
+      note: `total is the count of all ${expected.length} nodes: a call with limit 1 answers it without reading them`, // S25.3
     });
     // A singular query still reads only its piece, then the nodelist reads the rest; both agree.
     expect(await tool.query({ handle, path: "$.rows[2999].title" }, owner)).toMatchObject({ value: value.rows[2999]!.title });

@@ -53,7 +53,7 @@ describe("S18.2 on an answer read whole (a real SDK client and server)", async (
     expect(ok).toMatchObject({ total: 0 });
     expect(ok).not.toHaveProperty("note");
     expect((await query({ handle, path: "$.rows[?@.owner == 'nobody']" })).ok).not.toHaveProperty("note");
-    expect((await query({ handle, path: "$.rows[?@.status == 'open']" })).ok).not.toHaveProperty("note"); // total 100
+    expect((await query({ handle, path: "$.rows[?@.status == 'open']", limit: 1 })).ok).not.toHaveProperty("note"); // total 100
   });
 
   it("a search with no hit says where it looked and how much it read", async () => {
