@@ -14,7 +14,7 @@ export const INPUT_JSON_SCHEMA = {
   type: "object",
   properties: {
     handle: { type: "string", description: "The handle of a folded answer" },
-    path: { type: "string", default: "$", description: "Where to read, or a JSONPath query; \"$\" is the whole answer" },
+    path: { type: "string", default: "$", description: "Where to read, or a JSONPath query" },
     offset: { type: "integer", minimum: 0, default: 0, description: "First item, character, key or node" },
     limit: { type: "integer", minimum: 1, maximum: MAX_LIMIT, description: "How many" },
     page: { type: "integer", minimum: 1, description: "One-based page of limit, instead of offset" },
@@ -78,8 +78,8 @@ export function passThroughSchema(json: Record<string, unknown>) {
 export function describeResultQuery(references: boolean): string {
   return (
     "Reads part of a large tool answer folded into { preview, shape, handle }. " +
-    "path: where to read, from the preview and shape: $.rows[2].title, rows.2.title, /rows/2/title, or an RFC 9535 JSONPath " +
-    "query such as $.rows[?@.status == 'open'] or $..title, answering { value: [nodes], paths, total } (limit 1 gives the count alone). " +
+    "path: $.rows[2].title, rows.2.title, /rows/2/title, or an RFC 9535 JSONPath " +
+    "query such as $.rows[?@.status == 'open'] or $..title, answering { value: [nodes], paths, total } (limit 1: the count). " +
     `offset, limit or page (one-based) slice lists (${DEFAULT_LIMITS.items} items by default), objects (${DEFAULT_LIMITS.keys} keys) and strings ` +
     `(${DEFAULT_LIMITS.chars} characters); nextOffset says where the next slice starts. fields keeps those keys of each object. ` +
     'search finds text in values and keys under path, in any case, e.g. { handle, search: "timeout" }: hits { path, text, line? }. ' +

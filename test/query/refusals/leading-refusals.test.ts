@@ -67,6 +67,6 @@ describe("S25.1, S25.3 through a real client", async () => {
     const { tools } = await client.listTools();
     const description = tools.find((tool) => tool.name === "result_query")!.description!;
     expect(description).not.toMatch(/path: "\$" \(the whole answer, default\)/);
-    expect(description).toContain("limit 1 gives the count");
+    expect(description).toContain("(limit 1: the count)");
   });
 });
