@@ -48,6 +48,7 @@ export default defineConfig({
           include: [
             "test/query/over-lists/differential.test.ts",
             "test/query/over-lists/every-store.test.ts",
+            "test/query/aggregate/oracle.test.ts",
             "test/query/search/wide-objects.test.ts",
             "test/records/read/wide-objects.test.ts",
             "test/bench/**/*.test.ts",
