@@ -3,7 +3,10 @@
 // (test/helpers/frontmcp-project.ts), the server in a process of its own over Streamable HTTP, and real
 // clients (the MCP SDK 1.x client FrontMCP pins, and the SDK v2 client). The reference's Usage example runs
 // as written, with only its import changed (test/fixtures/frontmcp-project/src/reports.ts).
-import { randomUUID } from "node:crypto";
+import { execFile } from "node:child_process";
+import { createSign, generateKeyPairSync, randomUUID, type KeyObject } from "node:crypto";
+import { join } from "node:path";
+import { promisify } from "node:util";
 import { Client as V1Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport as V1Transport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { Client as V2Client, StreamableHTTPClientTransport as V2Transport } from "@modelcontextprotocol/client";
@@ -11,6 +14,10 @@ import { jsonpath } from "json-p3";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { INPUT_JSON_SCHEMA } from "../../src/query/tool/listing.js";
 import { frontMcpProject, startFrontMcpServer, type FrontMcpServer } from "../helpers/frontmcp-project.js";
+import { cleanEnv } from "../helpers/packed-package.js";
+import { startRedisServer, type RedisServer } from "../helpers/redis-server.js";
+
+const run = promisify(execFile);
 
 type Result = { content?: { type: string; text?: string }[]; structuredContent?: Record<string, unknown>; _meta?: Record<string, unknown>; isError?: boolean };
 interface Caller {
@@ -219,5 +226,109 @@ describe("S22.4 the SDK v2 client", () => {
     expect(result._meta?.["frontmcp/result-handle"]).toMatchObject({ bytes: 6990 });
     const slice = await alice.call("result_query", { handle: handleOf(result), path: "$.rows[199]" });
     expect(slice.structuredContent).toMatchObject({ value: tickets[199] });
+  });
+});
+
+describe("S22.4 transparent JWT auth over an offline JWKS", () => {
+  const issuer = "https://issuer.result-handles.test";
+  const { publicKey, privateKey } = generateKeyPairSync("rsa", { modulusLength: 2048 });
+  const stranger = generateKeyPairSync("rsa", { modulusLength: 2048 }).privateKey;
+  const jwks = { keys: [{ ...publicKey.export({ format: "jwk" }), kid: "test-key", alg: "RS256", use: "sig" }] };
+  const base64 = (value: unknown) => Buffer.from(JSON.stringify(value)).toString("base64url");
+  const token = (sub: string, key: KeyObject = privateKey) => {
+    const now = Math.floor(Date.now() / 1000);
+    const signed = `${base64({ alg: "RS256", typ: "JWT", kid: "test-key" })}.${base64({ iss: issuer, sub, iat: now, exp: now + 3600 })}`;
+    return `${signed}.${createSign("RSA-SHA256").update(signed).sign(key).toString("base64url")}`;
+  };
+  let authed: FrontMcpServer;
+  const signedIn: Caller[] = [];
+  const as = async (sub: string) => {
+    const made = await v1(authed.url, token(sub));
+    signedIn.push(made);
+    return made;
+  };
+
+  beforeAll(async () => {
+    authed = await startFrontMcpServer(project, { AUTH_ISSUER: issuer, AUTH_JWKS: JSON.stringify(jwks) });
+  }, 120_000);
+  afterAll(async () => {
+    await Promise.all(signedIn.map((made) => made.close().catch(() => {})));
+    await authed?.stop();
+  });
+
+  it("S8 alice reads her handle; bob, signed in, gets the never-issued text", async () => {
+    const alice = await as("alice");
+    const bob = await as("bob");
+    const result = await alice.call("report");
+    const handle = handleOf(result);
+    expect(result._meta?.["frontmcp/result-handle"]).toMatchObject({ bytes: 6990 });
+    expect((await alice.call("result_query", { handle, path: "$.rows[7]" })).structuredContent).toMatchObject({ value: tickets[7] });
+    const foreign = await bob.call("result_query", { handle });
+    const never = randomUUID();
+    const unknown = await bob.call("result_query", { handle: never });
+    expect(errorOf(foreign).code).toBe("RESULT_HANDLE_NOT_FOUND");
+    expect(foreign.content![0]!.text).toBe(unknown.content![0]!.text!.replace(never, handle));
+  });
+
+  it("a token signed by another key is refused before any tool runs", async () => {
+    await expect(v1(authed.url, token("mallory", stranger))).rejects.toThrow(/401|Unauthorized|invalid/i);
+  });
+});
+
+describe("S22.4 FrontMCP's in-process create()", () => {
+  it("folds and reads back in the same session; another session gets RESULT_HANDLE_NOT_FOUND", async () => {
+    const { stdout } = await run(process.execPath, [join(project, "out", "direct.js")], { cwd: project, env: cleanEnv, maxBuffer: 16 << 20 });
+    const outcome = JSON.parse(stdout.trim().split("\n").at(-1)!) as { tools: string[]; folded: Result; same: Result; other: Result };
+    expect(outcome.tools).toEqual(["dump", "result_query"]);
+    expect(Object.keys(outcome.folded.structuredContent!).sort()).toEqual(["handle", "preview", "shape"]);
+    expect(outcome.folded._meta?.["frontmcp/result-handle"]).toMatchObject({ bytes: Buffer.byteLength(JSON.stringify({ rows: Array.from({ length: 300 }, (_, i) => ({ id: i, name: `row ${i}` })) })) });
+    expect(outcome.same.structuredContent).toMatchObject({ value: { id: 299, name: "row 299" } });
+    expect(errorOf(outcome.other).code).toBe("RESULT_HANDLE_NOT_FOUND");
+  });
+});
+
+/** One `tools/call` as raw JSON-RPC over HTTP in an existing session, as a load balancer would send it to another process. */
+async function callInSession(url: string, sessionId: string, name: string, args: Record<string, unknown>): Promise<Result> {
+  const response = await fetch(url, {
+    method: "POST",
+    headers: { "content-type": "application/json", accept: "application/json, text/event-stream", "mcp-session-id": sessionId, "mcp-protocol-version": "2025-06-18" },
+    body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/call", params: { name, arguments: args } }),
+  });
+  const text = await response.text();
+  const json = (response.headers.get("content-type") ?? "").includes("text/event-stream") ? /^data: (.*)$/m.exec(text)?.[1] : text;
+  const message = JSON.parse(json ?? "null") as { result?: Result; error?: unknown } | null;
+  if (!message?.result) throw new Error(`HTTP ${response.status}: ${text}`);
+  return message.result;
+}
+
+describe("S22.4 two server processes on one Redis", () => {
+  let redis: RedisServer;
+  let first: FrontMcpServer;
+  let second: FrontMcpServer;
+  const opened: V1Client[] = [];
+
+  beforeAll(async () => {
+    redis = await startRedisServer();
+    [first, second] = await Promise.all([startFrontMcpServer(project, { REDIS_URL: redis.url }), startFrontMcpServer(project, { REDIS_URL: redis.url })]);
+  }, 180_000);
+  afterAll(async () => {
+    await Promise.all(opened.map((made) => made.close().catch(() => {})));
+    await Promise.all([first?.stop(), second?.stop()]);
+    await redis?.dispose();
+  });
+
+  it("S9 the second process reads what the first folded for the same session; another session gets RESULT_HANDLE_NOT_FOUND", async () => {
+    const client = new V1Client({ name: "frontmcp-test-redis", version: "1.0.0" });
+    const transport = new V1Transport(new URL(first.url));
+    await client.connect(transport);
+    opened.push(client);
+    const result = (await client.callTool({ name: "shared_dump", arguments: {} })) as Result;
+    const handle = handleOf(result);
+    const sessionId = transport.sessionId!;
+    const elsewhere = await callInSession(second.url, sessionId, "result_query", { handle, path: "$.rows[250]" });
+    expect(elsewhere.structuredContent).toMatchObject({ value: { id: 250, name: "row 250" } });
+    const other = await v1(second.url);
+    clients.push(other);
+    expect(errorOf(await other.call("result_query", { handle })).code).toBe("RESULT_HANDLE_NOT_FOUND");
   });
 });
