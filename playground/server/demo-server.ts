@@ -18,8 +18,9 @@ import {
   WebStandardStreamableHTTPServerTransport,
   type AuthInfo,
 } from "@modelcontextprotocol/server";
-import { ResultHandlesPlugin, type Logger } from "mcp-result-handles";
+import { ResultHandlesPlugin, type FoldPolicy, type Logger } from "mcp-result-handles";
 import { logToolCalls } from "./call-log.js";
+import { FoldCap, folderOf } from "./session-cap.js";
 import { chartPng } from "./chart-png.js";
 import { registerCountTickets, registerOrders, registerReport, registerServerLog } from "../demo-tools.js";
 
@@ -49,10 +50,16 @@ export interface DemoServerOptions {
   extraTools?: { register(server: McpServer): void; folded?: readonly string[] };
   /** Serve the result viewer to MCP Apps hosts (S19.1) on both instances' tools. Default false. */
   viewer?: boolean;
+  /**
+   * Most bytes of answers one session (or caller) may fold per answer lifetime (S16.3, S26.5); past it its
+   * large answers go out whole. Default `DEFAULT_SESSION_FOLD_BYTES` (16 MiB).
+   */
+  maxSessionFoldBytes?: number;
 }
 
 export const DEFAULT_SESSION_IDLE_SECONDS = 1800;
 export const DEFAULT_MAX_SESSIONS = 1000;
+export const DEFAULT_SESSION_FOLD_BYTES = 16 * 1024 * 1024;
 /** Refused sessions are logged at most this often, with how many were refused since: a flood must not flood the log. */
 const REFUSAL_LOG_MS = 10_000;
 
@@ -65,9 +72,12 @@ export interface DemoServer {
 
 export async function startDemoServer(options: DemoServerOptions = {}): Promise<DemoServer> {
   const logger = options.logger ?? console;
-  // One plugin per app, created once: per-request servers share their stores (S10.1).
-  const reports = ResultHandlesPlugin.init({ thresholdBytes: 4096, storage: { type: "auto" } });
-  const orders = ResultHandlesPlugin.init({ thresholdBytes: 8192, preview: { items: 2 }, storage: { type: "auto" } });
+  // One plugin per app, created once: per-request servers share their stores (S10.1). A session's folds in
+  // both count against one cap (S26.5), over the answers' lifetime.
+  const foldPolicy: FoldPolicy = (_tool, _answer, { bytes, request }) => cap.admit(folderOf(request), bytes);
+  const reports = ResultHandlesPlugin.init({ thresholdBytes: 4096, storage: { type: "auto" }, foldPolicy });
+  const orders = ResultHandlesPlugin.init({ thresholdBytes: 8192, preview: { items: 2 }, storage: { type: "auto" }, foldPolicy });
+  const cap = new FoldCap(options.maxSessionFoldBytes ?? DEFAULT_SESSION_FOLD_BYTES, reports.config.ttlSeconds * 1000);
 
   const buildServer = (): McpServer => {
     const server = logToolCalls(new McpServer({ name: "result-handles-demo", version: "0.1.0" }), (line) => logger.info?.(line));
@@ -103,6 +113,7 @@ export async function startDemoServer(options: DemoServerOptions = {}): Promise<
         sessions.delete(id);
         session.transport.close().catch((error: unknown) => logger.warn(`mcp: closing idle session: ${String(error)}`));
       }
+      cap.sweep(now);
     },
     Math.min(Math.max(idleMs / 4, 100), 60_000),
   );

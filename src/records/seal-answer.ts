@@ -12,6 +12,8 @@ import type { SerializedAnswer } from "./format/serialize.js";
 /** Encrypted records and the derived keys they go under, main record first: all a storage ever sees. */
 export interface SealedAnswer {
   readonly records: readonly { readonly key: string; readonly value: Uint8Array }[];
+  /** An opaque tag of the answer's owner, for a storage in this process that shares its room among owners (S26.5). */
+  readonly owner?: string;
 }
 
 /** The records of `answer`, sealed under `keys`, readable until `expiresAt` (ms). */

@@ -2,7 +2,7 @@ import { boundCount, decodeIndex, type Selector } from "./format/answer-index.js
 import { MISSING, readOutside, readSelection, type AnswerState, type ReadCharge } from "./read/read-selection.js";
 import { StreamedAnswer } from "./read/batch-source.js";
 import { randomBytes, type CryptoBackend } from "./crypto/backend.js";
-import { AnswerKeys, DEFAULT_STORE_NAMESPACE, isUuidV4, type Owner, type RecordScope } from "./crypto/keys.js";
+import { AnswerKeys, DEFAULT_STORE_NAMESPACE, isUuidV4, ownerTag, type Owner, type RecordScope } from "./crypto/keys.js";
 import { webCryptoBackend } from "./crypto/webcrypto.js";
 import { openRecord } from "./format/format.js";
 import { sealAnswer, type SealedAnswer } from "./seal-answer.js";
@@ -124,12 +124,16 @@ export class ResultHandleStore {
   async seal(handle: string, json: SerializedAnswer, owner: Owner, ahead?: SealAhead): Promise<SealedAnswer> {
     if (!isUuidV4(handle)) throw new ResultHandlesError("INVALID_USAGE", "handle must be a UUID v4 from newHandle()"); // a caller's bug, not a refused query
     const made = ahead && this.aheads.get(ahead);
+    // A storage in this process that shares its room among owners is told whose answer it is (S26.5).
+    const tag = this.storage.setTogether ? ownerTag(owner, this.crypto, this.scope).catch(() => undefined) : undefined;
+    let sealed: SealedAnswer | undefined;
     if (ahead && made?.handle === handle && made.owner.session === owner.session && made.owner.caller === owner.caller) {
       this.aheads.delete(ahead);
-      const sealed = await ahead.finish(json);
-      if (sealed) return sealed;
+      sealed = await ahead.finish(json);
     }
-    return sealAnswer(await this.keysFor(handle, owner), json, Date.now() + this.ttlSeconds * 1000);
+    sealed ??= await sealAnswer(await this.keysFor(handle, owner), json, Date.now() + this.ttlSeconds * 1000);
+    const tagged = await tag;
+    return tagged === undefined ? sealed : { ...sealed, owner: tagged };
   }
 
   /**
@@ -170,7 +174,7 @@ export class ResultHandleStore {
     const ttl = (at: number) => this.ttlSeconds + 1 + (extra[at]! % MAX_EXTRA_SECONDS);
     const storage = this.storageFrom(startedAt);
     try {
-      if (storage.setTogether) await storage.setTogether(sealed.records, ttl(0));
+      if (storage.setTogether) await storage.setTogether(sealed.records, ttl(0), sealed.owner);
       else await Promise.all(sealed.records.map((record, at) => storage.set(record.key, record.value, ttl(at))));
     } catch (error) {
       // Best effort, not awaited (a hung storage must not hold the fold longer): no orphan pieces left

@@ -27,16 +27,34 @@ interface Entry {
 /** The records of one answer (one record, or an index and its pieces): kept, counted and dropped together. */
 interface Answer {
   ids: Set<string>;
+  bytes: number;
+  owner: Holder;
+}
+
+/** What one owner's answers hold (S26.5): its answers, oldest first (a Set keeps insertion order), and their bytes. */
+interface Holder {
+  readonly tag: string;
+  readonly answers: Set<Answer>;
+  bytes: number;
 }
 
 /**
  * In-process storage (S9.3). It counts answers, not records: the records an answer is stored in come
- * through `setTogether` and are dropped together, oldest answer first (a Set keeps insertion order, so its
- * first answer is always the oldest). Runs in Node and in pages alike.
+ * through `setTogether` and are dropped together. Runs in Node and in pages alike.
+ *
+ * Room is shared fairly among owners (S26.5): `setTogether` is told an opaque tag of each answer's owner.
+ * Past `maxEntries` or `maxBytes`, the answers that go are those of the owner holding the most (its bytes
+ * and answers as shares of the limits, whichever is larger), its oldest first; an owner holding the most
+ * must hold at least its fair share (the limits over the owners holding answers). When the owner of the
+ * answer being kept holds as much as any, its own older answers go first, and when it has none the new
+ * answer is refused (`STORE_FULL`, and the fold sends it whole): a newcomer never pushes out an owner who
+ * holds no more than it does. So 1,200 sessions folding 1.4 MB each no longer push out alice's answer.
+ * Answers given without a tag (`set`, or `setTogether` without `owner`) count as one owner's.
  */
 export class MemoryStore implements NamespacedStorage {
   private readonly entries = new Map<string, Entry>();
-  private readonly answers = new Set<Answer>();
+  private readonly holders = new Map<string, Holder>();
+  private answers = 0;
   private bytes = 0;
   private readonly maxEntries: number;
   private readonly maxBytes: number;
@@ -57,7 +75,7 @@ export class MemoryStore implements NamespacedStorage {
 
   /** Answers kept (what `maxEntries` counts). */
   get answerCount(): number {
-    return this.answers.size;
+    return this.answers;
   }
 
   get storedBytes(): number {
@@ -76,12 +94,15 @@ export class MemoryStore implements NamespacedStorage {
 
   /** One record as an answer of its own. */
   async set(key: string, value: Uint8Array, ttlSeconds: number): Promise<void> {
-    this.keep([{ key, value }], ttlSeconds);
+    this.keep([{ key, value }], ttlSeconds, UNTAGGED);
   }
 
-  /** The records of one answer, kept and dropped together; refused together when larger than `maxBytes`. */
-  async setTogether(records: readonly { key: string; value: Uint8Array }[], ttlSeconds: number): Promise<void> {
-    this.keep(records, ttlSeconds);
+  /**
+   * The records of one answer, kept and dropped together; refused together when larger than `maxBytes`,
+   * or when its owner (`owner`, an opaque tag) holds as much as any other and has no older answer to drop (S26.5).
+   */
+  async setTogether(records: readonly { key: string; value: Uint8Array }[], ttlSeconds: number, owner = UNTAGGED): Promise<void> {
+    this.keep(records, ttlSeconds, owner);
   }
 
   async delete(key: string): Promise<void> {
@@ -92,11 +113,12 @@ export class MemoryStore implements NamespacedStorage {
     clearInterval(this.sweeper);
     this.sweeper = undefined;
     this.entries.clear();
-    this.answers.clear();
+    this.holders.clear();
+    this.answers = 0;
     this.bytes = 0;
   }
 
-  private keep(records: readonly { key: string; value: Uint8Array }[], ttlSeconds: number): void {
+  private keep(records: readonly { key: string; value: Uint8Array }[], ttlSeconds: number, tag: string): void {
     const values = new Map(records.map(({ key, value }) => [key, value])); // a key given twice: the last
     let bytes = 0;
     for (const value of values.values()) bytes += value.byteLength;
@@ -109,20 +131,60 @@ export class MemoryStore implements NamespacedStorage {
       const replaced = this.entries.get(id)?.answer;
       if (replaced) for (const other of replaced.ids) this.remove(other);
     }
-    const answer: Answer = { ids: new Set(values.keys()) };
+    let holder = this.holders.get(tag);
+    if (!holder) this.holders.set(tag, (holder = { tag, answers: new Set(), bytes: 0 }));
+    const answer: Answer = { ids: new Set(values.keys()), bytes, owner: holder };
     const expiresAt = Date.now() + ttlSeconds * 1000;
     for (const [id, value] of values) this.entries.set(id, { value, expiresAt, answer });
-    this.answers.add(answer);
+    holder.answers.add(answer);
+    holder.bytes += bytes;
+    this.answers++;
     this.bytes += bytes;
-    // Oldest answers first, never the one just kept (it fits: checked above, and it counts one).
-    for (const oldest of this.answers) {
-      if (oldest === answer || !this.overLimits()) break;
-      for (const id of oldest.ids) this.remove(id);
+    if (this.overLimits()) this.sweep(); // expired answers go before any that can still be read
+    while (this.overLimits()) {
+      const oldest = this.evictable(holder).answers.values().next().value!;
+      if (oldest === answer) {
+        this.drop(answer);
+        throw new ResultHandlesError(
+          "STORE_FULL",
+          `memory is full (maxEntries ${this.maxEntries}, maxBytes ${this.maxBytes}) and this answer's owner holds as much as any other: ` +
+            `it is not kept, and no other owner's answer is dropped for it (S26.5)`,
+        );
+      }
+      this.drop(oldest);
     }
   }
 
+  /**
+   * The owner whose oldest answer goes (S26.5): the one holding the most, as the larger of its shares of
+   * the two limits; `keeping` (the owner of the answer being kept) when it holds as much as any other.
+   */
+  private evictable(keeping: Holder): Holder {
+    let most = keeping;
+    let mostLoad = this.load(keeping);
+    for (const holder of this.holders.values()) {
+      const load = this.load(holder);
+      if (load > mostLoad) {
+        most = holder;
+        mostLoad = load;
+      }
+    }
+    return most;
+  }
+
+  /** What an owner holds, as the larger of its shares of the limits that are set. */
+  private load(holder: Holder): number {
+    const entries = this.maxEntries > 0 ? holder.answers.size / this.maxEntries : 0;
+    const bytes = this.maxBytes > 0 ? holder.bytes / this.maxBytes : 0;
+    return Math.max(entries, bytes);
+  }
+
   private overLimits(): boolean {
-    return (this.maxEntries > 0 && this.answers.size > this.maxEntries) || (this.maxBytes > 0 && this.bytes > this.maxBytes);
+    return (this.maxEntries > 0 && this.answers > this.maxEntries) || (this.maxBytes > 0 && this.bytes > this.maxBytes);
+  }
+
+  private drop(answer: Answer): void {
+    for (const id of answer.ids) this.remove(id);
   }
 
   private remove(id: string): void {
@@ -132,7 +194,14 @@ export class MemoryStore implements NamespacedStorage {
     this.bytes -= entry.value.byteLength;
     const { answer } = entry;
     answer.ids.delete(id);
-    if (answer.ids.size === 0) this.answers.delete(answer);
+    answer.bytes -= entry.value.byteLength;
+    answer.owner.bytes -= entry.value.byteLength;
+    if (answer.ids.size === 0) {
+      const holder = answer.owner;
+      holder.answers.delete(answer);
+      this.answers--;
+      if (holder.answers.size === 0) this.holders.delete(holder.tag);
+    }
   }
 
   private sweep(): void {
@@ -159,8 +228,8 @@ export class MemoryStorage extends MemoryStore {
   override set(key: string, value: Uint8Array, ttlSeconds: number): Promise<void> {
     return super.set(namespacedKey(this.namespace, key), value, ttlSeconds);
   }
-  override setTogether(records: readonly { key: string; value: Uint8Array }[], ttlSeconds: number): Promise<void> {
-    return super.setTogether(records.map(({ key, value }) => ({ key: namespacedKey(this.namespace, key), value })), ttlSeconds);
+  override setTogether(records: readonly { key: string; value: Uint8Array }[], ttlSeconds: number, owner?: string): Promise<void> {
+    return super.setTogether(records.map(({ key, value }) => ({ key: namespacedKey(this.namespace, key), value })), ttlSeconds, owner);
   }
   override delete(key: string): Promise<void> {
     return super.delete(namespacedKey(this.namespace, key));
@@ -177,6 +246,9 @@ export const memoryDriver = defineDriver({
   }),
   open: async ({ memory }) => new MemoryStore(memory),
 });
+
+/** The owner of answers given without a tag (S26.5): they share one owner's room. */
+const UNTAGGED = "";
 
 /** For a storage used bare, outside a build's config: Node has `process.versions.node`, a page does not. */
 function runsInNode(): boolean {

@@ -16,6 +16,8 @@ export function withNamespace(storage: NamespacedStorage, namespace: string): Na
     set: (k, value, ttl) => storage.set(key(k), value, ttl),
     delete: (k) => storage.delete(key(k)),
     close: () => storage.close(),
-    ...(setTogether && { setTogether: (records, ttl) => setTogether.call(storage, records.map((r) => ({ key: key(r.key), value: r.value })), ttl) }),
+    ...(setTogether && {
+      setTogether: (records, ttl, owner) => setTogether.call(storage, records.map((r) => ({ key: key(r.key), value: r.value })), ttl, owner),
+    }),
   };
 }

@@ -35,7 +35,7 @@ export function withTimeout(storage: NamespacedStorage, ms: number): NamespacedS
     delete: (key) => withinTimeout(storage.delete(key), ms, "delete"),
     close: () => withinTimeout(storage.close(), ms, "close"),
     ...(storage.setTogether && {
-      setTogether: (records, ttl) => boundedWrite(storage, records.map((record) => record.key), storage.setTogether!(records, ttl), bound("set")),
+      setTogether: (records, ttl, owner) => boundedWrite(storage, records.map((record) => record.key), storage.setTogether!(records, ttl, owner), bound("set")),
     }),
   };
 }
@@ -59,8 +59,8 @@ export function withinDeadline(storage: NamespacedStorage, deadline: number): Na
     delete: (key) => storage.delete(key),
     close: () => storage.close(),
     ...(storage.setTogether && {
-      setTogether: (records, ttl) =>
-        left() <= 0 ? refused("set") : boundedWrite(storage, records.map((record) => record.key), storage.setTogether!(records, ttl), bound("set")),
+      setTogether: (records, ttl, owner) =>
+        left() <= 0 ? refused("set") : boundedWrite(storage, records.map((record) => record.key), storage.setTogether!(records, ttl, owner), bound("set")),
     }),
   };
 }

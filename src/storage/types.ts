@@ -16,6 +16,11 @@ export interface NamespacedStorage {
    * refuses them together when they are larger than it may hold. Only an in-process storage may have it: a
    * storage elsewhere must not learn which keys belong to one answer (S8.5). Without it, each record goes
    * through `set`.
+   *
+   * `owner`: an opaque tag of the answer's owner (S26.5), the same for every answer of one owner in this
+   * process and telling nothing of who it is (derived from the owner under a key drawn when the process
+   * starts). A storage that evicts shares its room fairly among owners by it: one owner's answers never
+   * push out another's while that one keeps within its share. Left out: all such answers count as one owner.
    */
-  setTogether?(records: readonly { key: string; value: Uint8Array }[], ttlSeconds: number): Promise<void>;
+  setTogether?(records: readonly { key: string; value: Uint8Array }[], ttlSeconds: number, owner?: string): Promise<void>;
 }

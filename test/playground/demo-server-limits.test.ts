@@ -6,6 +6,7 @@ import { RESULT_HANDLE_META_KEY } from "mcp-result-handles";
 import { startDemoServer, type DemoServer } from "../../playground/server/demo-server.js";
 import { connect, type Era } from "../helpers/mcp-client.js";
 import { postInitialize } from "../helpers/raw-initialize.js";
+import { reportRows } from "../../playground/demo-tools.js";
 
 const initialize = (url: string) => postInitialize(url, "cap");
 
@@ -90,5 +91,29 @@ describe("S15.1 count_tickets takes the folded report by reference", () => {
     clients.push(client);
     const tool = (await client.listTools()).tools.find((t) => t.name === "count_tickets");
     expect(tool?.description).toContain('"$result"');
+  });
+});
+
+describe("S26.5 the demo caps what one session or caller folds", () => {
+  it("past maxSessionFoldBytes a caller's large answers go out whole; another caller still folds", async () => {
+    const bytes = new TextEncoder().encode(JSON.stringify(reportRows())).byteLength;
+    const demo = await startDemoServer({ port: 0, maxSessionFoldBytes: 2 * bytes + 100, logger: { warn: () => {} } });
+    const alice = await connect(demo.url, { era: "2026-07-28", token: "demo-alice" });
+    const bob = await connect(demo.url, { era: "2026-07-28", token: "demo-bob" });
+    try {
+      const folded = async (client: Client) => {
+        const result = await client.callTool({ name: "report", arguments: {} });
+        return result._meta?.[RESULT_HANDLE_META_KEY] !== undefined;
+      };
+      // An oracle of its own: two answers of `bytes` fit under the cap, the third does not.
+      expect([await folded(alice), await folded(alice), await folded(alice), await folded(alice)]).toEqual([true, true, false, false]);
+      expect(await folded(bob)).toBe(true);
+      const whole = await alice.callTool({ name: "report", arguments: {} });
+      expect(whole.structuredContent).toEqual(reportRows()); // sent whole, complete
+    } finally {
+      await alice.close();
+      await bob.close();
+      await demo.close();
+    }
   });
 });

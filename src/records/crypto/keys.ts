@@ -108,6 +108,20 @@ export class AnswerKeys {
   }
 }
 
+/** Drawn when the process starts: owner tags (`ownerTag`) mean nothing outside it. */
+let ownerTagKey: Promise<Hkdf> | undefined;
+
+/**
+ * An opaque tag of `owner` within `scope` (S26.5), for a storage in this process that shares its room
+ * among owners (the memory store): the same for every answer of one owner, and, derived under a key drawn
+ * when the process starts, telling nothing of the session or caller it stands for.
+ */
+export async function ownerTag(owner: Owner, backend: CryptoBackend, scope: RecordScope = DEFAULT_SCOPE): Promise<string> {
+  ownerTagKey ??= backend.hkdf(globalThis.crypto.getRandomValues(new Uint8Array(32)));
+  const hkdf = await ownerTagKey;
+  return toHex(await hkdf(await info("owner-tag", scope, owner)));
+}
+
 function fixedScope(scope: RecordScope): RecordScope {
   return { namespace: scope.namespace, ...(scope.instance !== undefined && { instance: scope.instance }) };
 }
