@@ -87,10 +87,11 @@ describe("npm run bench (quick, 100 KB, Node, over HTTP)", () => {
       expect(q.totals.ticketFilter).toBeGreaterThan(0);
       expect(q.totals.search).toBeGreaterThan(0);
       expect(q.totals.numericFilter).toBeGreaterThan(q.totals.ticketFilter);
+      expect(q.totals.aggregate).toBe(q.totals.numericFilter); // S24.3: the same filter's nodes, grouped
       expect(q.totals.broadSearch).toBeGreaterThan(q.totals.search);
       expect(q.totals.descendants).toBe(q.rows); // every row's title
       expect(q.workerJobs).toBe(0); // 100 KB: below what batch workers take (1 MB)
-      for (const name of ["parse", "filter", "ticketFilter", "numericFilter", "descendants", "search", "broadSearch", "singular"]) expect(q.times[name].median, name).toBeGreaterThan(0);
+      for (const name of ["parse", "filter", "ticketFilter", "numericFilter", "aggregate", "descendants", "search", "broadSearch", "singular"]) expect(q.times[name].median, name).toBeGreaterThan(0);
       for (const name of ["filter", "ticketFilter", "search", "singular"]) expect(q.ratios[name].perRound.median, name).toBeGreaterThan(0);
       expect(q.memory.parsedBytes).toBeGreaterThan(0);
       // Read batch by batch, a filter over 100 KB may grow the heap by nothing a collection did not take back.

@@ -220,8 +220,9 @@ export class Aggregation {
       return result;
     }
     const { offset, limit } = sliceWindow(args, DEFAULT_LIMITS.nodes);
-    const sorted = [...this.groups.values(), ...this.composites.values()].sort(byCountThenKey);
-    const end = Math.min(sorted.length, offset + limit);
+    const groupCount = this.groups.size + this.composites.size;
+    const sorted = firstInOrder([this.groups.values(), this.composites.values()], groupCount, offset + limit);
+    const end = Math.min(groupCount, offset + limit);
     const groups: Record<string, unknown>[] = [];
     let bytes = 2;
     for (let at = offset; at < end; at++) {
@@ -230,8 +231,8 @@ export class Aggregation {
       if (bytes > thresholdBytes) throw pageTooLarge(path, thresholdBytes, bytes, groups.length, offset);
       groups.push(group);
     }
-    const result: AggregateResult = { path, groups, total: this.total, groupCount: sorted.length };
-    if (end < sorted.length) result.nextOffset = end;
+    const result: AggregateResult = { path, groups, total: this.total, groupCount };
+    if (end < groupCount) result.nextOffset = end;
     if (note) result.note = note;
     if (jsonSize(result) > thresholdBytes) throw pageTooLarge(path, thresholdBytes, jsonSize(result), Math.max(0, groups.length - 1), offset);
     return result;
@@ -272,6 +273,34 @@ export class Aggregation {
     });
     return parts.length > 0 ? parts.join("; ") : undefined;
   }
+}
+
+/** Up to this many groups are kept in order while the rest pass by; a deeper page sorts them all. */
+const KEPT_IN_ORDER = 1000;
+
+/**
+ * The first `count` of `total` groups in answer order: with few asked for (a page near the top), one pass
+ * keeping them in order (about one comparison a group), so 100,000 groups do not hold the thread for a sort
+ * of them all (S21.4); otherwise a sort of all of them.
+ */
+function firstInOrder(sources: Iterable<Group>[], total: number, count: number): Group[] {
+  if (count > KEPT_IN_ORDER || count * 8 > total) return sources.flatMap((source) => [...source]).sort(byCountThenKey);
+  const kept: Group[] = [];
+  for (const source of sources) {
+    for (const group of source) {
+      if (kept.length === count && byCountThenKey(group, kept[count - 1]!) >= 0) continue;
+      let low = 0;
+      let high = kept.length;
+      while (low < high) {
+        const middle = (low + high) >>> 1;
+        if (byCountThenKey(kept[middle]!, group) <= 0) low = middle + 1;
+        else high = middle;
+      }
+      kept.splice(low, 0, group);
+      if (kept.length > count) kept.pop();
+    }
+  }
+  return kept;
 }
 
 /** A key as JSON text with every object's keys sorted: equal JSON values, equal texts (S24.2). */
