@@ -9,11 +9,12 @@ import {
   ResultHandlesConfigToken as configToken,
   ResultHandlesPlugin as NodeResultHandlesPlugin,
   ResultHandleStoreToken as storeToken,
+  ResultHandleStore as CoreResultHandleStore,
+  type NamespacedStorage,
   ResultQueryTool as ResultQueryCore,
   RESULT_QUERY_TOOL_NAME,
   type ResultHandlesConfig,
   type ResultHandlesOptions,
-  type ResultHandleStore,
   type ToolResult,
 } from "../node/index.js";
 import {
@@ -28,6 +29,7 @@ import {
 import { refusalResult } from "../query/tool/result-query-tool.js";
 import { ANNOTATIONS, INPUT_JSON_SCHEMA, OUTPUT_JSON_SCHEMA } from "../query/tool/listing.js";
 import { ResultQueryError } from "../errors.js";
+import { fromFrontMcpStorage, isFrontMcpStorage, type FrontMcpStorageLike } from "../storage/frontmcp-storage.js";
 
 export * from "../node/index.js";
 
@@ -35,12 +37,32 @@ export * from "../node/index.js";
  * The plugin's store as a FrontMCP provider: `await this.get(ResultHandleStoreToken)` in a tool of the app
  * (FrontMCP's `get` is synchronous: the store opens on first use, S2.1). The same symbol as the main entry's.
  */
-export const ResultHandleStoreToken: Token<PromiseLike<ResultHandleStore>> = storeToken;
+export const ResultHandleStoreToken: Token<PromiseLike<CoreResultHandleStore>> = storeToken;
 /** The plugin's resolved options as a FrontMCP provider: `this.get(ResultHandlesConfigToken)`. */
 export const ResultHandlesConfigToken: Token<ResultHandlesConfig> = configToken;
 
 /** How a FrontMCP tool names the providers it reads (FrontMCP's `Token`). */
 type ProviderRecord = Record<string, unknown> & { provide: unknown };
+
+/** Node's base64, as the Node build's REST stores use it. */
+const nodeBase64 = {
+  encode: (bytes: Uint8Array) => Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString("base64"),
+  decode: (text: string) => {
+    const bytes = Buffer.from(text, "base64");
+    return new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  },
+};
+
+/**
+ * The store over an open storage (S2, S22.3): this package's `NamespacedStorage`, or a storage FrontMCP's
+ * `@frontmcp/utils` `createStorage()` opened (memory, Redis, …; `.namespace(name)` gives it a prefix), whose
+ * string values carry the encrypted records as base64. `onShutdown()` disconnects it.
+ */
+export class ResultHandleStore extends CoreResultHandleStore {
+  constructor(storage: NamespacedStorage | FrontMcpStorageLike, ttlSeconds: number) {
+    super(isFrontMcpStorage(storage) ? fromFrontMcpStorage(storage, nodeBase64) : storage, ttlSeconds);
+  }
+}
 
 /**
  * The plugin on FrontMCP: `@App({ plugins: [ResultHandlesPlugin.init(options)] })`. `init` checks the
@@ -82,7 +104,7 @@ export class ResultHandlesPlugin extends DynamicPlugin<ResultHandlesConfig, Resu
   private providers(): ProviderRecord[] {
     const instance = this.instance;
     // FrontMCP's `get` is synchronous: the store is a promise-like that opens it on first `await` (S2.1).
-    const store: PromiseLike<ResultHandleStore> = { then: (resolve, reject) => instance.store().then(resolve, reject) };
+    const store: PromiseLike<CoreResultHandleStore> = { then: (resolve, reject) => instance.store().then(resolve, reject) };
     return [
       { name: "result-handles:config", provide: ResultHandlesConfigToken, useValue: instance.config },
       { name: "result-handles:store", provide: ResultHandleStoreToken, useValue: store },

@@ -332,3 +332,24 @@ describe("S22.4 two server processes on one Redis", () => {
     expect(errorOf(await other.call("result_query", { handle })).code).toBe("RESULT_HANDLE_NOT_FOUND");
   });
 });
+
+describe("S22.3 new ResultHandleStore(storage, ttlSeconds) over @frontmcp/utils createStorage()", () => {
+  let redis: RedisServer | undefined;
+  afterAll(() => redis?.dispose());
+
+  const storeOver = async (env: Record<string, string>) => {
+    const { stdout } = await run(process.execPath, [join(project, "out", "storage.js")], { cwd: project, env: { ...cleanEnv, ...env }, maxBuffer: 16 << 20 });
+    return JSON.parse(stdout.trim().split("\n").at(-1)!) as { same: boolean; otherCaller: unknown; otherSession: unknown; keys: string[]; namespaced: boolean; revealing: boolean; ttls: (number | null)[] };
+  };
+
+  it("S8.3 memory and Redis: the owner reads the answer back, nobody else; keys and values reveal nothing; records expire", async () => {
+    redis = await startRedisServer();
+    for (const env of [{}, { REDIS_URL: redis.url }]) {
+      const outcome = await storeOver(env);
+      expect(outcome).toMatchObject({ same: true, otherCaller: null, otherSession: null, namespaced: true, revealing: false });
+      expect(outcome.keys.length).toBeGreaterThan(0);
+      // S16.5: each record outlives its handle by 1 to 59 s in the storage; the expiry sealed inside ends reads at 60 s.
+      for (const ttl of outcome.ttls) expect(ttl).toBeGreaterThan(0), expect(ttl).toBeLessThanOrEqual(60 + 60);
+    }
+  });
+});
