@@ -344,7 +344,7 @@ describe("S22.3 new ResultHandleStore(storage, ttlSeconds) over @frontmcp/utils 
 
   it("S8.3 memory and Redis: the owner reads the answer back, nobody else; keys and values reveal nothing; records expire", async () => {
     redis = await startRedisServer();
-    for (const env of [{}, { REDIS_URL: redis.url }]) {
+    for (const env of [{}, { REDIS_URL: redis.url }] as Record<string, string>[]) {
       const outcome = await storeOver(env);
       expect(outcome).toMatchObject({ same: true, otherCaller: null, otherSession: null, namespaced: true, revealing: false });
       expect(outcome.keys.length).toBeGreaterThan(0);
