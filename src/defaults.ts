@@ -9,6 +9,8 @@ export const RESULT_HANDLE_URI_SCHEME = "result-handle";
  * call of thousands must not make the server read and hold thousands of answers (S16.1).
  */
 export const MAX_REFERENCES_PER_CALL = 64;
+/** Lists in lists this deep list the reference among their items' schemas (S25.2); deeper ones are listed as they were. */
+export const REFERENCE_ITEM_DEPTH = 4;
 /**
  * Bytes one call's repeated references may add beyond each value's first place (S15.1, S16.1): a value is
  * read once but checked (and copied) by the tool's input schema at every place it stands.

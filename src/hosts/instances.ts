@@ -187,6 +187,11 @@ export class HostInstances<Call> {
     return "refusal" in resolved ? { refusal: refusalResult(resolved.refusal, structuredError) } : resolved;
   }
 
+  /** Whether a call of this tool has its references resolved (S15.1): every tool but the readers, while references are on. */
+  resolvesFor(toolName: unknown): boolean {
+    return this.referencesOn && typeof toolName === "string" && !isReader(toolName);
+  }
+
   /** The owner of a call per instance: each installation names it its own way (S8.1). */
   ownerFor(call: Call): (source: HandleSource) => Owner {
     return (source) => {

@@ -5,10 +5,10 @@ import type { PluginInstance } from "../plugin/instance.js";
 import { withConnectionSession } from "./connection-session.js";
 import { ownerOfCall, type McpRequestContextLike } from "./mcp-owner.js";
 import { joinHost, type HostInstances } from "./instances.js";
-import { withShortValidationErrors } from "./references.js";
+import { admitReferences, withShortValidationErrors } from "./references.js";
 import { serveHandleResources } from "./resources.js";
 import { serveViewer, type ViewerOption } from "./viewer.js";
-import { assertSupportedServer, clientName, interceptToolCalls } from "./mcp-sdk-internals.js";
+import { assertSupportedServer, clientName, decorateList, interceptToolCalls } from "./mcp-sdk-internals.js";
 
 export { defaultOwner, type McpRequestContextLike } from "./mcp-owner.js";
 
@@ -99,6 +99,10 @@ export function installOnMcpServer(instance: PluginInstance, server: McpServerLi
       });
     });
     registerResultQuery(server, instances);
+    // S25.2: where references resolve, every other tool's listed input schema admits one.
+    decorateList(server, "tools/list", (tools) =>
+      instances.references ? tools.map((tool) => (instances.resolvesFor(tool.name) ? { ...tool, inputSchema: admitReferences(tool.inputSchema) } : tool)) : tools,
+    );
   });
   if (options.resources === true && !instances.servesResources) {
     serveHandleResources(server, instances);

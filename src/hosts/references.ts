@@ -8,7 +8,7 @@
  * once; the arguments are copied, never changed (an in-process client may still hold them). Each distinct reference is read once, all at once, and at most `MAX_REFERENCES_PER_CALL`
  * of them: resolution costs reading what the references name, no more (S16.1).
  */
-import { MAX_REFERENCE_BYTES_PER_CALL, MAX_REFERENCES_PER_CALL, MAX_REPEATED_REFERENCE_BYTES } from "../defaults.js";
+import { MAX_REFERENCE_BYTES_PER_CALL, MAX_REFERENCES_PER_CALL, MAX_REPEATED_REFERENCE_BYTES, REFERENCE_ITEM_DEPTH } from "../defaults.js";
 import { ResultQueryError } from "../errors.js";
 import { CostMeter } from "../query/cost.js";
 import { hasOwn, isPlainObject, setOwn } from "../util/json.js";
@@ -265,3 +265,33 @@ function put(holder: Record<string, unknown> | unknown[], key: string | number, 
   if (typeof key === "number") (holder as unknown[])[key] = value;
   else setOwn(holder as Record<string, unknown>, key, value);
 }
+
+/** What a reference is as JSON Schema (S25.2): `{ "$result": handle, "path"?: where }`, nothing else. */
+const REFERENCE_JSON_SCHEMA = Object.freeze({
+  type: "object",
+  properties: { $result: { type: "string", description: "A folded answer's handle" }, path: { type: "string", description: "A part of it" } },
+  required: ["$result"],
+  additionalProperties: false,
+});
+
+/**
+ * S25.2: a tool's listed input schema that also admits a reference wherever an argument may take one: each
+ * argument, and each item of an argument that is a list (nested lists too), as `anyOf: [its own schema, the
+ * reference]`. Only the listing changes: the tool's own validation still runs on the resolved value. A
+ * schema with no `properties` (or not an object) is listed as it was.
+ */
+export function admitReferences(schema: unknown): unknown {
+  if (!isPlainObject(schema) || !isPlainObject(schema.properties)) return schema;
+  const properties = Object.fromEntries(Object.entries(schema.properties).map(([name, property]) => [name, orReference(property, 0)]));
+  return { ...schema, properties };
+}
+
+
+function orReference(schema: unknown, depth: number): unknown {
+  if (!isPlainObject(schema)) return schema; // `true` admits a reference already, `false` nothing at all
+  let inner: Record<string, unknown> = schema;
+  if (depth < REFERENCE_ITEM_DEPTH && isPlainObject(schema.items)) inner = { ...schema, items: orReference(schema.items, depth + 1) };
+  const description = typeof schema.description === "string" ? { description: schema.description } : {};
+  return { ...description, anyOf: [inner, REFERENCE_JSON_SCHEMA] };
+}
+
