@@ -80,9 +80,10 @@ async function readHandleResource(instances: HostInstances<McpRequestContextLike
     let text: string;
     let expiresAt: number;
     if (query === undefined) {
-      const bytes = await instances.queryTool.answerBytes(handle!, owner);
+      const startedAt = Date.now(); // one store deadline over both reads (S26.3)
+      const bytes = await instances.queryTool.answerBytes(handle!, owner, startedAt);
       if (bytes > MAX_WHOLE_RESOURCE_BYTES) throw await tooLargeWhole(instances, handle!, owner, bytes, uri);
-      const found = await instances.queryTool.referenced(handle, undefined, owner, "shared");
+      const found = await instances.queryTool.referenced(handle, undefined, owner, "shared", startedAt);
       text = JSON.stringify(found.value);
       expiresAt = found.expiresAt;
     } else {

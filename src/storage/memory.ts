@@ -43,8 +43,8 @@ interface Holder {
  * through `setTogether` and are dropped together. Runs in Node and in pages alike.
  *
  * Room is shared fairly among owners (S26.5): `setTogether` is told an opaque tag of each answer's owner.
- * Past `maxEntries` or `maxBytes`, the answers that go are those of the owner holding the most (its bytes
- * and answers as shares of the limits, whichever is larger), its oldest first; an owner holding the most
+ * Past `maxEntries` or `maxBytes`, the answers that go are those of the owner holding the most of what is
+ * over its limit (answers, or bytes), its oldest first; an owner holding the most
  * must hold at least its fair share (the limits over the owners holding answers). When the owner of the
  * answer being kept holds as much as any, its own older answers go first, and when it has none the new
  * answer is refused (`STORE_FULL`, and the fold sends it whole): a newcomer never pushes out an owner who
@@ -156,27 +156,25 @@ export class MemoryStore implements NamespacedStorage {
   }
 
   /**
-   * The owner whose oldest answer goes (S26.5): the one holding the most, as the larger of its shares of
-   * the two limits; `keeping` (the owner of the answer being kept) when it holds as much as any other.
+   * The owner whose oldest answer goes (S26.5): the one holding the most of what is over its limit (its
+   * share of the answers, of the bytes, or the larger of both when both are over); `keeping` (the owner of
+   * the answer being kept) when it holds as much as any other. Only the limit that is passed counts: past
+   * `maxEntries`, an owner of one large answer holds less than one of many small ones.
    */
   private evictable(keeping: Holder): Holder {
+    const entries = this.maxEntries > 0 && this.answers > this.maxEntries;
+    const bytes = this.maxBytes > 0 && this.bytes > this.maxBytes;
+    const load = (holder: Holder) => Math.max(entries ? holder.answers.size / this.maxEntries : 0, bytes ? holder.bytes / this.maxBytes : 0);
     let most = keeping;
-    let mostLoad = this.load(keeping);
+    let mostLoad = load(keeping);
     for (const holder of this.holders.values()) {
-      const load = this.load(holder);
-      if (load > mostLoad) {
+      const held = load(holder);
+      if (held > mostLoad) {
         most = holder;
-        mostLoad = load;
+        mostLoad = held;
       }
     }
     return most;
-  }
-
-  /** What an owner holds, as the larger of its shares of the limits that are set. */
-  private load(holder: Holder): number {
-    const entries = this.maxEntries > 0 ? holder.answers.size / this.maxEntries : 0;
-    const bytes = this.maxBytes > 0 ? holder.bytes / this.maxBytes : 0;
-    return Math.max(entries, bytes);
   }
 
   private overLimits(): boolean {

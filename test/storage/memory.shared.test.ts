@@ -111,3 +111,22 @@ describe("S26.5 memory shares its room fairly among owners", () => {
     await plugin.onShutdown();
   });
 });
+
+describe("S26.5 only the limit that is passed counts", () => {
+  it("past maxEntries, an owner of one large answer holds no more than each of many owners of one small answer", async () => {
+    const storage = new MemoryStorage("fair-entries", { maxEntries: 5, maxBytes: 100_000 });
+    await storage.setTogether([{ key: "alice-big", value: new Uint8Array(90_000) }], 60, "alice");
+    const kept: string[] = [];
+    for (let i = 0; i < 8; i++) {
+      await storage.setTogether([{ key: `s-${i}`, value: new Uint8Array(10) }], 60, `session-${i}`).then(
+        () => kept.push(`s-${i}`),
+        () => {},
+      );
+    }
+    // alice holds 90% of the bytes, but the bytes are within their limit: only answers count, one each.
+    expect(await storage.get("alice-big")).toBeDefined();
+    expect(kept).toEqual(["s-0", "s-1", "s-2", "s-3"]);
+    expect(storage.answerCount).toBe(5);
+    await storage.close();
+  });
+});

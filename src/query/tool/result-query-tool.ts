@@ -165,8 +165,8 @@ export class ResultQueryTool {
   }
 
   /** The JSON size of the whole answer, from its summary (S16.4): what a whole read would cost, known before it (S21.3). */
-  async answerBytes(handle: string, owner: OwnerOf): Promise<number> {
-    const found = await this.find(handle, owner, () => () => ({ summary: 0 }), "shared");
+  async answerBytes(handle: string, owner: OwnerOf, startedAt = Date.now()): Promise<number> {
+    const found = await this.find(handle, owner, () => () => ({ summary: 0 }), "shared", undefined, startedAt);
     return withKnownSizes(() => jsonSize(found.value));
   }
 
