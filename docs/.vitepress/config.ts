@@ -15,6 +15,7 @@ const hasViewer = existsSync(here("../viewer.md"));
 
 const guide: DefaultTheme.SidebarItem[] = [
   { text: "Getting started", link: "/getting-started" },
+  { text: "On FrontMCP", link: "/frontmcp" },
   { text: "What the model sees", link: "/model" },
   { text: "Finding things", link: "/finding" },
   { text: "Passing answers on", link: "/references" },

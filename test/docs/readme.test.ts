@@ -23,6 +23,8 @@ const RUNNERS: Record<string, string> = {
   "docs/getting-started.md › Install#0": "here (packages checked; the tarball installs in every scratch project)",
   "docs/getting-started.md › Install#1": "here (commands checked; packed-package.ts packs as npm pack does)",
   "docs/getting-started.md › A stdio server#0": "docs/examples.test.ts",
+  "docs/frontmcp.md › Install#0": "here (packages checked; the FrontMCP test project installs them with their pins)",
+  "docs/frontmcp.md › The reference's example#0": "frontmcp/frontmcp.test.ts",
   "docs/getting-started.md › An HTTP server#0": "docs/examples.test.ts, docs/readme-fragments.test.ts",
   "docs/getting-started.md › Clients: the MCP Inspector and one-shot CLIs#0": "here (checked against the HTTP example; the Inspector needs a download)",
   "docs/getting-started.md › Who owns a call#0": "docs/readme-fragments.test.ts",

@@ -5,6 +5,7 @@
 // as written, with only its import changed (test/fixtures/frontmcp-project/src/reports.ts).
 import { execFile } from "node:child_process";
 import { createSign, generateKeyPairSync, randomUUID, type KeyObject } from "node:crypto";
+import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { promisify } from "node:util";
 import { Client as V1Client } from "@modelcontextprotocol/sdk/client/index.js";
@@ -14,7 +15,8 @@ import { jsonpath } from "json-p3";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { INPUT_JSON_SCHEMA } from "../../src/query/tool/listing.js";
 import { frontMcpProject, startFrontMcpServer, type FrontMcpServer } from "../helpers/frontmcp-project.js";
-import { cleanEnv } from "../helpers/packed-package.js";
+import { cleanEnv, root } from "../helpers/packed-package.js";
+import { docBlock } from "../helpers/doc-blocks.js";
 import { startRedisServer, type RedisServer } from "../helpers/redis-server.js";
 
 const run = promisify(execFile);
@@ -75,6 +77,12 @@ afterAll(async () => {
 });
 
 describe("S22.4 the reference's Usage example on FrontMCP 1.5.2, SDK 1.x client over Streamable HTTP", () => {
+  it("S20.4 docs/frontmcp.md's example is the file this server runs: the reference's, its import changed", () => {
+    const example = readFileSync(join(root, "test", "fixtures", "frontmcp-project", "src", "reports.ts"), "utf8");
+    expect(docBlock("docs/frontmcp.md", "The reference's example")).toBe(example);
+    expect(example).toContain(`from "mcp-result-handles/frontmcp";`);
+  });
+
   it("S22.1 lists result_query once, with its JSON Schema, beside the apps' tools", async () => {
     const tools = await (await client()).list();
     expect(tools.filter((tool) => tool.name === "result_query")).toHaveLength(1);
