@@ -13,7 +13,7 @@
  */
 import { ResultQueryError } from "../../errors.js";
 import { AGGREGATE_LIMITS, DEFAULT_LIMITS } from "../../defaults.js";
-import { isPlainObject } from "../../util/json.js";
+import { isPlainObject, setOwn } from "../../util/json.js";
 import { cutForMessage } from "../../util/quote-argument.js";
 import { jsonSize } from "../../util/size.js";
 import { formatPath } from "../canonical-path.js";
@@ -171,7 +171,7 @@ export class Aggregation {
 
   private tooManyGroups(): ResultQueryError {
     const member = JSON.stringify(groupMember(this.spec));
-    const many = this.groups.size >= AGGREGATE_LIMITS.groups ? `more than ${AGGREGATE_LIMITS.groups} distinct values` : `distinct values longer than ${AGGREGATE_LIMITS.keyChars} characters together`;
+    const many = this.groups.size + this.composites.size >= AGGREGATE_LIMITS.groups ? `more than ${AGGREGATE_LIMITS.groups} distinct values` : `distinct values longer than ${AGGREGATE_LIMITS.keyChars} characters together`;
     return new ResultQueryError(
       "INVALID_INPUT",
       `aggregate by ${cutForMessage(member)} over ${cutForMessage(this.query)} meets ${many}: group by a member with fewer values (such as a status or an owner), or narrow the path with a filter such as [?@.status == 'open']; { "count": true } alone counts the nodes.`,
@@ -251,7 +251,7 @@ export class Aggregation {
       out[figure] = figure === "sum" ? sum : n === 0 ? null : figure === "min" ? min : figure === "max" ? max : sum / n;
     }
     const skipped: Record<string, number> = {};
-    figures.forEach((member, m) => (skipped[member] = group.count - group.figures[4 * m]!));
+    figures.forEach((member, m) => setOwn(skipped, member, group.count - group.figures[4 * m]!)); // "__proto__" is a member too
     out.skipped = skipped;
     return out;
   }
