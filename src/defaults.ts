@@ -135,6 +135,12 @@ export const SWEEP_INTERVAL_MS = Object.freeze({ memory: 30_000, sqlite: 60_000,
  * store's `timeoutMs`.
  */
 export const SQLITE_BUSY_RETRY_MS = Object.freeze({ first: 2, longest: 50 });
+/**
+ * A Redis that has answered nothing for this long while a command waits is taken as frozen (S26.3): new
+ * commands fail at once (the answer goes out whole) instead of each waiting its whole timeout, until a
+ * probe is answered. A live Redis answers something every few milliseconds, even under load.
+ */
+export const REDIS_SILENT_MS = 1000;
 /** Longest pause between two attempts of ioredis to reconnect to a Redis that went away. */
 export const REDIS_MAX_RETRY_DELAY_MS = 1000;
 /**

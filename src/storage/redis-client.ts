@@ -1,6 +1,6 @@
 import type { ClusterOptions, RedisOptions } from "ioredis";
 import { StoreTimeoutError } from "../errors.js";
-import { REDIS_MAX_RETRY_DELAY_MS } from "../defaults.js";
+import { REDIS_MAX_RETRY_DELAY_MS, REDIS_SILENT_MS } from "../defaults.js";
 import { loadClient } from "./load-client.js";
 import { keySlot } from "./redis-slot.js";
 import type { NamespacedStorage } from "./types.js";
@@ -49,6 +49,8 @@ interface Lane {
   probe?: Promise<unknown>;
   /** Keys whose SET was sent and not yet answered: a DEL of one goes out even while the lane fails fast. */
   readonly writing: Map<string, number>;
+  /** When the server last answered a command of this lane (epoch ms). */
+  answeredAt: number;
 }
 const connections = new Map<string, SharedConnection>();
 
@@ -170,8 +172,9 @@ class RedisStorage implements NamespacedStorage {
   /**
    * A server that is connected but does not answer (frozen, overloaded) would make every call wait the
    * whole store timeout, one after another, and a query that reads several instances' stores wait it
-   * several times. Once a command has waited that long, new ones fail at once; after the client gives
-   * up on it, one more timeout passes before a command may try again. In a cluster this holds per master:
+   * several times. Once a command has waited that long, or REDIS_SILENT_MS while the server answered
+   * nothing at all, new ones fail at once; after the client gives up on it, one more timeout passes
+   * before a command may try again. In a cluster this holds per master:
    * one that hangs stalls only the keys of its slots (S17.2).
    *
    * While it fails fast, one probe at a time (EXISTS of the key asked for, on the same server) learns
@@ -184,9 +187,12 @@ class RedisStorage implements NamespacedStorage {
     const client = await this.shared.ready;
     const name = this.shared.laneOf(client, key);
     let lane = this.shared.lanes.get(name);
-    if (!lane) this.shared.lanes.set(name, (lane = { inFlight: new Set(), failFastUntil: 0, writing: new Map() }));
+    if (!lane) this.shared.lanes.set(name, (lane = { inFlight: new Set(), failFastUntil: 0, writing: new Map(), answeredAt: Date.now() }));
     const now = Date.now();
-    const stalled = now < lane.failFastUntil || [...lane.inFlight].some((pending) => now - pending.started >= this.timeoutMs);
+    // Waited out (a command older than the timeout), or silent (nothing answered for REDIS_SILENT_MS while
+    // a command has waited that long: frozen, not busy).
+    const silent = now - lane.answeredAt >= Math.min(REDIS_SILENT_MS, this.timeoutMs);
+    const stalled = now < lane.failFastUntil || [...lane.inFlight].some((pending) => now - pending.started >= (silent ? Math.min(REDIS_SILENT_MS, this.timeoutMs) : this.timeoutMs));
     const server = name ? `Redis master ${name}` : "Redis";
     if (stalled && !(kind === "undo" && lane.writing.has(key))) {
       this.probe(client, lane, key);
@@ -198,9 +204,11 @@ class RedisStorage implements NamespacedStorage {
     try {
       const answer = await command(client);
       lane.failFastUntil = 0; // it answers
+      lane.answeredAt = Date.now();
       return answer;
     } catch (error) {
       if (error instanceof Error && /timed out/i.test(error.message)) lane.failFastUntil = Date.now() + this.timeoutMs;
+      else if (isReply(error)) lane.answeredAt = Date.now(); // an error the server answered: it answers
       throw error;
     } finally {
       lane.inFlight.delete(pending);
@@ -218,6 +226,7 @@ class RedisStorage implements NamespacedStorage {
     const probe = client.exists(key).then(
       () => {
         lane.failFastUntil = 0;
+        lane.answeredAt = Date.now();
         // Everything sent before it on this connection has been answered: the unanswered are lost ones.
         lane.inFlight.clear();
       },
@@ -227,4 +236,9 @@ class RedisStorage implements NamespacedStorage {
       lane.probe = undefined;
     });
   }
+}
+
+/** An error Redis itself answered (ioredis's ReplyError), as opposed to a timeout or a lost connection. */
+function isReply(error: unknown): boolean {
+  return error instanceof Error && error.name === "ReplyError";
 }

@@ -85,7 +85,10 @@ describe("S26.3 Redis frozen under 20 concurrent folds, then thawed", () => {
       expect(frozen.longest).toBeLessThan(whole.longest + STORE_TIMEOUT_MS + 1500); // 13.1 s before S26.3
       expect(codeOf(query)).toBe("RESULT_STORE_UNAVAILABLE");
       expect(secondMs).toBeLessThan(1000);
-      expect(stallMs).toBeLessThan(whole.stallMs + 1000); // 2.2 s before; a loaded 2-core machine gets margin
+      // 2.2 s before. The twenty answers that go out whole together once their timeouts end (and this process
+      // parses them too, as their client) hold the loop longer than the same answers sent one by one: 515–1456 ms
+      // against 266–499 ms on a loaded 2-core machine, hence the margin.
+      expect(stallMs).toBeLessThan(whole.stallMs + 1500);
 
       redis.resume();
       thawed = true;
