@@ -187,6 +187,12 @@ export const MAX_HOLD_MS = 200;
  */
 export const MAX_HOLD_UNITS = 50_000_000;
 /**
+ * A page's entry is measured exactly up to this many times the size limit, and past it only until it is
+ * known to be larger (S26.1: one member of a million keys was measured whole, 0.3 s in one piece, only to
+ * refuse it); the refusal then says "more than".
+ */
+export const EXACT_SIZE_FACTOR = 4;
+/**
  * Static limits, checked before any work (S21.2): a filter expression's nodes and nesting, a compiled
  * regex program's instructions (`.{1000}` is about 1000), and the units one regex run may cost at once
  * (a run cannot stop halfway, so one run holds the thread at most about 50 ms).

@@ -10,7 +10,7 @@ import { foldOutcome, warnFoldFailure, type FoldContext, type FoldOutcome, type 
 import { unsendableResult, whyUnsendable } from "../fold/sendable.js";
 import { foldContextFor, type PluginInstance } from "../plugin/instance.js";
 import { isPlainObject } from "../util/json.js";
-import { refusalResult, ResultQueryTool, type HandleSource } from "../query/tool/result-query-tool.js";
+import { callMeters, refusalResult, ResultQueryTool, type HandleSource } from "../query/tool/result-query-tool.js";
 import { resolveReferences } from "./references.js";
 import { RESULT_VIEW_TOOL_NAME } from "../viewer/html.js";
 import { viewerShows, type ViewerOption } from "./viewer-option.js";
@@ -178,9 +178,10 @@ export class HostInstances<Call> {
   async resolve(toolName: string, args: unknown, call: Call, structuredError: boolean): Promise<{ args: unknown; references: number } | { refusal: ToolResult }> {
     if (!this.referencesOn || isReader(toolName)) return { args, references: 0 };
     const startedAt = Date.now(); // one store deadline over all the call's references (S26.3)
+    const meters = callMeters(); // one meter for all the call's references: their work adds up to one call's limit and hold (S26.2)
     const resolved = await resolveReferences(
       args,
-      async (handle, path) => (await this.queryTool.referenced(handle, path, this.ownerFor(call), "fresh", startedAt)).value,
+      async (handle, path) => (await this.queryTool.referenced(handle, path, this.ownerFor(call), "fresh", startedAt, meters)).value,
       (handle, path) => this.queryTool.checkReference(handle, path),
       (handle, path) => this.queryTool.referenceBytes(handle, path, this.ownerFor(call), startedAt),
     );

@@ -6,7 +6,9 @@ export function isPlainObject(value: unknown): value is JsonObject {
 }
 
 /** Own enumerable keys whose values JSON keeps (undefined and functions are dropped by JSON). */
-export function jsonKeys(object: JsonObject): string[] {
+export function jsonKeys(object: JsonObject): readonly string[] {
+  const kept = keptKeyLists.get(object);
+  if (kept) return kept; // parsed JSON: every member is one JSON keeps
   const keys = Object.keys(object);
   // Parsed answers hold only JSON values: the list is copied only when a member JSON drops is met.
   for (let i = 0; i < keys.length; i++) if (!isJsonMember(object[keys[i]!])) return keys.filter((key) => isJsonMember(object[key]));
@@ -71,3 +73,22 @@ export class KeyLists {
 export const ANY_JSON_SCHEMA = Object.freeze({
   anyOf: [{ type: "object", additionalProperties: true }, { type: "array" }, { type: "string" }, { type: "number" }, { type: "boolean" }, { type: "null" }],
 });
+
+/**
+ * The key lists of wide objects a read built member batch by member batch (S26.1): it parses each batch
+ * alone, so it has their keys for nothing, where `Object.keys` of the object built (a million keys) is one
+ * native call that holds the thread 350 ms or more and cannot let other work in. A query that walks, pages
+ * or searches such an object takes its keys from here (`keyListOf`) and lets other calls in as it goes.
+ * Weak: a list lives as long as its object; objects read are shared read-only, so a list never goes stale.
+ */
+const keptKeyLists = new WeakMap<object, readonly string[]>();
+
+/** Keeps `keys`, the own keys of `object` in order, for `keyListOf` (an object read in batches, never changed after). */
+export function keepKeyList(object: JsonObject, keys: readonly string[]): void {
+  keptKeyLists.set(object, keys);
+}
+
+/** The own keys of `object` in order: the list its read kept (S26.1), else `Object.keys`. */
+export function keyListOf(object: object): readonly string[] {
+  return keptKeyLists.get(object) ?? Object.keys(object);
+}

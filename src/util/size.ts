@@ -2,6 +2,7 @@
  * The one size measure of this package: a value's size as UTF-8 JSON (S4.3). Thresholds, the folded
  * answer's budget (S5.4) and slice limits (S7.6) all compare against it. UTF-8 in and out is the runtime's codec (utf8Bytes, utf8Length).
  */
+import { keyListOf } from "./json.js";
 import { utf8Bytes, utf8Length } from "./utf8.js";
 
 /** The value as UTF-8 JSON bytes. `bytes.byteLength` is its size. */
@@ -60,7 +61,7 @@ export function jsonStringSize(text: string): number {
 }
 
 /**
- * `jsonSize(value)` when it is at most `cap`; otherwise some number over `cap`, found without looking at
+ * `jsonSize(value)` when it is at most `cap`; otherwise `cap + 1`, found without looking at
  * the rest: the cost is that of measuring `cap` bytes, however large the value. Iterative, so any depth.
  */
 export function jsonSizeUpTo(value: unknown, cap: number): number {
@@ -68,14 +69,16 @@ export function jsonSizeUpTo(value: unknown, cap: number): number {
   const pending: unknown[] = [value];
   while (pending.length > 0 && size <= cap) {
     const item = pending.pop();
-    if (typeof item === "string") size += jsonStringSize(item);
+    const known = measuringKnownSizes > 0 && typeof item === "object" && item !== null ? knownSizes.get(item) : undefined;
+    if (known !== undefined) size += known; // a stand-in for a part not read, inside `withKnownSizes`
+    else if (typeof item === "string") size += jsonStringSize(item);
     else if (Array.isArray(item)) {
       size += 2 + Math.max(0, item.length - 1); // brackets and commas
       for (let i = item.length - 1; i >= 0; i--) pending.push(item[i] === undefined || typeof item[i] === "function" ? null : item[i]);
     } else if (typeof item === "object" && item !== null) {
       size += 2;
       let members = 0;
-      for (const key of Object.keys(item)) {
+      for (const key of keyListOf(item)) { // a wide object read in batches: its kept key list (S26.1)
         const member = (item as Record<string, unknown>)[key];
         if (member === undefined || typeof member === "function" || typeof member === "symbol") continue;
         size += jsonStringSize(key) + 1 + (members++ > 0 ? 1 : 0); // "key": and a comma before all but the first
@@ -84,5 +87,5 @@ export function jsonSizeUpTo(value: unknown, cap: number): number {
       }
     } else size += item === undefined ? 4 : utf8Length(JSON.stringify(item) ?? "null");
   }
-  return size;
+  return Math.min(size, cap + 1); // past `cap`, one number however the value was held (whole, or a summary's stand-ins)
 }

@@ -6,7 +6,8 @@
 import { JSONPathNode } from "json-p3";
 import type { Location } from "./steps.js";
 import { currentMeter, tick, watching } from "../cost.js";
-import { PAUSE, selected } from "./pause.js";
+import { oneByOne, PAUSE, selected } from "./pause.js";
+import { keyListOf } from "../../util/json.js";
 
 /**
  * The descendant segment of RFC 9535 2.5.2 (each node, then its children in order, depth first, each
@@ -67,8 +68,8 @@ function namesBelow(value: object, location: Location, names: readonly string[],
       found.push(new JSONPathNode((value as Record<string, never>)[name]!, location.concat(name) as never, root as never));
     }
   }
-  // Object.keys gives the order environment.entries does (json-p3's deterministic mode is Object.entries).
-  for (const key of Object.keys(value)) {
+  // The order environment.entries gives (`members`: the key list a read kept, or Object.keys, S26.1).
+  for (const key of keyListOf(value)) {
     const child: unknown = (value as Record<string, unknown>)[key];
     if (child !== null && typeof child === "object") namesBelow(child, location.concat(key), names, root, found, depth + 1, watched);
     else tick();
@@ -106,8 +107,8 @@ function* stackWalk(start: unknown, at: Location, selectors: readonly unknown[] 
       }
     } else {
       const current = new JSONPathNode(value as never, location as never, root as never);
-      for (const selector of selectors as { resolve(node: JSONPathNode): Iterable<JSONPathNode> }[]) {
-        for (const node of pausable ? selected(selector, current) : selector.resolve(current)) {
+      for (const selector of selectors!) {
+        for (const node of pausable ? selected(selector, current) : oneByOne(selector, current)) {
           if (node !== PAUSE) tick();
           yield node;
         }
@@ -116,7 +117,7 @@ function* stackWalk(start: unknown, at: Location, selectors: readonly unknown[] 
     if (Array.isArray(value)) {
       for (let i = value.length - 1; i >= 0; i--) values.push(value[i]), parents.push(location), keys.push(i);
     } else if (container) {
-      const members = Object.keys(value as object);
+      const members = keyListOf(value as object);
       for (let i = members.length - 1; i >= 0; i--) values.push((value as Record<string, unknown>)[members[i]!]), parents.push(location), keys.push(members[i]!);
     }
   }

@@ -11,6 +11,7 @@
  */
 import { jsonpath, JSONPathEnvironment, JSONPathError, JSONPathNode, JSONPathNodeList, JSONPathQuery } from "json-p3";
 import { ResultQueryError } from "../../errors.js";
+import { keyListOf } from "../../util/json.js";
 import { MAX_QUERY_CHARS } from "../../defaults.js";
 import { cutForMessage, quoteArgument } from "../../util/quote-argument.js";
 import { regexFunction } from "./iregexp.js";
@@ -55,6 +56,15 @@ export class SelectedNode implements JsonPathNode {
 export const environment = new JSONPathEnvironment();
 environment.functionRegister.set("match", regexFunction(true));
 environment.functionRegister.set("search", regexFunction(false));
+// An object's members one by one, from its kept key list when a read kept one (S26.1): json-p3's own
+// `Object.entries` of a million-key object held the thread 0.4 s in one piece before a wildcard or a
+// filter over it could let anything in.
+environment.entries = members as unknown as JSONPathEnvironment["entries"];
+
+function* members(object: object): Generator<[string, unknown]> {
+  const keys = keyListOf(object);
+  for (let i = 0; i < keys.length; i++) yield [keys[i]!, (object as Record<string, unknown>)[keys[i]!]];
+}
 
 
 export { ChildSegment, DescendantSegment, FilterSelector, InfixExpression, NameSelector, RelativeQuery, SliceSelector, StringLiteral, WildcardSelector, type Segment } from "../json-p3-classes.js";
@@ -116,17 +126,27 @@ function singularRun(query: JSONPathQuery, watched?: readonly number[]): (value:
  * Gives every descendant segment of the compiled query the stack walk above, and every query inside a
  * filter (`@..x`, `$.y`) parent-linked locations, so no node costs a copy of its path.
  */
-function useStackWalk(query: JSONPathQuery, path: string, watch: WatchPlan): { usesRoot: boolean } {
+function useStackWalk(query: JSONPathQuery, path: string, watch: WatchPlan): { usesRoot: boolean; hoisted: Hoisted[] } {
   const top = new Set<unknown>(query.segments); // the segments that may hand up PAUSE (S21.4)
   let usesRoot = false;
   let filterNodes = 0;
+  const hoisted: Hoisted[] = [];
   const seen = new Set<object>();
   const pending: unknown[] = [query];
   while (pending.length > 0) {
     const item = pending.pop();
     if (item === null || typeof item !== "object" || seen.has(item)) continue;
     seen.add(item);
-    if (item instanceof RootQuery) usesRoot = true;
+    if (item instanceof RootQuery) {
+      usesRoot = true;
+      const inner = (item as unknown as { path: JSONPathQuery }).path;
+      if (!inner.singularQuery()) {
+        // S26.1: a query from the root inside a filter selects the same nodes for every item: it runs once,
+        // before the evaluation and taking turns as a top-level query does, and every item reads its nodes.
+        for (const segment of inner.segments) top.add(segment);
+        hoisted.push(hoist(item as unknown as { evaluate(context: { rootValue: unknown }): unknown }, inner));
+      }
+    }
     if (item instanceof FilterSelector) filterNodes += meterFilter(item, path, filterNodes);
     if (item instanceof DescendantSegment) {
       const segment = item as unknown as Segment;
@@ -147,7 +167,36 @@ function useStackWalk(query: JSONPathQuery, path: string, watch: WatchPlan): { u
     }
     for (const [key, child] of Object.entries(item)) if (key !== "environment" && key !== "token") pending.push(child);
   }
-  return { usesRoot };
+  return { usesRoot, hoisted: hoisted.reverse() }; // a root query inside another's filter runs before it
+}
+
+/** A query from the root inside a filter, run once per answer (S26.1): `run` fills its nodes taking turns. */
+interface Hoisted {
+  run(root: object): Generator<JSONPathNode>;
+}
+
+/**
+ * Makes `expression` (a `RootQuery` of `inner`) answer every item from one run of `inner` per answer: the
+ * run `selectNodes` makes first, handing up PAUSE as it goes, or else one made at the first item. Only
+ * the values are kept, each as a node at the root's location (a filter never reads a node's location).
+ */
+function hoist(expression: { evaluate(context: { rootValue: unknown }): unknown }, inner: JSONPathQuery): Hoisted {
+  const lists = new WeakMap<object, JSONPathNodeList>();
+  const location = new Location(undefined, "");
+  function* run(root: object): Generator<JSONPathNode> {
+    const nodes: JSONPathNode[] = [];
+    for (const node of runFrom(inner.segments, [new JSONPathNode(root as never, new Location(undefined, "", root) as never, root as never)])) {
+      if (node === PAUSE) yield node;
+      else nodes.push(new JSONPathNode(node.value, location as never, root as never));
+    }
+    lists.set(root, new JSONPathNodeList(nodes));
+  }
+  expression.evaluate = ({ rootValue }) => {
+    if (rootValue === null || typeof rootValue !== "object") return new JSONPathNodeList([]); // nothing is under a scalar
+    if (!lists.has(rootValue)) for (const _ of run(rootValue)); // outside `selectNodes`: in one piece, PAUSE dropped
+    return lists.get(rootValue);
+  };
+  return { run };
 }
 
 // ---- compile and evaluate ----
@@ -161,6 +210,8 @@ export interface CompiledJsonPath {
   readonly usesRoot: boolean;
   /** The member names it looks up, watched while it runs (S18.2). */
   readonly watch: WatchPlan;
+  /** Its queries from the root inside filters, each run once per answer before the rest (S26.1). */
+  readonly hoisted: readonly Hoisted[];
 }
 
 /**
@@ -194,8 +245,8 @@ export function compileJsonPath(path: string): CompiledJsonPath {
     );
   }
   const watch = planWatch(query, watching); // before the stack walk, which takes its entries
-  const { usesRoot } = useStackWalk(query, path, watch);
-  return { query, singular: query.singularQuery(), usesRoot, watch };
+  const { usesRoot, hoisted } = useStackWalk(query, path, watch);
+  return { query, singular: query.singularQuery(), usesRoot, watch, hoisted };
 }
 
 /**
@@ -241,7 +292,15 @@ export type Paused = typeof PAUSED;
  */
 export function selectNodes(compiled: CompiledJsonPath, answer: unknown, path: string, meter = new CostMeter(), watch?: MemberWatch): Generator<JsonPathNode | Paused> {
   meter.watch = watch; // this evaluation's own watch, or none: never one left by an earlier evaluation on the same meter
-  return selectFrom(run(compiled.query.segments, answer), path, meter, true);
+  const nodes = run(compiled.query.segments, answer);
+  const hoisted = compiled.hoisted.length > 0 && answer !== null && typeof answer === "object";
+  return selectFrom(hoisted ? afterHoisted(compiled.hoisted, answer, nodes) : nodes, path, meter, true);
+}
+
+/** The hoisted queries' runs over `root` (their PAUSE handed on), then `nodes`. */
+function* afterHoisted(hoisted: readonly Hoisted[], root: object, nodes: Iterable<JSONPathNode>): Generator<JSONPathNode> {
+  for (const inner of hoisted) yield* inner.run(root);
+  yield* nodes;
 }
 
 /**

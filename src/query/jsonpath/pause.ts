@@ -57,6 +57,16 @@ export function selected(selector: unknown, node: JSONPathNode): Iterable<JSONPa
   return (selector as Selector).resolve(node);
 }
 
+/**
+ * What one selector selects from `node`, node by node where json-p3 can (a wildcard, a slice, a filter: its
+ * `lazyResolve`), so each node is charged as it is made, never a whole object's or list's first (S26.1:
+ * `@..*` inside a filter built the million nodes of a wide object before the first was charged). No PAUSE.
+ */
+export function oneByOne(selector: unknown, node: JSONPathNode): Iterable<JSONPathNode> {
+  const lazy = selector instanceof FilterSelector || selector instanceof WildcardSelector || selector instanceof SliceSelector;
+  return lazy && !(node.value instanceof String) ? (selector as Selector).lazyResolve(node) : (selector as Selector).resolve(node);
+}
+
 function* pausing(nodes: Iterable<JSONPathNode>): Generator<JSONPathNode> {
   for (const node of nodes) {
     if (look()) yield PAUSE;

@@ -10,7 +10,7 @@
  */
 import { JSONPathNode } from "json-p3";
 import type { BatchReading, StreamedAnswer } from "../../records/read/batch-source.js";
-import { hasOwn } from "../../util/json.js";
+import { hasOwn, keyListOf } from "../../util/json.js";
 import { Location, runFrom, selectFrom, tick, useMeter, type JsonPathNode, type CostMeter } from "../jsonpath/jsonpath.js";
 import { descendantsPlanAt, type ItemPlan } from "../jsonpath/item-plan.js";
 import { listNodes, type NodeSink } from "./list-nodes.js";
@@ -59,7 +59,7 @@ export async function descendantNodes(answer: StreamedAnswer, items: ItemPlan, q
       if (watched) budget.watch!.saw(watched[n]!, value, hasOwn(value, name));
       if (hasOwn(value, name) && (tick(), true) && !emit([new JSONPathNode((value as Record<string, never>)[name]!, here.concat(name) as never, undefined as never)])) return "read";
     }
-    const keys = Object.keys(value);
+    const keys = keyListOf(value);
     for (let i = keys.length - 1; i >= 0; i--) {
       const part = answer.partAt(value, keys[i]!);
       const at = here.concat(keys[i]!);

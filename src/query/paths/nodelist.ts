@@ -6,9 +6,9 @@
  * `path` in the result is the query as given (no single canonical path names a nodelist), cut like a
  * quoted argument (S7.10) so a long query is not echoed whole; each node's canonical path is in `paths`.
  */
-import { DEFAULT_LIMITS } from "../../defaults.js";
+import { DEFAULT_LIMITS, EXACT_SIZE_FACTOR } from "../../defaults.js";
 import { cutForMessage } from "../../util/quote-argument.js";
-import { jsonSize } from "../../util/size.js";
+import { jsonSizeUpTo } from "../../util/size.js";
 import { PAUSED, type CostMeter, type JsonPathNode, type Paused } from "../jsonpath/jsonpath.js";
 import { fieldPicker } from "./page.js";
 import { checkFieldsFound } from "../refusals/refusals.js";
@@ -75,7 +75,7 @@ export class NodelistPager {
     const { offset, limit, pick, value } = this;
     if (this.total >= offset && this.total - offset < limit) {
       const kept = pick ? pick(node.value) : node.value;
-      this.bytes += jsonSize(kept) + (value.length > 0 ? 1 : 0);
+      this.bytes += jsonSizeUpTo(kept, Math.max(this.thresholdBytes - this.bytes, EXACT_SIZE_FACTOR * this.thresholdBytes)) + (value.length > 0 ? 1 : 0); // never a huge node measured whole (S26.1)
       // Stop at the first node past the limit (S16.1): a union naming one large node 2000 times costs one.
       if (this.bytes > this.thresholdBytes) return !(this.refused = true);
       if (pick) this.read.push(node.value);

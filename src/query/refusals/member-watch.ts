@@ -5,6 +5,7 @@
  */
 import { formatPath } from "../canonical-path.js";
 import { keysNearestFirst } from "./nearest-key.js";
+import { keyListOf } from "../../util/json.js";
 import type { Comparison, NodeWatch, Watched, WatchPlan } from "./watch-plan.js";
 
 export type { NodeWatch, WatchPlan } from "./watch-plan.js";
@@ -56,7 +57,7 @@ export class MemberWatch implements NodeWatch {
     }
     if (++this.tested[entry]! > SAMPLED_OBJECTS) return;
     const keys = this.keys[entry]!;
-    for (const key of Object.keys(object)) {
+    for (const key of keyListOf(object)) {
       if (keys.size >= SAMPLED_KEYS) break;
       keys.add(key);
     }

@@ -5,7 +5,7 @@
  * compared, the walk for large parts visits at most `PARTS_VISITED` values, and names are cut (S7.10).
  */
 import { ResultQueryError } from "../../errors.js";
-import { cutString, hasOwn, isPlainObject } from "../../util/json.js";
+import { cutString, hasOwn, isPlainObject, keyListOf } from "../../util/json.js";
 import { cutForMessage, quoteArgument } from "../../util/quote-argument.js";
 import { jsonSize } from "../../util/size.js";
 import { formatPath, type PathSegment } from "../canonical-path.js";
@@ -40,7 +40,7 @@ export function pathNotFound(path: string, reached: { value: unknown; steps: rea
     const name = segment.kind === "name" ? segment.name : segment.kind === "token" ? segment.token : String(segment.index);
     // A wide object read in part (S16.4): its key count from the index, its first keys and the hint from the batches read.
     const pieced = value instanceof PiecedObject ? value : undefined;
-    const keys = pieced ? pieced.keysRead() : Object.keys(value);
+    const keys = pieced ? pieced.keysRead() : keyListOf(value);
     detail = `${at} is ${pieced ? describeObject(pieced.leadingKeys(KEYS_LISTED), pieced.size) : describeObject(keys)} and none is ${quoteArgument(name)}`;
     const near = nearestKey(value, keys, name);
     if (near !== undefined) detail += `; did you mean ${quoteArgument(near)}, at ${cutForMessage(formatPath([...steps, near]))}?`;
@@ -67,11 +67,11 @@ export function checkFieldsFound(
   if (objects === 0) return;
   // The keys there: those of the items read, at most KEYS_LISTED (each item's key list is made once).
   const keys = new Set<string>();
-  let firstKeys: string[] | undefined;
+  let firstKeys: readonly string[] | undefined;
   let first: Record<string, unknown> | undefined;
   for (const item of read) {
     if (!isPlainObject(item)) continue;
-    const own = item instanceof PiecedObject ? item.keysRead() : Object.keys(item); // a wide object: the keys read, its first ones among them (S16.4)
+    const own = item instanceof PiecedObject ? item.keysRead() : keyListOf(item); // a wide object: the keys read, its first ones among them (S16.4)
     if (!first) [first, firstKeys] = [item, own];
     for (let i = 0; i < own.length && keys.size <= KEYS_LISTED; i++) keys.add(own[i]!);
     if (keys.size > KEYS_LISTED) break;

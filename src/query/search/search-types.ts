@@ -57,6 +57,6 @@ export interface LineScan {
 /** A container being walked: its keys (objects) or length (lists), and the next child. */
 export interface Frame {
   container: unknown[] | Record<string, unknown>;
-  keys: string[] | undefined;
+  keys: readonly string[] | undefined;
   next: number;
 }

@@ -10,7 +10,7 @@
  * skipped (`SearchedPlaces`); the whole search counts against the query step budget (S14.3, S16.1).
  */
 import { CostMeter } from "../cost.js";
-import { isJsonMember, isPlainObject } from "../../util/json.js";
+import { isJsonMember, isPlainObject, keyListOf } from "../../util/json.js";
 import type { BatchedPart } from "../../records/read/batch-source.js";
 import { formatPath } from "../paths/path.js";
 import { SearchedPlaces, type StartNode } from "./places.js";
@@ -179,7 +179,7 @@ export class Search {
       return true;
     }
     if (isPlainObject(value)) {
-      frames.push({ container: value, keys: Object.keys(value), next: 0 });
+      frames.push({ container: value, keys: keyListOf(value), next: 0 }); // a wide object read whole: its kept key list (S26.1)
       return true;
     }
     if (typeof value === "string") this.matchString(value);

@@ -124,9 +124,17 @@ export class ResultQueryTool {
    * the `ResultQueryError` that `result_query` would answer for that handle and path, with its text. Read
    * afresh (`fresh`), the tool that receives it may change it without touching what later queries see;
    * `shared` serves a reader that only looks (a resource read). `startedAt`: when the tool call began, for
-   * its store deadline over all its references (S26.3); now when left out.
+   * its store deadline over all its references (S26.3); now when left out. `meters`: the call's, shared by
+   * all its references (S26.2); fresh when left out.
    */
-  async referenced(handle: unknown, path: unknown, owner: OwnerOf, read: "fresh" | "shared" = "fresh", startedAt = Date.now()): Promise<{ value: unknown; expiresAt: number }> {
+  async referenced(
+    handle: unknown,
+    path: unknown,
+    owner: OwnerOf,
+    read: "fresh" | "shared" = "fresh",
+    startedAt = Date.now(),
+    meters: CallMeters = callMeters(),
+  ): Promise<{ value: unknown; expiresAt: number }> {
     const args = parseQueryArguments({ handle, path });
     const given = path === undefined ? undefined : args.path;
     const reference = planReference(given); // parsed once: what the store reads, and what is taken from it
@@ -136,9 +144,8 @@ export class ResultQueryTool {
       bytes = selectionBytes(selection, lists, strings, objects);
       return selection;
     };
-    const meterOf = callMeters();
-    const found = await this.find(args.handle, owner, () => select, read, meterOf, startedAt);
-    const meter = meterOf(found.source); // the holding instance's limit (S21.1), charged with the read already
+    const found = await this.find(args.handle, owner, () => select, read, meters, startedAt);
+    const meter = meters(found.source); // the holding instance's limit (S21.1), charged with the read already, and with the call's other references (S26.2)
     meter.charge("references", bytes);
     return { value: await reference.value(found.value, meter), expiresAt: found.expiresAt };
   }
@@ -248,8 +255,14 @@ function asQueryError(error: unknown): ResultQueryError {
   return error instanceof ResultQueryError ? error : new ResultQueryError("INVALID_INPUT", describeError(error));
 }
 
-/** A meter per instance a call asks (each with its own costLimit); the holding instance's is the call's (S21.1). */
-function callMeters(): (source: HandleSource) => CostMeter {
+/**
+ * The meters of one call: one per instance it asks (each with its own costLimit); the holding instance's is
+ * the call's (S21.1). Every reference of a call draws on the same ones (S26.2: `callMeters` once per call).
+ */
+export type CallMeters = (source: HandleSource) => CostMeter;
+
+/** Fresh meters for one call. */
+export function callMeters(): CallMeters {
   const meters = new Map<HandleSource, CostMeter>();
   return (source) => meters.get(source) ?? meters.set(source, new CostMeter(source.config.costLimit, undefined, true)).get(source)!;
 }

@@ -9,7 +9,7 @@
 import { YIELD_AFTER_MS } from "../../defaults.js";
 import { piecesOf, type AnswerIndex } from "../format/answer-index.js";
 import { byteSpan } from "../format/layout.js";
-import { setOwn, type JsonObject } from "../../util/json.js";
+import { keepKeyList, setOwn, type JsonObject } from "../../util/json.js";
 import { nextTurn } from "../../util/turn.js";
 import { MISSING, parseRead, placeAt, readRanges, type AnswerRead } from "./answer-state.js";
 
@@ -85,6 +85,8 @@ export async function readWholeInParts(read: AnswerRead): Promise<{ value: unkno
     const list: unknown[] = part.kind === "list" ? new Array<unknown>(part.length) : []; // its slots as `readItems` makes them, as the estimate counts them
     const strings: string[] = [];
     const object: JsonObject = {};
+    const keys: string[] | undefined = part.kind === "object" ? [] : undefined; // its key list, kept for the queries (S26.1)
+    let indexed = false;
     for (const window of part.windows) {
       if (performance.now() - since >= YIELD_AFTER_MS) {
         await nextTurn();
@@ -97,9 +99,24 @@ export async function readWholeInParts(read: AnswerRead): Promise<{ value: unkno
       if (counted) bytes += read.estimate(parsed, bytes); // nothing more is walked once past what the cache could keep
       if (part.kind === "list") (parsed as unknown[]).forEach((item, i) => (list[window.first + i] = item));
       else if (part.kind === "string") strings.push(parsed as string);
-      else for (const [key, member] of Object.entries(parsed as JsonObject)) setOwn(object, key, member);
+      else {
+        const members = parsed as JsonObject;
+        for (const key of Object.keys(members)) {
+          setOwn(object, key, members[key]);
+          keys!.push(key);
+          if (isIndexKey(key)) indexed = true;
+        }
+      }
     }
+    // Array-index keys ("7") come first in an object whatever their place in the text: then no list is kept.
+    if (keys && keys.length === part.length && !indexed) keepKeyList(object, keys);
     root = placeAt(root, part.path, part.kind === "list" ? list : part.kind === "string" ? strings.join("") : object);
   }
   return { value: root, bytes };
+}
+
+/** Whether `key` is an array index, which objects list before every other key (ECMA-262 OrdinaryOwnPropertyKeys). */
+function isIndexKey(key: string): boolean {
+  const first = key.charCodeAt(0);
+  return first >= 48 && first <= 57 && /^(?:0|[1-9][0-9]{0,9})$/.test(key) && Number(key) < 4294967295;
 }

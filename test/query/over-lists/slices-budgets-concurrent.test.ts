@@ -28,6 +28,12 @@ async function stored(value: unknown, storage: NamespacedStorage = new MemorySto
   return { store, tool, handle };
 }
 
+/** Lists nested `depth` deep, a number at the bottom. */
+const chain = (depth: number): unknown => {
+  let value: unknown = 0;
+  for (let i = 0; i < depth; i++) value = [value];
+  return value;
+};
 const rows = Array.from({ length: 3000 }, (_, i) => ({ id: i, owner: `user${i % 13}`, pad: "x".repeat(50) }));
 const events = Array.from({ length: 3000 }, (_, i) => ({ at: i, kind: i % 9 ? "tick" : "user5 in" }));
 
@@ -69,9 +75,14 @@ describe("S14.3 S14.6 a filter over batches counts its steps against its own bud
     const value = { rows: rows.map((row, i) => ({ ...row, tags: i % 4 ? [] : ["a", "b"] })) };
     const { store, tool, handle } = await stored(value);
     try {
-      const heavy = await stored({ a: Array.from({ length: 3000 }, (_, i) => ({ i })) });
-      // 3000 × 3000 steps: over MAX_QUERY_STEPS, refused (and the whole answer is read: it names $).
-      expect(await answered(heavy.tool, heavy.handle, { path: "$.a[?count($.a[*]) > 0]" })).toMatchObject({ code: "INVALID_INPUT" });
+      const heavyValue = { a: Array.from({ length: 3000 }, (_, i) => ({ i })), chain: chain(3000) };
+      const heavy = await stored(heavyValue);
+      // Every descendant's descendants of a 3000-deep chain: 4.5 M steps, over the cost limit, refused (and
+      // the whole answer is read: it names $).
+      expect(await answered(heavy.tool, heavy.handle, { path: "$.chain..*[?count(@..*) > 5000]" })).toMatchObject({ code: "INVALID_INPUT" });
+      // S26.1: a query from the root inside a filter runs once, not once per item (3000 × 3000 steps were refused).
+      // Every item sees the 3000 items, so every item is selected.
+      expect(await answered(heavy.tool, heavy.handle, { path: "$.a[?count($.a[*]) > 2999]", limit: 2 })).toMatchObject({ total: 3000, value: [{ i: 0 }, { i: 1 }] });
       for (const args of [
         { path: "$.rows[?count(@.tags[*]) > 1].id", limit: 3 },
         { path: "$.rows[?@.tags[?@ == 'b']].id", offset: 700 },
