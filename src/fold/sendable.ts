@@ -39,17 +39,16 @@ function withoutKnownParts(result: unknown, serialised: unknown): unknown {
 
 const UNSENDABLE: ResultHandlesErrorCode = "ANSWER_NOT_SERIALIZABLE";
 
-/** The `isError` result a call gets in place of an answer that cannot be sent (S16.7). */
-export function unsendableResult(toolName: string, why: string): ToolResult {
+/**
+ * The `isError` result a call gets in place of an answer that cannot be sent (S16.7), its code also in
+ * `structuredContent.error` as every refusal of S7.6 has it (S26.7); `structured: false` leaves that out
+ * for a tool whose own output schema would not admit `{ error }` (an SDK v1 client checks it, S7.9).
+ */
+export function unsendableResult(toolName: string, why: string, structured = true): ToolResult {
+  const message = `the tool "${toolName}" returned an answer that cannot be sent as JSON (${why}). This is a fault of the tool, not of the call: trying again will not help.`;
   return {
-    content: [
-      {
-        type: "text",
-        text:
-          `${UNSENDABLE}: the tool "${toolName}" returned an answer that cannot be sent as JSON (${why}). ` +
-          `This is a fault of the tool, not of the call: trying again will not help.`,
-      },
-    ],
+    content: [{ type: "text", text: `${UNSENDABLE}: ${message}` }],
+    ...(structured ? { structuredContent: { error: { code: UNSENDABLE, message } } } : {}),
     isError: true,
   };
 }

@@ -140,7 +140,7 @@ export class HostInstances<Call> {
     }
     const warn = installation?.context ?? this.installations[0]?.context;
     warn?.warn(`result-handles: tool "${call.toolName}" returned an answer that cannot be sent as JSON (${why}); the call ended with an error`);
-    return unsendableResult(call.toolName, why);
+    return unsendableResult(call.toolName, why, call.outputSchema === undefined);
   }
 
   /** S4: the fold of one answer by the instance that folds its tool (S7.7: never a slice). */

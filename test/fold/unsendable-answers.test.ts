@@ -2,6 +2,7 @@
 // transport's serialiser threw and the client waited 120 s for a reply. Real HTTP server, real clients.
 import { McpServer } from "@modelcontextprotocol/server";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { z } from "zod";
 import { ResultHandlesPlugin } from "mcp-result-handles";
 import { bareDeepList } from "../helpers/hostile-answers.js";
 import { connect, type Era } from "../helpers/mcp-client.js";
@@ -43,6 +44,9 @@ beforeAll(async () => {
         return { content: [], structuredContent: answer() as Record<string, unknown> };
       });
     }
+    server.registerTool("typed_bigint", { description: "a count, typed", outputSchema: z.object({ count: z.number() }) }, async () => {
+      return { content: [], structuredContent: { count: 10n } as unknown as { count: number } };
+    });
     server.registerTool("meta_getter", { description: "a throwing getter beside a fine text" }, async () => ({
       content: [{ type: "text" as const, text: "fine" }],
       _meta: throwingGetter(),
@@ -67,6 +71,9 @@ describe("S16.7 an answer JSON cannot write ends the call with an isError result
         expect(result.isError, name).toBe(true);
         expect(result.content?.[0]?.text).toMatch(new RegExp(`^ANSWER_NOT_SERIALIZABLE: the tool "${name}"`));
         expect(result.content?.[0]?.text).toMatch(names);
+        // S26.7: the code also in structuredContent.error, as every refusal of S7.6 has it, its message the text's rest.
+        const text = result.content![0]!.text;
+        expect(result.structuredContent, name).toEqual({ error: { code: "ANSWER_NOT_SERIALIZABLE", message: text.slice(text.indexOf(": ") + 2) } });
         expect(elapsed, name).toBeLessThan(3000);
         const mine = warnings.slice(before);
         expect(mine, name).toHaveLength(1);
@@ -79,5 +86,14 @@ describe("S16.7 an answer JSON cannot write ends the call with an isError result
 
   it("the tools ran, once per call", () => {
     expect(runs).toBe(3 * Object.keys(answers).length);
+  });
+
+  it("S26.7 S7.9: a tool with its own output schema gets the code in the text only (its schema would not admit { error })", async () => {
+    const client = await connect(http.url, { era: "2026-07-28", token: "alice" });
+    const result = (await client.callTool({ name: "typed_bigint", arguments: {} }, { timeout: 10_000 })) as Result;
+    expect(result.isError).toBe(true);
+    expect(result.content?.[0]?.text).toMatch(/^ANSWER_NOT_SERIALIZABLE: the tool "typed_bigint" .*BigInt/);
+    expect(result.structuredContent).toBeUndefined();
+    await client.close();
   });
 });
