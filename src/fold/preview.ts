@@ -91,7 +91,7 @@ export function previewTry(value: unknown, limits: PreviewLimits, budgetBytes: n
     return target;
   };
 
-  const preview = open(value, 0);
+  const preview = open(keyLists.json(value, ""), 0);
   while (stack.length > 0) {
     if (bytes > budgetBytes) return { built: undefined, keptItems, keptChars };
     const frame = stack[stack.length - 1]!;
@@ -102,13 +102,13 @@ export function previewTry(value: unknown, limits: PreviewLimits, budgetBytes: n
     const index = frame.next++;
     if (frame.keys) {
       const key = frame.keys[index]!;
-      const member = (frame.source as JsonObject)[key];
+      const member = keyLists.json((frame.source as JsonObject)[key], key);
       if (!isJsonMember(member)) continue;
       bytes += (frame.written++ > 0 ? 1 : 0) + jsonStringSize(key) + 1;
       setOwn(frame.target as JsonObject, key, open(member, frame.depth + 1));
     } else {
       if (frame.written++ > 0) bytes += 1;
-      (frame.target as unknown[]).push(open((frame.source as unknown[])[index], frame.depth + 1));
+      (frame.target as unknown[]).push(open(keyLists.json((frame.source as unknown[])[index], index), frame.depth + 1));
     }
   }
   return { built: bytes > budgetBytes ? undefined : { preview, bytes }, keptItems, keptChars };
@@ -142,9 +142,10 @@ function ownBytes(item: unknown, chars: number): number {
  * where trying cut after cut (a doubling then halving search) built about twenty previews of a deep answer.
  */
 export function deepestCutWithin(value: unknown, limits: Omit<PreviewLimits, "depth">, budgetBytes: number, keyLists = new KeyLists()): number {
-  let bytes = ownBytes(value, limits.chars);
+  const root = keyLists.json(value, "");
+  let bytes = ownBytes(root, limits.chars);
   if (bytes > budgetBytes) return -1;
-  let level: unknown[] = [value];
+  let level: unknown[] = [root];
   for (let depth = 0; level.length > 0; depth++) {
     // Members of the containers at `depth`, which a cut at depth + 1 or deeper shows.
     const next: unknown[] = [];
@@ -154,14 +155,14 @@ export function deepestCutWithin(value: unknown, limits: Omit<PreviewLimits, "de
       if (Array.isArray(container)) {
         const end = Math.min(container.length, limits.items);
         for (let i = 0; i < end; i++) {
-          const item: unknown = container[i];
+          const item: unknown = keyLists.json(container[i], i);
           bytes += (written++ > 0 ? 1 : 0) + ownBytes(item, limits.chars);
           if (bytes > budgetBytes) return depth;
           if (typeof item === "object" && item !== null) next.push(item);
         }
       } else {
         for (const key of keyLists.of(container as JsonObject)) {
-          const member = (container as JsonObject)[key];
+          const member = keyLists.json((container as JsonObject)[key], key);
           if (!isJsonMember(member)) continue;
           bytes += (written++ > 0 ? 1 : 0) + jsonStringSize(key) + 1 + ownBytes(member, limits.chars);
           if (bytes > budgetBytes) return depth;

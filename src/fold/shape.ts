@@ -65,7 +65,7 @@ export class Outline {
   ) {}
 
   static of(value: unknown, limits: ShapeLimits = SHAPE_LIMITS, keyLists = new KeyLists()): Outline {
-    return new Outline(new OutlineBuilder(limits, keyLists).place(value, 0), limits);
+    return new Outline(new OutlineBuilder(limits, keyLists).place(keyLists.json(value, ""), 0), limits);
   }
 
   /**
@@ -116,7 +116,7 @@ class OutlineBuilder {
       const list = value as unknown[];
       node.length = list.length;
       if (list.length > 0 && depth < this.limits.depth) {
-        node.items = this.place(list[0], depth + 1);
+        node.items = this.place(this.keyLists.json(list[0], 0), depth + 1);
         this.widenByItems(node.items, list, 1, depth + 1);
       }
     } else if (type === "object") {
@@ -126,7 +126,7 @@ class OutlineBuilder {
       const keys: KeyedPlaces | undefined = listing ? { names: [], places: [], index: new Map() } : undefined;
       let count = 0;
       for (let i = 0; i < names.length; i++) {
-        const member = object[names[i]!];
+        const member = this.keyLists.json(object[names[i]!], names[i]!);
         if (!isJsonMember(member)) continue;
         count++;
         if (keys && keys.names.length < this.limits.keys) addKey(keys, names[i]!, this.place(member, depth + 1));
@@ -154,7 +154,7 @@ class OutlineBuilder {
       if (list.length === 0 || depth >= this.limits.depth) return;
       if (node.items) this.widenByItems(node.items, list, 0, depth + 1);
       else {
-        node.items = this.place(list[0], depth + 1);
+        node.items = this.place(this.keyLists.json(list[0], 0), depth + 1);
         this.widenByItems(node.items, list, 1, depth + 1);
       }
     } else if (type === "object" && node.keys) {
@@ -167,7 +167,7 @@ class OutlineBuilder {
       // Values in the order of `names`, in one call (unless a getter added or deleted keys meanwhile).
       if (values?.length === names.length) {
         for (let i = 0; i < values.length; i++) {
-          const member = values[i];
+          const member = this.keyLists.json(values[i], names[i]!);
           if (isJsonMember(member)) this.widenBy(keys.places[i]!, member, depth + 1);
           else keys.places[i]!.optional = true;
         }
@@ -176,7 +176,7 @@ class OutlineBuilder {
       let present = 0;
       for (let i = 0; i < keys.names.length; i++) {
         const name = keys.names[i]!;
-        const member = hasOwn(object, name) ? object[name] : undefined;
+        const member = hasOwn(object, name) ? this.keyLists.json(object[name], name) : undefined;
         if (member !== undefined) present++;
         if (isJsonMember(member)) this.widenBy(keys.places[i]!, member, depth + 1);
         else keys.places[i]!.optional = true;
@@ -187,7 +187,7 @@ class OutlineBuilder {
       for (let i = 0; i < names.length && keys.names.length < this.limits.keys; i++) {
         const name = names[i]!;
         if (keys.index.has(name)) continue;
-        const member = object[name];
+        const member = this.keyLists.json(object[name], name);
         if (!isJsonMember(member)) continue;
         const place = this.place(member, depth + 1);
         place.optional = true;
@@ -205,7 +205,7 @@ class OutlineBuilder {
   /** Widens by the list's items from `from`, up to the first `limits.items` (S6.3). */
   private widenByItems(place: Place, list: unknown[], from: number, depth: number): void {
     const end = Math.min(list.length, this.limits.items);
-    for (let i = from; i < end; i++) this.widenBy(place, list[i], depth);
+    for (let i = from; i < end; i++) this.widenBy(place, this.keyLists.json(list[i], i), depth);
   }
 }
 

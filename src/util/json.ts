@@ -55,6 +55,23 @@ export function setOwn(object: JsonObject, key: string, value: unknown): void {
  */
 export class KeyLists {
   private readonly large = new Map<object, string[]>();
+  /** What `toJSON` gave for the values that have one, called once per fold as `JSON.stringify` calls it once. */
+  private readonly written = new Map<unknown, unknown>();
+
+  /**
+   * The value JSON writes for `value` under `key` (S26.6): what its `toJSON(key)` gives (a `Date`'s ISO
+   * string, a class's own JSON), else `value` itself. Preview and shape describe this, the JSON kept, not
+   * the live object (a `Date` has no own keys: it read as `{}`).
+   */
+  json(value: unknown, key: string | number): unknown {
+    if ((typeof value !== "object" || value === null) && typeof value !== "bigint") return value;
+    const toJSON = (value as { toJSON?: unknown }).toJSON;
+    if (typeof toJSON !== "function") return value;
+    if (this.written.has(value)) return this.written.get(value);
+    const json: unknown = toJSON.call(value, String(key));
+    this.written.set(value, json);
+    return json;
+  }
 
   of(object: JsonObject): string[] {
     // Most answers have no object this large: then no lookup (hashing every row object costs time too).
