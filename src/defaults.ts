@@ -174,16 +174,18 @@ export const COST_WEIGHTS = Object.freeze({ nodes: 300, expressions: 20, decrypt
 /** The calling thread is let go after this long of one call's work (S21.4: never held much more than 50 ms). */
 export const YIELD_AFTER_MS = 20;
 /**
- * Work that cannot let go of the calling thread (a query inside a filter runs whole for each item it
- * filters) is refused once it has held the thread this long in one piece (S21.4): the meter's limit alone
- * let one such call hold everyone else up for a second. Far above what the work that takes turns holds
- * between two turns (YIELD_AFTER_MS), so a loaded machine never refuses that.
+ * Work that cannot let go of the calling thread (a query from `@` inside a filter runs whole inside each
+ * item it filters) is refused once it has held the thread this long in one piece (S21.4, S26.1: about
+ * 50 ms; it was 200, and such a call held the loop 0.4-1.5 s under load): the meter's limit alone let one
+ * such call hold everyone else up for a second. Above what the work that takes turns holds between two
+ * turns (YIELD_AFTER_MS). A query from the root inside a filter takes turns: it runs once, beforehand.
  */
-export const MAX_HOLD_MS = 200;
+export const MAX_HOLD_MS = 50;
 /**
  * ... and has done at least this much evaluation meanwhile (units of COST_WEIGHTS): the time alone counts
  * a piece that waited for the processor on a loaded machine (a 20,000-row filter was refused at 258 ms
- * under a full test run). The inner filter above does 98–124 M units in its first 200 ms here.
+ * under a full test run). An inner filter over a list does 98–124 M units in 200 ms here, so a refusal
+ * comes after 50-100 ms of such work, idle.
  */
 export const MAX_HOLD_UNITS = 50_000_000;
 /**

@@ -104,7 +104,7 @@ export class CostMeter {
     } else if (at - this.heldSince > MAX_HOLD_MS && this.evaluated - this.heldFrom > MAX_HOLD_UNITS) {
       throw new ResultQueryError(
         "INVALID_INPUT",
-        `The query held the server for more than ${MAX_HOLD_MS} ms in one piece (${Math.round(at - this.heldSince)} ms), where it could not let other calls in (a query inside a filter, such as count($.rows[?…]) in $[?count($.rows[?…]) > 0], runs whole for every item the outer filter tests): run such an inner query as a query of its own, or ${NARROWER[this.most]}.`,
+        `The query held the server ${Math.floor(at - this.heldSince)} ms in one piece, more than the ${MAX_HOLD_MS} ms a piece may take, where it could not let other calls in (a query from @ inside a filter, such as count(@.rows[?…]) in $.groups[?count(@.rows[?…]) > 0], runs whole inside each item the outer filter tests): run such an inner query as a query of its own, or ${NARROWER[this.most]}.`,
       );
     }
   }

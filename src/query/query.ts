@@ -3,7 +3,7 @@ import { cutString, isHighSurrogate, isLowSurrogate, isPlainObject, jsonKeys, se
 import { selectNodes } from "./jsonpath/jsonpath.js";
 import { nodelistPage, nodelistPageSliced, type NodelistPage } from "./paths/nodelist.js";
 import type { CostMeter } from "./cost.js";
-import { buildEntries, fieldPicker, itemSize, memberSize } from "./paths/page.js";
+import { buildEntries, fieldPicker, itemSize, memberSize, pickedKeys } from "./paths/page.js";
 import { formatPath, resolveSegments, type Resolved } from "./paths/path.js";
 import { checkFieldsFound, fittingChars, sliceAdvice } from "./refusals/refusals.js";
 import { DEFAULT_LIMITS, MAX_LIMIT, MAX_SEARCH_CHARS } from "../defaults.js";
@@ -175,9 +175,12 @@ export function answerPlan(answer: unknown, plan: QueryPlan, args: QueryArgument
   if (isPlainObject(target)) {
     // A wide object read in part (S16.4): its window of members, or the members `fields` name, were read; its key count is from the index.
     const pieced = target instanceof PiecedObject && !pick ? target : undefined;
-    const source = pick ? (target instanceof PiecedObject ? target.pick(args.fields!) : (pick(target) as JsonObject)) : target;
-    if (pick) checkFieldsFound([target], [source], args.fields!, { path });
-    const keys = pieced ? [] : jsonKeys(source);
+    // S26.1: the keys `fields` keep of an object held whole, in their order, without copying it (100,000
+    // fields of a million-key object built an object of 100,000 keys and listed them again: 0.2-0.5 s in one piece).
+    const kept = pick && !(target instanceof PiecedObject) ? pickedKeys(target, args.fields!) : undefined;
+    const source = pick && target instanceof PiecedObject ? target.pick(args.fields!) : target;
+    if (pick) checkFieldsFound([target], [kept ? (kept.length > 0 ? { [kept[0]!]: true } : {}) : source], args.fields!, { path });
+    const keys = pieced ? [] : (kept ?? jsonKeys(source));
     const count = pieced ? pieced.size : keys.length;
     const { offset, limit } = sliceWindow(args, DEFAULT_LIMITS.keys);
     const from = Math.min(offset, count);

@@ -17,7 +17,7 @@ export type Caller = (name: string, args?: Record<string, unknown>) => Promise<R
 export interface AttackBench {
   http: HttpMcpServer;
   runs: ToolRuns & { lists: number };
-  /** Answers each `report` call gives; set before calling it. */
+  /** Answers each `report` (and `report_structured`) call gives; set before calling it. */
   answer: { next: unknown };
   alice: Caller;
   bob: Caller;
@@ -39,6 +39,11 @@ export async function startAttackBench(options: Partial<ResultHandlesOptions> = 
     const server = new McpServer({ name: "attacks", version: "1" });
     plugin.install(server, { logger: { warn: () => {} }, ...host });
     registerReferenceTools(server, runs, () => answer.next);
+    // `report` without a JSON text beside its structuredContent: a fold timed alone, not the tool's own stringify.
+    server.registerTool("report_structured", { description: "the next answer, structured only" }, async () => ({
+      content: [],
+      structuredContent: answer.next as Record<string, unknown>,
+    }));
     // A tool whose schema walks and copies what it gets (zod rebuilds every object it checks).
     server.registerTool(
       "merge_lists",

@@ -38,6 +38,13 @@ export function fieldPicker(fields: readonly string[] | undefined): ((item: unkn
   };
 }
 
+/** The keys `fields` keep of `object` (S7.4), in the order `fields` first names them, as `fieldPicker` keeps them. */
+export function pickedKeys(object: JsonObject, fields: readonly string[]): string[] {
+  const keys: string[] = [];
+  for (const field of new Set(fields)) if (hasOwn(object, field) && object[field] !== undefined) keys.push(field);
+  return keys;
+}
+
 /** Entries that fit, or how many fit when the next one would not. */
 /** `entries` are those built; when the page does not fit, the `fit` entries that did (a refusal looks at them), and `whole` when every entry was measured (the size is exact). */
 export type Built<T> = { fits: true; entries: T[]; bytes: number } | { fits: false; fit: number; bytes: number; entries: T[]; whole: boolean };
