@@ -105,6 +105,11 @@ export function keepKeyList(object: JsonObject, keys: readonly string[]): void {
   keptKeyLists.set(object, keys);
 }
 
+/** The list of own keys a read kept for `object` (S26.1), if it kept one. */
+export function keptKeyList(object: object): readonly string[] | undefined {
+  return keptKeyLists.get(object);
+}
+
 /** The own keys of `object` in order: the list its read kept (S26.1), else `Object.keys`. */
 export function keyListOf(object: object): readonly string[] {
   return keptKeyLists.get(object) ?? Object.keys(object);
