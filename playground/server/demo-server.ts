@@ -170,11 +170,22 @@ export async function startDemoServer(options: DemoServerOptions = {}): Promise<
     const refused =
       hostHeaderValidationResponse(request, localhostAllowedHostnames()) ?? originValidationResponse(request, localhostAllowedOrigins());
     if (refused) return refused;
-    const auth = authenticate(request);
-    if (auth === "refused") {
-      return jsonRpcError(401, -32001, "Unknown bearer token: use demo-alice, demo-bob or none", { "WWW-Authenticate": 'Bearer realm="demo"' });
+    // S25.4: a page on this machine (another loopback port: an MCP Apps host, `npm run host`) may call the
+    // demo from the browser. Only loopback origins get here (the check above), and only they get CORS headers.
+    const origin = request.headers.get("origin");
+    const cors = origin ? corsHeaders(origin) : undefined;
+    if (request.method === "OPTIONS") {
+      if (!cors) return new Response(null, { status: 204, headers: { Allow: "GET, POST, DELETE, OPTIONS" } });
+      return new Response(null, { status: 204, headers: { ...cors, ...PREFLIGHT_HEADERS } });
     }
-    return (await isLegacyRequest(request)) ? serveLegacy(request, auth) : modern.fetch(request, { authInfo: auth });
+    const auth = authenticate(request);
+    const response =
+      auth === "refused"
+        ? jsonRpcError(401, -32001, "Unknown bearer token: use demo-alice, demo-bob or none", { "WWW-Authenticate": 'Bearer realm="demo"' })
+        : (await isLegacyRequest(request))
+          ? await serveLegacy(request, auth)
+          : await modern.fetch(request, { authInfo: auth });
+    return cors ? withHeaders(response, cors) : response;
   }
 
   const handle = toNodeHandler({ fetch }, { onerror: (error) => logger.warn(`http: ${error.message}`) });
@@ -208,6 +219,29 @@ export async function startDemoServer(options: DemoServerOptions = {}): Promise<
       await Promise.all([reports.onShutdown(), orders.onShutdown()]);
     },
   };
+}
+
+/** What a preflight from a loopback origin is told (S25.4): the MCP methods and the headers its clients send. */
+const PREFLIGHT_HEADERS = {
+  "Access-Control-Allow-Methods": "GET, POST, DELETE, OPTIONS",
+  "Access-Control-Allow-Headers": "authorization, content-type, accept, mcp-session-id, mcp-protocol-version, last-event-id",
+  "Access-Control-Max-Age": "600",
+};
+
+/** CORS headers for a loopback origin (the rebinding check has refused every other one before this). */
+function corsHeaders(origin: string): Record<string, string> {
+  return {
+    "Access-Control-Allow-Origin": origin,
+    "Access-Control-Expose-Headers": "mcp-session-id, mcp-protocol-version, www-authenticate",
+    Vary: "Origin",
+  };
+}
+
+/** The response with more headers (a response's own headers may be immutable): its body streams on as it was. */
+function withHeaders(response: Response, headers: Record<string, string>): Response {
+  const merged = new Headers(response.headers);
+  for (const [name, value] of Object.entries(headers)) merged.set(name, value);
+  return new Response(response.body, { status: response.status, statusText: response.statusText, headers: merged });
 }
 
 /** `demo-alice` and `demo-bob` name callers; no token means no caller; any other token is refused. */

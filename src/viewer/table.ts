@@ -141,12 +141,23 @@ export class TableView {
   private moveTo(at: number, chosen?: Key[]): void {
     if (this.length === 0) return;
     const clamped = Math.max(0, Math.min(this.length - 1, at));
-    const top = clamped * ROW_HEIGHT;
-    const { scrollTop, clientHeight } = this.scroller;
-    if (top < scrollTop + ROW_HEIGHT) this.scroller.scrollTop = Math.max(0, top - ROW_HEIGHT);
-    else if (top + 2 * ROW_HEIGHT > scrollTop + clientHeight) this.scroller.scrollTop = top + 2 * ROW_HEIGHT - clientHeight;
+    this.scrollToShow(clamped);
     const index = this.order ? this.order[clamped]! : clamped;
-    void this.load(Math.floor(index / PAGE)).then(() => this.select(index, chosen));
+    void this.load(Math.floor(index / PAGE)).then(() => {
+      this.select(index, chosen);
+      // Selecting shows the row's path and value below the table, which makes the scroller shorter: the
+      // row is brought into view again once that layout is done (S25.4: "Last row" left row 199 hidden).
+      requestAnimationFrame(() => this.scrollToShow(clamped));
+    });
+  }
+
+  /** Scrolls so the row at this position is wholly visible: below the sticky header, above the lower edge. */
+  private scrollToShow(at: number): void {
+    const head = (this.scroller.firstElementChild as HTMLElement | null)?.offsetHeight ?? ROW_HEIGHT;
+    const top = at * ROW_HEIGHT; // within the rows, which start below the header
+    const { scrollTop, clientHeight } = this.scroller;
+    if (top < scrollTop) this.scroller.scrollTop = top;
+    else if (head + top + ROW_HEIGHT > scrollTop + clientHeight) this.scroller.scrollTop = head + top + ROW_HEIGHT - clientHeight;
   }
 
   private select(index: number, chosen?: Key[]): void {
