@@ -43,6 +43,7 @@ const RUNNERS: Record<string, string> = {
   "docs/api.md › Errors#0": "docs/readme-fragments.test.ts",
   "docs/viewer.md › Turning it on#0": "docs/viewer-page.test.ts",
   "docs/viewer.md › Turning it on#1": "docs/viewer-page.test.ts",
+  "docs/viewer.md › Try it on this machine#0": "here (commands checked; e2e/host-page.spec.ts runs the page against the demo)",
   "docs/performance.md › Performance#0": "here (commands checked; bench/smoke.test.ts runs the bench)",
   "docs/design.md › The two flows#0": "here (a drawing, no language: nothing to run)",
   "docs/design.md › The folders#0": "here (a drawing, no language: nothing to run)",
