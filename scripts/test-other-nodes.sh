@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # S17.1: the tarball test (test/package/install.test.ts: npm pack, npm install into a scratch project,
-# typecheck and run ESM and CommonJS consumers) under each Node release given, default 22 and 24. Each
+# typecheck and run ESM and CommonJS consumers) and the FrontMCP test (S22.6: test/frontmcp, its server
+# processes on the same Node) under each Node release given, default 22 and 24. Each
 # release comes from npm as a binary inside the `node` package, installed into a scratch folder and put
 # first on PATH (TOOLCHAIN.md); npm itself then runs on it too. dist/ must be built (npm test builds it).
 # Each run writes test-results/vitest-node<N>.json, which scripts/test-summary.mjs adds to its total.
@@ -22,8 +23,8 @@ for release in "${releases[@]}"; do
   fi
   installed=$SECONDS
   echo "node $release: $(PATH="$dir/node_modules/.bin:$PATH" node --version) from npm in $((installed - started)) s"
-  PATH="$dir/node_modules/.bin:$PATH" node node_modules/vitest/vitest.mjs run --project node test/package/install.test.ts \
+  PATH="$dir/node_modules/.bin:$PATH" node node_modules/vitest/vitest.mjs run --project node test/package/install.test.ts test/frontmcp/frontmcp.test.ts \
     --reporter=default --reporter=json --outputFile.json="test-results/vitest-node$release.json" || status=1
-  echo "node $release: tarball test in $((SECONDS - installed)) s"
+  echo "node $release: tarball and FrontMCP tests in $((SECONDS - installed)) s"
 done
 exit "$status"

@@ -21,6 +21,7 @@ import {
   contextSessionId,
   foldInFlow,
   frontMcpOwner,
+  resolveInFlow,
   frontMcpServerInstances,
   joinFrontMcpServer,
   type FrontMcpCallFlowLike,
@@ -133,6 +134,19 @@ export class ResultHandlesPlugin extends DynamicPlugin<ResultHandlesConfig, Resu
     }
   }
 
+  /**
+   * S15.1, S22.5: references in a tool's arguments resolve before FrontMCP validates them (set up below, as
+   * `@ToolHook.Will("validateInput")`). Every instance's hook runs for every call: the server's first
+   * instance resolves, once.
+   */
+  async resolveReferences(flow: FrontMcpCallFlowLike & { state: { toolContext?: { respond?(value: unknown): never } } }): Promise<void> {
+    const instances = this.server && frontMcpServerInstances(this.server);
+    if (!instances || instances.sources()[0] !== this.instance) return;
+    const respond = flow.state.toolContext?.respond;
+    if (typeof respond !== "function") return;
+    await resolveInFlow(instances, flow, (refusal) => respond.call(flow.state.toolContext, refusal));
+  }
+
   /** Whether a tool is of this instance's app: its app's provider registry holds this instance's own token. */
   private ownsTool(tool: FrontMcpToolLike): boolean {
     const registry = tool.providers;
@@ -160,11 +174,14 @@ export class ResultQueryTool extends ToolContext {
   }
 }
 
-ToolHook.Will("finalize")(ResultHandlesPlugin.prototype, "foldAnswer", Object.getOwnPropertyDescriptor(ResultHandlesPlugin.prototype, "foldAnswer")!);
+const hook = (stage: string, method: "foldAnswer" | "resolveReferences") =>
+  ToolHook.Will(stage)(ResultHandlesPlugin.prototype, method, Object.getOwnPropertyDescriptor(ResultHandlesPlugin.prototype, method)!);
+hook("validateInput", "resolveReferences");
+hook("finalize", "foldAnswer");
 
 Tool({
   name: RESULT_QUERY_TOOL_NAME,
-  description: new ResultQueryCore(() => []).descriptionFor(false),
+  description: new ResultQueryCore(() => []).descriptionFor(true),
   inputSchema: {},
   annotations: { title: "Read part of a folded answer", ...ANNOTATIONS },
   // FrontMCP lists these JSON Schemas as they are and passes the arguments through unchanged.

@@ -39,6 +39,8 @@ export interface FrontMcpCallFlowLike {
     toolContext?: { context?: { sessionId?: string } };
     authInfo?: FrontMcpAuthInfoLike;
     rawOutput?: unknown;
+    /** The call's `params`: its tool name and arguments, which FrontMCP's `validateInput` stage parses. */
+    input?: { name?: string; arguments?: unknown } & Record<string, unknown>;
   };
   input?: { ctx?: { internalCall?: boolean } & Record<string, unknown> };
 }
@@ -72,13 +74,12 @@ const servers = new WeakMap<object, HostInstances<FrontMcpCall>>();
 
 /**
  * Joins an instance to the registry of one FrontMCP server. The server's one `result_query` reads every
- * joined instance's handles (S10.1). References stay off: FrontMCP 1.5.2 validates a tool's arguments
- * before a plugin could replace them (S22.5).
+ * joined instance's handles (S10.1), and references in any tool's arguments resolve from them (S15.1, S22.5).
  */
 export function joinFrontMcpServer(server: object, instance: PluginInstance): HostInstances<FrontMcpCall> {
   let instances = servers.get(server);
   if (!instances) servers.set(server, (instances = new HostInstances<FrontMcpCall>()));
-  instances.join(instance, { owner: (call) => call.owner, references: false });
+  instances.join(instance, { owner: (call) => call.owner });
   return instances;
 }
 
@@ -155,4 +156,29 @@ function outputSchemaOf(schema: unknown): StandardSchemaLike | undefined {
       },
     },
   };
+}
+
+/**
+ * S15.1, S15.2 on FrontMCP (S22.5): `{ "$result": handle, "path"?: … }` in a tool's arguments is replaced by
+ * the data it names, read for the call's owner from every instance of the server, in a hook before
+ * FrontMCP's `validateInput` stage (which parses `state.input`). A reference that does not resolve ends the
+ * call before the tool runs: `respond` is given the refusal, with `result_query`'s code and text.
+ */
+export async function resolveInFlow(
+  instances: HostInstances<FrontMcpCall>,
+  flow: FrontMcpCallFlowLike,
+  respond: (refusal: ToolResult) => void,
+): Promise<void> {
+  const { state } = flow;
+  const tool = state.tool;
+  const input = state.input;
+  if (!tool || !input || input.arguments === undefined) return;
+  const owner = frontMcpOwner(contextSessionId(state.toolContext), state.authInfo);
+  const resolved = await instances.resolve(tool.name, input.arguments, { owner }, outputSchemaOf(tool.outputSchema) === undefined);
+  if ("refusal" in resolved) {
+    state.rawOutput = resolved.refusal;
+    respond(resolved.refusal);
+    return;
+  }
+  if (resolved.references > 0) state.input = { ...input, arguments: resolved.args };
 }

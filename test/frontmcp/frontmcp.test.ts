@@ -227,6 +227,28 @@ describe("S22.2 what folds on FrontMCP, and what stays whole", () => {
   });
 });
 
+describe("S22.5 references on FrontMCP: resolved before FrontMCP validates the arguments", () => {
+  it("S15.1 a reference passes a folded answer's rows to another tool, read for the caller", async () => {
+    const alice = await client();
+    const folded = await alice.call("dump");
+    expect(folded.content![1]!.text).toContain('"$result"');
+    const counted = await alice.call("count_rows", { rows: { $result: handleOf(folded), path: "$.rows" } });
+    expect(counted.structuredContent).toEqual({ count: 300, last: 299 });
+  });
+
+  it("S15.2 a reference another session cannot read ends the call before the tool runs, with result_query's code and text", async () => {
+    const alice = await client();
+    const bob = await client();
+    const handle = handleOf(await alice.call("dump"));
+    const refused = await bob.call("count_rows", { rows: { $result: handle, path: "$.rows" } });
+    expect(refused.isError).toBe(true);
+    expect(refused.content![0]!.text).toMatch(/^RESULT_HANDLE_NOT_FOUND: /);
+    const missing = await alice.call("count_rows", { rows: { $result: handle, path: "$.nothing" } });
+    expect(missing.isError).toBe(true);
+    expect(missing.content![0]!.text).toMatch(/^RESULT_PATH_NOT_FOUND: /);
+  });
+});
+
 describe("S22.4 the SDK v2 client", () => {
   it("gets the folded report and reads it back", async () => {
     const alice = await client(v2);
