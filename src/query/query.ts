@@ -80,7 +80,10 @@ export function parseQueryArguments(raw: unknown): QueryArguments {
       const got = typeof text === "string" ? `got ${text.length} characters` : `got ${typeOfValue(search)}`;
       throw invalid(`search must be a string of 1 to ${MAX_SEARCH_CHARS} characters, the text to find (${got})`);
     }
-    if (args.fields) throw invalid(`give search or fields, not both: search answers hits { path, text }, not objects. ${searchFilter(args.path, text, args.fields)}`);
+    if (args.fields) {
+      args.fieldsOfSearch = args.fields; // refused once the search has shown where the text is (S25.3)
+      delete args.fields;
+    }
     args.search = text;
   }
   if (aggregate !== undefined) {
@@ -95,19 +98,45 @@ export function parseQueryArguments(raw: unknown): QueryArguments {
 }
 
 /**
- * S25.3: the call that gives `fields` of the objects holding `text`: a filter with `search()` on those
- * members (exact in case, unlike the search argument, so a letter's two cases are a class).
+ * S25.3: `fields` with `search`, refused with the filter that returns those fields: `search()` on the
+ * member(s) the search found the text in (letters as `[Pp]` classes: `search()` is exact in case), over the
+ * list whose items hold them, read from the hits' paths.
  */
-function searchFilter(path: string, text: string, fields: readonly string[]): string {
+export function searchWithFields(args: QueryArguments, fields: readonly string[], hits: unknown): ResultQueryError {
+  const text = args.search ?? "";
   const pattern = [...text]
-    .map((char) => (char.toLowerCase() !== char.toUpperCase() && char.toLowerCase().length === 1 && char.toUpperCase().length === 1 ? `[${char.toUpperCase()}${char.toLowerCase()}]` : /[.*+?^${}()|[\]\\]/.test(char) ? `\\${char}` : char))
+    .map((char) => {
+      const [lower, upper] = [char.toLowerCase(), char.toUpperCase()];
+      if (lower !== upper && lower.length === 1 && upper.length === 1) return `[${upper}${lower}]`;
+      return /[.*+?^${}()|[\]\\]/.test(char) ? `\\${char}` : char;
+    })
     .join("")
     .replace(/\\/g, "\\\\")
     .replace(/'/g, "\\'");
-  const base = path === "$" ? "$.." : path;
-  const members = fields.slice(0, 3).map((field) => `search(@${/^[A-Za-z_][A-Za-z0-9_]*$/.test(field) ? `.${field}` : `[${JSON.stringify(field)}]`}, '${pattern}')`);
-  const call = JSON.stringify({ path: `${base}[?${members.join(" || ")}]`, fields });
-  return `To get ${fields.length === 1 ? "that field" : "those fields"} of the objects whose ${fields.slice(0, 3).join(" or ")} holds the text, filter: ${call}`;
+  // A hit's path: the list, the item's index, then the member inside it ($.rows[11].title).
+  const places = new Map<string, Map<string, number>>();
+  for (const hit of Array.isArray(hits) ? hits : []) {
+    const path = (hit as { path?: unknown; key?: unknown }).key === undefined ? (hit as { path?: unknown }).path : undefined;
+    const parts = typeof path === "string" ? /^(.*)\[\d+\]((?:\.[A-Za-z_][A-Za-z0-9_]*|\['(?:[^'\\]|\\.)*'\])+)$/.exec(path) : null;
+    if (!parts) continue;
+    const members = places.get(parts[1]!) ?? places.set(parts[1]!, new Map()).get(parts[1]!)!;
+    members.set(`@${parts[2]}`, (members.get(`@${parts[2]}`) ?? 0) + 1);
+  }
+  const refused = "give search or fields, not both: search answers hits { path, text }, not objects.";
+  const busiest = [...places].sort((a, b) => sum(b[1]) - sum(a[1]))[0];
+  if (!busiest) {
+    return invalid(`${refused} Search without fields first: its hits' paths name the objects and members that hold ${JSON.stringify(text)}.`);
+  }
+  const [list, members] = busiest;
+  const named = [...members].sort((a, b) => b[1] - a[1]).slice(0, 3).map(([member]) => member);
+  const call = JSON.stringify({ path: `${list}[?${named.map((member) => `search(${member}, '${pattern}')`).join(" || ")}]`, fields });
+  return invalid(`${refused} The text is in ${named.join(" and ")} of the items of ${list}: to get ${fields.join(", ")} of those items, filter: ${call}`);
+}
+
+function sum(counts: Map<string, number>): number {
+  let total = 0;
+  for (const count of counts.values()) total += count;
+  return total;
 }
 
 /** What arrived, for a refusal (S18.4): "a list", "an object", "a number", or a short text's own value. */

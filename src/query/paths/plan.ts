@@ -40,6 +40,11 @@ export interface QueryArguments {
   aggregate?: AggregateSpec;
   /** How lenient arguments were read (S18.4): each becomes part of the answer's `note`. */
   notes?: string[];
+  /**
+   * `fields` given with `search` (S25.3): the call is refused, but only after the search has run, so the
+   * refusal can name the filter on the members that hold the text.
+   */
+  fieldsOfSearch?: string[];
 }
 
 export type QueryPlan =

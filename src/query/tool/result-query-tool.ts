@@ -12,7 +12,7 @@ import { planPath, selectorFor } from "../paths/plan.js";
 import { planReference } from "../paths/reference-plan.js";
 import { selectionBytes } from "../paths/selection-bytes.js";
 import { searchQuerySliced } from "../search/search-query.js";
-import { answerPlan, answerPlanSliced, parseQueryArguments, type QueryResult } from "../query.js";
+import { answerPlan, answerPlanSliced, parseQueryArguments, searchWithFields, type QueryResult } from "../query.js";
 import { ANNOTATIONS, describeResultQuery, INPUT_JSON_SCHEMA, OUTPUT_JSON_SCHEMA, passThroughSchema } from "./listing.js";
 import { CostMeter } from "../cost.js";
 import type { ResultHandleStore, StoredValue } from "../../records/store.js";
@@ -109,12 +109,14 @@ export class ResultQueryTool {
       const streamed = await answerOverBatches(found.value, plan, args, config, found.source.workers, meter);
       if (streamed === "lost") throw handleNotFound(args.handle);
       if (streamed === "unavailable") throw storeUnavailable(); // the store failed between two batches (S9.1): try again
+      if (args.fieldsOfSearch) throw searchWithFields(args, args.fieldsOfSearch, streamed.value);
       return { result: withNotes(streamed, args.notes), expiresAt: found.expiresAt };
     }
     const result =
       args.search !== undefined
         ? await searchQuerySliced(found.value, plan, { ...args, search: args.search }, config, meter)
         : await answerPlanSliced(found.value, plan, args, config.thresholdBytes, meter);
+    if (args.fieldsOfSearch) throw searchWithFields(args, args.fieldsOfSearch, result.value);
     return { result: withNotes(result, args.notes), expiresAt: found.expiresAt };
   }
 

@@ -45,11 +45,15 @@ describe("S25.1, S25.3 through a real client", async () => {
   });
 
   it("S25.3 search with fields names the filter that returns those fields; that filter answers them", async () => {
-    const refused = await query({ handle, path: "$.rows", search: "printer", fields: ["id", "title"] });
+    const refused = await query({ handle, path: "$.rows", search: "printer", fields: ["id", "status"] });
     expect(refused.code).toBe("INVALID_INPUT");
+    // The filter searches where the hits are (the titles), not the fields asked for.
+    expect(refused.message).toContain("The text is in @.title of the items of $.rows");
     const call = JSON.parse(/filter: (\{.*\})$/.exec(refused.message!)![1]!) as Record<string, unknown>;
     const answer = await query({ handle, ...call, limit: 100 });
-    expect(answer.ok.value).toEqual(printers.map((row) => ({ id: row.id, title: row.title })));
+    expect(answer.ok.value).toEqual(printers.map((row) => ({ id: row.id, status: row.status })));
+    // Nothing found: no filter to name, but the way to find one.
+    expect((await query({ handle, path: "$.rows", search: "zzz", fields: ["id"] })).message).toContain("Search without fields first");
   });
 
   it("S25.3 a first page of a longer nodelist says limit 1 gives the count; limit 1 does", async () => {
