@@ -2,8 +2,9 @@
 // plugin's install() is sugar over installOnMcpServer. A real McpServer and client, in memory.
 import { McpServer } from "@modelcontextprotocol/server";
 import { describe, expect, it } from "vitest";
-import { RESULT_HANDLE_META_KEY, ResultHandlesPlugin, installOnMcpServer } from "mcp-result-handles";
+import { ResultHandlesPlugin, installOnMcpServer } from "mcp-result-handles";
 import { linkInMemory } from "../helpers/in-memory.js";
+import { expectFoldMeta, jsonBytes } from "../helpers/fold-meta.js";
 
 const big = { rows: Array.from({ length: 300 }, (_, i) => ({ id: i, title: `Row number ${i}` })) };
 
@@ -18,7 +19,7 @@ describe("installOnMcpServer", () => {
     const tools = (await client.listTools()).tools.map((tool) => tool.name);
     expect(tools.filter((name) => name === "result_query")).toHaveLength(1);
     const folded = (await client.callTool({ name: "report", arguments: {} })) as { _meta?: Record<string, unknown>; structuredContent?: { handle: string } };
-    expect(folded._meta?.[RESULT_HANDLE_META_KEY]).toBeDefined();
+    expectFoldMeta(folded, { bytes: jsonBytes(big) });
     const read = await client.callTool({ name: "result_query", arguments: { handle: folded.structuredContent!.handle, path: "$.rows[9].id" } });
     expect(read.structuredContent).toEqual({ path: "$.rows[9].id", value: 9 });
     await plugin.onShutdown();

@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { RESULT_HANDLE_META_KEY, ResultHandlesPlugin, defaultOwner } from "mcp-result-handles";
 import { connect } from "../helpers/mcp-client.js";
 import { startHttpMcpServer, userToken, type HttpMcpServer } from "../helpers/http-mcp-server.js";
+import { expectFoldMeta, jsonBytes } from "../helpers/fold-meta.js";
 
 type Result = { structuredContent?: Record<string, unknown>; _meta?: Record<string, unknown> };
 const CLIENT = "shared-oauth-client";
@@ -56,7 +57,8 @@ async function as(token: string) {
 async function reads(folder: string, reader: string): Promise<boolean> {
   const [a, b] = [await as(folder), await as(reader)];
   const folded = await a.call("report");
-  expect(folded._meta?.[RESULT_HANDLE_META_KEY], `${folder}: ${warnings.at(-1)?.slice(0, 300)}`).toBeDefined();
+  expect(folded._meta?.[RESULT_HANDLE_META_KEY], `${folder}: ${warnings.at(-1)?.slice(0, 300)}`).toBeDefined(); // folded at all: the warning says why not
+  expectFoldMeta(folded, { bytes: jsonBytes(rows()) });
   const handle = (folded.structuredContent as { handle: string }).handle;
   const read = await b.call("result_query", { handle, path: "$.rows[1].id" });
   await Promise.all([a.close(), b.close()]);

@@ -2,9 +2,10 @@
 // `extra.sub` 1001, 1002, "" (and null, true) for one `clientId`; real SDK clients of both eras.
 import { McpServer } from "@modelcontextprotocol/server";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { RESULT_HANDLE_META_KEY, ResultHandlesPlugin, defaultOwner } from "mcp-result-handles";
+import { ResultHandlesPlugin, defaultOwner } from "mcp-result-handles";
 import { connect, type Era } from "../helpers/mcp-client.js";
 import { startHttpMcpServer, userToken, type HttpMcpServer } from "../helpers/http-mcp-server.js";
+import { expectFoldMeta, jsonBytes } from "../helpers/fold-meta.js";
 
 type Result = { structuredContent?: Record<string, unknown>; _meta?: Record<string, unknown>; isError?: boolean };
 const rows = () => ({ rows: Array.from({ length: 300 }, (_, i) => ({ id: i, title: `Row number ${i}` })) });
@@ -53,7 +54,7 @@ describe("S16.2 users of one OAuth client never share an owner", () => {
     const alice = await as("u1001", era);
     const bob = await as("u1002", era);
     const folded = await alice.call("report");
-    expect(folded._meta?.[RESULT_HANDLE_META_KEY]).toBeDefined();
+    expectFoldMeta(folded, { bytes: jsonBytes(rows()), overBytes: 1024 });
     const args = { handle: handleOf(folded), path: "$.rows[7].id" };
     expect((await alice.call("result_query", args)).structuredContent).toEqual({ path: "$.rows[7].id", value: 7 });
     expect((await bob.call("result_query", args)).structuredContent).toMatchObject({ error: { code: "RESULT_HANDLE_NOT_FOUND" } });
@@ -85,7 +86,7 @@ describe("S16.2 users of one OAuth client never share an owner", () => {
   it("sub: null counts as absent: the client id is the caller", async () => {
     const user = await as("null");
     const folded = await user.call("report");
-    expect(folded._meta?.[RESULT_HANDLE_META_KEY]).toBeDefined();
+    expectFoldMeta(folded, { bytes: jsonBytes(rows()), overBytes: 1024 });
     expect(defaultOwner({ http: { authInfo: { clientId: CLIENT, extra: { sub: null } } } })).toEqual({ caller: CLIENT });
     await user.close();
   });

@@ -13,6 +13,7 @@ import { afterAll, describe, expect, it } from "vitest";
 import { RESULT_HANDLE_META_KEY, ResultHandlesPlugin } from "mcp-result-handles";
 import { startHttpMcpServer, userToken } from "../helpers/http-mcp-server.js";
 import { noRuns, registerReferenceTools } from "../helpers/reference-tools.js";
+import { expectFoldMeta } from "../helpers/fold-meta.js";
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), "../..");
 const stdioServer = { command: process.execPath, args: ["--import", "tsx", "test/fixtures/stdio-server.ts"], cwd: root, stderr: "pipe" as const };
@@ -48,7 +49,7 @@ describe.each(stdioClients)("%s client over stdio", (_, connect) => {
     open.push(client);
     await client.listTools(); // the v1 client checks answers against what it listed
     const folded = await call(client, "report");
-    expect(folded._meta?.[RESULT_HANDLE_META_KEY]).toBeDefined();
+    expectFoldMeta(folded, { overBytes: 1024 }); // the stdio fixture's 200 tickets, threshold 1024
     const handle = handleOf(folded);
     expect(folded.content?.[1]?.text).toContain(JSON.stringify({ $result: handle, path: "$.rows" }));
     expect((await call(client, "count_tickets", { tickets: { $result: handle, path: "$.rows" } })).structuredContent).toEqual({ count: 200, last: "T-199", runs: 1 });

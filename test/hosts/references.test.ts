@@ -8,6 +8,7 @@ import { linkInMemory } from "../helpers/in-memory.js";
 import { startHttpMcpServer, userToken, type HttpMcpServer } from "../helpers/http-mcp-server.js";
 import { noRuns, registerReferenceTools, rows } from "../helpers/reference-tools.js";
 import { brokenStorage, pluginOver, rejects } from "../helpers/storage-double.js";
+import { expectFoldMeta, jsonBytes } from "../helpers/fold-meta.js";
 
 type Result = { structuredContent?: Record<string, unknown>; content?: { type: string; text?: string }[]; _meta?: Record<string, unknown>; isError?: boolean };
 type Caller = (name: string, args?: Record<string, unknown>) => Promise<Result>;
@@ -90,7 +91,7 @@ describe("S15.1 a reference is replaced by the value it names, before the input 
     const echoed = await alice("echo_shape", { data: { deep: { $result: handle, path: "$.rows" } } });
     expect(echoed._meta?.[RESULT_HANDLE_META_KEY]).toBeUndefined(); // a small answer
     const folded = await alice("report");
-    expect(folded._meta?.[RESULT_HANDLE_META_KEY]).toBeDefined();
+    expectFoldMeta(folded, { bytes: jsonBytes(rows()) });
   });
 });
 

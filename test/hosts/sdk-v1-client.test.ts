@@ -9,8 +9,8 @@ import { StreamableHTTPClientTransport as V1HttpClientTransport } from "@modelco
 import { Client as V2Client } from "@modelcontextprotocol/client";
 import { StdioClientTransport as V2StdioClientTransport } from "@modelcontextprotocol/client/stdio";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { RESULT_HANDLE_META_KEY } from "mcp-result-handles";
 import { startDemoServer, type DemoServer } from "../../playground/server/demo-server.js";
+import { expectFoldMeta } from "../helpers/fold-meta.js";
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), "../..");
 const stdioServer = { command: process.execPath, args: ["--import", "tsx", "test/fixtures/stdio-server.ts"], cwd: root, stderr: "pipe" as const };
@@ -54,7 +54,7 @@ function refusalsReachTheClient(connect: () => Promise<AnyClient>, tool: string)
     client = await connect();
     await client.listTools(); // the v1 client validates against the schemas it listed
     const result = await call(client, tool);
-    expect(result._meta?.[RESULT_HANDLE_META_KEY]).toBeDefined();
+    expectFoldMeta(result, { overBytes: 4096 });
     handle = handleOf(result);
   });
 

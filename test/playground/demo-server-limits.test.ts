@@ -2,11 +2,12 @@
 // report passed to count_tickets by reference (S15.1), over real HTTP with real clients.
 import type { Client } from "@modelcontextprotocol/client";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { RESULT_HANDLE_META_KEY } from "mcp-result-handles";
 import { startDemoServer, type DemoServer } from "../../playground/server/demo-server.js";
 import { connect, type Era } from "../helpers/mcp-client.js";
 import { postInitialize } from "../helpers/raw-initialize.js";
 import { reportRows } from "../../playground/demo-tools.js";
+import { RESULT_HANDLE_META_KEY } from "mcp-result-handles";
+import { expectFoldMeta, jsonBytes } from "../helpers/fold-meta.js";
 
 const initialize = (url: string) => postInitialize(url, "cap");
 
@@ -76,7 +77,7 @@ describe("S15.1 count_tickets takes the folded report by reference", () => {
     const client = await connect(demo.url, { era, token });
     clients.push(client);
     const report = await client.callTool({ name: "report", arguments: {} });
-    expect(report._meta?.[RESULT_HANDLE_META_KEY]).toBeDefined();
+    expectFoldMeta(report, { bytes: jsonBytes(reportRows()), overBytes: 4096 });
     const handle = (report.structuredContent as { handle: string }).handle;
     const hint = (report.content as { text: string }[])[1]!.text;
     expect(hint).toContain(JSON.stringify({ $result: handle, path: "$.rows" }));

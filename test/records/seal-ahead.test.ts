@@ -185,7 +185,11 @@ describe("S21.7 pieces sealed while the answer is serialised (S8.5 still holds)"
       await vi.waitFor(async () => {
         const before = finished.mock.results.length;
         await fold(rows(1_200_000), alice);
-        expect(await finished.mock.results[before]?.value).toBeDefined(); // the runtime's thread has loaded too
+        // The runtime's thread has loaded too: that fold was sealed ahead, its index and pieces each under a key of its own.
+        const sealed = (await finished.mock.results[before]?.value) as { records: { key: string; value: Uint8Array }[] } | undefined;
+        expect(sealed?.records.length).toBeGreaterThan(2);
+        expect(new Set(sealed!.records.map((record) => record.key)).size).toBe(sealed!.records.length);
+        expect(sealed!.records.every((record) => record.value.byteLength > 0)).toBe(true);
       }, { timeout: 10_000, interval: 50 });
       const answers = Array.from({ length: 12 }, (_, at) => ({ value: rows(1_000_000 + at * 250_000, `fold ${at}`) as Record<string, unknown>, owner: owners[at % owners.length]! }));
       const handles = await Promise.all(answers.map(async ({ value, owner }) => ((await fold(value, owner)).structuredContent as { handle: string }).handle));
@@ -228,7 +232,8 @@ describe("S21.4 S21.7 the seal thread's life", () => {
     await loaded(short);
     const third = await saveAhead(store, rows(1_500_000));
     expect((await indexOf(storage, third.handle)).index.count).toBeGreaterThan(third.pieces);
-    for (const handle of [first.handle, ahead.handle, third.handle]) expect(await store.read(handle, alice)).toBeDefined();
+    const value = rows(1_500_000);
+    for (const handle of [first.handle, ahead.handle, third.handle]) expect(await store.read(handle, alice)).toEqual({ value });
   });
 
   it("a calling thread held past the deadline is not a thread that failed: jobs it handed over still answer, and it stays in use", async () => {
