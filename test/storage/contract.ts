@@ -121,6 +121,10 @@ export function testStorage(options: TestStorageOptions): void {
     });
 
     it("S9.0 S9.3 expiry is kept to the millisecond: never early, and gone right after the TTL, not a second later", async () => {
+      // The store's clock (Date.now in Node's stores, Redis's own) against this test's performance.now: on a
+      // loaded 2-core VM they part by more than the 5 ms this allowed once (the wall clock is slewed, timers
+      // coarsen). 50 ms still tells a store that keeps the TTL from one that rounds it to whole seconds.
+      const CLOCKS_MS = 50;
       const key = storageKey();
       const lasting = storageKey();
       await storage.set(lasting, binaryValue(4), 60);
@@ -137,11 +141,11 @@ export function testStorage(options: TestStorageOptions): void {
         const ended = performance.now();
         if (value) {
           // Still there: this read began before the TTL ran out after the set ended.
-          expect(started).toBeLessThanOrEqual(after + 1000 + 5);
+          expect(started).toBeLessThanOrEqual(after + 1000 + CLOCKS_MS);
           seen = true;
         } else {
           // Gone: this read ended after the TTL counted from when the set began.
-          expect(ended).toBeGreaterThanOrEqual(before + 1000 - 5);
+          expect(ended).toBeGreaterThanOrEqual(before + 1000 - CLOCKS_MS);
           goneAt ??= ended;
         }
         await sleep(20);

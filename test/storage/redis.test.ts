@@ -73,7 +73,8 @@ describe("one connection per Redis, and a frozen server costs one timeout", () =
       // The failed open is remembered for max(1 s, timeoutMs): a call meanwhile fails at once, with no new attempt.
       const started = performance.now();
       await expect(plugin.store()).rejects.toThrow();
-      expect(performance.now() - started).toBeLessThan(100);
+      // At once, not after another attempt's timeout (500 ms): half of it is the margin on a loaded machine.
+      expect(performance.now() - started).toBeLessThan(250);
       await redis.start();
       await new Promise((resolve) => setTimeout(resolve, Math.max(0, failedAt + 1050 - Date.now())));
       const store = await plugin.store();
@@ -107,19 +108,19 @@ describe("one connection per Redis, and a frozen server costs one timeout", () =
   });
 
   it("S9.1 once a command waits out the timeout, the next calls fail at once; answers resume with the server", async () => {
-    const timeoutMs = 300;
+    const timeoutMs = 1000; // the calls after the first fail at once: they must take far less (half) on a loaded machine
     const [a, b] = await Promise.all([openRedisStorage(timeoutMs), openRedisStorage(timeoutMs)]).then((all) => all.map((s) => withTimeout(s, timeoutMs)));
     const key = storageKey();
     await a!.set(key, new Uint8Array([1]), 60);
     redis.pause();
     try {
       let started = performance.now();
-      await expect(a!.get(key)).rejects.toThrow(/longer than 300 ms/);
+      await expect(a!.get(key)).rejects.toThrow(`longer than ${timeoutMs} ms`);
       expect(performance.now() - started).toBeGreaterThanOrEqual(timeoutMs - 20);
       started = performance.now();
       await expect(b!.get(key)).rejects.toThrow(/not answered/);
       await expect(a!.set(storageKey(), new Uint8Array([2]), 60)).rejects.toThrow(/not answered/);
-      expect(performance.now() - started).toBeLessThan(100);
+      expect(performance.now() - started).toBeLessThan(timeoutMs / 2);
     } finally {
       redis.resume();
     }
