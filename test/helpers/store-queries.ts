@@ -2,7 +2,8 @@
  * What tests of queries over stored answers share: the three real Node stores (memory, a SQLite file, a
  * redis-server started for the file), a storage that counts its reads (and can fail from a given read
  * on), and the two sides compared: what `result_query` answers from the store, and what it answers for the
- * whole value read as one (the reference: S7.3, S7.5, S14.2, S14.4, S14.5).
+ * whole value read as one (the reference: S7.3, S7.5, S14.2, S14.4, S14.5), itself held to an oracle of
+ * the tests' own (helpers/query-oracle.ts: json-p3 and plain code over the plain value).
  */
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -17,6 +18,7 @@ import { searchQuery, type SearchConfig } from "../../src/query/search/search-qu
 import { redisDriver } from "../../src/storage/redis.js";
 import { sqliteDriver } from "../../src/storage/sqlite.js";
 import { openDriver } from "../storage/contract.js";
+import { checkAnswer } from "./query-oracle.js";
 import { startRedisServer, type RedisServer } from "./redis-server.js";
 
 /**
@@ -124,11 +126,15 @@ type Outcome = unknown;
 
 /** What `result_query` answers for `args` over the whole value read as one, or its refusal `{ code, message }`. */
 export function wholeAnswer(value: unknown, args: Record<string, unknown>, config: SearchConfig): Outcome {
-  return outcome(() => {
+  const result = outcome(() => {
     const parsed = parseQueryArguments({ handle: "h", ...args });
     if (parsed.search !== undefined) return searchQuery(value, planPath(parsed.path), { ...parsed, search: parsed.search }, config);
     return queryValue(value, parsed, config.thresholdBytes);
   });
+  // The reference is src's own query code over the whole value: an oracle of the tests' own holds it to
+  // json-p3's evaluation and plain code first, so a fault both reads share does not pass unseen.
+  checkAnswer(value, args, result, config.thresholdBytes);
+  return result;
 }
 
 const references = new WeakMap<object, Map<string, Outcome>>();

@@ -5,8 +5,6 @@
 import { describe, expect, it } from "vitest";
 import { MemoryStorage, ResultHandleStore, ResultQueryTool, type NamespacedStorage, type Owner } from "mcp-result-handles";
 import type { ResultHandlesConfig } from "../../../src/plugin/options.js";
-import { planPath } from "../../../src/query/paths/plan.js";
-import { searchQuery } from "../../../src/query/search/search-query.js";
 import { answered as answeredBy, everyStore, savedCounted, wholeAnswer } from "../../helpers/store-queries.js";
 
 const owner: Owner = { session: "s-reads", caller: "reader" };
@@ -68,7 +66,7 @@ describe("S16.4 reads cost what they return, on every store", () => {
     const value = { log };
     const setup = await setUp(await open(), value);
     const search = await measured(setup, { path: "$.log", search: "NEEDLE" });
-    const whole = searchQuery(value, planPath("$.log"), { handle: "h", path: "$.log", search: "NEEDLE" }, { thresholdBytes: 16_384, preview: { chars: 500 } });
+    const whole = expected(value, { path: "$.log", search: "NEEDLE" }, 16_384) as { value: unknown[] };
     expect(search.result).toEqual(whole);
     expect(whole.value).toEqual([expect.objectContaining({ path: "$.log", line: log.split("\n").length })]);
     for (const args of [{ path: "$[*]" }, { path: "$[?search(@, 'needle at')]", limit: 1 }]) {
