@@ -1,4 +1,4 @@
-// The last line of `npm test` (scripts/test.sh) and of CI (.ci/run): one line that names every step that
+// S25.5: the last line of `npm test` (scripts/test.sh) and of CI (.ci/run): one line that names every step that
 // failed, or says that all passed, and an exit status that says the same (1 when the line names a failure).
 //
 //   node scripts/test-summary.mjs LABEL [REPORT=STEP ...]

@@ -11,7 +11,7 @@
 #   4. the Vitest project "attacks" (S16, S21), alone: it times the server and a bystander.
 # Playwright beside the Vitest files slowed them by more than it saved (345 s against 329 s), and beside the
 # attacks it doubled their times. Every step runs even when one before it failed (but when the build
-# fails). The last line is scripts/test-summary.mjs's: every step that failed (by its exit status, or a
+# fails). The last line (S25.5) is scripts/test-summary.mjs's: every step that failed (by its exit status, or a
 # test failed or a report missing in its report), or "all N steps passed", and the exit status says the
 # same (1 on any failure). test-results/.started marks the run, so only this run's reports count, and each
 # step's exit status goes to test-results/steps.tsv (.ci/run adds its own steps after these).

@@ -15,7 +15,7 @@ let dir: string;
 afterEach(() => rmSync(dir, { recursive: true, force: true }));
 
 /** A scratch run: test-results/.started, the steps' exit statuses, and the reports named (passed, failed). */
-function run(steps: Record<string, number>, reports: Record<string, [number, number]>, args: string[] = ["npm test"]) {
+function run(steps: Record<string, number>, reports: Record<string, [number, number] | string>, args: string[] = ["npm test"]) {
   dir = mkdtempSync(join(tmpdir(), "test-summary-"));
   const results = join(dir, "test-results");
   mkdirSync(results);
@@ -23,7 +23,12 @@ function run(steps: Record<string, number>, reports: Record<string, [number, num
   const past = new Date(Date.now() - 60_000);
   utimesSync(join(results, ".started"), past, past);
   writeFileSync(join(results, "steps.tsv"), Object.entries(steps).map(([name, rc]) => `${rc}\t${name}\n`).join(""));
-  for (const [name, [passed, failed]] of Object.entries(reports)) {
+  for (const [name, counts] of Object.entries(reports)) {
+    if (typeof counts === "string") { // a report cut short
+      writeFileSync(join(results, name), counts);
+      continue;
+    }
+    const [passed, failed] = counts;
     const report = name === "playwright.json"
       ? { stats: { expected: passed, unexpected: failed, flaky: 0 }, errors: [] }
       : { numPassedTests: passed, numFailedTests: failed, numFailedTestSuites: 0 };
@@ -41,7 +46,7 @@ const everyReport: Record<string, [number, number]> = {
   "vitest-attacks.json": [60, 0],
 };
 
-describe("npm test's last line (scripts/test-summary.mjs)", () => {
+describe("S25.5 npm test's last line (scripts/test-summary.mjs)", () => {
   it("says all steps passed, with the count of tests, and exits 0", () => {
     const { lines, status } = run(allPassed, everyReport);
     expect(lines).toEqual(["npm test: all 6 steps passed (1060 tests passed, 0 failed)"]);
@@ -64,6 +69,12 @@ describe("npm test's last line (scripts/test-summary.mjs)", () => {
     delete (reports as Record<string, unknown>)["vitest-browser.json"];
     const { lines, status } = run(allPassed, reports);
     expect(lines).toEqual(["npm test: FAILED: vitest browser (no vitest-browser.json); end-to-end (Playwright) (1 failed) (979 tests passed, 1 failed)"]);
+    expect(status).toBe(1);
+  });
+
+  it("a report cut short is its step's failure, not a crash of the summary", () => {
+    const { lines, status } = run(allPassed, { ...everyReport, "vitest-attacks.json": '{"numPassedTests": 5' });
+    expect(lines).toEqual(["npm test: FAILED: vitest attacks (vitest-attacks.json unreadable) (1000 tests passed, 0 failed)"]);
     expect(status).toBe(1);
   });
 
