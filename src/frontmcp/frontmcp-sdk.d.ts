@@ -18,6 +18,7 @@ declare module "@frontmcp/sdk" {
   export abstract class ToolContext {
     readonly authInfo: { user?: { sub?: unknown } } & Record<string, unknown>;
     readonly context: { sessionId?: string };
+    readonly scope: { notifications?: { getClientInfo?(sessionId: string): { name?: unknown } | undefined } };
     get<T>(token: unknown): T;
     abstract execute(input: unknown): Promise<unknown>;
   }

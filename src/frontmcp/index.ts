@@ -20,6 +20,7 @@ import {
 import {
   contextSessionId,
   foldInFlow,
+  frontMcpClientName,
   frontMcpOwner,
   resolveInFlow,
   frontMcpServerInstances,
@@ -169,8 +170,9 @@ export class ResultQueryTool extends ToolContext {
   override async execute(input: unknown): Promise<ToolResult> {
     const instances = frontMcpServerInstances(this.get<object>(FrontMcpConfig));
     if (!instances) return refusalResult(new ResultQueryError("RESULT_HANDLE_NOT_FOUND", "No result handles plugin is registered on this server."));
-    const owner = frontMcpOwner(contextSessionId(this), this.authInfo);
-    return instances.query(input, { owner });
+    const sessionId = contextSessionId(this);
+    const owner = frontMcpOwner(sessionId, this.authInfo);
+    return instances.query(input, { owner }, frontMcpClientName(this.scope, sessionId, this.authInfo.sessionId));
   }
 }
 

@@ -43,6 +43,29 @@ export interface FrontMcpCallFlowLike {
     input?: { name?: string; arguments?: unknown } & Record<string, unknown>;
   };
   input?: { ctx?: { internalCall?: boolean } & Record<string, unknown> };
+  scope?: FrontMcpScopeLike;
+}
+
+/** FrontMCP's scope, for the `clientInfo` its notification service keeps per session (S23.2). */
+export interface FrontMcpScopeLike {
+  notifications?: { getClientInfo?(sessionId: string): { name?: unknown } | undefined };
+}
+
+/**
+ * S23.2 on FrontMCP: the calling host's `clientInfo.name`, as FrontMCP's notification service recorded it
+ * at `initialize`, by the session ids a call carries (the context's, then `authInfo`'s); none when unknown.
+ */
+export function frontMcpClientName(scope: FrontMcpScopeLike | undefined, ...sessionIds: unknown[]): string | undefined {
+  for (const id of sessionIds) {
+    if (typeof id !== "string" || !id) continue;
+    try {
+      const name = scope?.notifications?.getClientInfo?.(id)?.name;
+      if (typeof name === "string" && name) return name;
+    } catch {
+      return undefined;
+    }
+  }
+  return undefined;
 }
 
 /**
@@ -114,7 +137,9 @@ export async function foldInFlow(
   }
   if (!parsed.success || !isPlainObject(parsed.data)) return;
   const result = withRawMeta(parsed.data as ToolResult, raw);
-  const owner = frontMcpOwner(contextSessionId(state.toolContext), state.authInfo);
+  const sessionId = contextSessionId(state.toolContext);
+  const owner = frontMcpOwner(sessionId, state.authInfo);
+  const client = frontMcpClientName(flow.scope, sessionId, (state.authInfo as { sessionId?: unknown } | undefined)?.sessionId);
   const folded = await instances.foldWith(instance, {
     toolName: tool.name,
     fullName: tool.fullName ?? tool.name,
@@ -123,6 +148,7 @@ export async function foldInFlow(
     outputSchema: outputSchemaOf(tool.outputSchema),
     toolMeta: tool.metadata?._meta,
     request: flow.input?.ctx,
+    ...(client !== undefined ? { client } : {}),
   });
   if (folded !== result) state.rawOutput = folded;
 }

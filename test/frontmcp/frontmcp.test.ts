@@ -28,8 +28,8 @@ interface Caller {
   close(): Promise<void>;
 }
 
-async function v1(url: string, token?: string): Promise<Caller> {
-  const client = new V1Client({ name: "frontmcp-test-v1", version: "1.0.0" });
+async function v1(url: string, token?: string, name = "frontmcp-test-v1"): Promise<Caller> {
+  const client = new V1Client({ name, version: "1.0.0" });
   const headers: Record<string, string> = token ? { Authorization: `Bearer ${token}` } : {};
   await client.connect(new V1Transport(new URL(url), { requestInit: { headers } }));
   return {
@@ -246,6 +246,18 @@ describe("S22.5 references on FrontMCP: resolved before FrontMCP validates the a
     const missing = await alice.call("count_rows", { rows: { $result: handle, path: "$.nothing" } });
     expect(missing.isError).toBe(true);
     expect(missing.content![0]!.text).toMatch(/^RESULT_PATH_NOT_FOUND: /);
+  });
+});
+
+describe("S23 on FrontMCP: the calling host's cut, by the clientInfo.name FrontMCP recorded", () => {
+  it("300 short lines fold for Codex (256 lines) and stay whole for another client", async () => {
+    const codex = await client((url) => v1(url, undefined, "codex-mcp-client"));
+    const other = await client();
+    const folded = await codex.call("lines");
+    expect(folded._meta?.["frontmcp/result-handle"]).toMatchObject({ bytes: Buffer.byteLength(JSON.stringify("x\n".repeat(300))) });
+    expect(folded.content![1]!.text).toContain("Codex");
+    const whole = await other.call("lines");
+    expect(whole.content).toEqual([{ type: "text", text: "x\n".repeat(300) }]);
   });
 });
 
