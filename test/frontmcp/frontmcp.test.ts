@@ -249,6 +249,23 @@ describe("S22.5 references on FrontMCP: resolved before FrontMCP validates the a
   });
 });
 
+describe("S22.5 resources are not served on FrontMCP", () => {
+  it("S15.4 reading result-handle://{handle} is refused by FrontMCP, naming the resource, and changes nothing", async () => {
+    const reader = new V1Client({ name: "frontmcp-test-resources", version: "1.0.0" });
+    await reader.connect(new V1Transport(new URL(server.url)));
+    try {
+      const folded = (await reader.callTool({ name: "report", arguments: {} })) as Result;
+      const handle = handleOf(folded);
+      expect(folded.content!.some((block) => block.type === "resource_link")).toBe(false);
+      const uri = `result-handle://${handle}`;
+      await expect(reader.readResource({ uri })).rejects.toThrow(new RegExp(`not found.*${uri}|${uri}.*not found`, "i"));
+      expect((await reader.callTool({ name: "result_query", arguments: { handle, path: "$.rows[1]" } })).structuredContent).toMatchObject({ value: tickets[1] });
+    } finally {
+      await reader.close();
+    }
+  });
+});
+
 describe("S23 on FrontMCP: the calling host's cut, by the clientInfo.name FrontMCP recorded", () => {
   it("300 short lines fold for Codex (256 lines) and stay whole for another client", async () => {
     const codex = await client((url) => v1(url, undefined, "codex-mcp-client"));
