@@ -70,7 +70,7 @@ export class MemberWatch implements NodeWatch {
   valueOf(entry: number, value: unknown): void {
     if (this.plan.watched[entry]?.compared === undefined) return;
     if (value !== null && typeof value === "object") this.count(entry, Array.isArray(value) ? "[…]" : "{…}");
-    else this.count(entry, JSON.stringify(value) ?? "null");
+    else this.count(entry, typeof value === "string" ? shortString(value) : (JSON.stringify(value) ?? "null"));
   }
 
   private count(entry: number, json: string, times = 1): void {
@@ -216,6 +216,15 @@ function mismatchNote(watched: Watched, compared: Comparison, counted: [string, 
   return `${comparison} compares with a ${kindOf(literal)}, but ${member} there is ${types.map((type) => (type === "object" ? "an object" : `a ${type}`)).join(" or ")}: ${seen}${write}`;
 }
 
+/**
+ * A string value as the count keeps it: as JSON, cut after COUNTED_VALUE_CHARS characters (with "…"), so
+ * the 1,000 kept values stay small and the note short whatever the answer's strings (S21.3).
+ */
+function shortString(value: string): string {
+  return JSON.stringify(value.length > COUNTED_VALUE_CHARS ? `${value.slice(0, COUNTED_VALUE_CHARS)}…` : value);
+}
+const COUNTED_VALUE_CHARS = 40;
+
 function kindOf(value: unknown): string {
   return value === null ? "null" : Array.isArray(value) ? "list" : typeof value;
 }
@@ -226,7 +235,7 @@ function valueTokenAt(text: string, at: number): string | undefined {
   if (char === 0x22) {
     let end = at + 1;
     for (; end < text.length && text.charCodeAt(end) !== 0x22; end++) if (text.charCodeAt(end) === 0x5c) end++;
-    return JSON.stringify(JSON.parse(text.slice(at, end + 1)));
+    return shortString(JSON.parse(text.slice(at, end + 1)) as string);
   }
   if (char === 0x7b) return "{…}";
   if (char === 0x5b) return "[…]";

@@ -58,6 +58,20 @@ describe("S25.1 on an answer read whole (a real SDK client and server)", async (
   });
 });
 
+describe("S25.1 long strings", async () => {
+  const long = { rows: Array.from({ length: 50 }, (_, i) => ({ id: i, title: `${"x".repeat(5000)} ${i}` })) };
+  const { fold, query, plugin } = await queryServer({ long: () => long }, { thresholdBytes: 4096 });
+  afterAll(() => plugin.onShutdown());
+
+  it("values are shown cut to 40 characters: the note stays short whatever the strings", async () => {
+    const { handle } = await fold("long");
+    const { ok } = await query({ handle, path: "$.rows[?@.title == 7]" });
+    expect(ok.total).toBe(0);
+    expect(ok.note).toContain(`"${"x".repeat(40)}…" (50)`); // the 50 titles share their first 40 characters
+    expect(ok.note.length).toBeLessThan(400);
+  });
+});
+
 describe("S25.1 over a list read batch by batch, and counted on batch workers", () => {
   const owner: Owner = { session: "s-values", caller: "reader" };
   const config = { thresholdBytes: 16_384, preview: { chars: 60 } } as ResultHandlesConfig;
