@@ -181,7 +181,7 @@ describe("S22.2 what folds on FrontMCP, and what stays whole", () => {
     expect((await alice.call("result_query", { handle, path: "$.orders[499]" })).structuredContent).toMatchObject({ value: { id: 499, status: "shipped" } });
   });
 
-  it("S4.2 an image, an error result and two texts pass unchanged", async () => {
+  it("S4.2 an image, an error result, two texts and a tool with a UI pass unchanged", async () => {
     const alice = await client();
     const picture = await alice.call("picture");
     expect(picture.content).toEqual([{ type: "image", data: "A".repeat(20_000), mimeType: "image/png" }]);
@@ -190,7 +190,9 @@ describe("S22.2 what folds on FrontMCP, and what stays whole", () => {
     expect(JSON.parse(fails.content![0]!.text!)).toEqual({ rows: rows(300) });
     const two = await alice.call("two_texts");
     expect(two.content!.map((block) => JSON.parse(block.text!))).toEqual([{ rows: rows(300) }, { rows: rows(300) }]);
-    for (const result of [picture, fails, two]) expect(result._meta?.["frontmcp/result-handle"]).toBeUndefined();
+    const widget = await alice.call("ui_rows");
+    expect(widget.structuredContent).toEqual({ rows: rows(300) });
+    for (const result of [picture, fails, two, widget]) expect(result._meta?.["frontmcp/result-handle"]).toBeUndefined();
   });
 
   it("S4.6 an output schema without the folded form keeps the answer whole, with one warning; a union with it folds", async () => {
