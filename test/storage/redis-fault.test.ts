@@ -104,14 +104,16 @@ describe("S4.7 S7.6 the demo server with REDIS_URL when Redis goes away and come
     } finally {
       redis.resume();
     }
-    // Once thawed, reads work again: at once, or after the one more timeout that a command which timed
-    // out imposes before Redis is tried again (src/storage/redis.ts).
-    const deadline = Date.now() + 2 * STORE_TIMEOUT_MS + 2000;
+    // Once thawed, reads work again within a second (S26.3): the lane's probe is answered as soon as Redis
+    // runs (src/storage/redis-client.ts), not a timeout later. A loaded machine gets margin.
+    const thawed = Date.now();
+    const deadline = thawed + 2000;
     let after = await timed("result_query", { handle, path: "$.rows[0].id" });
     while ((after.result.structuredContent as { error?: unknown } | undefined)?.error && Date.now() < deadline) {
       await new Promise((resolve) => setTimeout(resolve, 200));
       after = await timed("result_query", { handle, path: "$.rows[0].id" });
     }
     expect(after.result.structuredContent).toMatchObject({ value: "T-0" });
+    expect(Date.now() - thawed).toBeLessThan(2000);
   }, 30_000);
 });
