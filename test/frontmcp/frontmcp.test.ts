@@ -163,6 +163,42 @@ describe("S22.4 the reference's Usage example on FrontMCP 1.5.2, SDK 1.x client 
   });
 });
 
+describe("S22.1 the entry as users load it", () => {
+  const probe = `
+    const entry = ENTRY;
+    let refusal;
+    try { entry.ResultHandlesPlugin.init({ thresholdBytes: 10, ttlSeconds: 0, bogus: true }); } catch (error) { refusal = error; }
+    const registered = entry.ResultHandlesPlugin.init({ thresholdBytes: 4096 });
+    console.log(JSON.stringify({
+      same: entry.default === entry.ResultHandlesPlugin,
+      provide: registered.provide === entry.ResultHandlesPlugin,
+      providers: registered.providers.length,
+      tool: typeof entry.ResultQueryTool,
+      fold: typeof entry.foldToolResult,
+      code: refusal && refusal.code,
+      paths: refusal && refusal.issues.map((issue) => issue.path).sort(),
+    }));`;
+
+  it("S3.1 ESM and CommonJS: init refuses naming every problem, and registers the instance with its providers", async () => {
+    const runs = [
+      ["--input-type=module", "-e", probe.replace("ENTRY", "await import('mcp-result-handles/frontmcp')")],
+      ["--input-type=commonjs", "-e", `(async () => { ${probe.replace("ENTRY", "require('mcp-result-handles/frontmcp')")} })()`],
+    ];
+    for (const args of runs) {
+      const { stdout } = await run(process.execPath, args, { cwd: project, env: cleanEnv });
+      expect(JSON.parse(stdout.trim().split("\n").at(-1)!)).toEqual({
+        same: true,
+        provide: true,
+        providers: 3,
+        tool: "function",
+        fold: "function",
+        code: "RESULT_HANDLES_CONFIGURATION",
+        paths: ["bogus", "thresholdBytes", "ttlSeconds"],
+      });
+    }
+  });
+});
+
 describe("S22.2 what folds on FrontMCP, and what stays whole", () => {
   it("S6.4 the orders golden example: the reference's preview and shape", async () => {
     const alice = await client();
