@@ -135,6 +135,8 @@ export const SWEEP_INTERVAL_MS = Object.freeze({ memory: 30_000, sqlite: 60_000,
  * store's `timeoutMs`.
  */
 export const SQLITE_BUSY_RETRY_MS = Object.freeze({ first: 2, longest: 50 });
+/** Page size of a SQLite file this package creates (SQLite's largest): pieces of 256–512 KB are read in few pages (S26.4). */
+export const SQLITE_PAGE_BYTES = 65_536;
 /**
  * A Redis that has answered nothing for this long while a command waits is taken as frozen (S26.3): new
  * commands fail at once (the answer goes out whole) instead of each waiting its whole timeout, until a
