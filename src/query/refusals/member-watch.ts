@@ -21,8 +21,8 @@ export interface WatchState {
   readonly tested: readonly number[];
   readonly keys: readonly (readonly string[])[];
   readonly objects: readonly boolean[];
-  /** Per entry, the compared member's values (as JSON) and how often each was seen (S25.1). */
-  readonly values: readonly (readonly [string, number][])[];
+  /** Per entry, the compared member's values and how often each was seen (S25.1). */
+  readonly values: readonly (readonly [Counted, number][])[];
 }
 
 /** Distinct values counted per compared member (S25.1); the note names the 10 most common. */
@@ -36,12 +36,15 @@ export class MemberWatch implements NodeWatch {
   private readonly objects: boolean[];
   /** `"name":` as JSON writes a key, per entry: a batch not parsed is searched for it (`skipped`). */
   private readonly keyTexts: string[];
-  /** Per compared entry, its member's values as JSON and their counts (S25.1). */
-  private readonly values: Map<string, number>[];
+  /** Per compared entry, its member's values and their counts (S25.1): a Map tells 1 from "1" by itself. */
+  private readonly values: Map<Counted, number>[];
+  /** Per entry, whether a filter compares it with a literal: only those values are counted. */
+  private readonly compared: boolean[];
 
   constructor(readonly plan: WatchPlan) {
     const n = plan.watched.length;
-    this.values = Array.from({ length: n }, () => new Map<string, number>());
+    this.values = Array.from({ length: n }, () => new Map<Counted, number>());
+    this.compared = plan.watched.map((watched) => watched.compared !== undefined);
     this.found = new Array<boolean>(n).fill(false);
     this.tested = new Array<number>(n).fill(0);
     this.keys = Array.from({ length: n }, () => new Set<string>());
@@ -68,16 +71,16 @@ export class MemberWatch implements NodeWatch {
   }
 
   valueOf(entry: number, value: unknown): void {
-    if (this.plan.watched[entry]?.compared === undefined) return;
-    if (value !== null && typeof value === "object") this.count(entry, Array.isArray(value) ? "[…]" : "{…}");
-    else this.count(entry, typeof value === "string" ? shortString(value) : (JSON.stringify(value) ?? "null"));
+    if (!this.compared[entry]) return;
+    if (value !== null && typeof value === "object") this.count(entry, Array.isArray(value) ? LIST : OBJECT);
+    else this.count(entry, typeof value === "string" ? shortString(value) : (value as Counted));
   }
 
-  private count(entry: number, json: string, times = 1): void {
+  private count(entry: number, value: Counted, times = 1): void {
     const values = this.values[entry]!;
-    const had = values.get(json);
-    if (had !== undefined) values.set(json, had + times);
-    else if (values.size < COUNTED_VALUES) values.set(json, times);
+    const had = values.get(value);
+    if (had !== undefined) values.set(value, had + times);
+    else if (values.size < COUNTED_VALUES) values.set(value, times);
   }
 
   /**
@@ -166,7 +169,7 @@ export class MemberWatch implements NodeWatch {
       this.objects[entry] ||= state.objects[entry]!;
       const keys = this.keys[entry]!;
       for (const key of state.keys[entry]!) if (keys.size < SAMPLED_KEYS) keys.add(key);
-      for (const [json, times] of state.values?.[entry] ?? []) this.count(entry, json, times);
+      for (const [value, times] of state.values?.[entry] ?? []) this.count(entry, value, times);
     }
   }
 
@@ -190,14 +193,15 @@ export class MemberWatch implements NodeWatch {
  * literal (`@.priority == '1'` where priorities are numbers), or equal it only in another case
  * (`@.status == 'Open'` where it is "open"): the values seen, most common first.
  */
-function mismatchNote(watched: Watched, compared: Comparison, counted: [string, number][]): string | undefined {
-  const values = counted.sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1));
+function mismatchNote(watched: Watched, compared: Comparison, counted: [Counted, number][]): string | undefined {
+  const shownAs = (value: Counted) => (value === LIST ? "[…]" : value === OBJECT ? "{…}" : JSON.stringify(value));
+  const values = counted.map(([value, times]) => [shownAs(value), times, value] as const).sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1));
   if (values.length === 0) return undefined;
   const literal = compared.literal;
-  const typeOf = (json: string) => (json === "[…]" ? "list" : json === "{…}" ? "object" : kindOf(JSON.parse(json) as unknown));
-  const sameType = values.some(([json]) => typeOf(json) === kindOf(literal));
+  const typeOf = (value: Counted) => (value === LIST ? "list" : value === OBJECT ? "object" : kindOf(value));
+  const sameType = values.some(([, , value]) => typeOf(value) === kindOf(literal));
   const folded = typeof literal === "string" ? literal.toLowerCase() : undefined;
-  const otherCase = folded !== undefined && compared.operator === "==" && values.find(([json]) => json.startsWith('"') && (JSON.parse(json) as string).toLowerCase() === folded && JSON.parse(json) !== literal);
+  const otherCase = folded !== undefined && compared.operator === "==" && values.find(([, , value]) => typeOf(value) === "string" && (value as string).toLowerCase() === folded && value !== literal);
   if (sameType && !otherCase) return undefined;
   const member = `@${formatPath([...watched.inside, watched.name]).slice(1)}`;
   const shown = values.slice(0, NOTE_VALUES).map(([json, times]) => `${json} (${times})`).join(", ");
@@ -206,10 +210,10 @@ function mismatchNote(watched: Watched, compared: Comparison, counted: [string, 
   const quoted = (text: string) => `'${text.replace(/\\/g, "\\\\").replace(/'/g, "\\'")}'`;
   const comparison = `${member} ${compared.operator} ${typeof literal === "string" ? quoted(literal) : JSON.stringify(literal)}`;
   if (otherCase) {
-    const value = JSON.parse(otherCase[0]) as string;
+    const value = otherCase[2] as string;
     return `${comparison} matched nothing, but ${quoted(value)} differs only in case (comparisons are exact): ${seen}. Write ${member} ${compared.operator} ${quoted(value)}, or use search for any case`;
   }
-  const types = [...new Set(values.map(([json]) => typeOf(json)))];
+  const types = [...new Set(values.map(([, , value]) => typeOf(value)))];
   let write = "";
   if (typeof literal === "string" && types.includes("number") && literal.trim() !== "" && Number.isFinite(Number(literal))) write = `. Write ${member} ${compared.operator} ${Number(literal)}, without quotes`;
   if (typeof literal === "number" && types.includes("string")) write = `. Write ${member} ${compared.operator} ${quoted(String(literal))}, in quotes`;
@@ -221,8 +225,13 @@ function mismatchNote(watched: Watched, compared: Comparison, counted: [string, 
  * the 1,000 kept values stay small and the note short whatever the answer's strings (S21.3).
  */
 function shortString(value: string): string {
-  return JSON.stringify(value.length > COUNTED_VALUE_CHARS ? `${value.slice(0, COUNTED_VALUE_CHARS)}…` : value);
+  return value.length > COUNTED_VALUE_CHARS ? `${value.slice(0, COUNTED_VALUE_CHARS)}…` : value;
 }
+
+/** A counted value: a primitive (a string cut by shortString), or one of two marks for a list or an object. */
+export type Counted = string | number | boolean | null;
+const LIST = "\u0000list";
+const OBJECT = "\u0000object";
 const COUNTED_VALUE_CHARS = 40;
 
 function kindOf(value: unknown): string {
@@ -230,17 +239,17 @@ function kindOf(value: unknown): string {
 }
 
 /** A JSON value's token at `at` as JSON text (a string, number, true, false or null), or a placeholder for a list or object. */
-function valueTokenAt(text: string, at: number): string | undefined {
+function valueTokenAt(text: string, at: number): Counted | undefined {
   const char = text.charCodeAt(at);
   if (char === 0x22) {
     let end = at + 1;
     for (; end < text.length && text.charCodeAt(end) !== 0x22; end++) if (text.charCodeAt(end) === 0x5c) end++;
     return shortString(JSON.parse(text.slice(at, end + 1)) as string);
   }
-  if (char === 0x7b) return "{…}";
-  if (char === 0x5b) return "[…]";
+  if (char === 0x7b) return OBJECT;
+  if (char === 0x5b) return LIST;
   const token = /^(?:-?\d+(?:\.\d+)?(?:[eE][+-]?\d+)?|true|false|null)/.exec(text.slice(at, at + 64))?.[0];
-  return token === undefined ? undefined : JSON.stringify(JSON.parse(token));
+  return token === undefined ? undefined : (JSON.parse(token) as Counted);
 }
 
 /** Objects (`{` outside strings) in a JSON text from `from`. */
