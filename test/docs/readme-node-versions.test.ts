@@ -24,11 +24,14 @@ function satisfiesPart(version: Version, part: string): boolean {
     const low: Version = [given[0] ?? 0, given[1] ?? 0, given[2] ?? 0];
     if (given[0] === undefined) return true;
     // The first version past a partial or caret or tilde range.
-    const next = (at: number): Version => (at === 0 ? [low[0] + 1, 0, 0] : at === 1 ? [low[0], low[1] + 1, 0] : [low[0], low[1], low[2] + 1]);
+    const next = (at: number): Version =>
+      at === 0 ? [low[0] + 1, 0, 0] : at === 1 ? [low[0], low[1] + 1, 0] : [low[0], low[1], low[2] + 1];
     const cmp = compare(version, low);
     switch (op) {
       case ">=": return cmp >= 0;
-      case ">": return compare(version, given[1] === undefined ? next(0) : given[2] === undefined ? next(1) : low) >= (given[2] === undefined ? 0 : 1);
+      case ">": // >20 is >=21.0.0, >20.1 is >=20.2.0, >20.1.2 is past 20.1.2
+        if (given[1] === undefined) return compare(version, next(0)) >= 0;
+        return given[2] === undefined ? compare(version, next(1)) >= 0 : cmp > 0;
       case "<=": return cmp <= 0;
       case "<": return cmp < 0;
       case "^": return cmp >= 0 && compare(version, next(low[0] > 0 || given[1] === undefined ? 0 : 1)) < 0;
@@ -46,7 +49,8 @@ const satisfies = (version: string, range: string) => {
 /** The packages `npm ci` installs whose engines refuse `version` (each would print an EBADENGINE warning). */
 function refusing(version: string): string[] {
   return Object.entries(lock.packages)
-    .filter(([path, meta]) => path !== "" && !meta.optional && !Array.isArray(meta.engines) && meta.engines?.node && !satisfies(version, meta.engines.node))
+    .filter(([path, meta]) => path !== "" && !meta.optional && !Array.isArray(meta.engines))
+    .filter(([, meta]) => meta.engines && !Array.isArray(meta.engines) && meta.engines.node && !satisfies(version, meta.engines.node))
     .map(([path]) => path.replace(/^.*node_modules\//, ""))
     .sort();
 }

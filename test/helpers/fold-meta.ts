@@ -21,5 +21,6 @@ export function expectFoldMeta(result: Folded, expected: { bytes?: number; overB
   expect(stated, "the size the text for the model states").toBeGreaterThan(expected.overBytes ?? 1024);
   if (expected.bytes !== undefined) expect(stated).toBe(expected.bytes);
   expect(texts).toContain(handle);
-  expect(result._meta?.[RESULT_HANDLE_META_KEY]).toEqual({ handle, bytes: stated, ttlSeconds: expected.ttlSeconds ?? DEFAULT_TTL_SECONDS });
+  const ttlSeconds = expected.ttlSeconds ?? DEFAULT_TTL_SECONDS;
+  expect(result._meta?.[RESULT_HANDLE_META_KEY]).toEqual({ handle, bytes: stated, ttlSeconds });
 }

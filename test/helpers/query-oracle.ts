@@ -12,7 +12,14 @@ import { jsonpath, type JSONPathQuery } from "json-p3";
 import { DEFAULT_LIMITS } from "../../src/defaults.js";
 
 type Step = string | number;
-type Args = { path?: string; offset?: number; limit?: number; page?: number; fields?: string[] | string; search?: string };
+type Args = {
+  path?: string;
+  offset?: number;
+  limit?: number;
+  page?: number;
+  fields?: string[] | string;
+  search?: string;
+};
 type Hit = { path: string; text: string; line?: number; key?: boolean };
 type Answer = { path: string; value: unknown; total?: number; offset?: number; nextOffset?: number; paths?: string[] };
 
@@ -25,18 +32,24 @@ export function canonicalPath(steps: readonly Step[]): string {
   }).join("");
 }
 
-const isObject = (value: unknown): value is Record<string, unknown> => typeof value === "object" && value !== null && !Array.isArray(value);
+const isObject = (value: unknown): value is Record<string, unknown> =>
+  typeof value === "object" && value !== null && !Array.isArray(value);
+const hasOwn = (object: object, key: string) => Object.prototype.hasOwnProperty.call(object, key);
 const size = (value: unknown) => Buffer.byteLength(JSON.stringify(value));
 
 /** `fields` applied to one node (S7.4): its listed members, in the order first listed; anything else as it is. */
+/** `fields` as a list: a comma-separated string is split (S18.4). */
+const fieldList = (fields: Args["fields"]) =>
+  typeof fields === "string" ? fields.split(",").map((field) => field.trim()).filter(Boolean) : fields;
+
 function picker(fields: Args["fields"]): (value: unknown) => unknown {
-  const list = typeof fields === "string" ? fields.split(",").map((field) => field.trim()).filter(Boolean) : fields;
+  const list = fieldList(fields);
   if (!list || list.length === 0) return (value) => value;
   const wanted = [...new Set(list)];
   return (value) => {
     if (!isObject(value)) return value;
     const out: Record<string, unknown> = {};
-    for (const field of wanted) if (Object.prototype.hasOwnProperty.call(value, field) && value[field] !== undefined) out[field] = value[field];
+    for (const field of wanted) if (hasOwn(value, field) && value[field] !== undefined) out[field] = value[field];
     return out;
   };
 }
@@ -48,15 +61,16 @@ function windowOf(args: Args, defaultLimit: number) {
 
 /** S14.5: `fields` that name no key of any object on the page (a refusal, RESULT_PATH_NOT_FOUND). */
 function namesNothing(args: Args, page: unknown[]): boolean {
-  const list = typeof args.fields === "string" ? args.fields.split(",").map((field) => field.trim()).filter(Boolean) : args.fields;
+  const list = fieldList(args.fields);
   if (!list || list.length === 0) return false;
-  return !page.some((item) => isObject(item) && list.some((field) => Object.prototype.hasOwnProperty.call(item, field)));
+  return !page.some((item) => isObject(item) && list.some((field) => hasOwn(item, field)));
 }
 
 /** The nodes json-p3 selects for an RFC 9535 query: values and steps, in the RFC's order. */
 function nodesOf(value: unknown, compiled: JSONPathQuery) {
   // Lazily: the eager query spreads a segment's nodes into one call's arguments, past the stack on wide objects.
-  return Array.from(compiled.lazyQuery(value as never), (node) => ({ value: node.value as unknown, steps: node.location as Step[] }));
+  const nodes = compiled.lazyQuery(value as never);
+  return Array.from(nodes, (node) => ({ value: node.value as unknown, steps: node.location as Step[] }));
 }
 
 function fail(args: Args, what: string, got: unknown, want: unknown): never {
@@ -71,7 +85,8 @@ function same(args: Args, what: string, got: unknown, want: unknown): void {
 function paging(args: Args, answer: Answer, offset: number, count: number, total: number): void {
   same(args, "total", answer.total, total);
   same(args, "offset", answer.offset, Math.min(offset, total));
-  same(args, "nextOffset", answer.nextOffset, Math.min(offset, total) + count < total ? Math.min(offset, total) + count : undefined);
+  const end = Math.min(offset, total) + count;
+  same(args, "nextOffset", answer.nextOffset, end < total ? end : undefined);
 }
 
 /**
@@ -98,10 +113,13 @@ export function checkAnswer(value: unknown, args: Args, answer: unknown, thresho
     const page = nodes.slice(offset, offset + limit);
     if (refusal) {
       if (refusal.code === "RESULT_SLICE_TOO_LARGE") {
-        if (size(page.map((node) => pick(node.value))) <= thresholdBytes) fail(args, "refused as too large", refusal, `a page of ${size(page.map((node) => pick(node.value)))} bytes`);
+        const bytes = size(page.map((node) => pick(node.value)));
+        if (bytes <= thresholdBytes) fail(args, "refused as too large", refusal, `a page of ${bytes} bytes`);
         return true;
       }
-      if (refusal.code === "RESULT_PATH_NOT_FOUND" && !namesNothing(args, page.map((node) => node.value))) fail(args, "refused as not found", refusal, `${nodes.length} nodes`);
+      if (refusal.code === "RESULT_PATH_NOT_FOUND" && !namesNothing(args, page.map((node) => node.value))) {
+        fail(args, "refused as not found", refusal, `${nodes.length} nodes`);
+      }
       return true;
     }
     const result = answer as Answer;
@@ -113,7 +131,7 @@ export function checkAnswer(value: unknown, args: Args, answer: unknown, thresho
 
   // A singular query (S14.2 → S7.3 to S7.5): one value, windowed.
   if (nodes.length === 0) {
-    if (!refusal || refusal.code !== "RESULT_PATH_NOT_FOUND") fail(args, "a path that selects nothing", answer, "RESULT_PATH_NOT_FOUND");
+    if (refusal?.code !== "RESULT_PATH_NOT_FOUND") fail(args, "a path that selects nothing", answer, "RESULT_PATH_NOT_FOUND");
     return true;
   }
   const [node] = nodes;
@@ -135,16 +153,21 @@ export function checkAnswer(value: unknown, args: Args, answer: unknown, thresho
     read = [target];
     const source = pick(target) as Record<string, unknown>;
     const members = Object.keys(source).slice(offset, offset + window.limit);
-    [page, count, total] = [Object.fromEntries(members.map((key) => [key, source[key]])), members.length, Object.keys(source).length];
+    page = Object.fromEntries(members.map((key) => [key, source[key]]));
+    [count, total] = [members.length, Object.keys(source).length];
   } else if (typeof target === "string") {
     if (refusal) return true; // a window of characters: its surrogate-pair edges are the tests' to check
     const result = answer as Answer;
     const window = windowOf(args, DEFAULT_LIMITS.chars);
     same(args, "path", result.path, canonicalPath(node!.steps));
     same(args, "total", result.total, target.length);
-    if (Math.abs((result.offset ?? 0) - Math.min(window.offset, target.length)) > 1) fail(args, "offset", result.offset, window.offset);
-    same(args, "characters", result.value, target.slice(result.offset, (result.offset ?? 0) + (result.value as string).length));
-    if ((result.value as string).length < Math.min(window.limit, target.length - window.offset) - 1) fail(args, "characters returned", result.value, `${window.limit}`);
+    // S7.3 moves a window's edge by one character rather than split a surrogate pair.
+    const start = result.offset ?? 0;
+    const text = result.value as string;
+    if (Math.abs(start - Math.min(window.offset, target.length)) > 1) fail(args, "offset", start, window.offset);
+    same(args, "characters", text, target.slice(start, start + text.length));
+    const wanted = Math.min(window.limit, target.length - window.offset);
+    if (text.length < wanted - 1) fail(args, "characters returned", text.length, wanted);
     return true;
   } else {
     if (refusal) fail(args, "a scalar refused", refusal, target);
@@ -152,8 +175,10 @@ export function checkAnswer(value: unknown, args: Args, answer: unknown, thresho
     return true;
   }
   if (refusal) {
-    if (refusal.code === "RESULT_PATH_NOT_FOUND" && !namesNothing(args, read)) fail(args, "refused as not found", refusal, "the value there");
-    if (refusal.code === "RESULT_SLICE_TOO_LARGE" && size(page) <= thresholdBytes) fail(args, "refused as too large", refusal, `a page of ${size(page)} bytes`);
+    if (refusal.code === "RESULT_PATH_NOT_FOUND" && !namesNothing(args, read)) fail(args, "refused as not found", refusal, "a value");
+    if (refusal.code === "RESULT_SLICE_TOO_LARGE" && size(page) <= thresholdBytes) {
+      fail(args, "refused as too large", refusal, `a page of ${size(page)} bytes`);
+    }
     return true; // other refusals (the cost limit and the like): the tests judge them
   }
   const result = answer as Answer;
@@ -164,17 +189,25 @@ export function checkAnswer(value: unknown, args: Args, answer: unknown, thresho
 }
 
 /** S21.6 as the design states it, character by character: lower case, upper-cased, lower-cased again; ı as it is. */
-const folded = (text: string) =>
-  /^[\x00-\x7f]*$/.test(text) ? text.toLowerCase() : Array.from(text, (char) => (char === "ı" ? char : char.toLowerCase().toUpperCase().toLowerCase())).join("");
+const foldChar = (char: string) => (char === "ı" ? char : char.toLowerCase().toUpperCase().toLowerCase());
+const folded = (text: string) => (/^[\x00-\x7f]*$/.test(text) ? text.toLowerCase() : Array.from(text, foldChar).join(""));
 
 /**
  * S14.4 by plain code: under each start node in turn, depth first, every key (before its member's value),
- * string, number and boolean whose text contains the needle under case folding (S21.6); a string of several lines gives one hit per matching line, numbered from 1.
+ * string, number and boolean whose text contains the needle under case folding (S21.6); a string of several
+ * lines gives one hit per matching line, numbered from 1.
  * A place is searched once, however many start nodes hold it.
  */
-function checkSearch(root: unknown, args: Args, nodes: { value: unknown; steps: Step[] }[], singular: boolean, answer: unknown, refusal: { code: string } | undefined): boolean {
+function checkSearch(
+  root: unknown,
+  args: Args,
+  nodes: { value: unknown; steps: Step[] }[],
+  singular: boolean,
+  answer: unknown,
+  refusal: { code: string } | undefined,
+): boolean {
   if (singular && nodes.length === 0) {
-    if (!refusal || refusal.code !== "RESULT_PATH_NOT_FOUND") fail(args, "a search under a path that selects nothing", answer, "RESULT_PATH_NOT_FOUND");
+    if (refusal?.code !== "RESULT_PATH_NOT_FOUND") fail(args, "a search under nothing", answer, "RESULT_PATH_NOT_FOUND");
     return true;
   }
   const needle = folded(args.search!);
@@ -219,12 +252,17 @@ function checkSearch(root: unknown, args: Args, nodes: { value: unknown; steps: 
   const lines = (text: string) => {
     if (!text.includes("\n")) return void (has(text) && hit());
     const whole = folded(text);
-    if (whole.length !== text.length) return text.split("\n").forEach((line, index) => has(line) && hit({ line: index + 1 }));
+    if (whole.length !== text.length) {
+      return text.split("\n").forEach((line, index) => has(line) && hit({ line: index + 1 }));
+    }
     // One hit per line holding the needle, numbered from 1.
     let line = 1;
     let counted = 0;
     for (let at = whole.indexOf(needle); at >= 0; ) {
-      for (let nl = whole.indexOf("\n", counted); nl >= 0 && nl < at; nl = whole.indexOf("\n", nl + 1)) (line++, (counted = nl + 1));
+      for (let nl = whole.indexOf("\n", counted); nl >= 0 && nl < at; nl = whole.indexOf("\n", nl + 1)) {
+        line++;
+        counted = nl + 1;
+      }
       hit({ line });
       const next = whole.indexOf("\n", at);
       if (next < 0) break;
@@ -247,13 +285,14 @@ function checkSearch(root: unknown, args: Args, nodes: { value: unknown; steps: 
   }
   if (refusal) {
     // Too large: the hits' cut texts decide, the tests judge it; but an empty page is never too large.
-    if (refusal.code === "RESULT_SLICE_TOO_LARGE" && page.length === 0) fail(args, "refused as too large", refusal, "an empty page");
+    if (refusal.code === "RESULT_SLICE_TOO_LARGE" && page.length === 0) fail(args, "refused as too large", refusal, "no hit");
     if (refusal.code === "RESULT_PATH_NOT_FOUND") fail(args, "refused as not found", refusal, `${nodes.length} nodes`);
     return true; // other refusals (fields beside search, the cost limit): the tests judge them
   }
   const result = answer as Answer & { value: Hit[] };
-  same(args, "hits", result.value.map(({ path, line, key }) => ({ path, ...(line === undefined ? {} : { line }), ...(key ? { key } : {}) })), page);
-  for (const one of result.value) if (!has(one.text)) fail(args, "a hit's text", one.text, `text holding ${args.search}`);
+  const got = result.value.map(({ path, line, key }) => ({ path, ...(line === undefined ? {} : { line }), ...(key ? { key } : {}) }));
+  same(args, "hits", got, page);
+  for (const one of result.value) if (!has(one.text)) fail(args, "a hit's text", one.text, `a text holding ${args.search}`);
   paging(args, result, offset, page.length, total);
   return true;
 }

@@ -9,7 +9,14 @@ import { fileURLToPath } from "node:url";
 import { afterEach, describe, expect, it } from "vitest";
 
 const script = resolve(dirname(fileURLToPath(import.meta.url)), "../../scripts/test-summary.mjs");
-const NPM_TEST_STEPS = ["build", "vitest node", "vitest browser", "docs site and playground", "end-to-end (Playwright)", "vitest attacks"];
+const NPM_TEST_STEPS = [
+  "build",
+  "vitest node",
+  "vitest browser",
+  "docs site and playground",
+  "end-to-end (Playwright)",
+  "vitest attacks",
+];
 
 let dir: string;
 afterEach(() => rmSync(dir, { recursive: true, force: true }));
@@ -86,11 +93,12 @@ describe("S25.5 npm test's last line (scripts/test-summary.mjs)", () => {
 
   it("CI's line: its own steps after npm test's, and the reports it names", () => {
     const steps = { ...allPassed, "npm test": 0, soak: 0, "other Nodes": 1 };
-    const reports = { ...everyReport, "vitest-soak.json": [40, 0] as [number, number], "vitest-node22.json": [5, 0] as [number, number] };
-    const { lines, status } = run(steps, reports, ["ci", "vitest-soak.json=soak", "vitest-node22.json=other Nodes", "vitest-node24.json=other Nodes"]);
+    const reports: Record<string, [number, number]> = { ...everyReport, "vitest-soak.json": [40, 0], "vitest-node22.json": [5, 0] };
+    const ci = ["ci", "vitest-soak.json=soak", "vitest-node22.json=other Nodes", "vitest-node24.json=other Nodes"];
+    const { lines, status } = run(steps, reports, ci);
     expect(lines).toEqual(["ci: FAILED: other Nodes (exit 1, no vitest-node24.json) (1105 tests passed, 0 failed)"]);
     expect(status).toBe(1);
-    expect(run({ ...steps, "other Nodes": 0 }, { ...reports, "vitest-node24.json": [5, 0] }, ["ci", "vitest-soak.json=soak", "vitest-node22.json=other Nodes", "vitest-node24.json=other Nodes"]))
+    expect(run({ ...steps, "other Nodes": 0 }, { ...reports, "vitest-node24.json": [5, 0] }, ci))
       .toEqual({ lines: ["ci: all 9 steps passed (1110 tests passed, 0 failed)"], status: 0 });
   });
 

@@ -2,7 +2,14 @@
 // Measured from the outside: the smallest costLimit under which `result_query` answers a call, found by
 // bisection over fresh stores (a store reads an answer's index once: a second call on a handle costs less).
 import { describe, expect, it } from "vitest";
-import { MemoryStorage, ResultHandlesPlugin, ResultHandleStore, ResultQueryError, ResultQueryTool, type Owner } from "mcp-result-handles";
+import {
+  MemoryStorage,
+  ResultHandlesPlugin,
+  ResultHandleStore,
+  ResultQueryError,
+  ResultQueryTool,
+  type Owner,
+} from "mcp-result-handles";
 import { COST_WEIGHTS } from "../../../src/defaults.js";
 
 const owner: Owner = { session: "cost-total" };
@@ -56,6 +63,7 @@ describe("S21.1 the cost limit is the call's total", () => {
     const tool = new ResultQueryTool(() => [{ config, store: async () => store }]);
     const handle = store.newHandle();
     await store.save(handle, answer, owner);
-    await expect(tool.query({ handle, path: "$.rows[*].id", limit: 1 }, owner)).rejects.toThrow(`cost over ${read + 100 * COST_WEIGHTS.nodes} units, costLimit`);
+    const refused = tool.query({ handle, path: "$.rows[*].id", limit: 1 }, owner);
+    await expect(refused).rejects.toThrow(`cost over ${read + 100 * COST_WEIGHTS.nodes} units, costLimit`);
   });
 });

@@ -3,7 +3,14 @@
 // nodelist, over an answer read whole and over one read in pieces. The expected values and sizes are
 // plain code over the value saved.
 import { describe, expect, it } from "vitest";
-import { MemoryStorage, ResultHandlesPlugin, ResultHandleStore, ResultQueryError, ResultQueryTool, type Owner } from "mcp-result-handles";
+import {
+  MemoryStorage,
+  ResultHandlesPlugin,
+  ResultHandleStore,
+  ResultQueryError,
+  ResultQueryTool,
+  type Owner,
+} from "mcp-result-handles";
 
 const LIMIT = 2048;
 const owner: Owner = { session: "slice-limit" };
@@ -15,8 +22,9 @@ const size = (value: unknown) => Buffer.byteLength(JSON.stringify(value));
  * are one character longer. `rows` has `count` items (more: the answer is read in pieces).
  */
 function answerOf(count: number) {
-  const rows = Array.from({ length: count }, (_, i) => `${String(i).padStart(4, "0")}${(i === 30 ? "y" : "x").repeat(i === 30 ? 83 : 82)}`);
-  const map = Object.fromEntries(Array.from({ length: 60 }, (_, i) => [`k${String(i).padStart(2, "0")}`, "v".repeat(i === 30 ? 81 : 80)]));
+  const rows = Array.from({ length: count }, (_, i) => String(i).padStart(4, "0") + (i === 30 ? "y".repeat(83) : "x".repeat(82)));
+  const member = (i: number) => [`k${String(i).padStart(2, "0")}`, "v".repeat(i === 30 ? 81 : 80)];
+  const map = Object.fromEntries(Array.from({ length: 60 }, (_, i) => member(i)));
   return { rows, map, text: "t".repeat(5000) };
 }
 
@@ -66,7 +74,8 @@ describe.each([
     const query = await tool(answer, pieceBytes);
     const exact = Object.fromEntries(Object.entries(answer.map).slice(0, 23));
     expect(size(exact)).toBe(LIMIT);
-    expect(await query({ path: "$.map", offset: 0, limit: 23 })).toMatchObject({ value: exact, total: 60, offset: 0, nextOffset: 23 });
+    const result = await query({ path: "$.map", offset: 0, limit: 23 });
+    expect(result).toMatchObject({ value: exact, total: 60, offset: 0, nextOffset: 23 });
     expect(size(Object.fromEntries(Object.entries(answer.map).slice(10, 33)))).toBe(LIMIT + 1);
     expect(await refusedCode(query({ path: "$.map", offset: 10, limit: 23 }))).toBe("RESULT_SLICE_TOO_LARGE");
   });
@@ -74,7 +83,8 @@ describe.each([
   it("a window of a string", async () => {
     const query = await tool(answer, pieceBytes);
     expect(size(answer.text.slice(0, 2046))).toBe(LIMIT);
-    expect(await query({ path: "$.text", offset: 0, limit: 2046 })).toMatchObject({ value: answer.text.slice(0, 2046), total: 5000, nextOffset: 2046 });
+    const result = await query({ path: "$.text", offset: 0, limit: 2046 });
+    expect(result).toMatchObject({ value: answer.text.slice(0, 2046), total: 5000, nextOffset: 2046 });
     expect(await refusedCode(query({ path: "$.text", offset: 0, limit: 2047 }))).toBe("RESULT_SLICE_TOO_LARGE");
   });
 });
