@@ -82,7 +82,7 @@ describe("S26.3 Redis frozen under 20 concurrent folds, then thawed", () => {
         expect((result.structuredContent as { rows: unknown[] }).rows).toHaveLength(answer.rows.length); // …and complete
       }
       // Each waited for the store at most its timeout, beside what sending twenty such answers costs anyway.
-      expect(frozen.longest).toBeLessThan(whole.longest + STORE_TIMEOUT_MS + 1500); // 13.1 s before S26.3
+      expect(frozen.longest).toBeLessThan(whole.longest + STORE_TIMEOUT_MS + 2500); // 13.1 s before S26.3; margin for a loaded machine
       expect(codeOf(query)).toBe("RESULT_STORE_UNAVAILABLE");
       expect(secondMs).toBeLessThan(1000);
       // 2.2 s before. The twenty answers that go out whole together once their timeouts end (and this process

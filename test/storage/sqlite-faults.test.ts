@@ -78,7 +78,9 @@ describe("S26.4 another process holds the SQLite database's write lock", () => {
       expect(fold.structuredContent).toEqual(answer); // …and complete
       expect(foldMs).toBeGreaterThanOrEqual(STORE_TIMEOUT_MS - 200); // it did wait for the lock…
       expect(foldMs).toBeLessThan(STORE_TIMEOUT_MS + 1500); // …no longer than the store timeout
-      expect(stallMs).toBeLessThan(300); // 4.04 s before S26.4 (busy_timeout slept on the calling thread)
+      // 4.04 s before S26.4 (busy_timeout slept on the calling thread); here 44–224 ms on a loaded machine,
+      // folding and (as its client) reading a 1.4 MB answer in this process.
+      expect(stallMs).toBeLessThan(500);
       expect(secondMs).toBeLessThan(1000);
       expect(codeOf(other)).toBe("RESULT_HANDLE_NOT_FOUND");
       expect(read.structuredContent).toMatchObject({ value: 1399 }); // WAL: reads pass the writer's lock
