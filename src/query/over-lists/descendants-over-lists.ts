@@ -13,7 +13,8 @@ import type { BatchReading, StreamedAnswer } from "../../records/read/batch-sour
 import { hasOwn, keyListOf } from "../../util/json.js";
 import { Location, runFrom, selectFrom, tick, useMeter, type JsonPathNode, type CostMeter } from "../jsonpath/jsonpath.js";
 import { descendantsPlanAt, type ItemPlan } from "../jsonpath/item-plan.js";
-import { listNodes, type NodeSink } from "./list-nodes.js";
+import { listNodes } from "./list-nodes.js";
+import type { NodeSink } from "./node-sink.js";
 import type { BatchWorkers } from "../workers/pool.js";
 
 type Entry = { value: unknown; location: Location } | { list: number; location: Location };

@@ -10,27 +10,7 @@ import type { CostMeter } from "../jsonpath/jsonpath.js";
 import { admits, type ItemPlan } from "../jsonpath/item-plan.js";
 import type { JsonPathNode } from "../jsonpath/jsonpath.js";
 import type { BatchWorkers } from "../workers/pool.js";
-import type { MemberWatch } from "../refusals/member-watch.js";
-import type { AggregationState } from "../aggregate/aggregation.js";
-import type { AggregateSpec } from "../aggregate/spec.js";
-
-/**
- * What takes a query's nodes as its lists are read: a nodelist's page (`NodelistPager`), or an aggregate
- * (`Aggregation`, S24), which the batch workers build a state of besides their counts.
- */
-export interface NodeSink {
-  /** Takes a node; false when the answer is known (a page refused as too large): stop reading. */
-  add(node: JsonPathNode): boolean;
-  /** Nodes taken so far. */
-  readonly counted: number;
-  /** Whether nodes `from` to `from + count - 1` (in the order counted) must be read here. */
-  onPage(from: number, count: number): boolean;
-  /** Takes nodes counted on a batch worker (and, for an aggregate, the state it built of a job's batches). */
-  skip(count: number, state?: AggregationState): void;
-  readonly watch?: MemberWatch;
-  /** The aggregate the workers build a state of, when the sink is one. */
-  readonly aggregate?: AggregateSpec;
-}
+import type { NodeSink } from "./node-sink.js";
 
 /** How a list's reading ended: read, or the page refused as too large ("stopped": nothing more to read), or a piece not read. */
 export type ListReading = BatchReading | "stopped";

@@ -11,7 +11,7 @@ import type { CostMeter } from "../jsonpath/jsonpath.js";
 import type { CostKind } from "../cost.js";
 import { JobOverrun } from "../workers/pool.js";
 import type { ItemPlan } from "../jsonpath/item-plan.js";
-import type { NodeSink } from "./list-nodes.js";
+import type { NodeSink } from "./node-sink.js";
 import type { AggregationState } from "../aggregate/aggregation.js";
 import type { AggregateSpec } from "../aggregate/spec.js";
 import type { BatchWorkers } from "../workers/pool.js";
