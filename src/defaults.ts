@@ -105,10 +105,11 @@ export const DEFAULT_STORE_DEADLINE_MS = 3000;
 /** What `result_query` returns unless `limit` says otherwise (S7.1): list items, object keys, string characters, nodelist nodes (S14.2). */
 export const DEFAULT_LIMITS = Object.freeze({ items: 20, keys: 20, chars: 2000, nodes: 20 });
 /**
- * What one aggregate may hold while it counts (S24.3): distinct groups, and the characters of their keys'
- * JSON together. The answer holds at most `limit` groups; these bound what is counted to sort them.
+ * What one aggregate may hold while it counts (S24.3): distinct groups, the characters of their keys' JSON
+ * together, and of their example paths together (up to three a group; paths of 13-30 characters for 100,000
+ * groups are 4-9 M). The answer holds at most `limit` groups; these bound what is counted to sort them.
  */
-export const AGGREGATE_LIMITS = Object.freeze({ groups: 100_000, keyChars: 8 * 1024 * 1024 });
+export const AGGREGATE_LIMITS = Object.freeze({ groups: 100_000, keyChars: 8 * 1024 * 1024, exampleChars: 16 * 1024 * 1024 });
 /** `_meta` key of `result_query`'s `tools/list` entry: the largest answer it returns, in characters (S18.5). Claude Code reads it. */
 export const MAX_RESULT_SIZE_META_KEY = "anthropic/maxResultSizeChars";
 /** The most Claude Code accepts in `anthropic/maxResultSizeChars` (S18.5). */

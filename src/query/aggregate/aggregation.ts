@@ -28,6 +28,8 @@ type Figures = number[]; // [n, sum, min, max] per member, flat
 
 interface Group {
   readonly key: unknown;
+  /** A list or object key's JSON text with sorted keys (`keyText`), made once: what groups are sorted by. */
+  readonly text?: string;
   count: number;
   readonly figures: Figures;
   readonly examples: string[];
@@ -68,6 +70,8 @@ export class Aggregation {
   /** Groups keyed by a list or an object, by its JSON text with sorted keys. */
   private readonly composites = new Map<string, Group>();
   private keyChars = 0;
+  /** Characters of the example paths held: deep nodes or long keys make long paths (S24.3, `AGGREGATE_LIMITS`). */
+  private exampleChars = 0;
   private readonly keys = new Set<string>();
   private objects = 0;
   private total = 0;
@@ -147,7 +151,14 @@ export class Aggregation {
       if (number < figures[f + 2]!) figures[f + 2] = number;
       if (number > figures[f + 3]!) figures[f + 3] = number;
     }
-    if (group.examples.length < EXAMPLES) group.examples.push(formatPath(node.location()));
+    if (group.examples.length < EXAMPLES) this.addExample(group, formatPath(node.location()));
+  }
+
+  /** Keeps an example path, refused past `AGGREGATE_LIMITS.exampleChars` (100,000 groups of paths 3,000 characters long held 1 GB). */
+  private addExample(group: Group, path: string): void {
+    this.exampleChars += path.length;
+    if (this.exampleChars > AGGREGATE_LIMITS.exampleChars) throw this.tooManyGroups();
+    group.examples.push(path);
   }
 
   /**
@@ -163,7 +174,7 @@ export class Aggregation {
     this.keyChars += chars;
     const figures: Figures = [];
     for (let m = 0; m < this.figureMembers.length; m++) figures.push(0, 0, Infinity, -Infinity);
-    const made: Group = { key, count: 0, figures, examples: [] };
+    const made: Group = { key, ...(composite && { text }), count: 0, figures, examples: [] };
     if (composite) this.composites.set(text!, made);
     else this.groups.set(key, made);
     return made;
@@ -171,7 +182,12 @@ export class Aggregation {
 
   private tooManyGroups(): ResultQueryError {
     const member = JSON.stringify(groupMember(this.spec));
-    const many = this.groups.size + this.composites.size >= AGGREGATE_LIMITS.groups ? `more than ${AGGREGATE_LIMITS.groups} distinct values` : `distinct values longer than ${AGGREGATE_LIMITS.keyChars} characters together`;
+    const many =
+      this.exampleChars > AGGREGATE_LIMITS.exampleChars
+        ? `groups whose example paths pass ${AGGREGATE_LIMITS.exampleChars} characters together (its nodes sit deep or under long keys)`
+        : this.groups.size + this.composites.size >= AGGREGATE_LIMITS.groups
+          ? `more than ${AGGREGATE_LIMITS.groups} distinct values`
+          : `distinct values longer than ${AGGREGATE_LIMITS.keyChars} characters together`;
     return new ResultQueryError(
       "INVALID_INPUT",
       `aggregate by ${cutForMessage(member)} over ${cutForMessage(this.query)} meets ${many}: group by a member with fewer values (such as a status or an owner), or narrow the path with a filter such as [?@.status == 'open']; { "count": true } alone counts the nodes.`,
@@ -202,7 +218,7 @@ export class Aggregation {
         if (figures[f + 2]! < mine[f + 2]!) mine[f + 2] = figures[f + 2]!;
         if (figures[f + 3]! > mine[f + 3]!) mine[f + 3] = figures[f + 3]!;
       }
-      for (const example of examples) if (group.examples.length < EXAMPLES) group.examples.push(example);
+      for (const example of examples) if (group.examples.length < EXAMPLES) this.addExample(group, example);
     }
   }
 
@@ -331,7 +347,7 @@ function byCountThenKey(a: Group, b: Group): number {
   if (ranks !== 0) return ranks;
   if (typeof a.key === "number" && typeof b.key === "number") return a.key - b.key;
   if (typeof a.key === "boolean") return Number(a.key) - Number(b.key);
-  const [x, y] = typeof a.key === "string" ? [a.key, b.key as string] : [keyText(a.key, ""), keyText(b.key, "")];
+  const [x, y] = typeof a.key === "string" ? [a.key, b.key as string] : [a.text!, b.text!]; // a list's or object's text was made once, not per comparison
   return x < y ? -1 : x > y ? 1 : 0;
 }
 

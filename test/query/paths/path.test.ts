@@ -90,6 +90,14 @@ describe("S7.5 canonical path", () => {
       `$.rows[2]['odd key']['it\\'s']['q"']['a\\nb'].$x_1`,
     );
   });
+
+  it("a path of many steps (joined from its parts) reads as the same steps one by one", () => {
+    const steps = ["rows", 2, "odd key", "it's", 'q"', "a\nb", "$x_1"];
+    const many = Array.from({ length: 40 }, (_, i) => steps[i % steps.length]!);
+    const expected = "$" + many.map((step) => formatPath([step]).slice(1)).join("");
+    expect(formatPath(many)).toBe(expected);
+    expect(formatPath(many)).toContain(`['it\\'s']['q"']['a\\nb'].$x_1.rows[2]`);
+  });
 });
 
 describe("S7.3 S7.4 S7.5 slicing and fields", () => {
