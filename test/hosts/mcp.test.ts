@@ -270,7 +270,7 @@ describe("S7.8 result_query as the model sees it", () => {
     expect(tool.annotations).toMatchObject({ readOnlyHint: true, idempotentHint: true });
   });
 
-  it("S7.9 its listed output schema has an object root and requires a slice or an error", async () => {
+  it("S7.9 its listed output schema has an object root and requires a slice, an aggregate's groups (S24.1) or an error", async () => {
     const server = new McpServer({ name: "t", version: "1" });
     quietPlugin().plugin.install(server);
     const client = await linkInMemory(server, "s");
@@ -278,7 +278,7 @@ describe("S7.8 result_query as the model sees it", () => {
     expect(tool.outputSchema).toMatchObject({
       type: "object",
       properties: { error: { type: "object", required: ["code", "message"] } },
-      anyOf: [{ required: ["path", "value"] }, { required: ["error"] }],
+      anyOf: [{ required: ["path", "value"] }, { required: ["path", "groups"] }, { required: ["error"] }],
     });
   });
 });

@@ -53,7 +53,8 @@ export const OUTPUT_JSON_SCHEMA = {
       required: ["code", "message"],
     },
   },
-  anyOf: [{ required: ["path"] }, { required: ["error"] }], // path with value, or with groups (S24.1)
+  // A slice or an aggregate's figures (path with value), an aggregate's groups (S24.1), or a refusal (S7.6).
+  anyOf: [{ required: ["path", "value"] }, { required: ["path", "groups"] }, { required: ["error"] }],
 } as const;
 
 /** Reading never changes anything, and the same call gives the same slice (S7.8). */
