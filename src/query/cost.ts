@@ -51,8 +51,6 @@ export class CostMeter {
   watch?: MemberWatch;
   /** When the calling thread was last let go (performance.now()). */
   private since = now();
-  /** How many times work on this meter resumed after letting others in. */
-  private resumed = 0;
   /** Evaluation charges since the clock was last read for the hold (`guarded` meters only). */
   private charges = 0;
   /** Units of evaluation done on this thread (not absorbed from a worker), for the hold. */
@@ -153,16 +151,14 @@ export class CostMeter {
   }
 
   /**
-   * Lets other calls in (one macrotask: timers and I/O run), then goes on. Work of one call running side by
-   * side on this meter (its references, read four at a time, S26.2) shares one clock: a part that resumes
-   * after another part of the call already resumed in the meantime keeps that part's clock, so it lets go
-   * again at its next look instead of holding the thread another YIELD_AFTER_MS in the same turn.
+   * Lets other calls in (one macrotask: timers and I/O run), then goes on. Parts of one call that run side
+   * by side on this meter (its references, read four at a time, S26.2) each let go after YIELD_AFTER_MS
+   * of their own: four of them may hold one turn of the timers for four such slices (about 80 ms), never
+   * more. (Letting a part that resumes after another go at once cost a turn every few hundred nodes.)
    */
   async letOthersIn(): Promise<void> {
-    const resumed = this.resumed;
     await nextTurn();
-    if (this.resumed === resumed) this.since = now();
-    this.resumed++;
+    this.since = now();
     this.heldSince = undefined;
   }
 }

@@ -1,7 +1,7 @@
 import { ResultQueryError } from "../errors.js";
 import { cutString, isHighSurrogate, isLowSurrogate, isPlainObject, jsonKeys, setOwn, type JsonObject } from "../util/json.js";
 import { selectNodes } from "./jsonpath/jsonpath.js";
-import { nodelistPage, nodelistPageSliced, type NodelistPage } from "./paths/nodelist.js";
+import { nodelistPage, nodelistPageSliced, NodelistPager, type NodelistPage } from "./paths/nodelist.js";
 import type { CostMeter } from "./cost.js";
 import { buildEntries, fieldPicker, itemSize, memberSize, pickedKeys } from "./paths/page.js";
 import { formatPath, resolveSegments, type Resolved } from "./paths/path.js";
@@ -176,6 +176,8 @@ export function answerPlan(answer: unknown, plan: QueryPlan, args: QueryArgument
   if (plan.kind === "refused") throw plan.error;
   if (plan.kind === "nodelist") {
     const { compiled } = plan;
+    const window = membersWindow(answer, plan, args, thresholdBytes);
+    if (window) return window;
     return nodelistResult(() => nodelistPage((watch) => selectNodes(compiled, answer, plan.path, meter, watch), plan.path, args, thresholdBytes, compiled.watch), plan.path, thresholdBytes);
   }
   const at = resolveSegments(answer, plan.segments, plan.path);
@@ -232,7 +234,47 @@ export function answerPlan(answer: unknown, plan: QueryPlan, args: QueryArgument
 export async function answerPlanSliced(answer: unknown, plan: QueryPlan, args: QueryArguments, thresholdBytes: number, meter: CostMeter): Promise<QueryResult> {
   if (args.aggregate) return aggregateWholeSliced(answer, aggregatePlan(plan), args.aggregate, args, thresholdBytes, meter);
   if (plan.kind !== "nodelist") return answerPlan(answer, plan, args, thresholdBytes);
+  const window = membersWindow(answer, plan, args, thresholdBytes);
+  if (window) return window;
   return nodelistResult(() => nodelistPageSliced((watch) => selectNodes(plan.compiled, answer, plan.path, meter, watch), plan.path, args, thresholdBytes, meter, plan.compiled.watch), plan.path, thresholdBytes);
+}
+
+/**
+ * `$.w[*]` over a wide object read as a window of its members (S16.4, S26.1: `selectorFor` read only the
+ * batches of the page, as for `$.w`): the page of nodes from them, the rest counted from the object's
+ * size, the same page, paths, total and refusals the evaluation over the whole object gives. Undefined
+ * when the value there is not such an object (then the whole was read, and is evaluated).
+ */
+function membersWindow(answer: unknown, plan: Extract<QueryPlan, { kind: "nodelist" }>, args: QueryArguments, thresholdBytes: number): QueryResult | undefined {
+  if (!plan.members) return undefined;
+  let target: unknown = answer;
+  const steps: string[] = [];
+  for (const segment of plan.members) {
+    const name = segment.kind === "name" ? segment.name : undefined;
+    if (name === undefined || !(target instanceof PiecedObject || isPlainObject(target))) return undefined;
+    if (target instanceof PiecedObject ? !target.hasKey(name) : !Object.hasOwn(target, name)) return undefined;
+    target = target instanceof PiecedObject ? target.get(name) : target[name];
+    steps.push(name);
+  }
+  if (!(target instanceof PiecedObject)) return undefined;
+  const object = target;
+  return nodelistResult(
+    () => {
+      const pager = new NodelistPager(plan.path, args, thresholdBytes, plan.compiled.watch);
+      const { offset, limit } = sliceWindow(args, DEFAULT_LIMITS.nodes);
+      const from = Math.min(offset, object.size);
+      const end = Math.min(object.size, offset + limit);
+      pager.skip(from);
+      for (let at = from; at < end; at++) {
+        const [key, value] = object.memberAt(at);
+        if (!pager.add({ value, location: () => [...steps, key], ancestors: () => [object], key: () => key })) return pager.page();
+      }
+      pager.skip(object.size - end);
+      return pager.page();
+    },
+    plan.path,
+    thresholdBytes,
+  );
 }
 
 /** The nodelist page `build` makes, or its refusal (S7.6, S14.2). */

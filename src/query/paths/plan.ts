@@ -10,6 +10,7 @@
 import type { ListSummary, ObjectSummary, Selection, Selector, StringSummary } from "../../records/format/answer-index.js";
 import { ResultQueryError } from "../../errors.js";
 import { DEFAULT_LIMITS, MAX_PATH_CHARS } from "../../defaults.js";
+import { ChildSegment, leadingNames, WildcardSelector } from "../json-p3-classes.js";
 import { quoteArgument } from "../../util/quote-argument.js";
 import { compileJsonPath, type CompiledJsonPath } from "../jsonpath/jsonpath.js";
 import { itemPlanOf, type ItemPlan } from "../jsonpath/item-plan.js";
@@ -49,7 +50,14 @@ export interface QueryArguments {
 
 export type QueryPlan =
   | { readonly kind: "singular"; readonly path: string; readonly segments: readonly PathSegment[] }
-  | { readonly kind: "nodelist"; readonly path: string; readonly compiled: CompiledJsonPath; readonly items?: ItemPlan }
+  | {
+      readonly kind: "nodelist";
+      readonly path: string;
+      readonly compiled: CompiledJsonPath;
+      readonly items?: ItemPlan;
+      /** For `$.a.b[*]`: the names to the value whose members or items are the nodes (S26.1: a window of a wide object is read as one). */
+      readonly members?: readonly PathSegment[];
+    }
   | { readonly kind: "refused"; readonly path: string; readonly error: ResultQueryError };
 
 /** Parses `path` once. Never throws: a bad path becomes a refused plan, raised when the plan is answered. */
@@ -65,7 +73,7 @@ export function planPath(path: string): QueryPlan {
       refusal = error;
     }
     if (compiled?.singular) return { kind: "singular", path, segments: singularSegments(compiled) };
-    if (compiled) return { kind: "nodelist", path, compiled, items: itemPlanOf(compiled) };
+    if (compiled) return { kind: "nodelist", path, compiled, items: itemPlanOf(compiled), members: membersOf(compiled) };
     // Not RFC 9535, but an S7.2 form (such as $.rows.2.title, or a name longer than a query may be): singular.
     try {
       return { kind: "singular", path, segments: parsePath(path) };
@@ -76,6 +84,15 @@ export function planPath(path: string): QueryPlan {
     if (error instanceof ResultQueryError) return { kind: "refused", path, error };
     throw error;
   }
+}
+
+/** The names before a last `[*]` when that is all the query is (`$.w[*]`, `$['a'].b.*`): its nodes are the members of one value. */
+function membersOf(compiled: CompiledJsonPath): PathSegment[] | undefined {
+  const segments = compiled.query.segments;
+  const names = leadingNames(segments);
+  const last = segments[segments.length - 1];
+  if (names !== segments.length - 1 || !(last instanceof ChildSegment) || last.selectors.length !== 1 || !(last.selectors[0] instanceof WildcardSelector)) return undefined;
+  return segments.slice(0, names).map((segment) => ({ kind: "name", name: (segment.selectors[0] as unknown as { name: string }).name }));
 }
 
 /** The name and index selectors of an RFC 9535 singular query, as segments of S7.2 with the RFC's meaning. */
@@ -107,10 +124,23 @@ export function sliceWindow(args: Pick<QueryArguments, "offset" | "limit" | "pag
  * long string under it), read those lists and objects batch by batch; a search under a wide object's key
  * reads the batches that may hold the key, as a singular path does (S16.4).
  */
-export function selectorFor(plan: QueryPlan, args: Pick<QueryArguments, "offset" | "limit" | "page" | "search" | "fields">, mode: ReadMode): Selector {
+export function selectorFor(plan: QueryPlan, args: Pick<QueryArguments, "offset" | "limit" | "page" | "search" | "fields" | "aggregate">, mode: ReadMode): Selector {
   const reference = mode.kind === "reference";
   if (plan.kind === "refused") return () => "none";
   if (plan.kind === "nodelist") {
+    const members = mode.kind === "page" && args.search === undefined && args.aggregate === undefined ? plan.members : undefined;
+    if (members && mode.kind === "page") {
+      // `$.w[*]` with w a wide object (S16.4, S26.1): its window of members, as `$.w` reads it (a page of nodes, at most what could fit).
+      const names = members.map((segment) => objectKey(segment));
+      const windowOf = (objects: readonly ObjectSummary[]): Selection | undefined => {
+        const object = objects.findIndex(({ path }) => path.length === names.length && path.every((key, i) => key === names[i]));
+        if (object < 0) return undefined;
+        const { offset, limit } = sliceWindow(args, DEFAULT_LIMITS.nodes);
+        return { object, from: offset, to: offset + Math.min(limit, Math.floor(mode.thresholdBytes / 2) + 2) };
+      };
+      const rest = selectorFor({ ...plan, members: undefined }, args, mode);
+      return (lists, strings = [], objects = []) => windowOf(objects) ?? rest(lists, strings, objects);
+    }
     const names = !reference && args.search === undefined ? plan.items?.names : undefined;
     if (!names) return () => "all";
     const descendants = plan.items!.descendants;
