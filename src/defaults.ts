@@ -93,9 +93,10 @@ export const DEFAULT_NAMESPACE = "result-handles";
 /** A store call slower than this counts as failed (S9.1). */
 export const DEFAULT_STORE_TIMEOUT_MS = 3000;
 /**
- * All the store calls of one tool call (a fold's writes, a query's reads of every piece and instance, a
- * call's references) end within this (S26.3), or `timeoutMs` when that is longer: past it the call
- * stops waiting for its store (a query answers `RESULT_STORE_UNAVAILABLE`, a fold sends the answer whole).
+ * How long one tool call may wait for its store in all (S26.3: a fold's writes, a query's reads of every
+ * piece and instance, a call's references; not its own work in between), or `timeoutMs` when that is
+ * longer: then the call stops waiting (a query answers `RESULT_STORE_UNAVAILABLE`, a fold sends the
+ * answer whole).
  */
 export const DEFAULT_STORE_DEADLINE_MS = 3000;
 

@@ -9,7 +9,7 @@ import { isPlainObject, KeyLists } from "../util/json.js";
 import { repeats } from "./same-json.js";
 import type { ResultHandlesConfig } from "../config.js";
 import { serializeAnswerInTurns, type PieceOptions, type SerializedAnswer } from "../records/format/serialize.js";
-import type { ResultHandleStore } from "../records/store.js";
+import { StoreCall, type ResultHandleStore } from "../records/store.js";
 import type { SealAhead } from "../records/seal-ahead.js";
 import type { ToolResult } from "../util/tool-result.js";
 import { describeCut, foldBudgetBytes, hostCutOf, lineCount, passedUnit, sliceBytes, type HostMeasures } from "../host-cut.js";
@@ -150,7 +150,7 @@ async function foldOrKeep(context: FoldContext, input: FoldInput, progress: { se
     }
 
     let store: ResultHandleStore;
-    const startedAt = Date.now(); // the fold's store calls end within the storage's deadlineMs of this (S26.3)
+    const storeCall = new StoreCall(); // the fold's store calls wait at most the storage's deadlineMs in all (S26.3)
     try {
       store = await context.store();
     } catch (error) {
@@ -178,7 +178,7 @@ async function foldOrKeep(context: FoldContext, input: FoldInput, progress: { se
 
     try {
       const sealed = await sealing;
-      await store.put(sealed, startedAt);
+      await store.put(sealed, storeCall);
     } catch (error) {
       context.warn(`result-handles: the store could not keep the answer of tool "${toolName}" (${describeError(error)}); sent it whole`);
       return result;

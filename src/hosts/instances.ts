@@ -15,6 +15,7 @@ import { resolveReferences } from "./references.js";
 import { RESULT_VIEW_TOOL_NAME } from "../viewer/html.js";
 import { viewerShows, type ViewerOption } from "./viewer-option.js";
 import type { ToolResult } from "../util/tool-result.js";
+import { StoreCall } from "../records/store.js";
 
 /** How one installation names its call's owner (S8.1); `Call` is whatever the host knows of a call. */
 export type CallOwner<Call> = (call: Call) => Owner;
@@ -177,13 +178,13 @@ export class HostInstances<Call> {
    */
   async resolve(toolName: string, args: unknown, call: Call, structuredError: boolean): Promise<{ args: unknown; references: number } | { refusal: ToolResult }> {
     if (!this.referencesOn || isReader(toolName)) return { args, references: 0 };
-    const startedAt = Date.now(); // one store deadline over all the call's references (S26.3)
+    const storeCall = new StoreCall(); // one store deadline over all the call's references (S26.3)
     const meters = callMeters(); // one meter for all the call's references: their work adds up to one call's limit and hold (S26.2)
     const resolved = await resolveReferences(
       args,
-      async (handle, path) => (await this.queryTool.referenced(handle, path, this.ownerFor(call), "fresh", startedAt, meters)).value,
+      async (handle, path) => (await this.queryTool.referenced(handle, path, this.ownerFor(call), "fresh", storeCall, meters)).value,
       (handle, path) => this.queryTool.checkReference(handle, path),
-      (handle, path) => this.queryTool.referenceBytes(handle, path, this.ownerFor(call), startedAt),
+      (handle, path) => this.queryTool.referenceBytes(handle, path, this.ownerFor(call), storeCall),
     );
     return "refusal" in resolved ? { refusal: refusalResult(resolved.refusal, structuredError) } : resolved;
   }

@@ -13,6 +13,7 @@ import type { HostInstances } from "./instances.js";
 import type { McpRequestContextLike } from "./mcp-owner.js";
 import { UnsupportedMcpServerError } from "../errors.js";
 import { resourceTemplateLike } from "./mcp-sdk-internals.js";
+import { StoreCall } from "../records/store.js";
 
 const PREFIX = `${RESULT_HANDLE_URI_SCHEME}://`;
 const RESULT_HANDLE_URI_TEMPLATE = `${PREFIX}{handle}`;
@@ -80,10 +81,10 @@ async function readHandleResource(instances: HostInstances<McpRequestContextLike
     let text: string;
     let expiresAt: number;
     if (query === undefined) {
-      const startedAt = Date.now(); // one store deadline over both reads (S26.3)
-      const bytes = await instances.queryTool.answerBytes(handle!, owner, startedAt);
+      const storeCall = new StoreCall(); // one store deadline over both reads (S26.3)
+      const bytes = await instances.queryTool.answerBytes(handle!, owner, storeCall);
       if (bytes > MAX_WHOLE_RESOURCE_BYTES) throw await tooLargeWhole(instances, handle!, owner, bytes, uri);
-      const found = await instances.queryTool.referenced(handle, undefined, owner, "shared", startedAt);
+      const found = await instances.queryTool.referenced(handle, undefined, owner, "shared", storeCall);
       text = JSON.stringify(found.value);
       expiresAt = found.expiresAt;
     } else {

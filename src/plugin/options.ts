@@ -61,7 +61,7 @@ export interface ResultHandlesOptions {
    * Types: `auto`, `memory`, `indexeddb` (pages), `redis`, `sqlite`, `upstash`, `vercel-kv` (Node), and
    * `custom` (`{ type: "custom", storage }`, any object with `get`, `set`, `delete` and `close`, every
    * build); each takes `timeoutMs` (default 3000: one store call) and `deadlineMs` (default 3000, or
-   * `timeoutMs` when longer: all the store calls of one tool call, S26.3).
+   * `timeoutMs` when longer: how long one tool call may wait for its store in all, S26.3).
    */
   storage?: StorageConfig;
   /** Prefix of every storage key, so several apps can share one store. Non-empty. Default `"result-handles"`. */

@@ -15,7 +15,9 @@ import { dropSpareBuffers } from "./buffer-pool.js";
 import { serializeAnswerInTurns, type PieceOptions, type SerializedAnswer } from "./format/serialize.js";
 
 import type { NamespacedStorage } from "../storage/types.js";
-import { withinDeadline } from "../storage/timeout.js";
+import { StoreCall, withinDeadline } from "../storage/timeout.js";
+
+export { StoreCall } from "../storage/timeout.js";
 import { decodeUtf8 } from "../util/utf8.js";
 
 export type { SealedAnswer } from "./seal-answer.js";
@@ -50,8 +52,8 @@ export interface StoreOptions extends Pick<PieceOptions, "pieceBytes"> {
    */
   instance?: string;
   /**
-   * How long all the store calls of one tool call may take together (S26.3, the storage's `deadlineMs`),
-   * counted from the `startedAt` a method is given, else from when it is called. None when left out.
+   * How long one tool call may wait for this store in all (S26.3, the storage's `deadlineMs`), counted by
+   * the `StoreCall` a method is given (one per tool call), else by one of its own. None when left out.
    */
   deadlineMs?: number;
 }
@@ -99,20 +101,19 @@ export class ResultHandleStore {
   }
 
   async save(handle: string, value: unknown, owner: Owner): Promise<void> {
-    const startedAt = Date.now();
     const json = await serializeAnswerInTurns(value, { pieceBytes: this.pieceBytes });
     const sealed = await this.seal(handle, json, owner);
     json.release(); // encrypted: its buffers may take the next answer
-    await this.put(sealed, startedAt);
+    await this.put(sealed);
   }
 
   /**
-   * The storage as one tool call started at `startedAt` (epoch ms) uses it: every store call it makes ends
-   * within the `deadlineMs` counted from then, and none starts after (S26.3).
+   * The storage as one tool call (`call`) uses it: all the store calls it makes wait at most `deadlineMs`
+   * together, and none starts once that is spent (S26.3).
    */
-  private storageFrom(startedAt: number | undefined): NamespacedStorage {
+  private storageFor(call: StoreCall | undefined): NamespacedStorage {
     const { deadlineMs } = this.options;
-    return deadlineMs === undefined ? this.storage : withinDeadline(this.storage, (startedAt ?? Date.now()) + deadlineMs);
+    return deadlineMs === undefined ? this.storage : withinDeadline(this.storage, call ?? new StoreCall(), deadlineMs);
   }
 
   /**
@@ -167,12 +168,12 @@ export class ResultHandleStore {
    * the index or whole record still ends reads at the TTL. A storage that takes an answer's records
    * together (in-process memory) keeps one lifetime for them, drawn the same way.
    */
-  async put(sealed: SealedAnswer, startedAt?: number): Promise<void> {
+  async put(sealed: SealedAnswer, call?: StoreCall): Promise<void> {
     const main = sealed.records[0]!.key;
     this.recent.remove(main);
     const extra = randomBytes(sealed.records.length);
     const ttl = (at: number) => this.ttlSeconds + 1 + (extra[at]! % MAX_EXTRA_SECONDS);
-    const storage = this.storageFrom(startedAt);
+    const storage = this.storageFor(call);
     try {
       if (storage.setTogether) await storage.setTogether(sealed.records, ttl(0), sealed.owner);
       else await Promise.all(sealed.records.map((record, at) => storage.set(record.key, record.value, ttl(at))));
@@ -204,19 +205,19 @@ export class ResultHandleStore {
    * `readShared` (`shared`) or `read` (with `select`, only the items it selects), and when the handle
    * expires (S15.4 `ttlMs`). `charge` is told what the read decrypts and parses before it does (S21.1);
    * what it throws ends the read and comes out of this call. Its store calls, those of a streamed answer's
-   * later batches included, end within `deadlineMs` of `startedAt`, the tool call's start (S26.3).
+   * later batches included, count against the tool call's `call` (S26.3).
    */
-  async readWithExpiry(handle: string, owner: Owner, select: Selector | undefined, shared: boolean, charge?: ReadCharge, startedAt?: number): Promise<StoredValue | undefined> {
-    return this.load(handle, owner, shared, select, charge, startedAt);
+  async readWithExpiry(handle: string, owner: Owner, select: Selector | undefined, shared: boolean, charge?: ReadCharge, call?: StoreCall): Promise<StoredValue | undefined> {
+    return this.load(handle, owner, shared, select, charge, call);
   }
 
   private keysFor(handle: string, owner: Owner): Promise<AnswerKeys> {
     return this.keys.get(handle, owner, () => AnswerKeys.derive(handle, owner, this.crypto, this.scope));
   }
 
-  private async load(handle: string, owner: Owner, shared: boolean, select: Selector | undefined, charge?: ReadCharge, startedAt?: number): Promise<StoredValue | undefined> {
+  private async load(handle: string, owner: Owner, shared: boolean, select: Selector | undefined, charge?: ReadCharge, call?: StoreCall): Promise<StoredValue | undefined> {
     if (!isUuidV4(handle)) return undefined;
-    const storage = this.storageFrom(startedAt);
+    const storage = this.storageFor(call);
     const keys = await this.keysFor(handle, owner);
     const main = await storage.get(keys.storageKey);
     if (!main) return undefined;

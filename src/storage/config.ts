@@ -35,9 +35,9 @@ type KnownDriver = typeof memoryDriver | typeof indexedDbDriver | typeof redisDr
  * - `{ type: "custom", storage }`: any object with `get`, `set`, `delete` and `close` (S9.0), every build.
  *
  * Every type takes `timeoutMs` (default 3000): a slower store call counts as failed, and the answer is
- * sent whole; and `deadlineMs` (default 3000, or `timeoutMs` when longer): all the store calls of one tool
- * call end by then (S26.3), so a slow store ends a query with `RESULT_STORE_UNAVAILABLE` and a fold sends
- * the answer whole, however many calls each would have taken. In the page build, `redis`, `sqlite`, `upstash` and `vercel-kv` make `init` throw
+ * sent whole; and `deadlineMs` (default 3000, or `timeoutMs` when longer): how long one tool call may wait
+ * for its store in all (S26.3), so a slow store ends a query with `RESULT_STORE_UNAVAILABLE` and a fold
+ * sends the answer whole, however many store calls each would have made. In the page build, `redis`, `sqlite`, `upstash` and `vercel-kv` make `init` throw
  * `BrowserStoreUnavailableError`. In the edge build (Workers, S17.1) `auto` is memory, `upstash`,
  * `vercel-kv` and `custom` run, and `redis`, `sqlite` and `indexeddb` make `init` throw
  * `EdgeStoreUnavailableError`.

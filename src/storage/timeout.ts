@@ -41,18 +41,45 @@ export function withTimeout(storage: NamespacedStorage, ms: number): NamespacedS
 }
 
 /**
- * The same storage for the store calls of one tool call (S26.3): each call must end by `deadline` (epoch
- * ms), whatever `timeoutMs` each may take; one that would start later fails at once. A write the deadline
- * gives up on is undone when it ends, as with the timeout. Deletes pass as they are: they undo writes.
+ * What one tool call has waited for its stores (S26.3): the time during which at least one of its store
+ * calls was under way, across every store, piece and reference it reads. Work between store calls (a
+ * filter evaluating a batch) does not count: the cost meter bounds that (S21.1).
  */
-export function withinDeadline(storage: NamespacedStorage, deadline: number): NamespacedStorage {
-  const message = (operation: string) => `the store calls of this tool call took longer than its storage deadlineMs; ${operation} not done`;
+export class StoreCall {
+  private spent = 0;
+  private pending = 0;
+  private since = 0;
+
+  /** Milliseconds waited so far. */
+  waited(): number {
+    return this.spent + (this.pending > 0 ? Date.now() - this.since : 0);
+  }
+
+  /** Runs `promise` as one of this call's store calls: counted while under way. */
+  track<T>(promise: Promise<T>): Promise<T> {
+    if (this.pending++ === 0) this.since = Date.now();
+    const end = () => {
+      if (--this.pending === 0) this.spent += Date.now() - this.since;
+    };
+    promise.then(end, end);
+    return promise;
+  }
+}
+
+/**
+ * The same storage for the store calls of one tool call (S26.3): together they wait at most `deadlineMs`
+ * (`call` counts what was waited), whatever `timeoutMs` each may take; once it is spent, a store call
+ * fails at once. A write it gives up on is undone when it ends, as with the timeout. Deletes pass as they
+ * are: they undo writes.
+ */
+export function withinDeadline(storage: NamespacedStorage, call: StoreCall, deadlineMs: number): NamespacedStorage {
+  const message = (operation: string) => `this tool call has waited ${deadlineMs} ms for its store in all (storage deadlineMs); ${operation} not done`;
   const refused = (operation: string) => Promise.reject(new StoreTimeoutError(operation, 0, message(operation)));
-  const left = () => deadline - Date.now();
+  const left = () => deadlineMs - call.waited();
   const bound =
     <T>(operation: string) =>
     (promise: Promise<T>): Promise<T> =>
-      withinTimeout(promise, Math.max(1, left()), operation, message(operation));
+      withinTimeout(call.track(promise), Math.max(1, left()), operation, message(operation));
   return {
     get: (key) => (left() <= 0 ? refused("get") : bound<Uint8Array | undefined>("get")(storage.get(key))),
     set: (key, value, ttl) => (left() <= 0 ? refused("set") : boundedWrite(storage, [key], storage.set(key, value, ttl), bound("set"))),

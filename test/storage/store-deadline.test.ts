@@ -115,6 +115,22 @@ describe("S26.3 a deadline over all the store calls of one call", () => {
     }
   }, 30_000);
 
+  it("the deadline counts waiting for the store, not the call's own work: deadlineMs 100 over a fast store still answers a long filter", async () => {
+    const quick = await startAttackBench({ thresholdBytes: 16_384, storage: { type: "memory", deadlineMs: 100 } });
+    try {
+      quick.answer.next = answer;
+      const handle = handleOf(await quick.alice("report"))!;
+      const started = performance.now();
+      const result = await quick.alice("result_query", { handle, path: "$.rows[?@.id == 99999].name" });
+      const ms = performance.now() - started;
+      console.log(`S26.3 deadlineMs 100 over memory: a 10 MB filter answered ${codeOf(result) ?? "its value"} in ${Math.round(ms)} ms`);
+      expect(result.structuredContent).toMatchObject({ total: 1 });
+      expect(ms).toBeGreaterThan(100); // longer than the deadline, all of it work, not waiting
+    } finally {
+      await quick.close();
+    }
+  }, 30_000);
+
   it("deadlineMs 1500: the same filter is refused within 2 s (S21.5)", async () => {
     const tight = await startAttackBench({ thresholdBytes: 16_384, storage: { type: "custom", storage: store, deadlineMs: 1500 } });
     try {

@@ -15,7 +15,7 @@ import { searchQuerySliced } from "../search/search-query.js";
 import { answerPlan, answerPlanSliced, parseQueryArguments, searchWithFields, type QueryResult } from "../query.js";
 import { ANNOTATIONS, describeResultQuery, INPUT_JSON_SCHEMA, OUTPUT_JSON_SCHEMA, passThroughSchema } from "./listing.js";
 import { CostMeter } from "../cost.js";
-import type { ResultHandleStore, StoredValue } from "../../records/store.js";
+import { StoreCall, type ResultHandleStore, type StoredValue } from "../../records/store.js";
 import { textResult, type ToolResult } from "../../util/tool-result.js";
 import { jsonSize, withKnownSizes } from "../../util/size.js";
 import { withNotes } from "../refusals/notes.js";
@@ -82,7 +82,7 @@ export class ResultQueryTool {
 
   /** `query`, and when the handle expires (epoch ms): a resource read says how long its answer holds (S15.4). */
   async queryUntil(rawArgs: unknown, owner: OwnerOf, client?: string): Promise<{ result: QueryResult; expiresAt: number }> {
-    const startedAt = Date.now(); // the call's store calls end within deadlineMs of this (S26.3)
+    const storeCall = new StoreCall(); // what the call waits for its stores, in all (S26.3)
     const args = parseQueryArguments(rawArgs);
     const plan = planPath(args.path); // parsed once, whatever the number of instances; the store reads what it selects
     if (args.aggregate) aggregatePlan(plan); // a path an aggregate cannot run over is refused before anything is read (S24.1)
@@ -92,7 +92,7 @@ export class ResultQueryTool {
       const limit = sliceBytes(source.config, hostCutOf(source.config, client));
       return limit === source.config.thresholdBytes ? source.config : { ...source.config, thresholdBytes: limit };
     };
-    let found = await this.find(args.handle, owner, (source) => selectorFor(plan, args, { kind: "page", thresholdBytes: configOf(source).thresholdBytes }), "shared", meterOf, startedAt);
+    let found = await this.find(args.handle, owner, (source) => selectorFor(plan, args, { kind: "page", thresholdBytes: configOf(source).thresholdBytes }), "shared", meterOf, storeCall);
     const config = configOf(found.source);
     const meter = meterOf(found.source); // one meter for all the call does (S21.1): its reads, the summary's check, the query
     if (found.summary) {
@@ -103,7 +103,7 @@ export class ResultQueryTool {
       } catch (error) {
         if (error instanceof ResultQueryError && error.code === "RESULT_SLICE_TOO_LARGE") throw error;
       }
-      found = await this.readWhole(args.handle, owner, found.source, meter, startedAt);
+      found = await this.readWhole(args.handle, owner, found.source, meter, storeCall);
     }
     if (found.value instanceof StreamedAnswer) {
       const streamed = await answerOverBatches(found.value, plan, args, config, found.source.workers, meter);
@@ -125,8 +125,8 @@ export class ResultQueryTool {
    * `owner` from any instance's store exactly as `query` reads it; anything that does not resolve throws
    * the `ResultQueryError` that `result_query` would answer for that handle and path, with its text. Read
    * afresh (`fresh`), the tool that receives it may change it without touching what later queries see;
-   * `shared` serves a reader that only looks (a resource read). `startedAt`: when the tool call began, for
-   * its store deadline over all its references (S26.3); now when left out. `meters`: the call's, shared by
+   * `shared` serves a reader that only looks (a resource read). `storeCall`: the tool call's, so its store
+   * deadline spans all its references (S26.3); one of its own when left out. `meters`: the call's, shared by
    * all its references (S26.2); fresh when left out.
    */
   async referenced(
@@ -134,7 +134,7 @@ export class ResultQueryTool {
     path: unknown,
     owner: OwnerOf,
     read: "fresh" | "shared" = "fresh",
-    startedAt = Date.now(),
+    storeCall = new StoreCall(),
     meters: CallMeters = callMeters(),
   ): Promise<{ value: unknown; expiresAt: number }> {
     const args = parseQueryArguments({ handle, path });
@@ -146,7 +146,7 @@ export class ResultQueryTool {
       bytes = selectionBytes(selection, lists, strings, objects);
       return selection;
     };
-    const found = await this.find(args.handle, owner, () => select, read, meters, startedAt);
+    const found = await this.find(args.handle, owner, () => select, read, meters, storeCall);
     const meter = meters(found.source); // the holding instance's limit (S21.1), charged with the read already, and with the call's other references (S26.2)
     meter.charge("references", bytes);
     return { value: await reference.value(found.value, meter), expiresAt: found.expiresAt };
@@ -164,27 +164,27 @@ export class ResultQueryTool {
    * reference of a call is sized before the first is read. Throws what `referenced` would for a handle
    * that does not resolve.
    */
-  async referenceBytes(handle: unknown, path: unknown, owner: OwnerOf, startedAt = Date.now()): Promise<number> {
+  async referenceBytes(handle: unknown, path: unknown, owner: OwnerOf, storeCall = new StoreCall()): Promise<number> {
     const args = parseQueryArguments({ handle, path });
     const reference = planReference(path === undefined ? undefined : args.path);
     let bytes = 0;
     const sized: Selector = (lists, strings, objects) => ((bytes = selectionBytes(reference.select(lists, strings, objects), lists, strings, objects)), "none");
-    await this.find(args.handle, owner, () => sized, "shared", undefined, startedAt);
+    await this.find(args.handle, owner, () => sized, "shared", undefined, storeCall);
     return bytes;
   }
 
   /** The JSON size of the whole answer, from its summary (S16.4): what a whole read would cost, known before it (S21.3). */
-  async answerBytes(handle: string, owner: OwnerOf, startedAt = Date.now()): Promise<number> {
-    const found = await this.find(handle, owner, () => () => ({ summary: 0 }), "shared", undefined, startedAt);
+  async answerBytes(handle: string, owner: OwnerOf, storeCall = new StoreCall()): Promise<number> {
+    const found = await this.find(handle, owner, () => () => ({ summary: 0 }), "shared", undefined, storeCall);
     return withKnownSizes(() => jsonSize(found.value));
   }
 
   /** The whole answer from the instance that held it (after a summary read, S16.4); not found as `find` says it. */
-  private async readWhole(handle: string, owner: OwnerOf, source: HandleSource, meter: CostMeter, startedAt: number): Promise<StoredValue & { source: HandleSource }> {
+  private async readWhole(handle: string, owner: OwnerOf, source: HandleSource, meter: CostMeter, storeCall: StoreCall): Promise<StoredValue & { source: HandleSource }> {
     let found: StoredValue | undefined;
     try {
       const store = await source.store();
-      found = await store.readWithExpiry(handle, typeof owner === "function" ? owner(source) : owner, () => "all", true, chargeTo(meter), startedAt);
+      found = await store.readWithExpiry(handle, typeof owner === "function" ? owner(source) : owner, () => "all", true, chargeTo(meter), storeCall);
     } catch (error) {
       if (error instanceof ResultQueryError) throw error; // the call's meter refused the read (S21.1)
       throw storeUnavailable();
@@ -200,7 +200,7 @@ export class ResultQueryTool {
     selectFor: (source: HandleSource) => Selector,
     read: "shared" | "fresh",
     meterOf?: (source: HandleSource) => CostMeter,
-    startedAt = Date.now(),
+    storeCall = new StoreCall(),
   ): Promise<StoredValue & { source: HandleSource }> {
     // Every instance's store is asked at once, so a slow or hung store costs one timeout, not one per
     // instance; the first instance (in install order) that holds the handle answers.
@@ -210,7 +210,7 @@ export class ResultQueryTool {
         .store()
         .then((store) => {
           const who = typeof owner === "function" ? owner(source) : owner;
-          return store.readWithExpiry(handle, who, selectFor(source), read === "shared", meterOf && chargeTo(meterOf(source)), startedAt);
+          return store.readWithExpiry(handle, who, selectFor(source), read === "shared", meterOf && chargeTo(meterOf(source)), storeCall);
         })
         .then(
           (found): StoredValue | "not found" | "unavailable" => found ?? "not found",
