@@ -119,7 +119,7 @@ export class MemberWatch implements NodeWatch {
         for (at++; at < text.length && text.charCodeAt(at) !== 0x22; at++) if (text.charCodeAt(at) === 0x5c) at++;
         const owner = open[open.length - 1];
         if (text.charCodeAt(at + 1) === 0x3a && owner !== undefined && owner <= SAMPLED_OBJECTS && keys.size < SAMPLED_KEYS && (depth === undefined || open.length === depth)) {
-          keys.add(JSON.parse(text.slice(start, at + 1)) as string);
+          keys.add(stringAt(text, start, at));
         }
       } else if (char === 0x7b) {
         open.push(depth === undefined || open.length < depth ? ++this.tested[entry]! : Infinity);
@@ -143,7 +143,7 @@ export class MemberWatch implements NodeWatch {
       if (char === 0x22) {
         const start = at;
         for (at++; at < text.length && text.charCodeAt(at) !== 0x22; at++) if (text.charCodeAt(at) === 0x5c) at++;
-        if (depth !== 1 || text.charCodeAt(at + 1) !== 0x3a || JSON.parse(text.slice(start, at + 1)) !== name) continue;
+        if (depth !== 1 || text.charCodeAt(at + 1) !== 0x3a || stringAt(text, start, at) !== name) continue;
         const value = valueTokenAt(text, at + 2);
         if (value !== undefined) this.count(entry, value);
       } else if (char === 0x7b || char === 0x5b) depth++;
@@ -244,12 +244,21 @@ function valueTokenAt(text: string, at: number): Counted | undefined {
   if (char === 0x22) {
     let end = at + 1;
     for (; end < text.length && text.charCodeAt(end) !== 0x22; end++) if (text.charCodeAt(end) === 0x5c) end++;
-    return shortString(JSON.parse(text.slice(at, end + 1)) as string);
+    return shortString(stringAt(text, at, end));
   }
   if (char === 0x7b) return OBJECT;
   if (char === 0x5b) return LIST;
   const token = /^(?:-?\d+(?:\.\d+)?(?:[eE][+-]?\d+)?|true|false|null)/.exec(text.slice(at, at + 64))?.[0];
-  return token === undefined ? undefined : (JSON.parse(token) as Counted);
+  return token === undefined ? undefined : token === "true" ? true : token === "false" ? false : token === "null" ? null : Number(token);
+}
+
+/**
+ * The JSON string from the quote at `start` to the one at `end`, decoded: sliced as it stands unless it holds
+ * an escape. Batches left unparsed stay unparsed (S14.6): no JSON.parse per key of a batch.
+ */
+function stringAt(text: string, start: number, end: number): string {
+  const inner = text.slice(start + 1, end);
+  return inner.includes("\\") ? (JSON.parse(text.slice(start, end + 1)) as string) : inner;
 }
 
 /** Objects (`{` outside strings) in a JSON text from `from`. */

@@ -101,3 +101,25 @@ describe("S25.1 over a list read batch by batch, and counted on batch workers", 
     }
   }, 60_000);
 });
+
+describe("S25.1 values written with escapes, over a list kept in batches", () => {
+  it("are named in the note as their JSON decodes them", async () => {
+    const owner: Owner = { session: "s-escapes", caller: "reader" };
+    const config = { thresholdBytes: 16_384, preview: { chars: 60 } } as ResultHandlesConfig;
+    const labels = ['Say "hi"', "back\\slash", "tab\there", "plain"];
+    const value = { rows: Array.from({ length: 5_000 }, (_, i) => ({ id: i, label: labels[i % 4] })) };
+    const store = new ResultHandleStore(new MemoryStorage("escapes", { maxBytes: 64 * 1024 * 1024 }), 60, { pieceBytes: 16 * 1024 });
+    const tool = new ResultQueryTool(() => [{ config, store: async () => store }]);
+    const handle = store.newHandle();
+    await store.save(handle, value, owner);
+    try {
+      const got = await tool.query({ handle, path: "$.rows[?@.label == 123456789]" }, owner);
+      expect(got.total).toBe(0);
+      const seen = valuesSeen(value.rows, "label");
+      expect(got.note).toContain(`in $.rows is ${seen}`);
+      expect(seen).toContain(JSON.stringify('Say "hi"')); // the oracle's own JSON of the decoded value
+    } finally {
+      await store.onShutdown();
+    }
+  });
+});
