@@ -199,7 +199,8 @@ function* writeObject(writer: PieceWriter, object: JsonObject, path: string[], l
   const ownAt: number[] = [];
   for (let i = 0; i < keys.length; i++) {
     const member = object[keys[i]!];
-    if ((Array.isArray(member) && !hasToJson(member)) || isLongString(member, writer.batchChars) || (path.length + 1 < LIST_DEPTH && isSerialisedByKeys(member))) ownAt.push(i);
+    // An empty list is never indexed (`worthIndexing`): it goes with its neighbours' text (S26.8: 1,048,576 of them folded at 7.6× one JSON.stringify).
+    if ((Array.isArray(member) && member.length > 0 && !hasToJson(member)) || isLongString(member, writer.batchChars) || (path.length + 1 < LIST_DEPTH && isSerialisedByKeys(member))) ownAt.push(i);
   }
   if (ownAt.length === 0) return void writer.write(JSON.stringify(object));
   writer.write("{");
