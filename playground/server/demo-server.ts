@@ -173,7 +173,7 @@ export async function startDemoServer(options: DemoServerOptions = {}): Promise<
     // S25.4: a page on this machine (another loopback port: an MCP Apps host, `npm run host`) may call the
     // demo from the browser. Only loopback origins get here (the check above), and only they get CORS headers.
     const origin = request.headers.get("origin");
-    const cors = origin ? corsHeaders(origin) : undefined;
+    const cors = origin && isLoopbackOrigin(origin) ? corsHeaders(origin) : undefined;
     if (request.method === "OPTIONS") {
       if (!cors) return new Response(null, { status: 204, headers: { Allow: "GET, POST, DELETE, OPTIONS" } });
       return new Response(null, { status: 204, headers: { ...cors, ...PREFLIGHT_HEADERS } });
@@ -228,7 +228,26 @@ const PREFLIGHT_HEADERS = {
   "Access-Control-Max-Age": "600",
 };
 
-/** CORS headers for a loopback origin (the rebinding check has refused every other one before this). */
+/**
+ * S25.4: whether `origin` is a loopback web origin as a browser sends it: http or https, host localhost,
+ * 127.0.0.1 or [::1], any port, and nothing else. The rebinding check lets more through (it compares only the
+ * URL's host name): other schemes whose host is localhost (`tauri://localhost`, `capacitor://localhost`,
+ * `app://localhost`: apps' web views), and texts that are no serialized origin (`http://evil.example@localhost`,
+ * `http://localhost\@evil.example`, `http://127.1`); none of these gets CORS headers.
+ */
+function isLoopbackOrigin(origin: string): boolean {
+  let url: URL;
+  try {
+    url = new URL(origin);
+  } catch {
+    return false;
+  }
+  return (url.protocol === "http:" || url.protocol === "https:") && url.origin === origin && LOOPBACK_HOSTS.has(url.hostname);
+}
+
+const LOOPBACK_HOSTS = new Set(["localhost", "127.0.0.1", "[::1]"]);
+
+/** CORS headers for a loopback origin (isLoopbackOrigin; the rebinding check has refused other hosts before). */
 function corsHeaders(origin: string): Record<string, string> {
   return {
     "Access-Control-Allow-Origin": origin,

@@ -251,6 +251,44 @@ describe("S11.1 HTTP", () => {
   });
 });
 
+describe("S25.4 CORS for loopback web origins only", () => {
+  // A preflight as a browser sends it, with an Origin header fetch would not let a test forge.
+  const preflight = (origin: string) =>
+    new Promise<{ status: number; allowOrigin: string | undefined }>((resolve, reject) => {
+      const headers = { origin, "access-control-request-method": "POST", "access-control-request-headers": "content-type" };
+      const req = request(demo.url, { method: "OPTIONS", headers }, (res) => {
+        res.resume();
+        const allow = res.headers["access-control-allow-origin"];
+        resolve({ status: res.statusCode ?? 0, allowOrigin: Array.isArray(allow) ? allow.join(",") : allow });
+      });
+      req.on("error", reject);
+      req.end();
+    });
+
+  it("answers a loopback page's preflight with its own origin, any port, http or https", async () => {
+    for (const origin of ["http://localhost:5174", "http://127.0.0.1", "https://localhost:8443", "http://[::1]:9"]) {
+      expect(await preflight(origin), origin).toEqual({ status: 204, allowOrigin: origin });
+    }
+  });
+
+  it("gives no CORS header to another scheme on localhost or to a text that is no origin a browser sends", async () => {
+    // Each passes the rebinding check (it compares the URL's host name only); none is a loopback web page.
+    const origins = [
+      "tauri://localhost", "capacitor://localhost", "app://localhost", "chrome-extension://localhost", "ftp://localhost",
+      "http://evil.example@localhost", "http://localhost\\@evil.example", "http://localhost#@evil.example",
+      "http://localhost/path", "http://LOCALHOST:5174", "http://127.1", "http://0x7f000001", "http://localhost:80",
+    ];
+    for (const origin of origins) {
+      const { allowOrigin } = await preflight(origin);
+      expect(allowOrigin, origin).toBeUndefined();
+    }
+    // And the hosts the rebinding check refuses stay refused.
+    for (const origin of ["http://localhost.evil.example", "http://127.0.0.1.nip.io", "null", "file://", "http://[::1]@evil.example"]) {
+      expect(await preflight(origin), origin).toEqual({ status: 403, allowOrigin: undefined });
+    }
+  });
+});
+
 describe("S11.1 one log line per tools/call", () => {
   it("names the tool, the caller or anonymous, the bytes, and whether it folded", async () => {
     const alice = await client("2025", "demo-alice");
