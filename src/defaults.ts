@@ -110,7 +110,11 @@ export const DEFAULT_LIMITS = Object.freeze({ items: 20, keys: 20, chars: 2000, 
  * together, and of their example paths together (up to three a group; paths of 13-30 characters for 100,000
  * groups are 4-9 M). The answer holds at most `limit` groups; these bound what is counted to sort them.
  */
-export const AGGREGATE_LIMITS = Object.freeze({ groups: 100_000, keyChars: 8 * 1024 * 1024, exampleChars: 16 * 1024 * 1024 });
+export const AGGREGATE_LIMITS = Object.freeze({
+  groups: 100_000,
+  keyChars: 8 * 1024 * 1024,
+  exampleChars: 16 * 1024 * 1024,
+});
 /** `_meta` key of `result_query`'s `tools/list` entry: the largest answer it returns, in characters (S18.5). Claude Code reads it. */
 export const MAX_RESULT_SIZE_META_KEY = "anthropic/maxResultSizeChars";
 /** The most Claude Code accepts in `anthropic/maxResultSizeChars` (S18.5). */

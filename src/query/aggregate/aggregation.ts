@@ -154,7 +154,10 @@ export class Aggregation {
     if (group.examples.length < EXAMPLES) this.addExample(group, formatPath(node.location()));
   }
 
-  /** Keeps an example path, refused past `AGGREGATE_LIMITS.exampleChars` (100,000 groups of paths 3,000 characters long held 1 GB). */
+  /**
+   * Keeps an example path, refused past `AGGREGATE_LIMITS.exampleChars` together (20,000 groups of paths
+   * 3,000 characters long held 1.1 GB).
+   */
   private addExample(group: Group, path: string): void {
     this.exampleChars += path.length;
     if (this.exampleChars > AGGREGATE_LIMITS.exampleChars) throw this.tooManyGroups();
@@ -184,7 +187,8 @@ export class Aggregation {
     const member = JSON.stringify(groupMember(this.spec));
     const many =
       this.exampleChars > AGGREGATE_LIMITS.exampleChars
-        ? `groups whose example paths pass ${AGGREGATE_LIMITS.exampleChars} characters together (its nodes sit deep or under long keys)`
+        ? `groups whose example paths pass ${AGGREGATE_LIMITS.exampleChars} characters together ` +
+          "(its nodes sit deep or under long keys)"
         : this.groups.size + this.composites.size >= AGGREGATE_LIMITS.groups
           ? `more than ${AGGREGATE_LIMITS.groups} distinct values`
           : `distinct values longer than ${AGGREGATE_LIMITS.keyChars} characters together`;
@@ -249,7 +253,12 @@ export class Aggregation {
     }
     const result: AggregateResult = { path, groups, total: this.total, groupCount };
     if (end < groupCount) result.nextOffset = end;
-    if (note) result.note = note;
+    // A page past the last group says so (S18.2: no unexplained empty answer), naming the page that has groups.
+    const past = groupCount > 0 && offset >= groupCount
+      ? `offset ${offset} is past the ${groupCount} groups: offset 0 gives the first`
+      : undefined;
+    const notes = [note, past].filter((text) => text !== undefined);
+    if (notes.length > 0) result.note = notes.join("; ");
     if (jsonSize(result) > thresholdBytes) throw pageTooLarge(path, thresholdBytes, jsonSize(result), Math.max(0, groups.length - 1), offset);
     return result;
   }
@@ -347,7 +356,8 @@ function byCountThenKey(a: Group, b: Group): number {
   if (ranks !== 0) return ranks;
   if (typeof a.key === "number" && typeof b.key === "number") return a.key - b.key;
   if (typeof a.key === "boolean") return Number(a.key) - Number(b.key);
-  const [x, y] = typeof a.key === "string" ? [a.key, b.key as string] : [a.text!, b.text!]; // a list's or object's text was made once, not per comparison
+  // A list's or object's text was made once, with its group, not once per comparison.
+  const [x, y] = typeof a.key === "string" ? [a.key, b.key as string] : [a.text!, b.text!];
   return x < y ? -1 : x > y ? 1 : 0;
 }
 

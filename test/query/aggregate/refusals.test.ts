@@ -83,7 +83,10 @@ describe("S24.3 bounds: groups held, the page's size, paging", () => {
       offset = page.nextOffset;
     }
     expect(new Set(seen).size).toBe(7);
-    expect(await call({ path: "$.rows[*]", aggregate: { by: "owner" }, offset: 50 })).toMatchObject({ groups: [], total: 500, groupCount: 7 });
+    const past = await call({ path: "$.rows[*]", aggregate: { by: "owner" }, offset: 50 });
+    expect(past).toMatchObject({ groups: [], total: 500, groupCount: 7 });
+    expect(past.note).toBe("offset 50 is past the 7 groups: offset 0 gives the first"); // S18.2: not an unexplained empty page
+    expect((await call({ path: "$.rows[*]", aggregate: { by: "owner" }, offset: 6 })).note).toBeUndefined();
     expect(await call({ path: "$.rows[*]", aggregate: { by: "owner" }, page: 3, limit: 3 })).toMatchObject({ groups: [{ key: "user6" }], groupCount: 7 });
   });
 
