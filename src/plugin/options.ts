@@ -168,7 +168,7 @@ function resolveHostLimits(option: ResultHandlesOptions["hostLimits"]): Readonly
   if (option === undefined || option === "auto") return KNOWN_HOST_LIMITS;
   const given = Object.entries(option).map(([name, limit]): [string, HostLimit] => {
     const known = Object.hasOwn(KNOWN_HOST_LIMITS, name) ? KNOWN_HOST_LIMITS[name]!.host : undefined;
-    const units = Object.fromEntries(HOST_LIMIT_UNITS.filter((unit) => limit[unit] !== undefined).map((unit) => [unit, limit[unit]]));
+    const units = Object.fromEntries(HOST_LIMIT_UNITS.filter((unit) => ownUnit(limit, unit) !== undefined).map((unit) => [unit, limit[unit]]));
     return [name, Object.freeze({ host: known ?? name, ...units })];
   });
   // fromEntries defines own members: a host named "__proto__" or "constructor" is an entry like any other.
@@ -179,14 +179,14 @@ function resolveHostLimits(option: ResultHandlesOptions["hostLimits"]): Readonly
 function hostLimitIssues(input: unknown): ConfigurationIssue[] {
   const option = (input as { hostLimits?: unknown } | null | undefined)?.hostLimits;
   if (option === undefined || option === "auto" || option === false) return [];
-  if (!isPlainObject(option)) {
+  if (!isTable(option)) {
     return [{ path: "hostLimits", message: 'must be "auto", false, or an object of { bytes?, chars?, lines?, tokens? } by clientInfo.name' }];
   }
   const issues: ConfigurationIssue[] = [];
   for (const [name, limit] of Object.entries(option)) {
     const path = `hostLimits.${name}`;
     if (name.trim() === "") issues.push({ path: "hostLimits", message: "a host's clientInfo.name must not be empty" });
-    if (!isPlainObject(limit)) {
+    if (!isTable(limit)) {
       issues.push({ path, message: "must be an object with bytes, chars, lines or tokens (positive whole numbers)" });
       continue;
     }
@@ -199,9 +199,22 @@ function hostLimitIssues(input: unknown): ConfigurationIssue[] {
         issues.push({ path: `${path}.${unit}`, message: "must be a positive whole number" });
       }
     }
-    if (!HOST_LIMIT_UNITS.some((unit) => limit[unit] !== undefined)) issues.push({ path, message: "give at least one of bytes, chars, lines, tokens" });
+    if (!HOST_LIMIT_UNITS.some((unit) => ownUnit(limit, unit) !== undefined)) issues.push({ path, message: "give at least one of bytes, chars, lines, tokens" });
   }
   return issues;
+}
+
+/**
+ * S23.1: an object of entries, as a literal or JSON gives it. A Map, a Set or a Date holds no entries
+ * Object.entries sees: it was taken as an empty table (a Map of hosts silently changed nothing).
+ */
+function isTable(value: unknown): value is Record<string, unknown> {
+  return isPlainObject(value) && Object.prototype.toString.call(value) === "[object Object]";
+}
+
+/** A unit of a host's entry, its own member only: a unit inherited from a prototype was used unchecked. */
+function ownUnit(limit: object, unit: (typeof HOST_LIMIT_UNITS)[number]): unknown {
+  return Object.hasOwn(limit, unit) ? (limit as Record<string, unknown>)[unit] : undefined;
 }
 
 /** S18.6, S3.1: one threshold, in bytes or in tokens; both given is a problem named with the others. */

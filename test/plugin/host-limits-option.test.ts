@@ -55,6 +55,21 @@ describe("S23.1 hostLimits", () => {
     expect(message("hostLimits")).toContain("must not be empty");
   });
 
+  it("refuses a Map, a Set or a Date (no entries a table would give), and reads units as own members", () => {
+    const table = 'must be "auto", false, or an object of { bytes?, chars?, lines?, tokens? } by clientInfo.name';
+    // A Map of hosts was taken as an empty table: init accepted it and nothing folded for them.
+    expect(issuesOf({ hostLimits: new Map([["my-agent", { bytes: 4000 }]]) })).toEqual([{ path: "hostLimits", message: table }]);
+    expect(issuesOf({ hostLimits: new Set(["my-agent"]) })).toEqual([{ path: "hostLimits", message: table }]);
+    const entry = "must be an object with bytes, chars, lines or tokens (positive whole numbers)";
+    expect(issuesOf({ hostLimits: { "my-agent": new Date(0) } })).toEqual([{ path: "hostLimits.my-agent", message: entry }]);
+    // A unit inherited from a prototype was used without its check (-1 here): only own units count.
+    expect(issuesOf({ hostLimits: { "my-agent": Object.create({ bytes: -1 }) } })).toEqual([
+      { path: "hostLimits.my-agent", message: "give at least one of bytes, chars, lines, tokens" },
+    ]);
+    const bare = Object.assign(Object.create(null), { "my-agent": Object.assign(Object.create(null), { lines: 9 }) });
+    expect(ResultHandlesPlugin.init({ hostLimits: bare }).config.hostLimits["my-agent"]).toEqual({ host: "my-agent", lines: 9 });
+  });
+
   it.each([["yes"], [true], [[{ bytes: 1 }]], [null], [7]])("refuses hostLimits: %j", (hostLimits) => {
     expect(issuesOf({ hostLimits })).toEqual([{ path: "hostLimits", message: 'must be "auto", false, or an object of { bytes?, chars?, lines?, tokens? } by clientInfo.name' }]);
   });
