@@ -28,6 +28,7 @@ const COUNTS: Record<CostKind, string> = {
   decrypted: "bytes decrypted",
   parsed: "bytes parsed",
   references: "bytes of $result references resolved",
+  keyed: "characters of lists and objects grouped by (aggregate)",
 };
 
 /** How to narrow a call when `kind` cost most. */
@@ -38,15 +39,16 @@ const NARROWER: Record<CostKind, string> = {
   decrypted: "read a deeper path, a slice (offset and limit) or one list instead of the whole answer",
   parsed: "read a deeper path, a slice (offset and limit) or one list instead of the whole answer",
   references: "pass fewer or smaller references, for example one reference to a slice such as $.rows[0:1000]",
+  keyed: "group by a member whose values are strings, numbers or booleans (such as \"@.customer.country\"), not a list or object, or select fewer nodes",
 };
 
 export class CostMeter {
   /** Units charged so far, in all. */
   spent = 0;
   /** Units charged per kind. */
-  readonly by: Record<CostKind, number> = { nodes: 0, expressions: 0, regex: 0, decrypted: 0, parsed: 0, references: 0 };
+  readonly by: Record<CostKind, number> = { nodes: 0, expressions: 0, regex: 0, decrypted: 0, parsed: 0, references: 0, keyed: 0 };
   /** Counts per kind (nodes, bytes, …), for the refusal's text. */
-  readonly counts: Record<CostKind, number> = { nodes: 0, expressions: 0, regex: 0, decrypted: 0, parsed: 0, references: 0 };
+  readonly counts: Record<CostKind, number> = { nodes: 0, expressions: 0, regex: 0, decrypted: 0, parsed: 0, references: 0, keyed: 0 };
   /** Where the evaluation tells which named members it found (S18.2), when its query names some. */
   watch?: MemberWatch;
   /** When the calling thread was last let go (performance.now()). */
@@ -164,7 +166,15 @@ export class CostMeter {
 }
 
 /** The kinds of work an evaluation does on the calling thread, whose hold the meter watches (S21.4). */
-const HELD_BY: Record<CostKind, boolean> = { nodes: true, expressions: true, regex: true, decrypted: false, parsed: false, references: false };
+const HELD_BY: Record<CostKind, boolean> = {
+  nodes: true,
+  expressions: true,
+  regex: true,
+  decrypted: false,
+  parsed: false,
+  references: false,
+  keyed: true,
+};
 /** Evaluation charges between two reads of the clock for the hold (a charge is a node or an item: cheap). */
 const CHARGES_PER_LOOK = 1024;
 

@@ -36,7 +36,7 @@ function stepOf(segment: PathSegment): string | number {
 
 /** An aggregate over `answer` read whole, on this thread in one piece (what tests and a reference compare with). */
 export function aggregateWhole(answer: unknown, plan: NodelistPlan, spec: AggregateSpec, args: QueryArguments, thresholdBytes: number, meter?: CostMeter): AggregateResult {
-  const aggregation = new Aggregation(spec, plan.path, plan.compiled.watch);
+  const aggregation = new Aggregation(spec, plan.path, plan.compiled.watch, meter);
   return deepRefused(plan.path, () => {
     for (const node of selectNodes(plan.compiled, answer, plan.path, meter, aggregation.watch)) if (node !== PAUSED) aggregation.add(node);
     return aggregation.result(args, thresholdBytes);
@@ -45,7 +45,7 @@ export function aggregateWhole(answer: unknown, plan: NodelistPlan, spec: Aggreg
 
 /** `aggregateWhole` as a tool call runs it: letting other calls in whenever the meter says the thread was held long enough (S21.4). */
 export async function aggregateWholeSliced(answer: unknown, plan: NodelistPlan, spec: AggregateSpec, args: QueryArguments, thresholdBytes: number, meter: CostMeter): Promise<AggregateResult> {
-  const aggregation = new Aggregation(spec, plan.path, plan.compiled.watch);
+  const aggregation = new Aggregation(spec, plan.path, plan.compiled.watch, meter);
   if (meter.shouldYield()) await meter.letOthersIn();
   try {
     for (const node of selectNodes(plan.compiled, answer, plan.path, meter, aggregation.watch)) {

@@ -12,7 +12,8 @@
  * objects (by their JSON text). Only the page is built into the answer (S7.1, at most `limit` groups).
  */
 import { ResultQueryError } from "../../errors.js";
-import { AGGREGATE_LIMITS, DEFAULT_LIMITS } from "../../defaults.js";
+import type { CostMeter } from "../cost.js";
+import { AGGREGATE_LIMITS, COST_WEIGHTS, DEFAULT_LIMITS } from "../../defaults.js";
 import { isPlainObject, setOwn } from "../../util/json.js";
 import { cutForMessage } from "../../util/quote-argument.js";
 import { jsonSize } from "../../util/size.js";
@@ -58,6 +59,8 @@ const SAMPLED_KEYS = 1000;
 /** At most this many keys are named, nearest the missing name first (S14.5). */
 const NOTE_KEYS = 20;
 const EXAMPLES = 3;
+/** Characters of a list's or object's key text one node's visit pays for (S21.1): 300 / 20 = 15. */
+const KEY_CHARS_PER_NODE = COST_WEIGHTS.nodes / COST_WEIGHTS.keyed;
 
 export class Aggregation {
   private readonly groupMember: ((node: unknown) => unknown) | undefined;
@@ -83,6 +86,8 @@ export class Aggregation {
     /** The query as given: the answer's `path`, and what a refusal names. */
     private readonly query: string,
     watch?: WatchPlan,
+    /** The call's (or batch job's) meter: the JSON text of a list or object grouped by is charged to it (S21.1). */
+    private readonly meter?: CostMeter,
   ) {
     const by = groupMember(spec);
     this.groupMember = by === undefined ? undefined : memberReader(memberSteps(by));
@@ -170,7 +175,13 @@ export class Aggregation {
    */
   private groupOf(key: unknown, text?: string): Group {
     const composite = key !== null && typeof key === "object";
-    const group = composite ? this.composites.get((text ??= keyText(key, this.query))) : this.groups.get(key);
+    if (composite && text === undefined) {
+      text = keyText(key, this.query);
+      // Made once per node, its length is the work; what the node's visit already paid for is not charged
+      // again, so small keys ({ "n": 1 }) cost what the same filter costs (S24.3), long ones their length.
+      if (this.meter && text.length > KEY_CHARS_PER_NODE) this.meter.charge("keyed", text.length - KEY_CHARS_PER_NODE);
+    }
+    const group = composite ? this.composites.get(text!) : this.groups.get(key);
     if (group) return group;
     const chars = composite ? text!.length : typeof key === "string" ? key.length : 0;
     if (this.groups.size + this.composites.size >= AGGREGATE_LIMITS.groups || this.keyChars + chars > AGGREGATE_LIMITS.keyChars) throw this.tooManyGroups();

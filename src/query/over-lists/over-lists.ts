@@ -66,7 +66,7 @@ export async function answerOverBatches(
  */
 async function aggregateOverBatches(answer: StreamedAnswer, plan: NodelistPlan, args: QueryArguments, thresholdBytes: number, workers: BatchWorkers | undefined, meter: CostMeter): Promise<QueryResult | Exclude<BatchReading, "read">> {
   const items = plan.items!;
-  const aggregation = new Aggregation(args.aggregate!, plan.path, plan.compiled.watch);
+  const aggregation = new Aggregation(args.aggregate!, plan.path, plan.compiled.watch, meter);
   meter.watch = aggregation.watch; // what each batch visits is told to the one watch (S18.2)
   let ended: BatchReading | "stopped";
   try {

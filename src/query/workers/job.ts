@@ -79,7 +79,7 @@ export function countJob(job: CountJob): CountReply {
   const nodes: number[] = [];
   const steps: number[] = [];
   const meter = new CostMeter(BATCH_JOB_UNITS); // one job's share of a call (S21.1, S21.4): past it, it stops and says so
-  const aggregation = job.aggregate && new Aggregation(job.aggregate, job.query);
+  const aggregation = job.aggregate && new Aggregation(job.aggregate, job.query, undefined, meter);
   const take = aggregation && ((node: JsonPathNode) => aggregation.add(node));
   for (let i = 0; i < job.ranges.length / 3; i++) {
     const [first, from, to] = [job.ranges[3 * i]!, job.ranges[3 * i + 1]!, job.ranges[3 * i + 2]!];

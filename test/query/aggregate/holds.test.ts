@@ -3,10 +3,12 @@
 //   nodes under a long key, or deep, each have a long canonical path, and 2,000 groups under a key of
 //   100,000 characters held 200 MB for an answer of 120 KB; past the bound the call is refused naming a
 //   narrower one, and { count: true } still answers;
+// - the JSON text made of each list or object grouped by is charged to the call's meter (COST_WEIGHTS.keyed):
+//   by "@" over $..* makes the text of every subtree, 460 M characters for a 3.2 MB answer, 22 s uncharged;
 // - groups keyed by lists or objects are ordered by the JSON text each was given once, not one made per
 //   comparison: 100,000 of them held the thread 1.3-3.6 s in one piece to pick a page.
 import { describe, expect, it } from "vitest";
-import { MemoryStorage, ResultQueryError, type Owner } from "mcp-result-handles";
+import { MemoryStorage, ResultHandlesPlugin, ResultQueryError, type Owner } from "mcp-result-handles";
 import type { ResultHandlesConfig } from "../../../src/plugin/options.js";
 import { AGGREGATE_LIMITS } from "../../../src/defaults.js";
 import { countedQueries } from "../../helpers/store-queries.js";
@@ -61,4 +63,24 @@ describe("S24.3 an aggregate's holds", () => {
       expect(held, JSON.stringify(paging)).toBeLessThan(1000);
     }
   }, 120_000);
+
+  it("the text of lists and objects grouped by is charged: by \"@\" over $..* of nested copies is refused for its cost", async () => {
+    let nested: unknown = { leaf: "y".repeat(2000) };
+    for (let i = 0; i < 50; i++) nested = { a: nested };
+    const answer = Array.from({ length: 200 }, () => nested); // about 450 KB; $..* selects 10,200 nodes
+    const { config } = ResultHandlesPlugin.init({ costLimit: 100_000_000, storage: { type: "memory" } });
+    const setup = countedQueries(new MemoryStorage("aggregate-holds-keyed"), { config, owner });
+    const handle = await setup.fold(answer);
+    // The same nodes as a nodelist, and grouped by a string member, answer under the limit.
+    // Each item: 51 objects (the innermost has the leaf) and the leaf's string.
+    expect((await setup.tool.query({ handle, path: "$..*", limit: 1 }, owner)).total).toBe(200 * 52);
+    const byLeaf = await setup.tool.query({ handle, path: "$..*", aggregate: { by: "leaf" } }, owner);
+    const pairs = byLeaf.groups!.map((group) => [group.key, group.count]);
+    expect(pairs).toEqual([[null, 200 * 51], ["y".repeat(2000), 200]]);
+    // Grouped by each node itself: about 10,200 texts of 2 KB, 20 units a character, over the limit.
+    const error = await setup.tool.query({ handle, path: "$..*", aggregate: { by: "@" } }, owner).catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(ResultQueryError);
+    expect((error as ResultQueryError).message).toContain("characters of lists and objects grouped by (aggregate)");
+    expect((error as ResultQueryError).message).toContain("group by a member whose values are strings, numbers or booleans");
+  }, 60_000);
 });
