@@ -57,15 +57,18 @@ for (const [name, step] of reports) {
     fail(step, `${name} unreadable`);
     continue;
   }
-  let broken = 0;
-  if (name === "playwright.json") {
-    const { stats, errors = [] } = report;
-    passed += stats.expected;
-    broken = stats.unexpected + stats.flaky + errors.length;
-  } else {
-    passed += report.numPassedTests;
-    broken = report.numFailedTests + (report.numFailedTestSuites ?? 0);
+  // Counts read as whole numbers: a report that parses but holds none (null, {}, a stats-less Playwright
+  // report) is its step's failure too, never a crash of this line or a NaN in it.
+  const counts = name === "playwright.json"
+    ? [report?.stats?.expected, report?.stats?.unexpected, report?.stats?.flaky, (report?.errors ?? []).length]
+    : [report?.numPassedTests, report?.numFailedTests, report?.numFailedTestSuites ?? 0];
+  if (!counts.every((count) => Number.isInteger(count) && count >= 0)) {
+    fail(step, `${name} holds no test counts`);
+    continue;
   }
+  const [ran, ...bad] = counts;
+  passed += ran;
+  const broken = bad.reduce((sum, count) => sum + count, 0);
   failures += broken;
   if (broken > 0) fail(step, `${broken} failed`);
 }

@@ -85,6 +85,16 @@ describe("S25.5 npm test's last line (scripts/test-summary.mjs)", () => {
     expect(status).toBe(1);
   });
 
+  it("a report that parses but holds no counts is its step's failure, named on the line (null crashed it, {} gave NaN)", () => {
+    const reports = { ...everyReport, "vitest.json": "null", "vitest-attacks.json": "{}", "playwright.json": '{"errors":[]}' };
+    const { lines, status } = run(allPassed, reports);
+    expect(lines).toEqual([
+      "npm test: FAILED: vitest node (vitest.json holds no test counts); end-to-end (Playwright) (playwright.json holds no test counts); "
+        + "vitest attacks (vitest-attacks.json holds no test counts) (80 tests passed, 0 failed)",
+    ]);
+    expect(status).toBe(1);
+  });
+
   it("a failed build: names it and says the rest did not run", () => {
     const { lines, status } = run({ build: 2 }, {});
     expect(lines).toEqual(["npm test: FAILED: build (exit 2, the steps after it did not run) (0 tests passed, 0 failed)"]);
