@@ -75,6 +75,8 @@ export class Aggregation {
   private keyChars = 0;
   /** Characters of the example paths held: deep nodes or long keys make long paths (S24.3, `AGGREGATE_LIMITS`). */
   private exampleChars = 0;
+  /** Figures of the answer past the largest JSON number, given as null (said in the note). */
+  private readonly overflowed = new Set<string>();
   private readonly keys = new Set<string>();
   private objects = 0;
   private total = 0;
@@ -247,7 +249,8 @@ export class Aggregation {
     if (!this.groupMember) {
       const group = this.groups.get(null) ?? { key: null, count: 0, figures: this.figureMembers.flatMap(() => [0, 0, Infinity, -Infinity]), examples: [] };
       const result: AggregateResult = { path, value: this.figuresOf(group), total: this.total };
-      if (note) result.note = note;
+      const notes = [note, this.overflowNote()].filter((text) => text !== undefined);
+      if (notes.length > 0) result.note = notes.join("; ");
       return result;
     }
     const { offset, limit } = sliceWindow(args, DEFAULT_LIMITS.nodes);
@@ -268,7 +271,7 @@ export class Aggregation {
     const past = groupCount > 0 && offset >= groupCount
       ? `offset ${offset} is past the ${groupCount} groups: offset 0 gives the first`
       : undefined;
-    const notes = [note, past].filter((text) => text !== undefined);
+    const notes = [note, past, this.overflowNote()].filter((text) => text !== undefined);
     if (notes.length > 0) result.note = notes.join("; ");
     if (jsonSize(result) > thresholdBytes) throw pageTooLarge(path, thresholdBytes, jsonSize(result), Math.max(0, groups.length - 1), offset);
     return result;
@@ -284,12 +287,21 @@ export class Aggregation {
       if (member === undefined) continue;
       const f = 4 * figures.indexOf(member);
       const [n, sum, min, max] = group.figures.slice(f, f + 4) as [number, number, number, number];
-      out[figure] = figure === "sum" ? sum : n === 0 ? null : figure === "min" ? min : figure === "max" ? max : sum / n;
+      const value = figure === "sum" ? sum : n === 0 ? null : figure === "min" ? min : figure === "max" ? max : sum / n;
+      // Past the largest JSON number (a sum of numbers near 1e308): JSON would send null unexplained.
+      if (typeof value === "number" && !Number.isFinite(value)) this.overflowed.add(`${figure} of ${JSON.stringify(member)}`);
+      out[figure] = typeof value === "number" && !Number.isFinite(value) ? null : value;
     }
     const skipped: Record<string, number> = {};
     figures.forEach((member, m) => setOwn(skipped, member, group.count - group.figures[4 * m]!)); // "__proto__" is a member too
     out.skipped = skipped;
     return out;
+  }
+
+  /** What the answer gives as null because it passed the largest JSON number (S24.2: null means no number). */
+  private overflowNote(): string | undefined {
+    if (this.overflowed.size === 0) return undefined;
+    return `${[...this.overflowed].join(", ")} passed the largest JSON number (about 1.8e308) and ${this.overflowed.size > 1 ? "are" : "is"} given as null`;
   }
 
   /**

@@ -50,6 +50,20 @@ describe("S24.1 refusals name what works", () => {
     expect(both.message).toContain("give by or distinct, not both");
   });
 
+  it("S24.2: a sum past the largest JSON number is null and the note says why (null alone means no number)", async () => {
+    const setup = countedQueries(new MemoryStorage("aggregate-overflow"), { config, owner });
+    const huge = [{ g: "a", v: 1e308 }, { g: "a", v: 1e308 }, { g: "b", v: 1 }];
+    const handle = await setup.fold({ rows: huge });
+    const whole = await setup.tool.query({ handle, path: "$.rows[*]", aggregate: { sum: "v", avg: "v", max: "v" } }, owner);
+    expect(whole.value).toEqual({ count: 3, sum: null, avg: null, max: 1e308, skipped: { v: 0 } });
+    expect(whole.note).toBe('sum of "v", avg of "v" passed the largest JSON number (about 1.8e308) and are given as null');
+    const grouped = await setup.tool.query({ handle, path: "$.rows[*]", aggregate: { by: "g", sum: "v" } }, owner);
+    expect(grouped.groups!.map((group) => group.sum)).toEqual([null, 1]);
+    expect(grouped.note).toBe('sum of "v" passed the largest JSON number (about 1.8e308) and is given as null');
+    const plain = await setup.tool.query({ handle, path: "$.rows[2:]", aggregate: { sum: "v" } }, owner);
+    expect(plain.note).toBeUndefined();
+  });
+
   it("the answer runs the call that the refusals name", async () => {
     const { call } = await setUp();
     const groups = await call({ path: "$.rows[*]", aggregate: { by: "owner" } });
