@@ -164,20 +164,24 @@ function hookFilter(selector: FilterHook, entries: readonly number[], current: (
 /** `@…` queries of a filter expression, not those inside a nested query's own filters. */
 function relativeQueries(expression: unknown): JSONPathQuery[] {
   const found: JSONPathQuery[] = [];
+  for (const part of expressionParts(expression)) {
+    if (part instanceof RelativeQuery) found.push((part as unknown as { path: JSONPathQuery }).path);
+  }
+  return found;
+}
+
+/** Every part of a filter expression (json-p3's objects), depth first; a query of its own (`$.x`) is not entered. */
+function* expressionParts(expression: unknown): Generator<object> {
   const pending: unknown[] = [expression];
   const seen = new Set<object>();
   while (pending.length > 0) {
     const item = pending.pop();
     if (item === null || typeof item !== "object" || seen.has(item)) continue;
     seen.add(item);
-    if (item instanceof RelativeQuery) {
-      found.push((item as unknown as { path: JSONPathQuery }).path);
-      continue;
-    }
-    if ("segments" in item) continue; // a query of its own (`$.x` inside the filter)
+    if ("segments" in item) continue; // a query of its own
+    yield item;
     for (const [key, child] of Object.entries(item)) if (key !== "environment" && key !== "token") pending.push(child);
   }
-  return found;
 }
 
 const COMPARISONS = new Set(["==", "<", "<=", ">", ">="]);
@@ -188,22 +192,13 @@ const COMPARISONS = new Set(["==", "<", "<=", ">", ">="]);
  */
 function comparisonsIn(expression: unknown): Map<JSONPathQuery, Comparison> {
   const found = new Map<JSONPathQuery, Comparison>();
-  const pending: unknown[] = [expression];
-  const seen = new Set<object>();
-  while (pending.length > 0) {
-    const item = pending.pop();
-    if (item === null || typeof item !== "object" || seen.has(item)) continue;
-    seen.add(item);
-    if ("segments" in item) continue; // a query of its own
-    if (item instanceof InfixExpression) {
-      const { left, operator, right } = item as unknown as { left: unknown; operator: string; right: unknown };
-      if (COMPARISONS.has(operator)) {
-        const flipped: Record<string, string> = { "<": ">", "<=": ">=", ">": "<", ">=": "<=", "==": "==" };
-        if (left instanceof RelativeQuery && isLiteral(right)) found.set((left as unknown as { path: JSONPathQuery }).path, { operator, literal: literalOf(right) });
-        else if (right instanceof RelativeQuery && isLiteral(left)) found.set((right as unknown as { path: JSONPathQuery }).path, { operator: flipped[operator]!, literal: literalOf(left) });
-      }
-    }
-    for (const [key, child] of Object.entries(item)) if (key !== "environment" && key !== "token") pending.push(child);
+  for (const item of expressionParts(expression)) {
+    if (!(item instanceof InfixExpression)) continue;
+    const { left, operator, right } = item as unknown as { left: unknown; operator: string; right: unknown };
+    if (!COMPARISONS.has(operator)) continue;
+    const flipped: Record<string, string> = { "<": ">", "<=": ">=", ">": "<", ">=": "<=", "==": "==" };
+    if (left instanceof RelativeQuery && isLiteral(right)) found.set((left as unknown as { path: JSONPathQuery }).path, { operator, literal: literalOf(right) });
+    else if (right instanceof RelativeQuery && isLiteral(left)) found.set((right as unknown as { path: JSONPathQuery }).path, { operator: flipped[operator]!, literal: literalOf(left) });
   }
   return found;
 }
