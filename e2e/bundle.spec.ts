@@ -58,8 +58,10 @@ test("the page bundle's size, gzip (reported), and the batch worker's apart", ()
   // Two MCP SDK packages (client, server) and zod make most of it; then JSONPath (json-p3) and its
   // linear-time regex engine (re2js, S14.3): 211 KB measured when this bound was raised from 200 KB; then the
   // viewer's host side (ext-apps AppBridge, S19.4: about 19 KB) and sections 18 and 21 (hints from the
-  // answer, notes of empty answers, the cost meter: about 10 KB): 240.5 KB measured when raised to 250 KB.
-  expect(gzip).toBeLessThan(250_000);
+  // answer, notes of empty answers, the cost meter: about 10 KB): 240.5 KB measured when raised to 250 KB;
+  // then sections 23 to 26 (aggregates, host cuts, the notes of values seen, holds in wide objects: about
+  // 13 KB, all of it the package's own query code): 253.9 KB measured when raised to 262 KB.
+  expect(gzip).toBeLessThan(262_000);
   // The worker holds JSONPath and re2js again (a worker shares no code with the page): 62 KB measured.
   expect(worker).toBeGreaterThan(0);
   expect(worker).toBeLessThan(80_000);
