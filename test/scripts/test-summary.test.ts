@@ -22,7 +22,7 @@ let dir: string;
 afterEach(() => rmSync(dir, { recursive: true, force: true }));
 
 /** A scratch run: test-results/.started, the steps' exit statuses, and the reports named (passed, failed). */
-function run(steps: Record<string, number>, reports: Record<string, [number, number] | string>, args: string[] = ["npm test"]) {
+function run(steps: Record<string, number>, reports: Record<string, [number, number, number?] | string>, args: string[] = ["npm test"]) {
   dir = mkdtempSync(join(tmpdir(), "test-summary-"));
   const results = join(dir, "test-results");
   mkdirSync(results);
@@ -35,10 +35,10 @@ function run(steps: Record<string, number>, reports: Record<string, [number, num
       writeFileSync(join(results, name), counts);
       continue;
     }
-    const [passed, failed] = counts;
+    const [passed, failed, suites = 0] = counts;
     const report = name === "playwright.json"
       ? { stats: { expected: passed, unexpected: failed, flaky: 0 }, errors: [] }
-      : { numPassedTests: passed, numFailedTests: failed, numFailedTestSuites: 0 };
+      : { numPassedTests: passed, numFailedTests: failed, numFailedTestSuites: suites };
     writeFileSync(join(results, name), JSON.stringify(report));
   }
   const child = spawnSync(process.execPath, [script, ...args], { cwd: dir, encoding: "utf8" });
@@ -118,5 +118,13 @@ describe("S25.5 npm test's last line (scripts/test-summary.mjs)", () => {
     expect(child.stdout.trim().split("\n")).toHaveLength(1);
     expect(child.stdout).toMatch(/^npm test: FAILED: \(no step recorded/);
     expect(child.status).toBe(1);
+  });
+  it("counts a failed Vitest test once, not again for each describe around it; a file that did not load as one", () => {
+    // Vitest's report: one test failed inside two describe blocks gives numFailedTestSuites 2 beside it.
+    const oneTest = run({ ...allPassed, "vitest node": 1 }, { ...everyReport, "vitest.json": [899, 1, 2] });
+    expect(oneTest.lines).toEqual(["npm test: FAILED: vitest node (exit 1, 1 failed) (1059 tests passed, 1 failed)"]);
+    const noLoad = run({ ...allPassed, "vitest node": 1 }, { ...everyReport, "vitest.json": [899, 0, 1] });
+    expect(noLoad.lines).toEqual(["npm test: FAILED: vitest node (exit 1, 1 failed) (1059 tests passed, 1 failed)"]);
+    expect([oneTest.status, noLoad.status]).toEqual([1, 1]);
   });
 });
