@@ -187,19 +187,27 @@ function* expressionParts(expression: unknown): Generator<object> {
 const COMPARISONS = new Set(["==", "<", "<=", ">", ">="]);
 
 /**
- * S25.1: each relative query of a filter compared with a literal (`@.status == 'open'`, `1 < @.priority`):
- * its literal and operator. `!=` is left out: it selects what differs, so a type or case never empties it.
+ * S25.1: the filter's one comparison of an item's own member with a literal (`@.status == 'open'`,
+ * `1 < @.priority`): its literal and operator. Only a filter that is that comparison alone, on a member of
+ * the items themselves: its values seen are then every item's, the same whether the list is read whole,
+ * batch by batch (a batch left unparsed is read as text) or on the batch workers. Within `&&`, `||` or on
+ * a deeper member, which items are tested depends on the other terms and on the batches parsed, so no
+ * values are named. `!=` is left out: it selects what differs, so a type or case never empties it.
  */
 function comparisonsIn(expression: unknown): Map<JSONPathQuery, Comparison> {
   const found = new Map<JSONPathQuery, Comparison>();
-  for (const item of expressionParts(expression)) {
-    if (!(item instanceof InfixExpression)) continue;
-    const { left, operator, right } = item as unknown as { left: unknown; operator: string; right: unknown };
-    if (!COMPARISONS.has(operator)) continue;
-    const flipped: Record<string, string> = { "<": ">", "<=": ">=", ">": "<", ">=": "<=", "==": "==" };
-    if (left instanceof RelativeQuery && isLiteral(right)) found.set((left as unknown as { path: JSONPathQuery }).path, { operator, literal: literalOf(right) });
-    else if (right instanceof RelativeQuery && isLiteral(left)) found.set((right as unknown as { path: JSONPathQuery }).path, { operator: flipped[operator]!, literal: literalOf(left) });
-  }
+  const root = (expression as { expression?: unknown }).expression;
+  if (!(root instanceof InfixExpression)) return found;
+  const { left, operator, right } = root as unknown as { left: unknown; operator: string; right: unknown };
+  if (!COMPARISONS.has(operator)) return found;
+  const flipped: Record<string, string> = { "<": ">", "<=": ">=", ">": "<", ">=": "<=", "==": "==" };
+  const ownMember = (side: unknown) => {
+    if (!(side instanceof RelativeQuery)) return undefined;
+    const path = (side as unknown as { path: JSONPathQuery }).path;
+    return path.segments.length === 1 ? path : undefined;
+  };
+  const [member, literal, as] = ownMember(left) && isLiteral(right) ? [ownMember(left)!, right, operator] : ownMember(right) && isLiteral(left) ? [ownMember(right)!, left, flipped[operator]!] : [];
+  if (member && as) found.set(member, { operator: as, literal: literalOf(literal) });
   return found;
 }
 
