@@ -116,7 +116,7 @@ export class MemberWatch implements NodeWatch {
       const char = text.charCodeAt(at);
       if (char === 0x22) {
         const start = at;
-        for (at++; at < text.length && text.charCodeAt(at) !== 0x22; at++) if (text.charCodeAt(at) === 0x5c) at++;
+        at = closingQuote(text, at);
         const owner = open[open.length - 1];
         if (text.charCodeAt(at + 1) === 0x3a && owner !== undefined && owner <= SAMPLED_OBJECTS && keys.size < SAMPLED_KEYS && (depth === undefined || open.length === depth)) {
           keys.add(stringAt(text, start, at));
@@ -142,7 +142,7 @@ export class MemberWatch implements NodeWatch {
       const char = text.charCodeAt(at);
       if (char === 0x22) {
         const start = at;
-        for (at++; at < text.length && text.charCodeAt(at) !== 0x22; at++) if (text.charCodeAt(at) === 0x5c) at++;
+        at = closingQuote(text, at);
         if (depth !== 1 || text.charCodeAt(at + 1) !== 0x3a || stringAt(text, start, at) !== name) continue;
         const value = valueTokenAt(text, at + 2);
         if (value !== undefined) this.count(entry, value);
@@ -242,9 +242,7 @@ function kindOf(value: unknown): string {
 function valueTokenAt(text: string, at: number): Counted | undefined {
   const char = text.charCodeAt(at);
   if (char === 0x22) {
-    let end = at + 1;
-    for (; end < text.length && text.charCodeAt(end) !== 0x22; end++) if (text.charCodeAt(end) === 0x5c) end++;
-    return shortString(stringAt(text, at, end));
+    return shortString(stringAt(text, at, closingQuote(text, at)));
   }
   if (char === 0x7b) return OBJECT;
   if (char === 0x5b) return LIST;
@@ -261,13 +259,20 @@ function stringAt(text: string, start: number, end: number): string {
   return inner.includes("\\") ? (JSON.parse(text.slice(start, end + 1)) as string) : inner;
 }
 
+/** Where the JSON string opened by the quote at `open` closes (past an escaped quote), or the text's end. */
+function closingQuote(text: string, open: number): number {
+  let at = open + 1;
+  for (; at < text.length && text.charCodeAt(at) !== 0x22; at++) if (text.charCodeAt(at) === 0x5c) at++;
+  return at;
+}
+
 /** Objects (`{` outside strings) in a JSON text from `from`. */
 function countObjects(text: string, from: number): number {
   let count = 0;
   for (let at = from; at < text.length; at++) {
     const char = text.charCodeAt(at);
     if (char === 0x22) {
-      for (at++; at < text.length && text.charCodeAt(at) !== 0x22; at++) if (text.charCodeAt(at) === 0x5c) at++;
+      at = closingQuote(text, at);
     } else if (char === 0x7b) count++;
   }
   return count;
