@@ -12,10 +12,16 @@ const reexports = {
   name: "same-api-reexports",
   writeBundle() {
     for (const entry of sameApi) {
-      for (const [ext, target] of [["d.ts", "../node/index.js"], ["d.cts", "../node/index.cjs"]]) {
+      for (const [ext, target] of [
+        ["d.ts", "../node/index.js"],
+        ["d.cts", "../node/index.cjs"],
+      ]) {
         // Named apart: each entry defines its own plugin class and store opener, with the same declarations.
         const own = `export { ResultHandlesPlugin, createResultHandleStore, default } from "${target}";`;
-        writeFileSync(`dist/${entry}/index.${ext}`, `// The ${entry} build has the node build's API (S2).\nexport * from "${target}";\n${own}\n`);
+        writeFileSync(
+          `dist/${entry}/index.${ext}`,
+          `// The ${entry} build has the node build's API (S2).\nexport * from "${target}";\n${own}\n`,
+        );
       }
     }
   },
@@ -38,7 +44,11 @@ export default [
     external: (id) => nodeEntry.test(id) || id.startsWith("@frontmcp/"),
     output: [
       { file: "dist/frontmcp/index.d.ts", format: "es", paths: (id) => (nodeEntry.test(id) ? "../node/index.js" : id) },
-      { file: "dist/frontmcp/index.d.cts", format: "es", paths: (id) => (nodeEntry.test(id) ? "../node/index.cjs" : id) },
+      {
+        file: "dist/frontmcp/index.d.cts",
+        format: "es",
+        paths: (id) => (nodeEntry.test(id) ? "../node/index.cjs" : id),
+      },
     ],
     plugins: [dts()],
   },

@@ -27,7 +27,14 @@ export default defineConfig({
     emptyOutDir: true,
     lib: {
       // Each build's batch worker (S14.6) is a file of its own, started by URL next to the entry.
-      entry: { "node/index": "src/node/index.ts", "node/batch-worker": "src/node/batch-worker.ts", "browser/index": "src/browser/index.ts", "browser/batch-worker": "src/browser/batch-worker.ts", "edge/index": "src/edge/index.ts", "frontmcp/index": "src/frontmcp/index.ts" },
+      entry: {
+        "node/index": "src/node/index.ts",
+        "node/batch-worker": "src/node/batch-worker.ts",
+        "browser/index": "src/browser/index.ts",
+        "browser/batch-worker": "src/browser/batch-worker.ts",
+        "edge/index": "src/edge/index.ts",
+        "frontmcp/index": "src/frontmcp/index.ts",
+      },
       formats: ["es", "cjs"],
       fileName: (format, entryName) => `${entryName}.${format === "es" ? "js" : "cjs"}`,
     },
@@ -35,7 +42,20 @@ export default defineConfig({
       // node:* must stay external: library mode would silently replace them with empty stubs. The MCP Apps
       // server helpers (S19.1; 0.5 KB, no imports) are carried inside, so users need not install ext-apps.
       // The viewer's page (dist/viewer/, built after this) stays one file that every build imports lazily.
-      external: [/\/dist\/viewer\/viewer-html\.js$/, /^node:/, /^@frontmcp\//, /^zod(\/|$)/, /^@modelcontextprotocol\/(?!ext-apps\/server$)/, "ioredis", "better-sqlite3", /^@upstash\//, "idb-keyval", "json-p3", "re2js", "tokenx"],
+      external: [
+        /\/dist\/viewer\/viewer-html\.js$/,
+        /^node:/,
+        /^@frontmcp\//,
+        /^zod(\/|$)/,
+        /^@modelcontextprotocol\/(?!ext-apps\/server$)/,
+        "ioredis",
+        "better-sqlite3",
+        /^@upstash\//,
+        "idb-keyval",
+        "json-p3",
+        "re2js",
+        "tokenx",
+      ],
       output: { exports: "named" },
       // The CommonJS build has no import.meta: the one use (node/batch-workers.ts) asks for __filename first.
       checks: { emptyImportMeta: false },

@@ -10,7 +10,6 @@ const entry = (runtime: "node" | "browser") => ({
   replacement: fileURLToPath(new URL(`./src/${runtime}/index.ts`, import.meta.url)),
 });
 
-
 export default defineConfig({
   test: {
     reporters: ["default", "json"],

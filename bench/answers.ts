@@ -1,4 +1,7 @@
-/** The answers the bench folds: ticket rows of a given size, the awkward shapes of S4.8, the MCP answer forms. Runtime-neutral. */
+/**
+ * The answers the bench folds: ticket rows of a given size, the awkward shapes of S4.8, the MCP answer forms.
+ * Runtime-neutral.
+ */
 import { deepList, deepObject, mixedRows, wideObject, wideRows } from "./shapes.js";
 
 const ticket = (i: number) => ({
@@ -40,7 +43,10 @@ export type ShapeName = keyof typeof SHAPES;
 export const FORMS = ["structured", "text", "pretty"] as const;
 export type FormName = (typeof FORMS)[number];
 
-export function answerIn(form: FormName, value: unknown): { content?: { type: "text"; text: string }[]; structuredContent: Record<string, unknown> } {
+export function answerIn(
+  form: FormName,
+  value: unknown,
+): { content?: { type: "text"; text: string }[]; structuredContent: Record<string, unknown> } {
   const structuredContent = value as Record<string, unknown>;
   if (form === "structured") return { structuredContent };
   const text = form === "text" ? JSON.stringify(value) : JSON.stringify(value, null, 2);

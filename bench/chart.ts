@@ -40,11 +40,16 @@ const PANELS: Panel[] = [
       { size: "10 MB", limit: 0.2, label: "≤0.2", dy: 12 },
     ],
   },
-  { title: "repeated result_query / JSON.parse", pick: (r) => r.ratios.repeatQuery, goals: [{ size: "10 MB", limit: 0.02, label: "≤0.02", dy: 12 }] },
+  {
+    title: "repeated result_query / JSON.parse",
+    pick: (r) => r.ratios.repeatQuery,
+    goals: [{ size: "10 MB", limit: 0.02, label: "≤0.02", dy: 12 }],
+  },
 ];
 
 const escape = (text: string) => text.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;");
-const formName = (form: string) => ({ structured: "structuredContent", text: "text+structured", pretty: "pretty text" })[form] ?? form;
+const formName = (form: string) =>
+  ({ structured: "structuredContent", text: "text+structured", pretty: "pretty text" })[form] ?? form;
 
 export function drawChart(cases: readonly CaseResult[], context: { caption: string; http?: HttpResult }): string {
   const rows = cases.filter((r) => r.part === "sizes" && r.form !== "pretty");
@@ -67,17 +72,28 @@ export function drawChart(cases: readonly CaseResult[], context: { caption: stri
     const left = PANEL.left + index * (PANEL.width + PANEL.gap);
     const xOf = (size: string) => left + ((SIZES.indexOf(size) + 0.5) * PANEL.width) / SIZES.length;
     out.push(`<g><text x="${left}" y="${PANEL.top - 6}" font-weight="bold">${escape(panel.title)}</text>`);
-    out.push(`<rect x="${left}" y="${PANEL.top}" width="${PANEL.width}" height="${PANEL.height}" fill="none" stroke="#999"/>`);
+    out.push(
+      `<rect x="${left}" y="${PANEL.top}" width="${PANEL.width}" height="${PANEL.height}" fill="none" stroke="#999"/>`,
+    );
     for (const tick of TICKS) {
-      out.push(`<line x1="${left}" x2="${left + PANEL.width}" y1="${y(tick).toFixed(1)}" y2="${y(tick).toFixed(1)}" stroke="${tick === 1 ? "#888" : "#e4e4e4"}"/>`);
+      out.push(
+        `<line x1="${left}" x2="${left + PANEL.width}" y1="${y(tick).toFixed(1)}" y2="${y(tick).toFixed(1)}" stroke="${tick === 1 ? "#888" : "#e4e4e4"}"/>`,
+      );
       out.push(`<text x="${left - 4}" y="${(y(tick) + 4).toFixed(1)}" text-anchor="end" fill="#555">${tick}×</text>`);
     }
-    for (const size of SIZES) out.push(`<text x="${xOf(size).toFixed(1)}" y="${PANEL.top + PANEL.height + 15}" text-anchor="middle">${size}</text>`);
+    for (const size of SIZES)
+      out.push(
+        `<text x="${xOf(size).toFixed(1)}" y="${PANEL.top + PANEL.height + 15}" text-anchor="middle">${size}</text>`,
+      );
     for (const goal of panel.goals) {
       const gy = y(goal.limit).toFixed(1);
       const gx = xOf(goal.size);
-      out.push(`<line x1="${(gx - 26).toFixed(1)}" x2="${(gx + 26).toFixed(1)}" y1="${gy}" y2="${gy}" stroke="#d62728" stroke-width="2" stroke-dasharray="4 2"/>`);
-      out.push(`<text x="${(gx - 26).toFixed(1)}" y="${(Number(gy) + goal.dy).toFixed(1)}" fill="#d62728" font-weight="bold">${escape(goal.label)}</text>`);
+      out.push(
+        `<line x1="${(gx - 26).toFixed(1)}" x2="${(gx + 26).toFixed(1)}" y1="${gy}" y2="${gy}" stroke="#d62728" stroke-width="2" stroke-dasharray="4 2"/>`,
+      );
+      out.push(
+        `<text x="${(gx - 26).toFixed(1)}" y="${(Number(gy) + goal.dy).toFixed(1)}" fill="#d62728" font-weight="bold">${escape(goal.label)}</text>`,
+      );
     }
     for (const name of seriesNames) {
       const points = SIZES.flatMap((size) => {
@@ -86,15 +102,20 @@ export function drawChart(cases: readonly CaseResult[], context: { caption: stri
         return value === undefined ? [] : [[xOf(size), y(value)] as const];
       });
       if (!points.length) continue;
-      out.push(`<polyline fill="none" stroke="${color(name)}" stroke-width="1.8" points="${points.map(([px, py]) => `${px.toFixed(1)},${py.toFixed(1)}`).join(" ")}"/>`);
-      for (const [px, py] of points) out.push(`<circle cx="${px.toFixed(1)}" cy="${py.toFixed(1)}" r="3" fill="${color(name)}"/>`);
+      out.push(
+        `<polyline fill="none" stroke="${color(name)}" stroke-width="1.8" points="${points.map(([px, py]) => `${px.toFixed(1)},${py.toFixed(1)}`).join(" ")}"/>`,
+      );
+      for (const [px, py] of points)
+        out.push(`<circle cx="${px.toFixed(1)}" cy="${py.toFixed(1)}" r="3" fill="${color(name)}"/>`);
     }
     out.push(`</g>`);
   });
   seriesNames.forEach((name, index) => {
     const lx = PANEL.left + (index % 3) * 300;
     const ly = legendTop + Math.floor(index / 3) * 18;
-    out.push(`<line x1="${lx}" x2="${lx + 22}" y1="${ly - 4}" y2="${ly - 4}" stroke="${color(name)}" stroke-width="2.5"/>`);
+    out.push(
+      `<line x1="${lx}" x2="${lx + 22}" y1="${ly - 4}" y2="${ly - 4}" stroke="${color(name)}" stroke-width="2.5"/>`,
+    );
     out.push(`<text x="${lx + 28}" y="${ly}">${escape(name)}</text>`);
   });
   out.push(`<text x="${PANEL.left + 900}" y="${legendTop}" fill="#d62728">red: goal</text>`);

@@ -38,16 +38,23 @@ export async function runInChromium(
       },
     });
     // The bundle and what Vite emitted beside it (the batch worker, S14.6), from memory.
-    const files = new Map(readdirSync(outDir, { recursive: true, withFileTypes: true }).filter((entry) => entry.isFile()).map((entry) => {
-      const path = join(entry.parentPath, entry.name);
-      return [`/${relative(outDir, path).split(sep).join("/")}` as string, readFileSync(path)] as const;
-    }));
+    const files = new Map(
+      readdirSync(outDir, { recursive: true, withFileTypes: true })
+        .filter((entry) => entry.isFile())
+        .map((entry) => {
+          const path = join(entry.parentPath, entry.name);
+          return [`/${relative(outDir, path).split(sep).join("/")}` as string, readFileSync(path)] as const;
+        }),
+    );
     // Cross-origin isolated, so performance.now() has microseconds, not Chromium's 0.1 ms steps.
     const isolated = { "cross-origin-opener-policy": "same-origin", "cross-origin-embedder-policy": "require-corp" };
     const http = createServer((request, response) => {
       const file = files.get(request.url ?? "");
       if (file) response.writeHead(200, { "content-type": "text/javascript", ...isolated }).end(file);
-      else response.writeHead(200, { "content-type": "text/html", ...isolated }).end('<!doctype html><script type="module" src="/bench.js"></script>');
+      else
+        response
+          .writeHead(200, { "content-type": "text/html", ...isolated })
+          .end('<!doctype html><script type="module" src="/bench.js"></script>');
     });
     await new Promise<void>((resolve) => http.listen(0, "127.0.0.1", resolve));
     const browser = await chromium.launch({ executablePath: chromiumPath, args: chromiumArgs, headless: true });
@@ -56,20 +63,27 @@ export async function runInChromium(
       page.on("console", (message) => {
         const text = message.text();
         if (text.startsWith("bench-row ")) report(JSON.parse(text.slice("bench-row ".length)) as CaseResult);
-        else if (text.startsWith("bench-query ")) queries?.report(JSON.parse(text.slice("bench-query ".length)) as QueryPartResult);
+        else if (text.startsWith("bench-query "))
+          queries?.report(JSON.parse(text.slice("bench-query ".length)) as QueryPartResult);
         else if (message.type() === "error" || message.type() === "warning") console.error(`[page] ${text}`);
       });
       page.on("pageerror", (error) => console.error(`[page] ${error.message}`));
       await page.goto(`http://127.0.0.1:${(http.address() as AddressInfo).port}/`);
       await page.waitForFunction(() => typeof window.runBench === "function");
-      if (!(await page.evaluate(() => window.crossOriginIsolated))) console.error("[page] not cross-origin isolated: timer resolution is 0.1 ms");
-      const results = cases.length ? ((await page.evaluate((list) => window.runBench(list), cases as CaseSpec[])) as CaseResult[]) : [];
+      if (!(await page.evaluate(() => window.crossOriginIsolated)))
+        console.error("[page] not cross-origin isolated: timer resolution is 0.1 ms");
+      const results = cases.length
+        ? ((await page.evaluate((list) => window.runBench(list), cases as CaseSpec[])) as CaseResult[])
+        : [];
       const options = queries && { bytes: queries.bytes, rounds: queries.rounds };
       // BENCH_CPUPROFILE=<file> writes the page's CPU profile of the query part (for finding where time goes).
       const profile = process.env.BENCH_CPUPROFILE && options ? await page.context().newCDPSession(page) : undefined;
       if (profile) await profile.send("Profiler.enable").then(() => profile.send("Profiler.start"));
-      const queryRows = options ? ((await page.evaluate((o) => window.runQueries(o), options)) as QueryPartResult[]) : [];
-      if (profile) writeFileSync(process.env.BENCH_CPUPROFILE!, JSON.stringify((await profile.send("Profiler.stop")).profile));
+      const queryRows = options
+        ? ((await page.evaluate((o) => window.runQueries(o), options)) as QueryPartResult[])
+        : [];
+      if (profile)
+        writeFileSync(process.env.BENCH_CPUPROFILE!, JSON.stringify((await profile.send("Profiler.stop")).profile));
       return { version: browser.version(), results, queries: queryRows };
     } finally {
       await browser.close();

@@ -32,23 +32,31 @@ export async function runClusterPart(
     cluster: api.ResultHandlesPlugin.init({ thresholdBytes: 16_384, ttlSeconds: 120, storage: storage.cluster }),
   };
   const unfolded = { redis: 0, cluster: 0 };
-  for (const [name, plugin] of Object.entries(plugins)) plugin.logger = { warn: (message) => console.error(`[${name}] ${message.slice(0, 200)}`) };
+  for (const [name, plugin] of Object.entries(plugins))
+    plugin.logger = { warn: (message) => console.error(`[${name}] ${message.slice(0, 200)}`) };
   const fold = async (on: keyof typeof plugins) => {
-    const folded = await api.foldToolResult(plugins[on], { toolName: "bench", result: { structuredContent: value }, owner });
+    const folded = await api.foldToolResult(plugins[on], {
+      toolName: "bench",
+      result: { structuredContent: value },
+      owner,
+    });
     if (folded._meta?.[api.RESULT_HANDLE_META_KEY] === undefined) unfolded[on]++;
     return (folded.structuredContent as { handle?: string }).handle;
   };
   try {
     // Fresh handles for the reads, folded before the loop (see measure.ts).
     const unread = { redis: [] as (string | undefined)[], cluster: [] as (string | undefined)[] };
-    for (let i = 0; i < options.rounds + warmup; i++) for (const on of ["redis", "cluster"] as const) unread[on].push(await fold(on));
-    if (unfolded.redis || unfolded.cluster) throw new Error(`the 10 MB answer did not fold: ${JSON.stringify(unfolded)}`);
+    for (let i = 0; i < options.rounds + warmup; i++)
+      for (const on of ["redis", "cluster"] as const) unread[on].push(await fold(on));
+    if (unfolded.redis || unfolded.cluster)
+      throw new Error(`the 10 MB answer did not fold: ${JSON.stringify(unfolded)}`);
     const read = { path: "$.rows", offset: Math.floor(value.rows.length / 2), limit: 20 };
     const reader = (on: keyof typeof plugins) => {
       const tool = new api.ResultQueryTool(() => [plugins[on]]);
       return async () => {
         const slice = await tool.query({ ...read, handle: unread[on].pop() }, owner);
-        if (!Array.isArray(slice.value) || slice.value.length !== 20) throw new Error(`${on}: the read did not return 20 rows`);
+        if (!Array.isArray(slice.value) || slice.value.length !== 20)
+          throw new Error(`${on}: the read did not return 20 rows`);
       };
     };
     const times = await interleaved(
@@ -67,7 +75,9 @@ export async function runClusterPart(
       bytes: new TextEncoder().encode(json).byteLength,
       rounds: options.rounds,
       unfolded,
-      times: Object.fromEntries(Object.entries(times).map(([name, values]) => [name, spread(values)])) as ClusterPartResult["times"],
+      times: Object.fromEntries(
+        Object.entries(times).map(([name, values]) => [name, spread(values)]),
+      ) as ClusterPartResult["times"],
       ratios: {
         foldRedis: ratio(times.foldRedis, times.stringify),
         foldCluster: ratio(times.foldCluster, times.stringify),

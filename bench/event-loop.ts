@@ -11,11 +11,16 @@ import { ResultHandlesPlugin, ResultQueryTool, foldToolResult, type HandleSource
 import { ticketsOf } from "./answers.js";
 import { heldWhile } from "./timing.js";
 
-const args = Object.fromEntries(process.argv.slice(2).map((arg) => arg.replace(/^--/, "").split("=") as [string, string]));
+const args = Object.fromEntries(
+  process.argv.slice(2).map((arg) => arg.replace(/^--/, "").split("=") as [string, string]),
+);
 const rounds = Number(args.rounds ?? 5);
 const value = ticketsOf(10_000_000);
 const owner = { session: "bench-event-loop", caller: "bench" };
-const plugin = ResultHandlesPlugin.init({ thresholdBytes: 16_384, storage: { type: "memory", memory: { maxBytes: 2_000_000_000 } } });
+const plugin = ResultHandlesPlugin.init({
+  thresholdBytes: 16_384,
+  storage: { type: "memory", memory: { maxBytes: 2_000_000_000 } },
+});
 const workers = plugin.workers;
 if (!workers || !(await workers.warm())) throw new Error("this build has no batch workers here");
 const oneThread: HandleSource = { config: plugin.config, store: () => plugin.store() };
@@ -52,8 +57,14 @@ for (let round = 0; round < rounds + 1; round++) {
   }
 }
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
-console.log(`event loop held per query kind, the 10 MB ticket answer, memory store, ${process.version}, ${rounds} rounds`);
+console.log(
+  `event loop held per query kind, the 10 MB ticket answer, memory store, ${process.version}, ${rounds} rounds`,
+);
 for (const [kind, { ms, held, answer }] of Object.entries(figures)) {
-  console.log(`${kind.padEnd(28)} query ${median(ms).toFixed(1).padStart(7)} ms, held at most ${Math.max(...held).toFixed(1).padStart(6)} ms (median ${median(held).toFixed(1)} ms): ${answer}`);
+  console.log(
+    `${kind.padEnd(28)} query ${median(ms).toFixed(1).padStart(7)} ms, held at most ${Math.max(...held)
+      .toFixed(1)
+      .padStart(6)} ms (median ${median(held).toFixed(1)} ms): ${answer}`,
+  );
 }
 await plugin.onShutdown();

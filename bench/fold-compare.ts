@@ -1,6 +1,7 @@
 /**
  * Fold time of two checkouts side by side, interleaved in one process (so a loaded machine slows both
- * alike): the 1M-key object, the bench's 10 MB and 100 KB ticket answers and two S4.8 shapes, on a memory store (S16.4: member
+ * alike): the 1M-key object, the bench's 10 MB and 100 KB ticket answers and two S4.8 shapes, on a memory store (S16.4:
+ * member
  * batches must not cost the fold more than a few percent). Not part of `npm run bench`:
  *
  *   node --import tsx bench/fold-compare.ts --before=<checkout> [--after=.] [--rounds=9]
@@ -11,7 +12,9 @@ import type * as PublicApi from "mcp-result-handles";
 import { ticketsOf } from "./answers.js";
 import { deepObject, wideObject } from "./shapes.js";
 
-const args = Object.fromEntries(process.argv.slice(2).map((arg) => arg.replace(/^--/, "").split("=") as [string, string]));
+const args = Object.fromEntries(
+  process.argv.slice(2).map((arg) => arg.replace(/^--/, "").split("=") as [string, string]),
+);
 const rounds = Number(args.rounds ?? 9);
 const roots = { before: resolve(args.before ?? "."), after: resolve(args.after ?? ".") };
 const owner = { session: "bench-fold", caller: "bench" };
@@ -21,7 +24,11 @@ const plugins = Object.fromEntries(
   await Promise.all(
     Object.entries(roots).map(async ([name, root]) => {
       const api = (await import(pathToFileURL(`${root}/src/node/index.ts`).href)) as typeof PublicApi;
-      const plugin = api.ResultHandlesPlugin.init({ thresholdBytes: 16_384, ttlSeconds: 300, storage: { type: "memory", memory: { maxEntries: 2, maxBytes: 200_000_000 }, timeoutMs: 60_000 } });
+      const plugin = api.ResultHandlesPlugin.init({
+        thresholdBytes: 16_384,
+        ttlSeconds: 300,
+        storage: { type: "memory", memory: { maxEntries: 2, maxBytes: 200_000_000 }, timeoutMs: 60_000 },
+      });
       return [name, { api, plugin }] as const;
     }),
   ),
@@ -40,12 +47,19 @@ for (const [label, value] of answers) {
     for (const name of round % 2 ? ["before", "after"] : ["after", "before"]) {
       const { api, plugin } = plugins[name]!;
       const started = performance.now();
-      const folded = await api.foldToolResult(plugin, { toolName: "bench", result: { structuredContent: value as Record<string, unknown> }, owner });
-      if (!(folded.structuredContent as { handle?: string } | undefined)?.handle) throw new Error(`${name}: did not fold`);
+      const folded = await api.foldToolResult(plugin, {
+        toolName: "bench",
+        result: { structuredContent: value as Record<string, unknown> },
+        owner,
+      });
+      if (!(folded.structuredContent as { handle?: string } | undefined)?.handle)
+        throw new Error(`${name}: did not fold`);
       if (round > 0) times[name]!.push(performance.now() - started); // round 0 warms up
     }
   }
   const [before, after] = [median(times.before!), median(times.after!)];
-  console.log(`${label}: fold median before ${before.toFixed(2)} ms, after ${after.toFixed(2)} ms (${(((after - before) / before) * 100).toFixed(1)}%)`);
+  console.log(
+    `${label}: fold median before ${before.toFixed(2)} ms, after ${after.toFixed(2)} ms (${(((after - before) / before) * 100).toFixed(1)}%)`,
+  );
 }
 for (const { plugin } of Object.values(plugins)) await plugin.onShutdown();

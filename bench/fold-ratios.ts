@@ -10,11 +10,16 @@ import { ResultHandlesPlugin, foldToolResult } from "../src/node/index.js";
 import { deepChain, emptyLists, longString, rowsOf, wideObject } from "./shapes.js";
 import { heldWhile } from "./timing.js";
 
-const args = Object.fromEntries(process.argv.slice(2).map((arg) => arg.replace(/^--/, "").split("=") as [string, string]));
+const args = Object.fromEntries(
+  process.argv.slice(2).map((arg) => arg.replace(/^--/, "").split("=") as [string, string]),
+);
 const rounds = Number(args.rounds ?? 5);
 const owner = { session: "bench-fold-ratios", caller: "bench" };
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
-const plugin = ResultHandlesPlugin.init({ thresholdBytes: 16_384, storage: { type: "memory", memory: { maxEntries: 2, maxBytes: 1_000_000_000 }, timeoutMs: 120_000 } });
+const plugin = ResultHandlesPlugin.init({
+  thresholdBytes: 16_384,
+  storage: { type: "memory", memory: { maxEntries: 2, maxBytes: 1_000_000_000 }, timeoutMs: 120_000 },
+});
 
 const shapes: [key: string, label: string, bar: number, make: () => unknown][] = [
   ["rows", "rows, 10 MB", 1.3, () => rowsOf(10_000_000)],
@@ -37,14 +42,19 @@ for (const [key, label, bar, make] of shapes) {
     started = performance.now();
     const folded = await foldToolResult(plugin, { toolName: "bench", result: { structuredContent: value }, owner });
     const ms = performance.now() - started;
-    if (!(folded.structuredContent as { handle?: string } | undefined)?.handle) throw new Error(`${label}: did not fold`);
+    if (!(folded.structuredContent as { handle?: string } | undefined)?.handle)
+      throw new Error(`${label}: did not fold`);
     if (round === 0) continue; // warm-up
     fold.push(ms);
     stringify.push(json);
     if (round === 1) console.log(`  ${label}: ${(bytes / 1e6).toFixed(1)} MB of JSON`);
   }
   const ratio = median(fold) / median(stringify);
-  const { held } = await heldWhile(() => foldToolResult(plugin, { toolName: "bench", result: { structuredContent: value }, owner }));
-  console.log(`${label.padEnd(24)} fold ${median(fold).toFixed(1)} ms, stringify ${median(stringify).toFixed(1)} ms: ${ratio.toFixed(2)}× (bar ${bar}×)${ratio > bar ? "  OVER" : ""}; one more fold held the event loop at most ${held.toFixed(0)} ms (S21.4)`);
+  const { held } = await heldWhile(() =>
+    foldToolResult(plugin, { toolName: "bench", result: { structuredContent: value }, owner }),
+  );
+  console.log(
+    `${label.padEnd(24)} fold ${median(fold).toFixed(1)} ms, stringify ${median(stringify).toFixed(1)} ms: ${ratio.toFixed(2)}× (bar ${bar}×)${ratio > bar ? "  OVER" : ""}; one more fold held the event loop at most ${held.toFixed(0)} ms (S21.4)`,
+  );
 }
 await plugin.onShutdown();

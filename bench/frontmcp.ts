@@ -12,8 +12,19 @@ import { frontMcpProject } from "../test/helpers/frontmcp-project.js";
 import { cleanEnv } from "../test/helpers/packed-package.js";
 
 const project = await frontMcpProject();
-const { stdout } = await promisify(execFile)(process.execPath, [join(project, "out", "bench.js")], { cwd: project, env: { ...cleanEnv, ...pick("BENCH_MB", "BENCH_ROUNDS") }, maxBuffer: 16 << 20 });
-const outcome = JSON.parse(stdout.trim().split("\n").at(-1)!) as { bytes: number; rounds: number; folded: boolean; plainMs: number; foldMs: number; ratio: number };
+const { stdout } = await promisify(execFile)(process.execPath, [join(project, "out", "bench.js")], {
+  cwd: project,
+  env: { ...cleanEnv, ...pick("BENCH_MB", "BENCH_ROUNDS") },
+  maxBuffer: 16 << 20,
+});
+const outcome = JSON.parse(stdout.trim().split("\n").at(-1)!) as {
+  bytes: number;
+  rounds: number;
+  folded: boolean;
+  plainMs: number;
+  foldMs: number;
+  ratio: number;
+};
 if (!outcome.folded) throw new Error("the plugin's server did not fold every call");
 console.log(
   `FrontMCP ${process.version}: ${(outcome.bytes / 1e6).toFixed(2)} MB, median of ${outcome.rounds}: unfolded ${outcome.plainMs.toFixed(1)} ms, ` +

@@ -2,7 +2,8 @@
  * Over HTTP: a folded against an unfolded 10 MB call through the demo server (Streamable HTTP, a real MCP
  * client, 2026-07-28 era, bearer token demo-alice). Two bench-only tools, registered here through the demo's
  * `extraTools` hook, return the same usual MCP answer (text repeating structuredContent): one folds, one
- * does not (20 items of 3 fields are read back: the demo's 4096-byte threshold caps a slice). Measures time to result on the client and response bytes on the wire, interleaved.
+ * does not (20 items of 3 fields are read back: the demo's 4096-byte threshold caps a slice). Measures time to result
+ * on the client and response bytes on the wire, interleaved.
  */
 import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
 import { startDemoServer } from "../playground/server/demo-server.js";
@@ -47,12 +48,22 @@ export async function overHttp(bytes: number, rounds: number): Promise<HttpResul
         controller.enqueue(chunk);
       },
     });
-    return new Response(response.body.pipeThrough(counter), { status: response.status, statusText: response.statusText, headers: response.headers });
+    return new Response(response.body.pipeThrough(counter), {
+      status: response.status,
+      statusText: response.statusText,
+      headers: response.headers,
+    });
   };
-  const client = new Client({ name: "result-handles-bench", version: "1.0.0" }, { versionNegotiation: { mode: { pin: "2026-07-28" } } });
+  const client = new Client(
+    { name: "result-handles-bench", version: "1.0.0" },
+    { versionNegotiation: { mode: { pin: "2026-07-28" } } },
+  );
   try {
     await client.connect(
-      new StreamableHTTPClientTransport(new URL(demo.url), { requestInit: { headers: { Authorization: "Bearer demo-alice" } }, fetch: countingFetch }),
+      new StreamableHTTPClientTransport(new URL(demo.url), {
+        requestInit: { headers: { Authorization: "Bearer demo-alice" } },
+        fetch: countingFetch,
+      }),
     );
     const wireBytes = { whole: 0, folded: 0, foldedThenQuery: 0 };
     const counted = (name: keyof typeof wireBytes, call: () => Promise<void>) => async () => {
@@ -69,19 +80,34 @@ export async function overHttp(bytes: number, rounds: number): Promise<HttpResul
     const times = await interleaved(rounds, {
       whole: counted("whole", async () => {
         const whole = await client.callTool({ name: WHOLE, arguments: {} });
-        if ((whole.structuredContent as { total?: number } | undefined)?.total !== answer.total) throw new Error("the unfolded answer did not arrive whole");
+        if ((whole.structuredContent as { total?: number } | undefined)?.total !== answer.total)
+          throw new Error("the unfolded answer did not arrive whole");
       }),
       folded: counted("folded", async () => void (await callFolded())),
       foldedThenQuery: counted("foldedThenQuery", async () => {
         const handle = await callFolded();
-        const slice = await client.callTool({ name: "result_query", arguments: { handle, path: "$.rows", offset: Math.floor(answer.rows.length / 2), limit: 20, fields: ["id", "title", "status"] } });
-        if (slice.isError) throw new Error(`result_query failed over HTTP: ${JSON.stringify(slice.content).slice(0, 300)}`);
+        const slice = await client.callTool({
+          name: "result_query",
+          arguments: {
+            handle,
+            path: "$.rows",
+            offset: Math.floor(answer.rows.length / 2),
+            limit: 20,
+            fields: ["id", "title", "status"],
+          },
+        });
+        if (slice.isError)
+          throw new Error(`result_query failed over HTTP: ${JSON.stringify(slice.content).slice(0, 300)}`);
       }),
     });
     return {
       answerBytes: text.length,
       rounds,
-      times: { whole: spread(times.whole), folded: spread(times.folded), foldedThenQuery: spread(times.foldedThenQuery) },
+      times: {
+        whole: spread(times.whole),
+        folded: spread(times.folded),
+        foldedThenQuery: spread(times.foldedThenQuery),
+      },
       wireBytes,
     };
   } finally {

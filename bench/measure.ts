@@ -86,7 +86,15 @@ export async function runCases(
       cached = { key, ...answerOf(spec) };
     }
     const first = results.length === 0;
-    const result = await runCase(api, runtime, spec, cached.label, cached.value, (keep) => storage(spec.store, keep), first);
+    const result = await runCase(
+      api,
+      runtime,
+      spec,
+      cached.label,
+      cached.value,
+      (keep) => storage(spec.store, keep),
+      first,
+    );
     report(result);
     results.push(result);
   }
@@ -109,15 +117,21 @@ async function runCase(
   const json = JSON.stringify(value);
   const bytes = utf8Length(json);
   const plugin = (answers: number) => {
-    const instance = api.ResultHandlesPlugin.init({ thresholdBytes: THRESHOLD_BYTES, ttlSeconds: 120, storage: storage({ answers, bytes }) });
+    const instance = api.ResultHandlesPlugin.init({
+      thresholdBytes: THRESHOLD_BYTES,
+      ttlSeconds: 120,
+      storage: storage({ answers, bytes }),
+    });
     instance.logger = { warn: (message) => console.error(`[${runtime}] ${message.slice(0, 200)}`) };
     return instance;
   };
-  // A memory store keeps what each needs: the fold's latest, every handle waiting for its first read, the one read again.
+  // A memory store keeps what each needs: the fold's latest, every handle waiting for its first read, the one read
+  // again.
   const [folding, firstReads, repeatReads] = [plugin(1), plugin(spec.rounds + warmup), plugin(1)];
   const input = answerIn(spec.form, value);
   const isFolded = (result: ToolResult): boolean => result._meta?.[api.RESULT_HANDLE_META_KEY] !== undefined;
-  const fold = (on: PublicApi.ResultHandlesPluginCore) => api.foldToolResult(on, { toolName: "bench", result: input, owner });
+  const fold = (on: PublicApi.ResultHandlesPluginCore) =>
+    api.foldToolResult(on, { toolName: "bench", result: input, owner });
   let unfolded = 0;
   let foldedBytes: number | null = null;
   try {

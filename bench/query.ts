@@ -82,7 +82,11 @@ export async function runQueryPart(
     plugin.logger = { warn: (message) => console.error(`[${runtime}] ${message.slice(0, 200)}`) };
     const tool = new api.ResultQueryTool(() => [plugin]);
     const fold = async () => {
-      const folded = await api.foldToolResult(plugin, { toolName: "bench", result: { structuredContent: value }, owner });
+      const folded = await api.foldToolResult(plugin, {
+        toolName: "bench",
+        result: { structuredContent: value },
+        owner,
+      });
       const handle = (folded.structuredContent as { handle?: string } | undefined)?.handle;
       if (!handle) throw new Error(`${runtime} ${store}: the answer did not fold`);
       return handle;
@@ -94,23 +98,38 @@ export async function runQueryPart(
       for (const name of names) for (let i = 0; i < handlesPer; i++) unread[name].push(await fold());
       const totals = {} as Record<QueryName, number>;
       const run = async (name: QueryName, handle: string | undefined) => {
-        const query = name === "singular" ? { path: `$.rows[${Math.floor(value.rows.length / 2)}].title` } : QUERIES[name];
+        const query =
+          name === "singular" ? { path: `$.rows[${Math.floor(value.rows.length / 2)}].title` } : QUERIES[name];
         const result = await tool.query({ handle, ...query }, owner);
-        if (result.value === undefined && result.groups === undefined) throw new Error(`${runtime} ${store} ${name}: no answer`);
+        if (result.value === undefined && result.groups === undefined)
+          throw new Error(`${runtime} ${store} ${name}: no answer`);
         totals[name] = name === "singular" ? 1 : ((result as { total?: number }).total ?? -1);
       };
-      const tasks = { parse: () => JSON.parse(json), ...Object.fromEntries(names.map((name) => [name, () => run(name, unread[name].pop())])) };
+      const tasks = {
+        parse: () => JSON.parse(json),
+        ...Object.fromEntries(names.map((name) => [name, () => run(name, unread[name].pop())])),
+      };
       const times = await interleaved(options.rounds, tasks as Record<"parse" | QueryName, () => unknown>, warmup);
       let memory: QueryPartResult["memory"] = null;
-      if (options.heap) memory = await measureMemory(options.heap, json, await Promise.all(Array.from({ length: memoryRounds }, fold)), (handle) => run("filter", handle));
+      if (options.heap)
+        memory = await measureMemory(
+          options.heap,
+          json,
+          await Promise.all(Array.from({ length: memoryRounds }, fold)),
+          (handle) => run("filter", handle),
+        );
       const row: QueryPartResult = {
         runtime,
         store,
         bytes,
         rows: value.rows.length,
         rounds: options.rounds,
-        times: Object.fromEntries(Object.entries(times).map(([name, values]) => [name, spread(values as number[])])) as QueryPartResult["times"],
-        ratios: Object.fromEntries(names.map((name) => [name, ratio(times[name], times.parse)])) as QueryPartResult["ratios"],
+        times: Object.fromEntries(
+          Object.entries(times).map(([name, values]) => [name, spread(values as number[])]),
+        ) as QueryPartResult["times"],
+        ratios: Object.fromEntries(
+          names.map((name) => [name, ratio(times[name], times.parse)]),
+        ) as QueryPartResult["ratios"],
         totals,
         memory,
         workerJobs: (plugin.workers?.answered ?? 0) - jobsBefore,
@@ -131,7 +150,12 @@ export async function runQueryPart(
  */
 const held: { value: unknown } = { value: undefined };
 
-async function measureMemory(heap: HeapProbe, json: string, handles: string[], filter: (handle: string) => Promise<void>) {
+async function measureMemory(
+  heap: HeapProbe,
+  json: string,
+  handles: string[],
+  filter: (handle: string) => Promise<void>,
+) {
   // Collected until two readings agree, a turn of the event loop between: a heap read straight after one
   // collection can still count what sweeping has yet to give back (a 100 KB parse came out negative).
   const settled = async () => {
@@ -146,7 +170,8 @@ async function measureMemory(heap: HeapProbe, json: string, handles: string[], f
     return last;
   };
   const beforeParse = await settled();
-  held.value = JSON.parse(json); // held from outside: a local the code no longer reads may be collected before it is measured
+  // held from outside: a local the code no longer reads may be collected before it is measured
+  held.value = JSON.parse(json);
   const parsedBytes = (await settled()) - beforeParse;
   held.value = undefined;
   let filterPeakBytes = 0;

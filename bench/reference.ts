@@ -52,27 +52,49 @@ export async function runReferencePart(
   const results: ReferencePartResult[] = [];
   const warmup = 1;
   for (const store of stores) {
-    const plugin = api.ResultHandlesPlugin.init({ thresholdBytes: 16_384, ttlSeconds: 300, storage: storage(store, { answers: 3 * (options.rounds + warmup) + 4, bytes }) });
+    const plugin = api.ResultHandlesPlugin.init({
+      thresholdBytes: 16_384,
+      ttlSeconds: 300,
+      storage: storage(store, { answers: 3 * (options.rounds + warmup) + 4, bytes }),
+    });
     plugin.logger = { warn: (message) => console.error(`[reference] ${message.slice(0, 200)}`) };
     const server = new McpServer({ name: "bench-reference", version: "1.0.0" });
     plugin.install(server, { tools: ["tickets"] });
-    server.registerTool("tickets", { description: "10 MB of tickets (bench)" }, async () => ({ content: [], structuredContent: answer }));
+    server.registerTool("tickets", { description: "10 MB of tickets (bench)" }, async () => ({
+      content: [],
+      structuredContent: answer,
+    }));
     server.registerTool(
       "count_rows",
-      { description: "Counts the rows it is given", inputSchema: z.object({ rows: z.array(z.object({ id: z.string(), title: z.string() }).passthrough()) }) },
-      async ({ rows }) => ({ content: [{ type: "text", text: JSON.stringify({ count: rows.length, last: rows.at(-1)?.id ?? null }) }] }),
+      {
+        description: "Counts the rows it is given",
+        inputSchema: z.object({ rows: z.array(z.object({ id: z.string(), title: z.string() }).passthrough()) }),
+      },
+      async ({ rows }) => ({
+        content: [{ type: "text", text: JSON.stringify({ count: rows.length, last: rows.at(-1)?.id ?? null }) }],
+      }),
     );
-    server.registerTool("count_any", { description: "Counts the items of any list", inputSchema: z.object({ rows: z.array(z.unknown()) }) }, async ({ rows }) => ({
-      content: [{ type: "text", text: JSON.stringify({ count: rows.length }) }],
-    }));
+    server.registerTool(
+      "count_any",
+      { description: "Counts the items of any list", inputSchema: z.object({ rows: z.array(z.unknown()) }) },
+      async ({ rows }) => ({
+        content: [{ type: "text", text: JSON.stringify({ count: rows.length }) }],
+      }),
+    );
     const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
     // Counts what crosses the link in each direction as JSON text (what a real transport would carry), only
     // while `counting`: stringifying a 10 MB request inside a timed call would time the counting too.
     let [counting, sent, received] = [false, 0, 0];
     const send = clientSide.send.bind(clientSide);
-    clientSide.send = (message, sendOptions) => ((sent += counting ? utf8Length(JSON.stringify(message)) : 0), send(message, sendOptions));
+    clientSide.send = (message, sendOptions) => (
+      (sent += counting ? utf8Length(JSON.stringify(message)) : 0),
+      send(message, sendOptions)
+    );
     const reply = serverSide.send.bind(serverSide);
-    serverSide.send = (message, sendOptions) => ((received += counting ? utf8Length(JSON.stringify(message)) : 0), reply(message, sendOptions));
+    serverSide.send = (message, sendOptions) => (
+      (received += counting ? utf8Length(JSON.stringify(message)) : 0),
+      reply(message, sendOptions)
+    );
     await server.connect(serverSide);
     const client = new Client({ name: "bench-reference", version: "1.0.0" });
     await client.connect(clientSide);
@@ -93,13 +115,21 @@ export async function runReferencePart(
     const count = async (rows: unknown, name = "count_rows") => {
       const counted = await client.callTool({ name, arguments: { rows } });
       const text = (counted.content as { type: string; text?: string }[] | undefined)?.[0]?.text ?? "";
-      if (counted.isError || JSON.parse(text).count !== answer.rows.length) throw new Error(`${store}: count_rows did not get every row: ${text.slice(0, 300)}`);
+      if (counted.isError || JSON.parse(text).count !== answer.rows.length)
+        throw new Error(`${store}: count_rows did not get every row: ${text.slice(0, 300)}`);
     };
     try {
       const unread = { reference: [] as string[], loose: [] as string[] };
-      for (let i = 0; i < options.rounds + warmup + 1; i++) for (const list of Object.values(unread)) list.push(await fold());
-      const reference = (name: "reference" | "loose") => () => count({ $result: unread[name].pop(), path: "$.rows" }, name === "loose" ? "count_any" : "count_rows");
-      const calls = { fold, reference: reference("reference"), loose: reference("loose"), inline: () => count(answer.rows) };
+      for (let i = 0; i < options.rounds + warmup + 1; i++)
+        for (const list of Object.values(unread)) list.push(await fold());
+      const reference = (name: "reference" | "loose") => () =>
+        count({ $result: unread[name].pop(), path: "$.rows" }, name === "loose" ? "count_any" : "count_rows");
+      const calls = {
+        fold,
+        reference: reference("reference"),
+        loose: reference("loose"),
+        inline: () => count(answer.rows),
+      };
       for (const name of CALLS) await counted(name, calls[name]);
       const times = await interleaved(options.rounds, { parse: () => JSON.parse(json), ...calls }, warmup);
       const row: ReferencePartResult = {
@@ -107,8 +137,18 @@ export async function runReferencePart(
         bytes,
         rows: answer.rows.length,
         rounds: options.rounds,
-        times: { parse: spread(times.parse), fold: spread(times.fold), reference: spread(times.reference), loose: spread(times.loose), inline: spread(times.inline) },
-        ratios: { reference: ratio(times.reference, times.fold), loose: ratio(times.loose, times.fold), inline: ratio(times.inline, times.fold) },
+        times: {
+          parse: spread(times.parse),
+          fold: spread(times.fold),
+          reference: spread(times.reference),
+          loose: spread(times.loose),
+          inline: spread(times.inline),
+        },
+        ratios: {
+          reference: ratio(times.reference, times.fold),
+          loose: ratio(times.loose, times.fold),
+          inline: ratio(times.inline, times.fold),
+        },
         requestBytes,
         responseBytes,
       };

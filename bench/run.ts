@@ -6,13 +6,17 @@
  * Options (arguments or environment variables):
  *   --parts=node,stores,shapes,chromium,http,query,reference,cluster
  *                                              BENCH_PARTS   which parts (default: all); query: filters, search and a
- *                                                            singular JSONPath read (S14.6); reference: an answer passed
- *                                                            by $result (S15.1); cluster: folds on a 3-master Redis Cluster
- *                                                            (S17.2). These three run on the largest size asked up to 10 MB
- *   --query-runtimes=node,chromium             BENCH_QUERY_RUNTIMES where the query part runs (default: node, and chromium
+ *                                                            singular JSONPath read (S14.6); reference: an answer
+ *                                                            passed
+ *                                                            by $result (S15.1); cluster: folds on a 3-master Redis
+ *                                                            Cluster
+ *                                                            (S17.2). These three run on the largest size asked up to
+ *                                                            10 MB
+ *   --query-runtimes=node,chromium BENCH_QUERY_RUNTIMES where the query part runs (default: node, and chromium
  *                                                            when the chromium part runs too)
- *   --query-stores=memory,sqlite,redis         BENCH_QUERY_STORES the query part's Node stores (default: all three; the shared
- *                                                            better-sqlite3 build loads only in the Node it was built for)
+ *   --query-stores=memory,sqlite,redis BENCH_QUERY_STORES the query part's Node stores (default: all three; the shared
+ *                                                            better-sqlite3 build loads only in the Node it was built
+ *                                                            for)
  *   --sizes=100KB,1MB,10MB,50MB                BENCH_SIZES   answer sizes (default: all; quick: 100KB,1MB)
  *   --rounds=N                                 BENCH_ROUNDS  rounds of every loop (default: per size)
  *   --quick                                    BENCH_QUICK=1 few rounds, small sizes
@@ -20,9 +24,9 @@
  *                                                            for a whole run, else the temp folder)
  *   --chart=FILE|none                          BENCH_CHART   where the SVG goes (default: docs/bench.svg for a whole
  *                                                            run, else none)
- *   --compare=FILE,...                         BENCH_COMPARE other runs' JSON drawn in the chart too, named by their Node
+ *   --compare=FILE,... BENCH_COMPARE other runs' JSON drawn in the chart too, named by their Node
  *                                                            version (default: bench/results/node24.json when present)
- *   --redraw                                   BENCH_REDRAW=1 only draw the chart again from the JSON, print the goals as Markdown
+ *   --redraw BENCH_REDRAW=1 only draw the chart again from the JSON, print the goals as Markdown
  */
 import { execFileSync } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
@@ -40,14 +44,30 @@ import { overHttp, type HttpResult } from "./http.js";
 import { runCases, THRESHOLD_BYTES, type CaseResult, type CaseSpec } from "./measure.js";
 import { runQueryPart, type QueryPartResult } from "./query.js";
 import { runReferencePart, type ReferencePartResult } from "./reference.js";
-import { checkGoals, goalsMarkdown, printCase, printCaseHeader, printCluster, printGoals, printHttp, printQuery, printQueryHeader, printReference, printRoundTrip, printRoundTripHeader, type GoalCheck } from "./report.js";
+import {
+  checkGoals,
+  goalsMarkdown,
+  printCase,
+  printCaseHeader,
+  printCluster,
+  printGoals,
+  printHttp,
+  printQuery,
+  printQueryHeader,
+  printReference,
+  printRoundTrip,
+  printRoundTripHeader,
+  type GoalCheck,
+} from "./report.js";
 import { openNodeStores, storeRoundTrips, type RoundTripResult } from "./stores.js";
 
 const root = fileURLToPath(new URL("..", import.meta.url));
 const PARTS = ["node", "stores", "shapes", "chromium", "http", "query", "reference", "cluster"] as const;
 type Part = (typeof PARTS)[number];
 
-/** Sizes and their rounds: enough for a steady median, few enough that the whole bench takes about 5 minutes on 2 cores. */
+/**
+ * Sizes and their rounds: enough for a steady median, few enough that the whole bench takes about 5 minutes on 2 cores.
+ */
 const SIZES = [
   { label: "100 KB", bytes: 100_000, rounds: 31, pageRounds: 31 },
   { label: "1 MB", bytes: 1_000_000, rounds: 15, pageRounds: 15 },
@@ -67,35 +87,63 @@ function option(name: string): string | undefined {
 const quick = option("quick") === "1";
 const parts = new Set((option("parts")?.split(",") ?? PARTS).map((p) => p.trim()) as Part[]);
 for (const part of parts) if (!PARTS.includes(part)) throw new Error(`unknown part "${part}": use ${PARTS.join(", ")}`);
-const sizeFilter = option("sizes")?.split(",").map((s) => s.trim().toUpperCase().replace(/\s/g, "")) ?? (quick ? ["100KB", "1MB"] : undefined);
+const sizeFilter =
+  option("sizes")
+    ?.split(",")
+    .map((s) => s.trim().toUpperCase().replace(/\s/g, "")) ?? (quick ? ["100KB", "1MB"] : undefined);
 const sizes = SIZES.filter((s) => !sizeFilter || sizeFilter.includes(s.label.replace(/\s/g, "").toUpperCase()));
 const roundsOverride = option("rounds") ? Number(option("rounds")) : quick ? 5 : undefined;
 /** The query, reference and cluster parts' answer: the largest size asked, up to 10 MB. */
-const queryRuntimes = new Set(option("query-runtimes")?.split(",").map((r) => r.trim()) ?? (parts.has("query") ? ["node", ...(parts.has("chromium") ? ["chromium"] : [])] : []));
+const queryRuntimes = new Set(
+  option("query-runtimes")
+    ?.split(",")
+    .map((r) => r.trim()) ?? (parts.has("query") ? ["node", ...(parts.has("chromium") ? ["chromium"] : [])] : []),
+);
 if (queryRuntimes.size) parts.add("query");
-const partBytes = Math.min(10_000_000, ...sizes.map((s) => s.bytes).sort((a, b) => b - a).slice(0, 1));
+const partBytes = Math.min(
+  10_000_000,
+  ...sizes
+    .map((s) => s.bytes)
+    .sort((a, b) => b - a)
+    .slice(0, 1),
+);
 // Only a whole run replaces the committed figures and chart; a part, a size or quick mode writes to the temp folder.
 const whole = !quick && parts.size === PARTS.length && !sizeFilter && roundsOverride === undefined;
-const out = option("out") ?? (whole ? `${root}bench/results/latest.json` : join(tmpdir(), "mcp-result-handles-bench.json"));
+const out =
+  option("out") ?? (whole ? `${root}bench/results/latest.json` : join(tmpdir(), "mcp-result-handles-bench.json"));
 const chart = option("chart") ?? (whole || option("redraw") === "1" ? `${root}docs/bench.svg` : "none");
 
-type Results = { generatedAt: string; machine: { node: string; chromium: string | null; cores: number; loadavg: { start: number[]; end: number[] } }; cases: CaseResult[]; http: HttpResult | null };
+type Results = {
+  generatedAt: string;
+  machine: { node: string; chromium: string | null; cores: number; loadavg: { start: number[]; end: number[] } };
+  cases: CaseResult[];
+  http: HttpResult | null;
+};
 const caption = (r: Results) =>
   `Node ${r.machine.node}${r.machine.chromium ? `, Chromium ${r.machine.chromium}` : ""}, ${r.machine.cores} cores, load average ${r.machine.loadavg.start[0]} at start, ${r.machine.loadavg.end[0]} at end (other jobs ran: figures are noisy); ${r.generatedAt.slice(0, 16)} UTC`;
-const compare = (option("compare")?.split(",") ?? [`${root}bench/results/node24.json`]).filter((file) => file && resolve(file) !== resolve(out) && existsSync(file));
+const compare = (option("compare")?.split(",") ?? [`${root}bench/results/node24.json`]).filter(
+  (file) => file && resolve(file) !== resolve(out) && existsSync(file),
+);
 /** Another run's Node cases, their runtime named by its Node version, e.g. "node v24.21.0". */
 function comparedCases(): CaseResult[] {
   return compare.flatMap((file) => {
     const other = JSON.parse(readFileSync(file, "utf8")) as Results;
-    return other.cases.filter((c) => c.runtime === "node").map((c) => ({ ...c, runtime: `node ${other.machine.node}` }));
+    return other.cases
+      .filter((c) => c.runtime === "node")
+      .map((c) => ({ ...c, runtime: `node ${other.machine.node}` }));
   });
 }
 function writeChart(r: Results): void {
   const compared = comparedCases();
-  const others = compared.length ? `; ${[...new Set(compared.map((c) => c.runtime))].join(", ")} from a separate run (${compare.map((f) => basename(f)).join(", ")})` : "";
+  const others = compared.length
+    ? `; ${[...new Set(compared.map((c) => c.runtime))].join(", ")} from a separate run (${compare.map((f) => basename(f)).join(", ")})`
+    : "";
   mkdirSync(dirname(chart), { recursive: true });
   const own = r.cases.map((c) => (c.runtime === "node" ? { ...c, runtime: `node ${r.machine.node}` } : c));
-  writeFileSync(chart, drawChart([...own, ...compared], { caption: caption(r) + others, ...(r.http ? { http: r.http } : {}) }));
+  writeFileSync(
+    chart,
+    drawChart([...own, ...compared], { caption: caption(r) + others, ...(r.http ? { http: r.http } : {}) }),
+  );
   console.log(`wrote ${chart}`);
 }
 if (option("redraw") === "1") {
@@ -116,13 +164,26 @@ const heapProbe = () => {
   const gc = runInNewContext("gc") as () => void;
   return { used: () => process.memoryUsage().heapUsed, gc };
 };
-const sizeCases = (part: string, store: string, forms: readonly FormName[], page: boolean, maxBytes = Infinity): CaseSpec[] =>
+const sizeCases = (
+  part: string,
+  store: string,
+  forms: readonly FormName[],
+  page: boolean,
+  maxBytes = Infinity,
+): CaseSpec[] =>
   sizes
     .filter((s) => s.bytes <= maxBytes)
     .flatMap((s) =>
       forms
         .filter((form) => form !== "pretty" || (s.label === "10 MB" && !quick))
-        .map((form) => ({ part, store, form, answer: { tickets: s.bytes, label: s.label }, rounds: rounds(page ? s.pageRounds : s.rounds), query: true })),
+        .map((form) => ({
+          part,
+          store,
+          form,
+          answer: { tickets: s.bytes, label: s.label },
+          rounds: rounds(page ? s.pageRounds : s.rounds),
+          query: true,
+        })),
     );
 const shapeCases = (): CaseSpec[] =>
   (Object.keys(SHAPES) as ShapeName[]).map((shape) => ({
@@ -145,8 +206,12 @@ let queries: QueryPartResult[] = [];
 let references: ReferencePartResult[] = [];
 let cluster: ClusterPartResult | null = null;
 
-console.log(`Node ${process.version}, ${cpus().length} cores, load average ${load.start.join(" ")}; threshold ${THRESHOLD_BYTES} bytes`);
-console.log(`ms as median (25th-75th percentile) of the rounds; ratios are the median of each round's own ratio (candidate / baseline timed beside it)`);
+console.log(
+  `Node ${process.version}, ${cpus().length} cores, load average ${load.start.join(" ")}; threshold ${THRESHOLD_BYTES} bytes`,
+);
+console.log(
+  `ms as median (25th-75th percentile) of the rounds; ratios are the median of each round's own ratio (candidate / baseline timed beside it)`,
+);
 
 const usesRedis = parts.has("stores") || parts.has("query") || parts.has("reference") || parts.has("cluster");
 const stores = await openNodeStores({ redis: usesRedis, upstash: parts.has("stores"), cluster: parts.has("cluster") });
@@ -156,36 +221,71 @@ try {
     printCaseHeader();
     const nodeCases = [
       ...(parts.has("node") ? sizeCases("sizes", "memory", ["structured", "text", "pretty"], false) : []),
-      ...(parts.has("stores") ? ["sqlite", "redis"].flatMap((store) => sizeCases("sizes", store, ["structured"], false, 10_000_000)) : []),
+      ...(parts.has("stores")
+        ? ["sqlite", "redis"].flatMap((store) => sizeCases("sizes", store, ["structured"], false, 10_000_000))
+        : []),
       ...(parts.has("shapes") ? shapeCases() : []),
     ];
     cases.push(...(await runCases(api, "node", nodeCases, (store, keep) => stores.storage(store, keep), printCase)));
     load.atParts.node = loadavg();
   }
   if (parts.has("stores")) {
-    console.log("\nStore round trip through createResultHandleStore: save (seal + store) against stringify, read (fetch + open + parse) against parse");
+    console.log(
+      "\nStore round trip through createResultHandleStore: save (seal + store) against stringify, read (fetch + open + parse) against parse",
+    );
     printRoundTripHeader();
-    const tripSizes = sizes.filter((s) => s.bytes >= 1_000_000 && s.bytes <= 10_000_000).map((s) => ({ ...s, rounds: rounds(s.bytes > 1e6 ? 5 : 11) }));
-    roundTrips = await storeRoundTrips(api.createResultHandleStore, stores, ["memory", "sqlite", "redis", "upstash"], tripSizes, printRoundTrip);
+    const tripSizes = sizes
+      .filter((s) => s.bytes >= 1_000_000 && s.bytes <= 10_000_000)
+      .map((s) => ({ ...s, rounds: rounds(s.bytes > 1e6 ? 5 : 11) }));
+    roundTrips = await storeRoundTrips(
+      api.createResultHandleStore,
+      stores,
+      ["memory", "sqlite", "redis", "upstash"],
+      tripSizes,
+      printRoundTrip,
+    );
     load.atParts.stores = loadavg();
   }
   if (queryRuntimes.has("node")) {
-    console.log(`\nNode, JSONPath filters, search and a singular read over ${partBytes / 1e6} MB through result_query, a fresh handle per round, against JSON.parse`);
+    console.log(
+      `\nNode, JSONPath filters, search and a singular read over ${partBytes / 1e6} MB through result_query, a fresh handle per round, against JSON.parse`,
+    );
     printQueryHeader();
     const options = { bytes: partBytes, rounds: rounds(PART_ROUNDS), heap: heapProbe() };
-    const queryStores = option("query-stores")?.split(",").map((store) => store.trim()) ?? ["memory", "sqlite", "redis"];
-    queries = await runQueryPart(api, "node", queryStores, (store, keep) => stores.storage(store, keep), options, printQuery);
+    const queryStores = option("query-stores")
+      ?.split(",")
+      .map((store) => store.trim()) ?? ["memory", "sqlite", "redis"];
+    queries = await runQueryPart(
+      api,
+      "node",
+      queryStores,
+      (store, keep) => stores.storage(store, keep),
+      options,
+      printQuery,
+    );
     load.atParts.query = loadavg();
   }
   if (parts.has("reference")) {
-    console.log(`\nA ${partBytes / 1e6} MB answer passed by { "$result": handle, "path": "$.rows" } to a second tool, against folding it once and typing it inline (in-memory MCP link)`);
+    console.log(
+      `\nA ${partBytes / 1e6} MB answer passed by { "$result": handle, "path": "$.rows" } to a second tool, against folding it once and typing it inline (in-memory MCP link)`,
+    );
     const options = { bytes: partBytes, rounds: rounds(PART_ROUNDS) };
-    references = await runReferencePart(api, ["memory", "redis"], (store, keep) => stores.storage(store, keep), options, printReference);
+    references = await runReferencePart(
+      api,
+      ["memory", "redis"],
+      (store, keep) => stores.storage(store, keep),
+      options,
+      printReference,
+    );
     load.atParts.reference = loadavg();
   }
   if (parts.has("cluster")) {
     console.log(`\nFolding ${partBytes / 1e6} MB on a 3-master Redis Cluster beside one Redis`);
-    cluster = await runClusterPart(api, { redis: stores.storage("redis"), cluster: stores.storage("cluster") }, { bytes: partBytes, rounds: rounds(PART_ROUNDS) });
+    cluster = await runClusterPart(
+      api,
+      { redis: stores.storage("redis"), cluster: stores.storage("cluster") },
+      { bytes: partBytes, rounds: rounds(PART_ROUNDS) },
+    );
     printCluster(cluster);
     load.atParts.cluster = loadavg();
   }
@@ -194,13 +294,22 @@ try {
 }
 
 if (parts.has("chromium") || queryRuntimes.has("chromium")) {
-  const pageCases = parts.has("chromium") ? [...sizeCases("sizes", "memory", ["structured", "text"], true), ...(parts.has("shapes") ? shapeCases() : [])] : [];
+  const pageCases = parts.has("chromium")
+    ? [...sizeCases("sizes", "memory", ["structured", "text"], true), ...(parts.has("shapes") ? shapeCases() : [])]
+    : [];
   if (pageCases.length) {
-    console.log("\nChromium, built page entry (memory store): fold against JSON.stringify, result_query against JSON.parse");
+    console.log(
+      "\nChromium, built page entry (memory store): fold against JSON.stringify, result_query against JSON.parse",
+    );
     printCaseHeader();
   }
-  const pageQueries = queryRuntimes.has("chromium") ? { bytes: partBytes, rounds: rounds(PART_ROUNDS), report: printQuery } : undefined;
-  if (pageQueries) console.log(`\nChromium: the query part over ${partBytes / 1e6} MB on the page's memory store (no heap measure in a page)`);
+  const pageQueries = queryRuntimes.has("chromium")
+    ? { bytes: partBytes, rounds: rounds(PART_ROUNDS), report: printQuery }
+    : undefined;
+  if (pageQueries)
+    console.log(
+      `\nChromium: the query part over ${partBytes / 1e6} MB on the page's memory store (no heap measure in a page)`,
+    );
   if (pageQueries) printQueryHeader();
   const page = await runInChromium(pageCases, printCase, pageQueries);
   chromiumVersion = page.version;
@@ -211,7 +320,9 @@ if (parts.has("chromium") || queryRuntimes.has("chromium")) {
 
 if (parts.has("http")) {
   const bytes = quick ? 1_000_000 : 10_000_000;
-  console.log(`\nOver HTTP through the demo server: one ${bytes / 1e6} MB answer (text + structuredContent), folded against unfolded`);
+  console.log(
+    `\nOver HTTP through the demo server: one ${bytes / 1e6} MB answer (text + structuredContent), folded against unfolded`,
+  );
   http = await overHttp(bytes, rounds(HTTP_ROUNDS));
   printHttp(http);
   load.atParts.http = loadavg();
@@ -234,7 +345,15 @@ const results = {
   generatedAt: new Date().toISOString(),
   durationSeconds: Math.round((Date.now() - started) / 1000),
   options: { quick, parts: [...parts], sizes: sizes.map((s) => s.label), roundsOverride: roundsOverride ?? null },
-  machine: { node: process.version, chromium: chromiumVersion, platform: process.platform, arch: process.arch, cores: cpus().length, cpu: cpus()[0]?.model ?? null, loadavg: load },
+  machine: {
+    node: process.version,
+    chromium: chromiumVersion,
+    platform: process.platform,
+    arch: process.arch,
+    cores: cpus().length,
+    cpu: cpus()[0]?.model ?? null,
+    loadavg: load,
+  },
   commit,
   thresholdBytes: THRESHOLD_BYTES,
   cases,

@@ -1,7 +1,8 @@
 /**
  * The servers the bench's Node stores talk to, started and stopped here so the bench depends on nothing of
  * the test suite: a redis-server in the foreground on a free loopback port (a child of this process, ended
- * with it), a 3-master Redis Cluster of such children, and a loopback bridge from the Upstash REST protocol to it, so the Upstash figure is the real
+ * with it), a 3-master Redis Cluster of such children, and a loopback bridge from the Upstash REST protocol to it, so
+ * the Upstash figure is the real
  * @upstash/redis client plus a local hop, not a remote service. The bridge serves what that client sends
  * for the store's commands: `POST /` (one command) and `/pipeline` (a list), a bearer token, and the
  * `Upstash-Encoding: base64` replies the client asks for.
@@ -44,11 +45,18 @@ export async function startRedis(binary = REDIS_SERVER): Promise<BenchServer> {
 const REDIS_SERVER = process.env.REDIS_SERVER_PATH ?? "redis-server";
 const REDIS_CLI = process.env.REDIS_CLI_PATH ?? "redis-cli";
 
-/** A redis-server in the foreground on `port`, a child of this process; resolves to its stop once it accepts connections. */
+/**
+ * A redis-server in the foreground on `port`, a child of this process; resolves to its stop once it accepts
+ * connections.
+ */
 async function spawnRedis(binary: string, port: number, args: readonly string[]): Promise<() => Promise<void>> {
-  const child: ChildProcess = spawn(binary, ["--bind", "127.0.0.1", "--port", String(port), "--save", "", "--appendonly", "no", ...args], {
-    stdio: ["ignore", "pipe", "inherit"],
-  });
+  const child: ChildProcess = spawn(
+    binary,
+    ["--bind", "127.0.0.1", "--port", String(port), "--save", "", "--appendonly", "no", ...args],
+    {
+      stdio: ["ignore", "pipe", "inherit"],
+    },
+  );
   const stop = () => child.kill("SIGKILL");
   process.once("exit", stop);
   await new Promise<void>((resolve, reject) => {
@@ -95,9 +103,24 @@ export async function startRedisCluster(binary = REDIS_SERVER): Promise<BenchClu
       ports.push(port);
       const node = join(dir, `node-${i}`);
       mkdirSync(node);
-      stops.push(await spawnRedis(binary, port, ["--cluster-enabled", "yes", "--cluster-port", String(bus), "--cluster-config-file", join(node, "nodes.conf"), "--dir", node]));
+      stops.push(
+        await spawnRedis(binary, port, [
+          "--cluster-enabled",
+          "yes",
+          "--cluster-port",
+          String(bus),
+          "--cluster-config-file",
+          join(node, "nodes.conf"),
+          "--dir",
+          node,
+        ]),
+      );
     }
-    await promisify(execFile)(REDIS_CLI, ["--cluster", "create", ...ports.map((port) => `127.0.0.1:${port}`), "--cluster-yes"], { timeout: 30_000 });
+    await promisify(execFile)(
+      REDIS_CLI,
+      ["--cluster", "create", ...ports.map((port) => `127.0.0.1:${port}`), "--cluster-yes"],
+      { timeout: 30_000 },
+    );
     const clients = ports.map((port) => new Redis({ host: "127.0.0.1", port, lazyConnect: true }));
     try {
       const deadline = Date.now() + 30_000;
@@ -124,7 +147,11 @@ type Sent = null | number | string | Sent[];
 export async function startUpstashBridge(redisUrl: string, token = "bench-token"): Promise<UpstashEndpoint> {
   const redis = new Redis(redisUrl);
   const send = (reply: Reply, base64: boolean): Sent =>
-    Buffer.isBuffer(reply) ? reply.toString(base64 ? "base64" : "utf8") : Array.isArray(reply) ? reply.map((item) => send(item, base64)) : reply;
+    Buffer.isBuffer(reply)
+      ? reply.toString(base64 ? "base64" : "utf8")
+      : Array.isArray(reply)
+        ? reply.map((item) => send(item, base64))
+        : reply;
   const run = async (command: unknown, base64: boolean) => {
     try {
       const [name, ...args] = (command as unknown[]).map(String);
@@ -139,8 +166,10 @@ export async function startUpstashBridge(redisUrl: string, token = "bench-token"
     return JSON.parse(Buffer.concat(chunks).toString("utf8"));
   };
   const http = createHttpServer(async (request, response) => {
-    const answer = (status: number, json: unknown) => response.writeHead(status, { "content-type": "application/json" }).end(JSON.stringify(json));
-    if (request.method !== "POST" || request.headers.authorization !== `Bearer ${token}`) return answer(401, { error: "Unauthorized" });
+    const answer = (status: number, json: unknown) =>
+      response.writeHead(status, { "content-type": "application/json" }).end(JSON.stringify(json));
+    if (request.method !== "POST" || request.headers.authorization !== `Bearer ${token}`)
+      return answer(401, { error: "Unauthorized" });
     const base64 = request.headers["upstash-encoding"] === "base64";
     const path = new URL(request.url ?? "/", "http://bridge").pathname;
     if (path === "/") return answer(200, await run(await body(request), base64));

@@ -10,7 +10,12 @@ export function deepObject(levels: number, noteChars = 100): Record<string, unkn
   let node = root;
   for (let i = 0; i < levels; i++) {
     const child: Record<string, unknown> = {};
-    Object.assign(node, { level: i, name: `node ${i}`, note: "n".repeat(noteChars), child: i === levels - 1 ? null : child });
+    Object.assign(node, {
+      level: i,
+      name: `node ${i}`,
+      note: "n".repeat(noteChars),
+      child: i === levels - 1 ? null : child,
+    });
     node = child;
   }
   return root;
@@ -52,10 +57,19 @@ export function mixedRows(count: number): { rows: unknown[] } {
   for (let i = 0; i < count; i++) {
     switch (i % 6) {
       case 0:
-        rows.push({ id: `T-${i}`, title: `Ticket ${i}`, status: ["open", "closed"][i % 2], tags: ["a", i % 4 ? "b" : "c"] });
+        rows.push({
+          id: `T-${i}`,
+          title: `Ticket ${i}`,
+          status: ["open", "closed"][i % 2],
+          tags: ["a", i % 4 ? "b" : "c"],
+        });
         break;
       case 1:
-        rows.push({ user: `u${i}`, roles: ["a", "b"], profile: { age: i % 90, city: `City ${i % 40}`, [`extra${i % 70}`]: i } });
+        rows.push({
+          user: `u${i}`,
+          roles: ["a", "b"],
+          profile: { age: i % 90, city: `City ${i % 40}`, [`extra${i % 70}`]: i },
+        });
         break;
       case 2:
         rows.push([i, `x${i}`, { nested: [i, i + 1] }]);
@@ -77,7 +91,13 @@ export function mixedRows(count: number): { rows: unknown[] } {
 
 /** `{ rows }` of ticket-like rows adding up to about `bytes` of JSON. */
 export function rowsOf(bytes: number): { rows: Record<string, unknown>[] } {
-  const row = (i: number) => ({ id: i, title: `Ticket number ${i}`, status: i % 3 ? "open" : "closed", priority: i % 5, owner: `user${i % 97}` });
+  const row = (i: number) => ({
+    id: i,
+    title: `Ticket number ${i}`,
+    status: i % 3 ? "open" : "closed",
+    priority: i % 5,
+    owner: `user${i % 97}`,
+  });
   const per = JSON.stringify(row(12345)).length + 1;
   return { rows: Array.from({ length: Math.ceil(bytes / per) }, (_, i) => row(i)) };
 }

@@ -9,12 +9,22 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type * as PublicApi from "mcp-result-handles";
 import type { StorageConfig } from "mcp-result-handles";
-import { startRedis, startRedisCluster, startUpstashBridge, type BenchCluster, type BenchServer, type UpstashEndpoint } from "./servers.js";
+import {
+  startRedis,
+  startRedisCluster,
+  startUpstashBridge,
+  type BenchCluster,
+  type BenchServer,
+  type UpstashEndpoint,
+} from "./servers.js";
 import { ticketsOf } from "./answers.js";
 import { memoryFor, type Keep } from "./measure.js";
 import { interleaved, ratio, spread, type Ratio, type Spread } from "./timing.js";
 
-/** Large answers take longer than the default 3 s store timeout on a loaded machine; a timeout would leave them unfolded. */
+/**
+ * Large answers take longer than the default 3 s store timeout on a loaded machine; a timeout would leave them
+ * unfolded.
+ */
 const TIMEOUT_MS = 60_000;
 
 export interface NodeStores {
@@ -23,7 +33,11 @@ export interface NodeStores {
   close(): Promise<void>;
 }
 
-export async function openNodeStores(options: { redis: boolean; upstash: boolean; cluster?: boolean }): Promise<NodeStores> {
+export async function openNodeStores(options: {
+  redis: boolean;
+  upstash: boolean;
+  cluster?: boolean;
+}): Promise<NodeStores> {
   const dir = mkdtempSync(join(tmpdir(), "result-handles-bench-"));
   let redis: BenchServer | undefined;
   let bridge: UpstashEndpoint | undefined;
@@ -93,7 +107,10 @@ export async function storeRoundTrips(
     const json = JSON.stringify(value);
     for (const backend of backends) {
       // Memory keeps every save here: evicting the answer read each round would turn reads into misses.
-      const storage = backend === "memory" ? { type: "memory" as const, memory: { maxEntries: 0 }, timeoutMs: TIMEOUT_MS } : stores.storage(backend);
+      const storage =
+        backend === "memory"
+          ? { type: "memory" as const, memory: { maxEntries: 0 }, timeoutMs: TIMEOUT_MS }
+          : stores.storage(backend);
       const store = await createResultHandleStore({ storage, namespace: "bench", ttlSeconds: 120 });
       try {
         const handle = store.newHandle();
@@ -112,7 +129,12 @@ export async function storeRoundTrips(
           size: size.label,
           bytes: json.length,
           rounds: size.rounds,
-          times: { stringify: spread(times.stringify), parse: spread(times.parse), save: spread(times.save), read: spread(times.read) },
+          times: {
+            stringify: spread(times.stringify),
+            parse: spread(times.parse),
+            save: spread(times.save),
+            read: spread(times.read),
+          },
           ratios: { save: ratio(times.save, times.stringify), read: ratio(times.read, times.parse) },
         };
         report(row);

@@ -9,7 +9,13 @@ import { overTokens } from "../src/fold/tokens.js";
 import { KeyLists } from "../src/util/json.js";
 
 const threshold = Number(process.argv[2] ?? 25_000);
-const rows = Array.from({ length: 90_000 }, (_, i) => ({ id: `T-${i}`, title: `Printer on floor ${i % 9} jams on every job`, status: ["open", "closed", "pending"][i % 3], priority: (i % 5) + 1, owner: `owner-${i % 40}` }));
+const rows = Array.from({ length: 90_000 }, (_, i) => ({
+  id: `T-${i}`,
+  title: `Printer on floor ${i % 9} jams on every job`,
+  status: ["open", "closed", "pending"][i % 3],
+  priority: (i % 5) + 1,
+  owner: `owner-${i % 40}`,
+}));
 const answer = { rows };
 
 function median(run: () => unknown, times = 9): number {
@@ -32,8 +38,15 @@ for (let i = 0; i < 9; i++) {
   spent.push(performance.now() - start);
 }
 const tokens = spent.sort((a, b) => a - b)[4]!;
-console.log(`answer ${(json.bytes / 1e6).toFixed(1)} MB; JSON.stringify ${stringify.toFixed(1)} ms; thresholdTokens ${threshold}: ${tokens.toFixed(2)} ms = ${(tokens / stringify).toFixed(3)}× stringify`);
-const edge = serializeAnswer({ rows: rows.slice(0, Math.floor((16 * threshold) / (json.bytes / rows.length))) }, { keyLists: new KeyLists() });
+console.log(
+  `answer ${(json.bytes / 1e6).toFixed(1)} MB; JSON.stringify ${stringify.toFixed(1)} ms; thresholdTokens ${threshold}: ${tokens.toFixed(2)} ms = ${(tokens / stringify).toFixed(3)}× stringify`,
+);
+const edge = serializeAnswer(
+  { rows: rows.slice(0, Math.floor((16 * threshold) / (json.bytes / rows.length))) },
+  { keyLists: new KeyLists() },
+);
 const start = performance.now();
 const counted = await overTokens(edge, threshold);
-console.log(`estimated at ${(edge.bytes / 1e3).toFixed(0)} KB (just under 16 bytes a token, stopping once over): ${(performance.now() - start).toFixed(1)} ms, ${counted.tokens} tokens`);
+console.log(
+  `estimated at ${(edge.bytes / 1e3).toFixed(0)} KB (just under 16 bytes a token, stopping once over): ${(performance.now() - start).toFixed(1)} ms, ${counted.tokens} tokens`,
+);

@@ -20,7 +20,8 @@ export interface Ratio {
 /** A task: timed from call to settled. */
 export type Task = () => unknown;
 
-const quantile = (sorted: readonly number[], q: number): number => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? NaN;
+const quantile = (sorted: readonly number[], q: number): number =>
+  sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? NaN;
 
 export function spread(values: readonly number[]): Spread {
   const sorted = [...values].sort((a, b) => a - b);
@@ -62,7 +63,6 @@ export async function interleaved<Name extends string>(
   }
   return times;
 }
-
 
 /**
  * Runs `task` beside a 1 ms timer (S21.4): its time, and the worst gap between two ticks while it ran (the

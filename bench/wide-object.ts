@@ -3,7 +3,8 @@
  * so nothing is cached: the medians of `--rounds` queries), the index size, and the fold time of that
  * object and of the bench's 10 MB ticket answer. Not part of `npm run bench`; run in Node:
  *
- *   node --import tsx bench/wide-object.ts [--root=<a checkout to measure, default this one>] [--rounds=5] [--stores=memory,redis]
+ *   node --import tsx bench/wide-object.ts [--root=<a checkout to measure, default this one>] [--rounds=5]
+ *   [--stores=memory,redis]
  *
  * `--root` lets the same script measure another checkout (such as the commit before wide objects).
  */
@@ -15,13 +16,19 @@ import { startRedis } from "./servers.js";
 import { wideObject } from "./shapes.js";
 import type { AnyStorageDriver } from "../src/storage/driver.js";
 
-const args = Object.fromEntries(process.argv.slice(2).map((arg) => arg.replace(/^--/, "").split("=") as [string, string]));
+const args = Object.fromEntries(
+  process.argv.slice(2).map((arg) => arg.replace(/^--/, "").split("=") as [string, string]),
+);
 const root = resolve(args.root ?? ".");
 const rounds = Number(args.rounds ?? 5);
 const stores = (args.stores ?? "memory,redis").split(",");
 const api = (await import(pathToFileURL(join(root, "src/node/index.ts")).href)) as typeof PublicApi;
-const { redisDriver } = (await import(pathToFileURL(join(root, "src/storage/redis.ts")).href)) as { redisDriver: AnyStorageDriver };
-const { withNamespace } = (await import(pathToFileURL(join(root, "src/storage/namespace.ts")).href)) as { withNamespace: (s: PublicApi.NamespacedStorage, ns: string) => PublicApi.NamespacedStorage };
+const { redisDriver } = (await import(pathToFileURL(join(root, "src/storage/redis.ts")).href)) as {
+  redisDriver: AnyStorageDriver;
+};
+const { withNamespace } = (await import(pathToFileURL(join(root, "src/storage/namespace.ts")).href)) as {
+  withNamespace: (s: PublicApi.NamespacedStorage, ns: string) => PublicApi.NamespacedStorage;
+};
 const owner = { session: "bench-wide", caller: "bench" };
 
 function join(...parts: string[]): string {
@@ -29,7 +36,7 @@ function join(...parts: string[]): string {
 }
 
 const QUERIES: Record<string, Record<string, unknown>> = {
-  "$": { path: "$" },
+  $: { path: "$" },
   "$ limit 5000 (refused)": { path: "$", limit: 5000 },
   "$ offset 500000 limit 10": { path: "$", offset: 500_000, limit: 10 },
   "$.key_500000": { path: "$.key_500000" },
@@ -45,21 +52,35 @@ const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floo
 /** A tool over a new store on `storage`: nothing read before is cached (a fresh handle's first query). */
 function freshTool(storage: PublicApi.NamespacedStorage) {
   const store = new api.ResultHandleStore(storage, 300);
-  return { store, tool: new api.ResultQueryTool(() => [{ config: { thresholdBytes: 16_384, preview: { chars: 500 } } as never, store: async () => store }]) };
+  return {
+    store,
+    tool: new api.ResultQueryTool(() => [
+      { config: { thresholdBytes: 16_384, preview: { chars: 500 } } as never, store: async () => store },
+    ]),
+  };
 }
 
-async function measure(name: string, storage: PublicApi.NamespacedStorage, plugin: PublicApi.ResultHandlesPluginCore): Promise<void> {
+async function measure(
+  name: string,
+  storage: PublicApi.NamespacedStorage,
+  plugin: PublicApi.ResultHandlesPluginCore,
+): Promise<void> {
   const wide = wideObject(1_000_000);
   const tickets = ticketsOf(10_000_000);
   const fold = async (value: unknown) => {
     const started = performance.now();
-    const folded = await api.foldToolResult(plugin, { toolName: "bench", result: { structuredContent: value as Record<string, unknown> }, owner });
-    if (!(folded.structuredContent as { handle?: string } | undefined)?.handle) throw new Error(`${name}: the answer did not fold`);
+    const folded = await api.foldToolResult(plugin, {
+      toolName: "bench",
+      result: { structuredContent: value as Record<string, unknown> },
+      owner,
+    });
+    if (!(folded.structuredContent as { handle?: string } | undefined)?.handle)
+      throw new Error(`${name}: the answer did not fold`);
     return performance.now() - started;
   };
   const folds: number[] = [];
   const ticketFolds: number[] = [];
-  for (let i = 0; i <= rounds; i++) folds.push(await fold(wide)), ticketFolds.push(await fold(tickets));
+  for (let i = 0; i <= rounds; i++) (folds.push(await fold(wide)), ticketFolds.push(await fold(tickets)));
   const { store } = freshTool(storage);
   const handle = store.newHandle();
   await store.save(handle, wide, owner);
@@ -78,20 +99,44 @@ async function measure(name: string, storage: PublicApi.NamespacedStorage, plugi
       void reader;
     }
   }
-  console.log(`\n${name}: 1M-key object (${(JSON.stringify(wide).length / 1e6).toFixed(1)} MB), fold median ${median(folds.slice(1)).toFixed(0)} ms (${folds.slice(1).map((t) => t.toFixed(0)).join(", ")})`);
-  console.log(`  fold of the 10 MB ticket answer: median ${median(ticketFolds.slice(1)).toFixed(0)} ms (${ticketFolds.slice(1).map((t) => t.toFixed(0)).join(", ")})`);
-  for (const query of names) console.log(`  ${query.padEnd(28)} ${median(times[query]!).toFixed(1).padStart(8)} ms  (${times[query]!.map((t) => t.toFixed(1)).join(", ")})`);
+  console.log(
+    `\n${name}: 1M-key object (${(JSON.stringify(wide).length / 1e6).toFixed(1)} MB), fold median ${median(folds.slice(1)).toFixed(0)} ms (${folds
+      .slice(1)
+      .map((t) => t.toFixed(0))
+      .join(", ")})`,
+  );
+  console.log(
+    `  fold of the 10 MB ticket answer: median ${median(ticketFolds.slice(1)).toFixed(0)} ms (${ticketFolds
+      .slice(1)
+      .map((t) => t.toFixed(0))
+      .join(", ")})`,
+  );
+  for (const query of names)
+    console.log(
+      `  ${query.padEnd(28)} ${median(times[query]!).toFixed(1).padStart(8)} ms  (${times[query]!.map((t) => t.toFixed(1)).join(", ")})`,
+    );
 }
 
 for (const store of stores) {
   if (store === "memory") {
-    const plugin = api.ResultHandlesPlugin.init({ thresholdBytes: 16_384, ttlSeconds: 300, storage: { type: "memory", memory: { maxEntries: 0, maxBytes: 200_000_000 }, timeoutMs: 60_000 } });
+    const plugin = api.ResultHandlesPlugin.init({
+      thresholdBytes: 16_384,
+      ttlSeconds: 300,
+      storage: { type: "memory", memory: { maxEntries: 0, maxBytes: 200_000_000 }, timeoutMs: 60_000 },
+    });
     await measure(store, new api.MemoryStorage("bench-wide", { maxBytes: 200_000_000 }), plugin);
     await plugin.onShutdown();
   } else if (store === "redis") {
     const redis = await startRedis();
-    const plugin = api.ResultHandlesPlugin.init({ thresholdBytes: 16_384, ttlSeconds: 300, storage: { type: "redis", redis: { url: redis.url }, timeoutMs: 60_000 } });
-    const resolved = redisDriver.resolve({ type: "redis", redis: { url: redis.url } }, { kind: "node", env: () => undefined } as never);
+    const plugin = api.ResultHandlesPlugin.init({
+      thresholdBytes: 16_384,
+      ttlSeconds: 300,
+      storage: { type: "redis", redis: { url: redis.url }, timeoutMs: 60_000 },
+    });
+    const resolved = redisDriver.resolve({ type: "redis", redis: { url: redis.url } }, {
+      kind: "node",
+      env: () => undefined,
+    } as never);
     const storage = withNamespace(await redisDriver.open({ ...resolved, timeoutMs: 60_000 }), "bench-wide");
     try {
       await measure(store, storage, plugin);

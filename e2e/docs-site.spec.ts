@@ -35,8 +35,11 @@ test.beforeAll(async () => {
   expect(existsSync(join(dist, "index.html")), "build the site first: npm run docs:build").toBe(true);
   server = createServer((request, response) => {
     const file = fileFor(new URL(request.url!, "http://x").pathname);
-    if (!file) return void response.writeHead(404, { "content-type": "text/html" }).end(readFileSync(join(dist, "404.html")));
-    response.writeHead(200, { "content-type": TYPES[extname(file)] ?? "application/octet-stream" }).end(readFileSync(file));
+    if (!file)
+      return void response.writeHead(404, { "content-type": "text/html" }).end(readFileSync(join(dist, "404.html")));
+    response
+      .writeHead(200, { "content-type": TYPES[extname(file)] ?? "application/octet-stream" })
+      .end(readFileSync(file));
   });
   await new Promise<void>((done) => server.listen(0, "127.0.0.1", done));
   origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
@@ -53,29 +56,52 @@ function pages(dir = dist): string[] {
 }
 
 /** The ids a built page defines, for the anchors that point into it. */
-const idsOf = (file: string) => new Set([...readFileSync(file, "utf8").matchAll(/\sid="([^"]+)"/g)].map((match) => match[1]!));
+const idsOf = (file: string) =>
+  new Set([...readFileSync(file, "utf8").matchAll(/\sid="([^"]+)"/g)].map((match) => match[1]!));
 
 /** Opens a page, waits until the app has hydrated, and returns the errors it logged. */
 async function visit(page: Page, path: string): Promise<string[]> {
   const errors: string[] = [];
   page.on("console", (message) => void (message.type() === "error" && errors.push(`${path}: ${message.text()}`)));
   page.on("pageerror", (error) => void errors.push(`${path}: ${error.message}`));
-  page.on("response", (response) => void (response.status() >= 400 && errors.push(`${path}: ${response.status()} ${response.url()}`)));
+  page.on(
+    "response",
+    (response) => void (response.status() >= 400 && errors.push(`${path}: ${response.status()} ${response.url()}`)),
+  );
   await page.goto(origin + path, { waitUntil: "load" });
   await expect(page.locator("#app .VPContent")).toBeVisible();
   return errors;
 }
 
-test("S20.4 every page renders without an error, and every internal link and image on it resolves", async ({ context }) => {
+test("S20.4 every page renders without an error, and every internal link and image on it resolves", async ({
+  context,
+}) => {
   test.setTimeout(240_000);
   const all = pages();
   // The pages S20.1 names, the Playground of S20.2 and the API page TypeDoc wrote.
-  for (const name of ["index", "getting-started", "model", "finding", "references", "storage", "runtimes", "security", "performance", "api", "troubleshooting", "design", "playground", "api/index"]) {
+  for (const name of [
+    "index",
+    "getting-started",
+    "model",
+    "finding",
+    "references",
+    "storage",
+    "runtimes",
+    "security",
+    "performance",
+    "api",
+    "troubleshooting",
+    "design",
+    "playground",
+    "api/index",
+  ]) {
     expect(all, name).toContain(`/${name}.html`);
   }
   // TypeDoc's page names every value the package exports, each under a heading of its own.
   const api = idsOf(join(dist, "api", "index.html"));
-  const exported = Object.keys(await import(join(process.cwd(), "dist", "node", "index.js"))).filter((name) => name !== "default");
+  const exported = Object.keys(await import(join(process.cwd(), "dist", "node", "index.js"))).filter(
+    (name) => name !== "default",
+  );
   expect(exported.length).toBeGreaterThan(20);
   expect(exported.filter((name) => !api.has(name.toLowerCase().replaceAll("_", "-")))).toEqual([]);
   // The viewer's page (S19) comes from another branch: once it is in docs/, it is built and crawled too.
@@ -94,7 +120,9 @@ test("S20.4 every page renders without an error, and every internal link and ima
       for (const url of links) if (url.startsWith(origin) && !targets.has(url)) targets.set(url, path);
       // Small pictures are inlined as data: URLs, the others are files: either way each must decode.
       await page.waitForFunction(() => [...document.images].every((image) => image.complete));
-      for (const image of await page.$$eval("img", (nodes) => nodes.map((node) => ({ src: node.currentSrc, alt: node.alt, width: node.naturalWidth })))) {
+      for (const image of await page.$$eval("img", (nodes) =>
+        nodes.map((node) => ({ src: node.currentSrc, alt: node.alt, width: node.naturalWidth })),
+      )) {
         if (image.width > 0) pictures.push(image.alt);
         else errors.push(`${path}: the picture "${image.alt}" (${image.src.slice(0, 80)}) does not load`);
         if (image.src.startsWith(origin)) targets.set(image.src, path);
@@ -110,18 +138,24 @@ test("S20.4 every page renders without an error, and every internal link and ima
     const { pathname, hash } = new URL(url);
     const file = fileFor(pathname);
     if (!file) broken.push(`${from} → ${pathname} (no such file)`);
-    else if (hash.length > 1 && file.endsWith(".html") && !idsOf(file).has(decodeURIComponent(hash.slice(1)))) broken.push(`${from} → ${pathname}${hash} (no such anchor)`);
+    else if (hash.length > 1 && file.endsWith(".html") && !idsOf(file).has(decodeURIComponent(hash.slice(1))))
+      broken.push(`${from} → ${pathname}${hash} (no such anchor)`);
   }
   expect(broken).toEqual([]);
   expect(targets.size).toBeGreaterThan(50); // the crawl read links, not an empty page
   expect([...targets.keys()].filter((url) => new URL(url).hash.length > 1).length).toBeGreaterThan(20); // and anchors
   // The pictures are there and decode: the flow, the bench chart and the playground's screenshot.
   for (const alt of ["An answer of 6,990 bytes folds", "Fold and result_query cost", "The playground after"]) {
-    expect(pictures.some((shown) => shown.startsWith(alt)), alt).toBe(true);
+    expect(
+      pictures.some((shown) => shown.startsWith(alt)),
+      alt,
+    ).toBe(true);
   }
 });
 
-test("S20.2 the Playground page runs the in-page playground: a signed-in call folds, result_query reads a slice", async ({ page }) => {
+test("S20.2 the Playground page runs the in-page playground: a signed-in call folds, result_query reads a slice", async ({
+  page,
+}) => {
   const errors = await visit(page, "/playground.html");
   await expect(page.locator("body")).toHaveAttribute("data-ready", "true");
   // The whole answer first (anonymous), to know what the slice must hold.

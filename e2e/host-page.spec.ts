@@ -10,14 +10,20 @@ import { serveHost } from "./viewer-host/server.js";
 
 const root = fileURLToPath(new URL("..", import.meta.url));
 const pageDir = `${root}test-results/host-page`;
-const viewerHtml = JSON.parse(/^export default (.*);\s*$/s.exec(readFileSync(`${root}dist/viewer/viewer-html.js`, "utf8"))![1]!) as string;
+const viewerHtml = JSON.parse(
+  /^export default (.*);\s*$/s.exec(readFileSync(`${root}dist/viewer/viewer-html.js`, "utf8"))![1]!,
+) as string;
 
 let demo: DemoServer;
 let host: { url: string; close(): Promise<void> };
 
 test.beforeAll(async () => {
   test.setTimeout(120_000);
-  await build({ configFile: `${root}playground/host/vite.config.ts`, logLevel: "warn", build: { outDir: pageDir, emptyOutDir: true, minify: false } });
+  await build({
+    configFile: `${root}playground/host/vite.config.ts`,
+    logLevel: "warn",
+    build: { outDir: pageDir, emptyOutDir: true, minify: false },
+  });
   demo = await startDemoServer({ port: 0, logger: { warn: () => {}, info: () => {} }, viewer: true });
   // The page's own origin: another loopback port than the demo's. Its /mcp proxy is not used here.
   host = await serveHost(pageDir, viewerHtml, demo.url);
@@ -28,7 +34,9 @@ test.afterAll(async () => {
   await demo?.close();
 });
 
-test("S25.4 the host page on another loopback port shows the viewer for the demo's report; Last row shows row 199", async ({ page }) => {
+test("S25.4 the host page on another loopback port shows the viewer for the demo's report; Last row shows row 199", async ({
+  page,
+}) => {
   const requests: string[] = [];
   page.on("request", (request) => requests.push(`${request.method()} ${request.url()}`));
   await page.goto(`${host.url}?${new URLSearchParams({ url: demo.url, token: "demo-alice", tool: "report" })}`);
@@ -55,12 +63,21 @@ test("S25.4 the host page on another loopback port shows the viewer for the demo
   await page.waitForTimeout(300);
   await expect(last).toBeInViewport({ ratio: 0.9 });
   // Every MCP request went straight to the demo, cross-origin.
-  expect(requests.filter((request) => request.includes("/mcp")).every((request) => request.includes(demo.url))).toBe(true);
+  expect(requests.filter((request) => request.includes("/mcp")).every((request) => request.includes(demo.url))).toBe(
+    true,
+  );
 });
 
 test("S25.4 the demo answers preflights from loopback origins, any port, and refuses others", async ({ request }) => {
   const preflight = (origin: string) =>
-    request.fetch(demo.url, { method: "OPTIONS", headers: { Origin: origin, "Access-Control-Request-Method": "POST", "Access-Control-Request-Headers": "authorization, content-type" } });
+    request.fetch(demo.url, {
+      method: "OPTIONS",
+      headers: {
+        Origin: origin,
+        "Access-Control-Request-Method": "POST",
+        "Access-Control-Request-Headers": "authorization, content-type",
+      },
+    });
   for (const origin of ["http://localhost:5174", "http://127.0.0.1:1", "http://[::1]:8080"]) {
     const answer = await preflight(origin);
     expect(answer.status(), origin).toBe(204);

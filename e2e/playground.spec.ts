@@ -26,7 +26,8 @@ type Query = { path?: string; offset?: string; limit?: string; page?: string; fi
 
 /** Fills every field of the form (blank where not given) and runs the query; returns query-result. */
 async function query(page: Page, args: Query): Promise<any> {
-  for (const name of ["path", "offset", "limit", "page", "fields", "search"] as const) await page.getByTestId(`query-${name}`).fill(args[name] ?? "");
+  for (const name of ["path", "offset", "limit", "page", "fields", "search"] as const)
+    await page.getByTestId(`query-${name}`).fill(args[name] ?? "");
   // The button is disabled from the click until the answer is on the page.
   await page.getByTestId("query-run").click();
   await expect(page.getByTestId("query-run")).toBeEnabled();
@@ -44,7 +45,9 @@ test("S4.4 an anonymous call shows the full answer: 200 rows, no handle", async 
   await expect(page.getByTestId("handle")).toHaveText("");
 });
 
-test("the warning banner belongs to the last call: an anonymous call's warning clears on a signed-in call", async ({ page }) => {
+test("the warning banner belongs to the last call: an anonymous call's warning clears on a signed-in call", async ({
+  page,
+}) => {
   await open(page);
   await expect(page.getByTestId("warnings")).toHaveText("");
   await page.getByTestId("call-anonymous").click();
@@ -57,7 +60,9 @@ test("the warning banner belongs to the last call: an anonymous call's warning c
   await expect(page.getByTestId("warnings")).toHaveText("");
 });
 
-test("the page logs no console warning or error on load, after a signed-in call and after a query", async ({ page }) => {
+test("the page logs no console warning or error on load, after a signed-in call and after a query", async ({
+  page,
+}) => {
   const logged: string[] = [];
   page.on("console", (message) => {
     if (message.type() === "warning" || message.type() === "error") logged.push(`${message.type()}: ${message.text()}`);
@@ -72,7 +77,9 @@ test("the page logs no console warning or error on load, after a signed-in call 
   expect(logged, "after a call").toEqual([]);
 });
 
-test("JSON panels hide nothing: laid out for the panel's width, no line cut off on the right nor wrapped", async ({ page }) => {
+test("JSON panels hide nothing: laid out for the panel's width, no line cut off on the right nor wrapped", async ({
+  page,
+}) => {
   await open(page);
   await callSignedIn(page);
   await query(page, { path: "$.rows", page: "2", limit: "5", fields: "id, title" });
@@ -81,7 +88,11 @@ test("JSON panels hide nothing: laid out for the panel's width, no line cut off 
     const layout = await panel.evaluate((element) => {
       const style = getComputedStyle(element);
       const height = element.scrollHeight - parseFloat(style.paddingTop) - parseFloat(style.paddingBottom);
-      return { overflow: element.scrollWidth - element.clientWidth, rows: height / parseFloat(style.lineHeight), lines: element.textContent!.split("\n").length };
+      return {
+        overflow: element.scrollWidth - element.clientWidth,
+        rows: height / parseFloat(style.lineHeight),
+        lines: element.textContent!.split("\n").length,
+      };
     });
     expect(layout.overflow, `${testId}: nothing past the right edge`).toBeLessThanOrEqual(0);
     expect(Math.round(layout.rows), `${testId}: each line on one row`).toBe(layout.lines);
@@ -100,7 +111,9 @@ test("the page speaks to users in plain words: no spec rule numbers", async ({ p
   expect(await page.locator("body").innerText()).not.toMatch(/\bS\d+(\.\d+)?\b|SPEC/);
 });
 
-test("S5 a signed-in call shows a folded answer of at most 2 KB, its handle, lifetime and shape tree", async ({ page }) => {
+test("S5 a signed-in call shows a folded answer of at most 2 KB, its handle, lifetime and shape tree", async ({
+  page,
+}) => {
   await open(page);
   const handle = await callSignedIn(page);
   const answer = await json(page, "answer");
@@ -130,11 +143,27 @@ test("S7.1 page 2 with limit 20 shows T-20 to T-39", async ({ page }) => {
 test("S7.2 each path form names the same place", async ({ page }) => {
   await open(page);
   await callSignedIn(page);
-  for (const path of ["$.rows[2].title", "$['rows'][2]['title']", '$["rows"][2]["title"]', "rows.2.title", "/rows/2/title"]) {
+  for (const path of [
+    "$.rows[2].title",
+    "$['rows'][2]['title']",
+    '$["rows"][2]["title"]',
+    "rows.2.title",
+    "/rows/2/title",
+  ]) {
     const { title } = tickets(2, 2)[0]!;
-    expect(await query(page, { path }), path).toEqual({ path: "$.rows[2].title", value: title, total: title.length, offset: 0 });
+    expect(await query(page, { path }), path).toEqual({
+      path: "$.rows[2].title",
+      value: title,
+      total: title.length,
+      offset: 0,
+    });
   }
-  expect(await query(page, { path: "$.rows[-1]", fields: "id" })).toEqual({ path: "$.rows[199]", value: { id: "T-199" }, total: 1, offset: 0 });
+  expect(await query(page, { path: "$.rows[-1]", fields: "id" })).toEqual({
+    path: "$.rows[199]",
+    value: { id: "T-199" },
+    total: 1,
+    offset: 0,
+  });
   // "$" and an empty path both name the whole answer: its one key, 20 KB, is over the 4096-byte limit.
   for (const path of ["$", ""]) {
     const whole = await query(page, { path, limit: "1" });
@@ -143,7 +172,9 @@ test("S7.2 each path form names the same place", async ({ page }) => {
   }
 });
 
-test("S14.4 S14.7 the search chip and field find text: hits with their paths, listed with the match marked", async ({ page }) => {
+test("S14.4 S14.7 the search chip and field find text: hits with their paths, listed with the match marked", async ({
+  page,
+}) => {
   await open(page);
   await callSignedIn(page);
   await page.getByTestId("chip-search").click();
@@ -151,20 +182,36 @@ test("S14.4 S14.7 the search chip and field find text: hits with their paths, li
   await expect(page.getByTestId("query-path")).toHaveValue("$");
   await page.getByTestId("query-run").click();
   await expect(page.getByTestId("query-run")).toBeEnabled();
-  const printers = tickets(0, 199).flatMap((row, i) => (row.title.toLowerCase().includes("printer") ? [{ path: `$.rows[${i}].title`, text: row.title }] : []));
-  expect(await json(page, "query-result")).toEqual({ path: "$", value: printers.slice(0, 20), total: printers.length, offset: 0, nextOffset: 20 });
+  const printers = tickets(0, 199).flatMap((row, i) =>
+    row.title.toLowerCase().includes("printer") ? [{ path: `$.rows[${i}].title`, text: row.title }] : [],
+  );
+  expect(await json(page, "query-result")).toEqual({
+    path: "$",
+    value: printers.slice(0, 20),
+    total: printers.length,
+    offset: 0,
+    nextOffset: 20,
+  });
   await expect(page.getByTestId("query-found").locator("li")).toHaveCount(20);
   await expect(page.getByTestId("query-found").locator("mark").first()).toHaveText("Printer");
   await expect(page.locator("#query-status")).toContainText(`20 hits of ${printers.length}`);
   // Typed into the field, paged like items; a plain query afterwards hides the list of hits again.
   const ids = Array.from({ length: 200 }, (_, i) => `T-${i}`).filter((id) => id.startsWith("T-1"));
   const second = await query(page, { path: "$.rows", search: "t-1", page: "2", limit: "5" });
-  expect(second).toEqual({ path: "$.rows", value: ids.slice(5, 10).map((id) => ({ path: `$.rows[${id.slice(2)}].id`, text: id })), total: ids.length, offset: 5, nextOffset: 10 });
+  expect(second).toEqual({
+    path: "$.rows",
+    value: ids.slice(5, 10).map((id) => ({ path: `$.rows[${id.slice(2)}].id`, text: id })),
+    total: ids.length,
+    offset: 5,
+    nextOffset: 10,
+  });
   await query(page, { path: "$.rows", limit: "2" });
   await expect(page.getByTestId("query-found")).toBeHidden();
 });
 
-test("S15.1 the reference button passes the folded rows to count_tickets: a few bytes of arguments, 200 tickets counted", async ({ page }) => {
+test("S15.1 the reference button passes the folded rows to count_tickets: a few bytes of arguments, 200 tickets counted", async ({
+  page,
+}) => {
   await open(page);
   // No handle yet: the page says what to do first and calls nothing.
   await page.getByTestId("call-reference").click();
@@ -207,13 +254,24 @@ test("S10.2 WebMCP tools called from inside the page fold and read back", async 
     const byName = (name: string) => tools.find((tool) => tool.name === name);
     const folded = JSON.parse(await modelContext.executeTool(byName("report"), "{}"));
     const handle = folded.structuredContent.handle;
-    const slice = JSON.parse(await modelContext.executeTool(byName("result_query"), JSON.stringify({ handle, path: "/rows", page: 2, limit: 20, fields: ["id"] })));
+    const slice = JSON.parse(
+      await modelContext.executeTool(
+        byName("result_query"),
+        JSON.stringify({ handle, path: "/rows", page: 2, limit: 20, fields: ["id"] }),
+      ),
+    );
     return { names: tools.map((tool) => tool.name), folded, slice };
   });
   expect(outcome.names).toEqual(expect.arrayContaining(["report", "result_query"]));
   expect(Object.keys(outcome.folded.structuredContent).sort()).toEqual(["handle", "preview", "shape"]);
   expect(outcome.folded._meta["frontmcp/result-handle"]).toMatchObject({ ttlSeconds: 600 });
-  expect(outcome.slice.structuredContent).toEqual({ path: "$.rows", value: tickets(20, 39).map(({ id }) => ({ id })), total: 200, offset: 20, nextOffset: 40 });
+  expect(outcome.slice.structuredContent).toEqual({
+    path: "$.rows",
+    value: tickets(20, 39).map(({ id }) => ({ id })),
+    total: 200,
+    offset: 20,
+    nextOffset: 40,
+  });
 });
 
 test("screenshot after a signed-in call and a query (docs/playground.png)", async ({ page }, testInfo) => {

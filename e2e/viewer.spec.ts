@@ -12,7 +12,9 @@ import { serveHost } from "./viewer-host/server.js";
 const root = fileURLToPath(new URL("..", import.meta.url));
 const pageDir = `${root}test-results/viewer-host`;
 // The page as the package ships it: dist/viewer/viewer-html.js exports it as a string.
-const viewerHtml = JSON.parse(/^export default (.*);\s*$/s.exec(readFileSync(`${root}dist/viewer/viewer-html.js`, "utf8"))![1]!) as string;
+const viewerHtml = JSON.parse(
+  /^export default (.*);\s*$/s.exec(readFileSync(`${root}dist/viewer/viewer-html.js`, "utf8"))![1]!,
+) as string;
 const quiet = { warn: () => {}, info: () => {} };
 const HOSTILE = `<img src=x onerror="parent.postMessage('pwned','*')"></script><script>parent.postMessage('pwned','*')</script>`;
 
@@ -27,7 +29,13 @@ test.beforeAll(async () => {
     base: "./",
     logLevel: "warn",
     resolve: { conditions: ["browser", "module", "import", "default"] },
-    build: { outDir: pageDir, emptyOutDir: true, target: "es2022", minify: false, rolldownOptions: { tsconfig: false } },
+    build: {
+      outDir: pageDir,
+      emptyOutDir: true,
+      target: "es2022",
+      minify: false,
+      rolldownOptions: { tsconfig: false },
+    },
   });
   demo = await startDemoServer({
     port: 0,
@@ -42,14 +50,23 @@ test.beforeAll(async () => {
         }));
         // About 10 MB: 100,000 tickets.
         server.registerTool("big", { description: "100,000 tickets" }, async () => {
-          const rows = Array.from({ length: 100_000 }, (_, i) => ({ id: `T-${i}`, title: `Ticket ${i} about a printer`, owner: `user${i % 97}`, note: "n".repeat(30) }));
+          const rows = Array.from({ length: 100_000 }, (_, i) => ({
+            id: `T-${i}`,
+            title: `Ticket ${i} about a printer`,
+            owner: `user${i % 97}`,
+            note: "n".repeat(30),
+          }));
           return { content: [{ type: "text", text: JSON.stringify({ rows }) }], structuredContent: { rows } };
         });
         // Strings that would run if the viewer wrote them as HTML: a folded list of them, and a small whole answer.
-        server.registerTool("hostile", { description: "Answers that hold markup", inputSchema: z.object({ n: z.number().optional() }) }, async ({ n = 120 }) => {
-          const rows = Array.from({ length: n }, (_, i) => ({ id: i, title: `${HOSTILE} ${i}`, [HOSTILE]: i }));
-          return { content: [{ type: "text", text: JSON.stringify({ rows }) }], structuredContent: { rows } };
-        });
+        server.registerTool(
+          "hostile",
+          { description: "Answers that hold markup", inputSchema: z.object({ n: z.number().optional() }) },
+          async ({ n = 120 }) => {
+            const rows = Array.from({ length: n }, (_, i) => ({ id: i, title: `${HOSTILE} ${i}`, [HOSTILE]: i }));
+            return { content: [{ type: "text", text: JSON.stringify({ rows }) }], structuredContent: { rows } };
+          },
+        );
       },
     },
   });
@@ -69,7 +86,13 @@ async function openHost(page: Page): Promise<void> {
 const viewer = (page: Page): FrameLocator => page.frameLocator("[data-testid=viewer-frame]");
 
 /** Calls a tool on the host's connection (alice) or as another user, and hands the result to a new viewer. */
-async function callAndShow(page: Page, tool: string, args: Record<string, unknown> = {}, token?: string, theme = "light"): Promise<number> {
+async function callAndShow(
+  page: Page,
+  tool: string,
+  args: Record<string, unknown> = {},
+  token?: string,
+  theme = "light",
+): Promise<number> {
   return page.evaluate(
     async ({ tool, args, token, theme }) => {
       const testHost = (window as any).testHost;
@@ -84,7 +107,9 @@ async function callAndShow(page: Page, tool: string, args: Record<string, unknow
 
 const since = (page: Page, at: number) => page.evaluate((at) => performance.now() - at, at);
 
-test("S19.5 a folded report shows its first rows at once and row 200 after paging; timings printed", async ({ page }, testInfo) => {
+test("S19.5 a folded report shows its first rows at once and row 200 after paging; timings printed", async ({
+  page,
+}, testInfo) => {
   await openHost(page);
   const start = await callAndShow(page, "report");
   const view = viewer(page);
@@ -101,7 +126,9 @@ test("S19.5 a folded report shows its first rows at once and row 200 after pagin
   await expect(view.locator("[data-testid=row][data-index='199']")).toContainText("T-199");
   const row200 = (await page.evaluate(() => performance.now())) - paging;
   await expect(view.getByTestId("selected-path")).toHaveText("$.rows[199]");
-  console.log(`viewer: first rows ${firstRows.toFixed(0)} ms after the host handed the result to the view (${opened.toFixed(0)} ms with reading the ui:// resource and starting the frame); row 200 ${row200.toFixed(0)} ms after "Last row" (shared CPU, noisy)`);
+  console.log(
+    `viewer: first rows ${firstRows.toFixed(0)} ms after the host handed the result to the view (${opened.toFixed(0)} ms with reading the ui:// resource and starting the frame); row 200 ${row200.toFixed(0)} ms after "Last row" (shared CPU, noisy)`,
+  );
   // The screenshot shows a search and its hits beside the table.
   await view.getByTestId("search-input").fill("printer");
   await view.getByTestId("search-input").press("Enter");
@@ -137,7 +164,9 @@ test("S19.5 a filter and a search show their nodes and hits, linked to their row
   await expect(view.locator("[data-testid=row][data-index='199'][aria-selected=true]")).toBeVisible();
 });
 
-test("S24.1 Count by shows the filter's nodes as groups (count, figures) whose examples link to their rows", async ({ page }) => {
+test("S24.1 Count by shows the filter's nodes as groups (count, figures) whose examples link to their rows", async ({
+  page,
+}) => {
   await openHost(page);
   await callAndShow(page, "report");
   const view = viewer(page);
@@ -159,7 +188,15 @@ test("S24.1 Count by shows the filter's nodes as groups (count, figures) whose e
   await view.getByTestId("figure-input").press("Enter");
   await expect(view.getByTestId("found-status")).toHaveText(/^3 groups of 200 nodes of \$\.rows\[\*\]/);
   await expect(view.getByTestId("group").first()).toContainText("closed67");
-  await expect(view.getByTestId("groups").locator("th")).toHaveText(["status", "count", "sum of priority", "min of priority", "max of priority", "avg of priority", "examples"]);
+  await expect(view.getByTestId("groups").locator("th")).toHaveText([
+    "status",
+    "count",
+    "sum of priority",
+    "min of priority",
+    "max of priority",
+    "avg of priority",
+    "examples",
+  ]);
 });
 
 test("S19.5 Tell the model reaches the host with the path and the handle", async ({ page }) => {
@@ -209,16 +246,21 @@ test("S19.5 an answer holding <img onerror> and </script> renders as text and ru
   const frame = page.frames().find((candidate) => candidate !== page.mainFrame())!;
   expect(await frame.evaluate(() => document.querySelectorAll("img, script:not([type=module])").length)).toBe(0);
   expect(await page.evaluate(() => (window as any).testHost.stray)).toEqual([]);
-  expect(requests.filter((url) => !url.startsWith(host.url) && !url.startsWith("data:") && url !== "about:srcdoc")).toEqual([]);
+  expect(
+    requests.filter((url) => !url.startsWith(host.url) && !url.startsWith("data:") && url !== "about:srcdoc"),
+  ).toEqual([]);
   expect(requests.filter((url) => url.endsWith("/x"))).toEqual([]);
 });
 
-test("S19.5 the viewer's HTML is at most 80 KB gzip, with no server SDK; alone in a tab it requests nothing and says why", async ({ page }) => {
+test("S19.5 the viewer's HTML is at most 80 KB gzip, with no server SDK; alone in a tab it requests nothing and says why", async ({
+  page,
+}) => {
   const gzip = gzipSync(viewerHtml, { level: 9 }).byteLength;
   console.log(`viewer: ${viewerHtml.length} bytes of HTML, ${gzip} bytes gzip (${(gzip / 1024).toFixed(1)} KiB)`);
   expect(gzip).toBeLessThanOrEqual(80 * 1024);
   // The server SDK's own classes are not in it (the view side of ext-apps brings the client's Protocol and zod).
-  for (const name of ["McpServer", "createMcpHandler", "StreamableHTTPServerTransport"]) expect(viewerHtml.includes(name), name).toBe(false);
+  for (const name of ["McpServer", "createMcpHandler", "StreamableHTTPServerTransport"])
+    expect(viewerHtml.includes(name), name).toBe(false);
   const requests: string[] = [];
   const errors: string[] = [];
   page.on("request", (request) => requests.push(request.url()));
@@ -254,7 +296,9 @@ test("S19.3 a 10 MB answer: only the visible rows in the DOM, the keyboard pages
   await expect(view.getByTestId("table-status")).toContainText("sorted by id within the 200 loaded");
   await view.getByTestId("table").evaluate((table) => (table.scrollTop = 0));
   await expect(view.getByTestId("row").first()).toHaveAttribute("data-index", "99999");
-  console.log(`viewer, 10 MB answer: first rows ${firstRows.toFixed(0)} ms after the result reached the host (with the frame's start); the last of 100,000 rows ${lastRow.toFixed(0)} ms after End`);
+  console.log(
+    `viewer, 10 MB answer: first rows ${firstRows.toFixed(0)} ms after the result reached the host (with the frame's start); the last of 100,000 rows ${lastRow.toFixed(0)} ms after End`,
+  );
 });
 
 test("S19.3 other JSON as a tree, a long string as numbered lines, and the host's dark theme", async ({ page }) => {
@@ -301,7 +345,9 @@ test("S19.3 other JSON as a tree, a long string as numbered lines, and the host'
   expect(line.structuredContent.value).toBe(selected);
 });
 
-test("S19.4 the playground's folded-answer panel is the same viewer, reading on the caller's connection", async ({ page }) => {
+test("S19.4 the playground's folded-answer panel is the same viewer, reading on the caller's connection", async ({
+  page,
+}) => {
   await page.goto("/");
   await expect(page.locator("body")).toHaveAttribute("data-ready", "true");
   await page.getByTestId("call-signed-in").click();

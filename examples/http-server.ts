@@ -28,7 +28,10 @@ function buildServer(): McpServer {
   plugin.install(server); // cheap: safe to run for every request
   server.registerTool(
     "tickets",
-    { description: "Every open ticket", outputSchema: z.union([z.object({ rows: z.array(ticket) }), foldedAnswerSchema]) },
+    {
+      description: "Every open ticket",
+      outputSchema: z.union([z.object({ rows: z.array(ticket) }), foldedAnswerSchema]),
+    },
     async () => {
       const answer = { rows: Array.from({ length: 200 }, (_, i) => ({ id: `T-${i}`, title: `Ticket ${i}` })) };
       return { content: [{ type: "text", text: JSON.stringify(answer) }], structuredContent: answer };
@@ -48,13 +51,17 @@ const callers = new Map([
 async function fetch(request: Request): Promise<Response> {
   if (new URL(request.url).pathname !== "/mcp") return new Response("Not found\n", { status: 404 });
   // A localhost server refuses other Host and Origin headers, against DNS rebinding.
-  const refused = hostHeaderValidationResponse(request, localhostAllowedHostnames()) ?? originValidationResponse(request, localhostAllowedOrigins());
+  const refused =
+    hostHeaderValidationResponse(request, localhostAllowedHostnames()) ??
+    originValidationResponse(request, localhostAllowedOrigins());
   if (refused) return refused;
   const token = /^Bearer\s+(\S+)$/i.exec(request.headers.get("authorization") ?? "")?.[1];
   const caller = token === undefined ? undefined : callers.get(token);
   if (token !== undefined && caller === undefined) return new Response("Unknown token\n", { status: 401 });
   // The plugin reads the caller from authInfo.extra.sub (else clientId). No token: anonymous, answers come whole.
-  const authInfo: AuthInfo | undefined = caller ? { token: token!, clientId: "tickets-example", scopes: [], extra: { sub: caller } } : undefined;
+  const authInfo: AuthInfo | undefined = caller
+    ? { token: token!, clientId: "tickets-example", scopes: [], extra: { sub: caller } }
+    : undefined;
   return mcp.fetch(request, { authInfo });
 }
 
@@ -63,7 +70,11 @@ const handle = toNodeHandler({ fetch });
 const http = createServer((req, res) => void handle(req, res));
 http.once("error", (error: NodeJS.ErrnoException) => {
   // One line and exit code 1, no stack trace: the usual cause is a server already running there.
-  console.error(error.code === "EADDRINUSE" ? `Port ${port} is already in use: start on another with PORT=${port + 1}` : `Cannot listen on port ${port}: ${error.message}`);
+  console.error(
+    error.code === "EADDRINUSE"
+      ? `Port ${port} is already in use: start on another with PORT=${port + 1}`
+      : `Cannot listen on port ${port}: ${error.message}`,
+  );
   process.exit(1);
 });
 http.listen(port, "127.0.0.1", () => {

@@ -15,7 +15,10 @@ const ticket = z.object({
 });
 const reportSchema = z.object({ rows: z.array(ticket) });
 
-/** Titles of several words: some about a printer, some about a timeout, as the docs' examples search (S18.7); at most 20 characters, so a ticket's line fits the playground's narrow panels. */
+/**
+ * Titles of several words: some about a printer, some about a timeout, as the docs' examples search (S18.7); at most 20
+ * characters, so a ticket's line fits the playground's narrow panels.
+ */
 const TITLES = [
   "Printer jams daily",
   "Login page hangs",
@@ -50,7 +53,8 @@ export function registerReport(server: McpServer): void {
     "report",
     {
       title: "Tickets",
-      description: "Every ticket of the helpdesk: id, title, status (open, closed, pending), priority (1 to 5) and owner",
+      description:
+        "Every ticket of the helpdesk: id, title, status (open, closed, pending), priority (1 to 5) and owner",
       outputSchema: z.union([reportSchema, foldedAnswerSchema]),
     },
     async () => {
@@ -72,7 +76,11 @@ export function registerCountTickets(server: McpServer): void {
       description:
         'Counts the tickets it is given and names the first and last. Pass the list itself, or a reference to a folded answer: { "$result": "<handle>", "path": "$.rows" }',
       // Any ticket with an id: those report returns, or ones the model writes itself.
-      inputSchema: z.object({ tickets: z.array(ticket.partial().required({ id: true })).describe("The tickets, as report returns them in rows") }),
+      inputSchema: z.object({
+        tickets: z
+          .array(ticket.partial().required({ id: true }))
+          .describe("The tickets, as report returns them in rows"),
+      }),
     },
     async ({ tickets }) => {
       const answer = { count: tickets.length, first: tickets[0]?.id ?? null, last: tickets.at(-1)?.id ?? null };
@@ -102,7 +110,9 @@ export function registerOrders(server: McpServer): void {
   );
 }
 
-/** Levels of the log's lines, in a cycle of 8: of 3000 lines, 1875 INFO, 750 WARN, 375 ERROR (the docs' counts, S18.7). */
+/**
+ * Levels of the log's lines, in a cycle of 8: of 3000 lines, 1875 INFO, 750 WARN, 375 ERROR (the docs' counts, S18.7).
+ */
 const LEVELS = ["INFO ", "INFO ", "WARN ", "INFO ", "INFO ", "ERROR", "WARN ", "INFO "] as const;
 
 /** Plain, non-JSON text: every line at least 40 characters; an ERROR line tells of an upstream timeout. */

@@ -10,9 +10,18 @@ const npm = process.platform === "win32" ? "npm.cmd" : "npm";
 const dir = mkdtempSync(join(tmpdir(), "mcp-result-handles-attw-"));
 try {
   // --json names the tarball; prepack builds dist/ first and prints to stderr, left visible.
-  const [packed] = JSON.parse(execFileSync(npm, ["pack", "--json", "--pack-destination", dir], { encoding: "utf8", stdio: ["ignore", "pipe", "inherit"], shell: process.platform === "win32" }));
+  const [packed] = JSON.parse(
+    execFileSync(npm, ["pack", "--json", "--pack-destination", dir], {
+      encoding: "utf8",
+      stdio: ["ignore", "pipe", "inherit"],
+      shell: process.platform === "win32",
+    }),
+  );
   const attw = join("node_modules", ".bin", process.platform === "win32" ? "attw.cmd" : "attw");
-  execFileSync(attw, [join(dir, packed.filename), "--profile", "strict", ...process.argv.slice(2)], { stdio: "inherit", shell: process.platform === "win32" });
+  execFileSync(attw, [join(dir, packed.filename), "--profile", "strict", ...process.argv.slice(2)], {
+    stdio: "inherit",
+    shell: process.platform === "win32",
+  });
 } catch (error) {
   process.exitCode = typeof error?.status === "number" ? error.status : 1;
   if (error?.status === undefined) console.error(error);

@@ -19,7 +19,10 @@ const server = new McpServer({ name: "flow", version: "1.0.0" });
 const plugin = ResultHandlesPlugin.init({ thresholdBytes: THRESHOLD, storage: { type: "memory" } }).install(server);
 server.registerTool(
   "tickets",
-  { description: "Every open ticket", outputSchema: z.union([z.object({ rows: z.array(ticket) }), foldedAnswerSchema]) },
+  {
+    description: "Every open ticket",
+    outputSchema: z.union([z.object({ rows: z.array(ticket) }), foldedAnswerSchema]),
+  },
   async () => {
     const answer = { rows: Array.from({ length: 200 }, (_, i) => ({ id: `T-${i}`, title: `Ticket ${i}` })) };
     return { content: [{ type: "text", text: JSON.stringify(answer) }], structuredContent: answer };
@@ -51,10 +54,19 @@ const figures = {
 // Layout: five boxes left to right, arrows between them, one caption line under each.
 const boxes = [
   { title: "Tool answer", lines: ["200 tickets", `${fmt(figures.answer)} of JSON`], fill: "#fde2e2" },
-  { title: "fold", lines: [`over ${fmt(THRESHOLD)}:`, "kept in the store,", `encrypted, ${meta.ttlSeconds} s`], fill: "#eeeeee" },
+  {
+    title: "fold",
+    lines: [`over ${fmt(THRESHOLD)}:`, "kept in the store,", `encrypted, ${meta.ttlSeconds} s`],
+    fill: "#eeeeee",
+  },
   {
     title: "Sent to the model",
-    lines: [`preview ${fmt(figures.preview)}`, `shape ${fmt(figures.shape)}`, `handle ${fmt(figures.handle)}`, `= ${fmt(figures.folded)}`],
+    lines: [
+      `preview ${fmt(figures.preview)}`,
+      `shape ${fmt(figures.shape)}`,
+      `handle ${fmt(figures.handle)}`,
+      `= ${fmt(figures.folded)}`,
+    ],
     fill: "#e2f0fd",
   },
   { title: "result_query", lines: ['path "$.rows"', "offset 40, limit 3", 'fields ["title"]'], fill: "#eeeeee" },
@@ -65,7 +77,8 @@ const GAP = 36;
 const H = 150;
 const TOP = 40;
 const width = boxes.length * W + (boxes.length - 1) * GAP + 20;
-const esc = (text: string) => text.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;");
+const esc = (text: string) =>
+  text.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;");
 const parts: string[] = [];
 boxes.forEach((box, i) => {
   const x = 10 + i * (W + GAP);
@@ -74,7 +87,9 @@ boxes.forEach((box, i) => {
   box.lines.forEach((line, j) => parts.push(`<text x="${x + W / 2}" y="${TOP + 56 + j * 22}">${esc(line)}</text>`));
   if (i < boxes.length - 1) {
     const ax = x + W + 4;
-    parts.push(`<path d="M${ax} ${TOP + H / 2} h${GAP - 14}" stroke="#333" stroke-width="2" marker-end="url(#arrow)"/>`);
+    parts.push(
+      `<path d="M${ax} ${TOP + H / 2} h${GAP - 14}" stroke="#333" stroke-width="2" marker-end="url(#arrow)"/>`,
+    );
   }
 });
 const ratio = (figures.answer / figures.folded).toFixed(1);

@@ -16,7 +16,9 @@ async function perQuery(value: unknown, args: Record<string, unknown>, runs: num
   const saving = performance.now();
   await store.save(handle, value, owner);
   saves.push(performance.now() - saving);
-  const tool = new ResultQueryTool(() => [{ config: { thresholdBytes: 16_384, preview: { chars: 500 } } as ResultHandlesConfig, store: async () => store }]);
+  const tool = new ResultQueryTool(() => [
+    { config: { thresholdBytes: 16_384, preview: { chars: 500 } } as ResultHandlesConfig, store: async () => store },
+  ]);
   const times: number[] = [];
   for (let i = 0; i < runs; i++) {
     const started = performance.now();
@@ -32,17 +34,30 @@ async function perQuery(value: unknown, args: Record<string, unknown>, runs: num
 const saves: number[] = [];
 const show = (times: number[]) => times.map((t) => t.toFixed(1)).join(", ") + " ms";
 const log = text(100_000_000);
-console.log(`100 MB string, $.log window (first, then cached):  ${show(await perQuery({ log }, { path: "$.log", offset: 50_000_000 }, 4))}`);
+console.log(
+  `100 MB string, $.log window (first, then cached):  ${show(await perQuery({ log }, { path: "$.log", offset: 50_000_000 }, 4))}`,
+);
 const fresh: number[] = [];
 for (let i = 0; i < 3; i++) fresh.push((await perQuery({ log }, { path: "$.log", offset: i * 40_000_000 }, 1))[0]!);
 console.log(`100 MB string, first window of a fresh handle (×3): ${show(fresh)}`);
 const tenMb = {
   report: "weekly",
-  rows: Array.from({ length: 60_000 }, (_, i) => ({ id: i, title: `Row ${i} ${"x".repeat(i % 50)}`, tags: ["a", "b"] })),
+  rows: Array.from({ length: 60_000 }, (_, i) => ({
+    id: i,
+    title: `Row ${i} ${"x".repeat(i % 50)}`,
+    tags: ["a", "b"],
+  })),
   log: text(4_000_000),
   meta: { pages: 3, events: Array.from({ length: 20_000 }, (_, i) => ({ at: i, kind: "tick" })) },
 };
-console.log(`${(JSON.stringify(tenMb).length / 1e6).toFixed(1)} MB answer, refused $:                   ${show(await perQuery(tenMb, { path: "$" }, 4))}`);
-const rows10 = { rows: Array.from({ length: 100_000 }, (_, i) => ({ id: i, title: `Row ${i} ${"y".repeat(60)}` })), total: 100_000 };
-console.log(`${(JSON.stringify(rows10).length / 1e6).toFixed(1)} MB { rows, total }, refused $:              ${show(await perQuery(rows10, { path: "$" }, 4))}`);
+console.log(
+  `${(JSON.stringify(tenMb).length / 1e6).toFixed(1)} MB answer, refused $:                   ${show(await perQuery(tenMb, { path: "$" }, 4))}`,
+);
+const rows10 = {
+  rows: Array.from({ length: 100_000 }, (_, i) => ({ id: i, title: `Row ${i} ${"y".repeat(60)}` })),
+  total: 100_000,
+};
+console.log(
+  `${(JSON.stringify(rows10).length / 1e6).toFixed(1)} MB { rows, total }, refused $:              ${show(await perQuery(rows10, { path: "$" }, 4))}`,
+);
 console.log(`save times (100 MB ×4, 10 MB, 9 MB):                ${show(saves)}`);

@@ -12,13 +12,18 @@ import { readFileSync } from "node:fs";
 import { relative } from "node:path";
 import { BaseSequencer, type TestSpecification } from "vitest/node";
 
-const durations = JSON.parse(readFileSync(new URL("../test/durations.json", import.meta.url), "utf8")) as Record<string, number>;
+const durations = JSON.parse(readFileSync(new URL("../test/durations.json", import.meta.url), "utf8")) as Record<
+  string,
+  number
+>;
 
 export class LongestFirst extends BaseSequencer {
   override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
-    const seconds = (file: TestSpecification) => durations[relative(this.ctx.config.root, file.moduleId).replaceAll("\\", "/")] ?? Infinity;
+    const seconds = (file: TestSpecification) =>
+      durations[relative(this.ctx.config.root, file.moduleId).replaceAll("\\", "/")] ?? Infinity;
     return [...files].sort((a, b) => {
-      if (a.project.name !== b.project.name) return a.project.name < b.project.name ? -1 : 1; // projects run one after another
+      // projects run one after another
+      if (a.project.name !== b.project.name) return a.project.name < b.project.name ? -1 : 1;
       const [ta, tb] = [seconds(a), seconds(b)];
       return ta === tb ? 0 : ta > tb ? -1 : 1;
     });

@@ -59,9 +59,10 @@ for (const [name, step] of reports) {
   }
   // Counts read as whole numbers: a report that parses but holds none (null, {}, a stats-less Playwright
   // report) is its step's failure too, never a crash of this line or a NaN in it.
-  const counts = name === "playwright.json"
-    ? [report?.stats?.expected, report?.stats?.unexpected, report?.stats?.flaky, (report?.errors ?? []).length]
-    : [report?.numPassedTests, report?.numFailedTests, report?.numFailedTestSuites ?? 0];
+  const counts =
+    name === "playwright.json"
+      ? [report?.stats?.expected, report?.stats?.unexpected, report?.stats?.flaky, (report?.errors ?? []).length]
+      : [report?.numPassedTests, report?.numFailedTests, report?.numFailedTestSuites ?? 0];
   if (!counts.every((count) => Number.isInteger(count) && count >= 0)) {
     fail(step, `${name} holds no test counts`);
     continue;

@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
 # npm test: every suite, each step's time printed. Two cores: what is not timed runs beside other work.
+#   0. Prettier's check (.prettierrc.json: 120 columns), a few seconds;
 #   1. the package's build, alone: it empties dist/ first, and tests of every project read it (the tarball,
 #      the docs, the viewer's HTML the page build serves);
 #   2. the Vitest project "node", three files at a time (two left a quarter of the two cores idle while
@@ -44,6 +45,7 @@ joined() { # name, pid, began
   printf '%s\t%s\n' "$rc" "$1" >> test-results/steps.tsv
 }
 
+step "format (Prettier's check)" npm run format:check --silent
 step "build" npm run build --silent
 grep -q $'^0\tbuild$' test-results/steps.tsv || { summary; exit 1; }
 

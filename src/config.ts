@@ -17,7 +17,10 @@ export interface FoldPolicyContext {
   /** The host's request context (the MCP SDK's `ctx`, or the WebMCP call), when there is one. */
   request: unknown;
 }
-/** Return false to send this answer whole; may be async. `answer` is the data that would fold (`structuredContent`, or the parsed text). */
+/**
+ * Return false to send this answer whole; may be async. `answer` is the data that would fold (`structuredContent`, or
+ * the parsed text).
+ */
 export type FoldPolicy = (toolName: string, answer: unknown, context: FoldPolicyContext) => boolean | Promise<boolean>;
 
 /** Options with every default applied: what `plugin.get(ResultHandlesConfigToken)` returns. */

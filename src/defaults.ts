@@ -9,7 +9,9 @@ export const RESULT_HANDLE_URI_SCHEME = "result-handle";
  * call of thousands must not make the server read and hold thousands of answers (S16.1).
  */
 export const MAX_REFERENCES_PER_CALL = 64;
-/** Lists in lists this deep list the reference among their items' schemas (S25.2); deeper ones are listed as they were. */
+/**
+ * Lists in lists this deep list the reference among their items' schemas (S25.2); deeper ones are listed as they were.
+ */
 export const REFERENCE_ITEM_DEPTH = 4;
 /**
  * Bytes one call's repeated references may add beyond each value's first place (S15.1, S16.1): a value is
@@ -28,7 +30,11 @@ export const DEFAULT_MEMORY_MAX_ENTRIES = 1000;
  * S17.1). A build's config passes its own figure; a bare
  * `new MemoryStorage(namespace)` takes the figure of the runtime it finds itself in.
  */
-export const DEFAULT_MEMORY_MAX_BYTES = { node: 256 * 1024 * 1024, browser: 64 * 1024 * 1024, edge: 32 * 1024 * 1024 } as const;
+export const DEFAULT_MEMORY_MAX_BYTES = {
+  node: 256 * 1024 * 1024,
+  browser: 64 * 1024 * 1024,
+  edge: 32 * 1024 * 1024,
+} as const;
 /** Smallest allowed `thresholdBytes` (S3). */
 export const MIN_THRESHOLD_BYTES = 1024;
 
@@ -39,9 +45,15 @@ export const DEFAULT_THRESHOLD_BYTES = 16384;
  * model pays for as characters anyway, run more), and its `tokens` are extrapolated from a sample.
  */
 export const TOKEN_BYTES_DECIDE = 16;
-/** Characters tokenx estimates at a time (about 2 ms of its work): the sample of a far larger answer, and the step of an estimate that may stop early. */
+/**
+ * Characters tokenx estimates at a time (about 2 ms of its work): the sample of a far larger answer, and the step of an
+ * estimate that may stop early.
+ */
 export const TOKEN_SAMPLE_CHARS = 16 * 1024;
-/** With `thresholdTokens`, `result_query`'s slice limit in bytes per token of the threshold (Claude Code counts 4 characters a token). */
+/**
+ * With `thresholdTokens`, `result_query`'s slice limit in bytes per token of the threshold (Claude Code counts 4
+ * characters a token).
+ */
 export const BYTES_PER_TOKEN = 4;
 /**
  * What one host keeps of a tool's answer before it cuts or spills it, silently for the model (S23.1): a
@@ -62,8 +74,10 @@ export interface HostLimit {
  * name is published: add it with `hostLimits: { "<its name>": { bytes: 10000 } }`.
  */
 export const KNOWN_HOST_LIMITS: Readonly<Record<string, HostLimit>> = Object.freeze({
-  // openai/codex codex-rs/core/src/mcp_connection_manager.rs: `Implementation { name: "codex-mcp-client", title: "Codex" }`;
-  // the cut: codex-rs/core/src/context_manager/truncate.rs, MODEL_FORMAT_MAX_BYTES = 10 * 1024, MODEL_FORMAT_MAX_LINES = 256
+  // openai/codex codex-rs/core/src/mcp_connection_manager.rs: `Implementation { name: "codex-mcp-client", title:
+  // "Codex" }`;
+  // the cut: codex-rs/core/src/context_manager/truncate.rs, MODEL_FORMAT_MAX_BYTES = 10 * 1024, MODEL_FORMAT_MAX_LINES
+  // = 256
   // (openai/codex #6544, #7906).
   "codex-mcp-client": Object.freeze({ host: "Codex", bytes: 10 * 1024, lines: 256 }),
   // google-gemini/gemini-cli packages/core/src/tools/mcp-client.ts: `new Client({ name: "gemini-cli-mcp-client" })`;
@@ -103,7 +117,10 @@ export const DEFAULT_STORE_DEADLINE_MS = 3000;
 // What follows is internal: bounds and timings the rules fix or the code tunes, kept here so every
 // default of the package is read in one place. None is an option; the public ones are above.
 
-/** What `result_query` returns unless `limit` says otherwise (S7.1): list items, object keys, string characters, nodelist nodes (S14.2). */
+/**
+ * What `result_query` returns unless `limit` says otherwise (S7.1): list items, object keys, string characters,
+ * nodelist nodes (S14.2).
+ */
 export const DEFAULT_LIMITS = Object.freeze({ items: 20, keys: 20, chars: 2000, nodes: 20 });
 /**
  * What one aggregate may hold while it counts (S24.3): distinct groups, the characters of their keys' JSON
@@ -115,7 +132,10 @@ export const AGGREGATE_LIMITS = Object.freeze({
   keyChars: 8 * 1024 * 1024,
   exampleChars: 16 * 1024 * 1024,
 });
-/** `_meta` key of `result_query`'s `tools/list` entry: the largest answer it returns, in characters (S18.5). Claude Code reads it. */
+/**
+ * `_meta` key of `result_query`'s `tools/list` entry: the largest answer it returns, in characters (S18.5). Claude Code
+ * reads it.
+ */
 export const MAX_RESULT_SIZE_META_KEY = "anthropic/maxResultSizeChars";
 /** The most Claude Code accepts in `anthropic/maxResultSizeChars` (S18.5). */
 export const CLAUDE_CODE_MAX_RESULT_CHARS = 500_000;
@@ -141,7 +161,10 @@ export const SWEEP_INTERVAL_MS = Object.freeze({ memory: 30_000, sqlite: 60_000,
  * store's `timeoutMs`.
  */
 export const SQLITE_BUSY_RETRY_MS = Object.freeze({ first: 2, longest: 50 });
-/** Page size of a SQLite file this package creates (SQLite's largest): pieces of 256–512 KB are read in few pages (S26.4). */
+/**
+ * Page size of a SQLite file this package creates (SQLite's largest): pieces of 256–512 KB are read in few pages
+ * (S26.4).
+ */
 export const SQLITE_PAGE_BYTES = 65_536;
 /**
  * A Redis that has answered nothing for this long while a command waits is taken as frozen (S26.3): new
@@ -217,13 +240,21 @@ export const EXACT_SIZE_FACTOR = 4;
  * regex program's instructions (`.{1000}` is about 1000), and the units one regex run may cost at once
  * (a run cannot stop halfway, so one run holds the thread at most about 50 ms).
  */
-export const STATIC_LIMITS = Object.freeze({ filterNodes: 300, filterNesting: 40, regexInstructions: 5000, regexRunUnits: 50_000_000 });
+export const STATIC_LIMITS = Object.freeze({
+  filterNodes: 300,
+  filterNesting: 40,
+  regexInstructions: 5000,
+  regexRunUnits: 50_000_000,
+});
 /**
  * Bytes the compiled-pattern cache may hold (S21.3), by the program's size (about 100 bytes an
  * instruction, measured), within the memory budget of S16.3 (the recent answers get the rest).
  */
 export const PATTERN_CACHE_BYTES = 4 * 1024 * 1024;
-/** Bytes the `$result` references of one call may resolve to in all (S21.3); each is read in turn, and the call is refused past it. */
+/**
+ * Bytes the `$result` references of one call may resolve to in all (S21.3); each is read in turn, and the call is
+ * refused past it.
+ */
 export const MAX_REFERENCE_BYTES_PER_CALL = 32 * 1024 * 1024;
 /**
  * A whole-answer `resources/read` (no query string) of more bytes than this is refused with the ranged
@@ -262,7 +293,10 @@ export const SERIALISE_HOLD_MS = 40;
  * it failed.
  */
 export const SEAL_AHEAD_MARGIN = 1.5;
-/** A guess that needs more pieces than this (2 GB at Node's 512 KB: a list whose first items are far larger than the rest) seals nothing ahead. */
+/**
+ * A guess that needs more pieces than this (2 GB at Node's 512 KB: a list whose first items are far larger than the
+ * rest) seals nothing ahead.
+ */
 export const SEAL_AHEAD_MAX_COUNT = 4096;
 export const SEAL_THREAD = Object.freeze({ deadlineMs: 2000, idleMs: 30_000, retryMs: 5 * 60_000 });
 /**

@@ -48,7 +48,10 @@ export const RESULT_QUERY_ERROR_CODES = [
 /** The codes a `result_query` call can answer with (S7.6). */
 export type ResultQueryErrorCode = (typeof RESULT_QUERY_ERROR_CODES)[number];
 
-/** The one base class of every error this package throws (S13.4): test `error instanceof ResultHandlesError`, then `error.code`. */
+/**
+ * The one base class of every error this package throws (S13.4): test `error instanceof ResultHandlesError`, then
+ * `error.code`.
+ */
 export class ResultHandlesError extends Error {
   readonly code: ResultHandlesErrorCode;
   constructor(code: ResultHandlesErrorCode, message: string) {

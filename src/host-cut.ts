@@ -18,7 +18,10 @@ export interface HostCut {
 }
 
 /** The cut of the host that sent `client` as its `clientInfo.name`; none for an unknown or absent name (S23.2). */
-export function hostCutOf(config: Pick<ResultHandlesConfig, "hostLimits">, client: string | undefined): HostCut | undefined {
+export function hostCutOf(
+  config: Pick<ResultHandlesConfig, "hostLimits">,
+  client: string | undefined,
+): HostCut | undefined {
   if (client === undefined || !Object.hasOwn(config.hostLimits, client)) return undefined;
   const limit = config.hostLimits[client]!;
   return { client, host: limit.host ?? client, limit };
@@ -46,7 +49,11 @@ export function passedUnit(cut: HostCut | undefined, measures: HostMeasures): Ho
   // Characters never outnumber bytes: counted only when the bytes alone could pass.
   if (chars !== undefined && measures.bytes > withinCut(chars) && measures.chars() > withinCut(chars)) return "chars";
   if (lines !== undefined && measures.lines() > withinCut(lines)) return "lines";
-  if (tokens !== undefined && measures.bytes > withinCut(tokens) * BYTES_PER_TOKEN && Math.ceil(measures.chars() / BYTES_PER_TOKEN) > withinCut(tokens)) {
+  if (
+    tokens !== undefined &&
+    measures.bytes > withinCut(tokens) * BYTES_PER_TOKEN &&
+    Math.ceil(measures.chars() / BYTES_PER_TOKEN) > withinCut(tokens)
+  ) {
     return "tokens";
   }
   return undefined;
@@ -80,7 +87,9 @@ export function foldBudgetBytes(config: Pick<ResultHandlesConfig, "thresholdByte
  */
 export function sliceBytes(config: Pick<ResultHandlesConfig, "thresholdBytes">, cut: HostCut | undefined): number {
   const within = cutBytes(cut);
-  return within === Infinity ? config.thresholdBytes : Math.min(config.thresholdBytes, Math.max(1, Math.floor(within / 2)));
+  return within === Infinity
+    ? config.thresholdBytes
+    : Math.min(config.thresholdBytes, Math.max(1, Math.floor(within / 2)));
 }
 
 /** "Codex's 10 KiB limit", "Gemini CLI's 40,000-character limit": what the hint says folded the answer (S23.2). */
@@ -95,7 +104,9 @@ export function describeCut(cut: HostCut, unit: HostUnit): string {
   return `${cut.host}'s ${figure} limit`;
 }
 
-/** Lines as a host counts them: a last line needs no newline, and a text that ends with one has no empty line after it. */
+/**
+ * Lines as a host counts them: a last line needs no newline, and a text that ends with one has no empty line after it.
+ */
 export function lineCount(text: string): number {
   let lines = 0;
   for (let at = text.indexOf("\n"); at !== -1; at = text.indexOf("\n", at + 1)) lines++;

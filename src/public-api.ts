@@ -22,7 +22,14 @@ export {
 } from "./errors.js";
 export { foldToolResult, type FoldContext, type FoldInput, type Logger, type StandardSchemaLike } from "./fold/fold.js";
 export { foldedAnswerSchema, type FoldedAnswer } from "./fold/folded-answer.js";
-export { defaultOwner, installOnMcpServer, type McpHostOptions, type McpRequestContextLike, type McpServerLike, type OwnerResolver } from "./hosts/mcp.js";
+export {
+  defaultOwner,
+  installOnMcpServer,
+  type McpHostOptions,
+  type McpRequestContextLike,
+  type McpServerLike,
+  type OwnerResolver,
+} from "./hosts/mcp.js";
 export {
   findModelContext,
   installOnWebMcp,

@@ -27,15 +27,25 @@ const samples: Record<string, { make: () => Error; code: string }> = {
     make: () => new ResultHandlesConfigurationError([{ path: "ttlSeconds", message: "must be at least 1" }]),
     code: "RESULT_HANDLES_CONFIGURATION",
   },
-  BrowserStoreUnavailableError: { make: () => new BrowserStoreUnavailableError("redis"), code: "BROWSER_STORE_UNAVAILABLE" },
+  BrowserStoreUnavailableError: {
+    make: () => new BrowserStoreUnavailableError("redis"),
+    code: "BROWSER_STORE_UNAVAILABLE",
+  },
   ResultQueryError: { make: () => new ResultQueryError("RESULT_PATH_NOT_FOUND", "x"), code: "RESULT_PATH_NOT_FOUND" },
-  UnsupportedMcpServerError: { make: () => new UnsupportedMcpServerError("it has no registerTool()"), code: "UNSUPPORTED_MCP_SERVER" },
+  UnsupportedMcpServerError: {
+    make: () => new UnsupportedMcpServerError("it has no registerTool()"),
+    code: "UNSUPPORTED_MCP_SERVER",
+  },
   StoreTimeoutError: { make: () => new StoreTimeoutError("get", 5), code: "STORE_TIMEOUT" },
 };
 
 function exportedErrorClasses(build: Record<string, unknown>): string[] {
   return Object.entries(build)
-    .filter(([, value]) => typeof value === "function" && (value === Error || (value as { prototype?: unknown }).prototype instanceof Error))
+    .filter(
+      ([, value]) =>
+        typeof value === "function" &&
+        (value === Error || (value as { prototype?: unknown }).prototype instanceof Error),
+    )
     .map(([name]) => name)
     .sort();
 }
@@ -61,7 +71,9 @@ describe("S13.4 one base error class with codes", () => {
       expect(classes).toEqual(expect.arrayContaining(Object.keys(samples)));
       for (const name of classes) {
         const errorClass = build[name] as { prototype: object };
-        expect(errorClass === ResultHandlesError || errorClass.prototype instanceof ResultHandlesError, name).toBe(true);
+        expect(errorClass === ResultHandlesError || errorClass.prototype instanceof ResultHandlesError, name).toBe(
+          true,
+        );
       }
     }
   });
@@ -87,7 +99,10 @@ describe("docs/api.md: the errors table", () => {
     const page = readFileSync(new URL("../docs/api.md", import.meta.url), "utf8");
     const table = page.slice(page.indexOf("\n## Errors\n"));
     const source = readFileSync(new URL("../src/errors.ts", import.meta.url), "utf8");
-    const allCodes = source.slice(source.indexOf("export type ResultHandlesErrorCode"), source.indexOf("export type ResultQueryErrorCode"));
+    const allCodes = source.slice(
+      source.indexOf("export type ResultHandlesErrorCode"),
+      source.indexOf("export type ResultQueryErrorCode"),
+    );
     const codes = [...allCodes.matchAll(/\| "([A-Z_]+)"/g)].map((match) => match[1]!);
     expect(codes).toContain("RESULT_HANDLES_CONFIGURATION");
     for (const code of codes) expect(table, code).toContain(`\`${code}\``);
@@ -127,13 +142,18 @@ describe("S13.4 the throw sites use coded errors", () => {
   it("seal or save with a handle that is not a UUID v4 (a caller's bug, not a refused query): INVALID_USAGE", async () => {
     const store = new nodeBuild.ResultHandleStore(new MemoryStorage("ns"), 60);
     expectCoded(await thrown(() => store.save("not-a-uuid", [1], { session: "s" })), "INVALID_USAGE");
-    expectCoded(await thrown(() => store.seal("6f1c3c1e-8c39-1a57-9a52-8d6c4c1b2f10", serializeAnswer([1]), { session: "s" })), "INVALID_USAGE");
+    expectCoded(
+      await thrown(() => store.seal("6f1c3c1e-8c39-1a57-9a52-8d6c4c1b2f10", serializeAnswer([1]), { session: "s" })),
+      "INVALID_USAGE",
+    );
   });
 
   it("no WebCrypto in the runtime: WEBCRYPTO_UNAVAILABLE", async () => {
     vi.stubGlobal("crypto", undefined);
     // The WebCrypto path (pages; Node derives keys with node:crypto).
-    const error = await thrown(() => AnswerKeys.derive("6f1c3c1e-8c39-4a57-9a52-8d6c4c1b2f10", { session: "s" }, webCryptoBackend));
+    const error = await thrown(() =>
+      AnswerKeys.derive("6f1c3c1e-8c39-4a57-9a52-8d6c4c1b2f10", { session: "s" }, webCryptoBackend),
+    );
     expectCoded(error, "WEBCRYPTO_UNAVAILABLE");
   });
 
@@ -156,9 +176,17 @@ describe("S7.6 the result_query codes, one list", () => {
   it("the tool's outputSchema lists exactly the codes of errors.ts, and each is a ResultHandlesErrorCode of a ResultQueryError", async () => {
     const { RESULT_QUERY_ERROR_CODES } = await import("../src/errors.js");
     const tool = new nodeBuild.ResultQueryTool(() => []);
-    const schema = tool.outputJsonSchema as { properties: { error: { properties: { code: { enum: readonly string[] } } } } };
+    const schema = tool.outputJsonSchema as {
+      properties: { error: { properties: { code: { enum: readonly string[] } } } };
+    };
     expect(schema.properties.error.properties.code.enum).toEqual([...RESULT_QUERY_ERROR_CODES]);
-    expect(RESULT_QUERY_ERROR_CODES).toEqual(["RESULT_HANDLE_NOT_FOUND", "RESULT_PATH_NOT_FOUND", "RESULT_SLICE_TOO_LARGE", "INVALID_INPUT", "RESULT_STORE_UNAVAILABLE"]);
+    expect(RESULT_QUERY_ERROR_CODES).toEqual([
+      "RESULT_HANDLE_NOT_FOUND",
+      "RESULT_PATH_NOT_FOUND",
+      "RESULT_SLICE_TOO_LARGE",
+      "INVALID_INPUT",
+      "RESULT_STORE_UNAVAILABLE",
+    ]);
     for (const code of RESULT_QUERY_ERROR_CODES) expectCoded(new ResultQueryError(code, "x"), code);
   });
 });

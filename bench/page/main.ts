@@ -15,7 +15,20 @@ declare global {
 
 // The query part on the memory store (a page has no heap measure: memory is left unmeasured here).
 window.runQueries = (options) =>
-  runQueryPart(api, "chromium", ["memory"], (_store, keep) => memoryFor(keep), options, (row) => console.log(`bench-query ${JSON.stringify(row)}`));
+  runQueryPart(
+    api,
+    "chromium",
+    ["memory"],
+    (_store, keep) => memoryFor(keep),
+    options,
+    (row) => console.log(`bench-query ${JSON.stringify(row)}`),
+  );
 
 window.runBench = (cases) =>
-  runCases(api, "chromium", cases, (_store, keep) => memoryFor(keep), (row) => console.log(`bench-row ${JSON.stringify(row)}`));
+  runCases(
+    api,
+    "chromium",
+    cases,
+    (_store, keep) => memoryFor(keep),
+    (row) => console.log(`bench-row ${JSON.stringify(row)}`),
+  );

@@ -15,8 +15,15 @@ function client(token: string): Promise<Client> {
   if (!connected) {
     connected = (async () => {
       // An MCP Apps host says so in its capabilities; servers list the viewer to such clients (S19.1).
-      const c = new Client({ name: "viewer-test-host", version: "1.0.0" }, { capabilities: { extensions: { "io.modelcontextprotocol/ui": { mimeTypes: [RESOURCE_MIME_TYPE] } } } });
-      await c.connect(new StreamableHTTPClientTransport(new URL("/mcp", location.href), { requestInit: { headers: { Authorization: `Bearer ${token}` } } }));
+      const c = new Client(
+        { name: "viewer-test-host", version: "1.0.0" },
+        { capabilities: { extensions: { "io.modelcontextprotocol/ui": { mimeTypes: [RESOURCE_MIME_TYPE] } } } },
+      );
+      await c.connect(
+        new StreamableHTTPClientTransport(new URL("/mcp", location.href), {
+          requestInit: { headers: { Authorization: `Bearer ${token}` } },
+        }),
+      );
       return c;
     })();
     clients.set(token, connected);
@@ -40,9 +47,14 @@ async function show(toolName: string, result: ToolResult, theme: "light" | "dark
   frame.title = "Result viewer";
   frame.srcdoc = page.text;
   document.getElementById("slot")!.replaceChildren(frame);
-  const bridge = new AppBridge(c, { name: "viewer-test-host", version: "1.0.0" }, { serverTools: {}, openLinks: {}, logging: {} }, {
-    hostContext: { theme, displayMode: "inline", availableDisplayModes: ["inline"] },
-  });
+  const bridge = new AppBridge(
+    c,
+    { name: "viewer-test-host", version: "1.0.0" },
+    { serverTools: {}, openLinks: {}, logging: {} },
+    {
+      hostContext: { theme, displayMode: "inline", availableDisplayModes: ["inline"] },
+    },
+  );
   bridge.onmessage = async (params) => {
     messages.push(params);
     return {};

@@ -12,7 +12,11 @@ import { Readable } from "node:stream";
 const TYPES: Record<string, string> = { ".html": "text/html", ".js": "text/javascript", ".css": "text/css" };
 const DROPPED = new Set(["content-encoding", "content-length", "transfer-encoding", "connection", "keep-alive"]);
 
-export async function serveHost(pageDir: string, viewerHtml: string, mcpUrl: string): Promise<{ url: string; close(): Promise<void> }> {
+export async function serveHost(
+  pageDir: string,
+  viewerHtml: string,
+  mcpUrl: string,
+): Promise<{ url: string; close(): Promise<void> }> {
   const http: Server = createServer((req, res) => {
     void (async () => {
       const path = new URL(req.url ?? "/", "http://x").pathname;
@@ -21,9 +25,13 @@ export async function serveHost(pageDir: string, viewerHtml: string, mcpUrl: str
         for await (const chunk of req) chunks.push(chunk as Buffer);
         const body = req.method === "GET" || req.method === "HEAD" ? undefined : Buffer.concat(chunks);
         const headers = new Headers();
-        for (const [name, value] of Object.entries(req.headers)) if (name !== "host" && typeof value === "string") headers.set(name, value);
+        for (const [name, value] of Object.entries(req.headers))
+          if (name !== "host" && typeof value === "string") headers.set(name, value);
         const upstream = await fetch(mcpUrl, { method: req.method, headers, body });
-        res.writeHead(upstream.status, Object.fromEntries([...upstream.headers].filter(([name]) => !DROPPED.has(name))));
+        res.writeHead(
+          upstream.status,
+          Object.fromEntries([...upstream.headers].filter(([name]) => !DROPPED.has(name))),
+        );
         if (upstream.body) Readable.fromWeb(upstream.body as never).pipe(res);
         else res.end();
         return;

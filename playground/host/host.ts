@@ -15,7 +15,8 @@ const status = document.getElementById("status")!;
 const slot = document.getElementById("slot")!;
 
 // Fields from the query string, so a link (the docs' viewer page) can fill the form.
-for (const [name, value] of new URLSearchParams(location.search)) if (form.elements.namedItem(name)) field(name).value = value;
+for (const [name, value] of new URLSearchParams(location.search))
+  if (form.elements.namedItem(name)) field(name).value = value;
 
 let connection: { key: string; client: Promise<Client> } | undefined;
 
@@ -28,7 +29,9 @@ function connect(): Promise<Client> {
     const previous = connection?.client;
     void previous?.then((client) => client.close()).catch(() => {});
     const client = (async () => {
-      const c = new Client(HOST_INFO, { capabilities: { extensions: { "io.modelcontextprotocol/ui": { mimeTypes: [RESOURCE_MIME_TYPE] } } } });
+      const c = new Client(HOST_INFO, {
+        capabilities: { extensions: { "io.modelcontextprotocol/ui": { mimeTypes: [RESOURCE_MIME_TYPE] } } },
+      });
       const headers: Record<string, string> = token ? { Authorization: `Bearer ${token}` } : {};
       await c.connect(new StreamableHTTPClientTransport(new URL(url), { requestInit: { headers } }));
       return c;
@@ -47,7 +50,14 @@ function say(text: string, error = false): void {
 async function listTools(): Promise<void> {
   const tools = (await (await connect()).listTools()).tools;
   const list = document.getElementById("tools")!;
-  list.replaceChildren(...tools.map((tool) => Object.assign(document.createElement("option"), { value: tool.name, label: tool.title ?? tool.description ?? "" })));
+  list.replaceChildren(
+    ...tools.map((tool) =>
+      Object.assign(document.createElement("option"), {
+        value: tool.name,
+        label: tool.title ?? tool.description ?? "",
+      }),
+    ),
+  );
   say(`${tools.length} tools: ${tools.map((tool) => tool.name).join(", ")}`);
 }
 
@@ -79,9 +89,18 @@ async function callAndShow(): Promise<void> {
   frame.title = `${name}: ${uri}`;
   frame.srcdoc = page.text ?? "";
   slot.replaceChildren(frame);
-  const bridge = new AppBridge(client, HOST_INFO, { serverTools: {}, openLinks: {}, logging: {} }, {
-    hostContext: { theme: matchMedia("(prefers-color-scheme: dark)").matches ? "dark" : "light", displayMode: "inline", availableDisplayModes: ["inline"] },
-  });
+  const bridge = new AppBridge(
+    client,
+    HOST_INFO,
+    { serverTools: {}, openLinks: {}, logging: {} },
+    {
+      hostContext: {
+        theme: matchMedia("(prefers-color-scheme: dark)").matches ? "dark" : "light",
+        displayMode: "inline",
+        availableDisplayModes: ["inline"],
+      },
+    },
+  );
   bridge.onmessage = async () => ({}); // a view's message to the conversation: this page has none
   const initialized = new Promise<void>((resolve) => (bridge.oninitialized = () => resolve()));
   await bridge.connect(new PostMessageTransport(frame.contentWindow!, frame.contentWindow!));

@@ -10,5 +10,10 @@ export default defineConfig({
   base: "./",
   resolve: { conditions: ["browser", "module", "import", "default"] },
   server: { host: "127.0.0.1", port: Number(process.env.HOST_PORT ?? 5174) },
-  build: { outDir: fileURLToPath(new URL("../../dist-host", import.meta.url)), emptyOutDir: true, target: "es2022", rolldownOptions: { tsconfig: false } },
+  build: {
+    outDir: fileURLToPath(new URL("../../dist-host", import.meta.url)),
+    emptyOutDir: true,
+    target: "es2022",
+    rolldownOptions: { tsconfig: false },
+  },
 });

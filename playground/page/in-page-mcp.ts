@@ -6,7 +6,13 @@
  */
 import { Client } from "@modelcontextprotocol/client";
 import { InMemoryTransport, McpServer } from "@modelcontextprotocol/server";
-import { ResultHandlesPlugin, defaultOwner, findModelContext, type Logger, type ResultHandlesOptions } from "mcp-result-handles";
+import {
+  ResultHandlesPlugin,
+  defaultOwner,
+  findModelContext,
+  type Logger,
+  type ResultHandlesOptions,
+} from "mcp-result-handles";
 import { registerCountTickets, registerReport, reportRows } from "../demo-tools.js";
 
 export type StoreKind = "memory" | "indexeddb";
@@ -38,7 +44,10 @@ export class InPageMcp {
     readonly store: StoreKind,
     private readonly logger: Logger,
   ) {
-    const storage: ResultHandlesOptions["storage"] = store === "indexeddb" ? { type: "indexeddb", indexeddb: { database: "mcp-result-handles-playground" } } : { type: "memory" };
+    const storage: ResultHandlesOptions["storage"] =
+      store === "indexeddb"
+        ? { type: "indexeddb", indexeddb: { database: "mcp-result-handles-playground" } }
+        : { type: "memory" };
     this.plugin = ResultHandlesPlugin.init({ thresholdBytes: 4096, storage, namespace: "playground" });
   }
 
@@ -59,7 +68,8 @@ export class InPageMcp {
 
   private async connect(identity: Identity): Promise<Client> {
     const server = new McpServer({ name: "playground", version: "1.0.0" });
-    this.plugin.install(server, { owner: signedInCaller, logger: this.logger, viewer: true }); // result_view for the viewer panel (S19.4)
+    // result_view for the viewer panel (S19.4)
+    this.plugin.install(server, { owner: signedInCaller, logger: this.logger, viewer: true });
     registerReport(server);
     registerCountTickets(server); // takes a folded report's rows by reference (S15.1)
     const [clientTransport, serverTransport] = InMemoryTransport.createLinkedPair();
@@ -71,7 +81,10 @@ export class InPageMcp {
     }
     await server.connect(serverTransport);
     // It renders MCP Apps (the viewer panel, S19.4), and says so: the server lists result_view to such clients.
-    const client = new Client({ name: `playground-${identity}`, version: "1.0.0" }, { capabilities: { extensions: { "io.modelcontextprotocol/ui": { mimeTypes: ["text/html;profile=mcp-app"] } } } });
+    const client = new Client(
+      { name: `playground-${identity}`, version: "1.0.0" },
+      { capabilities: { extensions: { "io.modelcontextprotocol/ui": { mimeTypes: ["text/html;profile=mcp-app"] } } } },
+    );
     await client.connect(clientTransport);
     await client.listTools(); // the client checks structuredContent against the schemas it listed
     return client;
@@ -84,7 +97,8 @@ export class InPageMcp {
     await host.registerTool({
       name: "report",
       title: "Open tickets",
-      description: "Every open ticket (200 rows). Large answers fold into { preview, shape, handle }: read them with result_query.",
+      description:
+        "Every open ticket (200 rows). Large answers fold into { preview, shape, handle }: read them with result_query.",
       inputSchema: { type: "object", properties: {} },
       annotations: { readOnlyHint: true },
       execute: () => reportRows(),

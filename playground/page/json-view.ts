@@ -50,9 +50,11 @@ export function formatJson(value: unknown, indent = "", width = LINE, lead = 0):
   // One character to spare for the comma after an item.
   if (value === null || typeof value !== "object" || indent.length + lead + inline.length < width) return inline;
   const inner = `${indent}  `;
-  if (Array.isArray(value)) return `[\n${value.map((item) => inner + formatJson(item, inner, width)).join(",\n")}\n${indent}]`;
+  if (Array.isArray(value))
+    return `[\n${value.map((item) => inner + formatJson(item, inner, width)).join(",\n")}\n${indent}]`;
   const entries = Object.entries(value).filter(([, item]) => item !== undefined);
-  const line = ([key, item]: [string, unknown]) => `${inner}${JSON.stringify(key)}: ${formatJson(item, inner, width, JSON.stringify(key).length + 2)}`;
+  const line = ([key, item]: [string, unknown]) =>
+    `${inner}${JSON.stringify(key)}: ${formatJson(item, inner, width, JSON.stringify(key).length + 2)}`;
   return `{\n${entries.map(line).join(",\n")}\n${indent}}`;
 }
 
@@ -60,7 +62,9 @@ function inlineJson(value: unknown): string {
   if (Array.isArray(value)) return value.length ? `[${value.map(inlineJson).join(", ")}]` : "[]";
   if (value !== null && typeof value === "object") {
     const entries = Object.entries(value).filter(([, item]) => item !== undefined);
-    return entries.length ? `{ ${entries.map(([key, item]) => `${JSON.stringify(key)}: ${inlineJson(item)}`).join(", ")} }` : "{}";
+    return entries.length
+      ? `{ ${entries.map(([key, item]) => `${JSON.stringify(key)}: ${inlineJson(item)}`).join(", ")} }`
+      : "{}";
   }
   return JSON.stringify(value) ?? "null";
 }

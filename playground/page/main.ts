@@ -14,7 +14,8 @@ const number = new Intl.NumberFormat("en");
 const nativeWebMcp = Boolean(findModelContext());
 if (!nativeWebMcp) initializeWebMCPPolyfill({ installTestingShim: true });
 
-const storeKind: StoreKind = new URLSearchParams(location.search).get("storage") === "indexeddb" ? "indexeddb" : "memory";
+const storeKind: StoreKind =
+  new URLSearchParams(location.search).get("storage") === "indexeddb" ? "indexeddb" : "memory";
 const warnings: string[] = [];
 const mcp = new InPageMcp(storeKind, {
   warn: (message) => {
@@ -32,7 +33,10 @@ interface HandleInfo {
   expiresAt: number;
 }
 let current: HandleInfo | undefined;
-const viewerPanel = new ViewerPanel($("viewer-slot"), (text) => ($("viewer-told").textContent = `The viewer told the model: ${text}`));
+const viewerPanel = new ViewerPanel(
+  $("viewer-slot"),
+  (text) => ($("viewer-told").textContent = `The viewer told the model: ${text}`),
+);
 
 function setBusy(button: HTMLButtonElement, busy: boolean): void {
   button.disabled = busy;
@@ -52,7 +56,9 @@ async function callReport(identity: Identity, button: HTMLButtonElement): Promis
     const result = await mcp.call(identity, "report");
     showAnswer(identity, result);
     // The viewer reads on the caller's own connection, as an MCP Apps host calls result_view (S19.2).
-    void viewerPanel.show(result, (name, args) => mcp.call(identity, name, args)).catch((error: unknown) => console.error(error));
+    void viewerPanel
+      .show(result, (name, args) => mcp.call(identity, name, args))
+      .catch((error: unknown) => console.error(error));
   } catch (error) {
     showFailure(error);
   } finally {
@@ -62,7 +68,8 @@ async function callReport(identity: Identity, button: HTMLButtonElement): Promis
 
 function showAnswer(identity: Identity, result: CallResult): void {
   const data = result.structuredContent;
-  const meta = result._meta?.[RESULT_HANDLE_META_KEY] as { handle: string; bytes: number; ttlSeconds: number } | undefined;
+  const meta = result._meta?.[RESULT_HANDLE_META_KEY] as
+    { handle: string; bytes: number; ttlSeconds: number } | undefined;
   $("answer-bytes").textContent = String(bytesOf(data));
   renderJson($("answer"), data);
   const who = identity === "anonymous" ? "Anonymous call" : "Signed in as alice";
@@ -131,7 +138,11 @@ function queryArguments(): Record<string, unknown> {
     if (text !== "") args[name] = Number(text);
   }
   const fields = value("query-fields");
-  if (fields) args.fields = fields.split(",").map((field) => field.trim()).filter(Boolean);
+  if (fields)
+    args.fields = fields
+      .split(",")
+      .map((field) => field.trim())
+      .filter(Boolean);
   // Sent as typed (not trimmed): the text to find may start or end with a space.
   const search = $<HTMLInputElement>("query-search").value;
   if (search !== "") args.search = search;
@@ -148,18 +159,33 @@ async function runQuery(event: Event): Promise<void> {
     const args = queryArguments();
     const result = await mcp.call("alice", "result_query", args);
     renderJson(out, result.structuredContent);
-    renderFound($("query-found"), result.isError ? undefined : result.structuredContent, args.search as string | undefined);
+    renderFound(
+      $("query-found"),
+      result.isError ? undefined : result.structuredContent,
+      args.search as string | undefined,
+    );
     const error = (result.structuredContent as { error?: { code: string; message: string } } | undefined)?.error;
     out.classList.toggle("error", Boolean(result.isError));
     if (error) {
       $("query-status").replaceChildren(badge(error.code, "bad"), ` ${error.message}`);
     } else {
-      const slice = result.structuredContent as { path: string; total?: number; offset?: number; nextOffset?: number; value: unknown };
+      const slice = result.structuredContent as {
+        path: string;
+        total?: number;
+        offset?: number;
+        nextOffset?: number;
+        value: unknown;
+      };
       const unit = args.search !== undefined ? "hit" : "paths" in slice ? "node" : "item";
-      const count = Array.isArray(slice.value) ? `${slice.value.length} ${unit}${slice.value.length === 1 ? "" : "s"}` : typeof slice.value;
+      const count = Array.isArray(slice.value)
+        ? `${slice.value.length} ${unit}${slice.value.length === 1 ? "" : "s"}`
+        : typeof slice.value;
       const range = slice.total !== undefined ? ` of ${slice.total}, from offset ${slice.offset}` : "";
       const next = slice.nextOffset !== undefined ? ` · next offset ${slice.nextOffset}` : "";
-      $("query-status").replaceChildren(badge("OK", "good"), ` ${slice.path}: ${count}${range}${next} · ${number.format(bytesOf(slice))} bytes`);
+      $("query-status").replaceChildren(
+        badge("OK", "good"),
+        ` ${slice.path}: ${count}${range}${next} · ${number.format(bytesOf(slice))} bytes`,
+      );
     }
   } catch (error) {
     out.classList.add("error");
@@ -170,7 +196,10 @@ async function runQuery(event: Event): Promise<void> {
   }
 }
 
-/** Passes the folded rows to count_tickets as `{ "$result": handle, "path": "$.rows" }` (S15.1): a few bytes, not the 18 KB of rows. */
+/**
+ * Passes the folded rows to count_tickets as `{ "$result": handle, "path": "$.rows" }` (S15.1): a few bytes, not the 18
+ * KB of rows.
+ */
 async function callByReference(): Promise<void> {
   const button = $<HTMLButtonElement>("call-reference");
   const handle = $<HTMLInputElement>("query-handle").value.trim();
@@ -192,7 +221,10 @@ async function callByReference(): Promise<void> {
       $("reference-status").replaceChildren(badge(error?.code ?? "ERROR", "bad"), ` ${error?.message ?? text}`);
     } else {
       const { count } = result.structuredContent as { count: number };
-      $("reference-status").replaceChildren(badge("OK", "good"), ` ${number.format(bytesOf(args))} bytes of arguments carried ${count} tickets: the server read them from the handle.`);
+      $("reference-status").replaceChildren(
+        badge("OK", "good"),
+        ` ${number.format(bytesOf(args))} bytes of arguments carried ${count} tickets: the server read them from the handle.`,
+      );
     }
   } catch (error) {
     $("reference-status").textContent = error instanceof Error ? error.message : String(error);
@@ -215,7 +247,8 @@ function restoreLastHandle(): void {
   if (!info || info.expiresAt <= Date.now()) return;
   setHandle(info);
   $<HTMLInputElement>("query-handle").value = info.handle;
-  $("answer-note").textContent = "A handle from before the reload, still within its lifetime: run the query to read it back from IndexedDB.";
+  $("answer-note").textContent =
+    "A handle from before the reload, still within its lifetime: run the query to read it back from IndexedDB.";
 }
 
 function wire(): void {
@@ -248,7 +281,10 @@ async function startWebMcp(): Promise<void> {
   const status = $("webmcp-status");
   try {
     const outcome = await mcp.exposeThroughWebMcp();
-    status.textContent = outcome === "registered" ? `WebMCP (${nativeWebMcp ? "native" : "polyfill"}): report, result_query` : "WebMCP: not available";
+    status.textContent =
+      outcome === "registered"
+        ? `WebMCP (${nativeWebMcp ? "native" : "polyfill"}): report, result_query`
+        : "WebMCP: not available";
     status.dataset.state = outcome;
   } catch (error) {
     status.textContent = "WebMCP: registration failed";

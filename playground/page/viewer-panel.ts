@@ -28,7 +28,12 @@ export class ViewerPanel {
     frame.srcdoc = await loadViewerHtml();
     this.slot.replaceChildren(frame);
     const theme = matchMedia("(prefers-color-scheme: dark)").matches ? "dark" : "light";
-    const bridge = new AppBridge(null, { name: "mcp-result-handles playground", version: "1.0.0" }, { serverTools: {}, message: { text: {} } }, { hostContext: { theme } });
+    const bridge = new AppBridge(
+      null,
+      { name: "mcp-result-handles playground", version: "1.0.0" },
+      { serverTools: {}, message: { text: {} } },
+      { hostContext: { theme } },
+    );
     this.bridge = bridge;
     bridge.oncalltool = async (params) => (await call(params.name, params.arguments ?? {})) as never;
     bridge.onmessage = async (params) => {

@@ -3,7 +3,13 @@
  * JSON-RPC messages on the server's transport, so it sees the answer as sent, after folding, and needs
  * nothing of the SDK beyond the public `connect(transport)` and the `Transport` interface.
  */
-import { isJSONRPCErrorResponse, isJSONRPCRequest, isJSONRPCResultResponse, type McpServer, type Transport } from "@modelcontextprotocol/server";
+import {
+  isJSONRPCErrorResponse,
+  isJSONRPCRequest,
+  isJSONRPCResultResponse,
+  type McpServer,
+  type Transport,
+} from "@modelcontextprotocol/server";
 import { RESULT_HANDLE_META_KEY } from "mcp-result-handles";
 
 type RequestId = string | number;

@@ -46,7 +46,10 @@ export interface DemoServerOptions {
   sessionIdleSeconds?: number;
   /** Most 2025 sessions open at once; past it a new session gets HTTP 503 and the log a line (S16.3). Default 1000. */
   maxSessions?: number;
-  /** More tools on every per-request server (the bench adds a 10 MB one); those named in `folded` fold with the reports instance. */
+  /**
+   * More tools on every per-request server (the bench adds a 10 MB one); those named in `folded` fold with the reports
+   * instance.
+   */
   extraTools?: { register(server: McpServer): void; folded?: readonly string[] };
   /** Serve the result viewer to MCP Apps hosts (S19.1) on both instances' tools. Default false. */
   viewer?: boolean;
@@ -76,13 +79,24 @@ export async function startDemoServer(options: DemoServerOptions = {}): Promise<
   // both count against one cap (S26.5), over the answers' lifetime.
   const foldPolicy: FoldPolicy = (_tool, _answer, { bytes, request }) => cap.admit(folderOf(request), bytes);
   const reports = ResultHandlesPlugin.init({ thresholdBytes: 4096, storage: { type: "auto" }, foldPolicy });
-  const orders = ResultHandlesPlugin.init({ thresholdBytes: 8192, preview: { items: 2 }, storage: { type: "auto" }, foldPolicy });
+  const orders = ResultHandlesPlugin.init({
+    thresholdBytes: 8192,
+    preview: { items: 2 },
+    storage: { type: "auto" },
+    foldPolicy,
+  });
   const cap = new FoldCap(options.maxSessionFoldBytes ?? DEFAULT_SESSION_FOLD_BYTES, reports.config.ttlSeconds * 1000);
 
   const buildServer = (): McpServer => {
-    const server = logToolCalls(new McpServer({ name: "result-handles-demo", version: "0.1.0" }), (line) => logger.info?.(line));
+    const server = logToolCalls(new McpServer({ name: "result-handles-demo", version: "0.1.0" }), (line) =>
+      logger.info?.(line),
+    );
     const viewer = options.viewer ? { viewer: true } : {};
-    reports.install(server, { tools: ["report", "server_log", "chart", "count_tickets", ...(options.extraTools?.folded ?? [])], logger, ...viewer });
+    reports.install(server, {
+      tools: ["report", "server_log", "chart", "count_tickets", ...(options.extraTools?.folded ?? [])],
+      logger,
+      ...viewer,
+    });
     orders.install(server, { tools: ["orders"], logger, ...viewer });
     registerReport(server);
     registerServerLog(server);
@@ -90,12 +104,17 @@ export async function startDemoServer(options: DemoServerOptions = {}): Promise<
     registerCountTickets(server);
     options.extraTools?.register(server);
     server.registerTool("chart", { description: "Ticket counts per week, as a PNG bar chart" }, async () => ({
-      content: [{ type: "image", data: chartPng([12, 30, 22, 41, 18, 35, 27, 44]).toString("base64"), mimeType: "image/png" }],
+      content: [
+        { type: "image", data: chartPng([12, 30, 22, 41, 18, 35, 27, 44]).toString("base64"), mimeType: "image/png" },
+      ],
     }));
     return server;
   };
 
-  const modern = createMcpHandler(buildServer, { legacy: "reject", onerror: (error) => logger.warn(`mcp: ${error.message}`) });
+  const modern = createMcpHandler(buildServer, {
+    legacy: "reject",
+    onerror: (error) => logger.warn(`mcp: ${error.message}`),
+  });
   const sessions = new Map<string, { transport: WebStandardStreamableHTTPServerTransport; lastSeen: number }>();
   const maxSessions = options.maxSessions ?? DEFAULT_MAX_SESSIONS;
   let opening = 0;
@@ -157,18 +176,27 @@ export async function startDemoServer(options: DemoServerOptions = {}): Promise<
     refusedSince++;
     const now = Date.now();
     if (now - lastRefusalLog >= REFUSAL_LOG_MS) {
-      logger.warn(`mcp: ${sessions.size} sessions are open, the most this server keeps (maxSessions ${maxSessions}); refused ${refusedSince} new session(s) with HTTP 503`);
+      logger.warn(
+        `mcp: ${sessions.size} sessions are open, the most this server keeps (maxSessions ${maxSessions}); refused ${refusedSince} new session(s) with HTTP 503`,
+      );
       lastRefusalLog = now;
       refusedSince = 0;
     }
-    return jsonRpcError(503, -32000, `Too many open sessions (${maxSessions}): close one (HTTP DELETE) or try again later`, { "Retry-After": "60" });
+    return jsonRpcError(
+      503,
+      -32000,
+      `Too many open sessions (${maxSessions}): close one (HTTP DELETE) or try again later`,
+      { "Retry-After": "60" },
+    );
   }
 
   async function fetch(request: Request): Promise<Response> {
-    if (new URL(request.url).pathname !== "/mcp") return new Response("Not found: the MCP endpoint is /mcp\n", { status: 404 });
+    if (new URL(request.url).pathname !== "/mcp")
+      return new Response("Not found: the MCP endpoint is /mcp\n", { status: 404 });
     // Against DNS rebinding, as every localhost MCP server should (S11.1).
     const refused =
-      hostHeaderValidationResponse(request, localhostAllowedHostnames()) ?? originValidationResponse(request, localhostAllowedOrigins());
+      hostHeaderValidationResponse(request, localhostAllowedHostnames()) ??
+      originValidationResponse(request, localhostAllowedOrigins());
     if (refused) return refused;
     // S25.4: a page on this machine (another loopback port: an MCP Apps host, `npm run host`) may call the
     // demo from the browser. Only loopback origins get here (the check above), and only they get CORS headers.
@@ -181,7 +209,9 @@ export async function startDemoServer(options: DemoServerOptions = {}): Promise<
     const auth = authenticate(request);
     const response =
       auth === "refused"
-        ? jsonRpcError(401, -32001, "Unknown bearer token: use demo-alice, demo-bob or none", { "WWW-Authenticate": 'Bearer realm="demo"' })
+        ? jsonRpcError(401, -32001, "Unknown bearer token: use demo-alice, demo-bob or none", {
+            "WWW-Authenticate": 'Bearer realm="demo"',
+          })
         : (await isLegacyRequest(request))
           ? await serveLegacy(request, auth)
           : await modern.fetch(request, { authInfo: auth });
@@ -224,7 +254,8 @@ export async function startDemoServer(options: DemoServerOptions = {}): Promise<
 /** What a preflight from a loopback origin is told (S25.4): the MCP methods and the headers its clients send. */
 const PREFLIGHT_HEADERS = {
   "Access-Control-Allow-Methods": "GET, POST, DELETE, OPTIONS",
-  "Access-Control-Allow-Headers": "authorization, content-type, accept, mcp-session-id, mcp-protocol-version, last-event-id",
+  "Access-Control-Allow-Headers":
+    "authorization, content-type, accept, mcp-session-id, mcp-protocol-version, last-event-id",
   "Access-Control-Max-Age": "600",
 };
 
@@ -242,7 +273,9 @@ function isLoopbackOrigin(origin: string): boolean {
   } catch {
     return false;
   }
-  return (url.protocol === "http:" || url.protocol === "https:") && url.origin === origin && LOOPBACK_HOSTS.has(url.hostname);
+  return (
+    (url.protocol === "http:" || url.protocol === "https:") && url.origin === origin && LOOPBACK_HOSTS.has(url.hostname)
+  );
 }
 
 const LOOPBACK_HOSTS = new Set(["localhost", "127.0.0.1", "[::1]"]);
@@ -286,4 +319,3 @@ function closeHttp(http: HttpServer): Promise<void> {
     http.closeAllConnections();
   });
 }
-

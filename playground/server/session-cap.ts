@@ -29,7 +29,8 @@ export class FoldCap {
 
 /** Whose fold it is, from the MCP SDK's request context the fold policy is handed: the session, else the caller. */
 export function folderOf(request: unknown): string {
-  const ctx = request as { sessionId?: unknown; http?: { authInfo?: { clientId?: unknown; extra?: { sub?: unknown } } } } | undefined;
+  const ctx = request as
+    { sessionId?: unknown; http?: { authInfo?: { clientId?: unknown; extra?: { sub?: unknown } } } } | undefined;
   if (typeof ctx?.sessionId === "string") return `session:${ctx.sessionId}`;
   const auth = ctx?.http?.authInfo;
   return `caller:${String(auth?.extra?.sub ?? auth?.clientId ?? "")}`;

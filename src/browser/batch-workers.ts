@@ -1,6 +1,7 @@
 /**
  * Batch workers in a page (S14.6): module Web Workers. The worker's file sits next to this build's entry
- * (the build's batch-worker.js, a file of its own); the page's bundler finds it by the `new Worker(new URL(…, import.meta.url))` form, as
+ * (the build's batch-worker.js, a file of its own); the page's bundler finds it by the `new Worker(new URL(…,
+ * import.meta.url))` form, as
  * Vite, webpack and Parcel do. Where it cannot start (no Worker, a Content-Security-Policy without
  * `worker-src 'self'`, a bundler that left the file behind), the pool stops using workers at the first
  * failure (for `retryMs`) and queries count on the page's thread, as they would without workers.
@@ -11,7 +12,13 @@ import { WorkerPool, type BatchWorkerSettings, type WorkerPort } from "../query/
 export function browserBatchWorkers(settings: BatchWorkerSettings = BATCH_WORKERS): WorkerPool | undefined {
   if (typeof Worker !== "function") return undefined;
   const cores = globalThis.navigator?.hardwareConcurrency || 1;
-  return new WorkerPool(() => workerPort(new Worker(new URL("./batch-worker.js", import.meta.url), { type: "module" })), Math.min(settings.threads, cores), settings.minBytes, settings.idleMs, settings.retryMs);
+  return new WorkerPool(
+    () => workerPort(new Worker(new URL("./batch-worker.js", import.meta.url), { type: "module" })),
+    Math.min(settings.threads, cores),
+    settings.minBytes,
+    settings.idleMs,
+    settings.retryMs,
+  );
 }
 
 function workerPort(worker: Worker): WorkerPort {

@@ -1,4 +1,7 @@
-/** Edge build (Cloudflare Workers, Vercel Edge; S17.1): WebCrypto, memory per isolate, Upstash and Vercel KV over fetch. Same API as the other builds. */
+/**
+ * Edge build (Cloudflare Workers, Vercel Edge; S17.1): WebCrypto, memory per isolate, Upstash and Vercel KV over fetch.
+ * Same API as the other builds.
+ */
 import { openResultHandleStore, type CreateResultHandleStoreOptions } from "../plugin/open-store.js";
 import { ResultHandlesPluginCore } from "../plugin-with-hosts.js";
 import type { ResultHandleStore } from "../records/store.js";

@@ -12,7 +12,15 @@ import { serializeAnswerInTurns, type PieceOptions, type SerializedAnswer } from
 import { StoreCall, type ResultHandleStore } from "../records/store.js";
 import type { SealAhead } from "../records/seal-ahead.js";
 import type { ToolResult } from "../util/tool-result.js";
-import { describeCut, foldBudgetBytes, hostCutOf, lineCount, passedUnit, sliceBytes, type HostMeasures } from "../host-cut.js";
+import {
+  describeCut,
+  foldBudgetBytes,
+  hostCutOf,
+  lineCount,
+  passedUnit,
+  sliceBytes,
+  type HostMeasures,
+} from "../host-cut.js";
 import { utf8Length } from "../util/utf8.js";
 
 /** Anything with a Standard Schema `validate` (zod 4, valibot, the MCP SDK's wrappers). */
@@ -53,7 +61,10 @@ export interface FoldInput {
   owner: Owner;
   /** Host request context, handed to `foldPolicy`. */
   request?: unknown;
-  /** The host resolves `{ "$result": handle }` references (S15.1): the hint then says how to pass this answer on (S15.3). */
+  /**
+   * The host resolves `{ "$result": handle }` references (S15.1): the hint then says how to pass this answer on
+   * (S15.3).
+   */
   references?: boolean;
   /** The host serves `result-handle://` resources (S15.4): the folded content then ends with a `resource_link`. */
   resourceLink?: boolean;
@@ -93,20 +104,34 @@ export async function foldOutcome(context: FoldContext, input: FoldInput): Promi
 }
 
 export function warnFoldFailure(context: FoldContext, toolName: string, error: unknown): void {
-  context.warn(`result-handles: could not fold the answer of tool "${toolName}" (${describeError(error)}); sent it whole`);
+  context.warn(
+    `result-handles: could not fold the answer of tool "${toolName}" (${describeError(error)}); sent it whole`,
+  );
 }
 
-async function foldOrKeep(context: FoldContext, input: FoldInput, progress: { serialised?: unknown }): Promise<ToolResult> {
+async function foldOrKeep(
+  context: FoldContext,
+  input: FoldInput,
+  progress: { serialised?: unknown },
+): Promise<ToolResult> {
   const { result, toolName, owner } = input;
   const { config } = context;
   if (result.isError || rendersWidget(input.toolMeta)) return result;
   const keyLists = new KeyLists(); // one key listing per object for the serialisation, preview and shape
   // A call nobody could read back never folds (below): nothing to seal ahead for it.
   // It seals nothing until the answer has passed the byte threshold: a small answer costs it nothing.
-  const ahead = owner.session || owner.caller ? context.sealAhead?.(owner, config.thresholdTokens === undefined ? config.thresholdBytes : 0) : undefined;
+  const ahead =
+    owner.session || owner.caller
+      ? context.sealAhead?.(owner, config.thresholdTokens === undefined ? config.thresholdBytes : 0)
+      : undefined;
   // A seal thread reads pieces in place: their buffers go back once it has let go of them too.
-  const release = (json: SerializedAnswer) => (ahead ? void ahead.settled().then(() => json.release()) : json.release());
-  const data = await foldableData(result, { keyLists, pieceBytes: context.pieceBytes, ...(ahead && { onPiece: ahead.piece }) }, release);
+  const release = (json: SerializedAnswer) =>
+    ahead ? void ahead.settled().then(() => json.release()) : json.release();
+  const data = await foldableData(
+    result,
+    { keyLists, pieceBytes: context.pieceBytes, ...(ahead && { onPiece: ahead.piece }) },
+    release,
+  );
   if (data === NOT_FOLDABLE) return result;
   if (data.value === result.structuredContent) progress.serialised = data.value;
 
@@ -142,10 +167,16 @@ async function foldOrKeep(context: FoldContext, input: FoldInput, progress: { se
     const answer = data.value;
 
     try {
-      const fold = await config.foldPolicy(toolName, answer, { bytes, fullName: input.fullName ?? toolName, request: input.request });
+      const fold = await config.foldPolicy(toolName, answer, {
+        bytes,
+        fullName: input.fullName ?? toolName,
+        request: input.request,
+      });
       if (fold !== true) return result;
     } catch (error) {
-      context.warn(`result-handles: foldPolicy threw for tool "${toolName}" (${describeError(error)}); sent its answer whole`);
+      context.warn(
+        `result-handles: foldPolicy threw for tool "${toolName}" (${describeError(error)}); sent its answer whole`,
+      );
       return result;
     }
 
@@ -180,7 +211,9 @@ async function foldOrKeep(context: FoldContext, input: FoldInput, progress: { se
       const sealed = await sealing;
       await store.put(sealed, storeCall);
     } catch (error) {
-      context.warn(`result-handles: the store could not keep the answer of tool "${toolName}" (${describeError(error)}); sent it whole`);
+      context.warn(
+        `result-handles: the store could not keep the answer of tool "${toolName}" (${describeError(error)}); sent it whole`,
+      );
       return result;
     }
     // Examples sized to the slices this host's calls get (S23.2), so each works as written.
@@ -195,7 +228,11 @@ async function foldOrKeep(context: FoldContext, input: FoldInput, progress: { se
       ...(cut && cutBy !== undefined ? { cut: describeCut(cut, cutBy) } : {}),
     });
   } finally {
-    if (sealing) sealing.then(() => release(json), () => {});
+    if (sealing)
+      sealing.then(
+        () => release(json),
+        () => {},
+      );
     else release(json);
   }
 }
@@ -227,13 +264,20 @@ interface FoldableData {
 }
 
 /** S4.2 and S4.3: the answer's data, when it is one text or structuredContent with at most one text repeating it. */
-async function foldableData(result: ToolResult, pieces: Pick<PieceOptions, "keyLists" | "pieceBytes" | "onPiece">, release: (json: SerializedAnswer) => void): Promise<FoldableData | typeof NOT_FOLDABLE> {
+async function foldableData(
+  result: ToolResult,
+  pieces: Pick<PieceOptions, "keyLists" | "pieceBytes" | "onPiece">,
+  release: (json: SerializedAnswer) => void,
+): Promise<FoldableData | typeof NOT_FOLDABLE> {
   const content = result.content ?? [];
   const structured = result.structuredContent;
   if (structured !== undefined) {
     if (content.length > 1 || (content.length === 1 && content[0]!.type !== "text")) return NOT_FOLDABLE;
     const text = content.length === 1 ? content[0]!.text : undefined;
-    const json = await serializeAnswerInTurns(structured, { ...pieces, ...(typeof text === "string" ? { repeatedBy: text } : {}) });
+    const json = await serializeAnswerInTurns(structured, {
+      ...pieces,
+      ...(typeof text === "string" ? { repeatedBy: text } : {}),
+    });
     if (content.length === 1 && !repeats(text, json, structured)) {
       release(json); // nothing will encrypt it
       return NOT_FOLDABLE;
@@ -282,7 +326,8 @@ const warnedOpenFailures = new WeakSet<object>();
 
 function warnOpenFailure(context: FoldContext, toolName: string, error: unknown): void {
   const message = `result-handles: could not open the store for tool "${toolName}" (${describeError(error)}); sent its answer whole`;
-  if (error instanceof StorageClientMissingError) return context.warnOnce("store-client-missing", `${message}, as every large answer will be`);
+  if (error instanceof StorageClientMissingError)
+    return context.warnOnce("store-client-missing", `${message}, as every large answer will be`);
   if (typeof error === "object" && error !== null) {
     if (warnedOpenFailures.has(error)) return;
     warnedOpenFailures.add(error);

@@ -11,8 +11,14 @@ export const foldedAnswerSchema = z
   .strictObject({
     // Any JSON value, one type per branch, and `additionalProperties: true`: an empty `{}` (or a `type` list)
     // is what the MCP Inspector's schema-portability check warns about in every tool that puts this in a union (S18.3).
-    preview: z.unknown().meta({ anyOf: ANY_JSON_SCHEMA.anyOf.map((branch) => ({ ...branch })) }).describe("The start of the answer: every list and string cut short"),
-    shape: z.record(z.string(), z.unknown()).meta({ additionalProperties: true }).describe("The answer's outline: types, lengths and keys"),
+    preview: z
+      .unknown()
+      .meta({ anyOf: ANY_JSON_SCHEMA.anyOf.map((branch) => ({ ...branch })) })
+      .describe("The start of the answer: every list and string cut short"),
+    shape: z
+      .record(z.string(), z.unknown())
+      .meta({ additionalProperties: true })
+      .describe("The answer's outline: types, lengths and keys"),
     handle: z.string().describe("Pass to result_query to read parts of the full answer"),
   })
   .describe("A large answer folded into a preview, its shape and a handle for result_query");

@@ -13,7 +13,9 @@ export interface HintExamples {
   path: string;
   /** Items (or characters) a first read asks for: as many of the first items as fit the slice limit. */
   limit: number;
-  /** `$.rows[?@.status == 'open']`: a key of the list's items compared with a value of it, when the list holds objects. */
+  /**
+   * `$.rows[?@.status == 'open']`: a key of the list's items compared with a value of it, when the list holds objects.
+   */
   filter?: string;
   /** A word of three or more letters from a string of the preview. */
   search?: string;
@@ -35,12 +37,23 @@ const FIRST_READ_ITEMS = 20;
 const STRINGS_LOOKED_AT = 200;
 const WORD = /\p{L}{3,}/u;
 
-export function hintExamples(answer: unknown, preview: unknown, thresholdBytes: number, keyLists: KeyLists): HintExamples {
+export function hintExamples(
+  answer: unknown,
+  preview: unknown,
+  thresholdBytes: number,
+  keyLists: KeyLists,
+): HintExamples {
   if (typeof answer === "string") {
     const shown = typeof preview === "string" ? preview : answer.slice(0, 500);
     const search = wordIn(shown, undefined);
     const longest = Math.max(...shown.split("\n").map((line) => jsonSize(line)));
-    return { path: "$", limit: Math.min(2000, Math.max(1, Math.floor(thresholdBytes / 8))), text: true, searchLimit: hitsFitting(longest, thresholdBytes), ...(search ? { search } : {}) };
+    return {
+      path: "$",
+      limit: Math.min(2000, Math.max(1, Math.floor(thresholdBytes / 8))),
+      text: true,
+      searchLimit: hitsFitting(longest, thresholdBytes),
+      ...(search ? { search } : {}),
+    };
   }
   const found = firstList(answer, keyLists);
   const examples: HintExamples = { path: "$", limit: FIRST_READ_ITEMS, text: false, searchLimit: FIRST_READ_ITEMS };
@@ -54,7 +67,9 @@ export function hintExamples(answer: unknown, preview: unknown, thresholdBytes: 
       filterValue = filter.value;
     }
   }
-  const search = wordInPreview(found ? valueAt(preview, found.steps) : preview, filterValue) ?? (found ? wordInPreview(preview, filterValue) : undefined);
+  const search =
+    wordInPreview(found ? valueAt(preview, found.steps) : preview, filterValue) ??
+    (found ? wordInPreview(preview, filterValue) : undefined);
   if (search) {
     examples.search = search;
     examples.searchLimit = hitsFitting(longestString(preview) + jsonSize(examples.path) * 2, thresholdBytes);
@@ -111,7 +126,10 @@ function firstList(answer: unknown, keyLists: KeyLists): { list: unknown[]; step
   return any;
 }
 
-/** How many of the list's first items fit the slice limit together, at least one (S7.6: the first read must not be refused). */
+/**
+ * How many of the list's first items fit the slice limit together, at least one (S7.6: the first read must not be
+ * refused).
+ */
 function fittingItems(list: readonly unknown[], thresholdBytes: number): number {
   let bytes = 2;
   let count = 0;
@@ -161,7 +179,8 @@ function wordInPreview(preview: unknown, not: unknown): string | undefined {
       const word = value === not ? undefined : wordIn(value, not);
       if (word) return word;
     } else if (Array.isArray(value)) queue.push(...value.slice(0, ITEMS_LOOKED_AT));
-    else if (isPlainObject(value)) for (const key of Object.keys(value).slice(0, KEYS_LOOKED_AT)) queue.push(value[key]);
+    else if (isPlainObject(value))
+      for (const key of Object.keys(value).slice(0, KEYS_LOOKED_AT)) queue.push(value[key]);
   }
   return undefined;
 }
@@ -176,7 +195,9 @@ function wordIn(text: string, not: unknown): string | undefined {
 }
 
 function valueAt(value: unknown, steps: readonly (string | number)[]): unknown {
-  for (const step of steps) value = isPlainObject(value) || Array.isArray(value) ? (value as Record<string | number, unknown>)[step] : undefined;
+  for (const step of steps)
+    value =
+      isPlainObject(value) || Array.isArray(value) ? (value as Record<string | number, unknown>)[step] : undefined;
   return value;
 }
 
@@ -191,7 +212,9 @@ function wellFormed(text: string): boolean {
 
 const SHORTHAND = /^[A-Za-z_][A-Za-z0-9_]*$/;
 
-/** A path of names and indexes in RFC 9535's own syntax (the S7.5 form where the two agree): `$.rows`, `$['odd key']`. */
+/**
+ * A path of names and indexes in RFC 9535's own syntax (the S7.5 form where the two agree): `$.rows`, `$['odd key']`.
+ */
 export function rfcPath(steps: readonly (string | number)[]): string {
   return "$" + steps.map((step) => (typeof step === "number" ? `[${step}]` : memberSelector(step))).join("");
 }
@@ -200,7 +223,9 @@ function memberSelector(key: string): string {
   return SHORTHAND.test(key) ? `.${key}` : `[${quoted(key)}]`;
 }
 
-/** A value as a JSONPath literal: numbers and booleans as JSON writes them, strings single-quoted with JSON's escapes. */
+/**
+ * A value as a JSONPath literal: numbers and booleans as JSON writes them, strings single-quoted with JSON's escapes.
+ */
 function literal(value: string | number | boolean): string {
   return typeof value === "string" ? quoted(value) : JSON.stringify(value);
 }

@@ -3,7 +3,12 @@
  * second text telling the model how to read it (S5.2) and, when the host resolves references, how to pass
  * it to another tool (S15.3), then a `resource_link` when the host serves handles as resources (S15.4).
  */
-import { DEFAULT_LIMITS, RESULT_HANDLE_META_KEY, RESULT_HANDLE_URI_SCHEME, RESULT_QUERY_TOOL_NAME } from "../defaults.js";
+import {
+  DEFAULT_LIMITS,
+  RESULT_HANDLE_META_KEY,
+  RESULT_HANDLE_URI_SCHEME,
+  RESULT_QUERY_TOOL_NAME,
+} from "../defaults.js";
 import type { FoldedAnswer } from "./folded-answer.js";
 import type { HintExamples } from "./hint-examples.js";
 import type { ContentBlock, ToolResult } from "../util/tool-result.js";
@@ -37,7 +42,8 @@ export function hintText(handle: string, facts: FoldedFacts): string {
   const limit = examples.limit === DEFAULT_LIMITS.nodes ? {} : { limit: examples.limit };
   if (examples.filter) hint += ` Filter with JSONPath: ${call({ path: examples.filter, ...limit })}.`;
   const hits = examples.searchLimit === DEFAULT_LIMITS.items ? {} : { limit: examples.searchLimit };
-  if (examples.search) hint += ` Find text${examples.text ? " (a hit per line)" : ""}: ${call({ search: examples.search, ...hits })}.`;
+  if (examples.search)
+    hint += ` Find text${examples.text ? " (a hit per line)" : ""}: ${call({ search: examples.search, ...hits })}.`;
   if (facts.references) {
     const reference = examples.path === "$" ? { $result: handle } : { $result: handle, path: examples.path };
     hint +=
@@ -59,7 +65,15 @@ export function foldedResult(original: ToolResult, folded: FoldedAnswer, facts: 
     ...rest,
     content,
     structuredContent: folded as unknown as Record<string, unknown>,
-    _meta: { ...original._meta, [RESULT_HANDLE_META_KEY]: { handle, bytes: facts.bytes, ttlSeconds: facts.ttlSeconds, ...(facts.tokens !== undefined ? { tokens: facts.tokens } : {}) } },
+    _meta: {
+      ...original._meta,
+      [RESULT_HANDLE_META_KEY]: {
+        handle,
+        bytes: facts.bytes,
+        ttlSeconds: facts.ttlSeconds,
+        ...(facts.tokens !== undefined ? { tokens: facts.tokens } : {}),
+      },
+    },
   };
 }
 

@@ -14,16 +14,32 @@
  *   means "not admitted".
  * - `required` names only `preview`, `shape` and `handle`.
  * - `additionalProperties` other than `true` requires all three to be listed in `properties`.
- * - A listed `preview` may carry only annotations, or an `anyOf` of every JSON type (a preview is any JSON); `handle` may add only `type`
+ * - A listed `preview` may carry only annotations, or an `anyOf` of every JSON type (a preview is any JSON); `handle`
+ *   may add only `type`
  *   "string"; `shape` only `type` "object" and unconstraining `propertyNames`/`additionalProperties`.
  *   So `z.toJSONSchema(foldedAnswerSchema)` admits, and an `anyOf` holding it does.
  */
 import { hasOwn, isPlainObject } from "../util/json.js";
 import { FOLDED_KEYS } from "./folded-answer.js";
 
-const ANNOTATIONS = new Set(["title", "description", "$comment", "$schema", "$id", "examples", "default", "deprecated", "readOnly", "writeOnly"]);
+const ANNOTATIONS = new Set([
+  "title",
+  "description",
+  "$comment",
+  "$schema",
+  "$id",
+  "examples",
+  "default",
+  "deprecated",
+  "readOnly",
+  "writeOnly",
+]);
 const OBJECT_KEYWORDS = new Set([...ANNOTATIONS, "type", "properties", "required", "additionalProperties"]);
-const FOLDED_TYPES: Record<(typeof FOLDED_KEYS)[number], string | undefined> = { preview: undefined, shape: "object", handle: "string" };
+const FOLDED_TYPES: Record<(typeof FOLDED_KEYS)[number], string | undefined> = {
+  preview: undefined,
+  shape: "object",
+  handle: "string",
+};
 
 export function jsonSchemaAdmitsFoldedAnswer(schema: unknown): boolean {
   if (typeof schema === "boolean") return schema;
@@ -37,14 +53,17 @@ export function jsonSchemaAdmitsFoldedAnswer(schema: unknown): boolean {
     if (!Array.isArray(branches)) return false;
     if (anyOf !== undefined) return branches.some(jsonSchemaAdmitsFoldedAnswer);
     const admitting = branches.filter(jsonSchemaAdmitsFoldedAnswer);
-    return admitting.length === 1 && branches.every((branch) => admitting.includes(branch) || surelyRejectsFolded(branch));
+    return (
+      admitting.length === 1 && branches.every((branch) => admitting.includes(branch) || surelyRejectsFolded(branch))
+    );
   }
   if (Object.keys(schema).some((key) => !OBJECT_KEYWORDS.has(key))) return false;
   if (!allowsType(schema.type, "object")) return false;
   const properties = schema.properties ?? {};
   if (!isPlainObject(properties)) return false;
   const required = schema.required ?? [];
-  if (!Array.isArray(required) || !required.every((name) => (FOLDED_KEYS as readonly unknown[]).includes(name))) return false;
+  if (!Array.isArray(required) || !required.every((name) => (FOLDED_KEYS as readonly unknown[]).includes(name)))
+    return false;
   const additional = schema.additionalProperties ?? true;
   if (additional !== true && !FOLDED_KEYS.every((key) => hasOwn(properties, key))) return false;
   return FOLDED_KEYS.every((key) => !hasOwn(properties, key) || admitsMember(properties[key], FOLDED_TYPES[key]));
@@ -55,7 +74,11 @@ function surelyRejectsFolded(schema: unknown): boolean {
   if (schema === false) return true;
   if (!isPlainObject(schema)) return false;
   if (schema.type !== undefined && !allowsType(schema.type, "object")) return true;
-  if (Array.isArray(schema.required) && schema.required.some((name) => !(FOLDED_KEYS as readonly unknown[]).includes(name))) return true;
+  if (
+    Array.isArray(schema.required) &&
+    schema.required.some((name) => !(FOLDED_KEYS as readonly unknown[]).includes(name))
+  )
+    return true;
   const properties = isPlainObject(schema.properties) ? schema.properties : {};
   return schema.additionalProperties === false && FOLDED_KEYS.some((key) => !hasOwn(properties, key));
 }
@@ -69,7 +92,8 @@ function admitsMember(schema: unknown, type: string | undefined): boolean {
     if (key === "type" && type !== undefined && allowsType(schema.type, type)) continue;
     // What zod writes for a record of string keys (`shape`): any string key, any value.
     if (type === "object" && key === "propertyNames" && admitsMember(schema.propertyNames, "string")) continue;
-    if (type === "object" && key === "additionalProperties" && admitsMember(schema.additionalProperties, undefined)) continue;
+    if (type === "object" && key === "additionalProperties" && admitsMember(schema.additionalProperties, undefined))
+      continue;
     // Any JSON spelled one type per branch (S18.3, `ANY_JSON_SCHEMA`): every JSON type, each branch unconstrained.
     if (type === undefined && key === "anyOf" && anyJson(schema.anyOf)) continue;
     return false;
@@ -81,7 +105,11 @@ const JSON_TYPES = ["object", "array", "string", "number", "boolean", "null"];
 
 function anyJson(branches: unknown): boolean {
   if (!Array.isArray(branches)) return false;
-  const types = branches.map((branch) => (isPlainObject(branch) && typeof branch.type === "string" && admitsMember(branch, branch.type) ? branch.type : undefined));
+  const types = branches.map((branch) =>
+    isPlainObject(branch) && typeof branch.type === "string" && admitsMember(branch, branch.type)
+      ? branch.type
+      : undefined,
+  );
   return JSON_TYPES.every((type) => types.includes(type));
 }
 

@@ -56,12 +56,22 @@ export interface PreviewTry {
  * soon as they pass `budgetBytes`: a try costs at most about the budget, never the answer's size (S4.8).
  * Iterative, with its own stack, so no depth overflows the call stack.
  */
-export function previewWithin(value: unknown, limits: PreviewLimits, budgetBytes: number, keyLists = new KeyLists()): BoundedPreview | undefined {
+export function previewWithin(
+  value: unknown,
+  limits: PreviewLimits,
+  budgetBytes: number,
+  keyLists = new KeyLists(),
+): BoundedPreview | undefined {
   return previewTry(value, limits, budgetBytes, keyLists).built;
 }
 
 /** `previewWithin`, telling also how much of the lists and strings it kept (`PreviewTry`). */
-export function previewTry(value: unknown, limits: PreviewLimits, budgetBytes: number, keyLists = new KeyLists()): PreviewTry {
+export function previewTry(
+  value: unknown,
+  limits: PreviewLimits,
+  budgetBytes: number,
+  keyLists = new KeyLists(),
+): PreviewTry {
   const maxDepth = limits.depth ?? Infinity;
   const stack: Frame[] = [];
   let bytes = 0;
@@ -77,17 +87,20 @@ export function previewTry(value: unknown, limits: PreviewLimits, budgetBytes: n
       return cut;
     }
     bytes += ownBytes(item, limits.chars);
-    if (typeof item !== "object" || item === null) return typeof item === "number" || typeof item === "boolean" ? item : null;
+    if (typeof item !== "object" || item === null)
+      return typeof item === "number" || typeof item === "boolean" ? item : null;
     if (Array.isArray(item)) {
       const target: unknown[] = [];
       const end = Math.min(item.length, limits.items);
       if (end > keptItems) keptItems = end;
-      if (end > 0 && depth < maxDepth) stack.push({ source: item, target, keys: undefined, next: 0, end, depth, written: 0 });
+      if (end > 0 && depth < maxDepth)
+        stack.push({ source: item, target, keys: undefined, next: 0, end, depth, written: 0 });
       return target;
     }
     const target: JsonObject = {};
     const keys = keyLists.of(item as JsonObject);
-    if (keys.length > 0 && depth < maxDepth) stack.push({ source: item as JsonObject, target, keys, next: 0, end: keys.length, depth, written: 0 });
+    if (keys.length > 0 && depth < maxDepth)
+      stack.push({ source: item as JsonObject, target, keys, next: 0, end: keys.length, depth, written: 0 });
     return target;
   };
 
@@ -141,7 +154,12 @@ function ownBytes(item: unknown, chars: number): number {
  * and stops at the level that passes the budget. It reads about the budget's worth of values,
  * where trying cut after cut (a doubling then halving search) built about twenty previews of a deep answer.
  */
-export function deepestCutWithin(value: unknown, limits: Omit<PreviewLimits, "depth">, budgetBytes: number, keyLists = new KeyLists()): number {
+export function deepestCutWithin(
+  value: unknown,
+  limits: Omit<PreviewLimits, "depth">,
+  budgetBytes: number,
+  keyLists = new KeyLists(),
+): number {
   const root = keyLists.json(value, "");
   let bytes = ownBytes(root, limits.chars);
   if (bytes > budgetBytes) return -1;

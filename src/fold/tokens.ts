@@ -15,12 +15,19 @@ type Estimator = (text: string) => number;
 let estimator: Promise<Estimator> | undefined;
 
 function loadEstimator(): Promise<Estimator> {
-  estimator ??= import("tokenx").then(({ estimateTokenCount }) => (text: string) => estimateTokenCount(text));
+  estimator ??= import("tokenx").then(
+    ({ estimateTokenCount }) =>
+      (text: string) =>
+        estimateTokenCount(text),
+  );
   return estimator;
 }
 
 /** Whether the answer folds by `thresholdTokens`, and its estimated token count when one was made. */
-export async function overTokens(json: SerializedAnswer, thresholdTokens: number): Promise<{ fold: boolean; tokens?: number }> {
+export async function overTokens(
+  json: SerializedAnswer,
+  thresholdTokens: number,
+): Promise<{ fold: boolean; tokens?: number }> {
   if (json.bytes <= thresholdTokens) return { fold: false }; // tokens ≤ bytes: no estimate needed
   const estimate = await loadEstimator();
   if (json.bytes > thresholdTokens * TOKEN_BYTES_DECIDE) {
@@ -36,12 +43,16 @@ export async function overTokens(json: SerializedAnswer, thresholdTokens: number
   for (let from = 0; from < text.length; from += TOKEN_SAMPLE_CHARS) {
     tokens += estimate(text.slice(from, from + TOKEN_SAMPLE_CHARS));
     const read = Math.min(text.length, from + TOKEN_SAMPLE_CHARS);
-    if (tokens > thresholdTokens && read < text.length) return { fold: true, tokens: Math.round((tokens * text.length) / read) };
+    if (tokens > thresholdTokens && read < text.length)
+      return { fold: true, tokens: Math.round((tokens * text.length) / read) };
   }
   return { fold: tokens > thresholdTokens, tokens };
 }
 
-/** About the first `TOKEN_SAMPLE_CHARS` bytes of the JSON text, decoded from its first piece (a character cut at the end decodes as one replacement character). */
+/**
+ * About the first `TOKEN_SAMPLE_CHARS` bytes of the JSON text, decoded from its first piece (a character cut at the end
+ * decodes as one replacement character).
+ */
 function sampleText(json: SerializedAnswer): { text: string; bytes: number } {
   const first = json.pieces[0];
   if (!first) return { text: "", bytes: 0 };

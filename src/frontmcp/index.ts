@@ -99,14 +99,18 @@ export class ResultHandlesPlugin extends DynamicPlugin<ResultHandlesConfig, Resu
    */
   static override init(options?: ResultHandlesOptions): ReturnType<typeof DynamicPlugin.init> {
     const plugin = new ResultHandlesPlugin(options);
-    return { provide: ResultHandlesPlugin, useValue: plugin, providers: plugin.providers() } as unknown as ReturnType<typeof DynamicPlugin.init>;
+    return { provide: ResultHandlesPlugin, useValue: plugin, providers: plugin.providers() } as unknown as ReturnType<
+      typeof DynamicPlugin.init
+    >;
   }
 
   /** The store and the options as providers, and the one through which this instance learns its server and app. */
   private providers(): ProviderRecord[] {
     const instance = this.instance;
     // FrontMCP's `get` is synchronous: the store is a promise-like that opens it on first `await` (S2.1).
-    const store: PromiseLike<CoreResultHandleStore> = { then: (resolve, reject) => instance.store().then(resolve, reject) };
+    const store: PromiseLike<CoreResultHandleStore> = {
+      then: (resolve, reject) => instance.store().then(resolve, reject),
+    };
     return [
       { name: "result-handles:config", provide: ResultHandlesConfigToken, useValue: instance.config },
       { name: "result-handles:store", provide: ResultHandleStoreToken, useValue: store },
@@ -131,7 +135,9 @@ export class ResultHandlesPlugin extends DynamicPlugin<ResultHandlesConfig, Resu
       await foldInFlow(instances, this.instance, flow, (tool) => this.ownsTool(tool));
     } catch (error) {
       // S4.7: nothing in the fold fails the call; the answer goes out as FrontMCP built it.
-      this.instance.warn(`result-handles: could not fold an answer on FrontMCP (${error instanceof Error ? error.message : String(error)}); sent it whole`);
+      this.instance.warn(
+        `result-handles: could not fold an answer on FrontMCP (${error instanceof Error ? error.message : String(error)}); sent it whole`,
+      );
     }
   }
 
@@ -140,7 +146,9 @@ export class ResultHandlesPlugin extends DynamicPlugin<ResultHandlesConfig, Resu
    * `@ToolHook.Will("validateInput")`). Every instance's hook runs for every call: the server's first
    * instance resolves, once.
    */
-  async resolveReferences(flow: FrontMcpCallFlowLike & { state: { toolContext?: { respond?(value: unknown): never } } }): Promise<void> {
+  async resolveReferences(
+    flow: FrontMcpCallFlowLike & { state: { toolContext?: { respond?(value: unknown): never } } },
+  ): Promise<void> {
     const instances = this.server && frontMcpServerInstances(this.server);
     if (!instances || instances.sources()[0] !== this.instance) return;
     const respond = flow.state.toolContext?.respond;
@@ -169,7 +177,10 @@ export class ResultHandlesPlugin extends DynamicPlugin<ResultHandlesConfig, Resu
 export class ResultQueryTool extends ToolContext {
   override async execute(input: unknown): Promise<ToolResult> {
     const instances = frontMcpServerInstances(this.get<object>(FrontMcpConfig));
-    if (!instances) return refusalResult(new ResultQueryError("RESULT_HANDLE_NOT_FOUND", "No result handles plugin is registered on this server."));
+    if (!instances)
+      return refusalResult(
+        new ResultQueryError("RESULT_HANDLE_NOT_FOUND", "No result handles plugin is registered on this server."),
+      );
     const sessionId = contextSessionId(this);
     const owner = frontMcpOwner(sessionId, this.authInfo);
     return instances.query(input, { owner }, frontMcpClientName(this.scope, sessionId, this.authInfo.sessionId));
@@ -177,7 +188,11 @@ export class ResultQueryTool extends ToolContext {
 }
 
 const hook = (stage: string, method: "foldAnswer" | "resolveReferences") =>
-  ToolHook.Will(stage)(ResultHandlesPlugin.prototype, method, Object.getOwnPropertyDescriptor(ResultHandlesPlugin.prototype, method)!);
+  ToolHook.Will(stage)(
+    ResultHandlesPlugin.prototype,
+    method,
+    Object.getOwnPropertyDescriptor(ResultHandlesPlugin.prototype, method)!,
+  );
 hook("validateInput", "resolveReferences");
 hook("finalize", "foldAnswer");
 

@@ -14,7 +14,10 @@ interface CallContext {
   http?: unknown;
 }
 
-/** `ctx` with `sessionId` set to its connection's minted id when the call came over a connection that is not HTTP and has none. */
+/**
+ * `ctx` with `sessionId` set to its connection's minted id when the call came over a connection that is not HTTP and
+ * has none.
+ */
 export function withConnectionSession<T extends CallContext | undefined>(server: object, ctx: T): T {
   if (!ctx || ctx.sessionId || isHttp(ctx)) return ctx;
   const connection = currentTransport(server);

@@ -139,7 +139,11 @@ export async function foldInFlow(
   const result = withRawMeta(parsed.data as ToolResult, raw);
   const sessionId = contextSessionId(state.toolContext);
   const owner = frontMcpOwner(sessionId, state.authInfo);
-  const client = frontMcpClientName(flow.scope, sessionId, (state.authInfo as { sessionId?: unknown } | undefined)?.sessionId);
+  const client = frontMcpClientName(
+    flow.scope,
+    sessionId,
+    (state.authInfo as { sessionId?: unknown } | undefined)?.sessionId,
+  );
   const folded = await instances.foldWith(instance, {
     toolName: tool.name,
     fullName: tool.fullName ?? tool.name,
@@ -156,7 +160,9 @@ export async function foldInFlow(
 /** FrontMCP's finalize keeps the raw output's `_meta` beside the parsed answer: the fold keeps it too (S5.3). */
 function withRawMeta(result: ToolResult, raw: unknown): ToolResult {
   const meta = isPlainObject(raw) && isPlainObject(raw._meta) ? raw._meta : undefined;
-  return meta && result !== raw ? { ...result, _meta: { ...(result._meta as Record<string, unknown> | undefined), ...meta } } : result;
+  return meta && result !== raw
+    ? { ...result, _meta: { ...(result._meta as Record<string, unknown> | undefined), ...meta } }
+    : result;
 }
 
 /**
@@ -200,7 +206,12 @@ export async function resolveInFlow(
   const input = state.input;
   if (!tool || !input || input.arguments === undefined) return;
   const owner = frontMcpOwner(contextSessionId(state.toolContext), state.authInfo);
-  const resolved = await instances.resolve(tool.name, input.arguments, { owner }, outputSchemaOf(tool.outputSchema) === undefined);
+  const resolved = await instances.resolve(
+    tool.name,
+    input.arguments,
+    { owner },
+    outputSchemaOf(tool.outputSchema) === undefined,
+  );
   if ("refusal" in resolved) {
     state.rawOutput = resolved.refusal;
     respond(resolved.refusal);

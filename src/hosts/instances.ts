@@ -6,7 +6,14 @@
 import { RESULT_QUERY_TOOL_NAME } from "../defaults.js";
 import type { Owner } from "../records/crypto/keys.js";
 import { describeError } from "../errors.js";
-import { foldOutcome, warnFoldFailure, type FoldContext, type FoldOutcome, type Logger, type StandardSchemaLike } from "../fold/fold.js";
+import {
+  foldOutcome,
+  warnFoldFailure,
+  type FoldContext,
+  type FoldOutcome,
+  type Logger,
+  type StandardSchemaLike,
+} from "../fold/fold.js";
 import { unsendableResult, whyUnsendable } from "../fold/sendable.js";
 import { foldContextFor, type PluginInstance } from "../plugin/instance.js";
 import { isPlainObject } from "../util/json.js";
@@ -64,7 +71,10 @@ export class HostInstances<Call> {
   readonly queryTool = new ResultQueryTool(() => this.installations.map((installation) => installation.instance));
   /** Whether references resolve here (S15.1); any installation may turn them off for the host (S15.3). */
   private referencesOn = true;
-  /** Set once the host serves `result-handle://` resources (S15.4), so a second `resources: true` does not register them again. */
+  /**
+   * Set once the host serves `result-handle://` resources (S15.4), so a second `resources: true` does not register them
+   * again.
+   */
   servesResources = false;
   /** Set once the host serves the viewer and `result_view` (S19.1, S19.2). */
   servesViewer = false;
@@ -73,7 +83,9 @@ export class HostInstances<Call> {
   get references(): boolean {
     return this.referencesOn;
   }
-  /** Called after every join: the host lists `result_query` for the instances and references it has now (S18.3, S18.5). */
+  /**
+   * Called after every join: the host lists `result_query` for the instances and references it has now (S18.3, S18.5).
+   */
   onJoin?: () => void;
 
   /** Adds an instance; a second join of the same instance keeps the first installation. */
@@ -127,12 +139,16 @@ export class HostInstances<Call> {
    * the instance its tool's app registered, S22.2); an instance that has not joined folds nothing.
    */
   foldWith(instance: PluginInstance, call: ToolCall<Call>): Promise<unknown> {
-    return this.foldBy(this.installations.find((installation) => installation.instance === instance), call);
+    return this.foldBy(
+      this.installations.find((installation) => installation.instance === instance),
+      call,
+    );
   }
 
   private async foldBy(installation: Installation<Call> | undefined, call: ToolCall<Call>): Promise<unknown> {
     if (!isToolResult(call.result)) return call.result;
-    const outcome = isReader(call.toolName) || !installation ? undefined : await this.foldOne(installation, call, call.result);
+    const outcome =
+      isReader(call.toolName) || !installation ? undefined : await this.foldOne(installation, call, call.result);
     const result = outcome?.result ?? call.result;
     const why = whyUnsendable(result, outcome?.serialised);
     if (why === undefined) {
@@ -140,12 +156,18 @@ export class HostInstances<Call> {
       return result;
     }
     const warn = installation?.context ?? this.installations[0]?.context;
-    warn?.warn(`result-handles: tool "${call.toolName}" returned an answer that cannot be sent as JSON (${why}); the call ended with an error`);
+    warn?.warn(
+      `result-handles: tool "${call.toolName}" returned an answer that cannot be sent as JSON (${why}); the call ended with an error`,
+    );
     return unsendableResult(call.toolName, why, call.outputSchema === undefined);
   }
 
   /** S4: the fold of one answer by the instance that folds its tool (S7.7: never a slice). */
-  private async foldOne(installation: Installation<Call>, call: ToolCall<Call>, result: ToolResult): Promise<FoldOutcome> {
+  private async foldOne(
+    installation: Installation<Call>,
+    call: ToolCall<Call>,
+    result: ToolResult,
+  ): Promise<FoldOutcome> {
     let owner: Owner;
     try {
       owner = installation.owner(call.call);
@@ -174,22 +196,33 @@ export class HostInstances<Call> {
    * S15.1, S15.2: a call's arguments with its references replaced, read for this call's owner from every
    * instance (as `result_query` reads them); or, when one does not resolve, the tool error the call ends
    * with, carrying `result_query`'s code and text. `structuredError: false` for a tool whose output schema
-   * would not admit `{ error }`. `result_query`'s own arguments, and every call when references are off, pass as they are.
+   * would not admit `{ error }`. `result_query`'s own arguments, and every call when references are off, pass as they
+   * are.
    */
-  async resolve(toolName: string, args: unknown, call: Call, structuredError: boolean): Promise<{ args: unknown; references: number } | { refusal: ToolResult }> {
+  async resolve(
+    toolName: string,
+    args: unknown,
+    call: Call,
+    structuredError: boolean,
+  ): Promise<{ args: unknown; references: number } | { refusal: ToolResult }> {
     if (!this.referencesOn || isReader(toolName)) return { args, references: 0 };
     const storeCall = new StoreCall(); // one store deadline over all the call's references (S26.3)
-    const meters = callMeters(); // one meter for all the call's references: their work adds up to one call's limit and hold (S26.2)
+    // one meter for all the call's references: their work adds up to one call's limit and hold (S26.2)
+    const meters = callMeters();
     const resolved = await resolveReferences(
       args,
-      async (handle, path) => (await this.queryTool.referenced(handle, path, this.ownerFor(call), "fresh", storeCall, meters)).value,
+      async (handle, path) =>
+        (await this.queryTool.referenced(handle, path, this.ownerFor(call), "fresh", storeCall, meters)).value,
       (handle, path) => this.queryTool.checkReference(handle, path),
       (handle, path) => this.queryTool.referenceBytes(handle, path, this.ownerFor(call), storeCall),
     );
     return "refusal" in resolved ? { refusal: refusalResult(resolved.refusal, structuredError) } : resolved;
   }
 
-  /** Whether a call of this tool has its references resolved (S15.1): every tool but the readers, while references are on. */
+  /**
+   * Whether a call of this tool has its references resolved (S15.1): every tool but the readers, while references are
+   * on.
+   */
   resolvesFor(toolName: unknown): boolean {
     return this.referencesOn && typeof toolName === "string" && !isReader(toolName);
   }
@@ -197,7 +230,8 @@ export class HostInstances<Call> {
   /** The owner of a call per instance: each installation names it its own way (S8.1). */
   ownerFor(call: Call): (source: HandleSource) => Owner {
     return (source) => {
-      const installation = this.installations.find((candidate) => candidate.instance === source) ?? this.installations[0]!;
+      const installation =
+        this.installations.find((candidate) => candidate.instance === source) ?? this.installations[0]!;
       return installation.owner(call);
     };
   }
@@ -247,5 +281,9 @@ export function isToolResult(value: unknown): value is ToolResult {
 }
 
 export function isStandardSchema(value: unknown): value is StandardSchemaLike {
-  return typeof value === "object" && value !== null && typeof (value as { "~standard"?: { validate?: unknown } })["~standard"]?.validate === "function";
+  return (
+    typeof value === "object" &&
+    value !== null &&
+    typeof (value as { "~standard"?: { validate?: unknown } })["~standard"]?.validate === "function"
+  );
 }

@@ -27,9 +27,12 @@ export function callerOf(authInfo: { clientId?: string; extra?: Record<string, u
   // arrive as 9007199254740992, so two users would share an owner. Such a sub names nobody (S16.2).
   if (typeof sub === "number") {
     if (!Number.isFinite(sub)) return { unusable: `the number ${String(sub)}` };
-    return Math.abs(sub) <= Number.MAX_SAFE_INTEGER ? { caller: String(sub) } : { unusable: "a number past 2^53, which many subjects round to" };
+    return Math.abs(sub) <= Number.MAX_SAFE_INTEGER
+      ? { caller: String(sub) }
+      : { unusable: "a number past 2^53, which many subjects round to" };
   }
-  if (sub !== undefined && sub !== null) return { unusable: Array.isArray(sub) ? "a list" : `a value of type ${typeof sub}` };
+  if (sub !== undefined && sub !== null)
+    return { unusable: Array.isArray(sub) ? "a list" : `a value of type ${typeof sub}` };
   const clientId = authInfo?.clientId;
   return typeof clientId === "string" && clientId ? { caller: clientId } : {};
 }

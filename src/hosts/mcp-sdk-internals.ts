@@ -15,7 +15,10 @@ export type ExecuteToolHandler = (tool: RegisteredToolLike, args: unknown, ctx: 
 export type ValidateToolInput = (tool: RegisteredToolLike, args: unknown, toolName: string) => Promise<unknown>;
 
 interface McpServerInternals {
-  /** `McpServer.validateToolInput(tool, args, toolName)`: checks a `tools/call`'s arguments against the tool's input schema, just before `executeToolHandler`. */
+  /**
+   * `McpServer.validateToolInput(tool, args, toolName)`: checks a `tools/call`'s arguments against the tool's input
+   * schema, just before `executeToolHandler`.
+   */
   validateToolInput: ValidateToolInput;
   /** `McpServer.executeToolHandler(tool, args, ctx)`: runs a tool for a client's `tools/call`, and only then. */
   executeToolHandler: ExecuteToolHandler;
@@ -26,8 +29,10 @@ interface McpServerInternals {
 function internals(server: object): McpServerInternals {
   const candidate = server as Partial<McpServerInternals> & { registerTool?: unknown };
   if (typeof candidate.registerTool !== "function") throw new UnsupportedMcpServerError("it has no registerTool()");
-  if (typeof candidate.executeToolHandler !== "function") throw new UnsupportedMcpServerError("it has no executeToolHandler(tool, args, ctx)");
-  if (typeof candidate.validateToolInput !== "function") throw new UnsupportedMcpServerError("it has no validateToolInput(tool, args, toolName)");
+  if (typeof candidate.executeToolHandler !== "function")
+    throw new UnsupportedMcpServerError("it has no executeToolHandler(tool, args, ctx)");
+  if (typeof candidate.validateToolInput !== "function")
+    throw new UnsupportedMcpServerError("it has no validateToolInput(tool, args, toolName)");
   if (typeof candidate._registeredTools !== "object" || candidate._registeredTools === null) {
     throw new UnsupportedMcpServerError("it has no _registeredTools map");
   }
@@ -70,15 +75,19 @@ export function interceptToolCalls(server: object, around: (call: InterceptedCal
   const sdk = internals(server);
   const validate = sdk.validateToolInput;
   const execute = sdk.executeToolHandler;
-  const nameOf = (tool: RegisteredToolLike) => Object.keys(sdk._registeredTools).find((key) => sdk._registeredTools[key] === tool);
+  const nameOf = (tool: RegisteredToolLike) =>
+    Object.keys(sdk._registeredTools).find((key) => sdk._registeredTools[key] === tool);
   sdk.validateToolInput = function (this: unknown, tool, args, toolName) {
-    return nameOf(tool) === undefined ? validate.call(this, tool, args, toolName) : Promise.resolve(new HeldArguments(args, toolName));
+    return nameOf(tool) === undefined
+      ? validate.call(this, tool, args, toolName)
+      : Promise.resolve(new HeldArguments(args, toolName));
   };
   sdk.executeToolHandler = function (this: unknown, tool, args, ctx) {
     const name = nameOf(tool);
     if (name === undefined) return execute.call(this, tool, args, ctx);
     const held = args instanceof HeldArguments ? args : undefined;
-    const run = async (input: unknown) => execute.call(this, tool, held ? await validate.call(this, tool, input, held.toolName) : input, ctx);
+    const run = async (input: unknown) =>
+      execute.call(this, tool, held ? await validate.call(this, tool, input, held.toolName) : input, ctx);
     return around({ name, tool, ctx, args: held ? held.args : args, run });
   };
 }
@@ -114,10 +123,13 @@ export function decorateList(
   const key = method === "tools/list" ? "tools" : "resources";
   const handlers = (server as { server?: { _requestHandlers?: unknown } }).server?._requestHandlers;
   const list = handlers instanceof Map ? (handlers.get(method) as RequestHandler | undefined) : undefined;
-  if (!(handlers instanceof Map) || typeof list !== "function") throw new UnsupportedMcpServerError(`it has no server._requestHandlers with a ${method} handler`);
+  if (!(handlers instanceof Map) || typeof list !== "function")
+    throw new UnsupportedMcpServerError(`it has no server._requestHandlers with a ${method} handler`);
   handlers.set(method, async (request: unknown, ctx: unknown) => {
     const result = await list(request, ctx);
-    return Array.isArray(result[key]) ? { ...result, [key]: decorate(result[key] as Record<string, unknown>[], ctx) } : result;
+    return Array.isArray(result[key])
+      ? { ...result, [key]: decorate(result[key] as Record<string, unknown>[], ctx) }
+      : result;
   });
 }
 

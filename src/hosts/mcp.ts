@@ -31,14 +31,19 @@ export interface McpHostOptions {
    * other kind makes the call anonymous, S16.2). A call with neither is anonymous and never folds (S8.1).
    */
   owner?: OwnerResolver;
-  /** Where this installation's warnings go (schema mismatches, store failures, anonymous calls); the plugin's logger (`console`) by default. */
+  /**
+   * Where this installation's warnings go (schema mismatches, store failures, anonymous calls); the plugin's logger
+   * (`console`) by default.
+   */
   logger?: Logger;
   /**
    * `{ "$result": handle, "path"?: … }` in any other tool's arguments is replaced by the data it names
    * (S15.1), and the folded hint says so (S15.3). Default true; `false` on any install turns both off on the server.
    */
   references?: boolean;
-  /** Folded answers end with a `resource_link`, and the server serves `result-handle://{handle}` (S15.4). Default false. */
+  /**
+   * Folded answers end with a `resource_link`, and the server serves `result-handle://{handle}` (S15.4). Default false.
+   */
   resources?: boolean;
   /**
    * MCP Apps hosts (Claude, ChatGPT, VS Code…) show this installation's answers to the person in the
@@ -76,10 +81,21 @@ function mcpOwnerResolver(instance: PluginInstance, server: McpServerLike, optio
  * registers `result_query`; later ones only join, so the server lists one `result_query` that reads every
  * instance's handles (S10.1). Cheap enough to run per request under `createMcpHandler`.
  */
-export function installOnMcpServer(instance: PluginInstance, server: McpServerLike, options: McpHostOptions = {}): void {
+export function installOnMcpServer(
+  instance: PluginInstance,
+  server: McpServerLike,
+  options: McpHostOptions = {},
+): void {
   assertSupportedServer(server);
   const owner = mcpOwnerResolver(instance, server, options);
-  const join = { tools: options.tools, owner, logger: options.logger, references: options.references, resources: options.resources, viewer: options.viewer };
+  const join = {
+    tools: options.tools,
+    owner,
+    logger: options.logger,
+    references: options.references,
+    resources: options.resources,
+    viewer: options.viewer,
+  };
   const instances = joinHost<McpRequestContextLike>(server, instance, join, (instances) => {
     interceptToolCalls(server, async ({ name, tool, ctx, args, run }) => {
       const call = ctx as McpRequestContextLike;
@@ -87,7 +103,8 @@ export function installOnMcpServer(instance: PluginInstance, server: McpServerLi
       // the tool's output schema cannot refuse it in an SDK v1 client's check (S7.9).
       const resolved = await instances.resolve(name, args, call, tool.outputSchema === undefined);
       if ("refusal" in resolved) return resolved.refusal;
-      const result = resolved.references > 0 ? await withShortValidationErrors(() => run(resolved.args)) : await run(resolved.args);
+      const result =
+        resolved.references > 0 ? await withShortValidationErrors(() => run(resolved.args)) : await run(resolved.args);
       return instances.fold({
         toolName: name,
         result,
@@ -101,7 +118,11 @@ export function installOnMcpServer(instance: PluginInstance, server: McpServerLi
     registerResultQuery(server, instances);
     // S25.2: where references resolve, every other tool's listed input schema admits one.
     decorateList(server, "tools/list", (tools) =>
-      instances.references ? tools.map((tool) => (instances.resolvesFor(tool.name) ? { ...tool, inputSchema: admitReferences(tool.inputSchema) } : tool)) : tools,
+      instances.references
+        ? tools.map((tool) =>
+            instances.resolvesFor(tool.name) ? { ...tool, inputSchema: admitReferences(tool.inputSchema) } : tool,
+          )
+        : tools,
     );
   });
   if (options.resources === true && !instances.servesResources) {
@@ -127,7 +148,9 @@ function registerResultQuery(server: McpServerLike, instances: HostInstances<Mcp
       annotations: queryTool.annotations,
       _meta: queryTool.listingMeta(),
     },
-    (async (args: unknown, ctx: McpRequestContextLike) => instances.query(args, ctx, clientName(server, ctx))) as (...args: never[]) => unknown,
+    (async (args: unknown, ctx: McpRequestContextLike) => instances.query(args, ctx, clientName(server, ctx))) as (
+      ...args: never[]
+    ) => unknown,
   ) as { description?: string; _meta?: Record<string, unknown> } | undefined;
   // A later install may turn references off or bring a larger threshold: the listing follows, without a
   // list_changed notification (the server is still being set up).

@@ -5,10 +5,16 @@
  *
  * The walk is iterative (arguments thousands of levels deep cannot overflow the stack), takes turns with
  * other calls (S21.4: a million levels deep is a second of work) and visits each part of the arguments
- * once; the arguments are copied, never changed (an in-process client may still hold them). Each distinct reference is read once, all at once, and at most `MAX_REFERENCES_PER_CALL`
+ * once; the arguments are copied, never changed (an in-process client may still hold them). Each distinct reference is
+ * read once, all at once, and at most `MAX_REFERENCES_PER_CALL`
  * of them: resolution costs reading what the references name, no more (S16.1).
  */
-import { MAX_REFERENCE_BYTES_PER_CALL, MAX_REFERENCES_PER_CALL, MAX_REPEATED_REFERENCE_BYTES, REFERENCE_ITEM_DEPTH } from "../defaults.js";
+import {
+  MAX_REFERENCE_BYTES_PER_CALL,
+  MAX_REFERENCES_PER_CALL,
+  MAX_REPEATED_REFERENCE_BYTES,
+  REFERENCE_ITEM_DEPTH,
+} from "../defaults.js";
 import { ResultQueryError } from "../errors.js";
 import { CostMeter } from "../query/cost.js";
 import { hasOwn, isPlainObject, setOwn } from "../util/json.js";
@@ -16,15 +22,26 @@ import { jsonSizeUpTo } from "../util/size.js";
 
 /** What a reference names, read for the owner of this call; throws the `ResultQueryError` of `result_query`. */
 export type ReadReference = (handle: unknown, path: unknown) => Promise<unknown>;
-/** Checks a reference's handle and path as `result_query` would, before anything is read (S21.2); throws its refusal. */
+/**
+ * Checks a reference's handle and path as `result_query` would, before anything is read (S21.2); throws its refusal.
+ */
 export type CheckReference = (handle: unknown, path: unknown) => void;
-/** About how many bytes a reference resolves to, from its answer's index alone; throws the `ResultQueryError` of `result_query`. */
+/**
+ * About how many bytes a reference resolves to, from its answer's index alone; throws the `ResultQueryError` of
+ * `result_query`.
+ */
 export type SizeReference = (handle: unknown, path: unknown) => Promise<number>;
 
-/** References read at once: a few in flight overlap a remote store's round trips, and bound what is held before the byte limit is met (S21.3). */
+/**
+ * References read at once: a few in flight overlap a remote store's round trips, and bound what is held before the byte
+ * limit is met (S21.3).
+ */
 const READS_AT_ONCE = 4;
 
-/** The arguments with every reference replaced (and how many there were), or the refusal of the first (in document order) that does not resolve. */
+/**
+ * The arguments with every reference replaced (and how many there were), or the refusal of the first (in document
+ * order) that does not resolve.
+ */
 export type Resolution = { args: unknown; references: number } | { refusal: unknown };
 
 /** `{ "$result": … }` or `{ "$result": …, "path": … }`, nothing else: with any other key, it is data (S15.1). */
@@ -59,16 +76,26 @@ async function hasReferences(args: unknown, turns: CostMeter): Promise<boolean> 
  * few at a time, in document order, each value's size counted against MAX_REFERENCE_BYTES_PER_CALL:
  * past it the call is refused with what was read so far (S21.3), instead of 64 × 10 MB read at once.
  */
-export async function resolveReferences(args: unknown, read: ReadReference, check?: CheckReference, size?: SizeReference): Promise<Resolution> {
-  const turns = new CostMeter(); // charged nothing: its clock alone, so arguments a million levels deep hold no one else up
+export async function resolveReferences(
+  args: unknown,
+  read: ReadReference,
+  check?: CheckReference,
+  size?: SizeReference,
+): Promise<Resolution> {
+  // charged nothing: its clock alone, so arguments a million levels deep hold no one else up
+  const turns = new CostMeter();
   if (!(await hasReferences(args, turns))) return { args, references: 0 };
   const { root, slots } = await copyWithSlots(args, turns);
-  // One read per distinct (handle, path); an argument that cannot be a key (not a string) is read alone and refused there.
+  // One read per distinct (handle, path); an argument that cannot be a key (not a string) is read alone and refused
+  // there.
   const keys: string[] = [];
   const distinct = new Map<string, { handle: unknown; path: unknown }>();
   for (const slot of slots) {
     const { $result: handle, path } = slot.reference;
-    const key = typeof handle === "string" && (path === undefined || typeof path === "string") ? JSON.stringify([handle, path ?? null]) : `#${distinct.size}`;
+    const key =
+      typeof handle === "string" && (path === undefined || typeof path === "string")
+        ? JSON.stringify([handle, path ?? null])
+        : `#${distinct.size}`;
     keys.push(key);
     if (distinct.has(key)) continue;
     if (distinct.size >= MAX_REFERENCES_PER_CALL) {
@@ -98,19 +125,35 @@ export async function resolveReferences(args: unknown, read: ReadReference, chec
     let resolves = true;
     for (let at = 0; at < entries.length && resolves; at += READS_AT_ONCE) {
       const batch = entries.slice(at, at + READS_AT_ONCE);
-      const settled = await Promise.all(batch.map(([, { handle, path }]) => size(handle, path).then((bytes) => ({ bytes }), (error: unknown) => ({ error }))));
+      const settled = await Promise.all(
+        batch.map(([, { handle, path }]) =>
+          size(handle, path).then(
+            (bytes) => ({ bytes }),
+            (error: unknown) => ({ error }),
+          ),
+        ),
+      );
       for (const outcome of settled) {
         if ("error" in outcome) resolves = false;
         else sized += outcome.bytes;
       }
     }
-    if (resolves && sized > MAX_REFERENCE_BYTES_PER_CALL) return { refusal: tooManyBytes(entries.length, entries.length, sized) };
+    if (resolves && sized > MAX_REFERENCE_BYTES_PER_CALL)
+      return { refusal: tooManyBytes(entries.length, entries.length, sized) };
   }
-  const values = new Map<string, { value: unknown }>(); // one outcome per distinct reference: repeats are told by identity
+  // one outcome per distinct reference: repeats are told by identity
+  const values = new Map<string, { value: unknown }>();
   let bytes = 0;
   for (let at = 0; at < entries.length; at += READS_AT_ONCE) {
     const batch = entries.slice(at, at + READS_AT_ONCE);
-    const settled = await Promise.all(batch.map(([, { handle, path }]) => read(handle, path).then((value) => ({ value }), (error: unknown) => ({ error }))));
+    const settled = await Promise.all(
+      batch.map(([, { handle, path }]) =>
+        read(handle, path).then(
+          (value) => ({ value }),
+          (error: unknown) => ({ error }),
+        ),
+      ),
+    );
     const failed = settled.find((outcome) => "error" in outcome);
     if (failed && "error" in failed) return { refusal: failed.error };
     for (let i = 0; i < batch.length; i++) {
@@ -147,7 +190,10 @@ function distinctBytes(value: unknown, budget: number): number {
 }
 
 function tooManyBytes(read: number, of: number, about?: number): ResultQueryError {
-  const measured = about === undefined ? `passed after ${read} of its ${of} distinct references` : `about ${about} bytes, told by their answers' indexes before any was read`;
+  const measured =
+    about === undefined
+      ? `passed after ${read} of its ${of} distinct references`
+      : `about ${about} bytes, told by their answers' indexes before any was read`;
   return new ResultQueryError(
     "INVALID_INPUT",
     `The { "$result": … } references of this call resolve to more than ${MAX_REFERENCE_BYTES_PER_CALL} bytes in all (${measured}; S21.3): pass fewer or smaller references, for example one to a slice such as $.rows[0:1000], or call the tool once per part.`,
@@ -165,10 +211,12 @@ function repeatedBytesOver(outcomes: readonly { value: unknown }[], budget: numb
   // (`$['rows','rows',…]`) puts that list in 500 places of the list it resolves to.
   const places = new Map<unknown, number>();
   const place = (value: unknown) => {
-    if (value !== null && (typeof value === "object" || typeof value === "string")) places.set(value, (places.get(value) ?? 0) + 1);
+    if (value !== null && (typeof value === "object" || typeof value === "string"))
+      places.set(value, (places.get(value) ?? 0) + 1);
   };
   for (const outcome of outcomes) place(outcome.value);
-  for (const outcome of new Set(outcomes)) if (Array.isArray(outcome.value)) for (const item of outcome.value) place(item);
+  for (const outcome of new Set(outcomes))
+    if (Array.isArray(outcome.value)) for (const item of outcome.value) place(item);
   let left = budget;
   for (const [value, count] of places) {
     if (count < 2) continue;
@@ -197,7 +245,11 @@ export async function withShortValidationErrors<T>(run: () => Promise<T>): Promi
   try {
     return await run();
   } catch (error) {
-    if (error instanceof Error && error.message.startsWith("Input validation error") && error.message.length > MAX_VALIDATION_MESSAGE_CHARS) {
+    if (
+      error instanceof Error &&
+      error.message.startsWith("Input validation error") &&
+      error.message.length > MAX_VALIDATION_MESSAGE_CHARS
+    ) {
       const total = error.message.length;
       error.message = `${error.message.slice(0, MAX_VALIDATION_MESSAGE_CHARS)}… (${total} characters in all: the arguments, with their references resolved, fail the tool's input schema in many places)`;
     }
@@ -247,14 +299,15 @@ async function copyWithSlots(args: unknown, turns: CostMeter): Promise<{ root: {
       const copy = new Array<unknown>(value.length);
       copies.set(value, copy);
       put(holder, key, copy);
-      for (let i = value.length - 1; i >= 0; i--) values.push(value[i]), holders.push(copy), keys.push(i);
+      for (let i = value.length - 1; i >= 0; i--) (values.push(value[i]), holders.push(copy), keys.push(i));
     } else {
       const copy: Record<string, unknown> = {};
       copies.set(value, copy);
       put(holder, key, copy);
       const names = Object.keys(value);
       for (const name of names) setOwn(copy, name, undefined); // keeps the key order of the original
-      for (let i = names.length - 1; i >= 0; i--) values.push((value as Record<string, unknown>)[names[i]!]), holders.push(copy), keys.push(names[i]!);
+      for (let i = names.length - 1; i >= 0; i--)
+        (values.push((value as Record<string, unknown>)[names[i]!]), holders.push(copy), keys.push(names[i]!));
     }
   }
   return { root, slots };
@@ -269,7 +322,10 @@ function put(holder: Record<string, unknown> | unknown[], key: string | number, 
 /** What a reference is as JSON Schema (S25.2): `{ "$result": handle, "path"?: where }`, nothing else. */
 const REFERENCE_JSON_SCHEMA = Object.freeze({
   type: "object",
-  properties: { $result: { type: "string", description: "A folded answer's handle" }, path: { type: "string", description: "A part of it" } },
+  properties: {
+    $result: { type: "string", description: "A folded answer's handle" },
+    path: { type: "string", description: "A part of it" },
+  },
   required: ["$result"],
   additionalProperties: false,
 });
@@ -282,16 +338,17 @@ const REFERENCE_JSON_SCHEMA = Object.freeze({
  */
 export function admitReferences(schema: unknown): unknown {
   if (!isPlainObject(schema) || !isPlainObject(schema.properties)) return schema;
-  const properties = Object.fromEntries(Object.entries(schema.properties).map(([name, property]) => [name, orReference(property, 0)]));
+  const properties = Object.fromEntries(
+    Object.entries(schema.properties).map(([name, property]) => [name, orReference(property, 0)]),
+  );
   return { ...schema, properties };
 }
-
 
 function orReference(schema: unknown, depth: number): unknown {
   if (!isPlainObject(schema)) return schema; // `true` admits a reference already, `false` nothing at all
   let inner: Record<string, unknown> = schema;
-  if (depth < REFERENCE_ITEM_DEPTH && isPlainObject(schema.items)) inner = { ...schema, items: orReference(schema.items, depth + 1) };
+  if (depth < REFERENCE_ITEM_DEPTH && isPlainObject(schema.items))
+    inner = { ...schema, items: orReference(schema.items, depth + 1) };
   const description = typeof schema.description === "string" ? { description: schema.description } : {};
   return { ...description, anyOf: [inner, REFERENCE_JSON_SCHEMA] };
 }
-

@@ -37,19 +37,26 @@ class ResourceReadError extends Error {
 }
 
 interface McpServerWithResources {
-  registerResource(name: string, template: unknown, config: Record<string, unknown>, read: (uri: URL, variables: unknown, ctx: unknown) => Promise<unknown>): unknown;
+  registerResource(
+    name: string,
+    template: unknown,
+    config: Record<string, unknown>,
+    read: (uri: URL, variables: unknown, ctx: unknown) => Promise<unknown>,
+  ): unknown;
 }
 
 /** Lists the template and serves its reads on `server`, for every instance's handles; once per server. */
 export function serveHandleResources(server: object, instances: HostInstances<McpRequestContextLike>): void {
   const target = server as Partial<McpServerWithResources>;
-  if (typeof target.registerResource !== "function") throw new UnsupportedMcpServerError("it has no registerResource() for resources: true");
+  if (typeof target.registerResource !== "function")
+    throw new UnsupportedMcpServerError("it has no registerResource() for resources: true");
   target.registerResource(
     "result-handle",
     resourceTemplateLike(RESULT_HANDLE_URI_TEMPLATE, matchHandleUri),
     {
       title: "A folded answer",
-      description: "The whole answer behind a result handle, as JSON; ?path=…&offset=…&limit=…&page=…&fields=a,b reads a part, as result_query does",
+      description:
+        "The whole answer behind a result handle, as JSON; ?path=…&offset=…&limit=…&page=…&fields=a,b reads a part, as result_query does",
       mimeType: "application/json",
     },
     (uri, _variables, ctx) => readHandleResource(instances, uri.toString(), ctx as ReadContext),
@@ -105,12 +112,19 @@ async function readHandleResource(instances: HostInstances<McpRequestContextLike
  * The refusal of a whole read past MAX_WHOLE_RESOURCE_BYTES: the ranged URI that works, made from the
  * advice a refused `$` gives (S14.5: its largest part and a limit that fits), and that advice.
  */
-async function tooLargeWhole(instances: HostInstances<McpRequestContextLike>, handle: string, owner: Parameters<typeof instances.queryTool.queryUntil>[1], bytes: number, uri: string): Promise<ResultQueryError> {
+async function tooLargeWhole(
+  instances: HostInstances<McpRequestContextLike>,
+  handle: string,
+  owner: Parameters<typeof instances.queryTool.queryUntil>[1],
+  bytes: number,
+  uri: string,
+): Promise<ResultQueryError> {
   let advice = "";
   try {
     await instances.queryTool.queryUntil({ handle, path: "$" }, owner);
   } catch (error) {
-    if (error instanceof ResultQueryError && error.code === "RESULT_SLICE_TOO_LARGE") advice = error.message.replace(/^The slice at \$ is [^.]*\. /, "");
+    if (error instanceof ResultQueryError && error.code === "RESULT_SLICE_TOO_LARGE")
+      advice = error.message.replace(/^The slice at \$ is [^.]*\. /, "");
   }
   const base = uri.split("?")[0];
   const tried = /path "([^"]+)" and limit (\d+)/.exec(advice);
@@ -124,7 +138,8 @@ async function tooLargeWhole(instances: HostInstances<McpRequestContextLike>, ha
 function asProtocolError(error: unknown, uri: string): Error {
   if (!(error instanceof ResultQueryError)) return error instanceof Error ? error : new Error(String(error));
   // Unknown, expired and foreign read alike: the SDK's own not-found error, naming only the URI (S8.2).
-  if (error.code === "RESULT_HANDLE_NOT_FOUND") return new ResourceReadError(INVALID_PARAMS, `Resource not found: ${uri}`, { uri });
+  if (error.code === "RESULT_HANDLE_NOT_FOUND")
+    return new ResourceReadError(INVALID_PARAMS, `Resource not found: ${uri}`, { uri });
   return new ResourceReadError(INVALID_PARAMS, `${error.code}: ${error.message}`);
 }
 

@@ -5,7 +5,13 @@
  * MCP Apps server helpers (`registerAppResource`, `registerAppTool`), which the package's build carries
  * (they import nothing), so a server that never turns the viewer on needs nothing more installed.
  */
-import { getUiCapability, registerAppResource, registerAppTool, RESOURCE_MIME_TYPE, RESOURCE_URI_META_KEY } from "@modelcontextprotocol/ext-apps/server";
+import {
+  getUiCapability,
+  registerAppResource,
+  registerAppTool,
+  RESOURCE_MIME_TYPE,
+  RESOURCE_URI_META_KEY,
+} from "@modelcontextprotocol/ext-apps/server";
 import { ResultQueryError } from "../errors.js";
 import { isPlainObject } from "../util/json.js";
 import { refusalResult, ResultQueryTool, type HandleSource } from "../query/tool/result-query-tool.js";
@@ -57,16 +63,25 @@ function viewSource(source: HandleSource): HandleSource {
  * `result_view` over a host's instances (S19.2): `result_query`'s arguments, reading and answers (the same
  * query code), each instance's owner rules unchanged, and pages up to 1 MiB or 1,000 items.
  */
-export function resultViewHandler<Call>(instances: HostInstances<Call>): (args: unknown, call: Call) => Promise<ToolResult> {
+export function resultViewHandler<Call>(
+  instances: HostInstances<Call>,
+): (args: unknown, call: Call) => Promise<ToolResult> {
   const tool = new ResultQueryTool(() => instances.sources().map(viewSource));
   return async (args, call) => {
     const ownerOf = instances.ownerFor(call);
     try {
       const result = await tool.query(args, (source) => ownerOf(originals.get(source) ?? source));
       const value = result.value;
-      const count = Array.isArray(value) ? value.length : isPlainObject(value) && result.total !== undefined ? Object.keys(value).length : 0;
+      const count = Array.isArray(value)
+        ? value.length
+        : isPlainObject(value) && result.total !== undefined
+          ? Object.keys(value).length
+          : 0;
       if (count > VIEW_PAGE.items) {
-        throw new ResultQueryError("INVALID_INPUT", `result_view answers at most ${VIEW_PAGE.items} items, keys or nodes a page (this one held ${count}): ask with limit ${VIEW_PAGE.items} or less. A string may be read ${VIEW_PAGE.bytes} bytes at a time.`);
+        throw new ResultQueryError(
+          "INVALID_INPUT",
+          `result_view answers at most ${VIEW_PAGE.items} items, keys or nodes a page (this one held ${count}): ask with limit ${VIEW_PAGE.items} or less. A string may be read ${VIEW_PAGE.bytes} bytes at a time.`,
+        );
       }
       return textResult(result as unknown as Record<string, unknown>);
     } catch (error) {
@@ -76,7 +91,12 @@ export function resultViewHandler<Call>(instances: HostInstances<Call>): (args: 
 }
 
 interface McpServerWithResources {
-  registerResource(name: string, uri: string, config: Record<string, unknown>, read: (uri: URL) => Promise<unknown>): unknown;
+  registerResource(
+    name: string,
+    uri: string,
+    config: Record<string, unknown>,
+    read: (uri: URL) => Promise<unknown>,
+  ): unknown;
   registerTool(name: string, config: Record<string, unknown>, callback: (...args: never[]) => unknown): unknown;
 }
 
@@ -87,9 +107,19 @@ export function serveViewer(server: object, instances: HostInstances<McpRequestC
     target as never,
     "result-handles-viewer",
     VIEWER_RESOURCE_URI,
-    { title: "Result viewer", description: "Shows a tool's answer, folded or whole, as a table, a tree or numbered lines" },
+    {
+      title: "Result viewer",
+      description: "Shows a tool's answer, folded or whole, as a table, a tree or numbered lines",
+    },
     async () => ({
-      contents: [{ uri: VIEWER_RESOURCE_URI, mimeType: RESOURCE_MIME_TYPE, text: await loadViewerHtml(), _meta: { ui: { csp: {}, prefersBorder: true } } }],
+      contents: [
+        {
+          uri: VIEWER_RESOURCE_URI,
+          mimeType: RESOURCE_MIME_TYPE,
+          text: await loadViewerHtml(),
+          _meta: { ui: { csp: {}, prefersBorder: true } },
+        },
+      ],
     }),
   );
   const query = instances.queryTool;
@@ -99,7 +129,8 @@ export function serveViewer(server: object, instances: HostInstances<McpRequestC
     RESULT_VIEW_TOOL_NAME,
     {
       title: "Read a folded answer for the viewer",
-      description: "Reads part of a folded answer for the result viewer, as result_query does, in pages of up to 1 MiB or 1000 items.",
+      description:
+        "Reads part of a folded answer for the result viewer, as result_query does, in pages of up to 1 MiB or 1000 items.",
       inputSchema: query.inputSchema,
       outputSchema: query.outputSchema,
       annotations: query.annotations,
@@ -121,5 +152,7 @@ export function serveViewer(server: object, instances: HostInstances<McpRequestC
       return { ...tool, _meta: withViewerUi(tool._meta as Record<string, unknown> | undefined) };
     });
   });
-  decorateList(server, "resources/list", (resources, ctx) => (rendersApps(ctx) ? resources : resources.filter((resource) => resource.uri !== VIEWER_RESOURCE_URI)));
+  decorateList(server, "resources/list", (resources, ctx) =>
+    rendersApps(ctx) ? resources : resources.filter((resource) => resource.uri !== VIEWER_RESOURCE_URI),
+  );
 }

@@ -56,7 +56,10 @@ export interface WebMcpHostOptions {
   modelContext?: ModelContextLike;
   /** Aborting it removes `result_query` from the model context (only the first installation's counts). */
   signal?: AbortSignal;
-  /** `false` stops `{ "$result": handle }` references resolving in this model context's tools (S15.1, S15.3). Default true. */
+  /**
+   * `false` stops `{ "$result": handle }` references resolving in this model context's tools (S15.1, S15.3). Default
+   * true.
+   */
   references?: boolean;
   /**
    * The result viewer shows these tools' answers (S19.1, S19.4): their declarations carry
@@ -71,7 +74,10 @@ export interface WebMcpHost {
   readonly modelContext: ModelContextLike;
   /** Registers `tool` on the model context; its large answers fold. Resolves when the browser has it. */
   registerTool(tool: WebMcpTool, options?: WebMcpRegisterOptions): Promise<void>;
-  /** `result_view` for the page's own viewer (S19.2): `result_query`'s arguments and answers, pages up to 1 MiB or 1,000 items. */
+  /**
+   * `result_view` for the page's own viewer (S19.2): `result_query`'s arguments and answers, pages up to 1 MiB or 1,000
+   * items.
+   */
   resultView(args: unknown): Promise<ToolResult>;
 }
 
@@ -98,19 +104,36 @@ export function installOnWebMcp(instance: PluginInstance, options: WebMcpHostOpt
   const modelContext = options.modelContext ?? findModelContext();
   if (!modelContext) throw new WebMcpUnavailableError();
   const owner = options.owner ?? pageLoadOwner;
-  const join = { tools: options.tools, owner, logger: options.logger, references: options.references, viewer: options.viewer };
-  const instances = joinHost<void>(modelContext, instance, join, (joined) =>
-    // A failed registration of result_query surfaces on the page's own registerTool calls of the same context.
-    void Promise.resolve(modelContext.registerTool(resultQueryTool(joined), { signal: options.signal })).catch((error: unknown) =>
-      instance.warn(`result-handles: could not register result_query on WebMCP (${describeError(error)})`, options.logger),
-    ),
+  const join = {
+    tools: options.tools,
+    owner,
+    logger: options.logger,
+    references: options.references,
+    viewer: options.viewer,
+  };
+  const instances = joinHost<void>(
+    modelContext,
+    instance,
+    join,
+    (joined) =>
+      // A failed registration of result_query surfaces on the page's own registerTool calls of the same context.
+      void Promise.resolve(modelContext.registerTool(resultQueryTool(joined), { signal: options.signal })).catch(
+        (error: unknown) =>
+          instance.warn(
+            `result-handles: could not register result_query on WebMCP (${describeError(error)})`,
+            options.logger,
+          ),
+      ),
   );
   const view = resultViewHandler(instances);
   return {
     modelContext,
     resultView: (args) => view(args, undefined),
     registerTool: async (tool, registerOptions = {}) => {
-      await modelContext.registerTool(foldingTool(tool, instances), registerOptions.signal ? { signal: registerOptions.signal } : {});
+      await modelContext.registerTool(
+        foldingTool(tool, instances),
+        registerOptions.signal ? { signal: registerOptions.signal } : {},
+      );
     },
   };
 }
@@ -141,21 +164,34 @@ function foldingTool(tool: WebMcpTool, instances: HostInstances<void>): Record<s
     ...listedOutputSchema,
     ...listedMeta,
     execute: async (input: Record<string, unknown>) => {
-      // S15.1: references resolve for the page's owner before the tool sees its input; S15.2: one that does not ends the call here.
+      // S15.1: references resolve for the page's owner before the tool sees its input; S15.2: one that does not ends
+      // the call here.
       const resolved = await instances.resolve(tool.name, input, undefined, outputSchema === undefined);
       if ("refusal" in resolved) return resolved.refusal;
       const answer = await execute.call(tool, resolved.args as Record<string, unknown>);
       const result = asToolResult(answer);
       if (!result) return answer;
-      const folded = await instances.fold({ toolName: tool.name, result, call: undefined, outputSchema: checkedSchema, toolMeta: _meta, request: input });
+      const folded = await instances.fold({
+        toolName: tool.name,
+        result,
+        call: undefined,
+        outputSchema: checkedSchema,
+        toolMeta: _meta,
+        request: input,
+      });
       return folded === result ? answer : folded;
     },
   };
 }
 
-/** A Standard Schema answering a fixed verdict: how the fold's S4.6 check (and its one warning per tool) sees a JSON Schema. */
+/**
+ * A Standard Schema answering a fixed verdict: how the fold's S4.6 check (and its one warning per tool) sees a JSON
+ * Schema.
+ */
 function verdictSchema(admits: boolean): StandardSchemaLike {
-  const outcome = admits ? {} : { issues: [{ message: "the tool's JSON Schema outputSchema does not admit { preview, shape, handle }" }] };
+  const outcome = admits
+    ? {}
+    : { issues: [{ message: "the tool's JSON Schema outputSchema does not admit { preview, shape, handle }" }] };
   return { "~standard": { validate: () => outcome } };
 }
 
@@ -163,7 +199,8 @@ function verdictSchema(admits: boolean): StandardSchemaLike {
 function asToolResult(answer: unknown): ToolResult | undefined {
   if (isToolResult(answer)) return answer;
   if (typeof answer === "string") return { content: [{ type: "text", text: answer }] };
-  if (isPlainObject(answer)) return { content: [], structuredContent: answer }; // the fold serialises it once; a text copy would be a second
+  // the fold serialises it once; a text copy would be a second
+  if (isPlainObject(answer)) return { content: [], structuredContent: answer };
   if (Array.isArray(answer)) return { content: [{ type: "text", text: JSON.stringify(answer) }] };
   return undefined;
 }

@@ -1,4 +1,7 @@
-/** A Node batch worker's entry (S14.6): answers the count jobs it is posted (`replyTo`). Built as a file of its own, started by `startBatchWorker`. */
+/**
+ * A Node batch worker's entry (S14.6): answers the count jobs it is posted (`replyTo`). Built as a file of its own,
+ * started by `startBatchWorker`.
+ */
 import { parentPort } from "node:worker_threads";
 import { replyTo } from "../query/workers/job.js";
 import { useUtf8Codec } from "../util/utf8.js";

@@ -10,7 +10,8 @@ type Threads = typeof import("node:worker_threads");
 type NodeWorker = InstanceType<Threads["Worker"]>;
 
 const builtin = <T>(id: string): T | undefined =>
-  (globalThis as { process?: { getBuiltinModule?: (id: string) => unknown } }).process?.getBuiltinModule?.(id) as T | undefined;
+  (globalThis as { process?: { getBuiltinModule?: (id: string) => unknown } }).process?.getBuiltinModule?.(id) as
+    T | undefined;
 
 /** Node's batch workers; `settings` differ from the defaults only in tests (a list of any size counted there). */
 export function nodeBatchWorkers(settings: BatchWorkerSettings = BATCH_WORKERS): WorkerPool | undefined {
@@ -18,16 +19,26 @@ export function nodeBatchWorkers(settings: BatchWorkerSettings = BATCH_WORKERS):
   const os = builtin<typeof import("node:os")>("node:os");
   if (!threads || !os) return undefined;
   const cores = typeof os.availableParallelism === "function" ? os.availableParallelism() : os.cpus().length;
-  return new WorkerPool(() => workerPort(startBatchWorker(threads)), Math.min(settings.threads, cores), settings.minBytes, settings.idleMs, settings.retryMs);
+  return new WorkerPool(
+    () => workerPort(startBatchWorker(threads)),
+    Math.min(settings.threads, cores),
+    settings.minBytes,
+    settings.idleMs,
+    settings.retryMs,
+  );
 }
 
 /** One batch worker thread. */
 export function startBatchWorker({ Worker }: Threads = builtin<Threads>("node:worker_threads")!): NodeWorker {
   // The CommonJS build has no import.meta (its bundler leaves an empty object): it knows its file instead.
-  const here = typeof __filename === "string" ? builtin<typeof import("node:url")>("node:url")!.pathToFileURL(__filename).href : import.meta.url;
+  const here =
+    typeof __filename === "string"
+      ? builtin<typeof import("node:url")>("node:url")!.pathToFileURL(__filename).href
+      : import.meta.url;
   // The Node and FrontMCP entries share this code (S22.1), so the build puts it in a chunk beside dist/node/
   // rather than in it: the worker is dist/node/batch-worker.js from either place.
-  if (!here.endsWith(".ts")) return new Worker(new URL(/\/node\/[^/]+$/.test(here) ? "./batch-worker.js" : "./node/batch-worker.js", here));
+  if (!here.endsWith(".ts"))
+    return new Worker(new URL(/\/node\/[^/]+$/.test(here) ? "./batch-worker.js" : "./node/batch-worker.js", here));
   return new Worker(workerFromSources(here), { eval: true });
 }
 
@@ -38,9 +49,19 @@ export function startBatchWorker({ Worker }: Threads = builtin<Threads>("node:wo
  */
 function workerFromSources(here: string): string {
   const url = builtin<typeof import("node:url")>("node:url")!;
-  const esbuild = url.pathToFileURL(builtin<typeof import("node:module")>("node:module")!.createRequire(here).resolve("esbuild")).href;
+  const esbuild = url.pathToFileURL(
+    builtin<typeof import("node:module")>("node:module")!.createRequire(here).resolve("esbuild"),
+  ).href;
   const entry = url.fileURLToPath(new URL("./batch-worker.ts", here));
-  const options = { entryPoints: [entry], bundle: true, platform: "node", format: "esm", target: "node20", write: false, logLevel: "silent" };
+  const options = {
+    entryPoints: [entry],
+    bundle: true,
+    platform: "node",
+    format: "esm",
+    target: "node20",
+    write: false,
+    logLevel: "silent",
+  };
   // import(), not require: the code is CommonJS or a module by the process's --input-type, and import() is in both.
   const bundle = `(esbuild.buildSync ?? esbuild.default.buildSync)(${JSON.stringify(options)}).outputFiles[0].text`;
   return `import(${JSON.stringify(esbuild)}).then((esbuild) => import("data:text/javascript," + encodeURIComponent(${bundle})))`;

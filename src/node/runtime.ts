@@ -21,22 +21,35 @@ const nodeBase64 = {
   },
 };
 
-export const { upstash: upstashDriver, vercelKv: vercelKvDriver } = restDrivers({ runsIn: ["node"], load: () => import("@upstash/redis"), base64: nodeBase64 });
+export const { upstash: upstashDriver, vercelKv: vercelKvDriver } = restDrivers({
+  runsIn: ["node"],
+  load: () => import("@upstash/redis"),
+  base64: nodeBase64,
+});
 
 /**
  * Node opens every server store; their client libraries load on first use (S9.5). The order is `auto`'s
  * (S9.2): Redis, then Vercel KV, then Upstash, by whose variables are set; else memory.
  */
-export const nodeRuntime = defineRuntime("node", env, {
-  drivers: [redisDriver, vercelKvDriver, upstashDriver, sqliteDriver, memoryDriver, customDriver],
-  elsewhere: ["indexeddb"],
-  refuse: (_type, runHere) => ({
-    path: "storage.type",
-    message: `IndexedDB exists only in web pages; use ${runHere.map((type) => JSON.stringify(type)).join(", ").replace(/, ([^,]*)$/, " or $1")} in Node`,
-  }),
-}, {
-  crypto: nodeCryptoBackend() ?? webCryptoBackend, // node:crypto where the runtime has it (S8.4): same records, faster
-  startWorkers: nodeBatchWorkers,
-  startSealThread: nodeSealThread,
-  codec: nodeUtf8Codec,
-});
+export const nodeRuntime = defineRuntime(
+  "node",
+  env,
+  {
+    drivers: [redisDriver, vercelKvDriver, upstashDriver, sqliteDriver, memoryDriver, customDriver],
+    elsewhere: ["indexeddb"],
+    refuse: (_type, runHere) => ({
+      path: "storage.type",
+      message: `IndexedDB exists only in web pages; use ${runHere
+        .map((type) => JSON.stringify(type))
+        .join(", ")
+        .replace(/, ([^,]*)$/, " or $1")} in Node`,
+    }),
+  },
+  {
+    // node:crypto where the runtime has it (S8.4): same records, faster
+    crypto: nodeCryptoBackend() ?? webCryptoBackend,
+    startWorkers: nodeBatchWorkers,
+    startSealThread: nodeSealThread,
+    codec: nodeUtf8Codec,
+  },
+);

@@ -56,7 +56,8 @@ interface Job {
 type SealThreadSettings = { readonly [K in keyof typeof SEAL_THREAD]: number };
 
 const builtin = <T>(id: string): T | undefined =>
-  (globalThis as { process?: { getBuiltinModule?: (id: string) => unknown } }).process?.getBuiltinModule?.(id) as T | undefined;
+  (globalThis as { process?: { getBuiltinModule?: (id: string) => unknown } }).process?.getBuiltinModule?.(id) as
+    T | undefined;
 
 /**
  * Node's seal thread, where `worker_threads` and `node:crypto` are at hand (else none: folds seal on their
@@ -84,7 +85,10 @@ class NodeSealThread implements SealThread {
   private nextId = 0;
   private brokenUntil = 0;
   private idle: ReturnType<typeof setTimeout> | undefined;
-  /** Fails the thread when it answers nothing for `deadlineMs` while it holds jobs (one timer, not one a job: a 10 MB answer is 20 jobs). */
+  /**
+   * Fails the thread when it answers nothing for `deadlineMs` while it holds jobs (one timer, not one a job: a 10 MB
+   * answer is 20 jobs).
+   */
   private watchdog: ReturnType<typeof setTimeout> | undefined;
 
   constructor(
@@ -128,7 +132,8 @@ class NodeSealThread implements SealThread {
     this.doneAtWatch = Atomics.load(state, 1);
     this.watchdog = setTimeout(() => {
       if (this.state !== state || this.jobs.size === 0) return;
-      if (Atomics.load(state, 1) !== this.doneAtWatch) return this.watch(); // it is working: the replies are on their way
+      // it is working: the replies are on their way
+      if (Atomics.load(state, 1) !== this.doneAtWatch) return this.watch();
       this.fail(new Error("the seal thread did no job within its deadline"));
     }, this.settings.deadlineMs);
     (this.watchdog as { unref?: () => void }).unref?.();
@@ -160,7 +165,12 @@ class NodeSealThread implements SealThread {
     if (this.jobs.size > 0) this.watch();
     else clearTimeout(this.watchdog);
     if ("failed" in reply) job.reject(new Error("the seal thread could not seal a piece"));
-    else job.resolve({ storageKey: reply.storageKey, ciphertext: new Uint8Array(reply.ciphertext.buffer, reply.ciphertext.byteOffset, reply.ciphertext.byteLength), tag: new Uint8Array(reply.tag) });
+    else
+      job.resolve({
+        storageKey: reply.storageKey,
+        ciphertext: new Uint8Array(reply.ciphertext.buffer, reply.ciphertext.byteOffset, reply.ciphertext.byteLength),
+        tag: new Uint8Array(reply.tag),
+      });
     if (this.jobs.size === 0) {
       worker.unref();
       this.idleSoon();

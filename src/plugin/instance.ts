@@ -20,7 +20,9 @@ export interface PluginInstance extends FoldContext, HandleSource {
   warnOnce(key: string, message: string, logger?: Logger): void;
 }
 
-/** The instance as one installation's fold sees it: the same config, store and once-keys, that installation's logger. */
+/**
+ * The instance as one installation's fold sees it: the same config, store and once-keys, that installation's logger.
+ */
 export function foldContextFor(instance: PluginInstance, logger: Logger | undefined): FoldContext {
   if (!logger) return instance;
   return {

@@ -27,7 +27,10 @@ export interface ResolvedStoreOptions {
  * deployment still read each other's handles (S9.6).
  */
 export function instanceTag(config: Pick<ResultHandlesConfig, "thresholdBytes" | "preview">): string {
-  return JSON.stringify({ thresholdBytes: config.thresholdBytes, preview: [config.preview.items, config.preview.chars] });
+  return JSON.stringify({
+    thresholdBytes: config.thresholdBytes,
+    preview: [config.preview.items, config.preview.chars],
+  });
 }
 
 const STORE_OPTIONS = ["storage", "namespace", "ttlSeconds"] as const;
@@ -37,18 +40,33 @@ const STORE_OPTIONS = ["storage", "namespace", "ttlSeconds"] as const;
  * such as `thresholdBytes` here is a mistake, not something to check as a threshold), and each is checked
  * like `init`'s.
  */
-export async function openResultHandleStore(runtime: Runtime, options: CreateResultHandleStoreOptions): Promise<ResultHandleStore> {
+export async function openResultHandleStore(
+  runtime: Runtime,
+  options: CreateResultHandleStoreOptions,
+): Promise<ResultHandleStore> {
   const given = (options ?? {}) as Partial<CreateResultHandleStoreOptions>;
-  const missing = STORE_OPTIONS.filter((key) => given[key] === undefined).map((path) => ({ path, message: "required" }));
+  const missing = STORE_OPTIONS.filter((key) => given[key] === undefined).map((path) => ({
+    path,
+    message: "required",
+  }));
   const unknown = Object.keys(given)
     .filter((key) => !(STORE_OPTIONS as readonly string[]).includes(key))
-    .map((path) => ({ path, message: "unknown option: createResultHandleStore takes storage, namespace and ttlSeconds" }));
+    .map((path) => ({
+      path,
+      message: "unknown option: createResultHandleStore takes storage, namespace and ttlSeconds",
+    }));
   if (missing.length + unknown.length > 0) throw new ResultHandlesConfigurationError([...missing, ...unknown]);
   return openStore(runtime, resolveOptions(options, runtime));
 }
 
-/** Opens the storage of a resolved config, with every call bounded by its `timeoutMs` (S9.1) and each tool call's by `deadlineMs` (S26.3). */
-export async function openStore(runtime: Runtime, { storage: config, namespace, ttlSeconds, instance }: ResolvedStoreOptions): Promise<ResultHandleStore> {
+/**
+ * Opens the storage of a resolved config, with every call bounded by its `timeoutMs` (S9.1) and each tool call's by
+ * `deadlineMs` (S26.3).
+ */
+export async function openStore(
+  runtime: Runtime,
+  { storage: config, namespace, ttlSeconds, instance }: ResolvedStoreOptions,
+): Promise<ResultHandleStore> {
   const opening = runtime.openStorage(config, namespace);
   const storage = await withinTimeout(opening, config.timeoutMs, "open").catch((error: unknown) => {
     // An open that finishes after its deadline must not leave a connection or a timer behind.

@@ -34,9 +34,15 @@ export type { ResolvedStorageConfig, StorageConfig, StorageType } from "../stora
 export type { FoldPolicy, FoldPolicyContext, HostLimit, ResultHandlesConfig } from "../config.js";
 import type { FoldPolicy, ResultHandlesConfig } from "../config.js";
 
-/** Options of `ResultHandlesPlugin.init`, all optional. An invalid value or unknown key throws `ResultHandlesConfigurationError`. */
+/**
+ * Options of `ResultHandlesPlugin.init`, all optional. An invalid value or unknown key throws
+ * `ResultHandlesConfigurationError`.
+ */
 export interface ResultHandlesOptions {
-  /** Answers larger than this, as UTF-8 JSON, fold; the folded answer is at most half of it. Whole number ≥ 1024 (`MIN_THRESHOLD_BYTES`). Default 16384. */
+  /**
+   * Answers larger than this, as UTF-8 JSON, fold; the folded answer is at most half of it. Whole number ≥ 1024
+   * (`MIN_THRESHOLD_BYTES`). Default 16384.
+   */
   thresholdBytes?: number;
   /**
    * Fold by tokens instead (S18.6): answers whose JSON text is estimated at more than this many tokens fold
@@ -53,7 +59,10 @@ export interface ResultHandlesOptions {
     /** Characters kept of every string, at every depth. Positive whole number. Default 500. */
     chars?: number;
   };
-  /** Decides per call whether a large answer folds: `(toolName, answer, { bytes, fullName, request })`, may be async. Default: always fold. */
+  /**
+   * Decides per call whether a large answer folds: `(toolName, answer, { bytes, fullName, request })`, may be async.
+   * Default: always fold.
+   */
   foldPolicy?: FoldPolicy;
   /**
    * Where folded answers are kept, encrypted. Default `{ type: "auto" }`: Redis, Vercel KV or Upstash when
@@ -93,7 +102,6 @@ export interface HostLimitOption {
 
 const HOST_LIMIT_UNITS = ["bytes", "chars", "lines", "tokens"] as const;
 
-
 const optionsShape = {
   thresholdBytes: whole(MIN_THRESHOLD_BYTES).optional(),
   thresholdTokens: positive().optional(),
@@ -110,7 +118,10 @@ const schemas = new WeakMap<StorageCatalog, z.ZodType<ResultHandlesOptions>>();
 function optionsSchema(catalog: StorageCatalog): z.ZodType<ResultHandlesOptions> {
   let schema = schemas.get(catalog);
   if (!schema) {
-    schema = z.strictObject({ ...optionsShape, storage: storageSchema(catalog).optional() }) as z.ZodType<ResultHandlesOptions>;
+    schema = z.strictObject({
+      ...optionsShape,
+      storage: storageSchema(catalog).optional(),
+    }) as z.ZodType<ResultHandlesOptions>;
     schemas.set(catalog, schema);
   }
   return schema;
@@ -136,7 +147,8 @@ export function resolveOptions(input: unknown, given: OptionsRuntime): ResultHan
   const both = [...bothThresholds(input), ...hostLimitIssues(input)];
   if (!parsed.success || placement.length > 0 || both.length > 0) {
     const schema = optionsSchema(runtime.storage);
-    let issues = parsed.error?.issues.flatMap((issue) => toConfigurationIssues(issue, runtime.storage, schema, input)) ?? [];
+    let issues =
+      parsed.error?.issues.flatMap((issue) => toConfigurationIssues(issue, runtime.storage, schema, input)) ?? [];
     // A type this build refuses has said so; its block's details would only repeat it.
     if (placement.length > 0) issues = issues.filter((issue) => !issue.path.startsWith("storage"));
     throw new ResultHandlesConfigurationError([...placement, ...both, ...issues]);
@@ -147,7 +159,10 @@ export function resolveOptions(input: unknown, given: OptionsRuntime): ResultHan
   if (envIssues.length > 0) throw new ResultHandlesConfigurationError(envIssues);
 
   return Object.freeze({
-    thresholdBytes: options.thresholdTokens !== undefined ? Math.max(MIN_THRESHOLD_BYTES, options.thresholdTokens * BYTES_PER_TOKEN) : (options.thresholdBytes ?? DEFAULT_THRESHOLD_BYTES),
+    thresholdBytes:
+      options.thresholdTokens !== undefined
+        ? Math.max(MIN_THRESHOLD_BYTES, options.thresholdTokens * BYTES_PER_TOKEN)
+        : (options.thresholdBytes ?? DEFAULT_THRESHOLD_BYTES),
     ...(options.thresholdTokens !== undefined ? { thresholdTokens: options.thresholdTokens } : {}),
     ttlSeconds: options.ttlSeconds ?? DEFAULT_TTL_SECONDS,
     preview: Object.freeze({
@@ -168,7 +183,9 @@ function resolveHostLimits(option: ResultHandlesOptions["hostLimits"]): Readonly
   if (option === undefined || option === "auto") return KNOWN_HOST_LIMITS;
   const given = Object.entries(option).map(([name, limit]): [string, HostLimit] => {
     const known = Object.hasOwn(KNOWN_HOST_LIMITS, name) ? KNOWN_HOST_LIMITS[name]!.host : undefined;
-    const units = Object.fromEntries(HOST_LIMIT_UNITS.filter((unit) => ownUnit(limit, unit) !== undefined).map((unit) => [unit, limit[unit]]));
+    const units = Object.fromEntries(
+      HOST_LIMIT_UNITS.filter((unit) => ownUnit(limit, unit) !== undefined).map((unit) => [unit, limit[unit]]),
+    );
     return [name, Object.freeze({ host: known ?? name, ...units })];
   });
   // fromEntries defines own members: a host named "__proto__" or "constructor" is an entry like any other.
@@ -180,7 +197,12 @@ function hostLimitIssues(input: unknown): ConfigurationIssue[] {
   const option = (input as { hostLimits?: unknown } | null | undefined)?.hostLimits;
   if (option === undefined || option === "auto" || option === false) return [];
   if (!isTable(option)) {
-    return [{ path: "hostLimits", message: 'must be "auto", false, or an object of { bytes?, chars?, lines?, tokens? } by clientInfo.name' }];
+    return [
+      {
+        path: "hostLimits",
+        message: 'must be "auto", false, or an object of { bytes?, chars?, lines?, tokens? } by clientInfo.name',
+      },
+    ];
   }
   const issues: ConfigurationIssue[] = [];
   for (const [name, limit] of Object.entries(option)) {
@@ -194,12 +216,16 @@ function hostLimitIssues(input: unknown): ConfigurationIssue[] {
     for (const [unit, value] of Object.entries(limit)) {
       if (!units.includes(unit)) {
         const near = nearestKey(Object.fromEntries(units.map((known) => [known, true])), units, unit);
-        issues.push({ path: `${path}.${unit}`, message: `unknown unit${near ? `; did you mean ${near}?` : ""} (bytes, chars, lines or tokens)` });
+        issues.push({
+          path: `${path}.${unit}`,
+          message: `unknown unit${near ? `; did you mean ${near}?` : ""} (bytes, chars, lines or tokens)`,
+        });
       } else if (typeof value !== "number" || !Number.isSafeInteger(value) || value < 1) {
         issues.push({ path: `${path}.${unit}`, message: "must be a positive whole number" });
       }
     }
-    if (!HOST_LIMIT_UNITS.some((unit) => ownUnit(limit, unit) !== undefined)) issues.push({ path, message: "give at least one of bytes, chars, lines, tokens" });
+    if (!HOST_LIMIT_UNITS.some((unit) => ownUnit(limit, unit) !== undefined))
+      issues.push({ path, message: "give at least one of bytes, chars, lines, tokens" });
   }
   return issues;
 }
@@ -221,24 +247,41 @@ function ownUnit(limit: object, unit: (typeof HOST_LIMIT_UNITS)[number]): unknow
 function bothThresholds(input: unknown): ConfigurationIssue[] {
   const given = input as { thresholdBytes?: unknown; thresholdTokens?: unknown } | null | undefined;
   if (given?.thresholdBytes === undefined || given.thresholdTokens === undefined) return [];
-  return [{ path: "thresholdTokens", message: "give thresholdTokens or thresholdBytes, not both (with thresholdTokens the slice limit is 4 bytes a token)" }];
+  return [
+    {
+      path: "thresholdTokens",
+      message:
+        "give thresholdTokens or thresholdBytes, not both (with thresholdTokens the slice limit is 4 bytes a token)",
+    },
+  ];
 }
 
-function toConfigurationIssues(issue: z.core.$ZodIssue, catalog: StorageCatalog, schema: z.ZodType, input: unknown): ConfigurationIssue[] {
+function toConfigurationIssues(
+  issue: z.core.$ZodIssue,
+  catalog: StorageCatalog,
+  schema: z.ZodType,
+  input: unknown,
+): ConfigurationIssue[] {
   const path = issue.path.map(String).join(".");
   if (issue.code === "unrecognized_keys") {
     // A misspelt option names the one it is close to (issue 16): `tllSeconds` → `ttlSeconds`.
     const known = keysAt(schema, issue.path, input);
     return issue.keys.map((key) => {
       const near = nearestKey(Object.fromEntries(known.map((name) => [name, true])), known, key);
-      return { path: path ? `${path}.${key}` : key, message: near ? `unknown option ${key}; did you mean ${near}?` : "unknown option" };
+      return {
+        path: path ? `${path}.${key}` : key,
+        message: near ? `unknown option ${key}; did you mean ${near}?` : "unknown option",
+      };
     });
   }
   const message = describeIssue(issue, catalog);
   if (path === "storage.type" && message.startsWith("must be one of")) {
     const given = (input as { storage?: { type?: unknown } }).storage?.type;
     const types = storageTypeNames(catalog);
-    const near = typeof given === "string" ? nearestKey(Object.fromEntries(types.map((name) => [name, true])), types, given) : undefined;
+    const near =
+      typeof given === "string"
+        ? nearestKey(Object.fromEntries(types.map((name) => [name, true])), types, given)
+        : undefined;
     if (near) return [{ path, message: `${message}; did you mean ${JSON.stringify(near)}?` }];
   }
   return [{ path: path || "(options)", message }];
@@ -260,7 +303,9 @@ function objectOf(node: z.ZodType | undefined, value: unknown): z.ZodObject | un
   while (node instanceof z.ZodOptional) node = node.unwrap() as z.ZodType;
   if (node instanceof z.ZodDiscriminatedUnion) {
     const type = (value as { type?: unknown } | undefined)?.type;
-    return (node.options as z.ZodObject[]).find((option) => (option.shape.type as z.ZodLiteral).values.has(type as never));
+    return (node.options as z.ZodObject[]).find((option) =>
+      (option.shape.type as z.ZodLiteral).values.has(type as never),
+    );
   }
   return node instanceof z.ZodObject ? node : undefined;
 }
@@ -276,8 +321,11 @@ function describeIssue(issue: z.core.$ZodIssue, catalog: StorageCatalog): string
       return `must be ${/^[aeiou]/.test(issue.expected) ? "an" : "a"} ${issue.expected}`;
     case "invalid_union":
       // A union names its own shapes (a redis block's, for one); a bad `type` gets the list of types.
-      return issue.message.includes("discriminator") || ("note" in issue && String(issue.note).includes("discriminator"))
-        ? `must be one of ${storageTypeNames(catalog).map((name) => JSON.stringify(name)).join(", ")}`
+      return issue.message.includes("discriminator") ||
+        ("note" in issue && String(issue.note).includes("discriminator"))
+        ? `must be one of ${storageTypeNames(catalog)
+            .map((name) => JSON.stringify(name))
+            .join(", ")}`
         : issue.message;
     default:
       return issue.message;

@@ -41,9 +41,16 @@ export class PluginCore implements PluginInstance {
   }
 
   /** Checks options (S3) and returns an instance. Throws `ResultHandlesConfigurationError` naming every problem. */
-  static init<T extends PluginCore>(this: new (config: ResultHandlesConfig, runtime: Runtime) => T, options?: ResultHandlesOptions): T {
+  static init<T extends PluginCore>(
+    this: new (config: ResultHandlesConfig, runtime: Runtime) => T,
+    options?: ResultHandlesOptions,
+  ): T {
     const runtime = (this as unknown as typeof PluginCore).runtime;
-    if (!runtime) throw new ResultHandlesError("INVALID_USAGE", "Use ResultHandlesPlugin from mcp-result-handles: the core class has no storage of its own");
+    if (!runtime)
+      throw new ResultHandlesError(
+        "INVALID_USAGE",
+        "Use ResultHandlesPlugin from mcp-result-handles: the core class has no storage of its own",
+      );
     return new this(resolveOptions(options, runtime), runtime);
   }
 
@@ -71,7 +78,10 @@ export class PluginCore implements PluginInstance {
   get(token: symbol): Promise<ResultHandleStore> | ResultHandlesConfig {
     if (token === ResultHandleStoreToken) return this.store();
     if (token === ResultHandlesConfigToken) return this.config;
-    throw new ResultHandlesError("INVALID_USAGE", `Unknown token ${String(token)}: use ResultHandleStoreToken or ResultHandlesConfigToken`);
+    throw new ResultHandlesError(
+      "INVALID_USAGE",
+      `Unknown token ${String(token)}: use ResultHandleStoreToken or ResultHandlesConfigToken`,
+    );
   }
 
   /**

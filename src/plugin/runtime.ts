@@ -1,5 +1,11 @@
 import { ResultHandlesError } from "../errors.js";
-import type { ResolvedStorageConfig, RuntimeKind, StorageCatalog, StorageEnvironment, StorageSetting } from "../storage/config.js";
+import type {
+  ResolvedStorageConfig,
+  RuntimeKind,
+  StorageCatalog,
+  StorageEnvironment,
+  StorageSetting,
+} from "../storage/config.js";
 import { withNamespace } from "../storage/namespace.js";
 import type { NamespacedStorage } from "../storage/types.js";
 import type { CryptoBackend } from "../records/crypto/backend.js";
@@ -7,7 +13,10 @@ import type { BatchWorkers } from "../query/workers/pool.js";
 import type { SealThread } from "../records/crypto/seal-thread.js";
 import { useUtf8Codec, type Utf8Codec } from "../util/utf8.js";
 
-/** What a build (Node, page) supplies to the core: where it runs, its environment, its storage drivers, and how it opens them. */
+/**
+ * What a build (Node, page) supplies to the core: where it runs, its environment, its storage drivers, and how it opens
+ * them.
+ */
 export interface Runtime extends StorageEnvironment {
   /** The storage drivers it opens; left out (a runtime made by hand), memory and custom storage. */
   readonly storage?: StorageCatalog;
@@ -16,7 +25,10 @@ export interface Runtime extends StorageEnvironment {
   readonly crypto?: CryptoBackend;
   /** Threads that count filters' batches (S14.6), shared by the build's plugin instances; none when left out. */
   workers?(): BatchWorkers | undefined;
-  /** The thread its stores seal pieces on while a fold serialises (S21.7), shared by the build's stores; none when left out. */
+  /**
+   * The thread its stores seal pieces on while a fold serialises (S21.7), shared by the build's stores; none when left
+   * out.
+   */
   sealThread?(): SealThread | undefined;
 }
 
@@ -55,7 +67,8 @@ export function defineRuntime(
     async openStorage(config, namespace) {
       const driver = storage.drivers.find((candidate) => candidate.type === config.type);
       // Options are checked against the same catalog at init, so only a hand-made config gets here.
-      if (!driver) throw new ResultHandlesError("STORAGE_UNAVAILABLE", `storage type "${config.type}" does not run in this build`);
+      if (!driver)
+        throw new ResultHandlesError("STORAGE_UNAVAILABLE", `storage type "${config.type}" does not run in this build`);
       return withNamespace(await driver.open(config), namespace);
     },
   };

@@ -1,9 +1,13 @@
-/** The canonical path of S7.5 and the segments a path parses into, in their own file so that both the path front and the refusals can name places. */
+/**
+ * The canonical path of S7.5 and the segments a path parses into, in their own file so that both the path front and the
+ * refusals can name places.
+ */
 
 /** One step of a parsed path (S7.2). */
 export type PathSegment =
   | { kind: "name"; name: string } // a key, from `.name` or `['name']`
-  | { kind: "index"; index: number; strict?: boolean } // a list index from `[n]`, negative from the end; strict (RFC 9535): never an object key
+  // a list index from `[n]`, negative from the end; strict (RFC 9535): never an object key
+  | { kind: "index"; index: number; strict?: boolean }
   | { kind: "token"; token: string }; // dot or pointer token: list index when canonical digits, else a key
 
 const IDENTIFIER = /^[A-Za-z_$][A-Za-z0-9_$]*$/;

@@ -1,7 +1,8 @@
 /**
  * One cost meter per call (S21.1): everything a call makes the server do is charged to it, in one unit
  * (about a nanosecond of work on a 2-core server of 2026, measured: a JSONPath node 300, a filter
- * expression node evaluated for one item 20 (a query inside it, `@.a`, 80), a byte decrypted 2 and parsed 8, a character a regex program
+ * expression node evaluated for one item 20 (a query inside it, `@.a`, 80), a byte decrypted 2 and parsed 8, a
+ * character a regex program
  * instruction runs over 5, a byte a reference resolves 10), against one limit (the `costLimit` option,
  * `DEFAULT_COST_LIMIT`: about a second of work). It is checked as the work runs: the charge
  * that passes the limit throws `INVALID_INPUT` naming what cost most and a narrower call, and the work
@@ -33,22 +34,40 @@ const COUNTS: Record<CostKind, string> = {
 
 /** How to narrow a call when `kind` cost most. */
 const NARROWER: Record<CostKind, string> = {
-  nodes: "narrow it, for example $.rows[?@.id == 5] instead of $..*..id, or search under a deeper path such as $.rows instead of $..*",
+  nodes:
+    "narrow it, for example $.rows[?@.id == 5] instead of $..*..id, or search under a deeper path such as $.rows instead of $..*",
   expressions: "use a shorter filter, or filter a deeper or smaller list (a slice such as $.rows[0:1000] first)",
   regex: "use a simpler pattern (fewer repeats), or match a shorter field than the whole text",
   decrypted: "read a deeper path, a slice (offset and limit) or one list instead of the whole answer",
   parsed: "read a deeper path, a slice (offset and limit) or one list instead of the whole answer",
   references: "pass fewer or smaller references, for example one reference to a slice such as $.rows[0:1000]",
-  keyed: "group by a member whose values are strings, numbers or booleans (such as \"@.customer.country\"), not a list or object, or select fewer nodes",
+  keyed:
+    'group by a member whose values are strings, numbers or booleans (such as "@.customer.country"), not a list or object, or select fewer nodes',
 };
 
 export class CostMeter {
   /** Units charged so far, in all. */
   spent = 0;
   /** Units charged per kind. */
-  readonly by: Record<CostKind, number> = { nodes: 0, expressions: 0, regex: 0, decrypted: 0, parsed: 0, references: 0, keyed: 0 };
+  readonly by: Record<CostKind, number> = {
+    nodes: 0,
+    expressions: 0,
+    regex: 0,
+    decrypted: 0,
+    parsed: 0,
+    references: 0,
+    keyed: 0,
+  };
   /** Counts per kind (nodes, bytes, …), for the refusal's text. */
-  readonly counts: Record<CostKind, number> = { nodes: 0, expressions: 0, regex: 0, decrypted: 0, parsed: 0, references: 0, keyed: 0 };
+  readonly counts: Record<CostKind, number> = {
+    nodes: 0,
+    expressions: 0,
+    regex: 0,
+    decrypted: 0,
+    parsed: 0,
+    references: 0,
+    keyed: 0,
+  };
   /** Where the evaluation tells which named members it found (S18.2), when its query names some. */
   watch?: MemberWatch;
   /** When the calling thread was last let go (performance.now()). */
@@ -57,7 +76,10 @@ export class CostMeter {
   private charges = 0;
   /** Units of evaluation done on this thread (not absorbed from a worker), for the hold. */
   private evaluated = 0;
-  /** When this call's evaluation was first seen holding the thread with no turn of the event loop since, and its units then. */
+  /**
+   * When this call's evaluation was first seen holding the thread with no turn of the event loop since, and its units
+   * then.
+   */
   private heldSince: number | undefined;
   private heldFrom = 0;
 
@@ -109,7 +131,10 @@ export class CostMeter {
     }
   }
 
-  /** Units spent elsewhere for this call and refused there (a batch worker's job): recorded for the refusal's text, not checked again. */
+  /**
+   * Units spent elsewhere for this call and refused there (a batch worker's job): recorded for the refusal's text, not
+   * checked again.
+   */
   record(kind: CostKind, units: number): void {
     this.by[kind] += units;
     this.counts[kind] += units / COST_WEIGHTS[kind];
@@ -140,7 +165,10 @@ export class CostMeter {
 
   /** The refusal of a call over its limit: what cost most, and a narrower call (S21.1). */
   refusal(kind: CostKind = this.most): ResultQueryError {
-    const visited = kind === "nodes" ? `The query would visit more than ${Math.round(this.counts.nodes)} nodes of this answer` : `The call would cost more than its limit`;
+    const visited =
+      kind === "nodes"
+        ? `The query would visit more than ${Math.round(this.counts.nodes)} nodes of this answer`
+        : `The call would cost more than its limit`;
     return new ResultQueryError(
       "INVALID_INPUT",
       `${visited} (cost over ${this.limit} units, costLimit; most of it ${Math.round(this.counts[kind])} ${COUNTS[kind]}): ${kind === "nodes" && this.advice ? this.advice : NARROWER[kind]}.`,

@@ -7,8 +7,19 @@
 import { jsonpath, JSONPathEnvironment, type JSONPathQuery } from "json-p3";
 
 export const { NameSelector, IndexSelector, WildcardSelector, FilterSelector, SliceSelector } = jsonpath.selectors;
-export const { InfixExpression, LogicalExpression, FilterExpression, FilterQuery, FunctionExtension, StringLiteral, NumberLiteral, BooleanLiteral, NullLiteral, RelativeQuery, RootQuery } =
-  jsonpath.expressions;
+export const {
+  InfixExpression,
+  LogicalExpression,
+  FilterExpression,
+  FilterQuery,
+  FunctionExtension,
+  StringLiteral,
+  NumberLiteral,
+  BooleanLiteral,
+  NullLiteral,
+  RelativeQuery,
+  RootQuery,
+} = jsonpath.expressions;
 
 const probe = new JSONPathEnvironment();
 export const ChildSegment = probe.compile("$.a").segments[0]!.constructor;
@@ -19,6 +30,12 @@ export type Segment = JSONPathQuery["segments"][number];
 /** How many segments at the start of a query are one name each (`$.data.rows` of `$.data.rows[?…]`). */
 export function leadingNames(segments: readonly Segment[]): number {
   let at = 0;
-  while (at < segments.length && segments[at] instanceof ChildSegment && segments[at]!.selectors.length === 1 && segments[at]!.selectors[0] instanceof NameSelector) at++;
+  while (
+    at < segments.length &&
+    segments[at] instanceof ChildSegment &&
+    segments[at]!.selectors.length === 1 &&
+    segments[at]!.selectors[0] instanceof NameSelector
+  )
+    at++;
   return at;
 }

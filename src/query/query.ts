@@ -1,5 +1,13 @@
 import { ResultQueryError } from "../errors.js";
-import { cutString, isHighSurrogate, isLowSurrogate, isPlainObject, jsonKeys, setOwn, type JsonObject } from "../util/json.js";
+import {
+  cutString,
+  isHighSurrogate,
+  isLowSurrogate,
+  isPlainObject,
+  jsonKeys,
+  setOwn,
+  type JsonObject,
+} from "../util/json.js";
 import { selectNodes } from "./jsonpath/jsonpath.js";
 import { nodelistPage, nodelistPageSliced, NodelistPager, type NodelistPage } from "./paths/nodelist.js";
 import type { CostMeter } from "./cost.js";
@@ -45,8 +53,10 @@ export function parseQueryArguments(raw: unknown): QueryArguments {
   if (handle === undefined || handle === null || handle === "") {
     throw invalid("handle is required: pass the handle string from the folded answer");
   }
-  if (typeof handle !== "string") throw invalid(`handle must be a string, the handle of a folded answer (got ${typeOfValue(handle)})`);
-  if (path !== undefined && typeof path !== "string") throw invalid(`path must be a string such as "$.rows" or "/rows/0" (got ${typeOfValue(path)})`);
+  if (typeof handle !== "string")
+    throw invalid(`handle must be a string, the handle of a folded answer (got ${typeOfValue(handle)})`);
+  if (path !== undefined && typeof path !== "string")
+    throw invalid(`path must be a string such as "$.rows" or "/rows/0" (got ${typeOfValue(path)})`);
   const args: QueryArguments = { handle, path: path ?? "$" };
   const notes: string[] = [];
   if (offset !== undefined) args.offset = wholeNumber("offset", offset, 0, Number.MAX_SAFE_INTEGER, notes);
@@ -61,8 +71,13 @@ export function parseQueryArguments(raw: unknown): QueryArguments {
     let list = fields;
     if (typeof fields === "string") {
       // S18.4: one comma-separated string, as form-filling clients and models send it, is split.
-      list = fields.split(",").map((field) => field.trim()).filter((field) => field !== "");
-      notes.push(`fields ${cutForMessage(JSON.stringify(fields))} was read as the list ${cutForMessage(JSON.stringify(list))}`);
+      list = fields
+        .split(",")
+        .map((field) => field.trim())
+        .filter((field) => field !== "");
+      notes.push(
+        `fields ${cutForMessage(JSON.stringify(fields))} was read as the list ${cutForMessage(JSON.stringify(list))}`,
+      );
     }
     if (!Array.isArray(list) || !list.every((field) => typeof field === "string")) {
       throw invalid(`fields must be a list of key names, such as ["id", "title"] (got ${typeOfValue(fields, true)})`);
@@ -88,9 +103,14 @@ export function parseQueryArguments(raw: unknown): QueryArguments {
   }
   if (aggregate !== undefined) {
     if (args.search !== undefined) {
-      throw invalid("give search or aggregate, not both: search finds text ({ handle, search }); aggregate counts the nodes a path selects, and a filter finds text in them (path \"$.rows[?search(@.title, 'printer')]\")");
+      throw invalid(
+        "give search or aggregate, not both: search finds text ({ handle, search }); aggregate counts the nodes a path selects, and a filter finds text in them (path \"$.rows[?search(@.title, 'printer')]\")",
+      );
     }
-    if (args.fields) throw invalid("give fields or aggregate, not both: fields picks keys of each node; an aggregate answers counts and figures of the members it names (by, sum, min, max, avg, distinct)");
+    if (args.fields)
+      throw invalid(
+        "give fields or aggregate, not both: fields picks keys of each node; an aggregate answers counts and figures of the members it names (by, sum, min, max, avg, distinct)",
+      );
     args.aggregate = parseAggregate(aggregate, notes);
   }
   if (notes.length > 0) args.notes = notes;
@@ -116,8 +136,10 @@ export function searchWithFields(args: QueryArguments, fields: readonly string[]
   // A hit's path: the list, the item's index, then the member inside it ($.rows[11].title).
   const places = new Map<string, Map<string, number>>();
   for (const hit of Array.isArray(hits) ? hits : []) {
-    const path = (hit as { path?: unknown; key?: unknown }).key === undefined ? (hit as { path?: unknown }).path : undefined;
-    const parts = typeof path === "string" ? /^(.*)\[\d+\]((?:\.[A-Za-z_][A-Za-z0-9_]*|\['(?:[^'\\]|\\.)*'\])+)$/.exec(path) : null;
+    const path =
+      (hit as { path?: unknown; key?: unknown }).key === undefined ? (hit as { path?: unknown }).path : undefined;
+    const parts =
+      typeof path === "string" ? /^(.*)\[\d+\]((?:\.[A-Za-z_][A-Za-z0-9_]*|\['(?:[^'\\]|\\.)*'\])+)$/.exec(path) : null;
     if (!parts) continue;
     const members = places.get(parts[1]!) ?? places.set(parts[1]!, new Map()).get(parts[1]!)!;
     members.set(`@${parts[2]}`, (members.get(`@${parts[2]}`) ?? 0) + 1);
@@ -125,12 +147,22 @@ export function searchWithFields(args: QueryArguments, fields: readonly string[]
   const refused = "give search or fields, not both: search answers hits { path, text }, not objects.";
   const busiest = [...places].sort((a, b) => sum(b[1]) - sum(a[1]))[0];
   if (!busiest) {
-    return invalid(`${refused} Search without fields first: its hits' paths name the objects and members that hold ${JSON.stringify(text)}.`);
+    return invalid(
+      `${refused} Search without fields first: its hits' paths name the objects and members that hold ${JSON.stringify(text)}.`,
+    );
   }
   const [list, members] = busiest;
-  const named = [...members].sort((a, b) => b[1] - a[1]).slice(0, 3).map(([member]) => member);
-  const call = JSON.stringify({ path: `${list}[?${named.map((member) => `search(${member}, '${pattern}')`).join(" || ")}]`, fields });
-  return invalid(`${refused} The text is in ${named.join(" and ")} of the items of ${list}: to get ${fields.join(", ")} of those items, filter: ${call}`);
+  const named = [...members]
+    .sort((a, b) => b[1] - a[1])
+    .slice(0, 3)
+    .map(([member]) => member);
+  const call = JSON.stringify({
+    path: `${list}[?${named.map((member) => `search(${member}, '${pattern}')`).join(" || ")}]`,
+    fields,
+  });
+  return invalid(
+    `${refused} The text is in ${named.join(" and ")} of the items of ${list}: to get ${fields.join(", ")} of those items, filter: ${call}`,
+  );
 }
 
 function sum(counts: Map<string, number>): number {
@@ -156,8 +188,15 @@ function wholeNumber(name: string, value: unknown, min: number, max: number, not
     notes.push(`${name} ${JSON.stringify(value)} was read as the number ${String(number)}`);
   }
   if (typeof number !== "number" || !Number.isInteger(number) || number < min || number > max) {
-    const got = typeof value === "number" ? `got ${value}` : typeof value === "string" ? `got the text ${cutForMessage(JSON.stringify(value))}` : `got ${typeOfValue(value)}`;
-    throw invalid(`${name} must be a whole number from ${min}${max === Number.MAX_SAFE_INTEGER ? " up" : ` to ${max}`} (${got})`);
+    const got =
+      typeof value === "number"
+        ? `got ${value}`
+        : typeof value === "string"
+          ? `got the text ${cutForMessage(JSON.stringify(value))}`
+          : `got ${typeOfValue(value)}`;
+    throw invalid(
+      `${name} must be a whole number from ${min}${max === Number.MAX_SAFE_INTEGER ? " up" : ` to ${max}`} (${got})`,
+    );
   }
   return number;
 }
@@ -171,21 +210,39 @@ export function queryValue(answer: unknown, args: QueryArguments, thresholdBytes
 }
 
 /** `queryValue` for a path planned already (the plan the store read with). */
-export function answerPlan(answer: unknown, plan: QueryPlan, args: QueryArguments, thresholdBytes: number, meter?: CostMeter): QueryResult {
+export function answerPlan(
+  answer: unknown,
+  plan: QueryPlan,
+  args: QueryArguments,
+  thresholdBytes: number,
+  meter?: CostMeter,
+): QueryResult {
   if (args.aggregate) return aggregateWhole(answer, aggregatePlan(plan), args.aggregate, args, thresholdBytes, meter);
   if (plan.kind === "refused") throw plan.error;
   if (plan.kind === "nodelist") {
     const { compiled } = plan;
     const window = membersWindow(answer, plan, args, thresholdBytes);
     if (window) return window;
-    return nodelistResult(() => nodelistPage((watch) => selectNodes(compiled, answer, plan.path, meter, watch), plan.path, args, thresholdBytes, compiled.watch), plan.path, thresholdBytes);
+    return nodelistResult(
+      () =>
+        nodelistPage(
+          (watch) => selectNodes(compiled, answer, plan.path, meter, watch),
+          plan.path,
+          args,
+          thresholdBytes,
+          compiled.watch,
+        ),
+      plan.path,
+      thresholdBytes,
+    );
   }
   const at = resolveSegments(answer, plan.segments, plan.path);
   const { value: target, steps } = at;
   const path = formatPath(steps);
   const pick = fieldPicker(args.fields);
 
-  if (isText(target)) { // a string, or a long one read in part: its window is read (S16.4)
+  if (isText(target)) {
+    // a string, or a long one read in part: its window is read (S16.4)
     if (args.fields) throw invalid(`fields apply to objects and lists of objects; ${cutForMessage(path)} is a string`);
     const { offset, limit } = sliceWindow(args, DEFAULT_LIMITS.chars);
     const [start, end] = stringRange(target, offset, limit);
@@ -199,24 +256,34 @@ export function answerPlan(answer: unknown, plan: QueryPlan, args: QueryArgument
     const end = Math.min(target.length, offset + limit);
     const built = buildEntries(from, end, (at) => (pick ? pick(target[at]) : target[at]), itemSize, thresholdBytes);
     // Fields naming no key are told first: a page of empty objects too large to return says nothing useful (S14.5).
-    if (pick) checkFieldsFound(target.slice(from, from + built.entries.length), built.entries, args.fields!, { path, offset: from });
+    if (pick)
+      checkFieldsFound(target.slice(from, from + built.entries.length), built.entries, args.fields!, {
+        path,
+        offset: from,
+      });
     if (!built.fits) refuseSize(path, thresholdBytes, built.bytes, built.fit, "items", from, !built.whole, at);
     return withPaging(path, built.entries, target.length, from, end);
   }
   if (isPlainObject(target)) {
-    // A wide object read in part (S16.4): its window of members, or the members `fields` name, were read; its key count is from the index.
+    // A wide object read in part (S16.4): its window of members, or the members `fields` name, were read; its key count
+    // is from the index.
     const pieced = target instanceof PiecedObject && !pick ? target : undefined;
     // S26.1: the keys `fields` keep of an object held whole, in their order, without copying it (100,000
     // fields of a million-key object built an object of 100,000 keys and listed them again: 0.2-0.5 s in one piece).
     const kept = pick && !(target instanceof PiecedObject) ? pickedKeys(target, args.fields!) : undefined;
     const source = pick && target instanceof PiecedObject ? target.pick(args.fields!) : target;
-    if (pick) checkFieldsFound([target], [kept ? (kept.length > 0 ? { [kept[0]!]: true } : {}) : source], args.fields!, { path });
+    if (pick)
+      checkFieldsFound([target], [kept ? (kept.length > 0 ? { [kept[0]!]: true } : {}) : source], args.fields!, {
+        path,
+      });
     const keys = pieced ? [] : (kept ?? jsonKeys(source));
     const count = pieced ? pieced.size : keys.length;
     const { offset, limit } = sliceWindow(args, DEFAULT_LIMITS.keys);
     const from = Math.min(offset, count);
     const end = Math.min(count, offset + limit);
-    const entryAt = pieced ? (at: number) => pieced.memberAt(at) : (at: number) => [keys[at]!, source[keys[at]!]] as const;
+    const entryAt = pieced
+      ? (at: number) => pieced.memberAt(at)
+      : (at: number) => [keys[at]!, source[keys[at]!]] as const;
     const built = buildEntries(from, end, entryAt, memberSize, thresholdBytes);
     if (!built.fits) refuseSize(path, thresholdBytes, built.bytes, built.fit, "keys", from, !built.whole, at);
     const value: JsonObject = {};
@@ -231,12 +298,31 @@ export function answerPlan(answer: unknown, plan: QueryPlan, args: QueryArgument
  * `answerPlan` as a tool call runs it (S21.1, S21.4): charged to the call's meter, and a nodelist built
  * letting other calls in between nodes.
  */
-export async function answerPlanSliced(answer: unknown, plan: QueryPlan, args: QueryArguments, thresholdBytes: number, meter: CostMeter): Promise<QueryResult> {
-  if (args.aggregate) return aggregateWholeSliced(answer, aggregatePlan(plan), args.aggregate, args, thresholdBytes, meter);
+export async function answerPlanSliced(
+  answer: unknown,
+  plan: QueryPlan,
+  args: QueryArguments,
+  thresholdBytes: number,
+  meter: CostMeter,
+): Promise<QueryResult> {
+  if (args.aggregate)
+    return aggregateWholeSliced(answer, aggregatePlan(plan), args.aggregate, args, thresholdBytes, meter);
   if (plan.kind !== "nodelist") return answerPlan(answer, plan, args, thresholdBytes);
   const window = membersWindow(answer, plan, args, thresholdBytes);
   if (window) return window;
-  return nodelistResult(() => nodelistPageSliced((watch) => selectNodes(plan.compiled, answer, plan.path, meter, watch), plan.path, args, thresholdBytes, meter, plan.compiled.watch), plan.path, thresholdBytes);
+  return nodelistResult(
+    () =>
+      nodelistPageSliced(
+        (watch) => selectNodes(plan.compiled, answer, plan.path, meter, watch),
+        plan.path,
+        args,
+        thresholdBytes,
+        meter,
+        plan.compiled.watch,
+      ),
+    plan.path,
+    thresholdBytes,
+  );
 }
 
 /**
@@ -245,7 +331,12 @@ export async function answerPlanSliced(answer: unknown, plan: QueryPlan, args: Q
  * size, the same page, paths, total and refusals the evaluation over the whole object gives. Undefined
  * when the value there is not such an object (then the whole was read, and is evaluated).
  */
-function membersWindow(answer: unknown, plan: Extract<QueryPlan, { kind: "nodelist" }>, args: QueryArguments, thresholdBytes: number): QueryResult | undefined {
+function membersWindow(
+  answer: unknown,
+  plan: Extract<QueryPlan, { kind: "nodelist" }>,
+  args: QueryArguments,
+  thresholdBytes: number,
+): QueryResult | undefined {
   if (!plan.members) return undefined;
   let target: unknown = answer;
   const steps: string[] = [];
@@ -267,7 +358,8 @@ function membersWindow(answer: unknown, plan: Extract<QueryPlan, { kind: "nodeli
       pager.skip(from);
       for (let at = from; at < end; at++) {
         const [key, value] = object.memberAt(at);
-        if (!pager.add({ value, location: () => [...steps, key], ancestors: () => [object], key: () => key })) return pager.page();
+        if (!pager.add({ value, location: () => [...steps, key], ancestors: () => [object], key: () => key }))
+          return pager.page();
       }
       pager.skip(object.size - end);
       return pager.page();
@@ -279,15 +371,24 @@ function membersWindow(answer: unknown, plan: Extract<QueryPlan, { kind: "nodeli
 
 /** The nodelist page `build` makes, or its refusal (S7.6, S14.2). */
 export function nodelistResult(build: () => NodelistPage, path: string, thresholdBytes: number): QueryResult;
-export function nodelistResult(build: () => NodelistPage | Promise<NodelistPage>, path: string, thresholdBytes: number): Promise<QueryResult>;
-export function nodelistResult(build: () => NodelistPage | Promise<NodelistPage>, path: string, thresholdBytes: number): QueryResult | Promise<QueryResult> {
+export function nodelistResult(
+  build: () => NodelistPage | Promise<NodelistPage>,
+  path: string,
+  thresholdBytes: number,
+): Promise<QueryResult>;
+export function nodelistResult(
+  build: () => NodelistPage | Promise<NodelistPage>,
+  path: string,
+  thresholdBytes: number,
+): QueryResult | Promise<QueryResult> {
   const answer = (page: NodelistPage): QueryResult => {
     if (!page.fits) refuseSize(path, thresholdBytes, page.bytes, page.fit, "nodes", page.offset, true);
     return page.result;
   };
   const tooDeep = (error: unknown): never => {
     // Measuring a node nested deeper than the engine's stack: a coded refusal, never a crash (S14.3).
-    if (error instanceof RangeError) throw invalid(`Path ${quoteArgument(path)} selects values nested too deeply to return: use a deeper path.`);
+    if (error instanceof RangeError)
+      throw invalid(`Path ${quoteArgument(path)} selects values nested too deeply to return: use a deeper path.`);
     throw error;
   };
   let page: NodelistPage | Promise<NodelistPage>;
@@ -302,9 +403,20 @@ export function nodelistResult(build: () => NodelistPage | Promise<NodelistPage>
 /** A character range that never splits a surrogate pair (S7.3). */
 function stringRange(text: string | PiecedString, offset: number, limit: number): [number, number] {
   let start = Math.min(offset, text.length);
-  if (start > 0 && start < text.length && isLowSurrogate(text.charCodeAt(start)) && isHighSurrogate(text.charCodeAt(start - 1))) start--;
+  if (
+    start > 0 &&
+    start < text.length &&
+    isLowSurrogate(text.charCodeAt(start)) &&
+    isHighSurrogate(text.charCodeAt(start - 1))
+  )
+    start--;
   let end = Math.min(text.length, start + limit);
-  if (end < text.length && end > start && isHighSurrogate(text.charCodeAt(end - 1)) && isLowSurrogate(text.charCodeAt(end))) {
+  if (
+    end < text.length &&
+    end > start &&
+    isHighSurrogate(text.charCodeAt(end - 1)) &&
+    isLowSurrogate(text.charCodeAt(end))
+  ) {
     end = end - 1 > start ? end - 1 : end + 1;
   }
   return [start, end];
@@ -316,9 +428,17 @@ function withPaging(path: string, value: unknown, total: number, offset: number,
   return result;
 }
 
-function checkSize(value: unknown, thresholdBytes: number, at: Resolved, fitting: () => number, unit: string, offset: number): void {
+function checkSize(
+  value: unknown,
+  thresholdBytes: number,
+  at: Resolved,
+  fitting: () => number,
+  unit: string,
+  offset: number,
+): void {
   const bytes = jsonSize(value);
-  if (bytes > thresholdBytes) refuseSize(formatPath(at.steps), thresholdBytes, bytes, fitting(), unit, offset, false, at);
+  if (bytes > thresholdBytes)
+    refuseSize(formatPath(at.steps), thresholdBytes, bytes, fitting(), unit, offset, false, at);
 }
 
 /**

@@ -40,7 +40,9 @@ export function useSharedPieceBuffers(): void {
   dropSpareBuffers(); // made before: they would be taken first, and the thread cannot read them
 }
 
-/** A buffer of `size` bytes: a spare one when one of that size waits, else fresh (unzeroed in Node, but shared ones). */
+/**
+ * A buffer of `size` bytes: a spare one when one of that size waits, else fresh (unzeroed in Node, but shared ones).
+ */
 export function takeBuffer(size: number): Uint8Array {
   if (isPooledSize(size)) {
     for (let at = spareBuffers.length - 1; at >= 0; at--) {

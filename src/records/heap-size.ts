@@ -32,7 +32,8 @@ export function heapEstimate(value: unknown, stopAt = Number.POSITIVE_INFINITY):
         total += STRING_BYTES + PER_CHAR_BYTES * next.length;
         break;
       case "number":
-        if (!Number.isInteger(next) || Math.abs(next) >= 2 ** 30) total += NUMBER_BYTES; // else a small integer, held in its slot
+        // else a small integer, held in its slot
+        if (!Number.isInteger(next) || Math.abs(next) >= 2 ** 30) total += NUMBER_BYTES;
         break;
       case "object":
         if (next === null) break;
@@ -40,7 +41,9 @@ export function heapEstimate(value: unknown, stopAt = Number.POSITIVE_INFINITY):
           total += VIEW_BYTES + next.byteLength;
         } else if (Array.isArray(next)) {
           total += ARRAY_BYTES + PER_ITEM_BYTES * next.length;
-          if (total <= stopAt) for (const item of next) if (typeof item === "object" || typeof item === "string" || typeof item === "number") stack.push(item);
+          if (total <= stopAt)
+            for (const item of next)
+              if (typeof item === "object" || typeof item === "string" || typeof item === "number") stack.push(item);
         } else if (next instanceof Map) {
           total += OBJECT_BYTES + 2 * PER_KEY_BYTES * next.size;
           for (const item of next.values()) stack.push(item);
@@ -49,7 +52,8 @@ export function heapEstimate(value: unknown, stopAt = Number.POSITIVE_INFINITY):
           for (const key in next) {
             total += PER_KEY_BYTES;
             const member = (next as Record<string, unknown>)[key];
-            if (typeof member === "object" || typeof member === "string" || typeof member === "number") stack.push(member);
+            if (typeof member === "object" || typeof member === "string" || typeof member === "number")
+              stack.push(member);
           }
         }
         break;

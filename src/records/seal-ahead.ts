@@ -61,7 +61,9 @@ export class SealAhead {
     private readonly deriveKeys: () => AnswerKeys | undefined,
     private readonly ttlMs: number,
     private readonly pieceBytes: number,
-    /** Nothing is sealed ahead before this many bytes are written (the fold's threshold: smaller answers are not saved). */
+    /**
+     * Nothing is sealed ahead before this many bytes are written (the fold's threshold: smaller answers are not saved).
+     */
     private readonly minBytes = 0,
   ) {
     this.ikm = new TextEncoder().encode(handle); // what HKDF derives the answer's keys from (`AnswerKeys`)
@@ -102,7 +104,8 @@ export class SealAhead {
     this.count = count;
     this.nonce = randomBytes(16);
     this.ivs = randomBytes(this.count * IV_BYTES); // one draw for every piece there may be
-    this.expiresAt = Date.now() + this.ttlMs; // from here, not from after the fold's policy: a few ms of a TTL of minutes
+    // from here, not from after the fold's policy: a few ms of a TTL of minutes
+    this.expiresAt = Date.now() + this.ttlMs;
     return true;
   }
 
@@ -114,10 +117,16 @@ export class SealAhead {
     if (!isShared(plaintext)) return this.stop("a piece the thread cannot read in place");
     const info = keys.pieceInfoNow(index);
     if (info === undefined) return this.stop("no piece key on this thread");
-    const { head, tail } = pieceAssociatedDataAround(keys, pieceHeader(this.expiresAt, index, this.count, piece.ascii), this.nonce!);
+    const { head, tail } = pieceAssociatedDataAround(
+      keys,
+      pieceHeader(this.expiresAt, index, this.count, piece.ascii),
+      this.nonce!,
+    );
     const iv = this.ivs.slice(index * IV_BYTES, (index + 1) * IV_BYTES);
     // The thread derives the piece's storage key too: HKDF on this thread cost as much as the rest of a hand-over.
-    const sealed = this.thread.seal({ key: keys.aesKey as Uint8Array, iv, ikm: this.ikm, salt: HKDF_SALT, info, head, tail, plaintext }).then(checkedPiece);
+    const sealed = this.thread
+      .seal({ key: keys.aesKey as Uint8Array, iv, ikm: this.ikm, salt: HKDF_SALT, info, head, tail, plaintext })
+      .then(checkedPiece);
     sealed.catch(() => {}); // a failed job means sealing on the calling thread: `finish` finds out
     this.jobs.push(sealed);
   }
@@ -147,6 +156,11 @@ export class SealAhead {
       sealedPieces.push({ key: storageKey, ciphertext, tag });
     }
     const ivs = this.ivs.slice(0, this.jobs.length * IV_BYTES);
-    return withIndex(keys, answer, { expiresAt: this.expiresAt, nonce: this.nonce!, pad: this.pieceBytes, ivs, count: this.count }, sealedPieces);
+    return withIndex(
+      keys,
+      answer,
+      { expiresAt: this.expiresAt, nonce: this.nonce!, pad: this.pieceBytes, ivs, count: this.count },
+      sealedPieces,
+    );
   }
 }

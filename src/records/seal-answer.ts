@@ -22,7 +22,11 @@ export async function sealAnswer(keys: AnswerKeys, answer: SerializedAnswer, exp
   if (!wantsIndex(answer)) {
     const piece = pieces[0] ?? { bytes: new Uint8Array(0), ascii: true, room: 0 };
     const header = { kind: "whole", ascii: piece.ascii, expiresAt, pieceIndex: 0, pieceCount: 1 } as const;
-    return { records: [{ key: keys.storageKey, value: await sealRecord(keys, keys.storageKey, header, piece.bytes, piece.room) }] };
+    return {
+      records: [
+        { key: keys.storageKey, value: await sealRecord(keys, keys.storageKey, header, piece.bytes, piece.room) },
+      ],
+    };
   }
   // Every piece but the last is about `pieceBytes` long (within 3 bytes): all pad to the longest (S16.5).
   const pad = pieces.reduce((longest, piece) => Math.max(longest, piece.bytes.byteLength), answer.pieceBytes);
@@ -53,8 +57,16 @@ export interface PieceSealing {
   readonly count: number;
 }
 
-/** The records of a pieced answer: its index (each piece's length, IV and tag, its lists' layout), sealed now, then its pieces. */
-export async function withIndex(keys: AnswerKeys, answer: SerializedAnswer, sealing: PieceSealing, sealedPieces: readonly { key: string; ciphertext: Uint8Array; tag: Uint8Array }[]): Promise<SealedAnswer> {
+/**
+ * The records of a pieced answer: its index (each piece's length, IV and tag, its lists' layout), sealed now, then its
+ * pieces.
+ */
+export async function withIndex(
+  keys: AnswerKeys,
+  answer: SerializedAnswer,
+  sealing: PieceSealing,
+  sealedPieces: readonly { key: string; ciphertext: Uint8Array; tag: Uint8Array }[],
+): Promise<SealedAnswer> {
   const { pieces } = answer;
   const tags = new Uint8Array(pieces.length * TAG_BYTES);
   sealedPieces.forEach((piece, at) => slot(tags, at, TAG_BYTES).set(piece.tag));
@@ -70,8 +82,17 @@ export async function withIndex(keys: AnswerKeys, answer: SerializedAnswer, seal
     strings: [...answer.strings],
     objects: [...answer.objects],
   };
-  const indexHeader = { kind: "index", ascii: false, expiresAt: sealing.expiresAt, pieceIndex: 0, pieceCount: sealing.count } as const;
-  const main = { key: keys.storageKey, value: await sealRecord(keys, keys.storageKey, indexHeader, encodeIndex(index)) };
+  const indexHeader = {
+    kind: "index",
+    ascii: false,
+    expiresAt: sealing.expiresAt,
+    pieceIndex: 0,
+    pieceCount: sealing.count,
+  } as const;
+  const main = {
+    key: keys.storageKey,
+    value: await sealRecord(keys, keys.storageKey, indexHeader, encodeIndex(index)),
+  };
   return { records: [main, ...sealedPieces.map(({ key, ciphertext }) => ({ key, value: ciphertext }))] };
 }
 
@@ -82,5 +103,8 @@ export async function withIndex(keys: AnswerKeys, answer: SerializedAnswer, seal
  */
 export function wantsIndex(answer: SerializedAnswer): boolean {
   if (answer.pieces.length > 1) return true;
-  return answer.bytes > INDEXED_BYTES && (answer.lists.some((list) => list.batches.length / 2 > 1) || answer.objects.length > 0); // pairs per batch; a wide object has several
+  return (
+    answer.bytes > INDEXED_BYTES &&
+    (answer.lists.some((list) => list.batches.length / 2 > 1) || answer.objects.length > 0)
+  ); // pairs per batch; a wide object has several
 }

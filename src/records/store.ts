@@ -2,7 +2,14 @@ import { boundCount, decodeIndex, type Selector } from "./format/answer-index.js
 import { MISSING, readOutside, readSelection, type AnswerState, type ReadCharge } from "./read/read-selection.js";
 import { StreamedAnswer } from "./read/batch-source.js";
 import { randomBytes, type CryptoBackend } from "./crypto/backend.js";
-import { AnswerKeys, DEFAULT_STORE_NAMESPACE, isUuidV4, ownerTag, type Owner, type RecordScope } from "./crypto/keys.js";
+import {
+  AnswerKeys,
+  DEFAULT_STORE_NAMESPACE,
+  isUuidV4,
+  ownerTag,
+  type Owner,
+  type RecordScope,
+} from "./crypto/keys.js";
 import { webCryptoBackend } from "./crypto/webcrypto.js";
 import { openRecord } from "./format/format.js";
 import { sealAnswer, type SealedAnswer } from "./seal-answer.js";
@@ -123,12 +130,18 @@ export class ResultHandleStore {
    * for this handle and owner).
    */
   async seal(handle: string, json: SerializedAnswer, owner: Owner, ahead?: SealAhead): Promise<SealedAnswer> {
-    if (!isUuidV4(handle)) throw new ResultHandlesError("INVALID_USAGE", "handle must be a UUID v4 from newHandle()"); // a caller's bug, not a refused query
+    // a caller's bug, not a refused query
+    if (!isUuidV4(handle)) throw new ResultHandlesError("INVALID_USAGE", "handle must be a UUID v4 from newHandle()");
     const made = ahead && this.aheads.get(ahead);
     // A storage in this process that shares its room among owners is told whose answer it is (S26.5).
     const tag = this.storage.setTogether ? ownerTag(owner, this.crypto, this.scope).catch(() => undefined) : undefined;
     let sealed: SealedAnswer | undefined;
-    if (ahead && made?.handle === handle && made.owner.session === owner.session && made.owner.caller === owner.caller) {
+    if (
+      ahead &&
+      made?.handle === handle &&
+      made.owner.session === owner.session &&
+      made.owner.caller === owner.caller
+    ) {
       this.aheads.delete(ahead);
       sealed = await ahead.finish(json);
     }
@@ -150,12 +163,22 @@ export class ResultHandleStore {
     if (!thread || !crypto.hkdfNow) return undefined;
     const handle = this.newHandle();
     const scope = this.scope;
-    const ahead = new SealAhead(handle, thread, () => AnswerKeys.deriveNow(handle, owner, crypto, scope), this.ttlSeconds * 1000, this.pieceBytes, minBytes);
+    const ahead = new SealAhead(
+      handle,
+      thread,
+      () => AnswerKeys.deriveNow(handle, owner, crypto, scope),
+      this.ttlSeconds * 1000,
+      this.pieceBytes,
+      minBytes,
+    );
     this.aheads.set(ahead, { handle, owner: { session: owner.session, caller: owner.caller } });
     return ahead;
   }
 
-  /** The sealers this store made, for whom: `seal` takes only its own, for the same handle and owner (another's keys differ). */
+  /**
+   * The sealers this store made, for whom: `seal` takes only its own, for the same handle and owner (another's keys
+   * differ).
+   */
   private readonly aheads = new WeakMap<SealAhead, { handle: string; owner: Owner }>();
 
   /**
@@ -185,7 +208,10 @@ export class ResultHandleStore {
     }
   }
 
-  /** The value saved for this handle and owner, read afresh (the caller may change it); missing, expired, tampered and foreign handles read as undefined. */
+  /**
+   * The value saved for this handle and owner, read afresh (the caller may change it); missing, expired, tampered and
+   * foreign handles read as undefined.
+   */
   async read(handle: string, owner: Owner): Promise<{ value: unknown } | undefined> {
     const found = await this.load(handle, owner, false, undefined);
     return found && { value: found.value };
@@ -207,7 +233,14 @@ export class ResultHandleStore {
    * what it throws ends the read and comes out of this call. Its store calls, those of a streamed answer's
    * later batches included, count against the tool call's `call` (S26.3).
    */
-  async readWithExpiry(handle: string, owner: Owner, select: Selector | undefined, shared: boolean, charge?: ReadCharge, call?: StoreCall): Promise<StoredValue | undefined> {
+  async readWithExpiry(
+    handle: string,
+    owner: Owner,
+    select: Selector | undefined,
+    shared: boolean,
+    charge?: ReadCharge,
+    call?: StoreCall,
+  ): Promise<StoredValue | undefined> {
     return this.load(handle, owner, shared, select, charge, call);
   }
 
@@ -215,7 +248,14 @@ export class ResultHandleStore {
     return this.keys.get(handle, owner, () => AnswerKeys.derive(handle, owner, this.crypto, this.scope));
   }
 
-  private async load(handle: string, owner: Owner, shared: boolean, select: Selector | undefined, charge?: ReadCharge, call?: StoreCall): Promise<StoredValue | undefined> {
+  private async load(
+    handle: string,
+    owner: Owner,
+    shared: boolean,
+    select: Selector | undefined,
+    charge?: ReadCharge,
+    call?: StoreCall,
+  ): Promise<StoredValue | undefined> {
     if (!isUuidV4(handle)) return undefined;
     const storage = this.storageFor(call);
     const keys = await this.keysFor(handle, owner);
@@ -232,12 +272,30 @@ export class ResultHandleStore {
       const counted = shared;
       if (header.kind === "whole") {
         const value = JSON.parse(decodeUtf8(plaintext, header.ascii)) as unknown;
-        state = { expiresAt: header.expiresAt, whole: { value }, lists: new Map(), strings: new Map(), objects: new Map(), counted, indexBytes: 0, bytes: counted ? this.estimate(value) : 0 };
+        state = {
+          expiresAt: header.expiresAt,
+          whole: { value },
+          lists: new Map(),
+          strings: new Map(),
+          objects: new Map(),
+          counted,
+          indexBytes: 0,
+          bytes: counted ? this.estimate(value) : 0,
+        };
       } else if (header.kind === "index") {
         const index = decodeIndex(plaintext);
         if (!index || boundCount(index) !== header.pieceCount) return undefined;
         const indexBytes = counted ? this.estimate(index) : 0;
-        state = { expiresAt: header.expiresAt, index, lists: new Map(), strings: new Map(), objects: new Map(), counted, indexBytes, bytes: indexBytes };
+        state = {
+          expiresAt: header.expiresAt,
+          index,
+          lists: new Map(),
+          strings: new Map(),
+          objects: new Map(),
+          counted,
+          indexBytes,
+          bytes: indexBytes,
+        };
       } else {
         return undefined;
       }
@@ -246,19 +304,31 @@ export class ResultHandleStore {
     if (state.whole) return { value: state.whole.value, expiresAt: state.expiresAt };
 
     const selection = select ? select(state.index!.lists, state.index!.strings, state.index!.objects) : "all";
-    const read = { storage, keys, state, now, estimate: (value: unknown, counted = 0) => this.estimate(value, counted), charge };
+    const read = {
+      storage,
+      keys,
+      state,
+      now,
+      estimate: (value: unknown, counted = 0) => this.estimate(value, counted),
+      charge,
+    };
     if (typeof selection === "object" && "stream" in selection) {
       const root = selection.stream === "all" ? await readOutside(read) : undefined;
       if (root === MISSING) return this.lost(keys.storageKey);
       if (shared) this.recent.resize(keys.storageKey, state, state.bytes);
       const list = typeof selection.stream === "number" ? selection.stream : undefined;
       const object = "object" in selection ? selection.object : undefined;
-      return { value: new StreamedAnswer(read, root, list, () => this.recent.remove(keys.storageKey), object), expiresAt: state.expiresAt };
+      return {
+        value: new StreamedAnswer(read, root, list, () => this.recent.remove(keys.storageKey), object),
+        expiresAt: state.expiresAt,
+      };
     }
     const value = selection === "none" ? undefined : await readSelection(read, selection);
     if (value === MISSING) return this.lost(keys.storageKey);
     if (shared) this.recent.resize(keys.storageKey, state, state.bytes);
-    return typeof selection === "object" && "summary" in selection ? { value, expiresAt: state.expiresAt, summary: true } : { value, expiresAt: state.expiresAt };
+    return typeof selection === "object" && "summary" in selection
+      ? { value, expiresAt: state.expiresAt, summary: true }
+      : { value, expiresAt: state.expiresAt };
   }
 
   /** A missing or tampered piece: the whole handle reads as not found (S8.5), and is not kept. */

@@ -3,7 +3,13 @@ import { DEFAULT_STORE_DEADLINE_MS, DEFAULT_STORE_TIMEOUT_MS } from "../defaults
 import type { ConfigurationIssue } from "../errors.js";
 import { whole } from "../util/option-schema-parts.js";
 import type { customDriver } from "./custom.js";
-import { envReady, type AnyStorageDriver, type GivenConfigOf, type ResolvedConfigOf, type StorageEnvironment } from "./driver.js";
+import {
+  envReady,
+  type AnyStorageDriver,
+  type GivenConfigOf,
+  type ResolvedConfigOf,
+  type StorageEnvironment,
+} from "./driver.js";
 import type { indexedDbDriver } from "./indexeddb.js";
 import type { memoryDriver } from "./memory.js";
 import type { redisDriver } from "./redis.js";
@@ -16,7 +22,13 @@ export type { RestCredentials } from "./upstash.js";
 
 /** Every driver of every build, for the types users write (the values are each runtime's own list). */
 type RestDriver = ReturnType<typeof restDrivers>[keyof ReturnType<typeof restDrivers>];
-type KnownDriver = typeof memoryDriver | typeof indexedDbDriver | typeof redisDriver | typeof sqliteDriver | RestDriver | typeof customDriver;
+type KnownDriver =
+  | typeof memoryDriver
+  | typeof indexedDbDriver
+  | typeof redisDriver
+  | typeof sqliteDriver
+  | RestDriver
+  | typeof customDriver;
 
 /**
  * Where folded answers are kept, encrypted. Default `{ type: "auto" }`.
@@ -37,7 +49,8 @@ type KnownDriver = typeof memoryDriver | typeof indexedDbDriver | typeof redisDr
  * Every type takes `timeoutMs` (default 3000): a slower store call counts as failed, and the answer is
  * sent whole; and `deadlineMs` (default 3000, or `timeoutMs` when longer): how long one tool call may wait
  * for its store in all (S26.3), so a slow store ends a query with `RESULT_STORE_UNAVAILABLE` and a fold
- * sends the answer whole, however many store calls each would have made. In the page build, `redis`, `sqlite`, `upstash` and `vercel-kv` make `init` throw
+ * sends the answer whole, however many store calls each would have made. In the page build, `redis`, `sqlite`,
+ * `upstash` and `vercel-kv` make `init` throw
  * `BrowserStoreUnavailableError`. In the edge build (Workers, S17.1) `auto` is memory, `upstash`,
  * `vercel-kv` and `custom` run, and `redis`, `sqlite` and `indexeddb` make `init` throw
  * `EdgeStoreUnavailableError`.
@@ -78,8 +91,13 @@ const schemas = new WeakMap<StorageCatalog, z.ZodType<StorageConfig>>();
 export function storageSchema(catalog: StorageCatalog): z.ZodType<StorageConfig> {
   let schema = schemas.get(catalog);
   if (!schema) {
-    const options = catalog.drivers.map((driver) => z.strictObject({ type: z.literal(driver.type), ...driver.options, timeoutMs, deadlineMs }));
-    schema = z.discriminatedUnion("type", [z.strictObject({ type: z.literal("auto"), timeoutMs, deadlineMs }), ...options]) as unknown as z.ZodType<StorageConfig>;
+    const options = catalog.drivers.map((driver) =>
+      z.strictObject({ type: z.literal(driver.type), ...driver.options, timeoutMs, deadlineMs }),
+    );
+    schema = z.discriminatedUnion("type", [
+      z.strictObject({ type: z.literal("auto"), timeoutMs, deadlineMs }),
+      ...options,
+    ]) as unknown as z.ZodType<StorageConfig>;
     schemas.set(catalog, schema);
   }
   return schema;
@@ -104,7 +122,8 @@ export function placementIssues(input: unknown, setting: StorageSetting): Config
   return [refusal];
 }
 
-const driverOf = (setting: StorageSetting, type: string) => setting.storage.drivers.find((driver) => driver.type === type);
+const driverOf = (setting: StorageSetting, type: string) =>
+  setting.storage.drivers.find((driver) => driver.type === type);
 
 /** Left-out credentials whose environment variables are not set either (S9.1). */
 export function missingEnvIssues(config: StorageConfig, setting: StorageSetting): ConfigurationIssue[] {
@@ -113,7 +132,12 @@ export function missingEnvIssues(config: StorageConfig, setting: StorageSetting)
   if (!env || (config as Record<string, unknown>)[env.block] !== undefined || envReady(driver, setting)) return [];
   const ways = env.alternatives;
   const plural = ways.length === 1 && ways[0]!.length > 1;
-  return [{ path: `storage.${env.block}`, message: `required unless ${ways.map((names) => names.join(" and ")).join(" or ")} ${plural ? "are" : "is"} set` }];
+  return [
+    {
+      path: `storage.${env.block}`,
+      message: `required unless ${ways.map((names) => names.join(" and ")).join(" or ")} ${plural ? "are" : "is"} set`,
+    },
+  ];
 }
 
 /** Decides `auto` (S9.2), fills left-out credentials from the environment (S9.1) and applies defaults. */
@@ -122,9 +146,15 @@ export function resolveStorage(config: StorageConfig, setting: StorageSetting): 
     config.type === "auto"
       ? (setting.storage.drivers.find((driver) => envReady(driver, setting)) ?? driverOf(setting, "memory"))
       : driverOf(setting, config.type);
-  if (!chosen) throw new Error(`storage type "${config.type}" has no driver in this build`); // the schema let it through: a build's bug
+  // the schema let it through: a build's bug
+  if (!chosen) throw new Error(`storage type "${config.type}" has no driver in this build`);
   const given = config.type === "auto" ? { type: chosen.type } : config;
   const timeoutMs = config.timeoutMs ?? DEFAULT_STORE_TIMEOUT_MS;
   const deadlineMs = config.deadlineMs ?? Math.max(DEFAULT_STORE_DEADLINE_MS, timeoutMs);
-  return { type: chosen.type, ...chosen.resolve(given as never, setting), timeoutMs, deadlineMs } as ResolvedStorageConfig;
+  return {
+    type: chosen.type,
+    ...chosen.resolve(given as never, setting),
+    timeoutMs,
+    deadlineMs,
+  } as ResolvedStorageConfig;
 }

@@ -11,9 +11,13 @@ function shortcomings(value: unknown): string | undefined {
   }
   const record = value as Record<string, unknown>;
   const missing = REQUIRED.filter((name) => typeof record[name] !== "function");
-  const problems = missing.length > 0 ? [`${missing.join(", ")} ${missing.length === 1 ? "is" : "are"} not a function`] : [];
-  if (record.setTogether !== undefined && typeof record.setTogether !== "function") problems.push("setTogether, when given, must be a function");
-  return problems.length > 0 ? `must have the functions ${REQUIRED.join(", ")} (S9.0): ${problems.join("; ")}` : undefined;
+  const problems =
+    missing.length > 0 ? [`${missing.join(", ")} ${missing.length === 1 ? "is" : "are"} not a function`] : [];
+  if (record.setTogether !== undefined && typeof record.setTogether !== "function")
+    problems.push("setTogether, when given, must be a function");
+  return problems.length > 0
+    ? `must have the functions ${REQUIRED.join(", ")} (S9.0): ${problems.join("; ")}`
+    : undefined;
 }
 
 /**
@@ -25,7 +29,9 @@ export const customDriver = defineDriver({
   type: "custom",
   runsIn: ["node", "browser", "edge"],
   options: {
-    storage: z.custom<NamespacedStorage>((value) => shortcomings(value) === undefined, { error: (issue) => shortcomings(issue.input) }),
+    storage: z.custom<NamespacedStorage>((value) => shortcomings(value) === undefined, {
+      error: (issue) => shortcomings(issue.input),
+    }),
   },
   resolve: ({ storage }) => ({ storage }),
   open: async ({ storage }) => storage,

@@ -14,14 +14,22 @@ export interface StorageEnvironment {
 /**
  * One storage backend, described by itself (as unstorage's drivers are): its `type`, the builds it runs
  * in, its config block's zod shape, the environment that can stand in for that block, how a given config
- * resolves and how it opens. The storage config (`storageSchema`, `resolveStorage`) builds the `storage` option's schema, `auto` and the
+ * resolves and how it opens. The storage config (`storageSchema`, `resolveStorage`) builds the `storage` option's
+ * schema, `auto` and the
  * messages from the list of drivers a runtime hands it; nothing else names a backend.
  */
-export interface StorageDriver<Type extends string = string, Shape extends z.ZodRawShape = z.ZodRawShape, Resolved extends object = object> {
+export interface StorageDriver<
+  Type extends string = string,
+  Shape extends z.ZodRawShape = z.ZodRawShape,
+  Resolved extends object = object,
+> {
   readonly type: Type;
   /** The builds that can open it (S9.4, S17.1): a runtime lists only drivers that run there. */
   readonly runsIn: readonly RuntimeKind[];
-  /** Its config block(s), beside `type`, `timeoutMs` (S9.1) and `deadlineMs` (S26.3), each field `.optional()` where it may be left out. */
+  /**
+   * Its config block(s), beside `type`, `timeoutMs` (S9.1) and `deadlineMs` (S26.3), each field `.optional()` where it
+   * may be left out.
+   */
   readonly options: Shape;
   /**
    * The environment that can stand in for a left-out `block` (S9.1): any one of `alternatives`, with all
@@ -50,14 +58,16 @@ export function defineDriver<Type extends string, Shape extends z.ZodRawShape, R
 type Prettify<T> = { [K in keyof T]: T[K] } & {};
 
 /** A driver's config as a user writes it. */
-export type GivenConfigOf<D> = D extends StorageDriver<infer Type, infer Shape, any>
-  ? Prettify<{ type: Type; timeoutMs?: number; deadlineMs?: number } & z.input<z.ZodObject<Shape>>>
-  : never;
+export type GivenConfigOf<D> =
+  D extends StorageDriver<infer Type, infer Shape, any>
+    ? Prettify<{ type: Type; timeoutMs?: number; deadlineMs?: number } & z.input<z.ZodObject<Shape>>>
+    : never;
 
 /** A driver's config with `auto` decided, the environment read and every default applied. */
-export type ResolvedConfigOf<D> = D extends StorageDriver<infer Type, any, infer Resolved>
-  ? Prettify<{ readonly type: Type; readonly timeoutMs: number; readonly deadlineMs: number } & Resolved>
-  : never;
+export type ResolvedConfigOf<D> =
+  D extends StorageDriver<infer Type, any, infer Resolved>
+    ? Prettify<{ readonly type: Type; readonly timeoutMs: number; readonly deadlineMs: number } & Resolved>
+    : never;
 
 /** Whether one of a driver's environment alternatives is fully set (an empty variable counts as unset). */
 export function envReady(driver: AnyStorageDriver, environment: StorageEnvironment): boolean {

@@ -17,7 +17,11 @@ export interface FrontMcpStorageLike {
 /** Whether a storage is FrontMCP's (string values, `disconnect`) rather than this package's (bytes, `close`). */
 export function isFrontMcpStorage(storage: object): storage is FrontMcpStorageLike {
   const candidate = storage as Partial<FrontMcpStorageLike> & { close?: unknown };
-  return typeof candidate.disconnect === "function" && typeof candidate.close !== "function" && typeof candidate.get === "function";
+  return (
+    typeof candidate.disconnect === "function" &&
+    typeof candidate.close !== "function" &&
+    typeof candidate.get === "function"
+  );
 }
 
 export function fromFrontMcpStorage(storage: FrontMcpStorageLike, base64: Base64Codec): NamespacedStorage {

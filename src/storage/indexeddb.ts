@@ -29,8 +29,15 @@ export const indexedDbDriver = defineDriver({
  * their TTL. Expiry is checked on every read and an expired record is removed; records left by earlier
  * page loads are swept once at open, and those this page wrote are swept as they expire.
  */
-export async function openIndexedDbStorage(database: string, options: { sweepIntervalMs?: number } = {}): Promise<NamespacedStorage> {
-  if (typeof indexedDB === "undefined") throw new ResultHandlesError("STORAGE_UNAVAILABLE", 'IndexedDB is not available here: use storage: { type: "memory" }');
+export async function openIndexedDbStorage(
+  database: string,
+  options: { sweepIntervalMs?: number } = {},
+): Promise<NamespacedStorage> {
+  if (typeof indexedDB === "undefined")
+    throw new ResultHandlesError(
+      "STORAGE_UNAVAILABLE",
+      'IndexedDB is not available here: use storage: { type: "memory" }',
+    );
   const store = createStore(database, OBJECT_STORE);
   await sweepAll(store);
   return new IndexedDbStorage(store, options.sweepIntervalMs ?? SWEEP_INTERVAL_MS.indexeddb);

@@ -17,6 +17,9 @@ export async function loadClient<T>(packageName: string, storageType: string, lo
 
 function isMissingPackage(error: unknown, packageName: string): boolean {
   const { code, message } = (error ?? {}) as { code?: unknown; message?: unknown };
-  const notFound = code === "ERR_MODULE_NOT_FOUND" || code === "MODULE_NOT_FOUND" || /cannot find (package|module)|failed to load url/i.test(String(message));
+  const notFound =
+    code === "ERR_MODULE_NOT_FOUND" ||
+    code === "MODULE_NOT_FOUND" ||
+    /cannot find (package|module)|failed to load url/i.test(String(message));
   return notFound && String(message).includes(packageName);
 }

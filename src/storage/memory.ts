@@ -7,7 +7,9 @@ import { namespacedKey } from "./namespace.js";
 import type { NamespacedStorage } from "./types.js";
 
 export interface MemoryStorageOptions {
-  /** Answers kept at most (default `DEFAULT_MEMORY_MAX_ENTRIES`, 1000); the oldest is dropped past it. 0 means no limit. */
+  /**
+   * Answers kept at most (default `DEFAULT_MEMORY_MAX_ENTRIES`, 1000); the oldest is dropped past it. 0 means no limit.
+   */
   maxEntries?: number;
   /**
    * Stored bytes kept at most; the oldest are dropped past it. 0 means no limit. Left out: the default of
@@ -101,7 +103,11 @@ export class MemoryStore implements NamespacedStorage {
    * The records of one answer, kept and dropped together; refused together when larger than `maxBytes`,
    * or when its owner (`owner`, an opaque tag) holds as much as any other and has no older answer to drop (S26.5).
    */
-  async setTogether(records: readonly { key: string; value: Uint8Array }[], ttlSeconds: number, owner = UNTAGGED): Promise<void> {
+  async setTogether(
+    records: readonly { key: string; value: Uint8Array }[],
+    ttlSeconds: number,
+    owner = UNTAGGED,
+  ): Promise<void> {
     this.keep(records, ttlSeconds, owner);
   }
 
@@ -123,7 +129,10 @@ export class MemoryStore implements NamespacedStorage {
     let bytes = 0;
     for (const value of values.values()) bytes += value.byteLength;
     if (this.maxBytes > 0 && bytes > this.maxBytes) {
-      throw new ResultHandlesError("STORE_FULL", `an answer of ${bytes} bytes exceeds memory maxBytes ${this.maxBytes}`);
+      throw new ResultHandlesError(
+        "STORE_FULL",
+        `an answer of ${bytes} bytes exceeds memory maxBytes ${this.maxBytes}`,
+      );
     }
     if (values.size === 0) return;
     // An answer one of whose records is replaced can no longer be read (S8.5): it goes whole.
@@ -164,7 +173,8 @@ export class MemoryStore implements NamespacedStorage {
   private evictable(keeping: Holder): Holder {
     const entries = this.maxEntries > 0 && this.answers > this.maxEntries;
     const bytes = this.maxBytes > 0 && this.bytes > this.maxBytes;
-    const load = (holder: Holder) => Math.max(entries ? holder.answers.size / this.maxEntries : 0, bytes ? holder.bytes / this.maxBytes : 0);
+    const load = (holder: Holder) =>
+      Math.max(entries ? holder.answers.size / this.maxEntries : 0, bytes ? holder.bytes / this.maxBytes : 0);
     let most = keeping;
     let mostLoad = load(keeping);
     for (const holder of this.holders.values()) {
@@ -226,8 +236,16 @@ export class MemoryStorage extends MemoryStore {
   override set(key: string, value: Uint8Array, ttlSeconds: number): Promise<void> {
     return super.set(namespacedKey(this.namespace, key), value, ttlSeconds);
   }
-  override setTogether(records: readonly { key: string; value: Uint8Array }[], ttlSeconds: number, owner?: string): Promise<void> {
-    return super.setTogether(records.map(({ key, value }) => ({ key: namespacedKey(this.namespace, key), value })), ttlSeconds, owner);
+  override setTogether(
+    records: readonly { key: string; value: Uint8Array }[],
+    ttlSeconds: number,
+    owner?: string,
+  ): Promise<void> {
+    return super.setTogether(
+      records.map(({ key, value }) => ({ key: namespacedKey(this.namespace, key), value })),
+      ttlSeconds,
+      owner,
+    );
   }
   override delete(key: string): Promise<void> {
     return super.delete(namespacedKey(this.namespace, key));
@@ -240,7 +258,10 @@ export const memoryDriver = defineDriver({
   runsIn: ["node", "browser", "edge"],
   options: { memory: z.strictObject({ maxEntries: whole(0).optional(), maxBytes: whole(0).optional() }).optional() },
   resolve: ({ memory }, { kind }) => ({
-    memory: { maxEntries: memory?.maxEntries ?? DEFAULT_MEMORY_MAX_ENTRIES, maxBytes: memory?.maxBytes ?? DEFAULT_MEMORY_MAX_BYTES[kind] } as const,
+    memory: {
+      maxEntries: memory?.maxEntries ?? DEFAULT_MEMORY_MAX_ENTRIES,
+      maxBytes: memory?.maxBytes ?? DEFAULT_MEMORY_MAX_BYTES[kind],
+    } as const,
   }),
   open: async ({ memory }) => new MemoryStore(memory),
 });

@@ -17,7 +17,13 @@ export function withNamespace(storage: NamespacedStorage, namespace: string): Na
     delete: (k) => storage.delete(key(k)),
     close: () => storage.close(),
     ...(setTogether && {
-      setTogether: (records, ttl, owner) => setTogether.call(storage, records.map((r) => ({ key: key(r.key), value: r.value })), ttl, owner),
+      setTogether: (records, ttl, owner) =>
+        setTogether.call(
+          storage,
+          records.map((r) => ({ key: key(r.key), value: r.value })),
+          ttl,
+          owner,
+        ),
     }),
   };
 }

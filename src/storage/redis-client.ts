@@ -30,7 +30,9 @@ interface RedisClient {
   on(event: "error", listener: () => void): unknown;
 }
 
-/** One connection per Redis server (or cluster) and timeout in a process, shared by every plugin instance that uses it. */
+/**
+ * One connection per Redis server (or cluster) and timeout in a process, shared by every plugin instance that uses it.
+ */
 interface SharedConnection {
   readonly ready: Promise<RedisClient>;
   users: number;
@@ -63,7 +65,10 @@ export async function openRedisStorage(connection: RedisConnection, timeoutMs: n
   const id = JSON.stringify([connection, timeoutMs]);
   let shared = connections.get(id);
   if (!shared) {
-    const laneOf = "cluster" in connection ? (client: RedisClient, key: string) => client.slots?.[keySlot(key)]?.[0] ?? "" : () => "";
+    const laneOf =
+      "cluster" in connection
+        ? (client: RedisClient, key: string) => client.slots?.[keySlot(key)]?.[0] ?? ""
+        : () => "";
     shared = { ready: connect(connection, timeoutMs), users: 0, laneOf, lanes: new Map() };
     connections.set(id, shared);
     shared.ready.catch(() => connections.delete(id));
@@ -99,7 +104,14 @@ async function connect(connection: RedisConnection, timeoutMs: number): Promise<
       ? new Cluster(connection.cluster, clusterOptions(options, connection.password, tls))
       : "url" in connection
         ? new Redis(connection.url, options)
-        : new Redis({ ...options, host: connection.host, port: connection.port, password: connection.password, db: connection.db, tls });
+        : new Redis({
+            ...options,
+            host: connection.host,
+            port: connection.port,
+            password: connection.password,
+            db: connection.db,
+            tls,
+          });
   // Failures reach callers through the commands; without a listener an 'error' event would end the process.
   client.on("error", () => {});
   try {
@@ -125,7 +137,13 @@ function clusterOptions(node: RedisOptions, password: string | undefined, tls: o
     // A command for a master that is down fails at once instead of being retried on other masters
     // (which answer MOVED back to it) until the redirections run out.
     retryDelayOnFailover: 0,
-    redisOptions: { connectTimeout: node.connectTimeout, commandTimeout: node.commandTimeout, maxRetriesPerRequest: 0, password, tls },
+    redisOptions: {
+      connectTimeout: node.connectTimeout,
+      commandTimeout: node.commandTimeout,
+      maxRetriesPerRequest: 0,
+      password,
+      tls,
+    },
     // Asked of one master at a time, in random order: short enough that a hung one leaves time to ask
     // the others within the store's timeout when the store opens.
     // Its ready check asks one random master, which may be the hung one; the slots came from a live one.
@@ -187,16 +205,28 @@ class RedisStorage implements NamespacedStorage {
     const client = await this.shared.ready;
     const name = this.shared.laneOf(client, key);
     let lane = this.shared.lanes.get(name);
-    if (!lane) this.shared.lanes.set(name, (lane = { inFlight: new Set(), failFastUntil: 0, writing: new Map(), answeredAt: Date.now() }));
+    if (!lane)
+      this.shared.lanes.set(
+        name,
+        (lane = { inFlight: new Set(), failFastUntil: 0, writing: new Map(), answeredAt: Date.now() }),
+      );
     const now = Date.now();
     // Waited out (a command older than the timeout), or silent (nothing answered for REDIS_SILENT_MS while
     // a command has waited that long: frozen, not busy).
     const silent = now - lane.answeredAt >= Math.min(REDIS_SILENT_MS, this.timeoutMs);
-    const stalled = now < lane.failFastUntil || [...lane.inFlight].some((pending) => now - pending.started >= (silent ? Math.min(REDIS_SILENT_MS, this.timeoutMs) : this.timeoutMs));
+    const stalled =
+      now < lane.failFastUntil ||
+      [...lane.inFlight].some(
+        (pending) => now - pending.started >= (silent ? Math.min(REDIS_SILENT_MS, this.timeoutMs) : this.timeoutMs),
+      );
     const server = name ? `Redis master ${name}` : "Redis";
     if (stalled && !(kind === "undo" && lane.writing.has(key))) {
       this.probe(client, lane, key);
-      throw new StoreTimeoutError("command", this.timeoutMs, `${server} has not answered for ${this.timeoutMs} ms or more; not waiting again yet`);
+      throw new StoreTimeoutError(
+        "command",
+        this.timeoutMs,
+        `${server} has not answered for ${this.timeoutMs} ms or more; not waiting again yet`,
+      );
     }
     const pending = { started: now };
     lane.inFlight.add(pending);

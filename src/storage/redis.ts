@@ -9,11 +9,22 @@ const endpoint = { host: text(), port: whole(1).max(65535) };
 const redisConnection = z.union(
   [
     z.strictObject({ url: text() }),
-    z.strictObject({ ...endpoint, password: z.string().optional(), db: whole(0).optional(), tls: z.boolean().optional() }),
+    z.strictObject({
+      ...endpoint,
+      password: z.string().optional(),
+      db: whole(0).optional(),
+      tls: z.boolean().optional(),
+    }),
     // A Redis Cluster (S17.2): any of its masters to start from; the client learns the others.
-    z.strictObject({ cluster: z.array(z.strictObject(endpoint)).min(1), password: z.string().optional(), tls: z.boolean().optional() }),
+    z.strictObject({
+      cluster: z.array(z.strictObject(endpoint)).min(1),
+      password: z.string().optional(),
+      tls: z.boolean().optional(),
+    }),
   ],
-  { error: "must be { url }, { host, port, password?, db?, tls? } or { cluster: [{ host, port }, …], password?, tls? }" },
+  {
+    error: "must be { url }, { host, port, password?, db?, tls? } or { cluster: [{ host, port }, …], password?, tls? }",
+  },
 ) satisfies z.ZodType<RedisConnection>;
 export type { RedisConnection } from "./redis-client.js";
 
@@ -41,12 +52,20 @@ function fromEnv({ env }: StorageEnvironment): RedisConnection {
 
 /** REDIS_CLUSTER_URLS as a cluster block; a password or `rediss:` on the first URL holds for every node. */
 function clusterFromUrls(list: string): RedisConnection {
-  const urls = list.split(",").map((item) => item.trim()).filter(Boolean);
+  const urls = list
+    .split(",")
+    .map((item) => item.trim())
+    .filter(Boolean);
   const parsed = urls.map((item) => (URL.canParse(item) ? new URL(item) : undefined));
   const bad = urls.filter((_, i) => !/^rediss?:$/.test(parsed[i]?.protocol ?? "") || !parsed[i]!.hostname);
   if (bad.length > 0 || urls.length === 0) {
     const what = bad.length > 0 ? bad.map((item) => JSON.stringify(item)).join(", ") : "nothing";
-    throw new ResultHandlesConfigurationError([{ path: "storage.redis", message: `${CLUSTER_ENV} must list redis://host:port URLs, comma-separated; it holds ${what}` }]);
+    throw new ResultHandlesConfigurationError([
+      {
+        path: "storage.redis",
+        message: `${CLUSTER_ENV} must list redis://host:port URLs, comma-separated; it holds ${what}`,
+      },
+    ]);
   }
   const first = parsed[0]!;
   return {

@@ -70,7 +70,10 @@ export async function openSqliteStorage(path: string, options: SqliteStorageOpti
   return new SqliteStorage(db, busyMs, options.sweepIntervalMs ?? SWEEP_INTERVAL_MS.sqlite);
 }
 
-/** SQLite's answer when another connection holds the lock a statement needs (`SQLITE_BUSY`, `SQLITE_LOCKED` and their extended codes). */
+/**
+ * SQLite's answer when another connection holds the lock a statement needs (`SQLITE_BUSY`, `SQLITE_LOCKED` and their
+ * extended codes).
+ */
 function locked(error: unknown): boolean {
   const code = (error as { code?: unknown } | null)?.code;
   return typeof code === "string" && /^SQLITE_(BUSY|LOCKED)/.test(code);
@@ -88,7 +91,12 @@ async function whenUnlocked<T>(statement: () => T, until: number, operation: str
     } catch (error) {
       if (!locked(error)) throw error;
       const left = until - Date.now();
-      if (left <= 0) throw new StoreTimeoutError(operation, 0, `SQLite ${operation}: the database stayed locked by another connection (${describeCode(error)})`);
+      if (left <= 0)
+        throw new StoreTimeoutError(
+          operation,
+          0,
+          `SQLite ${operation}: the database stayed locked by another connection (${describeCode(error)})`,
+        );
       await new Promise((resolve) => setTimeout(resolve, Math.min(pause, left)));
     }
   }
@@ -134,7 +142,11 @@ class SqliteStorage implements NamespacedStorage {
 
   async set(key: string, value: Uint8Array, ttlSeconds: number): Promise<void> {
     const bytes = Buffer.from(value.buffer, value.byteOffset, value.byteLength);
-    await whenUnlocked(() => this.upsert.run(key, bytes, Date.now() + ttlSeconds * 1000), Date.now() + this.busyMs, "set");
+    await whenUnlocked(
+      () => this.upsert.run(key, bytes, Date.now() + ttlSeconds * 1000),
+      Date.now() + this.busyMs,
+      "set",
+    );
   }
 
   async delete(key: string): Promise<void> {

@@ -15,7 +15,12 @@ export function withinTimeout<T>(promise: Promise<T>, ms: number, operation: str
  * deleted again (S26.3), so nothing is kept for an answer that was sent whole meanwhile. A storage whose
  * connection keeps order (Redis) deletes right behind the write; others once the write has ended.
  */
-function boundedWrite(storage: NamespacedStorage, keys: readonly string[], writing: Promise<void>, bound: (writing: Promise<void>) => Promise<void>): Promise<void> {
+function boundedWrite(
+  storage: NamespacedStorage,
+  keys: readonly string[],
+  writing: Promise<void>,
+  bound: (writing: Promise<void>) => Promise<void>,
+): Promise<void> {
   return bound(writing).catch((error: unknown) => {
     if (error instanceof StoreTimeoutError) {
       const undo = () => void Promise.allSettled(keys.map((key) => storage.delete(key)));
@@ -28,14 +33,23 @@ function boundedWrite(storage: NamespacedStorage, keys: readonly string[], writi
 
 /** The same storage, with every call bounded by `ms` (S9.1); a write that ends later is undone (S26.3). */
 export function withTimeout(storage: NamespacedStorage, ms: number): NamespacedStorage {
-  const bound = <T>(operation: string) => (promise: Promise<T>) => withinTimeout(promise, ms, operation);
+  const bound =
+    <T>(operation: string) =>
+    (promise: Promise<T>) =>
+      withinTimeout(promise, ms, operation);
   return {
     get: (key) => withinTimeout(storage.get(key), ms, "get"),
     set: (key, value, ttl) => boundedWrite(storage, [key], storage.set(key, value, ttl), bound("set")),
     delete: (key) => withinTimeout(storage.delete(key), ms, "delete"),
     close: () => withinTimeout(storage.close(), ms, "close"),
     ...(storage.setTogether && {
-      setTogether: (records, ttl, owner) => boundedWrite(storage, records.map((record) => record.key), storage.setTogether!(records, ttl, owner), bound("set")),
+      setTogether: (records, ttl, owner) =>
+        boundedWrite(
+          storage,
+          records.map((record) => record.key),
+          storage.setTogether!(records, ttl, owner),
+          bound("set"),
+        ),
     }),
   };
 }
@@ -73,7 +87,8 @@ export class StoreCall {
  * are: they undo writes.
  */
 export function withinDeadline(storage: NamespacedStorage, call: StoreCall, deadlineMs: number): NamespacedStorage {
-  const message = (operation: string) => `this tool call has waited ${deadlineMs} ms for its store in all (storage deadlineMs); ${operation} not done`;
+  const message = (operation: string) =>
+    `this tool call has waited ${deadlineMs} ms for its store in all (storage deadlineMs); ${operation} not done`;
   const refused = (operation: string) => Promise.reject(new StoreTimeoutError(operation, 0, message(operation)));
   const left = () => deadlineMs - call.waited();
   const bound =
@@ -82,12 +97,20 @@ export function withinDeadline(storage: NamespacedStorage, call: StoreCall, dead
       withinTimeout(call.track(promise), Math.max(1, left()), operation, message(operation));
   return {
     get: (key) => (left() <= 0 ? refused("get") : bound<Uint8Array | undefined>("get")(storage.get(key))),
-    set: (key, value, ttl) => (left() <= 0 ? refused("set") : boundedWrite(storage, [key], storage.set(key, value, ttl), bound("set"))),
+    set: (key, value, ttl) =>
+      left() <= 0 ? refused("set") : boundedWrite(storage, [key], storage.set(key, value, ttl), bound("set")),
     delete: (key) => storage.delete(key),
     close: () => storage.close(),
     ...(storage.setTogether && {
       setTogether: (records, ttl, owner) =>
-        left() <= 0 ? refused("set") : boundedWrite(storage, records.map((record) => record.key), storage.setTogether!(records, ttl, owner), bound("set")),
+        left() <= 0
+          ? refused("set")
+          : boundedWrite(
+              storage,
+              records.map((record) => record.key),
+              storage.setTogether!(records, ttl, owner),
+              bound("set"),
+            ),
     }),
   };
 }

@@ -22,5 +22,9 @@ export interface NamespacedStorage {
    * starts). A storage that evicts shares its room fairly among owners by it: one owner's answers never
    * push out another's while that one keeps within its share. Left out: all such answers count as one owner.
    */
-  setTogether?(records: readonly { key: string; value: Uint8Array }[], ttlSeconds: number, owner?: string): Promise<void>;
+  setTogether?(
+    records: readonly { key: string; value: Uint8Array }[],
+    ttlSeconds: number,
+    owner?: string,
+  ): Promise<void>;
 }

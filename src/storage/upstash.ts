@@ -9,7 +9,10 @@ const restCredentials = z.strictObject({ url: text(), token: text() });
 export type RestCredentials = z.infer<typeof restCredentials>;
 
 /** The pair of variables a REST store reads when its block is left out (S9.1). */
-const fromEnv = ([url, token]: readonly string[], { env }: StorageEnvironment): RestCredentials => ({ url: env(url!) ?? "", token: env(token!) ?? "" });
+const fromEnv = ([url, token]: readonly string[], { env }: StorageEnvironment): RestCredentials => ({
+  url: env(url!) ?? "",
+  token: env(token!) ?? "",
+});
 
 /**
  * What the store uses of @upstash/redis's client, written here so the package's types do not import an
@@ -75,7 +78,12 @@ export function restDrivers(setup: RestClientSetup) {
  * Values go as base64 text with automatic (de)serialization off: the REST protocol carries strings as
  * UTF-8 JSON, which would mangle binary records and numeric-looking strings.
  */
-export async function openUpstashStorage(credentials: RestCredentials, timeoutMs: number, setup: RestClientSetup, storageType = "upstash"): Promise<NamespacedStorage> {
+export async function openUpstashStorage(
+  credentials: RestCredentials,
+  timeoutMs: number,
+  setup: RestClientSetup,
+  storageType = "upstash",
+): Promise<NamespacedStorage> {
   const { Redis } = await loadClient("@upstash/redis", storageType, setup.load);
   const client = new Redis({
     url: credentials.url,

@@ -11,7 +11,8 @@ export function jsonKeys(object: JsonObject): readonly string[] {
   if (kept) return kept; // parsed JSON: every member is one JSON keeps
   const keys = Object.keys(object);
   // Parsed answers hold only JSON values: the list is copied only when a member JSON drops is met.
-  for (let i = 0; i < keys.length; i++) if (!isJsonMember(object[keys[i]!])) return keys.filter((key) => isJsonMember(object[key]));
+  for (let i = 0; i < keys.length; i++)
+    if (!isJsonMember(object[keys[i]!])) return keys.filter((key) => isJsonMember(object[key]));
   return keys;
 }
 
@@ -44,7 +45,8 @@ export function isJsonMember(value: unknown): boolean {
  * would take as the prototype; only that key pays for `defineProperty` (several times slower).
  */
 export function setOwn(object: JsonObject, key: string, value: unknown): void {
-  if (key === "__proto__") Object.defineProperty(object, key, { value, enumerable: true, writable: true, configurable: true });
+  if (key === "__proto__")
+    Object.defineProperty(object, key, { value, enumerable: true, writable: true, configurable: true });
   else object[key] = value;
 }
 
@@ -88,7 +90,14 @@ export class KeyLists {
  * MCP Inspector's schema-portability check warns about (single-`type` dialects, such as Gemini's, take neither).
  */
 export const ANY_JSON_SCHEMA = Object.freeze({
-  anyOf: [{ type: "object", additionalProperties: true }, { type: "array" }, { type: "string" }, { type: "number" }, { type: "boolean" }, { type: "null" }],
+  anyOf: [
+    { type: "object", additionalProperties: true },
+    { type: "array" },
+    { type: "string" },
+    { type: "number" },
+    { type: "boolean" },
+    { type: "null" },
+  ],
 });
 
 /**
@@ -100,7 +109,9 @@ export const ANY_JSON_SCHEMA = Object.freeze({
  */
 const keptKeyLists = new WeakMap<object, readonly string[]>();
 
-/** Keeps `keys`, the own keys of `object` in order, for `keyListOf` (an object read in batches, never changed after). */
+/**
+ * Keeps `keys`, the own keys of `object` in order, for `keyListOf` (an object read in batches, never changed after).
+ */
 export function keepKeyList(object: JsonObject, keys: readonly string[]): void {
   keptKeyLists.set(object, keys);
 }

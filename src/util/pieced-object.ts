@@ -98,7 +98,10 @@ export class PiecedObject {
     return this.#named.get(key);
   }
 
-  /** The members `fields` name (S7.4), in the order they first name them, as `fieldPicker` keeps them; their batches must have been read. */
+  /**
+   * The members `fields` name (S7.4), in the order they first name them, as `fieldPicker` keeps them; their batches
+   * must have been read.
+   */
   pick(fields: readonly string[]): Record<string, unknown> {
     const picked: Record<string, unknown> = {};
     for (const field of new Set(fields)) if (this.hasKey(field)) setOwn(picked, field, this.get(field));

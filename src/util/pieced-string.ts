@@ -64,7 +64,8 @@ export class PiecedString {
     const parts: string[] = [];
     for (let chunk = first; chunk < last; chunk++) {
       const text = this.#texts[chunk];
-      if (text === undefined) throw new Error("PiecedString: a slice outside the chunks read"); // a planner bug, never input
+      // a planner bug, never input
+      if (text === undefined) throw new Error("PiecedString: a slice outside the chunks read");
       parts.push(text);
     }
     const offset = this.#starts[first]!;

@@ -1,6 +1,7 @@
 /**
  * The one size measure of this package: a value's size as UTF-8 JSON (S4.3). Thresholds, the folded
- * answer's budget (S5.4) and slice limits (S7.6) all compare against it. UTF-8 in and out is the runtime's codec (utf8Bytes, utf8Length).
+ * answer's budget (S5.4) and slice limits (S7.6) all compare against it. UTF-8 in and out is the runtime's codec
+ * (utf8Bytes, utf8Length).
  */
 import { keyListOf } from "./json.js";
 import { utf8Bytes, utf8Length } from "./utf8.js";
@@ -69,16 +70,20 @@ export function jsonSizeUpTo(value: unknown, cap: number): number {
   const pending: unknown[] = [value];
   while (pending.length > 0 && size <= cap) {
     const item = pending.pop();
-    const known = measuringKnownSizes > 0 && typeof item === "object" && item !== null ? knownSizes.get(item) : undefined;
-    if (known !== undefined) size += known; // a stand-in for a part not read, inside `withKnownSizes`
+    const known =
+      measuringKnownSizes > 0 && typeof item === "object" && item !== null ? knownSizes.get(item) : undefined;
+    if (known !== undefined)
+      size += known; // a stand-in for a part not read, inside `withKnownSizes`
     else if (typeof item === "string") size += jsonStringSize(item);
     else if (Array.isArray(item)) {
       size += 2 + Math.max(0, item.length - 1); // brackets and commas
-      for (let i = item.length - 1; i >= 0; i--) pending.push(item[i] === undefined || typeof item[i] === "function" ? null : item[i]);
+      for (let i = item.length - 1; i >= 0; i--)
+        pending.push(item[i] === undefined || typeof item[i] === "function" ? null : item[i]);
     } else if (typeof item === "object" && item !== null) {
       size += 2;
       let members = 0;
-      for (const key of keyListOf(item)) { // a wide object read in batches: its kept key list (S26.1)
+      for (const key of keyListOf(item)) {
+        // a wide object read in batches: its kept key list (S26.1)
         const member = (item as Record<string, unknown>)[key];
         if (member === undefined || typeof member === "function" || typeof member === "symbol") continue;
         size += jsonStringSize(key) + 1 + (members++ > 0 ? 1 : 0); // "key": and a comma before all but the first

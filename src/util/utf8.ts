@@ -24,7 +24,8 @@ function countUtf8(text: string): number {
     const code = text.charCodeAt(i);
     if (code < 0x80) continue;
     if (code < 0x800) bytes += 1;
-    else if (code >= 0xd800 && code <= 0xdbff) i++, (bytes += 2); // pair: 2 units -> 4 bytes
+    else if (code >= 0xd800 && code <= 0xdbff)
+      (i++, (bytes += 2)); // pair: 2 units -> 4 bytes
     else bytes += 2;
   }
   return bytes;

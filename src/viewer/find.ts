@@ -20,12 +20,36 @@ export interface FindOptions {
 }
 
 export function findPanel(options: FindOptions) {
-  const filter = h("input", { type: "search", "aria-label": "JSONPath filter", placeholder: "Filter (JSONPath), e.g. $..title", spellcheck: "false", "data-testid": "filter-input" });
-  const search = h("input", { type: "search", "aria-label": "Text to find", placeholder: "Search text", spellcheck: "false", "data-testid": "search-input" });
+  const filter = h("input", {
+    type: "search",
+    "aria-label": "JSONPath filter",
+    placeholder: "Filter (JSONPath), e.g. $..title",
+    spellcheck: "false",
+    "data-testid": "filter-input",
+  });
+  const search = h("input", {
+    type: "search",
+    "aria-label": "Text to find",
+    placeholder: "Search text",
+    spellcheck: "false",
+    "data-testid": "search-input",
+  });
   const status = h("p", { class: "note", role: "status", "data-testid": "found-status" });
   const list = h("ol", { class: "found", "data-testid": "found" });
-  const by = h("input", { type: "search", "aria-label": "Member to count by", placeholder: "Count by member, e.g. owner", spellcheck: "false", "data-testid": "count-by-input" });
-  const figure = h("input", { type: "search", "aria-label": "Member to figure", placeholder: "with sum, min, max, avg of, e.g. priority", spellcheck: "false", "data-testid": "figure-input" });
+  const by = h("input", {
+    type: "search",
+    "aria-label": "Member to count by",
+    placeholder: "Count by member, e.g. owner",
+    spellcheck: "false",
+    "data-testid": "count-by-input",
+  });
+  const figure = h("input", {
+    type: "search",
+    "aria-label": "Member to figure",
+    placeholder: "with sum, min, max, avg of, e.g. priority",
+    spellcheck: "false",
+    "data-testid": "figure-input",
+  });
   const groups = h("div", { class: "groups", "data-testid": "groups" });
   // No <form>: a host's sandbox without allow-forms would drop its submit event; Enter and the button do it.
   const form = (input: HTMLInputElement, label: string, args: (text: string) => ReadArgs) => {
@@ -52,30 +76,67 @@ export function findPanel(options: FindOptions) {
     const values = Array.isArray(slice.value) ? slice.value : [slice.value];
     const total = slice.total ?? values.length;
     const unit = hits ? "hit" : "node";
-    fill(status, `${formatNumber(total)} ${unit}${total === 1 ? "" : "s"}${total > values.length ? `, the first ${values.length} shown` : ""}${slice.note ? ` · ${slice.note}` : ""}`);
+    fill(
+      status,
+      `${formatNumber(total)} ${unit}${total === 1 ? "" : "s"}${total > values.length ? `, the first ${values.length} shown` : ""}${slice.note ? ` · ${slice.note}` : ""}`,
+    );
     values.forEach((value, at) => {
       const hit = hits ? (value as { path: string; text: string; line?: number }) : undefined;
       const path = hit ? hit.path : (slice.paths?.[at] ?? slice.path);
-      const link = h("button", { type: "button", class: "link", "data-testid": "found-path" }, path + (hit?.line ? ` line ${hit.line}` : ""));
+      const link = h(
+        "button",
+        { type: "button", class: "link", "data-testid": "found-path" },
+        path + (hit?.line ? ` line ${hit.line}` : ""),
+      );
       link.addEventListener("click", () => options.goTo(path, hit?.line));
-      list.append(h("li", { "data-testid": "found-item" }, link, h("span", { class: "summary" }, textOf(hit ? hit.text : value, 300))));
+      list.append(
+        h(
+          "li",
+          { "data-testid": "found-item" },
+          link,
+          h("span", { class: "summary" }, textOf(hit ? hit.text : value, 300)),
+        ),
+      );
     });
   }
   /** The groups as a table: group, count, the figures asked for, and each group's examples as links. */
   function showGroups(slice: Slice, asked: NonNullable<ReadArgs["aggregate"]>): void {
     const shown = slice.groups!;
     const count = slice.groupCount ?? shown.length;
-    fill(status, `${formatNumber(count)} group${count === 1 ? "" : "s"} of ${formatNumber(slice.total ?? 0)} nodes of ${slice.path}${count > shown.length ? `, the first ${shown.length} shown` : ""}${slice.note ? ` · ${slice.note}` : ""}`);
+    fill(
+      status,
+      `${formatNumber(count)} group${count === 1 ? "" : "s"} of ${formatNumber(slice.total ?? 0)} nodes of ${slice.path}${count > shown.length ? `, the first ${shown.length} shown` : ""}${slice.note ? ` · ${slice.note}` : ""}`,
+    );
     const figures = FIGURES.filter((name) => asked[name] !== undefined);
-    const head = h("tr", {}, h("th", {}, asked.by ?? "group"), h("th", {}, "count"), ...figures.map((name) => h("th", {}, `${name} of ${asked[name]}`)), h("th", {}, "examples"));
+    const head = h(
+      "tr",
+      {},
+      h("th", {}, asked.by ?? "group"),
+      h("th", {}, "count"),
+      ...figures.map((name) => h("th", {}, `${name} of ${asked[name]}`)),
+      h("th", {}, "examples"),
+    );
     const rows = shown.map((group: Group) => {
       const examples = group.examples.map((path) => {
         const link = h("button", { type: "button", class: "link", "data-testid": "group-example" }, path);
         link.addEventListener("click", () => options.goTo(path));
         return link;
       });
-      const cells = figures.map((name) => h("td", { class: "number" }, group[name] === null || group[name] === undefined ? "–" : formatNumber(group[name]!)));
-      return h("tr", { "data-testid": "group" }, h("td", {}, textOf(group.key, 120)), h("td", { class: "number" }, formatNumber(group.count)), ...cells, h("td", {}, ...examples));
+      const cells = figures.map((name) =>
+        h(
+          "td",
+          { class: "number" },
+          group[name] === null || group[name] === undefined ? "–" : formatNumber(group[name]!),
+        ),
+      );
+      return h(
+        "tr",
+        { "data-testid": "group" },
+        h("td", {}, textOf(group.key, 120)),
+        h("td", { class: "number" }, formatNumber(group.count)),
+        ...cells,
+        h("td", {}, ...examples),
+      );
     });
     fill(groups, h("table", {}, h("thead", {}, head), h("tbody", {}, ...rows)));
   }

@@ -17,13 +17,17 @@ let html: Promise<string> | undefined;
 
 /** The viewer's HTML: script and styles inlined, nothing loaded from anywhere. */
 export function loadViewerHtml(): Promise<string> {
-  // @ts-ignore: dist/viewer/viewer-html.js (with its .d.ts) exists once the package is built; typechecks pass either way.
+  // @ts-ignore: dist/viewer/viewer-html.js (with its .d.ts) exists once the package is built; typechecks pass either
+  // way.
   html ??= import("../../dist/viewer/viewer-html.js").then(
     (module: { default: string }) => module.default,
     (error: unknown) => {
       html = undefined; // a later call tries again
       // Only a source checkout without a build lands here: the package ships the file.
-      throw new ResultHandlesError("INVALID_USAGE", `The result viewer's page is not built (dist/viewer/viewer-html.js): run npm run build (${describeError(error)})`);
+      throw new ResultHandlesError(
+        "INVALID_USAGE",
+        `The result viewer's page is not built (dist/viewer/viewer-html.js): run npm run build (${describeError(error)})`,
+      );
     },
   );
   return html;

@@ -35,7 +35,13 @@ export class LinesView {
     /** A line was chosen: its number (1-based), where it starts and how long it is, in characters. */
     private readonly onChoose: (line: number, offset: number, length: number) => void,
   ) {
-    this.scroller = h("div", { class: "scroll lines", tabindex: 0, role: "document", "aria-label": `Text of ${pathOf(keys)}`, "data-testid": "lines" });
+    this.scroller = h("div", {
+      class: "scroll lines",
+      tabindex: 0,
+      role: "document",
+      "aria-label": `Text of ${pathOf(keys)}`,
+      "data-testid": "lines",
+    });
     this.body = h("div", { class: "rows" });
     this.scroller.append(this.body);
     this.status = h("p", { class: "note" });
@@ -75,13 +81,21 @@ export class LinesView {
     this.body.style.height = `${this.lines.length * LINE_HEIGHT}px`;
     const drawn: HTMLElement[] = [];
     for (let at = from; at < to; at++) {
-      const line = h("div", { class: "line", "data-testid": "line", "aria-selected": at === this.chosen ? "true" : undefined }, h("span", { class: "index" }, String(at + 1)), h("span", {}, this.lines[at]!));
+      const line = h(
+        "div",
+        { class: "line", "data-testid": "line", "aria-selected": at === this.chosen ? "true" : undefined },
+        h("span", { class: "index" }, String(at + 1)),
+        h("span", {}, this.lines[at]!),
+      );
       line.style.transform = `translateY(${at * LINE_HEIGHT}px)`;
       line.addEventListener("click", () => this.choose(at));
       drawn.push(line);
     }
     this.body.replaceChildren(...drawn);
-    fill(this.status, `${formatNumber(this.total)} characters · ${formatNumber(this.lines.length)} lines read${this.read < this.total ? ` · ${Math.floor((100 * this.read) / this.total)}%` : ""}`);
+    fill(
+      this.status,
+      `${formatNumber(this.total)} characters · ${formatNumber(this.lines.length)} lines read${this.read < this.total ? ` · ${Math.floor((100 * this.read) / this.total)}%` : ""}`,
+    );
     if (this.read < this.total && !this.failed && to + 50 > this.lines.length) void this.more();
   }
 

@@ -3,7 +3,13 @@
  * folded answers through the app-only `result_view` tool (`callServerTool`), and sends "Tell the model"
  * through `sendMessage`. Opened alone in a tab (no host around it), it requests nothing and says so.
  */
-import { App, applyDocumentTheme, applyHostFonts, applyHostStyleVariables, type McpUiHostContext } from "@modelcontextprotocol/ext-apps";
+import {
+  App,
+  applyDocumentTheme,
+  applyHostFonts,
+  applyHostStyleVariables,
+  type McpUiHostContext,
+} from "@modelcontextprotocol/ext-apps";
 import { h } from "./dom.js";
 import { Viewer, type ToolResultLike } from "./viewer.js";
 import "./style.css";
@@ -17,7 +23,13 @@ function applyContext(context: Partial<McpUiHostContext> | undefined): void {
 }
 
 if (window.parent === window) {
-  root.replaceChildren(h("p", { class: "alone", "data-testid": "standalone" }, "This page shows tool answers inside an MCP Apps host (Claude, ChatGPT, VS Code…); opened on its own it has nothing to show."));
+  root.replaceChildren(
+    h(
+      "p",
+      { class: "alone", "data-testid": "standalone" },
+      "This page shows tool answers inside an MCP Apps host (Claude, ChatGPT, VS Code…); opened on its own it has nothing to show.",
+    ),
+  );
 } else {
   const app = new App({ name: "result-handles-viewer", version: "1.0.0" }, {});
   const viewer = new Viewer(root, {

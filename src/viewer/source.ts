@@ -53,7 +53,10 @@ export interface Source {
   read(args: ReadArgs): Promise<Slice>;
 }
 
-type CallTool = (name: string, args: Record<string, unknown>) => Promise<{ isError?: boolean; structuredContent?: unknown; content?: unknown }>;
+type CallTool = (
+  name: string,
+  args: Record<string, unknown>,
+) => Promise<{ isError?: boolean; structuredContent?: unknown; content?: unknown }>;
 
 export function foldedSource(handle: string, call: CallTool): Source {
   return {
@@ -75,7 +78,11 @@ export function foldedSource(handle: string, call: CallTool): Source {
 export function localSource(answer: unknown): Source {
   return {
     async read({ path, keys, offset = 0, limit = 100, search }) {
-      if (!keys) throw new ReadError("INVALID_INPUT", "This answer was sent whole: filters and counts run on folded answers only. Search works here.");
+      if (!keys)
+        throw new ReadError(
+          "INVALID_INPUT",
+          "This answer was sent whole: filters and counts run on folded answers only. Search works here.",
+        );
       const value = valueAt(answer, keys);
       if (value === undefined) throw new ReadError("RESULT_PATH_NOT_FOUND", `Nothing is at ${path}.`);
       if (search !== undefined) return page(path, searchLocal(value, keys, search.toLowerCase()), offset, limit);
@@ -84,7 +91,13 @@ export function localSource(answer: unknown): Source {
       if (value !== null && typeof value === "object") {
         const entries = Object.entries(value).slice(offset, offset + limit);
         const total = Object.keys(value).length;
-        return { path, value: Object.fromEntries(entries), total, offset, ...(offset + limit < total ? { nextOffset: offset + limit } : {}) };
+        return {
+          path,
+          value: Object.fromEntries(entries),
+          total,
+          offset,
+          ...(offset + limit < total ? { nextOffset: offset + limit } : {}),
+        };
       }
       return { path, value };
     },
@@ -98,7 +111,11 @@ function page(path: string, value: string | unknown[], offset: number, limit: nu
 }
 
 /** Every string, number, boolean or key containing the text, one hit per matching line (S14.4), without recursion. */
-function searchLocal(root: unknown, rootKeys: readonly Key[], needle: string): { path: string; text: string; line?: number }[] {
+function searchLocal(
+  root: unknown,
+  rootKeys: readonly Key[],
+  needle: string,
+): { path: string; text: string; line?: number }[] {
   const hits: { path: string; text: string; line?: number }[] = [];
   const stack: [unknown, Key[]][] = [[root, [...rootKeys]]];
   while (stack.length > 0 && hits.length < 10_000) {
@@ -109,13 +126,15 @@ function searchLocal(root: unknown, rootKeys: readonly Key[], needle: string): {
         const [key, child] = entries[i]!;
         const childKeys = [...keys, Array.isArray(value) ? Number(key) : key];
         stack.push([child, childKeys]);
-        if (!Array.isArray(value) && key.toLowerCase().includes(needle)) hits.push({ path: pathOf(childKeys), text: key });
+        if (!Array.isArray(value) && key.toLowerCase().includes(needle))
+          hits.push({ path: pathOf(childKeys), text: key });
       }
     } else if (value !== null && value !== undefined) {
       const text = String(value);
       const lines = text.split("\n");
       lines.forEach((line, at) => {
-        if (line.toLowerCase().includes(needle)) hits.push({ path: pathOf(keys), text: line.slice(0, 400), ...(lines.length > 1 ? { line: at + 1 } : {}) });
+        if (line.toLowerCase().includes(needle))
+          hits.push({ path: pathOf(keys), text: line.slice(0, 400), ...(lines.length > 1 ? { line: at + 1 } : {}) });
       });
     }
   }

@@ -38,11 +38,22 @@ export class TableView {
   constructor(private readonly options: TableOptions) {
     options.first.forEach((row, at) => (this.rows[at] = row));
     const columns = options.columns;
-    this.scroller = h("div", { class: "scroll", tabindex: 0, role: "grid", "aria-rowcount": options.total, "aria-label": `Rows of ${pathOf(options.keys)}`, "data-testid": "table" });
+    this.scroller = h("div", {
+      class: "scroll",
+      tabindex: 0,
+      role: "grid",
+      "aria-rowcount": options.total,
+      "aria-label": `Rows of ${pathOf(options.keys)}`,
+      "data-testid": "table",
+    });
     this.scroller.style.setProperty("--columns", `5em repeat(${Math.max(columns.length, 1)}, minmax(7em, 1fr))`);
     const head = h("div", { class: "row head", role: "row" }, h("span", { role: "columnheader" }, "#"));
     for (const column of columns) {
-      const button = h("button", { type: "button", role: "columnheader", title: `Sort the loaded rows by ${column}` }, column);
+      const button = h(
+        "button",
+        { type: "button", role: "columnheader", title: `Sort the loaded rows by ${column}` },
+        column,
+      );
       button.addEventListener("click", () => this.sortBy(column));
       head.append(button);
     }
@@ -53,7 +64,12 @@ export class TableView {
     last.addEventListener("click", () => this.moveTo(this.length - 1));
     const firstButton = h("button", { type: "button" }, "First row");
     firstButton.addEventListener("click", () => this.moveTo(0));
-    this.element = h("div", { class: "table" }, h("div", { class: "bar" }, this.status, firstButton, last), this.scroller);
+    this.element = h(
+      "div",
+      { class: "table" },
+      h("div", { class: "bar" }, this.status, firstButton, last),
+      this.scroller,
+    );
     this.scroller.addEventListener("scroll", () => this.schedule());
     this.scroller.addEventListener("keydown", (event) => this.key(event));
     new ResizeObserver(() => this.schedule()).observe(this.scroller);
@@ -157,7 +173,8 @@ export class TableView {
     const top = at * ROW_HEIGHT; // within the rows, which start below the header
     const { scrollTop, clientHeight } = this.scroller;
     if (top < scrollTop) this.scroller.scrollTop = top;
-    else if (head + top + ROW_HEIGHT > scrollTop + clientHeight) this.scroller.scrollTop = head + top + ROW_HEIGHT - clientHeight;
+    else if (head + top + ROW_HEIGHT > scrollTop + clientHeight)
+      this.scroller.scrollTop = head + top + ROW_HEIGHT - clientHeight;
   }
 
   private select(index: number, chosen?: Key[]): void {
@@ -169,7 +186,14 @@ export class TableView {
   private key(event: KeyboardEvent): void {
     const position = this.order ? this.order.indexOf(this.selected) : this.selected;
     const pageRows = Math.max(1, Math.floor(this.scroller.clientHeight / ROW_HEIGHT) - 1);
-    const moves: Record<string, number> = { ArrowDown: position + 1, ArrowUp: position - 1, PageDown: position + pageRows, PageUp: position - pageRows, Home: 0, End: this.length - 1 };
+    const moves: Record<string, number> = {
+      ArrowDown: position + 1,
+      ArrowUp: position - 1,
+      PageDown: position + pageRows,
+      PageUp: position - pageRows,
+      Home: 0,
+      End: this.length - 1,
+    };
     const target = moves[event.key];
     if (target === undefined) return;
     event.preventDefault();

@@ -27,7 +27,11 @@ interface Known {
 export function treeNode(options: TreeOptions, keys: Key[], label: string, known: Known): HTMLElement {
   const container = isContainer(known);
   const summary = summaryOf(known);
-  const item = h("li", { role: "treeitem", "data-path": pathOf(keys), "aria-expanded": container ? "false" : undefined });
+  const item = h("li", {
+    role: "treeitem",
+    "data-path": pathOf(keys),
+    "aria-expanded": container ? "false" : undefined,
+  });
   const name = h("button", { type: "button", class: "key", title: pathOf(keys) }, label);
   const line = h("div", { class: "node" }, name, h("span", { class: "summary" }, summary));
   item.append(line);
@@ -65,7 +69,9 @@ async function children(options: TreeOptions, keys: Key[], known: Known, offset 
   let next: number | undefined;
   let total: number;
   if (known.has) {
-    const all: [Key, unknown][] = Array.isArray(known.value) ? known.value.map((child, at) => [at, child]) : Object.entries(known.value as object);
+    const all: [Key, unknown][] = Array.isArray(known.value)
+      ? known.value.map((child, at) => [at, child])
+      : Object.entries(known.value as object);
     entries = all.slice(offset, offset + CHILDREN);
     total = all.length;
     next = offset + CHILDREN < total ? offset + CHILDREN : undefined;
@@ -77,12 +83,17 @@ async function children(options: TreeOptions, keys: Key[], known: Known, offset 
       total = slice.total ?? entries.length;
       next = slice.nextOffset;
     } catch (error) {
-      if (!(error instanceof ReadError && error.code === "RESULT_SLICE_TOO_LARGE") || !known.shape || offset > 0) throw error;
+      if (!(error instanceof ReadError && error.code === "RESULT_SLICE_TOO_LARGE") || !known.shape || offset > 0)
+        throw error;
       return fromShape(options, keys, known.shape);
     }
   }
   const items = entries.map(([key, child]) =>
-    treeNode(options, [...keys, key], String(key), { value: child, has: true, shape: typeof key === "number" ? itemShape(known.shape) : known.shape?.keys?.[key] }),
+    treeNode(options, [...keys, key], String(key), {
+      value: child,
+      has: true,
+      shape: typeof key === "number" ? itemShape(known.shape) : known.shape?.keys?.[key],
+    }),
   );
   if (next !== undefined) {
     const more = h("button", { type: "button", class: "link", "data-testid": "tree-more" }, `${total - next} more…`);
@@ -100,9 +111,13 @@ async function children(options: TreeOptions, keys: Key[], known: Known, offset 
 function fromShape(options: TreeOptions, keys: Key[], shape: Shape): HTMLElement[] {
   if (shape.type === "array") {
     const count = Math.min(shape.length ?? 0, CHILDREN);
-    return Array.from({ length: count }, (_, at) => treeNode(options, [...keys, at], String(at), { has: false, shape: itemShape(shape) }));
+    return Array.from({ length: count }, (_, at) =>
+      treeNode(options, [...keys, at], String(at), { has: false, shape: itemShape(shape) }),
+    );
   }
-  return Object.entries(shape.keys ?? {}).map(([key, child]) => treeNode(options, [...keys, key], key, { has: false, shape: child }));
+  return Object.entries(shape.keys ?? {}).map(([key, child]) =>
+    treeNode(options, [...keys, key], key, { has: false, shape: child }),
+  );
 }
 
 function itemShape(shape: Shape | undefined): Shape | undefined {
@@ -116,7 +131,12 @@ function isContainer(known: Known): boolean {
 
 export function isTable(known: { value?: unknown; has: boolean; shape?: Shape }): boolean {
   if (known.shape?.type === "array") return known.shape.items?.type === "object";
-  return known.has && Array.isArray(known.value) && known.value.length > 0 && known.value.every((row) => row !== null && typeof row === "object" && !Array.isArray(row));
+  return (
+    known.has &&
+    Array.isArray(known.value) &&
+    known.value.length > 0 &&
+    known.value.every((row) => row !== null && typeof row === "object" && !Array.isArray(row))
+  );
 }
 
 function summaryOf(known: Known): string {

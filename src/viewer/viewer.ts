@@ -47,7 +47,10 @@ export class Viewer {
   private answer: Answer | undefined;
   private table: { keys: Key[]; view: TableView } | undefined;
   private lines: { keys: Key[]; view: LinesView } | undefined;
-  private selected: { keys: Key[]; value: unknown; line?: { number: number; offset: number; length: number } } = { keys: [], value: undefined };
+  private selected: { keys: Key[]; value: unknown; line?: { number: number; offset: number; length: number } } = {
+    keys: [],
+    value: undefined,
+  };
 
   constructor(
     readonly root: HTMLElement,
@@ -63,7 +66,16 @@ export class Viewer {
     copy.addEventListener("click", () => void this.copyPath());
     const tell = h("button", { type: "button", "data-testid": "tell-model" }, "Tell the model");
     tell.addEventListener("click", () => void this.tellModel());
-    const footer = h("footer", { class: "chosen" }, h("span", { class: "faint" }, "Chosen"), this.chosen, this.chosenValue, copy, tell, this.told);
+    const footer = h(
+      "footer",
+      { class: "chosen" },
+      h("span", { class: "faint" }, "Chosen"),
+      this.chosen,
+      this.chosenValue,
+      copy,
+      tell,
+      this.told,
+    );
     root.replaceChildren(this.header, this.find.element, this.error, this.crumbs, this.main, footer);
     fill(this.header, h("p", { class: "note" }, "Waiting for the tool's answer…"));
   }
@@ -78,7 +90,9 @@ export class Viewer {
     this.error.hidden = true;
     const meta = result._meta?.[META_KEY] as { handle: string; bytes: number; ttlSeconds: number } | undefined;
     const structured = result.structuredContent;
-    const text = (result.content?.find((block) => (block as { type?: string }).type === "text") as { text?: string } | undefined)?.text;
+    const text = (
+      result.content?.find((block) => (block as { type?: string }).type === "text") as { text?: string } | undefined
+    )?.text;
     if (result.isError) {
       fill(this.header, h("strong", {}, "The tool answered with an error"));
       this.showError(new ReadError("TOOL_ERROR", text ?? "No text."));
@@ -86,20 +100,33 @@ export class Viewer {
     }
     if (meta && structured && typeof structured.handle === "string") {
       const handle = structured.handle;
-      this.answer = { source: foldedSource(handle, (name, args) => this.host.callTool(name, args)), shape: structured.shape as Shape, preview: structured.preview, local: false };
+      this.answer = {
+        source: foldedSource(handle, (name, args) => this.host.callTool(name, args)),
+        shape: structured.shape as Shape,
+        preview: structured.preview,
+        local: false,
+      };
       const expires = new Date(Date.now() + meta.ttlSeconds * 1000);
       fill(
         this.header,
         h("strong", { "data-testid": "kind" }, "Folded answer"),
         h("span", {}, `${formatNumber(meta.bytes)} bytes kept on the server`),
-        h("span", { "data-testid": "expires", title: expires.toISOString() }, `until ${expires.toLocaleTimeString("en-GB")}`),
+        h(
+          "span",
+          { "data-testid": "expires", title: expires.toISOString() },
+          `until ${expires.toLocaleTimeString("en-GB")}`,
+        ),
         h("code", { class: "faint", "data-testid": "view-handle" }, handle),
       );
     } else {
       const data = structured ?? parseText(text);
       this.answer = { source: localSource(data), shape: shapeOfValue(data), preview: data, local: true };
       const bytes = new TextEncoder().encode(JSON.stringify(data) ?? "").byteLength;
-      fill(this.header, h("strong", { "data-testid": "kind" }, "Whole answer"), h("span", {}, `${formatNumber(bytes)} bytes, not folded`));
+      fill(
+        this.header,
+        h("strong", { "data-testid": "kind" }, "Whole answer"),
+        h("span", {}, `${formatNumber(bytes)} bytes, not folded`),
+      );
     }
     this.select([], undefined);
     this.open(startAt(this.answer.shape));
@@ -118,17 +145,43 @@ export class Viewer {
     const onError = (error: unknown) => this.showError(error);
     if (shape && isTable(known) && shape.type === "array") {
       const columns = Object.keys(shape.items?.keys ?? {});
-      const view = new TableView({ source: answer.source, keys, total: shape.length ?? 0, columns, first: Array.isArray(first) ? first : [], onSelect: (k, v) => this.select(k, v), onError });
+      const view = new TableView({
+        source: answer.source,
+        keys,
+        total: shape.length ?? 0,
+        columns,
+        first: Array.isArray(first) ? first : [],
+        onSelect: (k, v) => this.select(k, v),
+        onError,
+      });
       this.table = { keys, view };
       fill(this.main, view.element);
     } else if (shape?.type === "string" && (shape.length ?? 0) > 200) {
-      const choose = (number: number, offset: number, length: number) => this.select(keys, undefined, { number, offset, length });
-      const view = new LinesView(answer.source, keys, shape.length ?? 0, typeof first === "string" ? first : "", onError, choose);
+      const choose = (number: number, offset: number, length: number) =>
+        this.select(keys, undefined, { number, offset, length });
+      const view = new LinesView(
+        answer.source,
+        keys,
+        shape.length ?? 0,
+        typeof first === "string" ? first : "",
+        onError,
+        choose,
+      );
       this.lines = { keys, view };
       fill(this.main, view.element);
     } else {
-      const tree = h("ul", { class: "tree", role: "tree", "aria-label": `Tree of ${pathOf(keys)}`, "data-testid": "tree" });
-      const node = treeNode({ source: answer.source, onSelect: (k, v) => this.select(k, v), onTable: (k) => this.open(k), onError }, keys, pathOf(keys), known);
+      const tree = h("ul", {
+        class: "tree",
+        role: "tree",
+        "aria-label": `Tree of ${pathOf(keys)}`,
+        "data-testid": "tree",
+      });
+      const node = treeNode(
+        { source: answer.source, onSelect: (k, v) => this.select(k, v), onTable: (k) => this.open(k), onError },
+        keys,
+        pathOf(keys),
+        known,
+      );
       tree.append(node);
       fill(this.main, tree);
       node.querySelector("button")?.click();
@@ -145,7 +198,8 @@ export class Viewer {
       const list = keys.slice(0, at);
       if (typeof index !== "number") continue;
       const shape = answer.local ? shapeOfValue(valueAt(answer.preview, list)) : shapeAt(answer.shape, list);
-      if (!isTable({ has: answer.local, value: answer.local ? valueAt(answer.preview, list) : undefined, shape })) continue;
+      if (!isTable({ has: answer.local, value: answer.local ? valueAt(answer.preview, list) : undefined, shape }))
+        continue;
       if (!this.table || pathOf(this.table.keys) !== pathOf(list)) this.open(list);
       this.table!.view.reveal(index, at < keys.length - 1 ? keys : undefined);
       return;
@@ -172,7 +226,11 @@ export class Viewer {
     const parts: (HTMLElement | string)[] = [];
     for (let at = 0; at <= keys.length; at++) {
       const prefix = keys.slice(0, at);
-      const button = h("button", { type: "button", class: "link", "aria-current": at === keys.length ? "location" : undefined }, at === 0 ? "$" : String(keys[at - 1]));
+      const button = h(
+        "button",
+        { type: "button", class: "link", "aria-current": at === keys.length ? "location" : undefined },
+        at === 0 ? "$" : String(keys[at - 1]),
+      );
       button.addEventListener("click", () => this.open(prefix));
       if (at > 0) parts.push(" › ");
       parts.push(button);
@@ -203,11 +261,21 @@ export class Viewer {
     const text = handle
       ? `Look at ${where} in the folded answer ${handle}: result_query ${JSON.stringify(args)}`
       : `Look at ${where} in the last answer: ${textOf(this.selected.value ?? valueAt(answer.preview, this.selected.keys), 2000)}`;
-    fill(this.told, (await this.host.tell(text).catch(() => false)) ? "Sent to the conversation" : "The host did not take the message");
+    fill(
+      this.told,
+      (await this.host.tell(text).catch(() => false))
+        ? "Sent to the conversation"
+        : "The host did not take the message",
+    );
   }
 
   showError(error: unknown): void {
-    const text = error instanceof ReadError ? `${error.code}: ${error.message}` : error instanceof Error ? error.message : String(error);
+    const text =
+      error instanceof ReadError
+        ? `${error.code}: ${error.message}`
+        : error instanceof Error
+          ? error.message
+          : String(error);
     fill(this.error, text);
     this.error.hidden = false;
   }
@@ -228,7 +296,8 @@ function startAt(shape: Shape | undefined): Key[] {
   let best: { keys: Key[]; length: number } | undefined;
   const visit = (at: Shape, keys: Key[], depth: number) => {
     for (const [key, child] of Object.entries(at.keys ?? {})) {
-      if (child.type === "array" && child.items?.type === "object" && (child.length ?? 0) > (best?.length ?? 0)) best = { keys: [...keys, key], length: child.length ?? 0 };
+      if (child.type === "array" && child.items?.type === "object" && (child.length ?? 0) > (best?.length ?? 0))
+        best = { keys: [...keys, key], length: child.length ?? 0 };
       if (child.type === "object" && depth < 2) visit(child, [...keys, key], depth + 1);
     }
   };

@@ -19,27 +19,49 @@ const singleFile: Plugin = {
     const page = bundle["index.html"];
     if (!page || page.type !== "asset") throw new Error("viewer build: no index.html");
     let html = String(page.source);
-    const rendered = Object.values(bundle).flatMap((file) => (file.type === "chunk" ? Object.entries(file.modules).filter(([, module]) => module.renderedLength > 0).map(([id]) => id) : []));
+    const rendered = Object.values(bundle).flatMap((file) =>
+      file.type === "chunk"
+        ? Object.entries(file.modules)
+            .filter(([, module]) => module.renderedLength > 0)
+            .map(([id]) => id)
+        : [],
+    );
     for (const [name, file] of Object.entries(bundle)) {
       if (file.type === "chunk") {
         const code = file.code.replace(/<\/(script)/gi, "<\\/$1").replace(/<!--/g, "<\\!--");
-        html = html.replace(new RegExp(`<script type="module" crossorigin src="[^"]*${escape(name)}"></script>`), () => `<script type="module">${code}</script>`);
+        html = html.replace(
+          new RegExp(`<script type="module" crossorigin src="[^"]*${escape(name)}"></script>`),
+          () => `<script type="module">${code}</script>`,
+        );
         delete bundle[name];
       } else if (name.endsWith(".css")) {
-        html = html.replace(new RegExp(`<link rel="stylesheet" crossorigin href="[^"]*${escape(name)}">`), () => `<style>${String(file.source)}</style>`);
+        html = html.replace(
+          new RegExp(`<link rel="stylesheet" crossorigin href="[^"]*${escape(name)}">`),
+          () => `<style>${String(file.source)}</style>`,
+        );
         delete bundle[name];
       }
     }
-    if (/<script[^>]*\ssrc=|<link[^>]*\shref="(?!data:)/i.test(html)) throw new Error("viewer build: a script or stylesheet was left outside the page");
+    if (/<script[^>]*\ssrc=|<link[^>]*\shref="(?!data:)/i.test(html))
+      throw new Error("viewer build: a script or stylesheet was left outside the page");
     delete bundle["index.html"];
     // The packages bundled into the page, named in it, with their license texts in a file beside it.
     const packages = bundledPackages(rendered);
     const notice = packages.map((pkg) => `${pkg.name} ${pkg.version} (${pkg.license})`).join(", ");
-    html = html.replace(/^(<!doctype html>)/i, `$1\n<!-- mcp-result-handles result viewer. Bundles ${notice}; license texts: dist/viewer/THIRD-PARTY-LICENSES.txt in the mcp-result-handles package. -->`);
-    const texts = packages.map((pkg) => `${pkg.name} ${pkg.version} (${pkg.license})\n\n${pkg.text}`).join(`\n\n${"-".repeat(72)}\n\n`);
+    html = html.replace(
+      /^(<!doctype html>)/i,
+      `$1\n<!-- mcp-result-handles result viewer. Bundles ${notice}; license texts: dist/viewer/THIRD-PARTY-LICENSES.txt in the mcp-result-handles package. -->`,
+    );
+    const texts = packages
+      .map((pkg) => `${pkg.name} ${pkg.version} (${pkg.license})\n\n${pkg.text}`)
+      .join(`\n\n${"-".repeat(72)}\n\n`);
     this.emitFile({ type: "asset", fileName: "THIRD-PARTY-LICENSES.txt", source: texts });
     this.emitFile({ type: "asset", fileName: "viewer-html.js", source: `export default ${JSON.stringify(html)};\n` });
-    this.emitFile({ type: "asset", fileName: "viewer-html.d.ts", source: "declare const html: string;\nexport default html;\n" });
+    this.emitFile({
+      type: "asset",
+      fileName: "viewer-html.d.ts",
+      source: "declare const html: string;\nexport default html;\n",
+    });
   },
 };
 
@@ -50,12 +72,25 @@ function bundledPackages(moduleIds: string[]) {
     const at = id.lastIndexOf("/node_modules/");
     if (at < 0) continue;
     const parts = id.slice(at + "/node_modules/".length).split("/");
-    roots.add(id.slice(0, at + "/node_modules/".length) + (parts[0]!.startsWith("@") ? `${parts[0]}/${parts[1]}` : parts[0]!));
+    roots.add(
+      id.slice(0, at + "/node_modules/".length) + (parts[0]!.startsWith("@") ? `${parts[0]}/${parts[1]}` : parts[0]!),
+    );
   }
   return [...roots].sort().map((dir) => {
-    const pkg = JSON.parse(readFileSync(join(dir, "package.json"), "utf8")) as { name: string; version: string; license?: string };
-    const file = ["LICENSE", "LICENSE.md", "LICENSE.txt"].map((name) => join(dir, name)).find((path) => existsSync(path));
-    return { name: pkg.name, version: pkg.version, license: pkg.license ?? "see its package", text: file ? readFileSync(file, "utf8").trim() : "(no license file in the package)" };
+    const pkg = JSON.parse(readFileSync(join(dir, "package.json"), "utf8")) as {
+      name: string;
+      version: string;
+      license?: string;
+    };
+    const file = ["LICENSE", "LICENSE.md", "LICENSE.txt"]
+      .map((name) => join(dir, name))
+      .find((path) => existsSync(path));
+    return {
+      name: pkg.name,
+      version: pkg.version,
+      license: pkg.license ?? "see its package",
+      text: file ? readFileSync(file, "utf8").trim() : "(no license file in the package)",
+    };
   });
 }
 

@@ -22,10 +22,23 @@ interface Spread {
 describe("npm run bench (quick, 100 KB, Node, over HTTP)", () => {
   it("writes JSON with the load average, each case's medians and spreads, per-round ratios, the HTTP bytes and the goals checked", async () => {
     const out = join(dir, "bench.json");
-    await promisify(execFile)(process.execPath, ["--import", "tsx", "bench/run.ts", "--quick", "--sizes=100KB", "--parts=node,http", `--out=${out}`, "--chart=none"], {
-      cwd: root,
-      timeout: 30_000,
-    });
+    await promisify(execFile)(
+      process.execPath,
+      [
+        "--import",
+        "tsx",
+        "bench/run.ts",
+        "--quick",
+        "--sizes=100KB",
+        "--parts=node,http",
+        `--out=${out}`,
+        "--chart=none",
+      ],
+      {
+        cwd: root,
+        timeout: 30_000,
+      },
+    );
     const results = JSON.parse(readFileSync(out, "utf8"));
 
     expect(results.formatVersion).toBe(1);
@@ -58,7 +71,8 @@ describe("npm run bench (quick, 100 KB, Node, over HTTP)", () => {
     expect(results.http.wireBytes.whole).toBeGreaterThan(2 * results.http.answerBytes);
     expect(results.http.wireBytes.folded).toBeLessThan(16_384);
     expect(results.http.wireBytes.foldedThenQuery).toBeGreaterThan(results.http.wireBytes.folded);
-    for (const name of ["whole", "folded", "foldedThenQuery"]) expect(results.http.times[name].median, name).toBeGreaterThan(0);
+    for (const name of ["whole", "folded", "foldedThenQuery"])
+      expect(results.http.times[name].median, name).toBeGreaterThan(0);
 
     const goal = results.goals.find((g: { goal: string }) => g.goal === "fold / stringify at 100 KB");
     expect(goal.limit).toBe(4);
@@ -70,10 +84,24 @@ describe("npm run bench (quick, 100 KB, Node, over HTTP)", () => {
 
   it("runs the query, reference and cluster parts: filters, search and a singular read on every store, a reference's request under 1 KB, folds on a 3-master cluster", async () => {
     const out = join(dir, "parts.json");
-    await promisify(execFile)(process.execPath, ["--import", "tsx", "bench/run.ts", "--quick", "--sizes=100KB", "--rounds=2", "--parts=query,reference,cluster", `--out=${out}`, "--chart=none"], {
-      cwd: root,
-      timeout: 60_000,
-    });
+    await promisify(execFile)(
+      process.execPath,
+      [
+        "--import",
+        "tsx",
+        "bench/run.ts",
+        "--quick",
+        "--sizes=100KB",
+        "--rounds=2",
+        "--parts=query,reference,cluster",
+        `--out=${out}`,
+        "--chart=none",
+      ],
+      {
+        cwd: root,
+        timeout: 60_000,
+      },
+    );
     const results = JSON.parse(readFileSync(out, "utf8"));
     expect(results.cases).toEqual([]);
 
@@ -91,8 +119,20 @@ describe("npm run bench (quick, 100 KB, Node, over HTTP)", () => {
       expect(q.totals.broadSearch).toBeGreaterThan(q.totals.search);
       expect(q.totals.descendants).toBe(q.rows); // every row's title
       expect(q.workerJobs).toBe(0); // 100 KB: below what batch workers take (1 MB)
-      for (const name of ["parse", "filter", "ticketFilter", "numericFilter", "aggregate", "descendants", "search", "broadSearch", "singular"]) expect(q.times[name].median, name).toBeGreaterThan(0);
-      for (const name of ["filter", "ticketFilter", "search", "singular"]) expect(q.ratios[name].perRound.median, name).toBeGreaterThan(0);
+      for (const name of [
+        "parse",
+        "filter",
+        "ticketFilter",
+        "numericFilter",
+        "aggregate",
+        "descendants",
+        "search",
+        "broadSearch",
+        "singular",
+      ])
+        expect(q.times[name].median, name).toBeGreaterThan(0);
+      for (const name of ["filter", "ticketFilter", "search", "singular"])
+        expect(q.ratios[name].perRound.median, name).toBeGreaterThan(0);
       expect(q.memory.parsedBytes).toBeGreaterThan(0);
       // Read batch by batch, a filter over 100 KB may grow the heap by nothing a collection did not take back.
       expect(q.memory.filterPeakBytes).toBeGreaterThanOrEqual(0);
@@ -104,12 +144,14 @@ describe("npm run bench (quick, 100 KB, Node, over HTTP)", () => {
       expect(r.requestBytes.reference).toBeLessThan(1024);
       expect(r.requestBytes.inline).toBeGreaterThan(r.bytes * 0.9);
       expect(r.responseBytes.fold).toBeLessThan(16_384);
-      for (const name of ["fold", "reference", "inline", "parse"]) expect(r.times[name].median, name).toBeGreaterThan(0);
+      for (const name of ["fold", "reference", "inline", "parse"])
+        expect(r.times[name].median, name).toBeGreaterThan(0);
     }
 
     // S17.2: every round folded on both, and read back.
     expect(results.cluster.unfolded).toEqual({ redis: 0, cluster: 0 });
-    for (const name of ["foldRedis", "foldCluster", "readRedis", "readCluster"]) expect(results.cluster.times[name].median, name).toBeGreaterThan(0);
+    for (const name of ["foldRedis", "foldCluster", "readRedis", "readCluster"])
+      expect(results.cluster.times[name].median, name).toBeGreaterThan(0);
     expect(results.cluster.ratios.clusterOverRedis.perRound.median).toBeGreaterThan(0);
 
     // Measured at 100 KB, not 10 MB: the 10 MB query goals say "not measured" instead of passing.

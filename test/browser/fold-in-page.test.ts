@@ -11,7 +11,14 @@ describe("S4.3 UTF-8 in a page (TextEncoder.encodeInto, no Buffer)", () => {
   it("encodes and measures ASCII, multi-byte text and surrogate pairs like TextEncoder", () => {
     expect((globalThis as { Buffer?: unknown }).Buffer).toBeUndefined();
     const grows = ["中".repeat(1000), "😀".repeat(500), `${"x".repeat(900)}${"é".repeat(300)}`]; // past the first buffer
-    for (const text of ["", "plain ascii", "é€😀", `${"x".repeat(1000)}é`, JSON.stringify({ k: "a😀é\ud800" }), ...grows]) {
+    for (const text of [
+      "",
+      "plain ascii",
+      "é€😀",
+      `${"x".repeat(1000)}é`,
+      JSON.stringify({ k: "a😀é\ud800" }),
+      ...grows,
+    ]) {
       const expected = new TextEncoder().encode(text);
       expect(utf8Bytes(text)).toEqual(expected);
       expect(utf8Length(text)).toBe(expected.byteLength);
@@ -32,7 +39,11 @@ describe("S4.8 hostile answers fold in a page", () => {
     const value = make();
     const json = JSON.stringify(value);
     const started = performance.now();
-    const result = await foldToolResult(plugin, { toolName: "hostile", result: { content: [{ type: "text", text: json }] }, owner: alice });
+    const result = await foldToolResult(plugin, {
+      toolName: "hostile",
+      result: { content: [{ type: "text", text: json }] },
+      owner: alice,
+    });
     expect(performance.now() - started).toBeLessThan(1000); // a guard against quadratic folds, not a speed figure
     expect(warnings).toEqual([]);
     expect(result._meta?.[RESULT_HANDLE_META_KEY]).toMatchObject({ bytes: new TextEncoder().encode(json).byteLength });

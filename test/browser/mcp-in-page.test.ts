@@ -17,10 +17,15 @@ describe("S10.1 McpServer in a page", () => {
     const result = await client.callTool({ name: "report", arguments: {} });
     const meta = result._meta?.[RESULT_HANDLE_META_KEY] as { handle: string; bytes: number };
     expect(meta.bytes).toBe(new TextEncoder().encode(JSON.stringify(reportRows())).byteLength);
-    const read = await client.callTool({ name: "result_query", arguments: { handle: meta.handle, path: "$.rows", page: 10, limit: 20, fields: ["title"] } });
+    const read = await client.callTool({
+      name: "result_query",
+      arguments: { handle: meta.handle, path: "$.rows", page: 10, limit: 20, fields: ["title"] },
+    });
     expect(read.structuredContent).toEqual({
       path: "$.rows",
-      value: reportRows().rows.slice(180, 200).map(({ title }) => ({ title })),
+      value: reportRows()
+        .rows.slice(180, 200)
+        .map(({ title }) => ({ title })),
       total: 200,
       offset: 180,
     });

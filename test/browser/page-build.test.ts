@@ -1,6 +1,11 @@
 // Runs in Chromium: the package name resolves to the page build through the `browser` export condition.
 import { describe, expect, it } from "vitest";
-import { BrowserStoreUnavailableError, ResultHandlesConfigurationError, ResultHandlesPlugin, ResultHandleStoreToken } from "mcp-result-handles";
+import {
+  BrowserStoreUnavailableError,
+  ResultHandlesConfigurationError,
+  ResultHandlesPlugin,
+  ResultHandleStoreToken,
+} from "mcp-result-handles";
 
 describe("S3.2 S9.4 page build refuses server stores at init", () => {
   it.each([

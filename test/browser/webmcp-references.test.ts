@@ -8,7 +8,8 @@ interface Testing {
   executeTool(name: string, argsJson: string): Promise<string | null>;
 }
 const testing = () => (navigator as unknown as { modelContextTesting: Testing }).modelContextTesting;
-const call = async (name: string, args: Record<string, unknown> = {}) => JSON.parse((await testing().executeTool(name, JSON.stringify(args)))!);
+const call = async (name: string, args: Record<string, unknown> = {}) =>
+  JSON.parse((await testing().executeTool(name, JSON.stringify(args)))!);
 const rows = (n: number) => ({ rows: Array.from({ length: n }, (_, i) => ({ id: `T-${i}`, title: `Ticket ${i}` })) });
 
 let counted = 0;
@@ -43,7 +44,11 @@ describe("S15 references through plugin.webmcp()", () => {
     const handle = (await call("tickets")).structuredContent.handle as string;
     const before = counted;
     for (const [reference, query, code] of [
-      [{ $result: "00000000-0000-4000-8000-000000000000" }, { handle: "00000000-0000-4000-8000-000000000000" }, "RESULT_HANDLE_NOT_FOUND"],
+      [
+        { $result: "00000000-0000-4000-8000-000000000000" },
+        { handle: "00000000-0000-4000-8000-000000000000" },
+        "RESULT_HANDLE_NOT_FOUND",
+      ],
       [{ $result: handle, path: "$.rows[500]" }, { handle, path: "$.rows[500]" }, "RESULT_PATH_NOT_FOUND"],
     ] as const) {
       const refused = await call("count_tickets", { tickets: reference });
@@ -57,13 +62,25 @@ describe("S15 references through plugin.webmcp()", () => {
   it("references: false: the tool sees the object as sent, and the hint does not mention it", async () => {
     const declared: { name: string; execute(input: Record<string, unknown>): Promise<unknown> }[] = [];
     const modelContext = { registerTool: (tool: Record<string, unknown>) => void declared.push(tool as never) };
-    const host = ResultHandlesPlugin.init({ thresholdBytes: 4096, namespace: "webmcp-references-off" }).webmcp({ modelContext, references: false });
+    const host = ResultHandlesPlugin.init({ thresholdBytes: 4096, namespace: "webmcp-references-off" }).webmcp({
+      modelContext,
+      references: false,
+    });
     await host.registerTool({ name: "tickets", description: "Every ticket", execute: () => rows(200) });
-    await host.registerTool({ name: "echo", description: "Echoes", execute: (input) => ({ content: [{ type: "text", text: JSON.stringify(input) }] }) });
-    const folded = (await declared.find((tool) => tool.name === "tickets")!.execute({})) as { content: { text: string }[]; structuredContent: { handle: string } };
+    await host.registerTool({
+      name: "echo",
+      description: "Echoes",
+      execute: (input) => ({ content: [{ type: "text", text: JSON.stringify(input) }] }),
+    });
+    const folded = (await declared.find((tool) => tool.name === "tickets")!.execute({})) as {
+      content: { text: string }[];
+      structuredContent: { handle: string };
+    };
     expect(folded.content[1]!.text).not.toContain("$result");
     const input = { data: { $result: folded.structuredContent.handle } };
-    const echoed = (await declared.find((tool) => tool.name === "echo")!.execute(input)) as { content: { text: string }[] };
+    const echoed = (await declared.find((tool) => tool.name === "echo")!.execute(input)) as {
+      content: { text: string }[];
+    };
     expect(JSON.parse(echoed.content[0]!.text)).toEqual(input);
   });
 });

@@ -9,9 +9,22 @@ import { describe, expect, it } from "vitest";
 const root = resolve(dirname(fileURLToPath(import.meta.url)), "../..");
 const design = readFileSync(join(root, "docs/design.md"), "utf8");
 /** What the repository writes and cites rules in; generated output and installed packages are not read. */
-const CITING = ["src", "test", "bench", "playground", "e2e", "examples", "scripts", "README.md", "docs/.vitepress/config.ts", "docs/.vitepress/theme"];
+const CITING = [
+  "src",
+  "test",
+  "bench",
+  "playground",
+  "e2e",
+  "examples",
+  "scripts",
+  "README.md",
+  "docs/.vitepress/config.ts",
+  "docs/.vitepress/theme",
+];
 /** The site's own pages cite rules too (docs/api/ is TypeDoc's output, from the comments already read in src). */
-const PAGES = readdirSync(join(root, "docs")).filter((name) => name.endsWith(".md") && name !== "design.md").map((name) => join("docs", name));
+const PAGES = readdirSync(join(root, "docs"))
+  .filter((name) => name.endsWith(".md") && name !== "design.md")
+  .map((name) => join("docs", name));
 const TEXT = new Set([".ts", ".mts", ".cts", ".js", ".mjs", ".cjs", ".md", ".html", ".json", ".sh", ".vue", ".css"]);
 const RULE = /\bS(\d+)\.(\d+)\b/g;
 

@@ -1,4 +1,5 @@
-// The two complete servers of the README and Getting started (examples/), run as a user runs them, with a real SDK client:
+// The two complete servers of the README and Getting started (examples/), run as a user runs them, with a real SDK
+// client:
 // the HTTP one over real HTTP (createMcpHandler), the stdio one as a child process over stdio.
 import { spawn, type ChildProcess } from "node:child_process";
 import { readFileSync } from "node:fs";
@@ -17,7 +18,6 @@ const root = resolve(dirname(fileURLToPath(import.meta.url)), "../..");
 const withTsx = (file: string) => ["--import", "tsx", file];
 type Result = { structuredContent?: Record<string, unknown>; _meta?: Record<string, unknown>; isError?: boolean };
 
-
 describe("the README and Getting started show the examples that these tests run", () => {
   const shown = [
     ["README.md", "A stdio server", "stdio-server.ts"],
@@ -35,7 +35,9 @@ describe("the README and Getting started show the examples that these tests run"
 async function foldAndRead(client: Client) {
   const answer = (await client.callTool({ name: "tickets", arguments: {} })) as Result;
   const handle = answer.structuredContent?.handle;
-  const slice = handle ? ((await client.callTool({ name: "result_query", arguments: { handle, path: "$.rows[-1]" } })) as Result) : undefined;
+  const slice = handle
+    ? ((await client.callTool({ name: "result_query", arguments: { handle, path: "$.rows[-1]" } })) as Result)
+    : undefined;
   return { answer, slice };
 }
 
@@ -44,7 +46,11 @@ describe("examples/http-server.ts (the README's HTTP server)", () => {
   let url = "";
 
   beforeAll(async () => {
-    child = spawn(process.execPath, withTsx("examples/http-server.ts"), { cwd: root, env: { ...process.env, PORT: "0" }, stdio: ["ignore", "pipe", "pipe"] });
+    child = spawn(process.execPath, withTsx("examples/http-server.ts"), {
+      cwd: root,
+      env: { ...process.env, PORT: "0" },
+      stdio: ["ignore", "pipe", "pipe"],
+    });
     url = await new Promise<string>((resolveUrl, reject) => {
       let seen = "";
       child.stdout!.on("data", (chunk: Buffer) => {
@@ -70,7 +76,12 @@ describe("examples/http-server.ts (the README's HTTP server)", () => {
       await client.close();
       expect(Object.keys(answer.structuredContent ?? {}).sort()).toEqual(["handle", "preview", "shape"]);
       expect((answer._meta?.[RESULT_HANDLE_META_KEY] as { bytes: number }).bytes).toBe(6990);
-      expect(slice?.structuredContent).toEqual({ path: "$.rows[199]", value: { id: "T-199", title: "Ticket 199" }, total: 2, offset: 0 });
+      expect(slice?.structuredContent).toEqual({
+        path: "$.rows[199]",
+        value: { id: "T-199", title: "Ticket 199" },
+        total: 2,
+        offset: 0,
+      });
     });
   }
 
@@ -87,14 +98,21 @@ describe("examples/http-server.ts (the README's HTTP server)", () => {
     const { answer } = await foldAndRead(alice);
     await alice.close();
     const bob = await connect(url, { era: "2026-07-28", token: "token-bob" });
-    const refused = (await bob.callTool({ name: "result_query", arguments: { handle: answer.structuredContent?.handle } })) as Result;
+    const refused = (await bob.callTool({
+      name: "result_query",
+      arguments: { handle: answer.structuredContent?.handle },
+    })) as Result;
     await bob.close();
     expect(refused.isError).toBe(true);
     expect(refused.structuredContent).toMatchObject({ error: { code: "RESULT_HANDLE_NOT_FOUND" } });
   });
 
   it("an unknown token gets HTTP 401", async () => {
-    const response = await fetch(url, { method: "POST", headers: { authorization: "Bearer nope", "content-type": "application/json" }, body: "{}" });
+    const response = await fetch(url, {
+      method: "POST",
+      headers: { authorization: "Bearer nope", "content-type": "application/json" },
+      body: "{}",
+    });
     expect(response.status).toBe(401);
   });
 });
@@ -105,12 +123,18 @@ describe("examples/http-server.ts on a busy port", () => {
     await new Promise<void>((done) => busy.listen(0, "127.0.0.1", done));
     const port = (busy.address() as AddressInfo).port;
     try {
-      const child = spawn(process.execPath, withTsx("examples/http-server.ts"), { cwd: root, env: { ...process.env, PORT: String(port) }, stdio: ["ignore", "pipe", "pipe"] });
+      const child = spawn(process.execPath, withTsx("examples/http-server.ts"), {
+        cwd: root,
+        env: { ...process.env, PORT: String(port) },
+        stdio: ["ignore", "pipe", "pipe"],
+      });
       let stderr = "";
       child.stderr!.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
       const code = await new Promise<number | null>((done) => child.once("exit", done));
       expect(code).toBe(1);
-      expect(stderr.trim().split("\n")).toEqual([`Port ${port} is already in use: start on another with PORT=${port + 1}`]);
+      expect(stderr.trim().split("\n")).toEqual([
+        `Port ${port} is already in use: start on another with PORT=${port + 1}`,
+      ]);
     } finally {
       busy.close();
     }
@@ -122,7 +146,14 @@ describe("examples/stdio-server.ts (the README's stdio server)", () => {
 
   beforeAll(async () => {
     client = new Client({ name: "examples-test", version: "1.0.0" });
-    await client.connect(new StdioClientTransport({ command: process.execPath, args: withTsx("examples/stdio-server.ts"), cwd: root, stderr: "ignore" }));
+    await client.connect(
+      new StdioClientTransport({
+        command: process.execPath,
+        args: withTsx("examples/stdio-server.ts"),
+        cwd: root,
+        stderr: "ignore",
+      }),
+    );
   }, 30_000);
 
   afterAll(async () => {
@@ -139,6 +170,9 @@ describe("examples/stdio-server.ts (the README's stdio server)", () => {
   it("S8.1 one stdio connection is one session: the answer folds and reads a slice back", async () => {
     const { answer, slice } = await foldAndRead(client);
     expect(Object.keys(answer.structuredContent ?? {}).sort()).toEqual(["handle", "preview", "shape"]);
-    expect(slice?.structuredContent).toMatchObject({ path: "$.rows[199]", value: { id: "T-199", title: "Ticket 199" } });
+    expect(slice?.structuredContent).toMatchObject({
+      path: "$.rows[199]",
+      value: { id: "T-199", title: "Ticket 199" },
+    });
   });
 });

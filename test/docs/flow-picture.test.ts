@@ -13,11 +13,15 @@ it("docs/flow.svg shows the sizes a real fold and result_query produce today", a
   const dir = mkdtempSync(join(tmpdir(), "flow-"));
   try {
     const out = join(dir, "flow.svg");
-    const { stdout } = await promisify(execFile)(process.execPath, ["--import", "tsx", "scripts/draw-flow.ts", out], { cwd: root });
+    const { stdout } = await promisify(execFile)(process.execPath, ["--import", "tsx", "scripts/draw-flow.ts", out], {
+      cwd: root,
+    });
     const figures = JSON.parse(stdout) as Record<string, number>;
     expect(figures.answer).toBe(6990);
     expect(figures.folded).toBeLessThanOrEqual(4096 / 2); // S5.4
-    expect(readFileSync(out, "utf8"), "docs/flow.svg is stale: run npm run docs:flow and commit it").toBe(readFileSync(join(root, "docs", "flow.svg"), "utf8"));
+    expect(readFileSync(out, "utf8"), "docs/flow.svg is stale: run npm run docs:flow and commit it").toBe(
+      readFileSync(join(root, "docs", "flow.svg"), "utf8"),
+    );
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

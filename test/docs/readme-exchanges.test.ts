@@ -23,7 +23,9 @@ interface Exchange {
   readonly answer: string;
 }
 
-/** The exchanges of a block: an exchange is a `→ tool {json}` line and the `←` lines up to the next blank line or `→`. */
+/**
+ * The exchanges of a block: an exchange is a `→ tool {json}` line and the `←` lines up to the next blank line or `→`.
+ */
 function exchanges(block: string): Exchange[] {
   const found: Exchange[] = [];
   let current: { tool: string; args: Record<string, unknown>; answer: string[] } | undefined;
@@ -76,7 +78,9 @@ afterAll(async () => {
 
 /** Folds a demo tool's answer; its handle. */
 async function fold(tool: string, args: Record<string, unknown>): Promise<string> {
-  const answer = (await client.callTool({ name: tool, arguments: args })) as { structuredContent?: { handle?: string } };
+  const answer = (await client.callTool({ name: tool, arguments: args })) as {
+    structuredContent?: { handle?: string };
+  };
   const handle = answer.structuredContent?.handle;
   expect(handle, `${tool} folds`).toMatch(/^[0-9a-f-]{36}$/);
   return handle!;
@@ -96,9 +100,21 @@ async function rewriteBlock({ file, heading, index }: Where, handle: string): Pr
   const block = docBlock(file, heading, index);
   const written: string[] = [];
   for (const { tool, args } of exchanges(block)) {
-    const result = (await client.callTool({ name: tool, arguments: withHandle(args, handle) })) as { isError?: boolean; structuredContent?: unknown; content: { text?: string }[] };
-    const call = `→ ${tool} ${JSON.stringify(args).replace(/^\{(.+)\}$/, "{ $1 }").replace(/":/g, '": ').replace(/,"/g, ', "')}`;
-    written.push([call, ...answerLines(result.isError ? { text: result.content[0]!.text! } : { json: result.structuredContent })].join("\n"));
+    const result = (await client.callTool({ name: tool, arguments: withHandle(args, handle) })) as {
+      isError?: boolean;
+      structuredContent?: unknown;
+      content: { text?: string }[];
+    };
+    const call = `→ ${tool} ${JSON.stringify(args)
+      .replace(/^\{(.+)\}$/, "{ $1 }")
+      .replace(/":/g, '": ')
+      .replace(/,"/g, ', "')}`;
+    written.push(
+      [
+        call,
+        ...answerLines(result.isError ? { text: result.content[0]!.text! } : { json: result.structuredContent }),
+      ].join("\n"),
+    );
   }
   writeFileSync(join(root, file), docText(file).replace(block, written.join("\n\n") + "\n"));
 }
@@ -125,7 +141,10 @@ async function runBlock(where: Where, handle: string): Promise<number> {
   return list.length;
 }
 
-/** Every exchange block of the pages, in the order of the files: where it is, which demo tool's fold it reads, and how many exchanges it holds. */
+/**
+ * Every exchange block of the pages, in the order of the files: where it is, which demo tool's fold it reads, and how
+ * many exchanges it holds.
+ */
 const BLOCKS = [
   { file: "docs/finding.md", heading: "Finding things", index: 0, tool: "report", exchanges: 3 },
   { file: "docs/finding.md", heading: "What a search answers", index: 0, tool: "server_log", exchanges: 1 },

@@ -1,5 +1,7 @@
-// S17.4, S20.4 the TypeScript fragments of the README and the docs pages, read from the files, run with the package installed from its
-// tarball in a scratch project, each compiled as tsx would and run by node (helpers/compiled-ts.ts). A fragment that names `server` or `plugin` gets them from a short
+// S17.4, S20.4 the TypeScript fragments of the README and the docs pages, read from the files, run with the package
+// installed from its
+// tarball in a scratch project, each compiled as tsx would and run by node (helpers/compiled-ts.ts). A fragment that
+// names `server` or `plugin` gets them from a short
 // prelude; what follows it calls the tools through a real SDK client and prints what the test checks.
 import { execFile } from "node:child_process";
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
@@ -17,7 +19,13 @@ const run = promisify(execFile);
 let project: ScratchProject | undefined;
 beforeAll(async () => {
   project = await scratchProject(
-    { "@modelcontextprotocol/server": "2.4.0", "@modelcontextprotocol/client": "2.4.0", "@modelcontextprotocol/node": "2.1.2", "@mcp-b/webmcp-polyfill": "5.1.0", zod: "4.6.7" },
+    {
+      "@modelcontextprotocol/server": "2.4.0",
+      "@modelcontextprotocol/client": "2.4.0",
+      "@modelcontextprotocol/node": "2.1.2",
+      "@mcp-b/webmcp-polyfill": "5.1.0",
+      zod: "4.6.7",
+    },
     {},
     "readme",
   );
@@ -27,7 +35,11 @@ afterAll(() => project?.dispose());
 /** Runs `code` as a module of the scratch project; its stdout and stderr. */
 async function runModule(name: string, code: string): Promise<{ stdout: string; stderr: string }> {
   writeFileSync(join(project!.dir, name), code);
-  return run(process.execPath, [await compiledTs(join(project!.dir, name))], { cwd: project!.dir, env: cleanEnv, timeout: 30_000 });
+  return run(process.execPath, [await compiledTs(join(project!.dir, name))], {
+    cwd: project!.dir,
+    env: cleanEnv,
+    timeout: 30_000,
+  });
 }
 
 /** The README's stdio server, compiled once for the tests that start it. */
@@ -67,10 +79,15 @@ process.exit(0);
 describe("S17.4 the docs' TypeScript fragments", () => {
   it('"Who owns a call": owner replaces the default rule, so an in-process call with no clientId stays anonymous', async () => {
     const fragment = docBlock("docs/getting-started.md", "Who owns a call");
-    const withOwner = JSON.parse((await runModule("owner.ts", prelude(true) + fragment + callTools({ big: 9000 }))).stdout);
+    const withOwner = JSON.parse(
+      (await runModule("owner.ts", prelude(true) + fragment + callTools({ big: 9000 }))).stdout,
+    );
     expect(withOwner).toEqual({ big: { folded: false } });
     // Control: the default owner (the in-process connection is one session) folds the same answer.
-    const control = JSON.parse((await runModule("owner-control.ts", prelude(true) + "plugin.install(server);\n" + callTools({ big: 9000 }))).stdout);
+    const control = JSON.parse(
+      (await runModule("owner-control.ts", prelude(true) + "plugin.install(server);\n" + callTools({ big: 9000 })))
+        .stdout,
+    );
     expect(control).toEqual({ big: { folded: true, previewRows: 5 } });
   }, 60_000);
 
@@ -78,8 +95,15 @@ describe("S17.4 the docs' TypeScript fragments", () => {
     const fragment = docBlock("docs/api.md", "Options");
     const tools = { report: 6000, server_log: 3000, orders: 6000, order_count: 12000 };
     const small = JSON.parse((await runModule("options.ts", prelude(false) + fragment + callTools(tools))).stdout);
-    expect(small).toEqual({ report: { folded: true, previewRows: 5 }, server_log: { folded: false }, orders: { folded: false }, order_count: { folded: false } });
-    const large = JSON.parse((await runModule("options-large.ts", prelude(false) + fragment + callTools({ orders: 12000 }))).stdout);
+    expect(small).toEqual({
+      report: { folded: true, previewRows: 5 },
+      server_log: { folded: false },
+      orders: { folded: false },
+      order_count: { folded: false },
+    });
+    const large = JSON.parse(
+      (await runModule("options-large.ts", prelude(false) + fragment + callTools({ orders: 12000 }))).stdout,
+    );
     expect(large).toEqual({ orders: { folded: true, previewRows: 2 } });
   }, 60_000);
 
@@ -111,7 +135,11 @@ console.log(JSON.stringify({ handle, sent: JSON.stringify(args).length, counted 
 await client.close();
 process.exit(0);
 `;
-    const out = JSON.parse((await runModule("references.ts", code)).stdout) as { handle: string; sent: number; counted: { isError?: boolean; content: { text: string }[] } };
+    const out = JSON.parse((await runModule("references.ts", code)).stdout) as {
+      handle: string;
+      sent: number;
+      counted: { isError?: boolean; content: { text: string }[] };
+    };
     expect(out.handle).toMatch(/^[0-9a-f-]{36}$/);
     expect(out.counted.isError ?? false).toBe(false);
     expect(out.counted.content[0]!.text).toBe(String(received));
@@ -131,13 +159,25 @@ describe('S17.4 "What the model receives" (docs/model.md) is what the README\'s 
   it("the same preview, shape, texts and _meta, handle aside", async () => {
     const stdioServer = await stdioServerOfReadme();
     const client = new Client({ name: "readme-json", version: "1.0.0" });
-    await client.connect(new StdioClientTransport({ command: process.execPath, args: [stdioServer], cwd: project!.dir, env: cleanEnv as Record<string, string>, stderr: "ignore" }));
-    const answer = (await client.callTool({ name: "tickets", arguments: {} })) as Record<string, unknown> & { structuredContent: { handle: string }; content: { text: string }[] };
+    await client.connect(
+      new StdioClientTransport({
+        command: process.execPath,
+        args: [stdioServer],
+        cwd: project!.dir,
+        env: cleanEnv as Record<string, string>,
+        stderr: "ignore",
+      }),
+    );
+    const answer = (await client.callTool({ name: "tickets", arguments: {} })) as Record<string, unknown> & {
+      structuredContent: { handle: string };
+      content: { text: string }[];
+    };
     await client.close();
 
     const shown = JSON.parse(docBlock("docs/model.md", "What the model receives"));
     const handle = answer.structuredContent.handle;
-    const sameHandle = (value: unknown) => JSON.parse(JSON.stringify(value).replaceAll(shown.structuredContent.handle, handle));
+    const sameHandle = (value: unknown) =>
+      JSON.parse(JSON.stringify(value).replaceAll(shown.structuredContent.handle, handle));
     expect(answer.structuredContent).toEqual(sameHandle(shown.structuredContent));
     expect(answer._meta).toMatchObject(sameHandle(shown._meta));
     expect(answer.content).toHaveLength(2);
@@ -170,13 +210,16 @@ describe("S17.4 the docs' complete programs typecheck as a user's project would 
       lib: ["es2023", "dom"],
       strict: true,
       noEmit: true,
-      skipLibCheck: true, // the SDK's own declarations are not ours to check; ours are checked in package/install.test.ts
+      // the SDK's own declarations are not ours to check; ours are checked in package/install.test.ts
+      skipLibCheck: true,
       typeRoots: [join(root, "node_modules", "@types")],
       types: ["node"],
     };
     writeFileSync(join(dir, "tsconfig.json"), JSON.stringify({ compilerOptions, files: Object.keys(blocks) }));
     const tsc = join(root, "node_modules", "typescript", "bin", "tsc");
-    const result = await run(process.execPath, [tsc, "-p", "tsconfig.json"], { cwd: dir }).catch((error: { stdout: string }) => ({ stdout: error.stdout }));
+    const result = await run(process.execPath, [tsc, "-p", "tsconfig.json"], { cwd: dir }).catch(
+      (error: { stdout: string }) => ({ stdout: error.stdout }),
+    );
     expect(result.stdout).toBe("");
   }, 60_000);
 });
@@ -186,8 +229,18 @@ describe('S17.4 "Clients": a one-shot client cannot read a handle back', () => {
     const stdioServer = await stdioServerOfReadme();
     const oneShot = async (name: string, args: Record<string, unknown>) => {
       const client = new Client({ name: "one-shot", version: "1.0.0" });
-      await client.connect(new StdioClientTransport({ command: process.execPath, args: [stdioServer], cwd: project!.dir, env: cleanEnv as Record<string, string>, stderr: "ignore" }));
-      const result = (await client.callTool({ name, arguments: args })) as { structuredContent: Record<string, unknown> };
+      await client.connect(
+        new StdioClientTransport({
+          command: process.execPath,
+          args: [stdioServer],
+          cwd: project!.dir,
+          env: cleanEnv as Record<string, string>,
+          stderr: "ignore",
+        }),
+      );
+      const result = (await client.callTool({ name, arguments: args })) as {
+        structuredContent: Record<string, unknown>;
+      };
       await client.close();
       return result.structuredContent;
     };

@@ -17,7 +17,9 @@ const compare = (a: Version, b: Version) => a[0] - b[0] || a[1] - b[1] || a[2] -
 
 /** Whether `version` satisfies one `||` part of an engines range: comparators joined by spaces. */
 function satisfiesPart(version: Version, part: string): boolean {
-  const comparators = [...part.matchAll(/(>=|<=|>|<|\^|~|=)?\s*v?([0-9]+|[x*])(?:\.([0-9]+|[x*]))?(?:\.([0-9]+|[x*]))?/g)];
+  const comparators = [
+    ...part.matchAll(/(>=|<=|>|<|\^|~|=)?\s*v?([0-9]+|[x*])(?:\.([0-9]+|[x*]))?(?:\.([0-9]+|[x*]))?/g),
+  ];
   if (part.trim() === "" || part.trim() === "*") return true;
   return comparators.every(([, op = "", ...parts]) => {
     const given = parts.map((p) => (p === undefined || p === "x" || p === "*" ? undefined : Number(p)));
@@ -28,14 +30,19 @@ function satisfiesPart(version: Version, part: string): boolean {
       at === 0 ? [low[0] + 1, 0, 0] : at === 1 ? [low[0], low[1] + 1, 0] : [low[0], low[1], low[2] + 1];
     const cmp = compare(version, low);
     switch (op) {
-      case ">=": return cmp >= 0;
+      case ">=":
+        return cmp >= 0;
       case ">": // >20 is >=21.0.0, >20.1 is >=20.2.0, >20.1.2 is past 20.1.2
         if (given[1] === undefined) return compare(version, next(0)) >= 0;
         return given[2] === undefined ? compare(version, next(1)) >= 0 : cmp > 0;
-      case "<=": return cmp <= 0;
-      case "<": return cmp < 0;
-      case "^": return cmp >= 0 && compare(version, next(low[0] > 0 || given[1] === undefined ? 0 : 1)) < 0;
-      case "~": return cmp >= 0 && compare(version, next(given[1] === undefined ? 0 : 1)) < 0;
+      case "<=":
+        return cmp <= 0;
+      case "<":
+        return cmp < 0;
+      case "^":
+        return cmp >= 0 && compare(version, next(low[0] > 0 || given[1] === undefined ? 0 : 1)) < 0;
+      case "~":
+        return cmp >= 0 && compare(version, next(given[1] === undefined ? 0 : 1)) < 0;
       default: // a version, or a partial one (20, 20.x): every version it covers
         return cmp >= 0 && compare(version, next(given[1] === undefined ? 0 : given[2] === undefined ? 1 : 2)) < 0;
     }
@@ -50,7 +57,10 @@ const satisfies = (version: string, range: string) => {
 function refusing(version: string): string[] {
   return Object.entries(lock.packages)
     .filter(([path, meta]) => path !== "" && !meta.optional && !Array.isArray(meta.engines))
-    .filter(([, meta]) => meta.engines && !Array.isArray(meta.engines) && meta.engines.node && !satisfies(version, meta.engines.node))
+    .filter(
+      ([, meta]) =>
+        meta.engines && !Array.isArray(meta.engines) && meta.engines.node && !satisfies(version, meta.engines.node),
+    )
     .map(([path]) => path.replace(/^.*node_modules\//, ""))
     .sort();
 }

@@ -1,4 +1,5 @@
-// S17.4, S20.4 the page blocks of docs/runtimes.md run as written in Chromium: read from the page, bundled by Vite for the web
+// S17.4, S20.4 the page blocks of docs/runtimes.md run as written in Chromium: read from the page, bundled by Vite for
+// the web
 // (so the `browser` condition takes the page build) from a scratch project that installed the tarball, served
 // on loopback and opened in Debian's Chromium through Playwright. The WebMCP block sets up
 // @mcp-b/webmcp-polyfill and calls its tools itself; the in-page McpServer block calls its own client.
@@ -26,10 +27,16 @@ beforeAll(async () => {
   const files: Record<string, string> = {};
   for (const [name, code] of Object.entries(PAGES)) {
     files[`${name}.ts`] = code;
-    files[`${name}.html`] = `<!doctype html><html><body><script type="module" src="./${name}.ts"></script></body></html>`;
+    files[`${name}.html`] =
+      `<!doctype html><html><body><script type="module" src="./${name}.ts"></script></body></html>`;
   }
   project = await scratchProject(
-    { "@modelcontextprotocol/server": "2.4.0", "@modelcontextprotocol/client": "2.4.0", zod: "4.6.7", "@mcp-b/webmcp-polyfill": "5.1.0" },
+    {
+      "@modelcontextprotocol/server": "2.4.0",
+      "@modelcontextprotocol/client": "2.4.0",
+      zod: "4.6.7",
+      "@mcp-b/webmcp-polyfill": "5.1.0",
+    },
     files,
     "readme-page",
   );
@@ -38,7 +45,11 @@ beforeAll(async () => {
     root: dir,
     configFile: false,
     logLevel: "silent",
-    build: { outDir: "site", target: "es2022", rolldownOptions: { input: Object.keys(PAGES).map((name) => join(dir, `${name}.html`)) } },
+    build: {
+      outDir: "site",
+      target: "es2022",
+      rolldownOptions: { input: Object.keys(PAGES).map((name) => join(dir, `${name}.html`)) },
+    },
   });
   const site = join(dir, "site");
   const types: Record<string, string> = { ".html": "text/html", ".js": "text/javascript" };
@@ -47,7 +58,9 @@ beforeAll(async () => {
     const file = normalize(join(site, new URL(request.url!, "http://x").pathname));
     try {
       const body = file.startsWith(site) ? readFileSync(file) : undefined;
-      response.writeHead(body ? 200 : 404, { "content-type": types[extname(file)] ?? "application/octet-stream" }).end(body);
+      response
+        .writeHead(body ? 200 : 404, { "content-type": types[extname(file)] ?? "application/octet-stream" })
+        .end(body);
     } catch {
       response.writeHead(404).end();
     }
@@ -81,7 +94,9 @@ async function openPage(name: string, until: number): Promise<{ logs: unknown[];
   await Promise.race([done, new Promise((resolve) => setTimeout(resolve, 15_000))]);
   const scripts = await page.$$eval("script[src]", (nodes) => nodes.map((node) => (node as HTMLScriptElement).src));
   await page.close();
-  const bundle = scripts.map((src) => readFileSync(join(project!.dir, "site", new URL(src).pathname)).toString()).join("\n");
+  const bundle = scripts
+    .map((src) => readFileSync(join(project!.dir, "site", new URL(src).pathname)).toString())
+    .join("\n");
   return { logs, errors, bundle };
 }
 
@@ -98,6 +113,8 @@ describe("S17.4 the Runtimes page's page blocks in Chromium, from the installed 
   it("the in-page McpServer folds for its in-memory client and reads the last rows back", async () => {
     const { logs, errors } = await openPage("mcp-in-page", 1);
     expect(errors).toEqual([]);
-    expect(logs).toEqual([{ path: "$.rows", value: [195, 196, 197, 198, 199].map((i) => ({ id: `T-${i}` })), total: 200, offset: 195 }]);
+    expect(logs).toEqual([
+      { path: "$.rows", value: [195, 196, 197, 198, 199].map((i) => ({ id: `T-${i}` })), total: 200, offset: 195 },
+    ]);
   }, 30_000);
 });

@@ -26,7 +26,8 @@ const RUNNERS: Record<string, string> = {
   "docs/frontmcp.md › Install#0": "here (packages checked; the FrontMCP test project installs them with their pins)",
   "docs/frontmcp.md › The reference's example#0": "frontmcp/frontmcp.test.ts",
   "docs/getting-started.md › An HTTP server#0": "docs/examples.test.ts, docs/readme-fragments.test.ts",
-  "docs/getting-started.md › Clients: the MCP Inspector and one-shot CLIs#0": "here (checked against the HTTP example; the Inspector needs a download)",
+  "docs/getting-started.md › Clients: the MCP Inspector and one-shot CLIs#0":
+    "here (checked against the HTTP example; the Inspector needs a download)",
   "docs/getting-started.md › Who owns a call#0": "docs/readme-fragments.test.ts",
   "docs/model.md › What the model receives#0": "docs/readme-fragments.test.ts",
   "docs/model.md › Reading it back, by example#0": "docs/readme-exchanges.test.ts",
@@ -35,15 +36,19 @@ const RUNNERS: Record<string, string> = {
   "docs/finding.md › What a search answers#0": "docs/readme-exchanges.test.ts",
   "docs/finding.md › Counting without reading: aggregates#0": "docs/readme-exchanges.test.ts",
   "docs/references.md › Passing a folded answer to another tool#0": "docs/readme-fragments.test.ts",
-  "docs/runtimes.md › On Cloudflare Workers and other edge runtimes#0": "runtimes/workers.test.ts, docs/readme-fragments.test.ts",
+  "docs/runtimes.md › On Cloudflare Workers and other edge runtimes#0":
+    "runtimes/workers.test.ts, docs/readme-fragments.test.ts",
   "docs/runtimes.md › On Cloudflare Workers and other edge runtimes#1": "runtimes/workers.test.ts",
-  "docs/runtimes.md › In web pages (WebMCP and the playground)#0": "docs/readme-page.test.ts, docs/readme-fragments.test.ts",
-  "docs/runtimes.md › In web pages (WebMCP and the playground)#1": "docs/readme-page.test.ts, docs/readme-fragments.test.ts",
+  "docs/runtimes.md › In web pages (WebMCP and the playground)#0":
+    "docs/readme-page.test.ts, docs/readme-fragments.test.ts",
+  "docs/runtimes.md › In web pages (WebMCP and the playground)#1":
+    "docs/readme-page.test.ts, docs/readme-fragments.test.ts",
   "docs/api.md › Options#0": "docs/readme-fragments.test.ts",
   "docs/api.md › Errors#0": "docs/readme-fragments.test.ts",
   "docs/viewer.md › Turning it on#0": "docs/viewer-page.test.ts",
   "docs/viewer.md › Turning it on#1": "docs/viewer-page.test.ts",
-  "docs/viewer.md › Try it on this machine#0": "here (commands checked; e2e/host-page.spec.ts runs the page against the demo)",
+  "docs/viewer.md › Try it on this machine#0":
+    "here (commands checked; e2e/host-page.spec.ts runs the page against the demo)",
   "docs/performance.md › Performance#0": "here (commands checked; bench/smoke.test.ts runs the bench)",
   "docs/design.md › The two flows#0": "here (a drawing, no language: nothing to run)",
   "docs/design.md › The folders#0": "here (a drawing, no language: nothing to run)",
@@ -52,8 +57,14 @@ const RUNNERS: Record<string, string> = {
 describe("S17.4, S20.4 every block of the README and the docs pages has a runner", () => {
   it("lists every block, and no block that is gone", () => {
     const blocks = docBlocks().map((block) => nameOf(block.file, block.heading, block.index));
-    expect(blocks.filter((name) => !(name in RUNNERS)), "blocks without a runner: add one").toEqual([]);
-    expect(Object.keys(RUNNERS).filter((name) => !blocks.includes(name)), "runners of blocks no longer there").toEqual([]);
+    expect(
+      blocks.filter((name) => !(name in RUNNERS)),
+      "blocks without a runner: add one",
+    ).toEqual([]);
+    expect(
+      Object.keys(RUNNERS).filter((name) => !blocks.includes(name)),
+      "runners of blocks no longer there",
+    ).toEqual([]);
   });
 
   it("the runner files named extract their block from its file", () => {
@@ -62,7 +73,9 @@ describe("S17.4, S20.4 every block of the README and the docs pages has a runner
       const heading = rest.slice(0, rest.lastIndexOf("#"));
       for (const test of where.startsWith("here") ? [] : where.split(", ")) {
         const code = readFileSync(join(root, "test", test), "utf8");
-        expect(code.includes(JSON.stringify(heading)) || code.includes("HEADING"), `${test} runs "${heading}"`).toBe(true);
+        expect(code.includes(JSON.stringify(heading)) || code.includes("HEADING"), `${test} runs "${heading}"`).toBe(
+          true,
+        );
         expect(code.includes(JSON.stringify(file)) || code.includes("PAGE"), `${test} reads ${file}`).toBe(true);
         expect(code).toMatch(/docBlock\(|blocksOf\(/);
       }
@@ -70,7 +83,9 @@ describe("S17.4, S20.4 every block of the README and the docs pages has a runner
   });
 
   it("the drawings are the only blocks without a language", () => {
-    const bare = docBlocks().filter((block) => block.lang === "").map((block) => nameOf(block.file, block.heading, block.index));
+    const bare = docBlocks()
+      .filter((block) => block.lang === "")
+      .map((block) => nameOf(block.file, block.heading, block.index));
     expect(bare).toEqual(Object.keys(RUNNERS).filter((name) => RUNNERS[name]!.includes("a drawing")));
   });
 });
@@ -80,7 +95,12 @@ const commands = (block: string) =>
   block
     .replace(/\\\n\s*/g, " ")
     .split("\n")
-    .map((line) => line.replace(/\s+#.*$/, "").replace(/^#.*$/, "").trim())
+    .map((line) =>
+      line
+        .replace(/\s+#.*$/, "")
+        .replace(/^#.*$/, "")
+        .trim(),
+    )
     .filter(Boolean)
     .flatMap((line) => line.split("&&").map((part) => part.trim()));
 
@@ -98,7 +118,8 @@ describe("S17.4 the shell blocks name what exists", () => {
         const file = /^bash (\S+)/.exec(line);
         if (file) expect(existsSync(join(root, file[1]!)), `${block.file}: ${line}`).toBe(true);
         const install = /^npm install (?:-D )?([^/.][^]*)$/.exec(line);
-        if (install) for (const name of install[1]!.split(/\s+/)) expect(known, `${block.file}: ${line}`).toContain(name);
+        if (install)
+          for (const name of install[1]!.split(/\s+/)) expect(known, `${block.file}: ${line}`).toContain(name);
       }
     }
   });
@@ -108,7 +129,9 @@ describe("S17.4 the shell blocks name what exists", () => {
     expect(steps.slice(0, 2)).toEqual(["npm install", "npm start"]);
     expect(steps.slice(2)).toEqual(["bash scripts/install-system-deps.sh", "npm install", "npm test"]);
     const readme = readFileSync(join(root, "README.md"), "utf8");
-    expect(readme.slice(readme.indexOf("## Quick start"))).toMatch(/`npm start` keeps running until you stop it with Ctrl-C/);
+    expect(readme.slice(readme.indexOf("## Quick start"))).toMatch(
+      /`npm start` keeps running until you stop it with Ctrl-C/,
+    );
   });
 
   it("the clone steps: the repository's URL, npm ci before npm pack (prepack builds with the dev tools)", () => {

@@ -20,12 +20,28 @@ describe("docs/viewer.md › Turning it on", () => {
     mkdirSync(dir, { recursive: true });
     const file = join(dir, "viewer-stdio-server.ts");
     writeFileSync(file, docBlock(PAGE, HEADING, 0));
-    const client = new Client({ name: "viewer-page-test", version: "1.0.0" }, { capabilities: { extensions: { "io.modelcontextprotocol/ui": { mimeTypes: ["text/html;profile=mcp-app"] } } } as never });
-    await client.connect(new StdioClientTransport({ command: process.execPath, args: ["--import", "tsx", file], cwd: root, stderr: "pipe" }));
+    const client = new Client(
+      { name: "viewer-page-test", version: "1.0.0" },
+      {
+        capabilities: {
+          extensions: { "io.modelcontextprotocol/ui": { mimeTypes: ["text/html;profile=mcp-app"] } },
+        } as never,
+      },
+    );
+    await client.connect(
+      new StdioClientTransport({
+        command: process.execPath,
+        args: ["--import", "tsx", file],
+        cwd: root,
+        stderr: "pipe",
+      }),
+    );
     try {
       const { tools } = await client.listTools();
       const tickets = tools.find((tool) => tool.name === "tickets");
-      expect((tickets?._meta as { ui?: { resourceUri?: string } } | undefined)?.ui?.resourceUri).toBe("ui://result-handles/viewer");
+      expect((tickets?._meta as { ui?: { resourceUri?: string } } | undefined)?.ui?.resourceUri).toBe(
+        "ui://result-handles/viewer",
+      );
       const view = tools.find((tool) => tool.name === "result_view");
       expect((view?._meta as { ui?: { visibility?: string[] } } | undefined)?.ui?.visibility).toEqual(["app"]);
       const page = await client.readResource({ uri: "ui://result-handles/viewer" });

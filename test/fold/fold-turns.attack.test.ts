@@ -8,11 +8,16 @@ import { serializeAnswer, serializeAnswerInTurns } from "../../src/records/forma
 import { watchStalls } from "../helpers/attack-bench.js";
 
 const owner = { session: "session-turns-3a9c", caller: "alice@example.test" };
-const plugin = ResultHandlesPlugin.init({ thresholdBytes: 16_384, storage: { type: "memory", memory: { maxBytes: 1_000_000_000 } } });
+const plugin = ResultHandlesPlugin.init({
+  thresholdBytes: 16_384,
+  storage: { type: "memory", memory: { maxBytes: 1_000_000_000 } },
+});
 afterAll(() => plugin.onShutdown());
 
 function rows(count: number) {
-  return { rows: Array.from({ length: count }, (_, id) => ({ id, title: `row ${id}`, note: "n".repeat(40 + (id % 9)) })) };
+  return {
+    rows: Array.from({ length: count }, (_, id) => ({ id, title: `row ${id}`, note: "n".repeat(40 + (id % 9)) })),
+  };
 }
 function wide(keys: number) {
   const object: Record<string, string> = {};
@@ -29,10 +34,18 @@ describe("S21.4 a large answer's fold takes turns with other work", () => {
   for (const [name, make] of shapes) {
     it(`${name}: the event loop is held for well under the fold, and the answer reads back whole`, async () => {
       const value = make();
-      await foldToolResult(plugin, { toolName: "warm-up", result: { structuredContent: { value: "x".repeat(20_000) } }, owner }); // the store is open
+      await foldToolResult(plugin, {
+        toolName: "warm-up",
+        result: { structuredContent: { value: "x".repeat(20_000) } },
+        owner,
+      }); // the store is open
       const stalls = watchStalls();
       const started = performance.now();
-      const folded = await foldToolResult(plugin, { toolName: "big", result: { structuredContent: value as Record<string, unknown> }, owner });
+      const folded = await foldToolResult(plugin, {
+        toolName: "big",
+        result: { structuredContent: value as Record<string, unknown> },
+        owner,
+      });
       const ms = performance.now() - started;
       const held = stalls.stop();
       console.log(`S21.4 fold of ${name}: ${ms.toFixed(0)} ms, the event loop held at most ${held.toFixed(0)} ms`);
@@ -43,7 +56,8 @@ describe("S21.4 a large answer's fold takes turns with other work", () => {
   }
 
   it("in turns or in one go, the serialisation is the same bytes and layout", async () => {
-    const value = { first: rows(300_000).rows, text: "é".repeat(3_000_000), wide: wide(200_000), last: rows(100_000) }; // about 150 ms of writing
+    // about 150 ms of writing
+    const value = { first: rows(300_000).rows, text: "é".repeat(3_000_000), wide: wide(200_000), last: rows(100_000) };
     const whole = serializeAnswer(value, { pieceBytes: 64 * 1024 });
     const stalls = watchStalls();
     const started = performance.now();
@@ -53,7 +67,9 @@ describe("S21.4 a large answer's fold takes turns with other work", () => {
     expect(turned.text).toBe(whole.text);
     expect(turned.text).toBe(JSON.stringify(value));
     expect([turned.lists, turned.strings, turned.objects]).toEqual([whole.lists, whole.strings, whole.objects]);
-    expect(turned.pieces.map((piece) => piece.bytes.byteLength)).toEqual(whole.pieces.map((piece) => piece.bytes.byteLength));
+    expect(turned.pieces.map((piece) => piece.bytes.byteLength)).toEqual(
+      whole.pieces.map((piece) => piece.bytes.byteLength),
+    );
     expect(SERIALISE_HOLD_MS).toBeLessThanOrEqual(50);
   });
 });

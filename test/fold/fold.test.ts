@@ -1,6 +1,13 @@
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
-import { RESULT_HANDLE_META_KEY, ResultHandlesPlugin, foldToolResult, foldedAnswerSchema, type FoldInput, type ToolResult } from "mcp-result-handles";
+import {
+  RESULT_HANDLE_META_KEY,
+  ResultHandlesPlugin,
+  foldToolResult,
+  foldedAnswerSchema,
+  type FoldInput,
+  type ToolResult,
+} from "mcp-result-handles";
 import { brokenStorage, hangs, pluginOver, rejects } from "../helpers/storage-double.js";
 
 const alice = { session: "s-1", caller: "alice" };
@@ -36,9 +43,13 @@ describe("S5 the folded answer", () => {
     const hint = result.content![1]!.text!;
     const bytes = new TextEncoder().encode(JSON.stringify(rows(200))).byteLength;
     for (const part of ["result_query", folded.handle, String(bytes), "600 seconds"]) expect(hint).toContain(part);
-    const example = JSON.parse(hint.slice(hint.indexOf("{"), hint.indexOf("}") + 1)); // the first example call (S18.1 adds more)
+    // the first example call (S18.1 adds more)
+    const example = JSON.parse(hint.slice(hint.indexOf("{"), hint.indexOf("}") + 1));
     expect(example).toEqual({ handle: folded.handle, path: "$.rows", limit: 20 });
-    expect(result._meta).toEqual({ "other/key": 1, [RESULT_HANDLE_META_KEY]: { handle: folded.handle, bytes, ttlSeconds: 600 } });
+    expect(result._meta).toEqual({
+      "other/key": 1,
+      [RESULT_HANDLE_META_KEY]: { handle: folded.handle, bytes, ttlSeconds: 600 },
+    });
     expect(await (await instance.store()).read(folded.handle, alice)).toEqual({ value: rows(200) });
   });
 
@@ -55,7 +66,9 @@ describe("S5 the folded answer", () => {
   });
 
   it("S5.4 the folded structuredContent is at most half the threshold", async () => {
-    const { result } = await fold({ result: structured({ rows: Array.from({ length: 300 }, (_, i) => ({ id: i, body: "b".repeat(900) })) }) });
+    const { result } = await fold({
+      result: structured({ rows: Array.from({ length: 300 }, (_, i) => ({ id: i, body: "b".repeat(900) })) }),
+    });
     expect(new TextEncoder().encode(JSON.stringify(result.structuredContent)).byteLength).toBeLessThanOrEqual(2048);
   });
 });
@@ -74,13 +87,26 @@ describe("S4 when an answer folds", () => {
   it("S4.2 folds structuredContent alone, or with one text repeating it in any key order", async () => {
     const value = rows(200);
     expect(isFolded((await fold({ result: { structuredContent: value } })).result)).toBe(true);
-    const reordered = { content: [{ type: "text", text: JSON.stringify({ rows: value.rows.map(({ title, id }) => ({ title, id })) }) }], structuredContent: value };
+    const reordered = {
+      content: [{ type: "text", text: JSON.stringify({ rows: value.rows.map(({ title, id }) => ({ title, id })) }) }],
+      structuredContent: value,
+    };
     expect(isFolded((await fold({ result: reordered })).result)).toBe(true);
-    for (const text of [JSON.stringify(value, null, 2), JSON.stringify(value, null, "\t"), JSON.stringify(value, null, 1).replaceAll("\n", "\r\n")]) {
-      expect(isFolded((await fold({ result: { content: [{ type: "text", text }], structuredContent: value } })).result)).toBe(true);
+    for (const text of [
+      JSON.stringify(value, null, 2),
+      JSON.stringify(value, null, "\t"),
+      JSON.stringify(value, null, 1).replaceAll("\n", "\r\n"),
+    ]) {
+      expect(
+        isFolded((await fold({ result: { content: [{ type: "text", text }], structuredContent: value } })).result),
+      ).toBe(true);
     }
     const oneOff = JSON.stringify(value).replace('"id":"T-7"', '"id":"T-8"');
-    expect(isFolded((await fold({ result: { content: [{ type: "text", text: oneOff }], structuredContent: value } })).result)).toBe(false);
+    expect(
+      isFolded(
+        (await fold({ result: { content: [{ type: "text", text: oneOff }], structuredContent: value } })).result,
+      ),
+    ).toBe(false);
   });
 
   it.each<[string, ToolResult]>([
@@ -88,8 +114,19 @@ describe("S4 when an answer folds", () => {
     ["audio", { content: [{ type: "audio", data: "A".repeat(9000), mimeType: "audio/wav" }] }],
     ["a resource", { content: [{ type: "resource", resource: { uri: "x:1", text: "y".repeat(9000) } }] }],
     ["a resource link", { content: [{ type: "resource_link", uri: "x:1", name: "y".repeat(9000) }] }],
-    ["two texts", { content: [{ type: "text", text: "a".repeat(5000) }, { type: "text", text: "b" }] }],
-    ["a text that says something else", { content: [{ type: "text", text: "Here are the rows" }], structuredContent: rows(200) }],
+    [
+      "two texts",
+      {
+        content: [
+          { type: "text", text: "a".repeat(5000) },
+          { type: "text", text: "b" },
+        ],
+      },
+    ],
+    [
+      "a text that says something else",
+      { content: [{ type: "text", text: "Here are the rows" }], structuredContent: rows(200) },
+    ],
     ["an error", { content: [{ type: "text", text: "e".repeat(9000) }], isError: true }],
   ])("S4.2 sends %s as it is", async (_, original) => {
     const { result } = await fold({ result: original });
@@ -98,7 +135,11 @@ describe("S4 when an answer folds", () => {
 
   it("S4.2 sends a widget tool's answer as it is", async () => {
     const original = structured(rows(200));
-    for (const toolMeta of [{ ui: { resourceUri: "ui://w" } }, { "ui/resourceUri": "ui://w" }, { "openai/outputTemplate": "ui://w" }]) {
+    for (const toolMeta of [
+      { ui: { resourceUri: "ui://w" } },
+      { "ui/resourceUri": "ui://w" },
+      { "openai/outputTemplate": "ui://w" },
+    ]) {
       expect((await fold({ result: original, toolMeta })).result).toBe(original);
     }
   });
@@ -127,18 +168,30 @@ describe("S4 when an answer folds", () => {
     const { result } = await fold({ result: original, request: { id: 7 } }, { foldPolicy: policy });
     expect(result).toBe(original);
     const bytes = new TextEncoder().encode(JSON.stringify(rows(200))).byteLength;
-    expect(seen).toEqual([{ tool: "report", answer: rows(200), context: { bytes, fullName: "report", request: { id: 7 } } }]);
+    expect(seen).toEqual([
+      { tool: "report", answer: rows(200), context: { bytes, fullName: "report", request: { id: 7 } } },
+    ]);
   });
 
   it("S4.5 a foldPolicy that throws leaves the answer whole, with a warning", async () => {
     const original = structured(rows(200));
-    const { result, warnings } = await fold({ result: original }, { foldPolicy: () => { throw new Error("policy bug"); } });
+    const { result, warnings } = await fold(
+      { result: original },
+      {
+        foldPolicy: () => {
+          throw new Error("policy bug");
+        },
+      },
+    );
     expect(result).toBe(original);
     expect(warnings.join()).toContain("policy bug");
   });
 
   it("S4.6 folds when the output schema admits the folded form", async () => {
-    const outputSchema = z.union([z.object({ rows: z.array(z.object({ id: z.string(), title: z.string() })) }), foldedAnswerSchema]);
+    const outputSchema = z.union([
+      z.object({ rows: z.array(z.object({ id: z.string(), title: z.string() })) }),
+      foldedAnswerSchema,
+    ]);
     const { result, warnings } = await fold({ result: structured(rows(200)), outputSchema });
     expect(isFolded(result)).toBe(true);
     expect(outputSchema.safeParse(result.structuredContent).success).toBe(true);
@@ -150,7 +203,9 @@ describe("S4 when an answer folds", () => {
     const outputSchema = z.object({ rows: z.array(z.unknown()) });
     const original = structured(rows(200));
     for (let i = 0; i < 3; i++) {
-      expect(await foldToolResult(instance, { toolName: "report", result: original, outputSchema, owner: alice })).toBe(original);
+      expect(await foldToolResult(instance, { toolName: "report", result: original, outputSchema, owner: alice })).toBe(
+        original,
+      );
     }
     await foldToolResult(instance, { toolName: "other", result: original, outputSchema, owner: alice });
     expect(warnings).toHaveLength(2);
@@ -163,7 +218,10 @@ describe("S4 when an answer folds", () => {
       [rejects("disk full"), "disk full"],
       [hangs, "longer than 50 ms"],
     ] as const) {
-      const { plugin: instance, warnings } = pluginOver(brokenStorage({ set }), { thresholdBytes: 4096, storage: { type: "memory", timeoutMs: 50 } });
+      const { plugin: instance, warnings } = pluginOver(brokenStorage({ set }), {
+        thresholdBytes: 4096,
+        storage: { type: "memory", timeoutMs: 50 },
+      });
       const original = structured(rows(200));
       const started = Date.now();
       expect(await foldToolResult(instance, { toolName: "report", result: original, owner: alice })).toBe(original);

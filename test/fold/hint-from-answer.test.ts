@@ -41,8 +41,14 @@ export function hintCalls(hint: string): Record<string, unknown>[] {
 
 const hintOf = (result: Result) => result.content![1]!.text!;
 
-/** The hint's calls, each made: every one answers (no refusal), and a filter or search finds at least one node or hit. */
-async function checkHint(call: (args: Record<string, unknown>) => Promise<Result>, hint: string, handle: string): Promise<{ filter?: string; search?: string }> {
+/**
+ * The hint's calls, each made: every one answers (no refusal), and a filter or search finds at least one node or hit.
+ */
+async function checkHint(
+  call: (args: Record<string, unknown>) => Promise<Result>,
+  hint: string,
+  handle: string,
+): Promise<{ filter?: string; search?: string }> {
   const calls = hintCalls(hint);
   expect(calls.length, hint).toBeGreaterThanOrEqual(1);
   const seen: { filter?: string; search?: string } = {};
@@ -80,7 +86,11 @@ describe("S18.1 the demo's hints, over HTTP (SDK v2 and v1 clients)", () => {
   };
   const v1 = async () => {
     const client = new V1Client({ name: "hint-v1", version: "1.0.0" });
-    await client.connect(new V1HttpClientTransport(new URL(demo.url), { requestInit: { headers: { Authorization: "Bearer demo-alice" } } }));
+    await client.connect(
+      new V1HttpClientTransport(new URL(demo.url), {
+        requestInit: { headers: { Authorization: "Bearer demo-alice" } },
+      }),
+    );
     await client.listTools(); // the v1 client checks structuredContent against what it listed
     clients.push(client);
     return client as AnyClient;
@@ -94,7 +104,8 @@ describe("S18.1 the demo's hints, over HTTP (SDK v2 and v1 clients)", () => {
     beforeAll(async () => {
       client = await open();
     });
-    const call = async (args: Record<string, unknown>) => (await client.callTool({ name: "result_query", arguments: args })) as Result;
+    const call = async (args: Record<string, unknown>) =>
+      (await client.callTool({ name: "result_query", arguments: args })) as Result;
     const fold = async (tool: string, args: Record<string, unknown> = {}) => {
       const result = (await client.callTool({ name: tool, arguments: args })) as Result;
       return { hint: hintOf(result), handle: (result.structuredContent as { handle: string }).handle, result };
@@ -110,7 +121,10 @@ describe("S18.1 the demo's hints, over HTTP (SDK v2 and v1 clients)", () => {
 
     it("orders: the filter names $.orders (not $.rows); the search a status other than the filter's", async () => {
       const { hint, handle } = await fold("orders");
-      expect(await checkHint(call, hint, handle)).toEqual({ filter: "$.orders[?@.status == 'open']", search: "shipped" });
+      expect(await checkHint(call, hint, handle)).toEqual({
+        filter: "$.orders[?@.status == 'open']",
+        search: "shipped",
+      });
     });
 
     it("server_log: a string, so no filter; a word of its text; offset and limit count characters", async () => {
@@ -128,22 +142,51 @@ describe("S18.1 the demo's hints, over HTTP (SDK v2 and v1 clients)", () => {
 
 /** Keys with quotes, backslashes, dots, spaces and non-ASCII letters, or plain ones. */
 const key = fc.oneof(
-  fc.constantFrom("id", "status", "name", "owner", "a.b", "x'y", 'q"r', "back\\slash", "ünï", "名前", "with space", "$dollar", "__proto__", "0"),
+  fc.constantFrom(
+    "id",
+    "status",
+    "name",
+    "owner",
+    "a.b",
+    "x'y",
+    'q"r',
+    "back\\slash",
+    "ünï",
+    "名前",
+    "with space",
+    "$dollar",
+    "__proto__",
+    "0",
+  ),
   fc.string({ unit: "grapheme", minLength: 1, maxLength: 8 }),
 );
 const word = fc.constantFrom("printer", "Timeout", "délai", "ошибка", "打印机", "ok", "x", "42", "naïve café");
 const text = fc.array(word, { minLength: 1, maxLength: 4 }).map((words) => words.join(" "));
-const scalar = fc.oneof(text, fc.integer({ min: -1000, max: 1000 }), fc.double({ noNaN: true, noDefaultInfinity: true }), fc.boolean(), fc.constant(null));
+const scalar = fc.oneof(
+  text,
+  fc.integer({ min: -1000, max: 1000 }),
+  fc.double({ noNaN: true, noDefaultInfinity: true }),
+  fc.boolean(),
+  fc.constant(null),
+);
 const leaf = fc.oneof(scalar, fc.constant([]), fc.array(scalar, { maxLength: 3 }));
 /** A list of objects sharing some keys, so a value appears in two items now and then. */
 const items = fc
-  .tuple(fc.uniqueArray(key, { minLength: 1, maxLength: 5 }), fc.integer({ min: 25, max: 60 }), fc.array(leaf, { minLength: 4, maxLength: 12 }))
-  .map(([keys, n, values]) => Array.from({ length: n }, (_, i) => Object.fromEntries(keys.map((k, j) => [k, values[(i * (j + 1) + j) % values.length]]))));
+  .tuple(
+    fc.uniqueArray(key, { minLength: 1, maxLength: 5 }),
+    fc.integer({ min: 25, max: 60 }),
+    fc.array(leaf, { minLength: 4, maxLength: 12 }),
+  )
+  .map(([keys, n, values]) =>
+    Array.from({ length: n }, (_, i) =>
+      Object.fromEntries(keys.map((k, j) => [k, values[(i * (j + 1) + j) % values.length]])),
+    ),
+  );
 /** The list at any depth: under a few levels of objects (each with other members), at the root, or none. */
 const answer = fc.oneof(
-  fc.tuple(fc.array(key, { minLength: 0, maxLength: 3 }), items, fc.dictionary(key, leaf, { maxKeys: 3 })).map(([path, list, beside]) =>
-    path.reduceRight<unknown>((inner, name) => ({ ...beside, [name]: inner }), list),
-  ),
+  fc
+    .tuple(fc.array(key, { minLength: 0, maxLength: 3 }), items, fc.dictionary(key, leaf, { maxKeys: 3 }))
+    .map(([path, list, beside]) => path.reduceRight<unknown>((inner, name) => ({ ...beside, [name]: inner }), list)),
   items,
   fc.array(fc.integer(), { minLength: 300, maxLength: 400 }), // no list of objects: no filter
   fc.array(text, { minLength: 60, maxLength: 90 }).map((lines) => lines.join("\n")), // a string answer
@@ -172,8 +215,14 @@ describe("S18.1 seeded random answers: every example call answers, every filter 
         if (seen.search) searches++;
         if (typeof value === "string") expect(hintOf(result)).toContain("offset and limit count characters");
         const hasObjects = (function find(v: unknown, depth: number): boolean {
-          if (Array.isArray(v)) return v.some((item) => item !== null && typeof item === "object" && !Array.isArray(item));
-          return depth < 8 && v !== null && typeof v === "object" && Object.values(v).some((member) => find(member, depth + 1));
+          if (Array.isArray(v))
+            return v.some((item) => item !== null && typeof item === "object" && !Array.isArray(item));
+          return (
+            depth < 8 &&
+            v !== null &&
+            typeof v === "object" &&
+            Object.values(v).some((member) => find(member, depth + 1))
+          );
         })(value, 0);
         if (!hasObjects) expect(seen.filter, "no list of objects, no filter").toBeUndefined();
       }),

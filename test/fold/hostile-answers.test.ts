@@ -23,33 +23,40 @@ const answers: [string, () => Record<string, unknown> | unknown[]][] = [
 ];
 
 describe("S4.8 answers of any shape fold in linear time", () => {
-  it.each(answers)("folds %s well under a second, within half the threshold (S5.4), and reads it back", async (_, make) => {
-    const value = make();
-    const json = JSON.stringify(value);
-    // The usual MCP answer: a text repeating structuredContent (a list goes in the text alone).
-    const original: ToolResult = Array.isArray(value)
-      ? { content: [{ type: "text", text: json }] }
-      : { content: [{ type: "text", text: json }], structuredContent: value };
-    const { instance, warnings } = plugin();
-    const started = performance.now();
-    const result = await foldToolResult(instance, { toolName: "hostile", result: original, owner: alice });
-    const elapsed = performance.now() - started;
+  it.each(answers)(
+    "folds %s well under a second, within half the threshold (S5.4), and reads it back",
+    async (_, make) => {
+      const value = make();
+      const json = JSON.stringify(value);
+      // The usual MCP answer: a text repeating structuredContent (a list goes in the text alone).
+      const original: ToolResult = Array.isArray(value)
+        ? { content: [{ type: "text", text: json }] }
+        : { content: [{ type: "text", text: json }], structuredContent: value };
+      const { instance, warnings } = plugin();
+      const started = performance.now();
+      const result = await foldToolResult(instance, { toolName: "hostile", result: original, owner: alice });
+      const elapsed = performance.now() - started;
 
-    expect(warnings).toEqual([]);
-    expect(isFolded(result)).toBe(true);
-    expect(utf8(JSON.stringify(result.structuredContent))).toBeLessThanOrEqual(THRESHOLD / 2);
-    expect(result._meta![RESULT_HANDLE_META_KEY]).toMatchObject({ bytes: utf8(json) });
-    // A guard against the quadratic fold of before (seconds); the speed itself is measured by `npm run bench`.
-    expect(elapsed).toBeLessThan(1000);
-    const { handle } = result.structuredContent as { handle: string };
-    const stored = await (await instance.store()).read(handle, alice);
-    expect(JSON.stringify(stored!.value)).toBe(json);
-    await instance.onShutdown();
-  });
+      expect(warnings).toEqual([]);
+      expect(isFolded(result)).toBe(true);
+      expect(utf8(JSON.stringify(result.structuredContent))).toBeLessThanOrEqual(THRESHOLD / 2);
+      expect(result._meta![RESULT_HANDLE_META_KEY]).toMatchObject({ bytes: utf8(json) });
+      // A guard against the quadratic fold of before (seconds); the speed itself is measured by `npm run bench`.
+      expect(elapsed).toBeLessThan(1000);
+      const { handle } = result.structuredContent as { handle: string };
+      const stored = await (await instance.store()).read(handle, alice);
+      expect(JSON.stringify(stored!.value)).toBe(json);
+      await instance.onShutdown();
+    },
+  );
 
   it("shows the start of a deep answer in the preview, not only an empty container", async () => {
     const { instance } = plugin();
-    const result = await foldToolResult(instance, { toolName: "deep", result: { structuredContent: deepObject(3000) }, owner: alice });
+    const result = await foldToolResult(instance, {
+      toolName: "deep",
+      result: { structuredContent: deepObject(3000) },
+      owner: alice,
+    });
     const { preview } = result.structuredContent as { preview: { level: number; child: { level: number } } };
     expect(preview.level).toBe(0);
     expect(preview.child.level).toBe(1);
@@ -59,7 +66,8 @@ describe("S4.8 answers of any shape fold in linear time", () => {
   it("folds a text repeating a 3000-deep structuredContent in another key order (no recursion in the comparison)", async () => {
     const value = deepObject(3000);
     let reversed: Record<string, unknown> | null = null;
-    for (let level = 2999; level >= 0; level--) reversed = { child: reversed, note: "n".repeat(100), name: `node ${level}`, level };
+    for (let level = 2999; level >= 0; level--)
+      reversed = { child: reversed, note: "n".repeat(100), name: `node ${level}`, level };
     const reordered = JSON.stringify(reversed);
     expect(reordered).not.toBe(JSON.stringify(value));
     const { instance, warnings } = plugin();
@@ -83,7 +91,8 @@ describe("S4.7 a fold never fails the call", () => {
   /** A page served over plain http has `crypto.getRandomValues` but neither `randomUUID` nor `subtle`. */
   function insecurePageCrypto(keep: "nothing" | "randomUUID" | "only randomUUID") {
     const real = globalThis.crypto;
-    const limited: Partial<Crypto> = keep === "only randomUUID" ? {} : { getRandomValues: real.getRandomValues.bind(real) };
+    const limited: Partial<Crypto> =
+      keep === "only randomUUID" ? {} : { getRandomValues: real.getRandomValues.bind(real) };
     if (keep !== "nothing") limited.randomUUID = real.randomUUID.bind(real);
     Object.defineProperty(globalThis, "crypto", { value: limited, configurable: true, writable: true });
   }
@@ -110,7 +119,11 @@ describe("S4.7 a fold never fails the call", () => {
     const { instance, warnings } = plugin();
     await instance.store();
     insecurePageCrypto("randomUUID");
-    const result = await foldToolResult(instance, { toolName: "rows", result: { structuredContent: wideRows(100) }, owner: alice });
+    const result = await foldToolResult(instance, {
+      toolName: "rows",
+      result: { structuredContent: wideRows(100) },
+      owner: alice,
+    });
     Object.defineProperty(globalThis, "crypto", cryptoDescriptor);
     expect(isFolded(result)).toBe(true);
     expect(warnings).toEqual([]);
@@ -168,7 +181,10 @@ describe("S4.8 the answer is serialised once", () => {
       const result = await foldToolResult(instance, { toolName: "rows", result: original, owner: alice });
       expect(isFolded(result)).toBe(true);
       // Once: the store serialises big lists in batches (S8.5), so count characters written, not calls.
-      const written = stringify.mock.results.reduce((sum, { value: json }) => sum + (typeof json === "string" ? json.length : 0), 0);
+      const written = stringify.mock.results.reduce(
+        (sum, { value: json }) => sum + (typeof json === "string" ? json.length : 0),
+        0,
+      );
       const once = original.content![0]!.text!.length;
       expect(written).toBeGreaterThanOrEqual(once);
       expect(written).toBeLessThan(1.5 * once);
@@ -183,21 +199,36 @@ describe("S4.8 the answer is serialised once", () => {
     const { instance } = plugin();
     await instance.store();
     const pretty = JSON.stringify(value, null, 2);
-    for (const text of [pretty, JSON.stringify(value, null, 4), JSON.stringify(value, null, "\t"), pretty.replaceAll("\n", "\r\n")]) {
+    for (const text of [
+      pretty,
+      JSON.stringify(value, null, 4),
+      JSON.stringify(value, null, "\t"),
+      pretty.replaceAll("\n", "\r\n"),
+    ]) {
       const original: ToolResult = { content: [{ type: "text", text }], structuredContent: value };
       const stringify = vi.spyOn(JSON, "stringify"); // observes only
       try {
-        expect(isFolded(await foldToolResult(instance, { toolName: "rows", result: original, owner: alice }))).toBe(true);
+        expect(isFolded(await foldToolResult(instance, { toolName: "rows", result: original, owner: alice }))).toBe(
+          true,
+        );
         expect(stringify.mock.calls.filter(([argument]) => argument === value).length).toBeLessThanOrEqual(2);
       } finally {
         stringify.mockRestore();
       }
     }
     // Whitespace inside a string is data, also after an escaped quote: a text that adds some says something else.
-    for (const [from, to] of [["say:", "say :"], ['\\"hi', '\\" hi'], ['and\\\\done', 'and\\\\ done']]) {
+    for (const [from, to] of [
+      ["say:", "say :"],
+      ['\\"hi', '\\" hi'],
+      ["and\\\\done", "and\\\\ done"],
+    ]) {
       const text = JSON.stringify(value, null, 2).replace(from!, to!);
       expect(text).not.toBe(JSON.stringify(value, null, 2));
-      const result = await foldToolResult(instance, { toolName: "rows", result: { content: [{ type: "text", text }], structuredContent: value }, owner: alice });
+      const result = await foldToolResult(instance, {
+        toolName: "rows",
+        result: { content: [{ type: "text", text }], structuredContent: value },
+        owner: alice,
+      });
       expect(isFolded(result)).toBe(false);
     }
     await instance.onShutdown();
@@ -206,7 +237,12 @@ describe("S4.8 the answer is serialised once", () => {
   it("still folds a pretty-printed repeat and still refuses a text that differs", async () => {
     const value = wideRows(300);
     const { instance } = plugin();
-    const fold = (text: string) => foldToolResult(instance, { toolName: "rows", result: { content: [{ type: "text", text }], structuredContent: value }, owner: alice });
+    const fold = (text: string) =>
+      foldToolResult(instance, {
+        toolName: "rows",
+        result: { content: [{ type: "text", text }], structuredContent: value },
+        owner: alice,
+      });
     expect(isFolded(await fold(JSON.stringify(value, null, 2)))).toBe(true);
     const other = structuredClone(value);
     other.rows[299]!.field_5 = "changed";

@@ -2,7 +2,13 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { fitFoldedAnswer } from "../../src/fold/fit.js";
 import { cutString, isPlainObject, jsonKeys, type JsonObject } from "../../src/util/json.js";
-import { buildPreview, deepestCutWithin, previewTry, previewWithin, type PreviewLimits } from "../../src/fold/preview.js";
+import {
+  buildPreview,
+  deepestCutWithin,
+  previewTry,
+  previewWithin,
+  type PreviewLimits,
+} from "../../src/fold/preview.js";
 import { SHAPE_LIMITS } from "../../src/defaults.js";
 import { buildShape, Outline } from "../../src/fold/shape.js";
 import { jsonSize, jsonStringSize, toJsonBytes } from "../../src/util/size.js";
@@ -35,20 +41,36 @@ function referencePreview(value: unknown, limits: PreviewLimits, depth = 0): unk
   if (typeof value === "string") return cutString(value, limits.chars);
   if (value === null || typeof value !== "object") return value;
   const flatten = limits.depth !== undefined && depth >= limits.depth;
-  if (Array.isArray(value)) return flatten ? [] : value.slice(0, limits.items).map((item) => referencePreview(item ?? null, limits, depth + 1));
+  if (Array.isArray(value))
+    return flatten ? [] : value.slice(0, limits.items).map((item) => referencePreview(item ?? null, limits, depth + 1));
   const out: JsonObject = {};
   if (flatten || !isPlainObject(value)) return out;
-  for (const key of jsonKeys(value)) Object.defineProperty(out, key, { value: referencePreview(value[key], limits, depth + 1), enumerable: true, writable: true, configurable: true });
+  for (const key of jsonKeys(value))
+    Object.defineProperty(out, key, {
+      value: referencePreview(value[key], limits, depth + 1),
+      enumerable: true,
+      writable: true,
+      configurable: true,
+    });
   return out;
 }
 
 /** JSON values, with rows of objects that share some keys (widening) and `__proto__` among the keys. */
 const jsonValues = fc.oneof(
   fc.jsonValue({ maxDepth: 5 }),
-  fc.dictionary(fc.constantFrom("rows", "__proto__", "x"), fc.array(fc.dictionary(fc.constantFrom("a", "b", "c", "__proto__"), fc.jsonValue({ maxDepth: 3 })), { maxLength: 8 })),
+  fc.dictionary(
+    fc.constantFrom("rows", "__proto__", "x"),
+    fc.array(fc.dictionary(fc.constantFrom("a", "b", "c", "__proto__"), fc.jsonValue({ maxDepth: 3 })), {
+      maxLength: 8,
+    }),
+  ),
 );
 const previewLimits = fc.record(
-  { items: fc.integer({ min: 0, max: 6 }), chars: fc.integer({ min: 0, max: 12 }), depth: fc.integer({ min: 0, max: 6 }) },
+  {
+    items: fc.integer({ min: 0, max: 6 }),
+    chars: fc.integer({ min: 0, max: 12 }),
+    depth: fc.integer({ min: 0, max: 6 }),
+  },
   { requiredKeys: ["items", "chars"] },
 );
 
@@ -75,13 +97,20 @@ describe("S6.1 S6.2 properties of the bounded builders", () => {
 
   it("a try with smaller limits that still keep what a try kept builds the same preview, or fails the same", () => {
     fc.assert(
-      fc.property(jsonValues, previewLimits, fc.integer({ min: 0, max: 400 }), fc.nat(), fc.nat(), (value, limits, budget, i, c) => {
-        const tried = previewTry(value, limits, budget);
-        const items = tried.keptItems + (i % (limits.items - tried.keptItems + 1));
-        const chars = tried.keptChars + (c % (limits.chars - tried.keptChars + 1));
-        const again = previewTry(value, { ...limits, items, chars }, budget);
-        expect(JSON.stringify(again.built)).toBe(JSON.stringify(tried.built));
-      }),
+      fc.property(
+        jsonValues,
+        previewLimits,
+        fc.integer({ min: 0, max: 400 }),
+        fc.nat(),
+        fc.nat(),
+        (value, limits, budget, i, c) => {
+          const tried = previewTry(value, limits, budget);
+          const items = tried.keptItems + (i % (limits.items - tried.keptItems + 1));
+          const chars = tried.keptChars + (c % (limits.chars - tried.keptChars + 1));
+          const again = previewTry(value, { ...limits, items, chars }, budget);
+          expect(JSON.stringify(again.built)).toBe(JSON.stringify(tried.built));
+        },
+      ),
     );
   });
 
@@ -99,12 +128,17 @@ describe("S6.1 S6.2 properties of the bounded builders", () => {
 
   it("the outline rendered at any depth is the shape built at that depth, measured exactly", () => {
     fc.assert(
-      fc.property(jsonValues, fc.integer({ min: 0, max: 8 }), fc.integer({ min: 0, max: 600 }), (value, depth, budget) => {
-        const rendered = Outline.of(value).render(depth, Infinity)!;
-        expect(rendered.shape).toEqual(buildShape(value, { ...SHAPE_LIMITS, depth }));
-        expect(rendered.bytes).toBe(jsonSize(rendered.shape));
-        expect(Outline.of(value).render(depth, budget) !== undefined).toBe(rendered.bytes <= budget);
-      }),
+      fc.property(
+        jsonValues,
+        fc.integer({ min: 0, max: 8 }),
+        fc.integer({ min: 0, max: 600 }),
+        (value, depth, budget) => {
+          const rendered = Outline.of(value).render(depth, Infinity)!;
+          expect(rendered.shape).toEqual(buildShape(value, { ...SHAPE_LIMITS, depth }));
+          expect(rendered.bytes).toBe(jsonSize(rendered.shape));
+          expect(Outline.of(value).render(depth, budget) !== undefined).toBe(rendered.bytes <= budget);
+        },
+      ),
     );
   });
 
@@ -128,7 +162,12 @@ describe("S6.1 S6.2 properties of the bounded builders", () => {
 describe("S6.1 preview", () => {
   it("cuts every list and string at every depth, keeping the structure", () => {
     const value = { a: [1, 2, 3, 4], b: { c: "abcdef", d: [[1, 2, 3], [4]] }, e: null, f: true };
-    expect(buildPreview(value, { items: 2, chars: 3 })).toEqual({ a: [1, 2], b: { c: "abc", d: [[1, 2], [4]] }, e: null, f: true });
+    expect(buildPreview(value, { items: 2, chars: 3 })).toEqual({
+      a: [1, 2],
+      b: { c: "abc", d: [[1, 2], [4]] },
+      e: null,
+      f: true,
+    });
   });
 
   it("never splits a surrogate pair", () => {
@@ -150,7 +189,10 @@ describe("S6.2 shape", () => {
     expect(buildShape(1.5)).toEqual({ type: "number" });
     expect(buildShape("abc")).toEqual({ type: "string", length: 3 });
     expect(buildShape([])).toEqual({ type: "array", length: 0 });
-    expect(buildShape({ a: [1] })).toEqual({ type: "object", keys: { a: { type: "array", length: 1, items: { type: "number" } } } });
+    expect(buildShape({ a: [1] })).toEqual({
+      type: "object",
+      keys: { a: { type: "array", length: 1, items: { type: "number" } } },
+    });
   });
 
   it("widens list items: missing keys become optional, other types join anyOf with the first first", () => {
@@ -162,7 +204,11 @@ describe("S6.2 shape", () => {
         anyOf: [
           {
             type: "object",
-            keys: { a: { type: "number" }, b: { type: "string", length: 1, optional: true }, c: { type: "boolean", optional: true } },
+            keys: {
+              a: { type: "number" },
+              b: { type: "string", length: 1, optional: true },
+              c: { type: "boolean", optional: true },
+            },
           },
           { type: "string", length: 1 },
           { type: "number" },
@@ -191,24 +237,46 @@ describe("S6.2 shape", () => {
   });
 
   it("lists a key first seen in a row that has as many keys as those listed, but not the same", () => {
-    const shape = buildShape([{ a: 1, b: 1 }, { a: 2, c: "x" }, { a: 3, b: 2 }]) as { items: { keys: Record<string, object> } };
-    expect(shape.items.keys).toEqual({ a: { type: "number" }, b: { type: "number", optional: true }, c: { type: "string", length: 1, optional: true } });
+    const shape = buildShape([
+      { a: 1, b: 1 },
+      { a: 2, c: "x" },
+      { a: 3, b: 2 },
+    ]) as { items: { keys: Record<string, object> } };
+    expect(shape.items.keys).toEqual({
+      a: { type: "number" },
+      b: { type: "number", optional: true },
+      c: { type: "string", length: 1, optional: true },
+    });
   });
 
   it("widens rows alike whatever their key order, and never takes an inherited member for a missing key", () => {
     const inherits = Object.create({ b: 5 }, { a: { value: 4, enumerable: true } }) as object;
-    const shape = buildShape([{ a: 1, b: "x" }, { b: "y", a: 2 }, { a: 3, b: undefined }, inherits]) as { items: { keys: Record<string, object> } };
+    const shape = buildShape([{ a: 1, b: "x" }, { b: "y", a: 2 }, { a: 3, b: undefined }, inherits]) as {
+      items: { keys: Record<string, object> };
+    };
     expect(shape.items.keys).toEqual({ a: { type: "number" }, b: { type: "string", length: 1, optional: true } });
     // A getter that deletes a later key while the row is read: c is missing from that row, so optional.
-    const deletes = { a: 2, get b() { delete (this as { c?: number }).c; return "y"; }, c: 1 };
+    const deletes = {
+      a: 2,
+      get b() {
+        delete (this as { c?: number }).c;
+        return "y";
+      },
+      c: 1,
+    };
     const mutated = buildShape([{ a: 1, b: "x", c: 0 }, deletes]) as { items: { keys: Record<string, object> } };
     expect(mutated.items.keys.c).toEqual({ type: "number", optional: true });
-    const same = buildShape([{ a: 1, b: "x" }, { a: 2, b: "yy" }]) as { items: { keys: Record<string, object> } };
+    const same = buildShape([
+      { a: 1, b: "x" },
+      { a: 2, b: "yy" },
+    ]) as { items: { keys: Record<string, object> } };
     expect(same.items.keys).toEqual({ a: { type: "number" }, b: { type: "string", length: 1 } });
   });
 
   it("marks a key optional when it is missing from an item of a later list", () => {
-    const shape = buildShape([[{ a: 1, b: 1 }], [{ a: 1, b: 1 }, { a: 2 }]]) as { items: { items: { keys: Record<string, object> } } };
+    const shape = buildShape([[{ a: 1, b: 1 }], [{ a: 1, b: 1 }, { a: 2 }]]) as {
+      items: { items: { keys: Record<string, object> } };
+    };
     expect(shape.items.items.keys.b).toEqual({ type: "number", optional: true });
     expect(shape.items.items.keys.a).toEqual({ type: "number" });
   });
@@ -277,7 +345,12 @@ describe("S5.4 folded size bound", () => {
     ["a wide object", Object.fromEntries(Array.from({ length: 5000 }, (_, i) => [`key-${i}-${"k".repeat(40)}`, i]))],
     ["deep nesting", JSON.parse("[".repeat(200) + "]".repeat(200))],
     ["a long string", "y".repeat(100_000)],
-    ["wide items", Array.from({ length: 50 }, () => Object.fromEntries(Array.from({ length: 60 }, (_, i) => [`field_${i}`, "v".repeat(30)])))],
+    [
+      "wide items",
+      Array.from({ length: 50 }, () =>
+        Object.fromEntries(Array.from({ length: 60 }, (_, i) => [`field_${i}`, "v".repeat(30)])),
+      ),
+    ],
   ];
   it.each(cases)("keeps the folded form of %s within half the threshold", (_, value) => {
     for (const threshold of [1024, 4096, 16384]) {

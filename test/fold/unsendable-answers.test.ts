@@ -17,7 +17,12 @@ function cycle(): Record<string, unknown> {
   return node;
 }
 function throwingGetter(): Record<string, unknown> {
-  return Object.defineProperty({ pad }, "secret", { enumerable: true, get: () => { throw new Error("vault is locked"); } });
+  return Object.defineProperty({ pad }, "secret", {
+    enumerable: true,
+    get: () => {
+      throw new Error("vault is locked");
+    },
+  });
 }
 
 /** Each tool's structuredContent, and the words its error must name. */
@@ -35,24 +40,31 @@ let http: HttpMcpServer;
 const plugin = ResultHandlesPlugin.init({ thresholdBytes: 1024, storage: { type: "memory" } });
 
 beforeAll(async () => {
-  http = await startHttpMcpServer(() => {
-    const server = new McpServer({ name: "unsendable", version: "1" });
-    plugin.install(server, { logger: { warn: (message) => warnings.push(message) } });
-    for (const [name, [answer]] of Object.entries(answers)) {
-      server.registerTool(name, { description: name }, async () => {
-        runs++;
-        return { content: [], structuredContent: answer() as Record<string, unknown> };
-      });
-    }
-    server.registerTool("typed_bigint", { description: "a count, typed", outputSchema: z.object({ count: z.number() }) }, async () => {
-      return { content: [], structuredContent: { count: 10n } as unknown as { count: number } };
-    });
-    server.registerTool("meta_getter", { description: "a throwing getter beside a fine text" }, async () => ({
-      content: [{ type: "text" as const, text: "fine" }],
-      _meta: throwingGetter(),
-    }));
-    return server;
-  }, new Map([["alice", userToken("client", "alice")]]));
+  http = await startHttpMcpServer(
+    () => {
+      const server = new McpServer({ name: "unsendable", version: "1" });
+      plugin.install(server, { logger: { warn: (message) => warnings.push(message) } });
+      for (const [name, [answer]] of Object.entries(answers)) {
+        server.registerTool(name, { description: name }, async () => {
+          runs++;
+          return { content: [], structuredContent: answer() as Record<string, unknown> };
+        });
+      }
+      server.registerTool(
+        "typed_bigint",
+        { description: "a count, typed", outputSchema: z.object({ count: z.number() }) },
+        async () => {
+          return { content: [], structuredContent: { count: 10n } as unknown as { count: number } };
+        },
+      );
+      server.registerTool("meta_getter", { description: "a throwing getter beside a fine text" }, async () => ({
+        content: [{ type: "text" as const, text: "fine" }],
+        _meta: throwingGetter(),
+      }));
+      return server;
+    },
+    new Map([["alice", userToken("client", "alice")]]),
+  );
 });
 afterAll(async () => {
   await http.close();
@@ -60,10 +72,17 @@ afterAll(async () => {
 });
 
 describe("S16.7 an answer JSON cannot write ends the call with an isError result, at once", () => {
-  for (const [era, token] of [["2026-07-28", "alice"], ["2025", "alice"], ["2026-07-28", undefined]] as [Era, string | undefined][]) {
+  for (const [era, token] of [
+    ["2026-07-28", "alice"],
+    ["2025", "alice"],
+    ["2026-07-28", undefined],
+  ] as [Era, string | undefined][]) {
     it(`${era} client, ${token ? "signed in" : "anonymous"}: every kind, small and large`, async () => {
       const client = await connect(http.url, { era, token });
-      for (const [name, [, names]] of [...Object.entries(answers), ["meta_getter", [null, /vault is locked/]] as const]) {
+      for (const [name, [, names]] of [
+        ...Object.entries(answers),
+        ["meta_getter", [null, /vault is locked/]] as const,
+      ]) {
         const before = warnings.length;
         const started = performance.now();
         const result = (await client.callTool({ name, arguments: {} }, { timeout: 10_000 })) as Result;
@@ -71,9 +90,12 @@ describe("S16.7 an answer JSON cannot write ends the call with an isError result
         expect(result.isError, name).toBe(true);
         expect(result.content?.[0]?.text).toMatch(new RegExp(`^ANSWER_NOT_SERIALIZABLE: the tool "${name}"`));
         expect(result.content?.[0]?.text).toMatch(names);
-        // S26.7: the code also in structuredContent.error, as every refusal of S7.6 has it, its message the text's rest.
+        // S26.7: the code also in structuredContent.error, as every refusal of S7.6 has it, its message the text's
+        // rest.
         const text = result.content![0]!.text;
-        expect(result.structuredContent, name).toEqual({ error: { code: "ANSWER_NOT_SERIALIZABLE", message: text.slice(text.indexOf(": ") + 2) } });
+        expect(result.structuredContent, name).toEqual({
+          error: { code: "ANSWER_NOT_SERIALIZABLE", message: text.slice(text.indexOf(": ") + 2) },
+        });
         expect(elapsed, name).toBeLessThan(3000);
         const mine = warnings.slice(before);
         expect(mine, name).toHaveLength(1);

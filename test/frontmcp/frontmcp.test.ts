@@ -22,7 +22,12 @@ import { ORDERS_GOLDEN } from "../fixtures/orders-golden.js";
 
 const run = promisify(execFile);
 
-type Result = { content?: { type: string; text?: string }[]; structuredContent?: Record<string, unknown>; _meta?: Record<string, unknown>; isError?: boolean };
+type Result = {
+  content?: { type: string; text?: string }[];
+  structuredContent?: Record<string, unknown>;
+  _meta?: Record<string, unknown>;
+  isError?: boolean;
+};
 interface Caller {
   call(name: string, args?: Record<string, unknown>): Promise<Result>;
   list(): Promise<{ name: string; inputSchema: Record<string, unknown>; outputSchema?: unknown }[]>;
@@ -87,7 +92,9 @@ describe("S22.4 the reference's Usage example on FrontMCP 1.5.2, SDK 1.x client 
   it("S22.1 lists result_query once, with its JSON Schema, beside the apps' tools", async () => {
     const tools = await (await client()).list();
     expect(tools.filter((tool) => tool.name === "result_query")).toHaveLength(1);
-    expect(tools.map((tool) => tool.name)).toEqual(expect.arrayContaining(["report", "orders", "dump", "plain_dump", "result_query"]));
+    expect(tools.map((tool) => tool.name)).toEqual(
+      expect.arrayContaining(["report", "orders", "dump", "plain_dump", "result_query"]),
+    );
     const query = tools.find((tool) => tool.name === "result_query")!;
     expect(query.inputSchema).toEqual(INPUT_JSON_SCHEMA);
   });
@@ -102,7 +109,13 @@ describe("S22.4 the reference's Usage example on FrontMCP 1.5.2, SDK 1.x client 
     expect(preview).toEqual({ rows: tickets.slice(0, 5) });
     expect(shape).toEqual({
       type: "object",
-      keys: { rows: { type: "array", length: 200, items: { type: "object", keys: { id: { type: "string", length: 3 }, title: { type: "string", length: 8 } } } } },
+      keys: {
+        rows: {
+          type: "array",
+          length: 200,
+          items: { type: "object", keys: { id: { type: "string", length: 3 }, title: { type: "string", length: 8 } } },
+        },
+      },
     });
     expect(handle).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
     expect(JSON.parse(result.content![0]!.text!)).toEqual(result.structuredContent);
@@ -117,11 +130,26 @@ describe("S22.4 the reference's Usage example on FrontMCP 1.5.2, SDK 1.x client 
     const read = async (args: Record<string, unknown>) => {
       const result = await alice.call("result_query", { handle, ...args });
       expect(result.isError, JSON.stringify(result)).toBeFalsy();
-      return result.structuredContent as { path: string; value: unknown; total?: number; offset?: number; nextOffset?: number; paths?: string[] };
+      return result.structuredContent as {
+        path: string;
+        value: unknown;
+        total?: number;
+        offset?: number;
+        nextOffset?: number;
+        paths?: string[];
+      };
     };
-    for (const path of ["$.rows[2].title", "rows.2.title", "/rows/2/title"]) expect((await read({ path })).value).toBe(tickets[2]!.title);
-    expect(await read({ path: "rows", page: 3, limit: 10 })).toMatchObject({ value: tickets.slice(20, 30), total: 200, offset: 20, nextOffset: 30 });
-    expect((await read({ path: "rows", limit: 3, fields: ["id"] })).value).toEqual(tickets.slice(0, 3).map(({ id }) => ({ id })));
+    for (const path of ["$.rows[2].title", "rows.2.title", "/rows/2/title"])
+      expect((await read({ path })).value).toBe(tickets[2]!.title);
+    expect(await read({ path: "rows", page: 3, limit: 10 })).toMatchObject({
+      value: tickets.slice(20, 30),
+      total: 200,
+      offset: 20,
+      nextOffset: 30,
+    });
+    expect((await read({ path: "rows", limit: 3, fields: ["id"] })).value).toEqual(
+      tickets.slice(0, 3).map(({ id }) => ({ id })),
+    );
     const filter = "$.rows[?@.title == 'Ticket 42' || @.id == 'T-7']";
     const expected = jsonpath.query(filter, reportAnswer as never);
     const filtered = await read({ path: filter });
@@ -129,9 +157,13 @@ describe("S22.4 the reference's Usage example on FrontMCP 1.5.2, SDK 1.x client 
     // json-p3 writes normalized paths ($['rows'][7]); result_query the shorthand of S14.2 ($.rows[7]).
     expect(filtered.paths).toEqual(expected.nodes.map((node) => node.path.replace(/\['([A-Za-z_]\w*)'\]/g, ".$1")));
     const found = await read({ search: "ticket 19" });
-    const hits = tickets.flatMap((ticket, i) => (ticket.title.toLowerCase().includes("ticket 19") ? [`$.rows[${i}].title`] : []));
+    const hits = tickets.flatMap((ticket, i) =>
+      ticket.title.toLowerCase().includes("ticket 19") ? [`$.rows[${i}].title`] : [],
+    );
     expect(found.total).toBe(hits.length);
-    expect((found.value as { path: string }[]).map((hit) => hit.path)).toEqual(hits.slice(0, (found.value as unknown[]).length));
+    expect((found.value as { path: string }[]).map((hit) => hit.path)).toEqual(
+      hits.slice(0, (found.value as unknown[]).length),
+    );
   });
 
   it("S7.6 result_query checks its own arguments: FrontMCP's schema refuses nothing, the plugin answers with a code", async () => {
@@ -154,7 +186,9 @@ describe("S22.4 the reference's Usage example on FrontMCP 1.5.2, SDK 1.x client 
     const unknown = await bob.call("result_query", { handle: never });
     expect(errorOf(foreign).code).toBe("RESULT_HANDLE_NOT_FOUND");
     expect(foreign.content![0]!.text).toBe(unknown.content![0]!.text!.replace(never, handle));
-    expect((await alice.call("result_query", { handle, path: "rows", limit: 1 })).structuredContent).toMatchObject({ value: [tickets[0]] });
+    expect((await alice.call("result_query", { handle, path: "rows", limit: 1 })).structuredContent).toMatchObject({
+      value: [tickets[0]],
+    });
   });
 
   it("S4.3 a small answer comes back whole", async () => {
@@ -183,7 +217,11 @@ describe("S22.1 the entry as users load it", () => {
   it("S3.1 ESM and CommonJS: init refuses naming every problem, and registers the instance with its providers", async () => {
     const runs = [
       ["--input-type=module", "-e", probe.replace("ENTRY", "await import('mcp-result-handles/frontmcp')")],
-      ["--input-type=commonjs", "-e", `(async () => { ${probe.replace("ENTRY", "require('mcp-result-handles/frontmcp')")} })()`],
+      [
+        "--input-type=commonjs",
+        "-e",
+        `(async () => { ${probe.replace("ENTRY", "require('mcp-result-handles/frontmcp')")} })()`,
+      ],
     ];
     for (const args of runs) {
       const { stdout } = await run(process.execPath, args, { cwd: project, env: cleanEnv });
@@ -206,7 +244,9 @@ describe("S22.2 what folds on FrontMCP, and what stays whole", () => {
     const result = await alice.call("orders");
     const { preview, shape, handle } = result.structuredContent as { preview: unknown; shape: unknown; handle: string };
     expect({ preview, shape }).toEqual(ORDERS_GOLDEN);
-    expect((await alice.call("result_query", { handle, path: "$.orders[499]" })).structuredContent).toMatchObject({ value: { id: 499, status: "shipped" } });
+    expect((await alice.call("result_query", { handle, path: "$.orders[499]" })).structuredContent).toMatchObject({
+      value: { id: 499, status: "shipped" },
+    });
   });
 
   it("S4.2 an image, an error result, two texts and a tool with a UI pass unchanged", async () => {
@@ -220,7 +260,8 @@ describe("S22.2 what folds on FrontMCP, and what stays whole", () => {
     expect(two.content!.map((block) => JSON.parse(block.text!))).toEqual([{ rows: rows(300) }, { rows: rows(300) }]);
     const widget = await alice.call("ui_rows");
     expect(widget.structuredContent).toEqual({ rows: rows(300) });
-    for (const result of [picture, fails, two, widget]) expect(result._meta?.["frontmcp/result-handle"]).toBeUndefined();
+    for (const result of [picture, fails, two, widget])
+      expect(result._meta?.["frontmcp/result-handle"]).toBeUndefined();
   });
 
   it("S4.6 an output schema without the folded form keeps the answer whole, with one warning; a union with it folds", async () => {
@@ -228,7 +269,10 @@ describe("S22.2 what folds on FrontMCP, and what stays whole", () => {
     const strict = await alice.call("strict_rows");
     expect(strict.structuredContent).toEqual({ rows: rows(300) });
     await alice.call("strict_rows");
-    const warnings = server.output().split("\n").filter((line) => line.startsWith("result-handles:") && line.includes('"strict_rows"'));
+    const warnings = server
+      .output()
+      .split("\n")
+      .filter((line) => line.startsWith("result-handles:") && line.includes('"strict_rows"'));
     expect(warnings).toHaveLength(1);
     expect(warnings[0]).toContain("foldedAnswerSchema");
     const open = await alice.call("open_rows");
@@ -288,8 +332,12 @@ describe("S22.5 resources are not served on FrontMCP", () => {
       const handle = handleOf(folded);
       expect(folded.content!.some((block) => block.type === "resource_link")).toBe(false);
       const uri = `result-handle://${handle}`;
-      await expect(reader.readResource({ uri })).rejects.toThrow(new RegExp(`not found.*${uri}|${uri}.*not found`, "i"));
-      expect((await reader.callTool({ name: "result_query", arguments: { handle, path: "$.rows[1]" } })).structuredContent).toMatchObject({ value: tickets[1] });
+      await expect(reader.readResource({ uri })).rejects.toThrow(
+        new RegExp(`not found.*${uri}|${uri}.*not found`, "i"),
+      );
+      expect(
+        (await reader.callTool({ name: "result_query", arguments: { handle, path: "$.rows[1]" } })).structuredContent,
+      ).toMatchObject({ value: tickets[1] });
     } finally {
       await reader.close();
     }
@@ -301,7 +349,9 @@ describe("S23 on FrontMCP: the calling host's cut, by the clientInfo.name FrontM
     const codex = await client((url) => v1(url, undefined, "codex-mcp-client"));
     const other = await client();
     const folded = await codex.call("lines");
-    expect(folded._meta?.["frontmcp/result-handle"]).toMatchObject({ bytes: Buffer.byteLength(JSON.stringify("x\n".repeat(300))) });
+    expect(folded._meta?.["frontmcp/result-handle"]).toMatchObject({
+      bytes: Buffer.byteLength(JSON.stringify("x\n".repeat(300))),
+    });
     expect(folded.content![1]!.text).toContain("Codex");
     const whole = await other.call("lines");
     expect(whole.content).toEqual([{ type: "text", text: "x\n".repeat(300) }]);
@@ -351,7 +401,9 @@ describe("S22.4 transparent JWT auth over an offline JWKS", () => {
     const result = await alice.call("report");
     const handle = handleOf(result);
     expect(result._meta?.["frontmcp/result-handle"]).toMatchObject({ bytes: 6990 });
-    expect((await alice.call("result_query", { handle, path: "$.rows[7]" })).structuredContent).toMatchObject({ value: tickets[7] });
+    expect((await alice.call("result_query", { handle, path: "$.rows[7]" })).structuredContent).toMatchObject({
+      value: tickets[7],
+    });
     const foreign = await bob.call("result_query", { handle });
     const never = randomUUID();
     const unknown = await bob.call("result_query", { handle: never });
@@ -366,25 +418,53 @@ describe("S22.4 transparent JWT auth over an offline JWKS", () => {
 
 describe("S22.4 FrontMCP's in-process create()", () => {
   it("folds and reads back in the same session; another session gets RESULT_HANDLE_NOT_FOUND", async () => {
-    const { stdout } = await run(process.execPath, [join(project, "out", "direct.js")], { cwd: project, env: cleanEnv, maxBuffer: 16 << 20 });
-    const outcome = JSON.parse(stdout.trim().split("\n").at(-1)!) as { tools: string[]; folded: Result; same: Result; other: Result };
+    const { stdout } = await run(process.execPath, [join(project, "out", "direct.js")], {
+      cwd: project,
+      env: cleanEnv,
+      maxBuffer: 16 << 20,
+    });
+    const outcome = JSON.parse(stdout.trim().split("\n").at(-1)!) as {
+      tools: string[];
+      folded: Result;
+      same: Result;
+      other: Result;
+    };
     expect(outcome.tools).toEqual(["dump", "result_query"]);
     expect(Object.keys(outcome.folded.structuredContent!).sort()).toEqual(["handle", "preview", "shape"]);
-    expect(outcome.folded._meta?.["frontmcp/result-handle"]).toMatchObject({ bytes: Buffer.byteLength(JSON.stringify({ rows: Array.from({ length: 300 }, (_, i) => ({ id: i, name: `row ${i}` })) })) });
+    expect(outcome.folded._meta?.["frontmcp/result-handle"]).toMatchObject({
+      bytes: Buffer.byteLength(
+        JSON.stringify({ rows: Array.from({ length: 300 }, (_, i) => ({ id: i, name: `row ${i}` })) }),
+      ),
+    });
     expect(outcome.same.structuredContent).toMatchObject({ value: { id: 299, name: "row 299" } });
     expect(errorOf(outcome.other).code).toBe("RESULT_HANDLE_NOT_FOUND");
   });
 });
 
-/** One `tools/call` as raw JSON-RPC over HTTP in an existing session, as a load balancer would send it to another process. */
-async function callInSession(url: string, sessionId: string, name: string, args: Record<string, unknown>): Promise<Result> {
+/**
+ * One `tools/call` as raw JSON-RPC over HTTP in an existing session, as a load balancer would send it to another
+ * process.
+ */
+async function callInSession(
+  url: string,
+  sessionId: string,
+  name: string,
+  args: Record<string, unknown>,
+): Promise<Result> {
   const response = await fetch(url, {
     method: "POST",
-    headers: { "content-type": "application/json", accept: "application/json, text/event-stream", "mcp-session-id": sessionId, "mcp-protocol-version": "2025-06-18" },
+    headers: {
+      "content-type": "application/json",
+      accept: "application/json, text/event-stream",
+      "mcp-session-id": sessionId,
+      "mcp-protocol-version": "2025-06-18",
+    },
     body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/call", params: { name, arguments: args } }),
   });
   const text = await response.text();
-  const json = (response.headers.get("content-type") ?? "").includes("text/event-stream") ? /^data: (.*)$/m.exec(text)?.[1] : text;
+  const json = (response.headers.get("content-type") ?? "").includes("text/event-stream")
+    ? /^data: (.*)$/m.exec(text)?.[1]
+    : text;
   const message = JSON.parse(json ?? "null") as { result?: Result; error?: unknown } | null;
   if (!message?.result) throw new Error(`HTTP ${response.status}: ${text}`);
   return message.result;
@@ -398,7 +478,10 @@ describe("S22.4 two server processes on one Redis", () => {
 
   beforeAll(async () => {
     redis = await startRedisServer();
-    [first, second] = await Promise.all([startFrontMcpServer(project, { REDIS_URL: redis.url }), startFrontMcpServer(project, { REDIS_URL: redis.url })]);
+    [first, second] = await Promise.all([
+      startFrontMcpServer(project, { REDIS_URL: redis.url }),
+      startFrontMcpServer(project, { REDIS_URL: redis.url }),
+    ]);
   }, 180_000);
   afterAll(async () => {
     await Promise.all(opened.map((made) => made.close().catch(() => {})));
@@ -427,18 +510,37 @@ describe("S22.3 new ResultHandleStore(storage, ttlSeconds) over @frontmcp/utils 
   afterAll(() => redis?.dispose());
 
   const storeOver = async (env: Record<string, string>) => {
-    const { stdout } = await run(process.execPath, [join(project, "out", "storage.js")], { cwd: project, env: { ...cleanEnv, ...env }, maxBuffer: 16 << 20 });
-    return JSON.parse(stdout.trim().split("\n").at(-1)!) as { same: boolean; otherCaller: unknown; otherSession: unknown; keys: string[]; namespaced: boolean; revealing: boolean; ttls: (number | null)[] };
+    const { stdout } = await run(process.execPath, [join(project, "out", "storage.js")], {
+      cwd: project,
+      env: { ...cleanEnv, ...env },
+      maxBuffer: 16 << 20,
+    });
+    return JSON.parse(stdout.trim().split("\n").at(-1)!) as {
+      same: boolean;
+      otherCaller: unknown;
+      otherSession: unknown;
+      keys: string[];
+      namespaced: boolean;
+      revealing: boolean;
+      ttls: (number | null)[];
+    };
   };
 
   it("S8.3 memory and Redis: the owner reads the answer back, nobody else; keys and values reveal nothing; records expire", async () => {
     redis = await startRedisServer();
     for (const env of [{}, { REDIS_URL: redis.url }] as Record<string, string>[]) {
       const outcome = await storeOver(env);
-      expect(outcome).toMatchObject({ same: true, otherCaller: null, otherSession: null, namespaced: true, revealing: false });
+      expect(outcome).toMatchObject({
+        same: true,
+        otherCaller: null,
+        otherSession: null,
+        namespaced: true,
+        revealing: false,
+      });
       expect(outcome.keys.length).toBeGreaterThan(0);
-      // S16.5: each record outlives its handle by 1 to 59 s in the storage; the expiry sealed inside ends reads at 60 s.
-      for (const ttl of outcome.ttls) expect(ttl).toBeGreaterThan(0), expect(ttl).toBeLessThanOrEqual(60 + 60);
+      // S16.5: each record outlives its handle by 1 to 59 s in the storage; the expiry sealed inside ends reads at 60
+      // s.
+      for (const ttl of outcome.ttls) (expect(ttl).toBeGreaterThan(0), expect(ttl).toBeLessThanOrEqual(60 + 60));
     }
   });
 });

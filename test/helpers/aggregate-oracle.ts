@@ -23,7 +23,8 @@ function steps(member: string): (string | number)[] {
   const re = /\.([A-Za-z_\u0080-\uffff][A-Za-z0-9_\u0080-\uffff]*)|\['((?:[^'\\]|\\.)*)'\]|\[(-?\d+)\]/gy;
   re.lastIndex = 1;
   let m: RegExpExecArray | null;
-  while ((m = re.exec(member))) out.push(m[1] ?? (m[2] !== undefined ? JSON.parse(`"${m[2].replace(/\\'/g, "'")}"`) : Number(m[3])));
+  while ((m = re.exec(member)))
+    out.push(m[1] ?? (m[2] !== undefined ? JSON.parse(`"${m[2].replace(/\\'/g, "'")}"`) : Number(m[3])));
   return out;
 }
 
@@ -31,7 +32,8 @@ function read(value: unknown, member: string): { has: boolean; value?: unknown }
   let at = value;
   for (const step of steps(member)) {
     if (typeof step === "string") {
-      if (at === null || typeof at !== "object" || Array.isArray(at) || !Object.prototype.hasOwnProperty.call(at, step)) return { has: false };
+      if (at === null || typeof at !== "object" || Array.isArray(at) || !Object.prototype.hasOwnProperty.call(at, step))
+        return { has: false };
       at = (at as Record<string, unknown>)[step];
     } else {
       if (!Array.isArray(at)) return { has: false };
@@ -59,7 +61,11 @@ function pathOf(location: readonly (string | number)[]): string {
     "$" +
     location
       .map((step) =>
-        typeof step === "number" ? `[${step}]` : /^[A-Za-z_$][A-Za-z0-9_$]*$/.test(step) ? `.${step}` : `['${JSON.stringify(step).slice(1, -1).replace(/\\"/g, '"').replace(/'/g, "\\'")}']`,
+        typeof step === "number"
+          ? `[${step}]`
+          : /^[A-Za-z_$][A-Za-z0-9_$]*$/.test(step)
+            ? `.${step}`
+            : `['${JSON.stringify(step).slice(1, -1).replace(/\\"/g, '"').replace(/'/g, "\\'")}']`,
       )
       .join("")
   );
@@ -89,13 +95,23 @@ interface Acc {
 }
 
 /** The answer S24.1 describes for `spec` over the nodes `path` selects, paged by offset/limit/page (default 20). */
-export function oracleAggregate(answer: unknown, path: string, spec: Spec, paging: { offset?: number; limit?: number; page?: number } = {}): Record<string, unknown> {
-  const nodes = [...jsonpath.query(path, answer as never)].map((node) => ({ value: node.value as unknown, path: pathOf(node.location as (string | number)[]) }));
-  const figureMembers = [...new Set([spec.sum, spec.min, spec.max, spec.avg].filter((m): m is string => m !== undefined))];
+export function oracleAggregate(
+  answer: unknown,
+  path: string,
+  spec: Spec,
+  paging: { offset?: number; limit?: number; page?: number } = {},
+): Record<string, unknown> {
+  const nodes = [...jsonpath.query(path, answer as never)].map((node) => ({
+    value: node.value as unknown,
+    path: pathOf(node.location as (string | number)[]),
+  }));
+  const figureMembers = [
+    ...new Set([spec.sum, spec.min, spec.max, spec.avg].filter((m): m is string => m !== undefined)),
+  ];
   const group = spec.by ?? spec.distinct;
   const accs = new Map<string, Acc>();
   for (const node of nodes) {
-    const key = group === undefined ? null : (read(node.value, group).has ? read(node.value, group).value : null);
+    const key = group === undefined ? null : read(node.value, group).has ? read(node.value, group).value : null;
     const text = group === undefined ? "" : canonical(key);
     let acc = accs.get(text);
     if (!acc) accs.set(text, (acc = { key, count: 0, nums: new Map(figureMembers.map((m) => [m, []])), examples: [] }));
@@ -113,7 +129,8 @@ export function oracleAggregate(answer: unknown, path: string, spec: Spec, pagin
     if (spec.sum !== undefined) out.sum = of(spec.sum).reduce((a, b) => a + b, 0);
     if (spec.min !== undefined) out.min = of(spec.min).length ? Math.min(...of(spec.min)) : null;
     if (spec.max !== undefined) out.max = of(spec.max).length ? Math.max(...of(spec.max)) : null;
-    if (spec.avg !== undefined) out.avg = of(spec.avg).length ? of(spec.avg).reduce((a, b) => a + b, 0) / of(spec.avg).length : null;
+    if (spec.avg !== undefined)
+      out.avg = of(spec.avg).length ? of(spec.avg).reduce((a, b) => a + b, 0) / of(spec.avg).length : null;
     out.skipped = Object.fromEntries(figureMembers.map((m) => [m, acc.count - of(m).length]));
     return out;
   };
@@ -125,8 +142,15 @@ export function oracleAggregate(answer: unknown, path: string, spec: Spec, pagin
   const sorted = [...accs.values()].sort((a, b) => b.count - a.count || compareKeys(a.key, b.key));
   const limit = paging.limit ?? 20;
   const offset = paging.page !== undefined ? (paging.page - 1) * limit : (paging.offset ?? 0);
-  const page = sorted.slice(offset, offset + limit).map((acc) => ({ key: acc.key, ...figures(acc), examples: acc.examples }));
-  const out: Record<string, unknown> = { path: resultPath, groups: page, total: nodes.length, groupCount: sorted.length };
+  const page = sorted
+    .slice(offset, offset + limit)
+    .map((acc) => ({ key: acc.key, ...figures(acc), examples: acc.examples }));
+  const out: Record<string, unknown> = {
+    path: resultPath,
+    groups: page,
+    total: nodes.length,
+    groupCount: sorted.length,
+  };
   if (offset + limit < sorted.length) out.nextOffset = offset + limit;
   return out;
 }
@@ -152,10 +176,12 @@ function item(random: () => number, id: number): Record<string, unknown> {
   const row: Record<string, unknown> = { id };
   if (random() < 0.9) row.owner = random() < 0.85 ? pick(OWNERS) : pick([1, "1", true, null, { n: 1 }, [1, 2]]);
   if (random() < 0.9) row.status = pick(STATUSES);
-  if (random() < 0.85) row.priority = random() < 0.8 ? 1 + Math.floor(random() * 5) : pick(["3", true, null, 2.5, -0.125, { p: 1 }]);
+  if (random() < 0.85)
+    row.priority = random() < 0.8 ? 1 + Math.floor(random() * 5) : pick(["3", true, null, 2.5, -0.125, { p: 1 }]);
   if (random() < 0.7) row.amount = Math.round(random() * 1e6) / 100;
   if (random() < 0.6) row["país"] = pick(["ES", "PT", "日本", 1]);
-  if (random() < 0.6) row.customer = random() < 0.9 ? { country: pick(["DE", "FR", "NO"]), name: `c${id % 7}` } : "none";
+  if (random() < 0.6)
+    row.customer = random() < 0.9 ? { country: pick(["DE", "FR", "NO"]), name: `c${id % 7}` } : "none";
   if (random() < 0.5) row.tags = Array.from({ length: Math.floor(random() * 3) }, () => pick(["x", "y", 3]));
   if (random() < 0.3) row.meta = { b: pick([1, 2]), a: pick(["u", "v"]) }; // objects equal whatever their key order
   return row;
@@ -166,8 +192,11 @@ export function randomAnswer(seed: number, rows: number): Record<string, unknown
   const random = seeded(seed);
   let id = 0;
   const list = Array.from({ length: rows }, () => item(random, id++));
-  const teams = Array.from({ length: 3 + Math.floor(random() * 4) }, (_, t) => ({ name: `team ${t}`, rows: Array.from({ length: Math.floor(random() * 40) }, () => item(random, id++)) }));
-  return { rows: list, teams, "ключи": { note: "not rows", owner: "nobody" }, total: rows };
+  const teams = Array.from({ length: 3 + Math.floor(random() * 4) }, (_, t) => ({
+    name: `team ${t}`,
+    rows: Array.from({ length: Math.floor(random() * 40) }, () => item(random, id++)),
+  }));
+  return { rows: list, teams, ключи: { note: "not rows", owner: "nobody" }, total: rows };
 }
 
 export const PATHS = [
@@ -202,10 +231,13 @@ export const SPECS: Spec[] = [
 /** Two answers equal, figures compared to 1e-9 relatively (sums taken in another order differ in the last bits). */
 export function closeTo(actual: unknown, expected: unknown, at = "$"): string | undefined {
   if (typeof expected === "number" && typeof actual === "number") {
-    return Math.abs(actual - expected) <= 1e-9 * Math.max(1, Math.abs(expected)) ? undefined : `${at}: ${actual} ≠ ${expected}`;
+    return Math.abs(actual - expected) <= 1e-9 * Math.max(1, Math.abs(expected))
+      ? undefined
+      : `${at}: ${actual} ≠ ${expected}`;
   }
   if (Array.isArray(expected)) {
-    if (!Array.isArray(actual) || actual.length !== expected.length) return `${at}: ${JSON.stringify(actual)?.slice(0, 200)} ≠ ${JSON.stringify(expected).slice(0, 200)}`;
+    if (!Array.isArray(actual) || actual.length !== expected.length)
+      return `${at}: ${JSON.stringify(actual)?.slice(0, 200)} ≠ ${JSON.stringify(expected).slice(0, 200)}`;
     for (let i = 0; i < expected.length; i++) {
       const d = closeTo(actual[i], expected[i], `${at}[${i}]`);
       if (d) return d;
@@ -218,10 +250,16 @@ export function closeTo(actual: unknown, expected: unknown, at = "$"): string | 
     const e = Object.keys(expected).sort();
     if (canonical(a) !== canonical(e)) return `${at}: keys ${a.join(",")} ≠ ${e.join(",")}`;
     for (const key of e) {
-      const d = closeTo((actual as Record<string, unknown>)[key], (expected as Record<string, unknown>)[key], `${at}.${key}`);
+      const d = closeTo(
+        (actual as Record<string, unknown>)[key],
+        (expected as Record<string, unknown>)[key],
+        `${at}.${key}`,
+      );
       if (d) return d;
     }
     return undefined;
   }
-  return Object.is(actual, expected) || actual === expected ? undefined : `${at}: ${JSON.stringify(actual)} ≠ ${JSON.stringify(expected)}`;
+  return Object.is(actual, expected) || actual === expected
+    ? undefined
+    : `${at}: ${JSON.stringify(actual)} ≠ ${JSON.stringify(expected)}`;
 }

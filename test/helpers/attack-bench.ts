@@ -11,7 +11,12 @@ import { connect } from "./mcp-client.js";
 import { startHttpMcpServer, userToken, type HttpMcpServer } from "./http-mcp-server.js";
 import { noRuns, registerReferenceTools, type ToolRuns } from "./reference-tools.js";
 
-export type Result = { structuredContent?: Record<string, unknown>; content?: { type: string; text?: string }[]; _meta?: Record<string, unknown>; isError?: boolean };
+export type Result = {
+  structuredContent?: Record<string, unknown>;
+  content?: { type: string; text?: string }[];
+  _meta?: Record<string, unknown>;
+  isError?: boolean;
+};
 export type Caller = (name: string, args?: Record<string, unknown>) => Promise<Result>;
 
 export interface AttackBench {
@@ -26,7 +31,10 @@ export interface AttackBench {
   close(): Promise<void>;
 }
 
-export async function startAttackBench(options: Partial<ResultHandlesOptions> = {}, host: McpHostOptions = {}): Promise<AttackBench> {
+export async function startAttackBench(
+  options: Partial<ResultHandlesOptions> = {},
+  host: McpHostOptions = {},
+): Promise<AttackBench> {
   const plugin = ResultHandlesPlugin.init({ thresholdBytes: 1024, storage: { type: "memory" }, ...options });
   const runs = { ...noRuns(), lists: 0 };
   const answer = { next: undefined as unknown };
@@ -47,7 +55,10 @@ export async function startAttackBench(options: Partial<ResultHandlesOptions> = 
     // A tool whose schema walks and copies what it gets (zod rebuilds every object it checks).
     server.registerTool(
       "merge_lists",
-      { description: "Merges lists of { id }", inputSchema: z.object({ lists: z.array(z.array(z.object({ id: z.number() }))) }) },
+      {
+        description: "Merges lists of { id }",
+        inputSchema: z.object({ lists: z.array(z.array(z.object({ id: z.number() }))) }),
+      },
       async ({ lists }) => {
         runs.lists++;
         return { content: [{ type: "text" as const, text: String(lists.reduce((n, list) => n + list.length, 0)) }] };
@@ -59,7 +70,10 @@ export async function startAttackBench(options: Partial<ResultHandlesOptions> = 
   const as = async (token: string): Promise<[Caller, Client]> => {
     const client = await connect(http.url, { era: "2026-07-28", token });
     clients.push(client);
-    return [async (name, args = {}) => (await client.callTool({ name, arguments: args }, { timeout: 600_000 })) as Result, client];
+    return [
+      async (name, args = {}) => (await client.callTool({ name, arguments: args }, { timeout: 600_000 })) as Result,
+      client,
+    ];
   };
   const [alice, aliceClient] = await as("alice");
   const [bob] = await as("bob");
@@ -123,7 +137,14 @@ export async function whileServing<T>(
   const stallMs = stalls.stop();
   await poll;
   const sorted = [...latencies].sort((a, b) => a - b);
-  return { value, ms, listMaxMs: sorted.at(-1) ?? 0, listMedianMs: sorted[Math.floor(sorted.length / 2)] ?? 0, lists: latencies.length, stallMs };
+  return {
+    value,
+    ms,
+    listMaxMs: sorted.at(-1) ?? 0,
+    listMedianMs: sorted[Math.floor(sorted.length / 2)] ?? 0,
+    lists: latencies.length,
+    stallMs,
+  };
 }
 
 export const handleOf = (result: Result) => (result.structuredContent as { handle: string }).handle;

@@ -7,6 +7,15 @@ import { build } from "esbuild";
 /** Compiles `file` (a .ts file) next to itself as `<file>.mjs`; that path. */
 export async function compiledTs(file: string): Promise<string> {
   const outfile = file.replace(/\.ts$/, "") + ".mjs";
-  await build({ entryPoints: [file], outfile, bundle: true, packages: "external", format: "esm", platform: "node", target: "node20", logLevel: "silent" });
+  await build({
+    entryPoints: [file],
+    outfile,
+    bundle: true,
+    packages: "external",
+    format: "esm",
+    platform: "node",
+    target: "node20",
+    logLevel: "silent",
+  });
   return outfile;
 }

@@ -4,7 +4,9 @@ import { fileURLToPath } from "node:url";
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), "../..");
 
-/** The demo server of `npm start` as its own process, as users run it: `node --import tsx playground/server/start.ts`. */
+/**
+ * The demo server of `npm start` as its own process, as users run it: `node --import tsx playground/server/start.ts`.
+ */
 export interface DemoProcess {
   readonly url: string;
   /** Its first stdout line. */
@@ -17,10 +19,14 @@ export interface DemoProcess {
 }
 
 export async function spawnDemo(env: Record<string, string>): Promise<DemoProcess> {
-  const child: ChildProcessWithoutNullStreams = spawn(process.execPath, ["--import", "tsx", "playground/server/start.ts"], {
-    cwd: root,
-    env: { ...process.env, PORT: "0", ...env },
-  });
+  const child: ChildProcessWithoutNullStreams = spawn(
+    process.execPath,
+    ["--import", "tsx", "playground/server/start.ts"],
+    {
+      cwd: root,
+      env: { ...process.env, PORT: "0", ...env },
+    },
+  );
   let stdout = "";
   let stderr = "";
   child.stderr.on("data", (chunk) => (stderr += chunk));

@@ -18,7 +18,9 @@ export interface DocBlock {
 
 /** The README and every page of the site, as paths from the repository's root. */
 export function docFiles(): string[] {
-  const pages = readdirSync(join(root, "docs")).filter((name) => name.endsWith(".md")).sort();
+  const pages = readdirSync(join(root, "docs"))
+    .filter((name) => name.endsWith(".md"))
+    .sort();
   return ["README.md", ...pages.map((name) => `docs/${name}`)];
 }
 

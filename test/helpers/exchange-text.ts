@@ -7,7 +7,9 @@ export function spaced(value: unknown): string {
   if (Array.isArray(value)) return `[${value.map(spaced).join(", ")}]`;
   if (value !== null && typeof value === "object") {
     const entries = Object.entries(value);
-    return entries.length === 0 ? "{}" : `{ ${entries.map(([key, item]) => `${JSON.stringify(key)}: ${spaced(item)}`).join(", ")} }`;
+    return entries.length === 0
+      ? "{}"
+      : `{ ${entries.map(([key, item]) => `${JSON.stringify(key)}: ${spaced(item)}`).join(", ")} }`;
   }
   return JSON.stringify(value);
 }
@@ -36,7 +38,10 @@ function jsonLines(json: unknown): string[] {
   const at = entries.findIndex(([key]) => key === "value");
   const member = ([key, item]: [string, unknown]) => `${JSON.stringify(key)}: ${spaced(item)}`;
   const before = entries.slice(0, at).map(member).join(", ");
-  const after = entries.slice(at + 1).map(member).join(", ");
+  const after = entries
+    .slice(at + 1)
+    .map(member)
+    .join(", ");
   return [
     `← { ${before ? `${before}, ` : ""}"value": [`,
     ...value.map((item, i) => `      ${spaced(item)}${i < value.length - 1 ? "," : "]" + (after ? "," : " }")}`),

@@ -13,10 +13,15 @@ type Folded = { structuredContent?: unknown; content?: unknown; _meta?: Record<s
 /** The size in bytes S4.3 measures for `data` (the answer's structuredContent, or its JSON text parsed). */
 export const jsonBytes = (data: unknown) => Buffer.byteLength(JSON.stringify(data));
 
-export function expectFoldMeta(result: Folded, expected: { bytes?: number; overBytes?: number; ttlSeconds?: number } = {}): void {
+export function expectFoldMeta(
+  result: Folded,
+  expected: { bytes?: number; overBytes?: number; ttlSeconds?: number } = {},
+): void {
   const handle = (result.structuredContent as { handle?: unknown } | undefined)?.handle;
   expect(typeof handle, "structuredContent.handle").toBe("string");
-  const texts = ((result.content ?? []) as { type: string; text?: string }[]).map((block) => block.text ?? "").join("\n");
+  const texts = ((result.content ?? []) as { type: string; text?: string }[])
+    .map((block) => block.text ?? "")
+    .join("\n");
   const stated = Number(/This answer \((\d+) bytes\)/.exec(texts)?.[1]);
   expect(stated, "the size the text for the model states").toBeGreaterThan(expected.overBytes ?? 1024);
   if (expected.bytes !== undefined) expect(stated).toBe(expected.bytes);

@@ -4,7 +4,17 @@
 // servers of it run as processes of their own.
 import { execFile, spawn, type ChildProcessWithoutNullStreams } from "node:child_process";
 import { createHash } from "node:crypto";
-import { cpSync, existsSync, mkdirSync, readFileSync, readdirSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
+import {
+  cpSync,
+  existsSync,
+  mkdirSync,
+  readFileSync,
+  readdirSync,
+  renameSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
@@ -23,13 +33,16 @@ export const FRONTMCP_PINS = { zod: "4.5.4", vectoriadb: "2.0.1", "@modelcontext
 function frontMcpTarballs(): Record<string, string> {
   const readme = readFileSync(join(fixtures, "README.md"), "utf8");
   const dependencies: Record<string, string> = {};
-  for (const [, file, sum] of readme.matchAll(/^\| (frontmcp-[a-z-]+-1\.5\.2\.tgz) \| [\d,]+ \| ([0-9a-f]{64}) \|$/gm)) {
+  for (const [, file, sum] of readme.matchAll(
+    /^\| (frontmcp-[a-z-]+-1\.5\.2\.tgz) \| [\d,]+ \| ([0-9a-f]{64}) \|$/gm,
+  )) {
     const path = join(fixtures, file!);
     const actual = createHash("sha256").update(readFileSync(path)).digest("hex");
     if (actual !== sum) throw new Error(`${file}: sha256 ${actual}, the README says ${sum}`);
     dependencies[`@frontmcp/${file!.replace(/^frontmcp-/, "").replace(/-1\.5\.2\.tgz$/, "")}`] = `file:${path}`;
   }
-  if (Object.keys(dependencies).length !== 8) throw new Error(`expected 8 FrontMCP tarballs in the README, found ${Object.keys(dependencies).length}`);
+  if (Object.keys(dependencies).length !== 8)
+    throw new Error(`expected 8 FrontMCP tarballs in the README, found ${Object.keys(dependencies).length}`);
   return dependencies;
 }
 
@@ -56,12 +69,16 @@ export async function frontMcpProject(): Promise<string> {
   const stamp = createHash("sha256").update(packed.tarball).update(sourcesStamp()).digest("hex").slice(0, 12);
   const dir = join(tmpdir(), `mcp-result-handles-frontmcp-${stamp}`);
   const ready = join(dir, "ready");
-  if (existsSync(dir) && !existsSync(ready) && Date.now() - statSync(dir).mtimeMs > 300_000) rmSync(dir, { recursive: true, force: true });
+  if (existsSync(dir) && !existsSync(ready) && Date.now() - statSync(dir).mtimeMs > 300_000)
+    rmSync(dir, { recursive: true, force: true });
   try {
     mkdirSync(dir);
   } catch {
     for (let waited = 0; !existsSync(ready); waited += 200) {
-      if (waited > 240_000) throw new Error(`no FrontMCP project in ${dir} after four minutes (remove the folder if no test run is making it)`);
+      if (waited > 240_000)
+        throw new Error(
+          `no FrontMCP project in ${dir} after four minutes (remove the folder if no test run is making it)`,
+        );
       await sleep(200);
     }
     return dir;
@@ -75,13 +92,18 @@ export async function frontMcpProject(): Promise<string> {
       dependencies: { ...frontMcpTarballs(), ...FRONTMCP_PINS, "mcp-result-handles": `file:${packed.tarball}` },
     };
     writeFileSync(join(dir, "package.json"), JSON.stringify(pkg, null, 2));
-    await run("npm", ["install", "--no-audit", "--no-fund", "--prefer-offline", "--ignore-scripts"], { cwd: dir, env: cleanEnv, maxBuffer: 16 << 20 });
+    await run("npm", ["install", "--no-audit", "--no-fund", "--prefer-offline", "--ignore-scripts"], {
+      cwd: dir,
+      env: cleanEnv,
+      maxBuffer: 16 << 20,
+    });
     // The repository's TypeScript compiles the tools against the project's own FrontMCP, zod and package.
-    await run(process.execPath, [join(root, "node_modules", "typescript", "bin", "tsc"), "-p", "tsconfig.json"], { cwd: dir, maxBuffer: 16 << 20 }).catch(
-      (error: { stdout?: string }) => {
-        throw new Error(`tsc failed in the FrontMCP project:\n${error.stdout ?? String(error)}`);
-      },
-    );
+    await run(process.execPath, [join(root, "node_modules", "typescript", "bin", "tsc"), "-p", "tsconfig.json"], {
+      cwd: dir,
+      maxBuffer: 16 << 20,
+    }).catch((error: { stdout?: string }) => {
+      throw new Error(`tsc failed in the FrontMCP project:\n${error.stdout ?? String(error)}`);
+    });
     writeFileSync(`${ready}.tmp`, new Date().toISOString());
     renameSync(`${ready}.tmp`, ready);
     removeOldProjects(dir);
@@ -111,7 +133,11 @@ export interface FrontMcpServer {
 }
 
 /** Starts `out/server.js` on a free loopback port; resolves once FrontMCP says its bootstrap is complete. */
-export async function startFrontMcpServer(dir: string, env: Record<string, string> = {}, node = process.execPath): Promise<FrontMcpServer> {
+export async function startFrontMcpServer(
+  dir: string,
+  env: Record<string, string> = {},
+  node = process.execPath,
+): Promise<FrontMcpServer> {
   const port = await freePort();
   const child: ChildProcessWithoutNullStreams = spawn(node, [join(dir, "out", "server.js")], {
     cwd: dir,
@@ -124,7 +150,7 @@ export async function startFrontMcpServer(dir: string, env: Record<string, strin
   await new Promise<void>((started, failed) => {
     const timer = setTimeout(() => failed(new Error(`FrontMCP did not start within 60 s: ${output}`)), 60_000);
     const check = () => {
-      if (output.includes("FrontMCP bootstrap complete")) clearTimeout(timer), started();
+      if (output.includes("FrontMCP bootstrap complete")) (clearTimeout(timer), started());
     };
     child.stdout.on("data", check);
     void exited.then(() => (clearTimeout(timer), failed(new Error(`FrontMCP exited: ${output}`))));

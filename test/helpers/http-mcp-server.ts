@@ -13,8 +13,13 @@ export interface HttpMcpServer {
   close(): Promise<void>;
 }
 
-/** `tokens` maps a bearer token to what the verifier says of it; an unknown token gets HTTP 401, no token no `authInfo`. */
-export async function startHttpMcpServer(build: () => McpServer, tokens: ReadonlyMap<string, AuthInfo> = new Map()): Promise<HttpMcpServer> {
+/**
+ * `tokens` maps a bearer token to what the verifier says of it; an unknown token gets HTTP 401, no token no `authInfo`.
+ */
+export async function startHttpMcpServer(
+  build: () => McpServer,
+  tokens: ReadonlyMap<string, AuthInfo> = new Map(),
+): Promise<HttpMcpServer> {
   const handler = createMcpHandler(build, { onerror: () => {} });
   async function fetch(request: Request): Promise<Response> {
     const header = request.headers.get("authorization");
@@ -24,7 +29,9 @@ export async function startHttpMcpServer(build: () => McpServer, tokens: Readonl
     return handler.fetch(request, authInfo ? { authInfo } : {});
   }
   const handle = toNodeHandler({ fetch });
-  const http: HttpServer = createServer((req, res) => void handle(req, res).catch(() => res.headersSent || res.writeHead(500).end()));
+  const http: HttpServer = createServer(
+    (req, res) => void handle(req, res).catch(() => res.headersSent || res.writeHead(500).end()),
+  );
   await new Promise<void>((resolve) => http.listen(0, "127.0.0.1", resolve));
   const { port } = http.address() as AddressInfo;
   return {

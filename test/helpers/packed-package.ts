@@ -1,7 +1,17 @@
 // The package as users install it (S13, S17.1): `npm pack` of the built dist/, once per build however many
 // test files ask (they run in parallel processes), and scratch projects that install the tarball with npm.
 import { execFile } from "node:child_process";
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -11,7 +21,9 @@ const run = promisify(execFile);
 export const root = resolve(dirname(fileURLToPath(import.meta.url)), "../..");
 
 /** The parent `npm test` sets npm_* variables (prefix, lifecycle, user agent) that must not steer a scratch install. */
-export const cleanEnv = Object.fromEntries(Object.entries(process.env).filter(([key]) => !key.toLowerCase().startsWith("npm_")));
+export const cleanEnv = Object.fromEntries(
+  Object.entries(process.env).filter(([key]) => !key.toLowerCase().startsWith("npm_")),
+);
 
 export interface PackedPackage {
   readonly tarball: string;
@@ -33,20 +45,29 @@ export async function packedPackage(): Promise<PackedPackage> {
   const dir = join(tmpdir(), `mcp-result-handles-pack-${stamp}`);
   const manifest = join(dir, "packed.json");
   // A claim left by a run that died before packing (older than two minutes, no manifest) is taken over.
-  if (existsSync(dir) && !existsSync(manifest) && Date.now() - statSync(dir).mtimeMs > 120_000) rmSync(dir, { recursive: true, force: true });
+  if (existsSync(dir) && !existsSync(manifest) && Date.now() - statSync(dir).mtimeMs > 120_000)
+    rmSync(dir, { recursive: true, force: true });
   try {
     mkdirSync(dir);
   } catch {
     for (let waited = 0; !existsSync(manifest); waited += 100) {
-      if (waited > 60_000) throw new Error(`no tarball in ${dir} after a minute (remove the folder if no test run is packing)`);
+      if (waited > 60_000)
+        throw new Error(`no tarball in ${dir} after a minute (remove the folder if no test run is packing)`);
       await sleep(100);
     }
     return JSON.parse(readFileSync(manifest, "utf8")) as PackedPackage;
   }
   try {
-    const { stdout } = await run("npm", ["pack", "--json", "--ignore-scripts", "--pack-destination", dir], { cwd: root, env: cleanEnv });
+    const { stdout } = await run("npm", ["pack", "--json", "--ignore-scripts", "--pack-destination", dir], {
+      cwd: root,
+      env: cleanEnv,
+    });
     const [packed] = JSON.parse(stdout) as [{ filename: string; size: number; files: { path: string }[] }];
-    const result: PackedPackage = { tarball: join(dir, packed.filename), files: packed.files.map((file) => file.path), bytes: packed.size };
+    const result: PackedPackage = {
+      tarball: join(dir, packed.filename),
+      files: packed.files.map((file) => file.path),
+      bytes: packed.size,
+    };
     writeFileSync(`${manifest}.tmp`, JSON.stringify(result));
     renameSync(`${manifest}.tmp`, manifest); // whole before anyone reads it
     removeOldPacks(dir);
@@ -76,12 +97,24 @@ export interface ScratchProject {
  * A scratch ES module project that installs the tarball and the given dependencies with npm (from its
  * cache where it can), and holds the given files.
  */
-export async function scratchProject(dependencies: Record<string, string>, files: Record<string, string> = {}, prefix = "install"): Promise<ScratchProject> {
+export async function scratchProject(
+  dependencies: Record<string, string>,
+  files: Record<string, string> = {},
+  prefix = "install",
+): Promise<ScratchProject> {
   const packed = await packedPackage();
   const dir = mkdtempSync(join(tmpdir(), `mcp-result-handles-${prefix}-`));
-  const pkg = { name: "scratch-consumer", private: true, type: "module", dependencies: { ...dependencies, "mcp-result-handles": `file:${packed.tarball}` } };
+  const pkg = {
+    name: "scratch-consumer",
+    private: true,
+    type: "module",
+    dependencies: { ...dependencies, "mcp-result-handles": `file:${packed.tarball}` },
+  };
   writeFileSync(join(dir, "package.json"), JSON.stringify(pkg, null, 2));
   for (const [name, text] of Object.entries(files)) writeFileSync(join(dir, name), text);
-  await run("npm", ["install", "--no-audit", "--no-fund", "--prefer-offline", "--ignore-scripts"], { cwd: dir, env: cleanEnv });
+  await run("npm", ["install", "--no-audit", "--no-fund", "--prefer-offline", "--ignore-scripts"], {
+    cwd: dir,
+    env: cleanEnv,
+  });
   return { dir, packed, dispose: () => rmSync(dir, { recursive: true, force: true }) };
 }

@@ -25,11 +25,16 @@ type Answer = { path: string; value: unknown; total?: number; offset?: number; n
 
 /** S7.5's canonical path, from the steps: `.name` for identifiers, `['name']` with JSON escapes otherwise, `[n]`. */
 export function canonicalPath(steps: readonly Step[]): string {
-  return "$" + steps.map((step) => {
-    if (typeof step === "number") return `[${step}]`;
-    if (/^[A-Za-z_$][A-Za-z0-9_$]*$/.test(step)) return `.${step}`;
-    return `['${JSON.stringify(step).slice(1, -1).replace(/\\"/g, '"').replace(/'/g, "\\'")}']`;
-  }).join("");
+  return (
+    "$" +
+    steps
+      .map((step) => {
+        if (typeof step === "number") return `[${step}]`;
+        if (/^[A-Za-z_$][A-Za-z0-9_$]*$/.test(step)) return `.${step}`;
+        return `['${JSON.stringify(step).slice(1, -1).replace(/\\"/g, '"').replace(/'/g, "\\'")}']`;
+      })
+      .join("")
+  );
 }
 
 const isObject = (value: unknown): value is Record<string, unknown> =>
@@ -40,7 +45,12 @@ const size = (value: unknown) => Buffer.byteLength(JSON.stringify(value));
 /** `fields` applied to one node (S7.4): its listed members, in the order first listed; anything else as it is. */
 /** `fields` as a list: a comma-separated string is split (S18.4). */
 const fieldList = (fields: Args["fields"]) =>
-  typeof fields === "string" ? fields.split(",").map((field) => field.trim()).filter(Boolean) : fields;
+  typeof fields === "string"
+    ? fields
+        .split(",")
+        .map((field) => field.trim())
+        .filter(Boolean)
+    : fields;
 
 function picker(fields: Args["fields"]): (value: unknown) => unknown {
   const list = fieldList(fields);
@@ -108,7 +118,8 @@ export function checkAnswer(value: unknown, args: Args, answer: unknown, thresho
 
   if (args.search !== undefined) return checkSearch(value, args, nodes, compiled.singularQuery(), answer, refusal);
 
-  if (!compiled.singularQuery()) { // a nodelist (S14.2)
+  if (!compiled.singularQuery()) {
+    // a nodelist (S14.2)
     const { offset, limit } = windowOf(args, DEFAULT_LIMITS.nodes);
     const page = nodes.slice(offset, offset + limit);
     if (refusal) {
@@ -117,21 +128,38 @@ export function checkAnswer(value: unknown, args: Args, answer: unknown, thresho
         if (bytes <= thresholdBytes) fail(args, "refused as too large", refusal, `a page of ${bytes} bytes`);
         return true;
       }
-      if (refusal.code === "RESULT_PATH_NOT_FOUND" && !namesNothing(args, page.map((node) => node.value))) {
+      if (
+        refusal.code === "RESULT_PATH_NOT_FOUND" &&
+        !namesNothing(
+          args,
+          page.map((node) => node.value),
+        )
+      ) {
         fail(args, "refused as not found", refusal, `${nodes.length} nodes`);
       }
       return true;
     }
     const result = answer as Answer;
-    same(args, "values", result.value, page.map((node) => pick(node.value)));
-    same(args, "paths", result.paths, page.map((node) => canonicalPath(node.steps)));
+    same(
+      args,
+      "values",
+      result.value,
+      page.map((node) => pick(node.value)),
+    );
+    same(
+      args,
+      "paths",
+      result.paths,
+      page.map((node) => canonicalPath(node.steps)),
+    );
     paging(args, result, offset, page.length, nodes.length);
     return true;
   }
 
   // A singular query (S14.2 → S7.3 to S7.5): one value, windowed.
   if (nodes.length === 0) {
-    if (refusal?.code !== "RESULT_PATH_NOT_FOUND") fail(args, "a path that selects nothing", answer, "RESULT_PATH_NOT_FOUND");
+    if (refusal?.code !== "RESULT_PATH_NOT_FOUND")
+      fail(args, "a path that selects nothing", answer, "RESULT_PATH_NOT_FOUND");
     return true;
   }
   const [node] = nodes;
@@ -175,7 +203,8 @@ export function checkAnswer(value: unknown, args: Args, answer: unknown, thresho
     return true;
   }
   if (refusal) {
-    if (refusal.code === "RESULT_PATH_NOT_FOUND" && !namesNothing(args, read)) fail(args, "refused as not found", refusal, "a value");
+    if (refusal.code === "RESULT_PATH_NOT_FOUND" && !namesNothing(args, read))
+      fail(args, "refused as not found", refusal, "a value");
     if (refusal.code === "RESULT_SLICE_TOO_LARGE" && size(page) <= thresholdBytes) {
       fail(args, "refused as too large", refusal, `a page of ${size(page)} bytes`);
     }
@@ -190,7 +219,8 @@ export function checkAnswer(value: unknown, args: Args, answer: unknown, thresho
 
 /** S21.6 as the design states it, character by character: lower case, upper-cased, lower-cased again; ı as it is. */
 const foldChar = (char: string) => (char === "ı" ? char : char.toLowerCase().toUpperCase().toLowerCase());
-const folded = (text: string) => (/^[\x00-\x7f]*$/.test(text) ? text.toLowerCase() : Array.from(text, foldChar).join(""));
+const folded = (text: string) =>
+  /^[\x00-\x7f]*$/.test(text) ? text.toLowerCase() : Array.from(text, foldChar).join("");
 
 /**
  * S14.4 by plain code: under each start node in turn, depth first, every key (before its member's value),
@@ -207,7 +237,8 @@ function checkSearch(
   refusal: { code: string } | undefined,
 ): boolean {
   if (singular && nodes.length === 0) {
-    if (refusal?.code !== "RESULT_PATH_NOT_FOUND") fail(args, "a search under nothing", answer, "RESULT_PATH_NOT_FOUND");
+    if (refusal?.code !== "RESULT_PATH_NOT_FOUND")
+      fail(args, "a search under nothing", answer, "RESULT_PATH_NOT_FOUND");
     return true;
   }
   const needle = folded(args.search!);
@@ -258,7 +289,7 @@ function checkSearch(
     // One hit per line holding the needle, numbered from 1.
     let line = 1;
     let counted = 0;
-    for (let at = whole.indexOf(needle); at >= 0; ) {
+    for (let at = whole.indexOf(needle); at >= 0;) {
       for (let nl = whole.indexOf("\n", counted); nl >= 0 && nl < at; nl = whole.indexOf("\n", nl + 1)) {
         line++;
         counted = nl + 1;
@@ -285,14 +316,20 @@ function checkSearch(
   }
   if (refusal) {
     // Too large: the hits' cut texts decide, the tests judge it; but an empty page is never too large.
-    if (refusal.code === "RESULT_SLICE_TOO_LARGE" && page.length === 0) fail(args, "refused as too large", refusal, "no hit");
+    if (refusal.code === "RESULT_SLICE_TOO_LARGE" && page.length === 0)
+      fail(args, "refused as too large", refusal, "no hit");
     if (refusal.code === "RESULT_PATH_NOT_FOUND") fail(args, "refused as not found", refusal, `${nodes.length} nodes`);
     return true; // other refusals (fields beside search, the cost limit): the tests judge them
   }
   const result = answer as Answer & { value: Hit[] };
-  const got = result.value.map(({ path, line, key }) => ({ path, ...(line === undefined ? {} : { line }), ...(key ? { key } : {}) }));
+  const got = result.value.map(({ path, line, key }) => ({
+    path,
+    ...(line === undefined ? {} : { line }),
+    ...(key ? { key } : {}),
+  }));
   same(args, "hits", got, page);
-  for (const one of result.value) if (!has(one.text)) fail(args, "a hit's text", one.text, `a text holding ${args.search}`);
+  for (const one of result.value)
+    if (!has(one.text)) fail(args, "a hit's text", one.text, `a text holding ${args.search}`);
   paging(args, result, offset, page.length, total);
   return true;
 }

@@ -14,4 +14,5 @@ export const resolvePath = (root: unknown, path: string) => resolveSegments(root
 export const resolveReferenceValue = (answer: unknown, path: string): unknown => planValue(answer, planPath(path));
 
 /** The pieces a store reads for `args` (S8.5). */
-export const selectForQuery = (args: QueryArguments, mode: ReadMode): Selector => selectorFor(planPath(args.path), args, mode);
+export const selectForQuery = (args: QueryArguments, mode: ReadMode): Selector =>
+  selectorFor(planPath(args.path), args, mode);

@@ -49,11 +49,16 @@ export async function startRedisCluster(): Promise<RedisCluster> {
     nodes.push({ port: await freePort(), busPort: await freePort(), dir, pid: undefined });
   }
   const killAll = () => {
-    for (const node of nodes) if (node.pid !== undefined) try { process.kill(node.pid, "SIGKILL"); } catch {}
+    for (const node of nodes)
+      if (node.pid !== undefined)
+        try {
+          process.kill(node.pid, "SIGKILL");
+        } catch {}
   };
   process.once("exit", killAll);
 
-  const cli = async (i: number, ...args: string[]) => (await run(REDIS_CLI, ["-h", "127.0.0.1", "-p", String(nodes[i]!.port), ...args], { timeout: 5000 })).stdout.trim();
+  const cli = async (i: number, ...args: string[]) =>
+    (await run(REDIS_CLI, ["-h", "127.0.0.1", "-p", String(nodes[i]!.port), ...args], { timeout: 5000 })).stdout.trim();
   const ping = (i: number) => cli(i, "ping").catch(() => "");
 
   async function launch(i: number): Promise<void> {
@@ -62,9 +67,30 @@ export async function startRedisCluster(): Promise<RedisCluster> {
     const pidfile = join(node.dir, "redis.pid");
     rmSync(pidfile, { force: true });
     execFileSync(REDIS_SERVER, [
-      "--bind", "127.0.0.1", "--port", String(node.port), "--cluster-enabled", "yes", "--cluster-port", String(node.busPort),
-      "--cluster-config-file", join(node.dir, "nodes.conf"), "--cluster-node-timeout", "2000", "--save", "", "--appendonly", "no",
-      "--daemonize", "yes", "--pidfile", pidfile, "--logfile", join(node.dir, "redis.log"), "--dir", node.dir,
+      "--bind",
+      "127.0.0.1",
+      "--port",
+      String(node.port),
+      "--cluster-enabled",
+      "yes",
+      "--cluster-port",
+      String(node.busPort),
+      "--cluster-config-file",
+      join(node.dir, "nodes.conf"),
+      "--cluster-node-timeout",
+      "2000",
+      "--save",
+      "",
+      "--appendonly",
+      "no",
+      "--daemonize",
+      "yes",
+      "--pidfile",
+      pidfile,
+      "--logfile",
+      join(node.dir, "redis.log"),
+      "--dir",
+      node.dir,
     ]);
     await waitFor(async () => (await ping(i)) === "PONG", `cluster node on port ${node.port} did not answer PING`);
     node.pid = Number(readFileSync(pidfile, "utf8").trim());
@@ -80,7 +106,9 @@ export async function startRedisCluster(): Promise<RedisCluster> {
   };
 
   await Promise.all(nodes.map((_, i) => launch(i)));
-  await run(REDIS_CLI, ["--cluster", "create", ...nodes.map((node) => `127.0.0.1:${node.port}`), "--cluster-yes"], { timeout: 30_000 });
+  await run(REDIS_CLI, ["--cluster", "create", ...nodes.map((node) => `127.0.0.1:${node.port}`), "--cluster-yes"], {
+    timeout: 30_000,
+  });
   // A master down must not stop the others from serving their own slots (S17.2).
   for (let i = 0; i < nodes.length; i++) await cli(i, "config", "set", "cluster-require-full-coverage", "no");
   await waitFor(clusterOk, "the cluster did not reach cluster_state:ok", 30_000);

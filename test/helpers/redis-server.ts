@@ -44,8 +44,22 @@ export async function startRedisServer(): Promise<RedisServer> {
       if (pid !== undefined) return; // already running
       rmSync(pidfile, { force: true });
       execFileSync(REDIS_SERVER, [
-        "--bind", "127.0.0.1", "--port", String(port), "--save", "", "--appendonly", "no",
-        "--daemonize", "yes", "--pidfile", pidfile, "--logfile", join(dir, "redis.log"), "--dir", dir,
+        "--bind",
+        "127.0.0.1",
+        "--port",
+        String(port),
+        "--save",
+        "",
+        "--appendonly",
+        "no",
+        "--daemonize",
+        "yes",
+        "--pidfile",
+        pidfile,
+        "--logfile",
+        join(dir, "redis.log"),
+        "--dir",
+        dir,
       ]);
       await waitFor(async () => (await ping(port)) === "+PONG", `redis-server on port ${port} did not answer PING`);
       pid = Number(readFileSync(pidfile, "utf8").trim());
@@ -58,7 +72,10 @@ export async function startRedisServer(): Promise<RedisServer> {
         process.kill(stopping, "SIGTERM");
         process.kill(stopping, "SIGCONT"); // a paused server handles SIGTERM only once it runs
       } catch {}
-      await waitFor(async () => !alive(stopping) && (await ping(port)) === undefined, `redis-server ${stopping} did not stop`);
+      await waitFor(
+        async () => !alive(stopping) && (await ping(port)) === undefined,
+        `redis-server ${stopping} did not stop`,
+      );
     },
     pause() {
       if (pid !== undefined) process.kill(pid, "SIGSTOP");

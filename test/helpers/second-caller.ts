@@ -26,7 +26,10 @@ export async function foldAs(bench: AttackBench, who: Caller, answer: unknown): 
   return handleOf(folded);
 }
 
-export async function withSecondCaller(attack: () => Promise<Result>, second: () => Promise<Result>): Promise<Measured> {
+export async function withSecondCaller(
+  attack: () => Promise<Result>,
+  second: () => Promise<Result>,
+): Promise<Measured> {
   const stalls = watchStalls();
   const started = performance.now();
   const due = started + 300;

@@ -1,4 +1,9 @@
-import { ResultHandlesPluginCore, type NamespacedStorage, type ResultHandlesOptions, type Runtime } from "mcp-result-handles";
+import {
+  ResultHandlesPluginCore,
+  type NamespacedStorage,
+  type ResultHandlesOptions,
+  type Runtime,
+} from "mcp-result-handles";
 
 /**
  * The one storage test double: keeps copies of values in a Map, records every key and value the store
@@ -51,7 +56,11 @@ export const hangs = () => new Promise<never>(() => {});
  */
 export function pluginOver(storage: NamespacedStorage, options: ResultHandlesOptions = {}) {
   class DoubleStorePlugin extends ResultHandlesPluginCore {
-    protected static override runtime: Runtime = { kind: "node", env: () => undefined, openStorage: async () => storage };
+    protected static override runtime: Runtime = {
+      kind: "node",
+      env: () => undefined,
+      openStorage: async () => storage,
+    };
   }
   const plugin = DoubleStorePlugin.init(options);
   const warnings: string[] = [];

@@ -9,7 +9,14 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll } from "vitest";
-import { MemoryStorage, ResultHandleStore, ResultQueryError, ResultQueryTool, type NamespacedStorage, type Owner } from "mcp-result-handles";
+import {
+  MemoryStorage,
+  ResultHandleStore,
+  ResultQueryError,
+  ResultQueryTool,
+  type NamespacedStorage,
+  type Owner,
+} from "mcp-result-handles";
 import type { ResultHandlesConfig } from "../../src/plugin/options.js";
 import type { BatchWorkers } from "../../src/query/workers/pool.js";
 import { parseQueryArguments, queryValue } from "../../src/query/query.js";
@@ -37,7 +44,10 @@ export function everyStore(namespace: string, timeoutMs = 3000): [string, () => 
   });
   return [
     ["memory", async () => new MemoryStorage(namespace, { maxBytes: 512 * 1024 * 1024 })],
-    ["sqlite", () => openDriver(sqliteDriver, { sqlite: { path: join(dir, `${namespace}.sqlite`) } }, namespace, timeoutMs)],
+    [
+      "sqlite",
+      () => openDriver(sqliteDriver, { sqlite: { path: join(dir, `${namespace}.sqlite`) } }, namespace, timeoutMs),
+    ],
     ["redis", () => openDriver(redisDriver, { redis: { url: redis!.url } }, namespace, timeoutMs)],
   ];
 }
@@ -95,10 +105,15 @@ export async function savedCounted(storage: NamespacedStorage, value: unknown, o
  * a `result_query` over it (with batch workers when given), and `fold`, which saves a value under a new
  * handle: `value` unless another is given.
  */
-export function countedQueries(storage: NamespacedStorage, options: { config: ResultHandlesConfig; owner: Owner; value?: unknown; workers?: BatchWorkers }) {
+export function countedQueries(
+  storage: NamespacedStorage,
+  options: { config: ResultHandlesConfig; owner: Owner; value?: unknown; workers?: BatchWorkers },
+) {
   const counted = new CountedStorage(storage);
   const store = new ResultHandleStore(counted, 60, { pieceBytes: 16 * 1024 });
-  const tool = new ResultQueryTool(() => [{ config: options.config, store: async () => store, workers: options.workers }]);
+  const tool = new ResultQueryTool(() => [
+    { config: options.config, store: async () => store, workers: options.workers },
+  ]);
   const fold = async (value: unknown = options.value) => {
     const handle = store.newHandle();
     await store.save(handle, value, options.owner);
@@ -119,7 +134,12 @@ export function ordersAnswer() {
     nested: { name: `n${i % 50}`, deep: { name: i % 2 ? "odd" : "even" } },
     flag: i % 5 === 0,
   }));
-  return { meta: { title: "orders", rows: "not a list" }, rows, events: Array.from({ length: 3000 }, (_, i) => ({ at: i, kind: i % 9 ? "tick" : "user5 logged in" })), total: rows.length };
+  return {
+    meta: { title: "orders", rows: "not a list" },
+    rows,
+    events: Array.from({ length: 3000 }, (_, i) => ({ at: i, kind: i % 9 ? "tick" : "user5 logged in" })),
+    total: rows.length,
+  };
 }
 
 type Outcome = unknown;
@@ -128,7 +148,8 @@ type Outcome = unknown;
 export function wholeAnswer(value: unknown, args: Record<string, unknown>, config: SearchConfig): Outcome {
   const result = outcome(() => {
     const parsed = parseQueryArguments({ handle: "h", ...args });
-    if (parsed.search !== undefined) return searchQuery(value, planPath(parsed.path), { ...parsed, search: parsed.search }, config);
+    if (parsed.search !== undefined)
+      return searchQuery(value, planPath(parsed.path), { ...parsed, search: parsed.search }, config);
     return queryValue(value, parsed, config.thresholdBytes);
   });
   // The reference is src's own query code over the whole value: an oracle of the tests' own holds it to
@@ -151,7 +172,12 @@ export function referenceAnswer(value: object, args: Record<string, unknown>, co
 }
 
 /** What the tool answers for `args` on `handle`, or its refusal `{ code, message }`. */
-export async function answered(tool: ResultQueryTool, handle: string, args: Record<string, unknown>, owner: Owner): Promise<Outcome> {
+export async function answered(
+  tool: ResultQueryTool,
+  handle: string,
+  args: Record<string, unknown>,
+  owner: Owner,
+): Promise<Outcome> {
   return outcome(() => tool.query({ handle, ...args }, owner));
 }
 
@@ -161,8 +187,12 @@ export async function answered(tool: ResultQueryTool, handle: string, args: Reco
  * are missing, and where, not on that sample.
  */
 function sameNote<T>(result: T): T {
-  if (typeof result !== "object" || result === null || typeof (result as { note?: unknown }).note !== "string") return result;
-  const note = (result as unknown as { note: string }).note.replace(/; (its (items|members) have|they have|the keys there are|its keys are|@\S* there has) [^;]*/g, "; …");
+  if (typeof result !== "object" || result === null || typeof (result as { note?: unknown }).note !== "string")
+    return result;
+  const note = (result as unknown as { note: string }).note.replace(
+    /; (its (items|members) have|they have|the keys there are|its keys are|@\S* there has) [^;]*/g,
+    "; …",
+  );
   return { ...result, note };
 }
 

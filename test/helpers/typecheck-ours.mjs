@@ -13,14 +13,29 @@ const ts = require(resolve(dirname(fileURLToPath(import.meta.url)), "../../node_
 const [configPath, packageName] = process.argv.slice(2);
 if (!configPath || !packageName) throw new Error("usage: typecheck-ours.mjs <tsconfig.json> <package name>");
 
-const parsed = ts.getParsedCommandLineOfConfigFile(resolve(configPath), {}, { ...ts.sys, onUnRecoverableConfigFileDiagnostic: (d) => { throw new Error(ts.flattenDiagnosticMessageText(d.messageText, "\n")); } });
-if (parsed.options.skipLibCheck) throw new Error("skipLibCheck is on: nothing of the package's declarations would be checked");
-const program = ts.createProgram({ rootNames: parsed.fileNames, options: parsed.options, projectReferences: parsed.projectReferences });
+const parsed = ts.getParsedCommandLineOfConfigFile(
+  resolve(configPath),
+  {},
+  {
+    ...ts.sys,
+    onUnRecoverableConfigFileDiagnostic: (d) => {
+      throw new Error(ts.flattenDiagnosticMessageText(d.messageText, "\n"));
+    },
+  },
+);
+if (parsed.options.skipLibCheck)
+  throw new Error("skipLibCheck is on: nothing of the package's declarations would be checked");
+const program = ts.createProgram({
+  rootNames: parsed.fileNames,
+  options: parsed.options,
+  projectReferences: parsed.projectReferences,
+});
 
 const ours = `${sep}node_modules${sep}${packageName}${sep}`;
 const isOurs = (file) => !file.fileName.includes(`${sep}node_modules${sep}`) || file.fileName.includes(ours);
 const checked = program.getSourceFiles().filter(isOurs);
-if (!checked.some((file) => file.fileName.includes(ours))) throw new Error(`no declaration of ${packageName} in the program`);
+if (!checked.some((file) => file.fileName.includes(ours)))
+  throw new Error(`no declaration of ${packageName} in the program`);
 
 const diagnostics = [
   ...parsed.errors,

@@ -32,7 +32,8 @@ export async function startUpstashBridge(redisUrl: string, token = "bridge-token
   };
 
   const http = createServer(async (req: IncomingMessage, res: ServerResponse) => {
-    const send = (status: number, body: unknown) => res.writeHead(status, { "content-type": "application/json" }).end(JSON.stringify(body));
+    const send = (status: number, body: unknown) =>
+      res.writeHead(status, { "content-type": "application/json" }).end(JSON.stringify(body));
     if (req.method !== "POST") return send(405, { error: "POST only" });
     if (req.headers.authorization !== `Bearer ${token}`) return send(401, { error: "Unauthorized" });
     const path = new URL(req.url ?? "/", "http://bridge").pathname;

@@ -12,7 +12,9 @@ const handleOf = (result: Result) => (result.structuredContent as { handle: stri
 function serverOn(plugin: ResultHandlesPlugin, warnings: string[] = []): McpServer {
   const server = new McpServer({ name: "t", version: "1" });
   plugin.install(server, { logger: { warn: (message) => void warnings.push(message) } });
-  server.registerTool("report", { description: "report" }, async () => ({ content: [{ type: "text", text: JSON.stringify(big()) }] }));
+  server.registerTool("report", { description: "report" }, async () => ({
+    content: [{ type: "text", text: JSON.stringify(big()) }],
+  }));
   return server;
 }
 
@@ -22,7 +24,10 @@ describe("S8.1 in-process connections without a session id", () => {
     const client = await linkInMemory(serverOn(plugin)); // no sessionId on the transport
     const result = (await client.callTool({ name: "report", arguments: {} })) as Result;
     expect(isFolded(result)).toBe(true);
-    const read = (await client.callTool({ name: "result_query", arguments: { handle: handleOf(result), path: "$.rows[299].id" } })) as Result;
+    const read = (await client.callTool({
+      name: "result_query",
+      arguments: { handle: handleOf(result), path: "$.rows[299].id" },
+    })) as Result;
     expect(read.structuredContent).toEqual({ path: "$.rows[299].id", value: 299 });
     await client.close();
   });
@@ -35,7 +40,10 @@ describe("S8.1 in-process connections without a session id", () => {
     const stolen = (await second.callTool({ name: "result_query", arguments: { handle } })) as Result;
     expect(stolen.isError).toBe(true);
     expect(stolen.structuredContent).toMatchObject({ error: { code: "RESULT_HANDLE_NOT_FOUND" } });
-    expect(((await first.callTool({ name: "result_query", arguments: { handle, path: "$.rows", limit: 1 } })) as Result).isError).toBeFalsy();
+    expect(
+      ((await first.callTool({ name: "result_query", arguments: { handle, path: "$.rows", limit: 1 } })) as Result)
+        .isError,
+    ).toBeFalsy();
     await Promise.all([first.close(), second.close()]);
   });
 
@@ -47,7 +55,9 @@ describe("S8.1 in-process connections without a session id", () => {
     await before.close();
     await server.close();
     const after = await linkInMemory(server);
-    expect(((await after.callTool({ name: "result_query", arguments: { handle } })) as Result).structuredContent).toMatchObject({
+    expect(
+      ((await after.callTool({ name: "result_query", arguments: { handle } })) as Result).structuredContent,
+    ).toMatchObject({
       error: { code: "RESULT_HANDLE_NOT_FOUND" },
     });
     await after.close();
@@ -58,7 +68,9 @@ describe("S8.1 in-process connections without a session id", () => {
     const seen: (string | undefined)[] = [];
     const server = new McpServer({ name: "t", version: "1" });
     plugin.install(server, { owner: (ctx) => (seen.push(ctx.sessionId), { session: ctx.sessionId }) });
-    server.registerTool("report", { description: "report" }, async () => ({ content: [{ type: "text", text: JSON.stringify(big()) }] }));
+    server.registerTool("report", { description: "report" }, async () => ({
+      content: [{ type: "text", text: JSON.stringify(big()) }],
+    }));
     const client = await linkInMemory(server, "given-session");
     await client.callTool({ name: "report", arguments: {} });
     expect(seen).toEqual(["given-session"]);
@@ -70,9 +82,12 @@ describe("S4.4 an anonymous call is told once per tool why it did not fold", () 
     const plugin = ResultHandlesPlugin.init({ thresholdBytes: 1024, storage: { type: "memory" } });
     const warnings: string[] = [];
     const server = new McpServer({ name: "t", version: "1" });
-    plugin.install(server, { owner: () => ({}), logger: { warn: (message) => void warnings.push(message) } }); // anonymous
+    // anonymous
+    plugin.install(server, { owner: () => ({}), logger: { warn: (message) => void warnings.push(message) } });
     for (const name of ["a", "b"]) {
-      server.registerTool(name, { description: name }, async () => ({ content: [{ type: "text", text: JSON.stringify(big()) }] }));
+      server.registerTool(name, { description: name }, async () => ({
+        content: [{ type: "text", text: JSON.stringify(big()) }],
+      }));
     }
     server.registerTool("small", { description: "small" }, async () => ({ content: [{ type: "text", text: "{}" }] }));
     const client = await linkInMemory(server);

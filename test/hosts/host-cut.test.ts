@@ -11,13 +11,23 @@ import { fileURLToPath } from "node:url";
 import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
 import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
 import { toNodeHandler } from "@modelcontextprotocol/node";
-import { createMcpHandler, isLegacyRequest, McpServer, WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/server";
+import {
+  createMcpHandler,
+  isLegacyRequest,
+  McpServer,
+  WebStandardStreamableHTTPServerTransport,
+} from "@modelcontextprotocol/server";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { RESULT_HANDLE_META_KEY, ResultHandlesPlugin, type ResultHandlesOptions } from "mcp-result-handles";
 import { registerHostCutTools, sizedText } from "../fixtures/host-cut-tools.js";
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), "../..");
-type Result = { structuredContent?: Record<string, unknown>; content?: { type: string; text?: string }[]; _meta?: Record<string, unknown>; isError?: boolean };
+type Result = {
+  structuredContent?: Record<string, unknown>;
+  content?: { type: string; text?: string }[];
+  _meta?: Record<string, unknown>;
+  isError?: boolean;
+};
 
 // The oracle: the hosts' cuts as their sources state them (docs/model.md's table), and the margin of S23.1
 // (a sixteenth of the cut, for the envelope). Written out here, not read from the package.
@@ -25,9 +35,21 @@ const within = (limit: number) => limit - Math.floor(limit / 16);
 const KNOWN: { name: string; host: string; unit: "bytes" | "chars" | "lines"; count: number; says: string }[] = [
   { name: "codex-mcp-client", host: "Codex", unit: "bytes", count: within(10 * 1024), says: "Codex's 10 KiB limit" },
   { name: "codex-mcp-client", host: "Codex", unit: "lines", count: within(256), says: "Codex's 256-line limit" },
-  { name: "gemini-cli-mcp-client", host: "Gemini CLI", unit: "chars", count: within(40_000), says: "Gemini CLI's 40,000-character limit" },
+  {
+    name: "gemini-cli-mcp-client",
+    host: "Gemini CLI",
+    unit: "chars",
+    count: within(40_000),
+    says: "Gemini CLI's 40,000-character limit",
+  },
   // Claude Code counts 4 characters a token: 25,000 tokens less the margin, as characters.
-  { name: "claude-code", host: "Claude Code", unit: "bytes", count: within(25_000) * 4, says: "Claude Code's 25,000-token limit" },
+  {
+    name: "claude-code",
+    host: "Claude Code",
+    unit: "bytes",
+    count: within(25_000) * 4,
+    says: "Claude Code's 25,000-token limit",
+  },
   { name: "Cline", host: "Cline", unit: "bytes", count: within(100_000), says: "Cline's 100,000-byte limit" },
   { name: "goose", host: "Goose", unit: "chars", count: within(200_000), says: "Goose's 200,000-character limit" },
   { name: "Zed", host: "Zed", unit: "bytes", count: within(64 * 1024), says: "Zed's 64 KiB limit" },
@@ -40,12 +62,24 @@ afterAll(async () => {
 
 const stdioClient = async (name: string, hostLimits?: ResultHandlesOptions["hostLimits"]) => {
   const client = new Client({ name, version: "1.0.0" });
-  const env = { ...process.env, ...(hostLimits === undefined ? {} : { HOST_LIMITS: JSON.stringify(hostLimits) }) } as Record<string, string>;
-  await client.connect(new StdioClientTransport({ command: process.execPath, args: ["--import", "tsx", "test/fixtures/host-cut-stdio.ts"], cwd: root, env, stderr: "pipe" }));
+  const env = {
+    ...process.env,
+    ...(hostLimits === undefined ? {} : { HOST_LIMITS: JSON.stringify(hostLimits) }),
+  } as Record<string, string>;
+  await client.connect(
+    new StdioClientTransport({
+      command: process.execPath,
+      args: ["--import", "tsx", "test/fixtures/host-cut-stdio.ts"],
+      cwd: root,
+      env,
+      stderr: "pipe",
+    }),
+  );
   open.push(client);
   return client;
 };
-const call = async (client: Client, name: string, args: Record<string, unknown>) => (await client.callTool({ name, arguments: args })) as Result;
+const call = async (client: Client, name: string, args: Record<string, unknown>) =>
+  (await client.callTool({ name, arguments: args })) as Result;
 const folded = (result: Result) => result._meta?.[RESULT_HANDLE_META_KEY] !== undefined;
 const hint = (result: Result) => result.content?.[1]?.text ?? "";
 
@@ -60,10 +94,13 @@ async function expectCut(client: Client, known: (typeof KNOWN)[number]): Promise
 }
 
 describe("S23.4 over stdio", () => {
-  it.each([...new Set(KNOWN.map((known) => known.name))])("%s: just under its cut whole, just over folded", async (name) => {
-    const client = await stdioClient(name);
-    for (const known of KNOWN.filter((entry) => entry.name === name)) await expectCut(client, known);
-  });
+  it.each([...new Set(KNOWN.map((known) => known.name))])(
+    "%s: just under its cut whole, just over folded",
+    async (name) => {
+      const client = await stdioClient(name);
+      for (const known of KNOWN.filter((entry) => entry.name === name)) await expectCut(client, known);
+    },
+  );
 
   it("Codex: 300 short lines, under 10 KiB, fold (its 256-line cut); another client gets them whole", async () => {
     const codex = await stdioClient("codex-mcp-client");
@@ -78,7 +115,8 @@ describe("S23.4 over stdio", () => {
   it("an unknown name keeps today's behaviour", async () => {
     const unknown = await stdioClient("codex-mcp-client-2");
     expect(folded(await call(unknown, "sized", { unit: "bytes", count: 200_000 }))).toBe(false);
-    expect(folded(await call(unknown, "sized", { unit: "bytes", count: 1_000_001 }))).toBe(true); // the threshold still folds
+    // the threshold still folds
+    expect(folded(await call(unknown, "sized", { unit: "bytes", count: 1_000_001 }))).toBe(true);
   });
 
   it("hostLimits: false keeps today's behaviour for a known name", async () => {
@@ -95,11 +133,16 @@ describe("S23.4 over stdio", () => {
     // An entry replaces the known one whole: Codex's bytes no longer count, its lines at 1000.
     const codex = await stdioClient("codex-mcp-client", { "codex-mcp-client": { lines: 1000 } });
     expect(folded(await call(codex, "sized", { unit: "bytes", count: 50_000 }))).toBe(false);
-    expect(hint(await call(codex, "sized", { unit: "lines", count: within(1000) + 1 }))).toContain("Codex's 1,000-line limit");
+    expect(hint(await call(codex, "sized", { unit: "lines", count: within(1000) + 1 }))).toContain(
+      "Codex's 1,000-line limit",
+    );
   });
 });
 
-/** A Streamable HTTP server serving 2025 clients with sessions (so `initialize` names the client) and 2026-07-28 clients without. */
+/**
+ * A Streamable HTTP server serving 2025 clients with sessions (so `initialize` names the client) and 2026-07-28 clients
+ * without.
+ */
 async function startServer(options: ResultHandlesOptions = {}): Promise<{ url: string; close(): Promise<void> }> {
   const plugin = ResultHandlesPlugin.init({ thresholdBytes: 1_000_000, storage: { type: "memory" }, ...options });
   const build = () => {
@@ -115,13 +158,19 @@ async function startServer(options: ResultHandlesOptions = {}): Promise<{ url: s
   async function fetch(request: Request): Promise<Response> {
     if (!(await isLegacyRequest(request))) return modern.fetch(request, { authInfo });
     const id = request.headers.get("mcp-session-id");
-    if (id) return sessions.get(id)?.handleRequest(request, { authInfo }) ?? new Response("no session", { status: 404 });
-    const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: () => randomUUID(), onsessioninitialized: (sid) => void sessions.set(sid, transport) });
+    if (id)
+      return sessions.get(id)?.handleRequest(request, { authInfo }) ?? new Response("no session", { status: 404 });
+    const transport = new WebStandardStreamableHTTPServerTransport({
+      sessionIdGenerator: () => randomUUID(),
+      onsessioninitialized: (sid) => void sessions.set(sid, transport),
+    });
     await build().connect(transport);
     return transport.handleRequest(request, { authInfo });
   }
   const handle = toNodeHandler({ fetch });
-  const http: HttpServer = createServer((req, res) => void handle(req, res).catch(() => res.headersSent || res.writeHead(500).end()));
+  const http: HttpServer = createServer(
+    (req, res) => void handle(req, res).catch(() => res.headersSent || res.writeHead(500).end()),
+  );
   await new Promise<void>((done) => http.listen(0, "127.0.0.1", done));
   return {
     url: `http://127.0.0.1:${(http.address() as AddressInfo).port}/mcp`,
@@ -139,7 +188,10 @@ async function startServer(options: ResultHandlesOptions = {}): Promise<{ url: s
 
 const eras = ["2025", "2026-07-28"] as const;
 async function httpClient(url: string, name: string, era: (typeof eras)[number]): Promise<Client> {
-  const client = new Client({ name, version: "1.0.0" }, era === "2026-07-28" ? { versionNegotiation: { mode: { pin: "2026-07-28" } } } : {});
+  const client = new Client(
+    { name, version: "1.0.0" },
+    era === "2026-07-28" ? { versionNegotiation: { mode: { pin: "2026-07-28" } } } : {},
+  );
   await client.connect(new StreamableHTTPClientTransport(new URL(url)));
   open.push(client);
   return client;
@@ -165,9 +217,15 @@ describe.each(eras)("S23.4 over Streamable HTTP, %s era", (era) => {
   });
 
   it("Codex's 300 short lines fold; an unknown name and hostLimits: false send them whole", async () => {
-    expect(folded(await call(await httpClient(server.url, "codex-mcp-client", era), "sized", { unit: "lines", count: 300 }))).toBe(true);
-    expect(folded(await call(await httpClient(server.url, "an-unknown-host", era), "sized", { unit: "lines", count: 300 }))).toBe(false);
-    expect(folded(await call(await httpClient(off.url, "codex-mcp-client", era), "sized", { unit: "lines", count: 300 }))).toBe(false);
+    expect(
+      folded(await call(await httpClient(server.url, "codex-mcp-client", era), "sized", { unit: "lines", count: 300 })),
+    ).toBe(true);
+    expect(
+      folded(await call(await httpClient(server.url, "an-unknown-host", era), "sized", { unit: "lines", count: 300 })),
+    ).toBe(false);
+    expect(
+      folded(await call(await httpClient(off.url, "codex-mcp-client", era), "sized", { unit: "lines", count: 300 })),
+    ).toBe(false);
   });
 
   it("result_query's slices stay within Codex's cut: a slice over it is refused with the call that fits", async () => {
@@ -177,7 +235,9 @@ describe.each(eras)("S23.4 over Streamable HTTP, %s era", (era) => {
     expect(hint(rows)).toContain("Codex's 10 KiB limit");
     const handle = (rows.structuredContent as { handle: string }).handle;
     // The folded answer and its hint pass Codex whole.
-    expect(Buffer.byteLength(JSON.stringify(rows.structuredContent)) + Buffer.byteLength(hint(rows))).toBeLessThanOrEqual(within(10 * 1024));
+    expect(
+      Buffer.byteLength(JSON.stringify(rows.structuredContent)) + Buffer.byteLength(hint(rows)),
+    ).toBeLessThanOrEqual(within(10 * 1024));
     const refused = await call(codex, "result_query", { handle, path: "$.rows", limit: 400 });
     expect(refused.isError).toBe(true);
     expect(refused.content?.[0]?.text).toMatch(/^RESULT_SLICE_TOO_LARGE: /);

@@ -14,13 +14,21 @@ describe("installOnMcpServer", () => {
     const server = new McpServer({ name: "t", version: "1" });
     installOnMcpServer(plugin, server, { logger: { warn: () => {} } });
     plugin.install(server); // a second join of the same instance changes nothing (S10.1)
-    server.registerTool("report", { description: "rows" }, async () => ({ content: [{ type: "text", text: JSON.stringify(big) }] }));
+    server.registerTool("report", { description: "rows" }, async () => ({
+      content: [{ type: "text", text: JSON.stringify(big) }],
+    }));
     const client = await linkInMemory(server, "s");
     const tools = (await client.listTools()).tools.map((tool) => tool.name);
     expect(tools.filter((name) => name === "result_query")).toHaveLength(1);
-    const folded = (await client.callTool({ name: "report", arguments: {} })) as { _meta?: Record<string, unknown>; structuredContent?: { handle: string } };
+    const folded = (await client.callTool({ name: "report", arguments: {} })) as {
+      _meta?: Record<string, unknown>;
+      structuredContent?: { handle: string };
+    };
     expectFoldMeta(folded, { bytes: jsonBytes(big) });
-    const read = await client.callTool({ name: "result_query", arguments: { handle: folded.structuredContent!.handle, path: "$.rows[9].id" } });
+    const read = await client.callTool({
+      name: "result_query",
+      arguments: { handle: folded.structuredContent!.handle, path: "$.rows[9].id" },
+    });
     expect(read.structuredContent).toEqual({ path: "$.rows[9].id", value: 9 });
     await plugin.onShutdown();
   });

@@ -8,13 +8,17 @@ const big = () => ({ rows: Array.from({ length: 300 }, (_, i) => ({ id: i, title
 
 describe("installations", () => {
   it("a logger given to one install belongs to that installation, not to the whole plugin", async () => {
-    const { plugin, warnings: pluginWarnings } = pluginOver(brokenStorage({ set: rejects("disk full") }), { thresholdBytes: 1024 });
+    const { plugin, warnings: pluginWarnings } = pluginOver(brokenStorage({ set: rejects("disk full") }), {
+      thresholdBytes: 1024,
+    });
     const first: string[] = [];
     const second: string[] = [];
     const servers = [first, second].map((sink) => {
       const server = new McpServer({ name: "t", version: "1" });
       plugin.install(server, { logger: { warn: (message) => void sink.push(message) } });
-      server.registerTool("report", { description: "report" }, async () => ({ content: [{ type: "text", text: JSON.stringify(big()) }] }));
+      server.registerTool("report", { description: "report" }, async () => ({
+        content: [{ type: "text", text: JSON.stringify(big()) }],
+      }));
       return server;
     });
     const client = await linkInMemory(servers[0]!, "s");
@@ -33,7 +37,8 @@ describe("dependencies run one way", () => {
     const folder = new URL("../../src/hosts/", import.meta.url);
     const files = readdirSync(folder).filter((name) => name.endsWith(".ts"));
     expect(files).toEqual(expect.arrayContaining(["instances.ts", "mcp.ts", "webmcp.ts"]));
-    for (const name of files) expect(readFileSync(new URL(name, folder), "utf8"), name).not.toMatch(/from "\.\.\/plugin\.js"/);
+    for (const name of files)
+      expect(readFileSync(new URL(name, folder), "utf8"), name).not.toMatch(/from "\.\.\/plugin\.js"/);
   });
 
   it("no file of src/ imports, even for types only, a file that imports it back (no circles)", async () => {
@@ -44,7 +49,9 @@ describe("dependencies run one way", () => {
     const imports = new Map<string, string[]>();
     for (const file of files) {
       const text = readFileSync(join(root, file), "utf8");
-      const targets = [...text.matchAll(/from\s+"(\.{1,2}\/[^"]+)\.js"/g)].map((match) => normalize(join(dirname(file), `${match[1]}.ts`)));
+      const targets = [...text.matchAll(/from\s+"(\.{1,2}\/[^"]+)\.js"/g)].map((match) =>
+        normalize(join(dirname(file), `${match[1]}.ts`)),
+      );
       imports.set(normalize(file), targets);
     }
     // Depth-first, each file once: an import of a file still on the path closes a circle.

@@ -13,14 +13,22 @@ import { brokenStorage, hangs, pluginOver, rejects, StorageDouble } from "../hel
 import { linkInMemory } from "../helpers/in-memory.js";
 
 const big = (n = 300) => ({ rows: Array.from({ length: n }, (_, i) => ({ id: i, title: `Row number ${i}` })) });
-type Result = { structuredContent?: Record<string, unknown>; content?: unknown[]; _meta?: Record<string, unknown>; isError?: boolean };
+type Result = {
+  structuredContent?: Record<string, unknown>;
+  content?: unknown[];
+  _meta?: Record<string, unknown>;
+  isError?: boolean;
+};
 const isFolded = (result: Result) => RESULT_HANDLE_META_KEY in (result._meta ?? {});
 const handleOf = (result: Result) => (result.structuredContent as { handle: string }).handle;
 
 function addTool(server: McpServer, name: string, answer: () => unknown, extra: Record<string, unknown> = {}) {
   server.registerTool(name, { description: name, ...extra }, async () => {
     const value = answer();
-    return { content: [{ type: "text" as const, text: JSON.stringify(value) }], structuredContent: value as Record<string, unknown> };
+    return {
+      content: [{ type: "text" as const, text: JSON.stringify(value) }],
+      structuredContent: value as Record<string, unknown>,
+    };
   });
 }
 
@@ -50,7 +58,10 @@ describe("S10.1 install", () => {
     for (const name of ["before", "after"]) {
       const result = (await client.callTool({ name, arguments: {} })) as Result;
       expect(isFolded(result)).toBe(true);
-      const read = (await client.callTool({ name: "result_query", arguments: { handle: handleOf(result), path: "$.rows[299].id" } })) as Result;
+      const read = (await client.callTool({
+        name: "result_query",
+        arguments: { handle: handleOf(result), path: "$.rows[299].id" },
+      })) as Result;
       expect(read.structuredContent).toEqual({ path: "$.rows[299].id", value: 299 });
     }
   });
@@ -87,8 +98,14 @@ describe("S10.1 install", () => {
 
     // The same 40-item slice is too large for a's 1024-byte instance, fine for c's 2048-byte one.
     const slice = { path: "$.rows", limit: 40 };
-    const fromA = (await client.callTool({ name: "result_query", arguments: { handle: handleOf(a), ...slice } })) as Result;
-    const fromC = (await client.callTool({ name: "result_query", arguments: { handle: handleOf(c), ...slice } })) as Result;
+    const fromA = (await client.callTool({
+      name: "result_query",
+      arguments: { handle: handleOf(a), ...slice },
+    })) as Result;
+    const fromC = (await client.callTool({
+      name: "result_query",
+      arguments: { handle: handleOf(c), ...slice },
+    })) as Result;
     expect(fromA.structuredContent).toMatchObject({ error: { code: "RESULT_SLICE_TOO_LARGE" } });
     expect(fromC.structuredContent).toMatchObject({ total: 1000, offset: 0, nextOffset: 40 });
   });
@@ -103,7 +120,10 @@ describe("S10.1 install", () => {
       clients.push(await linkInMemory(server, "same-session"));
     }
     const result = (await clients[0]!.callTool({ name: "report", arguments: {} })) as Result;
-    const read = (await clients[2]!.callTool({ name: "result_query", arguments: { handle: handleOf(result), path: "/rows/0/id" } })) as Result;
+    const read = (await clients[2]!.callTool({
+      name: "result_query",
+      arguments: { handle: handleOf(result), path: "/rows/0/id" },
+    })) as Result;
     expect(read.structuredContent).toMatchObject({ value: 0 });
   });
 
@@ -119,7 +139,9 @@ describe("S10.1 install", () => {
     const args = { handle: handleOf(result), path: "$.rows", limit: 1 };
     expect(((await client.callTool({ name: "result_query", arguments: args })) as Result).isError).toBeFalsy();
     caller = "dave";
-    expect(((await client.callTool({ name: "result_query", arguments: args })) as Result).structuredContent).toMatchObject({
+    expect(
+      ((await client.callTool({ name: "result_query", arguments: args })) as Result).structuredContent,
+    ).toMatchObject({
       error: { code: "RESULT_HANDLE_NOT_FOUND" },
     });
   });
@@ -140,7 +162,9 @@ describe("S4 through the host", () => {
     const { plugin, logger, warnings } = quietPlugin();
     plugin.install(server, { logger });
     const row = z.object({ id: z.number(), title: z.string() });
-    addTool(server, "typed", () => big(), { outputSchema: z.union([z.object({ rows: z.array(row) }), foldedAnswerSchema]) });
+    addTool(server, "typed", () => big(), {
+      outputSchema: z.union([z.object({ rows: z.array(row) }), foldedAnswerSchema]),
+    });
     const client = await linkInMemory(server, "s");
     await client.listTools();
     expect(isFolded((await client.callTool({ name: "typed", arguments: {} })) as Result)).toBe(true);
@@ -153,7 +177,8 @@ describe("S4 through the host", () => {
     plugin.install(server, { logger });
     addTool(server, "strict", () => big(), { outputSchema: z.object({ rows: z.array(z.unknown()) }) });
     const client = await linkInMemory(server, "s");
-    for (let i = 0; i < 3; i++) expect(((await client.callTool({ name: "strict", arguments: {} })) as Result).structuredContent).toEqual(big());
+    for (let i = 0; i < 3; i++)
+      expect(((await client.callTool({ name: "strict", arguments: {} })) as Result).structuredContent).toEqual(big());
     expect(warnings).toHaveLength(1);
     expect(warnings[0]).toContain('"strict"');
     expect(warnings[0]).toContain("foldedAnswerSchema");
@@ -164,7 +189,10 @@ describe("S4 through the host", () => {
       [rejects("READONLY replica"), /READONLY replica/],
       [hangs, /longer than 100 ms/],
     ] as const) {
-      const { plugin, warnings, logger } = pluginOver(brokenStorage({ set }), { thresholdBytes: 1024, storage: { type: "memory", timeoutMs: 100 } });
+      const { plugin, warnings, logger } = pluginOver(brokenStorage({ set }), {
+        thresholdBytes: 1024,
+        storage: { type: "memory", timeoutMs: 100 },
+      });
       const result = await callReport(plugin, { logger });
       expect(result.isError).toBeFalsy();
       expect(result.structuredContent).toEqual(big());
@@ -186,7 +214,9 @@ describe("S4 through the host", () => {
   });
 
   it("S7.6 a store that cannot be read answers RESULT_STORE_UNAVAILABLE", async () => {
-    const { plugin, logger } = pluginOver(brokenStorage({ get: rejects("connection reset") }), { thresholdBytes: 1024 });
+    const { plugin, logger } = pluginOver(brokenStorage({ get: rejects("connection reset") }), {
+      thresholdBytes: 1024,
+    });
     const server = new McpServer({ name: "t", version: "1" });
     plugin.install(server, { logger });
     addTool(server, "report", () => big());
@@ -200,12 +230,18 @@ describe("S4 through the host", () => {
     const timeoutMs = 400;
     const server = new McpServer({ name: "t", version: "1" });
     for (const tool of ["a", "b", "c"]) {
-      const { plugin, logger } = pluginOver(brokenStorage({ get: hangs }), { thresholdBytes: 1024, storage: { type: "memory", timeoutMs } });
+      const { plugin, logger } = pluginOver(brokenStorage({ get: hangs }), {
+        thresholdBytes: 1024,
+        storage: { type: "memory", timeoutMs },
+      });
       plugin.install(server, { tools: [tool], logger });
     }
     const client = await linkInMemory(server, "s");
     const started = performance.now();
-    const read = (await client.callTool({ name: "result_query", arguments: { handle: crypto.randomUUID() } })) as Result;
+    const read = (await client.callTool({
+      name: "result_query",
+      arguments: { handle: crypto.randomUUID() },
+    })) as Result;
     const elapsed = performance.now() - started;
     expect(read.structuredContent).toMatchObject({ error: { code: "RESULT_STORE_UNAVAILABLE" } });
     expect(elapsed).toBeGreaterThanOrEqual(timeoutMs - 50);
@@ -216,7 +252,10 @@ describe("S4 through the host", () => {
     const server = new McpServer({ name: "t", version: "1" });
     const { plugin, logger } = quietPlugin();
     plugin.install(server, { logger });
-    server.registerTool("failing", { description: "fails" }, async () => ({ content: [{ type: "text", text: "x".repeat(5000) }], isError: true }));
+    server.registerTool("failing", { description: "fails" }, async () => ({
+      content: [{ type: "text", text: "x".repeat(5000) }],
+      isError: true,
+    }));
     const client = await linkInMemory(server, "s");
     const result = (await client.callTool({ name: "failing", arguments: {} })) as Result;
     expect(result.isError).toBe(true);
@@ -236,14 +275,25 @@ describe("S8.3 what a store holder sees, through a whole MCP exchange", () => {
     addTool(server, "report", () => ({ rows: Array.from({ length: 100 }, (_, i) => ({ i, note: `${marker} ${i}` })) }));
     const client = await linkInMemory(server, session);
     const handle = handleOf((await client.callTool({ name: "report", arguments: {} })) as Result);
-    const read = (await client.callTool({ name: "result_query", arguments: { handle, path: "$.rows[7].note" } })) as Result;
+    const read = (await client.callTool({
+      name: "result_query",
+      arguments: { handle, path: "$.rows[7].note" },
+    })) as Result;
     expect(read.structuredContent).toMatchObject({ value: `${marker} 7` });
 
     const seen = storage.seen();
     expect(seen.length).toBeGreaterThanOrEqual(3);
     const text = (bytes: Uint8Array) => new TextDecoder("latin1").decode(bytes);
     const b64 = (value: string) => btoa(value);
-    for (const secret of [handle, handle.replace(/-/g, ""), session, caller, marker, b64(handle), b64(marker).slice(0, 16)]) {
+    for (const secret of [
+      handle,
+      handle.replace(/-/g, ""),
+      session,
+      caller,
+      marker,
+      b64(handle),
+      b64(marker).slice(0, 16),
+    ]) {
       for (const blob of seen) expect(text(blob)).not.toContain(secret);
     }
   });
@@ -256,10 +306,23 @@ describe("S7.8 result_query as the model sees it", () => {
     const client = await linkInMemory(server, "s");
     const { tools } = await client.listTools();
     const tool = tools.find((t) => t.name === "result_query")!;
-    for (const part of ["$.rows[2].title", "rows.2.title", "/rows/2/title", "20 items", "2000 characters", "expire", "page", "fields"]) {
+    for (const part of [
+      "$.rows[2].title",
+      "rows.2.title",
+      "/rows/2/title",
+      "20 items",
+      "2000 characters",
+      "expire",
+      "page",
+      "fields",
+    ]) {
       expect(tool.description).toContain(part);
     }
-    expect(tool.inputSchema).toMatchObject({ type: "object", required: ["handle"], properties: { limit: { maximum: 100000 } } });
+    expect(tool.inputSchema).toMatchObject({
+      type: "object",
+      required: ["handle"],
+      properties: { limit: { maximum: 100000 } },
+    });
   });
 
   it("S7.8 is listed read-only and idempotent", async () => {
@@ -286,9 +349,18 @@ describe("S7.8 result_query as the model sees it", () => {
 describe("SDK internals (one adapter file)", () => {
   it("the pinned SDK has the members the adapter relies on", () => {
     const server = new McpServer({ name: "t", version: "1" }) as unknown as Record<string, unknown>;
-    expect(typeof server.executeToolHandler, "McpServer.executeToolHandler changed: update src/hosts/mcp-sdk-internals.ts").toBe("function");
-    expect(typeof server._registeredTools, "McpServer._registeredTools changed: update src/hosts/mcp-sdk-internals.ts").toBe("object");
-    expect(typeof server.validateToolInput, "McpServer.validateToolInput changed: update src/hosts/mcp-sdk-internals.ts").toBe("function");
+    expect(
+      typeof server.executeToolHandler,
+      "McpServer.executeToolHandler changed: update src/hosts/mcp-sdk-internals.ts",
+    ).toBe("function");
+    expect(
+      typeof server._registeredTools,
+      "McpServer._registeredTools changed: update src/hosts/mcp-sdk-internals.ts",
+    ).toBe("object");
+    expect(
+      typeof server.validateToolInput,
+      "McpServer.validateToolInput changed: update src/hosts/mcp-sdk-internals.ts",
+    ).toBe("function");
   });
 
   it("install refuses, loudly, a server without them", () => {

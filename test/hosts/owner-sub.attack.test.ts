@@ -34,12 +34,18 @@ const warnings: string[] = [];
 const plugin = ResultHandlesPlugin.init({ thresholdBytes: 1024, storage: { type: "memory" } });
 let http: HttpMcpServer;
 beforeAll(async () => {
-  http = await startHttpMcpServer(() => {
-    const server = new McpServer({ name: "owners", version: "1" });
-    plugin.install(server, { logger: { warn: (message) => warnings.push(message) } });
-    server.registerTool("report", { description: "300 rows" }, async () => ({ content: [{ type: "text", text: JSON.stringify(rows()) }], structuredContent: rows() }));
-    return server;
-  }, new Map(Object.entries(subs).map(([token, sub]) => [token, userToken(CLIENT, sub)])));
+  http = await startHttpMcpServer(
+    () => {
+      const server = new McpServer({ name: "owners", version: "1" });
+      plugin.install(server, { logger: { warn: (message) => warnings.push(message) } });
+      server.registerTool("report", { description: "300 rows" }, async () => ({
+        content: [{ type: "text", text: JSON.stringify(rows()) }],
+        structuredContent: rows(),
+      }));
+      return server;
+    },
+    new Map(Object.entries(subs).map(([token, sub]) => [token, userToken(CLIENT, sub)])),
+  );
 });
 afterAll(async () => {
   await http.close();
@@ -49,7 +55,8 @@ afterAll(async () => {
 async function as(token: string) {
   const client = await connect(http.url, { era: "2026-07-28", token });
   return {
-    call: async (name: string, args: Record<string, unknown> = {}) => (await client.callTool({ name, arguments: args })) as Result,
+    call: async (name: string, args: Record<string, unknown> = {}) =>
+      (await client.callTool({ name, arguments: args })) as Result,
     close: () => client.close(),
   };
 }
@@ -57,7 +64,8 @@ async function as(token: string) {
 async function reads(folder: string, reader: string): Promise<boolean> {
   const [a, b] = [await as(folder), await as(reader)];
   const folded = await a.call("report");
-  expect(folded._meta?.[RESULT_HANDLE_META_KEY], `${folder}: ${warnings.at(-1)?.slice(0, 300)}`).toBeDefined(); // folded at all: the warning says why not
+  // folded at all: the warning says why not
+  expect(folded._meta?.[RESULT_HANDLE_META_KEY], `${folder}: ${warnings.at(-1)?.slice(0, 300)}`).toBeDefined();
   expectFoldMeta(folded, { bytes: jsonBytes(rows()) });
   const handle = (folded.structuredContent as { handle: string }).handle;
   const read = await b.call("result_query", { handle, path: "$.rows[1].id" });
@@ -93,7 +101,9 @@ describe("S16.2 odd subs from the outside", () => {
     }
     expect(warnings.slice(before).filter((message) => message.includes("past 2^53"))).toHaveLength(1);
     expect(await reads("e21Text", "e21Text")).toBe(true); // the string "1e+21" is a subject like any string
-    expect(defaultOwner({ http: { authInfo: { clientId: CLIENT, extra: { sub: Number.MAX_SAFE_INTEGER } } } })).toEqual({ caller: "9007199254740991" });
+    expect(defaultOwner({ http: { authInfo: { clientId: CLIENT, extra: { sub: Number.MAX_SAFE_INTEGER } } } })).toEqual(
+      { caller: "9007199254740991" },
+    );
     expect(defaultOwner({ http: { authInfo: { clientId: CLIENT, extra: { sub: -(2 ** 53) } } } })).toEqual({});
   });
 });

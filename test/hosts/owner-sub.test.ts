@@ -43,7 +43,8 @@ afterAll(async () => {
 async function as(token: string, era: Era = "2026-07-28") {
   const client = await connect(http.url, { era, token });
   return {
-    call: async (name: string, args: Record<string, unknown> = {}) => (await client.callTool({ name, arguments: args })) as Result,
+    call: async (name: string, args: Record<string, unknown> = {}) =>
+      (await client.callTool({ name, arguments: args })) as Result,
     close: () => client.close(),
   };
 }
@@ -57,7 +58,9 @@ describe("S16.2 users of one OAuth client never share an owner", () => {
     expectFoldMeta(folded, { bytes: jsonBytes(rows()), overBytes: 1024 });
     const args = { handle: handleOf(folded), path: "$.rows[7].id" };
     expect((await alice.call("result_query", args)).structuredContent).toEqual({ path: "$.rows[7].id", value: 7 });
-    expect((await bob.call("result_query", args)).structuredContent).toMatchObject({ error: { code: "RESULT_HANDLE_NOT_FOUND" } });
+    expect((await bob.call("result_query", args)).structuredContent).toMatchObject({
+      error: { code: "RESULT_HANDLE_NOT_FOUND" },
+    });
     await Promise.all([alice.close(), bob.close()]);
   });
 
@@ -65,7 +68,9 @@ describe("S16.2 users of one OAuth client never share an owner", () => {
     const numeric = await as("u1001");
     const text = await as("s1001");
     const handle = handleOf(await numeric.call("report"));
-    expect((await text.call("result_query", { handle, path: "$.rows[0].id" })).structuredContent).toMatchObject({ value: 0 });
+    expect((await text.call("result_query", { handle, path: "$.rows[0].id" })).structuredContent).toMatchObject({
+      value: 0,
+    });
     await Promise.all([numeric.close(), text.close()]);
   });
 
@@ -73,26 +78,34 @@ describe("S16.2 users of one OAuth client never share an owner", () => {
     ["empty", "an empty string"],
     ["bool", "a value of type boolean"],
     ["nan", "the number NaN"],
-  ])("a sub that is present but unusable (%s) makes the call anonymous: the whole answer, one warning", async (token, named) => {
-    const user = await as(token);
-    const before = warnings.length;
-    for (let i = 0; i < 2; i++) expect((await user.call("report")).structuredContent).toEqual(rows());
-    const mine = warnings.slice(before).filter((message) => message.includes("extra.sub"));
-    expect(mine).toHaveLength(1);
-    expect(mine[0]).toContain(named);
-    await user.close();
-  });
+  ])(
+    "a sub that is present but unusable (%s) makes the call anonymous: the whole answer, one warning",
+    async (token, named) => {
+      const user = await as(token);
+      const before = warnings.length;
+      for (let i = 0; i < 2; i++) expect((await user.call("report")).structuredContent).toEqual(rows());
+      const mine = warnings.slice(before).filter((message) => message.includes("extra.sub"));
+      expect(mine).toHaveLength(1);
+      expect(mine[0]).toContain(named);
+      await user.close();
+    },
+  );
 
   it("sub: null counts as absent: the client id is the caller", async () => {
     const user = await as("null");
     const folded = await user.call("report");
     expectFoldMeta(folded, { bytes: jsonBytes(rows()), overBytes: 1024 });
-    expect(defaultOwner({ http: { authInfo: { clientId: CLIENT, extra: { sub: null } } } })).toEqual({ caller: CLIENT });
+    expect(defaultOwner({ http: { authInfo: { clientId: CLIENT, extra: { sub: null } } } })).toEqual({
+      caller: CLIENT,
+    });
     await user.close();
   });
 
   it("defaultOwner: the rule as a function", () => {
-    const ctx = (sub: unknown, sessionId?: string) => ({ sessionId, http: { authInfo: { clientId: CLIENT, extra: { sub } } } });
+    const ctx = (sub: unknown, sessionId?: string) => ({
+      sessionId,
+      http: { authInfo: { clientId: CLIENT, extra: { sub } } },
+    });
     expect(defaultOwner(ctx(1001, "s"))).toEqual({ session: "s", caller: "1001" });
     expect(defaultOwner(ctx(-2.5))).toEqual({ caller: "-2.5" });
     expect(defaultOwner(ctx(undefined))).toEqual({ caller: CLIENT });

@@ -13,7 +13,11 @@ import { startDemoServer, type DemoServer } from "../../playground/server/demo-s
 import { linkInMemory } from "../helpers/in-memory.js";
 import { registerCountTickets } from "../../playground/demo-tools.js";
 
-type Result = { structuredContent?: Record<string, unknown>; content?: { type: string; text?: string }[]; isError?: boolean };
+type Result = {
+  structuredContent?: Record<string, unknown>;
+  content?: { type: string; text?: string }[];
+  isError?: boolean;
+};
 type Tool = { name: string; inputSchema: Record<string, unknown> };
 
 describe("S25.2 through the demo and an SDK v1 client that validates arguments", () => {
@@ -22,7 +26,11 @@ describe("S25.2 through the demo and an SDK v1 client that validates arguments",
   beforeAll(async () => {
     demo = await startDemoServer({ port: 0, logger: { warn: () => {}, info: () => {} } });
     client = new V1Client({ name: "validating-client", version: "1.0.0" });
-    await client.connect(new V1HttpClientTransport(new URL(demo.url), { requestInit: { headers: { Authorization: "Bearer demo-alice" } } }));
+    await client.connect(
+      new V1HttpClientTransport(new URL(demo.url), {
+        requestInit: { headers: { Authorization: "Bearer demo-alice" } },
+      }),
+    );
   });
   afterAll(async () => {
     await client.close();
@@ -48,7 +56,10 @@ describe("S25.2 through the demo and an SDK v1 client that validates arguments",
     const counted = (await client.callTool({ name: "count_tickets", arguments: reference })) as Result;
     expect(counted.structuredContent).toEqual({ count: 200, first: "T-0", last: "T-199" });
     // The tool's own schema checks the resolved value: a list of titles is no list of tickets.
-    const refused = (await client.callTool({ name: "count_tickets", arguments: { tickets: { $result: handle, path: "$.rows[*].title" } } })) as Result;
+    const refused = (await client.callTool({
+      name: "count_tickets",
+      arguments: { tickets: { $result: handle, path: "$.rows[*].title" } },
+    })) as Result;
     expect(refused.isError).toBe(true);
     expect(refused.content?.[0]?.text).toMatch(/Input validation error/);
   });
@@ -73,7 +84,11 @@ describe("S25.2 with references off", () => {
     const off = await schemas(false);
     expect(JSON.stringify(off)).not.toContain("$result");
     const on = await schemas(true);
-    const listed = (schema: Record<string, unknown>) => (schema.properties as Record<string, { anyOf?: unknown[]; items?: unknown }>).tickets!;
-    expect(listed(on).anyOf?.[0]).toMatchObject({ type: "array", items: { anyOf: [listed(off).items, expect.anything()] } });
+    const listed = (schema: Record<string, unknown>) =>
+      (schema.properties as Record<string, { anyOf?: unknown[]; items?: unknown }>).tickets!;
+    expect(listed(on).anyOf?.[0]).toMatchObject({
+      type: "array",
+      items: { anyOf: [listed(off).items, expect.anything()] },
+    });
   });
 });

@@ -16,8 +16,18 @@ import { noRuns, registerReferenceTools } from "../helpers/reference-tools.js";
 import { expectFoldMeta } from "../helpers/fold-meta.js";
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), "../..");
-const stdioServer = { command: process.execPath, args: ["--import", "tsx", "test/fixtures/stdio-server.ts"], cwd: root, stderr: "pipe" as const };
-type Result = { structuredContent?: Record<string, unknown>; content?: { type: string; text?: string }[]; _meta?: Record<string, unknown>; isError?: boolean };
+const stdioServer = {
+  command: process.execPath,
+  args: ["--import", "tsx", "test/fixtures/stdio-server.ts"],
+  cwd: root,
+  stderr: "pipe" as const,
+};
+type Result = {
+  structuredContent?: Record<string, unknown>;
+  content?: { type: string; text?: string }[];
+  _meta?: Record<string, unknown>;
+  isError?: boolean;
+};
 interface AnyClient {
   callTool(params: { name: string; arguments?: Record<string, unknown> }): Promise<unknown>;
   listTools(): Promise<unknown>;
@@ -27,20 +37,27 @@ const open: AnyClient[] = [];
 afterAll(async () => {
   await Promise.allSettled(open.map((client) => client.close()));
 });
-const call = async (client: AnyClient, name: string, args: Record<string, unknown> = {}) => (await client.callTool({ name, arguments: args })) as Result;
+const call = async (client: AnyClient, name: string, args: Record<string, unknown> = {}) =>
+  (await client.callTool({ name, arguments: args })) as Result;
 const handleOf = (result: Result) => (result.structuredContent as { handle: string }).handle;
 
 const stdioClients: [string, () => Promise<AnyClient>][] = [
-  ["SDK v1", async () => {
-    const client = new V1Client({ name: "v1-stdio", version: "1" });
-    await client.connect(new V1StdioClientTransport(stdioServer));
-    return client;
-  }],
-  ["SDK v2", async () => {
-    const client = new V2Client({ name: "v2-stdio", version: "1" });
-    await client.connect(new V2StdioClientTransport(stdioServer));
-    return client;
-  }],
+  [
+    "SDK v1",
+    async () => {
+      const client = new V1Client({ name: "v1-stdio", version: "1" });
+      await client.connect(new V1StdioClientTransport(stdioServer));
+      return client;
+    },
+  ],
+  [
+    "SDK v2",
+    async () => {
+      const client = new V2Client({ name: "v2-stdio", version: "1" });
+      await client.connect(new V2StdioClientTransport(stdioServer));
+      return client;
+    },
+  ],
 ];
 
 describe.each(stdioClients)("%s client over stdio", (_, connect) => {
@@ -52,8 +69,12 @@ describe.each(stdioClients)("%s client over stdio", (_, connect) => {
     expectFoldMeta(folded, { overBytes: 1024 }); // the stdio fixture's 200 tickets, threshold 1024
     const handle = handleOf(folded);
     expect(folded.content?.[1]?.text).toContain(JSON.stringify({ $result: handle, path: "$.rows" }));
-    expect((await call(client, "count_tickets", { tickets: { $result: handle, path: "$.rows" } })).structuredContent).toEqual({ count: 200, last: "T-199", runs: 1 });
-    const nested = await call(client, "count_tickets", { tickets: [{ $result: handle, path: "/rows/3" }, { id: "own" }, { $result: handle, path: "$.rows[-1]" }] });
+    expect(
+      (await call(client, "count_tickets", { tickets: { $result: handle, path: "$.rows" } })).structuredContent,
+    ).toEqual({ count: 200, last: "T-199", runs: 1 });
+    const nested = await call(client, "count_tickets", {
+      tickets: [{ $result: handle, path: "/rows/3" }, { id: "own" }, { $result: handle, path: "$.rows[-1]" }],
+    });
     expect(nested.structuredContent).toMatchObject({ count: 3 });
 
     const other = await connect();
@@ -62,10 +83,13 @@ describe.each(stdioClients)("%s client over stdio", (_, connect) => {
     const refused = await call(other, "count_tickets", { tickets: { $result: handle, path: "$.rows" } });
     expect(refused.isError).toBe(true);
     expect(refused.content?.[0]?.text).toMatch(/^RESULT_HANDLE_NOT_FOUND: /);
-    const schemaRefused = await call(client, "count_tickets", { tickets: { $result: handle, path: "$.rows[0].title" } });
+    const schemaRefused = await call(client, "count_tickets", {
+      tickets: { $result: handle, path: "$.rows[0].title" },
+    });
     expect(schemaRefused.isError).toBe(true);
     expect(schemaRefused.content?.[0]?.text).toMatch(/Input validation error/);
-    expect((await call(other, "count_tickets", { tickets: [] })).structuredContent).toMatchObject({ runs: 1 }); // nothing ran before
+    // nothing ran before
+    expect((await call(other, "count_tickets", { tickets: [] })).structuredContent).toMatchObject({ runs: 1 });
     expect((await call(client, "count_tickets", { tickets: [] })).structuredContent).toMatchObject({ runs: 3 });
   });
 });
@@ -73,22 +97,32 @@ describe.each(stdioClients)("%s client over stdio", (_, connect) => {
 describe("S15 a 10 MB answer passed on by reference (Streamable HTTP)", () => {
   it("the request stays under 1 KB; the tool gets all 10 MB", async () => {
     const n = 135_000; // about 10 MB of { id, title }
-    const big = () => ({ rows: Array.from({ length: n }, (_, i) => ({ id: i, title: `Row number ${i} ${"x".repeat(40)}` })) });
+    const big = () => ({
+      rows: Array.from({ length: n }, (_, i) => ({ id: i, title: `Row number ${i} ${"x".repeat(40)}` })),
+    });
     const plugin = ResultHandlesPlugin.init({ storage: { type: "memory" } });
     const runs = noRuns();
-    const http = await startHttpMcpServer(() => {
-      const server = new McpServer({ name: "ten", version: "1" });
-      plugin.install(server, { logger: { warn: () => {} } });
-      registerReferenceTools(server, runs, big);
-      return server;
-    }, new Map([["alice", userToken("app", "alice")]]));
+    const http = await startHttpMcpServer(
+      () => {
+        const server = new McpServer({ name: "ten", version: "1" });
+        plugin.install(server, { logger: { warn: () => {} } });
+        registerReferenceTools(server, runs, big);
+        return server;
+      },
+      new Map([["alice", userToken("app", "alice")]]),
+    );
     const sent: number[] = [];
     const countingFetch: typeof fetch = async (input, init) => {
       if (typeof init?.body === "string") sent.push(new TextEncoder().encode(init.body).byteLength);
       return fetch(input, init);
     };
     const client = new V2Client({ name: "ten", version: "1" }, { versionNegotiation: { mode: { pin: "2026-07-28" } } });
-    await client.connect(new StreamableHTTPClientTransport(new URL(http.url), { fetch: countingFetch, requestInit: { headers: { Authorization: "Bearer alice" } } }));
+    await client.connect(
+      new StreamableHTTPClientTransport(new URL(http.url), {
+        fetch: countingFetch,
+        requestInit: { headers: { Authorization: "Bearer alice" } },
+      }),
+    );
     open.push(client);
 
     let started = performance.now();

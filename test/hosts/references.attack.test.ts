@@ -1,7 +1,15 @@
 // S15.1, S15.2, S16.1 attacked from the outside: a real McpServer over real HTTP, users by bearer token, and
 // a bystander client whose tools/list is timed meanwhile. Figures are printed for the hardening report.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { figures, startAttackBench, whileServing, handleOf, textOf, round, type AttackBench } from "../helpers/attack-bench.js";
+import {
+  figures,
+  startAttackBench,
+  whileServing,
+  handleOf,
+  textOf,
+  round,
+  type AttackBench,
+} from "../helpers/attack-bench.js";
 
 let bench: AttackBench;
 beforeAll(async () => {
@@ -19,7 +27,12 @@ async function folded(answer: unknown): Promise<string> {
 async function rawCall(token: string, name: string, argsJson: string): Promise<{ status: number; text: string }> {
   const response = await fetch(bench.http.url, {
     method: "POST",
-    headers: { "content-type": "application/json", accept: "application/json, text/event-stream", authorization: `Bearer ${token}`, "mcp-protocol-version": "2025-11-25" },
+    headers: {
+      "content-type": "application/json",
+      accept: "application/json, text/event-stream",
+      authorization: `Bearer ${token}`,
+      "mcp-protocol-version": "2025-11-25",
+    },
     body: `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"${name}","arguments":${argsJson}}}`,
   });
   return { status: response.status, text: await response.text() };
@@ -33,15 +46,21 @@ describe("S16.1 one reference repeated many times cannot multiply the work of th
     const rss = process.memoryUsage().rss;
     const attack = await whileServing(bench.bystander, () => bench.alice("merge_lists", { lists }));
     const grew = (process.memoryUsage().rss - rss) / 2 ** 20;
-    console.log(`1000 x a 10,000-row list by reference: ${figures(attack)}, rss +${round(grew)} MiB; answer ${textOf(attack.value).length} chars`);
+    console.log(
+      `1000 x a 10,000-row list by reference: ${figures(attack)}, rss +${round(grew)} MiB; answer ${textOf(attack.value).length} chars`,
+    );
     expect(textOf(attack.value)).toMatch(/^INVALID_INPUT: This call repeats \{ "\$result": … \} references/);
     expect(textOf(attack.value).length).toBeLessThan(500);
     expect(bench.runs.lists).toBe(before);
     expect(attack.ms).toBeLessThan(1000);
     // Repeats that stay small are data like any other: ten copies of the list, and 1000 of one row.
-    const ten = await bench.alice("merge_lists", { lists: Array.from({ length: 10 }, () => ({ $result: handle, path: "$.rows" })) });
+    const ten = await bench.alice("merge_lists", {
+      lists: Array.from({ length: 10 }, () => ({ $result: handle, path: "$.rows" })),
+    });
     expect(textOf(ten)).toBe("100000");
-    const rows = await bench.alice("count_items", { items: Array.from({ length: 1000 }, () => ({ $result: handle, path: "$.rows[7]" })) });
+    const rows = await bench.alice("count_items", {
+      items: Array.from({ length: 1000 }, () => ({ $result: handle, path: "$.rows[7]" })),
+    });
     expect(rows.structuredContent).toMatchObject({ count: 1000, idSum: 7000 });
   });
 
@@ -49,7 +68,9 @@ describe("S16.1 one reference repeated many times cannot multiply the work of th
     const handle = await folded(rowsOf(10_000));
     const before = bench.runs.lists;
     const path = "$['rows'" + ",'rows'".repeat(499) + "]"; // a 3.5 KB path, one reference
-    const attack = await whileServing(bench.bystander, () => bench.alice("merge_lists", { lists: { $result: handle, path } }));
+    const attack = await whileServing(bench.bystander, () =>
+      bench.alice("merge_lists", { lists: { $result: handle, path } }),
+    );
     console.log(`a union naming a 10,000-row list 500 times: ${figures(attack)}`);
     expect(textOf(attack.value)).toMatch(/^INVALID_INPUT: This call repeats \{ "\$result": … \} references/);
     expect(bench.runs.lists).toBe(before);
@@ -72,7 +93,9 @@ describe("S15.2 references that must not resolve, and cannot hurt", () => {
     const handle = await folded(rowsOf(300));
     const reference = `{"$result":"${handle}","path":"$.rows[0]"}`;
     for (const depth of [10_000, 100_000, 1_000_000]) {
-      const lists = await whileServing(bench.bystander, () => rawCall("alice", "depth_of", `{"data":${"[".repeat(depth)}${reference}${"]".repeat(depth)}}`));
+      const lists = await whileServing(bench.bystander, () =>
+        rawCall("alice", "depth_of", `{"data":${"[".repeat(depth)}${reference}${"]".repeat(depth)}}`),
+      );
       console.log(`reference ${depth} lists deep: HTTP ${lists.value.status} in ${figures(lists)}`);
       expect(lists.value.status).toBe(200);
       expect(lists.value.text).toContain(`\\"depth\\":${depth}`);
@@ -83,10 +106,15 @@ describe("S15.2 references that must not resolve, and cannot hurt", () => {
     }
     for (const depth of [10_000, 100_000]) {
       const ran = bench.runs.echo;
-      const objects = await whileServing(bench.bystander, () => rawCall("alice", "echo_shape", `{"data":${'{"a":'.repeat(depth)}${reference}${"}".repeat(depth)}}`));
-      console.log(`reference ${depth} objects deep: HTTP ${objects.value.status} in ${figures(objects)}: ${objects.value.text.slice(0, 160).replace(/\s+/g, " ")}`);
+      const objects = await whileServing(bench.bystander, () =>
+        rawCall("alice", "echo_shape", `{"data":${'{"a":'.repeat(depth)}${reference}${"}".repeat(depth)}}`),
+      );
+      console.log(
+        `reference ${depth} objects deep: HTTP ${objects.value.status} in ${figures(objects)}: ${objects.value.text.slice(0, 160).replace(/\s+/g, " ")}`,
+      );
       expect(objects.value.status).toBe(200);
-      expect(bench.runs.echo).toBe(ran + 1); // resolved and run: a stack overflow here is echo_shape's own recursive describe()
+      // resolved and run: a stack overflow here is echo_shape's own recursive describe()
+      expect(bench.runs.echo).toBe(ran + 1);
       expect(objects.ms).toBeLessThan(3000);
     }
   });
@@ -94,10 +122,18 @@ describe("S15.2 references that must not resolve, and cannot hurt", () => {
   it("a 1 MB path (refused before it is parsed, S21.2) or a 1 MB handle: the refusal is a few hundred bytes (S7.10), the server stays responsive", async () => {
     const handle = await folded(rowsOf(300));
     const path = "$.rows" + ".x".repeat(500_000);
-    const longPath = await whileServing(bench.bystander, () => bench.alice("echo_shape", { data: { $result: handle, path } }));
-    const longHandle = await whileServing(bench.bystander, () => bench.alice("echo_shape", { data: { $result: "h".repeat(1_000_000), path: "$.rows" } }));
-    console.log(`1 MB path: ${figures(longPath)}, answer ${textOf(longPath.value).length} chars; 1 MB handle: ${figures(longHandle)}, ${textOf(longHandle.value).length} chars`);
-    expect(textOf(longPath.value)).toMatch(/^INVALID_INPUT: Path .* is 1000006 characters, over the 65536 a path may have/); // S21.2, before any parse
+    const longPath = await whileServing(bench.bystander, () =>
+      bench.alice("echo_shape", { data: { $result: handle, path } }),
+    );
+    const longHandle = await whileServing(bench.bystander, () =>
+      bench.alice("echo_shape", { data: { $result: "h".repeat(1_000_000), path: "$.rows" } }),
+    );
+    console.log(
+      `1 MB path: ${figures(longPath)}, answer ${textOf(longPath.value).length} chars; 1 MB handle: ${figures(longHandle)}, ${textOf(longHandle.value).length} chars`,
+    );
+    expect(textOf(longPath.value)).toMatch(
+      /^INVALID_INPUT: Path .* is 1000006 characters, over the 65536 a path may have/,
+    ); // S21.2, before any parse
     expect(textOf(longHandle.value)).toMatch(/^RESULT_HANDLE_NOT_FOUND: /);
     expect(textOf(longPath.value).length).toBeLessThan(1000);
     expect(textOf(longHandle.value).length).toBeLessThan(1000);
@@ -107,16 +143,24 @@ describe("S15.2 references that must not resolve, and cannot hurt", () => {
     const handle = await folded(rowsOf(300));
     const asHandle = await bench.alice("result_query", { handle: { $result: handle } });
     const asPath = await bench.alice("result_query", { handle, path: { $result: handle, path: "$.rows[0].title" } });
-    const asField = await bench.alice("result_query", { handle, path: "$.rows[0]", fields: [{ $result: handle, path: "$.rows[0].title" }] });
+    const asField = await bench.alice("result_query", {
+      handle,
+      path: "$.rows[0]",
+      fields: [{ $result: handle, path: "$.rows[0].title" }],
+    });
     expect(textOf(asHandle)).toMatch(/^INVALID_INPUT: handle must be a string/);
     expect(textOf(asPath)).toMatch(/^INVALID_INPUT: path must be a string/);
     expect(textOf(asField)).toMatch(/^INVALID_INPUT: fields must be a list/);
   });
 
   it("a 10 MB answer passed to a tool whose schema refuses every item: a bounded error text", async () => {
-    const handle = await folded({ rows: Array.from({ length: 200_000 }, (_, i) => ({ id: `x${i}`, title: `Row number ${i} padded out a little` })) });
+    const handle = await folded({
+      rows: Array.from({ length: 200_000 }, (_, i) => ({ id: `x${i}`, title: `Row number ${i} padded out a little` })),
+    });
     const before = bench.runs.count;
-    const refused = await whileServing(bench.bystander, () => bench.alice("count_items", { items: { $result: handle, path: "$.rows" } }));
+    const refused = await whileServing(bench.bystander, () =>
+      bench.alice("count_items", { items: { $result: handle, path: "$.rows" } }),
+    );
     const bytes = JSON.stringify(refused.value).length;
     console.log(`10 MB by reference into a refusing schema: ${figures(refused)}, reply ${bytes} bytes`);
     expect(refused.value.isError).toBe(true);
@@ -127,7 +171,9 @@ describe("S15.2 references that must not resolve, and cannot hurt", () => {
 
   it("__proto__ and constructor around and inside references: own data, Object.prototype untouched", async () => {
     const rows = JSON.stringify(rowsOf(100).rows);
-    const handle = await folded(JSON.parse(`{"rows":${rows},"__proto__":{"polluted":"yes"},"constructor":{"prototype":{"polluted":"yes"}}}`));
+    const handle = await folded(
+      JSON.parse(`{"rows":${rows},"__proto__":{"polluted":"yes"},"constructor":{"prototype":{"polluted":"yes"}}}`),
+    );
     const args = JSON.parse(
       `{"data":{"__proto__":{"$result":"${handle}","path":"/__proto__"},"constructor":{"prototype":{"$result":"${handle}","path":"$.constructor"}},"whole":{"$result":"${handle}"}}}`,
     );
@@ -140,7 +186,9 @@ describe("S15.2 references that must not resolve, and cannot hurt", () => {
     // A path through an answer without such own keys names nothing (S7.2).
     const plain = await folded(rowsOf(100));
     for (const path of ["$.__proto__", "/constructor/prototype", "$.rows[0].constructor"]) {
-      expect(textOf(await bench.alice("echo_shape", { data: { $result: plain, path } }))).toMatch(/^RESULT_PATH_NOT_FOUND: /);
+      expect(textOf(await bench.alice("echo_shape", { data: { $result: plain, path } }))).toMatch(
+        /^RESULT_PATH_NOT_FOUND: /,
+      );
     }
   });
 });

@@ -10,7 +10,12 @@ import { noRuns, registerReferenceTools, rows } from "../helpers/reference-tools
 import { brokenStorage, pluginOver, rejects } from "../helpers/storage-double.js";
 import { expectFoldMeta, jsonBytes } from "../helpers/fold-meta.js";
 
-type Result = { structuredContent?: Record<string, unknown>; content?: { type: string; text?: string }[]; _meta?: Record<string, unknown>; isError?: boolean };
+type Result = {
+  structuredContent?: Record<string, unknown>;
+  content?: { type: string; text?: string }[];
+  _meta?: Record<string, unknown>;
+  isError?: boolean;
+};
 type Caller = (name: string, args?: Record<string, unknown>) => Promise<Result>;
 const handleOf = (result: Result) => (result.structuredContent as { handle: string }).handle;
 const textOf = (result: Result) => result.content?.[0]?.text;
@@ -62,8 +67,16 @@ describe("S15.1 a reference is replaced by the value it names, before the input 
     expect((await alice("echo_shape", { data: { $result: handle } })).structuredContent).toEqual({
       got: { keys: ["rows"], rows: { list: 300, first: { keys: ["id", "title"], id: 0, title: "Row number 0" } } },
     });
-    for (const path of ["$.rows[7].title", "$['rows'][7]['title']", "rows.7.title", "/rows/7/title", "$.rows[-293].title"]) {
-      expect((await alice("title_of", { title: { $result: handle, path } })).structuredContent, path).toEqual({ title: "ROW NUMBER 7" });
+    for (const path of [
+      "$.rows[7].title",
+      "$['rows'][7]['title']",
+      "rows.7.title",
+      "/rows/7/title",
+      "$.rows[-293].title",
+    ]) {
+      expect((await alice("title_of", { title: { $result: handle, path } })).structuredContent, path).toEqual({
+        title: "ROW NUMBER 7",
+      });
     }
   });
 
@@ -71,11 +84,19 @@ describe("S15.1 a reference is replaced by the value it names, before the input 
     const first = handleOf(await alice("report"));
     const second = handleOf(await alice("report"));
     const data = {
-      groups: [{ items: { $result: first, path: "$.rows" } }, { items: { $result: second, path: "/rows" }, again: { $result: first, path: "$.rows[1]" } }],
+      groups: [
+        { items: { $result: first, path: "$.rows" } },
+        { items: { $result: second, path: "/rows" }, again: { $result: first, path: "$.rows[1]" } },
+      ],
       note: { deep: { deeper: [{ $result: second, path: "rows.299.id" }] } },
     };
-    const got = (await alice("echo_shape", { data })).structuredContent as { got: { keys: string[]; groups: unknown; note: unknown } };
-    expect(got.got.groups).toEqual({ list: 2, first: { keys: ["items"], items: { list: 300, first: { keys: ["id", "title"], id: 0, title: "Row number 0" } } } });
+    const got = (await alice("echo_shape", { data })).structuredContent as {
+      got: { keys: string[]; groups: unknown; note: unknown };
+    };
+    expect(got.got.groups).toEqual({
+      list: 2,
+      first: { keys: ["items"], items: { list: 300, first: { keys: ["id", "title"], id: 0, title: "Row number 0" } } },
+    });
     expect(got.got.note).toEqual({ keys: ["deep"], deep: { keys: ["deeper"], deeper: { list: 1, first: 299 } } });
   });
 
@@ -116,13 +137,20 @@ describe("S15.2 a reference that does not resolve ends the call with result_quer
     ["a number for $result", { $result: 42 }, "INVALID_INPUT"],
     ["null for $result", { $result: null }, "INVALID_INPUT"],
     ["a path that is not a string", { path: 3 }, "INVALID_INPUT"],
-    ["a reference inside a reference's path", { path: { $result: "00000000-0000-4000-8000-000000000000" } }, "INVALID_INPUT"],
+    [
+      "a reference inside a reference's path",
+      { path: { $result: "00000000-0000-4000-8000-000000000000" } },
+      "INVALID_INPUT",
+    ],
   ])("%s: %s", async (_, change, code) => {
     const handle = handleOf(await alice("report"));
     const reference = { $result: handle, ...change };
     const before = { ...runs };
     const refused = await alice("count_items", { items: reference });
-    const queried = await alice("result_query", { handle: reference.$result, ...("path" in reference ? { path: reference.path } : {}) });
+    const queried = await alice("result_query", {
+      handle: reference.$result,
+      ...("path" in reference ? { path: reference.path } : {}),
+    });
     expect(refused.isError).toBe(true);
     expect(textOf(refused)).toMatch(new RegExp(`^${code}: `));
     expect(textOf(refused)).toBe(textOf(queried));
@@ -131,7 +159,9 @@ describe("S15.2 a reference that does not resolve ends the call with result_quer
 
   it("the first reference that fails decides, in the order of the arguments", async () => {
     const handle = handleOf(await alice("report"));
-    const refused = await alice("echo_shape", { data: [{ $result: handle, path: "$.nope" }, { $result: "00000000-0000-4000-8000-000000000000" }] });
+    const refused = await alice("echo_shape", {
+      data: [{ $result: handle, path: "$.nope" }, { $result: "00000000-0000-4000-8000-000000000000" }],
+    });
     expect(textOf(refused)).toMatch(/^RESULT_PATH_NOT_FOUND: /);
   });
 
@@ -154,7 +184,10 @@ describe("S15.2 a reference that does not resolve ends the call with result_quer
     registerReferenceTools(server, mine);
     const client = await linkInMemory(server, "s");
     const handle = handleOf((await client.callTool({ name: "report", arguments: {} })) as Result);
-    const refused = (await client.callTool({ name: "count_items", arguments: { items: { $result: handle, path: "$.rows" } } })) as Result;
+    const refused = (await client.callTool({
+      name: "count_items",
+      arguments: { items: { $result: handle, path: "$.rows" } },
+    })) as Result;
     expect(textOf(refused)).toMatch(/^RESULT_STORE_UNAVAILABLE: /);
     expect(mine.count).toBe(0);
   });
@@ -164,10 +197,14 @@ describe("S15.1 arguments of any depth, and hostile ones", () => {
   async function local(options: McpHostOptions = {}) {
     const server = new McpServer({ name: "t", version: "1" });
     const mine = noRuns();
-    ResultHandlesPlugin.init({ thresholdBytes: 1024, storage: { type: "memory" } }).install(server, { logger: quiet, ...options });
+    ResultHandlesPlugin.init({ thresholdBytes: 1024, storage: { type: "memory" } }).install(server, {
+      logger: quiet,
+      ...options,
+    });
     registerReferenceTools(server, mine);
     const client = await linkInMemory(server, "s");
-    const call = async (name: string, args: Record<string, unknown> = {}) => (await client.callTool({ name, arguments: args })) as Result;
+    const call = async (name: string, args: Record<string, unknown> = {}) =>
+      (await client.callTool({ name, arguments: args })) as Result;
     return { call, runs: mine };
   }
 
@@ -204,7 +241,9 @@ describe("S15.1 arguments of any depth, and hostile ones", () => {
     expect(textOf(refused)).toMatch(/^Input validation error: Invalid arguments for tool title_of/);
     const everywhere = (await client.callTool({
       name: "count_items",
-      arguments: { items: Array.from({ length: 20_000 }, (_, i) => ({ $result: handle, path: `$.rows[${i % 60}].title` })) },
+      arguments: {
+        items: Array.from({ length: 20_000 }, (_, i) => ({ $result: handle, path: `$.rows[${i % 60}].title` })),
+      },
     })) as Result;
     expect(textOf(everywhere)).toMatch(/^Input validation error/);
     expect(textOf(everywhere)!.length).toBeLessThan(3000);
@@ -216,15 +255,25 @@ describe("S15.1 arguments of any depth, and hostile ones", () => {
     const server = new McpServer({ name: "t", version: "1" });
     ResultHandlesPlugin.init({ thresholdBytes: 1024, storage: { type: "memory" } }).install(server, { logger: quiet });
     registerReferenceTools(server, noRuns());
-    server.registerTool("scribble", { description: "changes its input", inputSchema: (await import("zod")).z.object({ data: (await import("zod")).z.any() }) }, async ({ data }) => {
-      (data as { rows: { title: string }[] }).rows[0]!.title = "scribbled";
-      return { content: [{ type: "text", text: "done" }] };
-    });
+    server.registerTool(
+      "scribble",
+      {
+        description: "changes its input",
+        inputSchema: (await import("zod")).z.object({ data: (await import("zod")).z.any() }),
+      },
+      async ({ data }) => {
+        (data as { rows: { title: string }[] }).rows[0]!.title = "scribbled";
+        return { content: [{ type: "text", text: "done" }] };
+      },
+    );
     const client = await linkInMemory(server, "s");
     const handle = handleOf((await client.callTool({ name: "report", arguments: {} })) as Result);
     await client.callTool({ name: "result_query", arguments: { handle, path: "$.rows[0].title" } }); // warm any cache
     await client.callTool({ name: "scribble", arguments: { data: { $result: handle } } });
-    const read = (await client.callTool({ name: "result_query", arguments: { handle, path: "$.rows[0].title" } })) as Result;
+    const read = (await client.callTool({
+      name: "result_query",
+      arguments: { handle, path: "$.rows[0].title" },
+    })) as Result;
     expect(read.structuredContent).toMatchObject({ value: "Row number 0" });
   });
 });
@@ -261,7 +310,10 @@ it("S10.1 a handle of any instance on the server resolves", async () => {
   registerReferenceTools(server, noRuns());
   const client = await linkInMemory(server, "s");
   const handle = handleOf((await client.callTool({ name: "report", arguments: {} })) as Result);
-  const counted = (await client.callTool({ name: "count_items", arguments: { items: { $result: handle, path: "$.rows" } } })) as Result;
+  const counted = (await client.callTool({
+    name: "count_items",
+    arguments: { items: { $result: handle, path: "$.rows" } },
+  })) as Result;
   expect(counted.structuredContent).toMatchObject({ count: 300 });
   expect(rows().rows).toHaveLength(300);
 });

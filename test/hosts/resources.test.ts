@@ -11,7 +11,11 @@ import { startHttpMcpServer, userToken, type HttpMcpServer } from "../helpers/ht
 import { noRuns, registerReferenceTools, rows } from "../helpers/reference-tools.js";
 import { startRedisServer, type RedisServer } from "../helpers/redis-server.js";
 
-type Result = { structuredContent?: Record<string, unknown>; content?: Record<string, unknown>[]; _meta?: Record<string, unknown> };
+type Result = {
+  structuredContent?: Record<string, unknown>;
+  content?: Record<string, unknown>[];
+  _meta?: Record<string, unknown>;
+};
 type Read = { contents: { uri: string; mimeType?: string; text?: string }[]; ttlMs?: number; cacheScope?: string };
 const quiet = { warn: () => {} };
 const tokens = new Map([
@@ -66,10 +70,19 @@ function suite(name: string, storage: () => ResultHandlesOptions["storage"]) {
       const handle = (folded.structuredContent as { handle: string }).handle;
       const bytes = (folded._meta?.[RESULT_HANDLE_META_KEY] as { bytes: number }).bytes;
       expect(folded.content).toHaveLength(3);
-      expect(folded.content?.[2]).toMatchObject({ type: "resource_link", uri: `result-handle://${handle}`, mimeType: "application/json", size: bytes });
+      expect(folded.content?.[2]).toMatchObject({
+        type: "resource_link",
+        uri: `result-handle://${handle}`,
+        mimeType: "application/json",
+        size: bytes,
+      });
       expect(typeof folded.content?.[2]?.name).toBe("string");
       expect((await alice.templates()).resourceTemplates).toEqual([
-        expect.objectContaining({ name: "result-handle", uriTemplate: "result-handle://{handle}", mimeType: "application/json" }),
+        expect.objectContaining({
+          name: "result-handle",
+          uriTemplate: "result-handle://{handle}",
+          mimeType: "application/json",
+        }),
       ]);
       const plain = await client(off.http.url, "alice");
       expect((await plain.call("report")).content).toHaveLength(2);
@@ -77,37 +90,62 @@ function suite(name: string, storage: () => ResultHandlesOptions["storage"]) {
       await Promise.all([alice.close(), plain.close()]);
     });
 
-    it.each(["2026-07-28", "2025"] as const)("reads the whole answer, and a slice with a query string (%s client)", async (era) => {
-      const alice = await client(on.http.url, "alice", era);
-      const folded = await alice.call("report");
-      const uri = (folded.content?.[2] as { uri: string }).uri;
-      const whole = await alice.read(uri);
-      expect(whole.contents).toHaveLength(1);
-      expect(whole.contents[0]).toMatchObject({ uri, mimeType: "application/json" });
-      expect(JSON.parse(whole.contents[0]!.text!)).toEqual(rows());
-      if (era === "2026-07-28") {
-        expect(whole.cacheScope).toBe("private");
-        expect(whole.ttlMs).toBeGreaterThan(290_000);
-        expect(whole.ttlMs).toBeLessThanOrEqual(300_000);
-      } else {
-        expect(whole).not.toHaveProperty("ttlMs"); // the 2025 revisions have no cache hints
-        expect(whole).not.toHaveProperty("cacheScope");
-      }
-      const sliced = await alice.read(`${uri}?path=${encodeURIComponent("$.rows")}&offset=10&limit=3&fields=id`);
-      expect(JSON.parse(sliced.contents[0]!.text!)).toEqual({ path: "$.rows", value: [{ id: 10 }, { id: 11 }, { id: 12 }], total: 300, offset: 10, nextOffset: 13 });
-      const paged = await alice.read(`${uri}?path=%2Frows&page=3&limit=2&fields=id,title`);
-      expect(JSON.parse(paged.contents[0]!.text!)).toMatchObject({ value: [{ id: 4, title: "Row number 4" }, { id: 5, title: "Row number 5" }], offset: 4 });
-      const one = await alice.read(`${uri}?path=${encodeURIComponent("$.rows[7].title")}`);
-      expect(JSON.parse(one.contents[0]!.text!)).toEqual({ path: "$.rows[7].title", value: "Row number 7", total: 12, offset: 0 });
-      await alice.close();
-    });
+    it.each(["2026-07-28", "2025"] as const)(
+      "reads the whole answer, and a slice with a query string (%s client)",
+      async (era) => {
+        const alice = await client(on.http.url, "alice", era);
+        const folded = await alice.call("report");
+        const uri = (folded.content?.[2] as { uri: string }).uri;
+        const whole = await alice.read(uri);
+        expect(whole.contents).toHaveLength(1);
+        expect(whole.contents[0]).toMatchObject({ uri, mimeType: "application/json" });
+        expect(JSON.parse(whole.contents[0]!.text!)).toEqual(rows());
+        if (era === "2026-07-28") {
+          expect(whole.cacheScope).toBe("private");
+          expect(whole.ttlMs).toBeGreaterThan(290_000);
+          expect(whole.ttlMs).toBeLessThanOrEqual(300_000);
+        } else {
+          expect(whole).not.toHaveProperty("ttlMs"); // the 2025 revisions have no cache hints
+          expect(whole).not.toHaveProperty("cacheScope");
+        }
+        const sliced = await alice.read(`${uri}?path=${encodeURIComponent("$.rows")}&offset=10&limit=3&fields=id`);
+        expect(JSON.parse(sliced.contents[0]!.text!)).toEqual({
+          path: "$.rows",
+          value: [{ id: 10 }, { id: 11 }, { id: 12 }],
+          total: 300,
+          offset: 10,
+          nextOffset: 13,
+        });
+        const paged = await alice.read(`${uri}?path=%2Frows&page=3&limit=2&fields=id,title`);
+        expect(JSON.parse(paged.contents[0]!.text!)).toMatchObject({
+          value: [
+            { id: 4, title: "Row number 4" },
+            { id: 5, title: "Row number 5" },
+          ],
+          offset: 4,
+        });
+        const one = await alice.read(`${uri}?path=${encodeURIComponent("$.rows[7].title")}`);
+        expect(JSON.parse(one.contents[0]!.text!)).toEqual({
+          path: "$.rows[7].title",
+          value: "Row number 7",
+          total: 12,
+          offset: 0,
+        });
+        await alice.close();
+      },
+    );
 
     it("foreign, unknown and malformed handles: the SDK's resource-not-found error, the same but for the URI", async () => {
       const alice = await client(on.http.url, "alice");
       const bob = await client(on.http.url, "bob");
       const uri = ((await alice.call("report")).content?.[2] as { uri: string }).uri;
       const unknown = "result-handle://00000000-0000-4000-8000-000000000000";
-      const refusals = [await bob.refusal(uri), await alice.refusal(unknown), await alice.refusal("result-handle://not-a-handle"), await bob.refusal(`${uri}?path=%24.rows`)];
+      const refusals = [
+        await bob.refusal(uri),
+        await alice.refusal(unknown),
+        await alice.refusal("result-handle://not-a-handle"),
+        await bob.refusal(`${uri}?path=%24.rows`),
+      ];
       const uris = [uri, unknown, "result-handle://not-a-handle", `${uri}?path=%24.rows`];
       for (let i = 0; i < refusals.length; i++) {
         const refusal = refusals[i]!;
@@ -153,7 +191,11 @@ describe("S15.4 through the SDK v1 client (the MCP Inspector's)", () => {
     const { http, plugin } = await serve({ type: "memory" }, true);
     const v1 = async (token: string) => {
       const c = new V1Client({ name: "v1", version: "1" });
-      await c.connect(new V1HttpClientTransport(new URL(http.url), { requestInit: { headers: { Authorization: `Bearer ${token}` } } }));
+      await c.connect(
+        new V1HttpClientTransport(new URL(http.url), {
+          requestInit: { headers: { Authorization: `Bearer ${token}` } },
+        }),
+      );
       return c;
     };
     const alice = await v1("alice");
@@ -161,7 +203,9 @@ describe("S15.4 through the SDK v1 client (the MCP Inspector's)", () => {
     await alice.listTools();
     const folded = (await alice.callTool({ name: "report", arguments: {} })) as Result;
     const uri = (folded.content?.[2] as { uri: string }).uri;
-    expect((await alice.listResourceTemplates()).resourceTemplates.map((t) => t.uriTemplate)).toEqual(["result-handle://{handle}"]);
+    expect((await alice.listResourceTemplates()).resourceTemplates.map((t) => t.uriTemplate)).toEqual([
+      "result-handle://{handle}",
+    ]);
     expect(JSON.parse(((await alice.readResource({ uri })).contents[0] as { text: string }).text)).toEqual(rows());
     const sliced = await alice.readResource({ uri: `${uri}?path=rows.5.id` });
     expect(JSON.parse((sliced.contents[0] as { text: string }).text)).toEqual({ path: "$.rows[5].id", value: 5 });

@@ -13,9 +13,19 @@ import { startDemoServer, type DemoServer } from "../../playground/server/demo-s
 import { expectFoldMeta } from "../helpers/fold-meta.js";
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), "../..");
-const stdioServer = { command: process.execPath, args: ["--import", "tsx", "test/fixtures/stdio-server.ts"], cwd: root, stderr: "pipe" as const };
+const stdioServer = {
+  command: process.execPath,
+  args: ["--import", "tsx", "test/fixtures/stdio-server.ts"],
+  cwd: root,
+  stderr: "pipe" as const,
+};
 
-type Result = { content?: unknown; structuredContent?: Record<string, unknown>; _meta?: Record<string, unknown>; isError?: boolean };
+type Result = {
+  content?: unknown;
+  structuredContent?: Record<string, unknown>;
+  _meta?: Record<string, unknown>;
+  isError?: boolean;
+};
 interface AnyClient {
   callTool(params: { name: string; arguments?: Record<string, unknown> }): Promise<unknown>;
   listTools(): Promise<{ tools: { name: string; annotations?: unknown }[] }>;
@@ -42,7 +52,8 @@ async function v1OverHttp(url: string, token?: string): Promise<V1Client> {
   return client;
 }
 
-const call = async (client: AnyClient, name: string, args: Record<string, unknown> = {}) => (await client.callTool({ name, arguments: args })) as Result;
+const call = async (client: AnyClient, name: string, args: Record<string, unknown> = {}) =>
+  (await client.callTool({ name, arguments: args })) as Result;
 const handleOf = (result: Result) => (result.structuredContent as { handle: string }).handle;
 const firstText = (result: Result) => (result.content as { type: string; text: string }[])[0]!.text;
 
@@ -83,12 +94,26 @@ function refusalsReachTheClient(connect: () => Promise<AnyClient>, tool: string)
   it("S14.4 S14.7 search hits, a hint-bearing refusal and fields [] pass the validating client", async () => {
     const hits = await call(client, "result_query", { handle, search: "T-19", limit: 2 });
     expect(hits.isError).toBeFalsy();
-    expect(hits.structuredContent).toEqual({ path: "$", value: [{ path: "$.rows[19].id", text: "T-19" }, { path: "$.rows[190].id", text: "T-190" }], total: 11, offset: 0, nextOffset: 2 });
+    expect(hits.structuredContent).toEqual({
+      path: "$",
+      value: [
+        { path: "$.rows[19].id", text: "T-19" },
+        { path: "$.rows[190].id", text: "T-190" },
+      ],
+      total: 11,
+      offset: 0,
+      nextOffset: 2,
+    });
     const whole = await call(client, "result_query", { handle });
     expect(whole.structuredContent).toMatchObject({ error: { code: "RESULT_SLICE_TOO_LARGE" } });
     expect(firstText(whole)).toContain('Try: result_query with path "$.rows" and limit');
     const all = await call(client, "result_query", { handle, path: "$.rows", limit: 2, fields: [] });
-    expect(all.structuredContent).toMatchObject({ value: [{ id: "T-0", title: expect.any(String) }, { id: "T-1", title: expect.any(String) }] }); // the fixture's and the demo's tickets
+    expect(all.structuredContent).toMatchObject({
+      value: [
+        { id: "T-0", title: expect.any(String) },
+        { id: "T-1", title: expect.any(String) },
+      ],
+    }); // the fixture's and the demo's tickets
   });
 
   it("S7.1 offset 0 beside page, as a client that fills schema defaults sends it, is accepted", async () => {
@@ -99,7 +124,8 @@ function refusalsReachTheClient(connect: () => Promise<AnyClient>, tool: string)
 
   it("S7.10 a 1 MB path is refused in well under 64 KB", async () => {
     const refused = await call(client, "result_query", { handle, path: `$.${"p".repeat(1_000_000)}` });
-    expect(refused.structuredContent).toMatchObject({ error: { code: "INVALID_INPUT" } }); // over MAX_PATH_CHARS (S21.2)
+    // over MAX_PATH_CHARS (S21.2)
+    expect(refused.structuredContent).toMatchObject({ error: { code: "INVALID_INPUT" } });
     expect(JSON.stringify(refused).length).toBeLessThan(2_000);
   });
 
@@ -122,8 +148,12 @@ describe("MCP SDK v1 client over stdio (a real stdio server process)", () => {
     const one = await v1OverStdio();
     const other = await v1OverStdio();
     const handle = handleOf(await call(one, "report"));
-    expect((await call(other, "result_query", { handle })).structuredContent).toMatchObject({ error: { code: "RESULT_HANDLE_NOT_FOUND" } });
-    expect((await call(one, "result_query", { handle, path: "/rows/0/id" })).structuredContent).toMatchObject({ value: "T-0" });
+    expect((await call(other, "result_query", { handle })).structuredContent).toMatchObject({
+      error: { code: "RESULT_HANDLE_NOT_FOUND" },
+    });
+    expect((await call(one, "result_query", { handle, path: "/rows/0/id" })).structuredContent).toMatchObject({
+      value: "T-0",
+    });
   });
 });
 
@@ -135,7 +165,9 @@ describe("MCP SDK v2 client over stdio, beside", () => {
     await client.listTools();
     const result = await call(client, "report");
     expect(Object.keys(result.structuredContent ?? {})).toEqual(["preview", "shape", "handle"]);
-    expect((await call(client, "result_query", { handle: handleOf(result), path: "rows.150.title" })).structuredContent).toMatchObject({
+    expect(
+      (await call(client, "result_query", { handle: handleOf(result), path: "rows.150.title" })).structuredContent,
+    ).toMatchObject({
       value: "Ticket 150",
     });
     const refused = await call(client, "result_query", { handle: handleOf(result), offset: -1 });

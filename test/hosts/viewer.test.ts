@@ -8,14 +8,24 @@ import { connect } from "../helpers/mcp-client.js";
 import { startHttpMcpServer, userToken, type HttpMcpServer } from "../helpers/http-mcp-server.js";
 
 const VIEWER = "ui://result-handles/viewer";
-type Result = { structuredContent?: any; content?: { type: string; text?: string }[]; isError?: boolean; _meta?: Record<string, any> };
+type Result = {
+  structuredContent?: any;
+  content?: { type: string; text?: string }[];
+  isError?: boolean;
+  _meta?: Record<string, any>;
+};
 const quiet = { warn: () => {} };
 const tokens = new Map([
   ["alice", userToken("app", "alice")],
   ["bob", userToken("app", "bob")],
 ]);
-const rows = (n: number) => ({ rows: Array.from({ length: n }, (_, i) => ({ id: i, title: `Row number ${i}`, note: "x".repeat(40) })) });
-const json = (value: Record<string, unknown>) => ({ content: [{ type: "text" as const, text: JSON.stringify(value) }], structuredContent: value });
+const rows = (n: number) => ({
+  rows: Array.from({ length: n }, (_, i) => ({ id: i, title: `Row number ${i}`, note: "x".repeat(40) })),
+});
+const json = (value: Record<string, unknown>) => ({
+  content: [{ type: "text" as const, text: JSON.stringify(value) }],
+  structuredContent: value,
+});
 
 function build(viewer: boolean | { tools: string[] } | undefined, plugin: ResultHandlesPlugin) {
   return () => {
@@ -23,7 +33,11 @@ function build(viewer: boolean | { tools: string[] } | undefined, plugin: Result
     plugin.install(server, { logger: quiet, ...(viewer === undefined ? {} : { viewer }) });
     server.registerTool("report", { description: "3000 rows" }, async () => json(rows(3000)));
     server.registerTool("small", { description: "a few rows" }, async () => json(rows(2)));
-    server.registerTool("own_ui", { description: "has its own UI", _meta: { ui: { resourceUri: "ui://mine/chart" } } }, async () => json(rows(2)));
+    server.registerTool(
+      "own_ui",
+      { description: "has its own UI", _meta: { ui: { resourceUri: "ui://mine/chart" } } },
+      async () => json(rows(2)),
+    );
     return server;
   };
 }
@@ -41,8 +55,13 @@ async function client(name: string, token = "alice") {
   const c = await connect(servers[name]!.url, { era: "2025", token });
   return {
     c,
-    tools: async () => Object.fromEntries((await c.listTools()).tools.map((tool) => [tool.name, tool])) as Record<string, { _meta?: Record<string, any> }>,
-    call: async (tool: string, args: Record<string, unknown> = {}) => (await c.callTool({ name: tool, arguments: args })) as Result,
+    tools: async () =>
+      Object.fromEntries((await c.listTools()).tools.map((tool) => [tool.name, tool])) as Record<
+        string,
+        { _meta?: Record<string, any> }
+      >,
+    call: async (tool: string, args: Record<string, unknown> = {}) =>
+      (await c.callTool({ name: tool, arguments: args })) as Result,
   };
 }
 
@@ -77,11 +96,13 @@ describe("S19.1 the viewer is listed only where it is turned on", () => {
   it("resources/read of the ui:// URI is one self-contained HTML page, mime text/html;profile=mcp-app, no domains", async () => {
     const { c } = await client("all");
     expect((await c.listResources()).resources.map((resource) => resource.uri)).toContain(VIEWER);
-    const read = (await c.readResource({ uri: VIEWER })) as { contents: { uri: string; mimeType: string; text: string; _meta?: any }[] };
+    const read = (await c.readResource({ uri: VIEWER })) as {
+      contents: { uri: string; mimeType: string; text: string; _meta?: any }[];
+    };
     const [page] = read.contents;
     expect(page!.mimeType).toBe("text/html;profile=mcp-app");
     expect(page!.text).toMatch(/^<!doctype html>/i);
-    expect(page!.text).toContain("<script type=\"module\">");
+    expect(page!.text).toContain('<script type="module">');
     // Nothing loaded from anywhere: no src or href but data: (the empty icon that stops a favicon request).
     expect(/<(script|link|img|iframe)[^>]*\s(src|href)\s*=\s*(?!["']?data:)/i.test(page!.text)).toBe(false);
     expect(/(src|href)\s*=\s*["']?https?:/i.test(page!.text)).toBe(false);
@@ -101,8 +122,15 @@ describe("S19.1 the viewer is listed only where it is turned on", () => {
 describe("S19.1 clients known not to render MCP Apps see the list as before", () => {
   const UI = { "io.modelcontextprotocol/ui": { mimeTypes: ["text/html;profile=mcp-app"] } };
   async function modern(extensions?: typeof UI): Promise<{ tools: Record<string, any>; resources: string[] }> {
-    const c = new Client({ name: "viewer-test", version: "1" }, { versionNegotiation: { mode: { pin: "2026-07-28" } }, ...(extensions ? { capabilities: { extensions } } : {}) });
-    await c.connect(new StreamableHTTPClientTransport(new URL(servers.all!.url), { requestInit: { headers: { Authorization: "Bearer alice" } } }));
+    const c = new Client(
+      { name: "viewer-test", version: "1" },
+      { versionNegotiation: { mode: { pin: "2026-07-28" } }, ...(extensions ? { capabilities: { extensions } } : {}) },
+    );
+    await c.connect(
+      new StreamableHTTPClientTransport(new URL(servers.all!.url), {
+        requestInit: { headers: { Authorization: "Bearer alice" } },
+      }),
+    );
     const tools = Object.fromEntries((await c.listTools()).tools.map((tool) => [tool.name, tool]));
     return { tools, resources: (await c.listResources()).resources.map((resource) => resource.uri) };
   }

@@ -18,7 +18,9 @@ function importGraph(entry: string): Set<string> {
     if (seen.has(file)) return;
     seen.add(file);
     const code = readFileSync(file, "utf8");
-    for (const match of code.matchAll(/(?:import|export)\s*(?:[^"'`]*?from\s*)?["']([^"']+)["']|import\(\s*["']([^"']+)["']\s*\)|require\(\s*["']([^"']+)["']\s*\)/g)) {
+    for (const match of code.matchAll(
+      /(?:import|export)\s*(?:[^"'`]*?from\s*)?["']([^"']+)["']|import\(\s*["']([^"']+)["']\s*\)|require\(\s*["']([^"']+)["']\s*\)/g,
+    )) {
       const specifier = match[1] ?? match[2] ?? match[3]!;
       if (specifier.startsWith(".")) visit(resolve(dirname(file), specifier));
       else specifiers.add(specifier);
@@ -32,9 +34,11 @@ function importGraph(entry: string): Set<string> {
 function localChunks(entry: string): string[] {
   const found = new Set<string>();
   const visit = (file: string) => {
-    for (const match of readFileSync(join(root, file), "utf8").matchAll(/(?:from\s*|import\(\s*|require\(\s*)["'](\.[^"']+)["']/g)) {
+    for (const match of readFileSync(join(root, file), "utf8").matchAll(
+      /(?:from\s*|import\(\s*|require\(\s*)["'](\.[^"']+)["']/g,
+    )) {
       const next = join(dirname(file), match[1]!);
-      if (!found.has(next)) found.add(next), visit(next);
+      if (!found.has(next)) (found.add(next), visit(next));
     }
   };
   visit(entry);
@@ -56,13 +60,30 @@ describe("package exports", () => {
     const names = Object.keys(esmNode).sort();
     for (const module of [esmBrowser, cjsNode, cjsBrowser]) expect(Object.keys(module).sort()).toEqual(names);
     expect(esmNode.default).toBe(esmNode.ResultHandlesPlugin);
-    for (const name of ["ResultHandlesPlugin", "foldedAnswerSchema", "createResultHandleStore", "ResultHandleStore", "ResultQueryTool", "ResultHandleStoreToken", "ResultHandlesConfigToken", "BrowserStoreUnavailableError", "ResultHandlesConfigurationError", "ResultQueryError", "RESULT_HANDLE_META_KEY", "RESULT_QUERY_TOOL_NAME", "DEFAULT_MEMORY_MAX_ENTRIES", "MIN_THRESHOLD_BYTES"]) {
+    for (const name of [
+      "ResultHandlesPlugin",
+      "foldedAnswerSchema",
+      "createResultHandleStore",
+      "ResultHandleStore",
+      "ResultQueryTool",
+      "ResultHandleStoreToken",
+      "ResultHandlesConfigToken",
+      "BrowserStoreUnavailableError",
+      "ResultHandlesConfigurationError",
+      "ResultQueryError",
+      "RESULT_HANDLE_META_KEY",
+      "RESULT_QUERY_TOOL_NAME",
+      "DEFAULT_MEMORY_MAX_ENTRIES",
+      "MIN_THRESHOLD_BYTES",
+    ]) {
       expect(names).toContain(name);
     }
   });
 
   it("ships declaration files for every entry and format", () => {
-    for (const entry of ["node", "browser"]) for (const file of ["index.d.ts", "index.d.cts"]) expect(readFileSync(join(root, "dist", entry, file), "utf8")).toContain("ResultHandlesPlugin");
+    for (const entry of ["node", "browser"])
+      for (const file of ["index.d.ts", "index.d.cts"])
+        expect(readFileSync(join(root, "dist", entry, file), "utf8")).toContain("ResultHandlesPlugin");
   });
 
   it("S9.5 the page build pulls in no Node module and no server-store client", () => {
@@ -95,7 +116,11 @@ describe("package exports", () => {
     const dir = mkdtempSync(join(tmpdir(), "result-handles-cjs-"));
     try {
       const { createResultHandleStore } = require("mcp-result-handles");
-      const store = await createResultHandleStore({ storage: { type: "sqlite", sqlite: { path: join(dir, "cjs.sqlite") } }, namespace: "cjs", ttlSeconds: 30 });
+      const store = await createResultHandleStore({
+        storage: { type: "sqlite", sqlite: { path: join(dir, "cjs.sqlite") } },
+        namespace: "cjs",
+        ttlSeconds: 30,
+      });
       const handle = store.newHandle();
       await store.save(handle, { cjs: true }, { caller: "c" });
       expect(await store.read(handle, { caller: "c" })).toEqual({ value: { cjs: true } });

@@ -136,7 +136,13 @@ let installed: ScratchProject | undefined;
 beforeAll(async () => {
   installed = await scratchProject(
     { "@modelcontextprotocol/client": "2.3.1", "@modelcontextprotocol/server": "2.3.1", zod: "4.3.6" },
-    { "tsconfig.json": JSON.stringify(tsconfig, null, 2), "consumer-esm.mts": consumerEsm, "consumer-cjs.cts": consumerCjs, "run.mjs": runEsm, "run.cjs": runCjs },
+    {
+      "tsconfig.json": JSON.stringify(tsconfig, null, 2),
+      "consumer-esm.mts": consumerEsm,
+      "consumer-cjs.cts": consumerCjs,
+      "run.mjs": runEsm,
+      "run.cjs": runCjs,
+    },
   );
   ({ tarball, files: packedFiles, bytes: tarballBytes } = installed.packed);
 }, 150_000);
@@ -170,20 +176,34 @@ describe("S13 the package as users install it", () => {
 
   it("S13.3 @arethetypeswrong/cli finds no problem for node10, node16 (ESM and CommonJS) and bundler resolution", async () => {
     const attw = join(root, "node_modules", ".bin", "attw");
-    const { stdout } = await run(attw, [tarball, "--format", "json"], { cwd: root }).catch((error: { stdout: string }) => error);
+    const { stdout } = await run(attw, [tarball, "--format", "json"], { cwd: root }).catch(
+      (error: { stdout: string }) => error,
+    );
     const report = JSON.parse(stdout) as { problems: unknown; analysis: { entrypoints: Record<string, unknown> } };
-    expect(Object.keys(report.analysis.entrypoints).sort()).toEqual([".", "./browser", "./edge", "./frontmcp", "./node", "./package.json"]);
+    expect(Object.keys(report.analysis.entrypoints).sort()).toEqual([
+      ".",
+      "./browser",
+      "./edge",
+      "./frontmcp",
+      "./node",
+      "./package.json",
+    ]);
     expect(report.problems).toEqual({});
   }, 60_000);
 
   it("S13.2 installs beside zod 4.3.6 and SDK 2.3.1 with exactly one zod in the tree", async () => {
     expect(zodCopies(project()).map((dir) => dir.slice(project().length))).toEqual(["/node_modules/zod"]);
-    const { stdout } = await run("npm", ["ls", "zod", "@modelcontextprotocol/server", "--all", "--json"], { cwd: project(), env: cleanEnv });
+    const { stdout } = await run("npm", ["ls", "zod", "@modelcontextprotocol/server", "--all", "--json"], {
+      cwd: project(),
+      env: cleanEnv,
+    });
     expect(JSON.parse(stdout).dependencies["mcp-result-handles"].version).toBe("0.1.0");
   });
 
   it("S13.3 z.union([myOutput, foldedAnswerSchema]) typechecks as ESM import and CommonJS require (node16, skipLibCheck false)", async () => {
-    const result = await run(process.execPath, [typecheckOurs, "tsconfig.json", "mcp-result-handles"], { cwd: project() }).catch((error: { stdout: string }) => ({ stdout: error.stdout, failed: true }));
+    const result = await run(process.execPath, [typecheckOurs, "tsconfig.json", "mcp-result-handles"], {
+      cwd: project(),
+    }).catch((error: { stdout: string }) => ({ stdout: error.stdout, failed: true }));
     expect(result.stdout).toBe("");
   }, 60_000);
 
@@ -191,7 +211,11 @@ describe("S13 the package as users install it", () => {
     it(`S13.2 ${script}: tools/list lists the union schema and result_query; an answer folds and reads back`, async () => {
       const { stdout } = await run(process.execPath, [script], { cwd: project() });
       const outcome = JSON.parse(stdout);
-      expect(outcome.tools.map((tool: { name: string }) => tool.name).sort()).toEqual(["big", "report", "result_query"]);
+      expect(outcome.tools.map((tool: { name: string }) => tool.name).sort()).toEqual([
+        "big",
+        "report",
+        "result_query",
+      ]);
       expect(outcome.tools.find((tool: { name: string }) => tool.name === "report").outputType).toBe("object");
       expect(outcome.answerKeys).toEqual(["handle", "preview", "shape"]);
       expect(outcome.meta.bytes).toBeGreaterThan(4096);

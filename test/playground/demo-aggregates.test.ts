@@ -13,17 +13,23 @@ import { connect } from "../helpers/mcp-client.js";
 import { root } from "../helpers/packed-package.js";
 
 type Group = { key: string; count: number; avg?: number; examples: string[] };
-type Answer = { structuredContent?: { groups?: Group[]; total?: number; groupCount?: number; value?: Record<string, unknown> }; isError?: boolean };
+type Answer = {
+  structuredContent?: { groups?: Group[]; total?: number; groupCount?: number; value?: Record<string, unknown> };
+  isError?: boolean;
+};
 
 let demo: DemoServer;
 let client: Client;
 let handle: string;
-const call = async (args: Record<string, unknown>) => (await client.callTool({ name: "result_query", arguments: { handle, ...args } })) as Answer;
+const call = async (args: Record<string, unknown>) =>
+  (await client.callTool({ name: "result_query", arguments: { handle, ...args } })) as Answer;
 
 beforeAll(async () => {
   demo = await startDemoServer({ port: 0, logger: { warn: () => {}, info: () => {} } });
   client = await connect(demo.url, { era: "2025", token: "demo-alice" });
-  const folded = (await client.callTool({ name: "report", arguments: {} })) as { structuredContent?: { handle?: string } };
+  const folded = (await client.callTool({ name: "report", arguments: {} })) as {
+    structuredContent?: { handle?: string };
+  };
   handle = folded.structuredContent!.handle!;
 });
 afterAll(async () => {
@@ -41,7 +47,10 @@ function countsBy<T>(rows: readonly T[], key: (row: T) => string): [string, numb
 describe("S24.4 the demo's report answers the docs' aggregates", () => {
   it("which owner has the most open priority-1 tickets: one call, the counts, evidence that reads back, as the docs say", async () => {
     const { rows } = reportRows();
-    const expected = countsBy(rows.filter((row) => row.status === "open" && row.priority === 1), (row) => row.owner);
+    const expected = countsBy(
+      rows.filter((row) => row.status === "open" && row.priority === 1),
+      (row) => row.owner,
+    );
     const answer = await call({ path: "$.rows[?@.status == 'open' && @.priority == 1]", aggregate: { by: "owner" } });
     expect(answer.isError ?? false).toBe(false);
     const groups = answer.structuredContent!.groups!;
@@ -60,7 +69,12 @@ describe("S24.4 the demo's report answers the docs' aggregates", () => {
   it("open tickets per owner, and the mean priority per status", async () => {
     const { rows } = reportRows();
     const open = await call({ path: "$.rows[?@.status == 'open']", aggregate: { by: "owner" } });
-    expect(open.structuredContent!.groups!.map((group) => [group.key, group.count])).toEqual(countsBy(rows.filter((row) => row.status === "open"), (row) => row.owner));
+    expect(open.structuredContent!.groups!.map((group) => [group.key, group.count])).toEqual(
+      countsBy(
+        rows.filter((row) => row.status === "open"),
+        (row) => row.owner,
+      ),
+    );
     const mean = await call({ path: "$.rows[*]", aggregate: { by: "status", avg: "priority" } });
     for (const group of mean.structuredContent!.groups!) {
       const of = rows.filter((row) => row.status === group.key);

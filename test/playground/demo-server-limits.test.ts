@@ -12,7 +12,9 @@ import { expectFoldMeta, jsonBytes } from "../helpers/fold-meta.js";
 const initialize = (url: string) => postInitialize(url, "cap");
 
 const close = (url: string, sessionId: string) =>
-  fetch(url, { method: "DELETE", headers: { "mcp-session-id": sessionId, "mcp-protocol-version": "2025-06-18" } }).then((r) => r.body?.cancel());
+  fetch(url, { method: "DELETE", headers: { "mcp-session-id": sessionId, "mcp-protocol-version": "2025-06-18" } }).then(
+    (r) => r.body?.cancel(),
+  );
 
 describe("S16.3 the demo caps open 2025 sessions", () => {
   it("past maxSessions a new session gets HTTP 503 and the log one line; a closed session frees its place", async () => {
@@ -29,7 +31,9 @@ describe("S16.3 the demo caps open 2025 sessions", () => {
       const burst = await Promise.all(Array.from({ length: 5 }, () => initialize(demo.url)));
       for (const response of burst) {
         expect(response.status).toBe(503);
-        expect(await response.json()).toMatchObject({ error: { message: expect.stringMatching(/Too many open sessions \(3\)/) } });
+        expect(await response.json()).toMatchObject({
+          error: { message: expect.stringMatching(/Too many open sessions \(3\)/) },
+        });
       }
       expect(warnings.filter((line) => /maxSessions 3/.test(line))).toHaveLength(1); // one line, not one per refusal
       // A 2026-07-28 client has no session: the cap does not touch it.
@@ -81,9 +85,20 @@ describe("S15.1 count_tickets takes the folded report by reference", () => {
     const handle = (report.structuredContent as { handle: string }).handle;
     const hint = (report.content as { text: string }[])[1]!.text;
     expect(hint).toContain(JSON.stringify({ $result: handle, path: "$.rows" }));
-    const counted = await client.callTool({ name: "count_tickets", arguments: { tickets: { $result: handle, path: "$.rows" } } });
+    const counted = await client.callTool({
+      name: "count_tickets",
+      arguments: { tickets: { $result: handle, path: "$.rows" } },
+    });
     expect(counted.structuredContent).toEqual({ count: 200, first: "T-0", last: "T-199" });
-    const some = await client.callTool({ name: "count_tickets", arguments: { tickets: [{ $result: handle, path: "$.rows[5]" }, { id: "T-new", title: "New" }] } });
+    const some = await client.callTool({
+      name: "count_tickets",
+      arguments: {
+        tickets: [
+          { $result: handle, path: "$.rows[5]" },
+          { id: "T-new", title: "New" },
+        ],
+      },
+    });
     expect(some.structuredContent).toEqual({ count: 2, first: "T-5", last: "T-new" });
   });
 
@@ -107,7 +122,12 @@ describe("S26.5 the demo caps what one session or caller folds", () => {
         return result._meta?.[RESULT_HANDLE_META_KEY] !== undefined;
       };
       // An oracle of its own: two answers of `bytes` fit under the cap, the third does not.
-      expect([await folded(alice), await folded(alice), await folded(alice), await folded(alice)]).toEqual([true, true, false, false]);
+      expect([await folded(alice), await folded(alice), await folded(alice), await folded(alice)]).toEqual([
+        true,
+        true,
+        false,
+        false,
+      ]);
       expect(await folded(bob)).toBe(true);
       const whole = await alice.callTool({ name: "report", arguments: {} });
       expect(whole.structuredContent).toEqual(reportRows()); // sent whole, complete

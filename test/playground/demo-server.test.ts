@@ -18,7 +18,10 @@ const calls: string[] = [];
 const clients: Client[] = [];
 
 beforeAll(async () => {
-  demo = await startDemoServer({ port: 0, logger: { warn: (message) => warnings.push(message), info: (line) => calls.push(line) } });
+  demo = await startDemoServer({
+    port: 0,
+    logger: { warn: (message) => warnings.push(message), info: (line) => calls.push(line) },
+  });
 });
 afterAll(async () => {
   await Promise.allSettled(clients.map((client) => client.close()));
@@ -32,7 +35,8 @@ async function client(era: Era, token?: string): Promise<Client> {
 }
 
 const folded = (result: Result) => result.structuredContent as Folded;
-const query = async (c: Client, args: Record<string, unknown>) => (await c.callTool({ name: "result_query", arguments: args })) as Result;
+const query = async (c: Client, args: Record<string, unknown>) =>
+  (await c.callTool({ name: "result_query", arguments: args })) as Result;
 
 describe("S4.4 S11.1 who gets a folded answer", () => {
   it("a 2026-07-28 client without a token is anonymous and gets the full report", async () => {
@@ -54,7 +58,9 @@ describe("S4.4 S11.1 who gets a folded answer", () => {
       offset: 0,
     });
     const second = await client("2025");
-    expect((await query(second, { handle })).structuredContent).toMatchObject({ error: { code: "RESULT_HANDLE_NOT_FOUND" } });
+    expect((await query(second, { handle })).structuredContent).toMatchObject({
+      error: { code: "RESULT_HANDLE_NOT_FOUND" },
+    });
   });
 });
 
@@ -86,7 +92,8 @@ describe.each<Era>(["2025", "2026-07-28"])("S5 S7 S8 alice and bob, %s era", (er
     const seen: string[] = [];
     let offset: number | undefined = 0;
     while (offset !== undefined) {
-      const page = (await query(alice, { handle, path: "$.rows", offset, limit: 25 })).structuredContent as { // 25 tickets fit the 4096-byte limit
+      const page = (await query(alice, { handle, path: "$.rows", offset, limit: 25 })).structuredContent as {
+        // 25 tickets fit the 4096-byte limit
         value: { id: string }[];
         total: number;
         nextOffset?: number;
@@ -96,12 +103,25 @@ describe.each<Era>(["2025", "2026-07-28"])("S5 S7 S8 alice and bob, %s era", (er
       offset = page.nextOffset;
     }
     expect(seen).toEqual(reportRows().rows.map((row) => row.id));
-    for (const path of ["$.rows[150].title", "$['rows'][150]['title']", "rows.150.title", "/rows/150/title", "$.rows[-50].title"]) {
+    for (const path of [
+      "$.rows[150].title",
+      "$['rows'][150]['title']",
+      "rows.150.title",
+      "/rows/150/title",
+      "$.rows[-50].title",
+    ]) {
       const title = reportRows().rows[150]!.title;
-      expect((await query(alice, { handle, path })).structuredContent).toEqual({ path: "$.rows[150].title", value: title, total: title.length, offset: 0 });
+      expect((await query(alice, { handle, path })).structuredContent).toEqual({
+        path: "$.rows[150].title",
+        value: title,
+        total: title.length,
+        offset: 0,
+      });
     }
     const page = await query(alice, { handle, path: "rows", page: 4, limit: 10, fields: ["id"] });
-    expect((page.structuredContent as { value: unknown }).value).toEqual(Array.from({ length: 10 }, (_, i) => ({ id: `T-${30 + i}` })));
+    expect((page.structuredContent as { value: unknown }).value).toEqual(
+      Array.from({ length: 10 }, (_, i) => ({ id: `T-${30 + i}` })),
+    );
   });
 
   it("S8.2 bob gets RESULT_HANDLE_NOT_FOUND, with the same text as for a random UUID", async () => {
@@ -118,7 +138,16 @@ describe.each<Era>(["2025", "2026-07-28"])("S5 S7 S8 alice and bob, %s era", (er
 
   it("S7.6 every refused argument answers INVALID_INPUT in the tool-result form", async () => {
     const { handle } = folded(result);
-    for (const args of [{}, { handle: 42 }, { handle, page: 1, offset: 1 }, { handle, limit: 0 }, { handle, offset: -1 }, { handle, fields: 7 }, { handle, limit: "five" }]) { // "5" and "id" are read (S18.4)
+    for (const args of [
+      {},
+      { handle: 42 },
+      { handle, page: 1, offset: 1 },
+      { handle, limit: 0 },
+      { handle, offset: -1 },
+      { handle, fields: 7 },
+      { handle, limit: "five" },
+    ]) {
+      // "5" and "id" are read (S18.4)
       const refused = await query(alice, args);
       expect(refused.isError).toBe(true);
       expect(refused.structuredContent).toMatchObject({ error: { code: "INVALID_INPUT" } });
@@ -138,7 +167,9 @@ describe("S8.2 2025 sessions", () => {
     const second = await client("2025", "demo-alice");
     const { handle } = folded((await first.callTool({ name: "report", arguments: {} })) as Result);
     expect((await query(first, { handle, path: "$.rows", limit: 1 })).isError).toBeFalsy();
-    expect((await query(second, { handle })).structuredContent).toMatchObject({ error: { code: "RESULT_HANDLE_NOT_FOUND" } });
+    expect((await query(second, { handle })).structuredContent).toMatchObject({
+      error: { code: "RESULT_HANDLE_NOT_FOUND" },
+    });
   });
 
   it("2026-07-28 handles are bound to the caller alone: another alice connection reads them", async () => {
@@ -154,7 +185,14 @@ describe("S10.1 S11.2 the demo's tools", () => {
     const alice = await client("2025", "demo-alice");
     const { tools } = await alice.listTools();
     expect(tools.filter((tool) => tool.name === "result_query")).toHaveLength(1);
-    expect(tools.map((tool) => tool.name).sort()).toEqual(["chart", "count_tickets", "orders", "report", "result_query", "server_log"]);
+    expect(tools.map((tool) => tool.name).sort()).toEqual([
+      "chart",
+      "count_tickets",
+      "orders",
+      "report",
+      "result_query",
+      "server_log",
+    ]);
     for (const tool of tools) expect(tool.description?.length).toBeGreaterThan(5);
   });
 
@@ -162,7 +200,9 @@ describe("S10.1 S11.2 the demo's tools", () => {
     const alice = await client("2026-07-28", "demo-alice");
     const { preview, shape, handle } = folded((await alice.callTool({ name: "orders", arguments: {} })) as Result);
     expect({ preview, shape }).toEqual(ORDERS_GOLDEN);
-    expect((await query(alice, { handle, path: "$.orders[499]" })).structuredContent).toMatchObject({ value: { id: 499 } });
+    expect((await query(alice, { handle, path: "$.orders[499]" })).structuredContent).toMatchObject({
+      value: { id: 499 },
+    });
   });
 
   it("S7.6 a slice over the folding instance's threshold is refused with how many items fit", async () => {
@@ -170,7 +210,9 @@ describe("S10.1 S11.2 the demo's tools", () => {
     const { handle } = folded((await alice.callTool({ name: "orders", arguments: { n: 5000 } })) as Result);
     const refused = await query(alice, { handle, path: "$.orders", limit: 1000 });
     expect(refused.structuredContent).toMatchObject({ error: { code: "RESULT_SLICE_TOO_LARGE" } });
-    const fit = Number(/At most (\d+) items/.exec((refused.structuredContent as { error: { message: string } }).error.message)?.[1]);
+    const fit = Number(
+      /At most (\d+) items/.exec((refused.structuredContent as { error: { message: string } }).error.message)?.[1],
+    );
     // The orders instance has an 8192-byte threshold; the reports instance 4096.
     expect(fit * JSON.stringify({ id: 1000, status: "shipped" }).length).toBeGreaterThan(4096);
     expect((await query(alice, { handle, path: "$.orders", limit: fit })).isError).toBeFalsy();
@@ -196,7 +238,10 @@ describe("S10.1 S11.2 the demo's tools", () => {
     let text = "";
     let offset: number | undefined = 0;
     while (offset !== undefined) {
-      const slice = (await query(alice, { handle, offset, limit: 2000 })).structuredContent as { value: string; nextOffset?: number };
+      const slice = (await query(alice, { handle, offset, limit: 2000 })).structuredContent as {
+        value: string;
+        nextOffset?: number;
+      };
       text += slice.value;
       offset = slice.nextOffset;
     }
@@ -211,10 +256,17 @@ describe("S11.1 HTTP", () => {
   const post = (headers: Record<string, string>) =>
     new Promise<{ status: number }>((resolve, reject) => {
       const body = initializeBody("x");
-      const req = request(demo.url, { method: "POST", headers: { "content-type": "application/json", accept: "application/json, text/event-stream", ...headers } }, (res) => {
-        res.resume();
-        resolve({ status: res.statusCode ?? 0 });
-      });
+      const req = request(
+        demo.url,
+        {
+          method: "POST",
+          headers: { "content-type": "application/json", accept: "application/json, text/event-stream", ...headers },
+        },
+        (res) => {
+          res.resume();
+          resolve({ status: res.statusCode ?? 0 });
+        },
+      );
       req.on("error", reject);
       req.end(body);
     });
@@ -232,7 +284,10 @@ describe("S11.1 HTTP", () => {
 
   it("refuses a Host or Origin that is not localhost with an HTTP 4xx (DNS rebinding)", async () => {
     const port = new URL(demo.url).port;
-    for (const headers of [{ host: `evil.example:${port}` }, { origin: "http://evil.example" }] as Record<string, string>[]) {
+    for (const headers of [{ host: `evil.example:${port}` }, { origin: "http://evil.example" }] as Record<
+      string,
+      string
+    >[]) {
       const status = (await post(headers)).status;
       expect(status).toBeGreaterThanOrEqual(400);
       expect(status).toBeLessThan(500);
@@ -247,7 +302,11 @@ describe("S25.4 CORS for loopback web origins only", () => {
   // A preflight as a browser sends it, with an Origin header fetch would not let a test forge.
   const preflight = (origin: string) =>
     new Promise<{ status: number; allowOrigin: string | undefined }>((resolve, reject) => {
-      const headers = { origin, "access-control-request-method": "POST", "access-control-request-headers": "content-type" };
+      const headers = {
+        origin,
+        "access-control-request-method": "POST",
+        "access-control-request-headers": "content-type",
+      };
       const req = request(demo.url, { method: "OPTIONS", headers }, (res) => {
         res.resume();
         const allow = res.headers["access-control-allow-origin"];
@@ -266,16 +325,32 @@ describe("S25.4 CORS for loopback web origins only", () => {
   it("gives no CORS header to another scheme on localhost or to a text that is no origin a browser sends", async () => {
     // Each passes the rebinding check (it compares the URL's host name only); none is a loopback web page.
     const origins = [
-      "tauri://localhost", "capacitor://localhost", "app://localhost", "chrome-extension://localhost", "ftp://localhost",
-      "http://evil.example@localhost", "http://localhost\\@evil.example", "http://localhost#@evil.example",
-      "http://localhost/path", "http://LOCALHOST:5174", "http://127.1", "http://0x7f000001", "http://localhost:80",
+      "tauri://localhost",
+      "capacitor://localhost",
+      "app://localhost",
+      "chrome-extension://localhost",
+      "ftp://localhost",
+      "http://evil.example@localhost",
+      "http://localhost\\@evil.example",
+      "http://localhost#@evil.example",
+      "http://localhost/path",
+      "http://LOCALHOST:5174",
+      "http://127.1",
+      "http://0x7f000001",
+      "http://localhost:80",
     ];
     for (const origin of origins) {
       const { allowOrigin } = await preflight(origin);
       expect(allowOrigin, origin).toBeUndefined();
     }
     // And the hosts the rebinding check refuses stay refused.
-    for (const origin of ["http://localhost.evil.example", "http://127.0.0.1.nip.io", "null", "file://", "http://[::1]@evil.example"]) {
+    for (const origin of [
+      "http://localhost.evil.example",
+      "http://127.0.0.1.nip.io",
+      "null",
+      "file://",
+      "http://[::1]@evil.example",
+    ]) {
       expect(await preflight(origin), origin).toEqual({ status: 403, allowOrigin: undefined });
     }
   });
@@ -294,7 +369,8 @@ describe("S11.1 one log line per tools/call", () => {
     const bytes = new TextEncoder().encode(JSON.stringify(reportRows())).byteLength;
     expect(calls[0]).toBe(`tools/call report caller=alice bytes=${bytes} folded`);
     expect(calls[1]).toMatch(/^tools\/call report caller=anonymous bytes=\d+ not folded$/);
-    expect(Number(/bytes=(\d+)/.exec(calls[1]!)![1])).toBeGreaterThan(bytes); // the full answer as sent: text and structuredContent
+    // the full answer as sent: text and structuredContent
+    expect(Number(/bytes=(\d+)/.exec(calls[1]!)![1])).toBeGreaterThan(bytes);
     expect(calls[2]).toMatch(/^tools\/call result_query caller=alice bytes=\d+ error, not folded$/);
     // No token, but a 2025 session: not anonymous (S8.1), and its answer folds for that session.
     expect(calls[3]).toBe(`tools/call report caller=none (session) bytes=${bytes} folded`);

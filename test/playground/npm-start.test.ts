@@ -22,7 +22,8 @@ function urlOf(child: ChildProcess): Promise<{ url: string; output: () => string
   });
 }
 
-const exitOf = (child: ChildProcess) => new Promise<number | null>((resolveExit) => child.on("exit", (code) => resolveExit(code)));
+const exitOf = (child: ChildProcess) =>
+  new Promise<number | null>((resolveExit) => child.on("exit", (code) => resolveExit(code)));
 
 /** True when nothing accepts connections on the port any more. */
 function portClosed(port: number): Promise<boolean> {
@@ -74,7 +75,10 @@ describe("S11.1 npm start", () => {
   });
 
   it("logs one line with its URL, serves, and stops cleanly on SIGTERM", async () => {
-    const child = spawn(process.execPath, ["--import", "tsx", "playground/server/start.ts"], { cwd: root, env: { ...process.env, PORT: "0" } });
+    const child = spawn(process.execPath, ["--import", "tsx", "playground/server/start.ts"], {
+      cwd: root,
+      env: { ...process.env, PORT: "0" },
+    });
     let output = "";
     child.stderr.on("data", (chunk) => (output += chunk));
     const url = await new Promise<string>((resolveUrl, reject) => {

@@ -25,14 +25,22 @@ async function twoInstances(reports: Instance, orders: Instance) {
   reports.install(server, { tools: ["report"] });
   orders.install(server, { tools: ["orders"] });
   server.registerTool("report", { description: "A report", inputSchema: z.object({}) }, async () => ({
-    content: [{ type: "text", text: JSON.stringify({ tickets: Array.from({ length: 200 }, (_, i) => ({ id: i, title: `Ticket ${i}` })) }) }],
+    content: [
+      {
+        type: "text",
+        text: JSON.stringify({ tickets: Array.from({ length: 200 }, (_, i) => ({ id: i, title: `Ticket ${i}` })) }),
+      },
+    ],
   }));
   server.registerTool("orders", { description: "Orders", inputSchema: z.object({ n: z.number() }) }, async ({ n }) => {
     const answer = ordersAnswer(n);
     return { content: [{ type: "text", text: JSON.stringify(answer) }], structuredContent: answer };
   });
   const client = await linkInMemory(server, "session-s166");
-  return { client, close: async () => (await client.close(), await Promise.all([reports.onShutdown(), orders.onShutdown()])) };
+  return {
+    client,
+    close: async () => (await client.close(), await Promise.all([reports.onShutdown(), orders.onShutdown()])),
+  };
 }
 
 async function sliceOfOrders(reports: Instance, orders: Instance) {
@@ -45,7 +53,10 @@ async function sliceOfOrders(reports: Instance, orders: Instance) {
     const report = await client.callTool({ name: "report", arguments: {} });
     const reportHandle = (report.structuredContent as { handle: string }).handle;
     // Under the reports instance's rules: 4096 bytes, so a 200-ticket slice is refused as too large.
-    const reportSlice = await client.callTool({ name: "result_query", arguments: { handle: reportHandle, path: "$.tickets", limit: 200 } });
+    const reportSlice = await client.callTool({
+      name: "result_query",
+      arguments: { handle: reportHandle, path: "$.tickets", limit: 200 },
+    });
     return { slice, reportSlice };
   } finally {
     await close();
@@ -76,8 +87,12 @@ describe("S16.6 two instances on one store and namespace", () => {
 
   it("on one memory storage both open: the same", async () => {
     const shared = new MemoryStorage("one");
-    const open = (options: ResultHandlesOptions) => pluginOver(shared, { storage: { type: "memory" }, ...options }).plugin;
-    const { slice, reportSlice } = await sliceOfOrders(open({ thresholdBytes: 4096 }), open({ thresholdBytes: 8192, preview: { items: 2 } }));
+    const open = (options: ResultHandlesOptions) =>
+      pluginOver(shared, { storage: { type: "memory" }, ...options }).plugin;
+    const { slice, reportSlice } = await sliceOfOrders(
+      open({ thresholdBytes: 4096 }),
+      open({ thresholdBytes: 8192, preview: { items: 2 } }),
+    );
     expectAnsweredByOrders(slice);
     expect(reportSlice.isError).toBe(true);
   });

@@ -1,16 +1,28 @@
 // S4.7 S9.1: a store that fails to open is not tried again on every call. The failure is remembered for
 // storage.timeoutMs (at least 1 s): calls in that window send their answer whole at once, with one warning.
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { foldToolResult, ResultHandlesPluginCore, StorageClientMissingError, type Runtime, type ToolResult } from "mcp-result-handles";
+import {
+  foldToolResult,
+  ResultHandlesPluginCore,
+  StorageClientMissingError,
+  type Runtime,
+  type ToolResult,
+} from "mcp-result-handles";
 import { nodeRuntime } from "../../src/node/runtime.js";
 
 const owner = { session: "session-open-retry", caller: "alice" };
-const big: ToolResult = { content: [], structuredContent: { rows: Array.from({ length: 1000 }, (_, i) => ({ id: i, title: `row ${i} of the report` })) } };
+const big: ToolResult = {
+  content: [],
+  structuredContent: { rows: Array.from({ length: 1000 }, (_, i) => ({ id: i, title: `row ${i} of the report` })) },
+};
 
 /** A plugin over `openStorage`, counting its opens (to observe) and collecting its warnings. */
 function pluginOpening(openStorage: Runtime["openStorage"], storage: Record<string, unknown>) {
   const opens: number[] = [];
-  const runtime: Runtime = { ...nodeRuntime, openStorage: (config, namespace) => (opens.push(Date.now()), openStorage(config, namespace)) };
+  const runtime: Runtime = {
+    ...nodeRuntime,
+    openStorage: (config, namespace) => (opens.push(Date.now()), openStorage(config, namespace)),
+  };
   class Plugin extends ResultHandlesPluginCore {
     protected static override runtime = runtime;
   }
@@ -25,7 +37,11 @@ afterEach(() => vi.useRealTimers());
 
 describe("S4.7 S9.1 a failed store open is remembered for a while", () => {
   it("Redis unreachable (a real client, a closed loopback port): one open per window, one warning per window", async () => {
-    const { plugin, opens, warnings, fold } = pluginOpening(nodeRuntime.openStorage, { type: "redis", redis: { url: "redis://127.0.0.1:1" }, timeoutMs: 300 });
+    const { plugin, opens, warnings, fold } = pluginOpening(nodeRuntime.openStorage, {
+      type: "redis",
+      redis: { url: "redis://127.0.0.1:1" },
+      timeoutMs: 300,
+    });
     const first = await Promise.all([fold(), fold()]); // concurrent calls share one attempt
     expect(first.every((result) => result === big)).toBe(true);
     expect(opens).toHaveLength(1);
@@ -51,7 +67,10 @@ describe("S4.7 S9.1 a failed store open is remembered for a while", () => {
     vi.setSystemTime(0);
     let fail = true;
     const { plugin, opens, warnings, fold } = pluginOpening(
-      async (config, namespace) => (fail ? Promise.reject(new Error("connection refused")) : nodeRuntime.openStorage({ ...config, type: "memory" } as never, namespace)),
+      async (config, namespace) =>
+        fail
+          ? Promise.reject(new Error("connection refused"))
+          : nodeRuntime.openStorage({ ...config, type: "memory" } as never, namespace),
       { type: "memory", timeoutMs: 2500 },
     );
     expect(await fold()).toBe(big);

@@ -36,7 +36,12 @@ describe("S3 init options", () => {
       ttlSeconds: 600,
       preview: { items: 5, chars: 500 },
       // S9.2 S9.3: auto without REDIS_URL or REST variables is memory, with its default caps.
-      storage: { type: "memory", memory: { maxEntries: 1000, maxBytes: 256 * 1024 * 1024 }, timeoutMs: 3000, deadlineMs: 3000 },
+      storage: {
+        type: "memory",
+        memory: { maxEntries: 1000, maxBytes: 256 * 1024 * 1024 },
+        timeoutMs: 3000,
+        deadlineMs: 3000,
+      },
       namespace: "result-handles",
     });
     expect(config.foldPolicy("t", {}, { bytes: 1, fullName: "t", request: undefined })).toBe(true);
@@ -45,14 +50,28 @@ describe("S3 init options", () => {
   it("S9.3 memory's byte cap: 256 MiB in Node, 64 MiB in a page, from the one table of defaults", async () => {
     const { DEFAULT_MEMORY_MAX_BYTES } = await import("../../src/defaults.js");
     const page = await import("../../src/browser/index.js");
-    expect(ResultHandlesPlugin.init().config.storage).toMatchObject({ memory: { maxBytes: DEFAULT_MEMORY_MAX_BYTES.node } });
-    expect(page.ResultHandlesPlugin.init().config.storage).toMatchObject({ memory: { maxBytes: DEFAULT_MEMORY_MAX_BYTES.browser } });
+    expect(ResultHandlesPlugin.init().config.storage).toMatchObject({
+      memory: { maxBytes: DEFAULT_MEMORY_MAX_BYTES.node },
+    });
+    expect(page.ResultHandlesPlugin.init().config.storage).toMatchObject({
+      memory: { maxBytes: DEFAULT_MEMORY_MAX_BYTES.browser },
+    });
     expect(DEFAULT_MEMORY_MAX_BYTES.browser).toBe(64 * 1024 * 1024);
   });
 
   it("S3 keeps given values and fills the rest of preview", () => {
-    const config = ResultHandlesPlugin.init({ thresholdBytes: 1024, ttlSeconds: 1, preview: { items: 2 }, namespace: "x" }).config;
-    expect(config).toMatchObject({ thresholdBytes: 1024, ttlSeconds: 1, preview: { items: 2, chars: 500 }, namespace: "x" });
+    const config = ResultHandlesPlugin.init({
+      thresholdBytes: 1024,
+      ttlSeconds: 1,
+      preview: { items: 2 },
+      namespace: "x",
+    }).config;
+    expect(config).toMatchObject({
+      thresholdBytes: 1024,
+      ttlSeconds: 1,
+      preview: { items: 2, chars: 500 },
+      namespace: "x",
+    });
   });
 
   it("S3.1 names every problem, with its option path, in one error", () => {
@@ -105,7 +124,12 @@ describe("S3 init options", () => {
     try {
       expect(configError({ storage: { type: "redis" } }).issues[0]).toMatchObject({ path: "storage.redis" });
       process.env.REDIS_URL = "redis://127.0.0.1:1";
-      expect(ResultHandlesPlugin.init({ storage: { type: "redis" } }).config.storage).toEqual({ type: "redis", redis: { url: "redis://127.0.0.1:1" }, timeoutMs: 3000, deadlineMs: 3000 });
+      expect(ResultHandlesPlugin.init({ storage: { type: "redis" } }).config.storage).toEqual({
+        type: "redis",
+        redis: { url: "redis://127.0.0.1:1" },
+        timeoutMs: 3000,
+        deadlineMs: 3000,
+      });
     } finally {
       if (saved === undefined) delete process.env.REDIS_URL;
       else process.env.REDIS_URL = saved;
@@ -113,13 +137,16 @@ describe("S3 init options", () => {
   });
 
   it("S26.3 storage.deadlineMs: default 3000, or timeoutMs when longer; a whole number of 1 or more", () => {
-    const storage = (given: Record<string, unknown>) => ResultHandlesPlugin.init({ storage: { type: "memory", ...given } }).config.storage;
+    const storage = (given: Record<string, unknown>) =>
+      ResultHandlesPlugin.init({ storage: { type: "memory", ...given } }).config.storage;
     expect(storage({})).toMatchObject({ timeoutMs: 3000, deadlineMs: 3000 });
     expect(storage({ timeoutMs: 500 })).toMatchObject({ timeoutMs: 500, deadlineMs: 3000 });
     expect(storage({ timeoutMs: 8000 })).toMatchObject({ timeoutMs: 8000, deadlineMs: 8000 });
     expect(storage({ deadlineMs: 1200 })).toMatchObject({ timeoutMs: 3000, deadlineMs: 1200 });
     for (const deadlineMs of [0, -1, 1.5, "3000"]) {
-      expect(configError({ storage: { type: "memory", deadlineMs } }).issues[0]).toMatchObject({ path: "storage.deadlineMs" });
+      expect(configError({ storage: { type: "memory", deadlineMs } }).issues[0]).toMatchObject({
+        path: "storage.deadlineMs",
+      });
     }
   });
 
@@ -145,7 +172,9 @@ describe("S3 init options", () => {
   });
 
   it("S2.1 S3.3 init opens nothing: a store that cannot exist is not touched until first use", async () => {
-    const plugin = ResultHandlesPlugin.init({ storage: { type: "sqlite", sqlite: { path: "/nonexistent-dir/x.sqlite" } } });
+    const plugin = ResultHandlesPlugin.init({
+      storage: { type: "sqlite", sqlite: { path: "/nonexistent-dir/x.sqlite" } },
+    });
     expect(plugin.config.storage.type).toBe("sqlite");
     await expect(plugin.store()).rejects.toThrow();
   });
@@ -156,9 +185,21 @@ describe("S3.1 a misspelt option names the option it is close to (issue 16)", ()
     [{ tllSeconds: 5 }, "tllSeconds", "unknown option tllSeconds; did you mean ttlSeconds?"],
     [{ thresholdbytes: 2048 }, "thresholdbytes", "unknown option thresholdbytes; did you mean thresholdBytes?"],
     [{ preview: { itmes: 2 } }, "preview.itmes", "unknown option itmes; did you mean items?"],
-    [{ storage: { type: "memory", timeOutMs: 5 } }, "storage.timeOutMs", "unknown option timeOutMs; did you mean timeoutMs?"],
-    [{ storage: { type: "memory", memory: { maxEntires: 1 } } }, "storage.memory.maxEntires", "unknown option maxEntires; did you mean maxEntries?"],
-    [{ storage: { type: "redis", redis: { url: "redis://h" }, redsi: {} } }, "storage.redsi", "unknown option redsi; did you mean redis?"],
+    [
+      { storage: { type: "memory", timeOutMs: 5 } },
+      "storage.timeOutMs",
+      "unknown option timeOutMs; did you mean timeoutMs?",
+    ],
+    [
+      { storage: { type: "memory", memory: { maxEntires: 1 } } },
+      "storage.memory.maxEntires",
+      "unknown option maxEntires; did you mean maxEntries?",
+    ],
+    [
+      { storage: { type: "redis", redis: { url: "redis://h" }, redsi: {} } },
+      "storage.redsi",
+      "unknown option redsi; did you mean redis?",
+    ],
   ])("%j at %s", (options, path, message) => {
     const error = configError(options);
     expect(error.issues).toEqual([{ path, message }]);
@@ -167,18 +208,24 @@ describe("S3.1 a misspelt option names the option it is close to (issue 16)", ()
 
   it("a misspelt storage type is told the one it is close to, after the list of types", () => {
     expect(configError({ storage: { type: "memroy" } }).issues).toEqual([
-      { path: "storage.type", message: 'must be one of "auto", "custom", "indexeddb", "memory", "redis", "sqlite", "upstash", "vercel-kv"; did you mean "memory"?' },
+      {
+        path: "storage.type",
+        message:
+          'must be one of "auto", "custom", "indexeddb", "memory", "redis", "sqlite", "upstash", "vercel-kv"; did you mean "memory"?',
+      },
     ]);
   });
 
   it("a name close to none stays plain, and every problem is still listed", () => {
     const error = configError({ bogus: 1, namespce: "x", ttlSeconds: 0, storage: { type: "memory", zzz: 1 } });
-    expect(error.issues).toEqual(expect.arrayContaining([
-      { path: "bogus", message: "unknown option" },
-      { path: "namespce", message: "unknown option namespce; did you mean namespace?" },
-      { path: "ttlSeconds", message: "must be at least 1" },
-      { path: "storage.zzz", message: "unknown option" },
-    ]));
+    expect(error.issues).toEqual(
+      expect.arrayContaining([
+        { path: "bogus", message: "unknown option" },
+        { path: "namespce", message: "unknown option namespce; did you mean namespace?" },
+        { path: "ttlSeconds", message: "must be at least 1" },
+        { path: "storage.zzz", message: "unknown option" },
+      ]),
+    );
     expect(error.issues).toHaveLength(4);
   });
 });

@@ -23,46 +23,54 @@ function heapAfterGc(): number {
 }
 
 describe("S16.3 the parsed-answer cache counts memory, not JSON length, against one budget per process", () => {
-  it("four queries of 7.5 MB answers of empty objects, on two plugin instances, keep at most the budget", { timeout: 120_000 }, async () => {
-    const storage = new MemoryStorage("budget", { maxBytes: 0 });
-    const reports = pluginOver(storage, { thresholdBytes: 4096 }).plugin;
-    const orders = pluginOver(storage, { thresholdBytes: 8192 }).plugin;
-    const server = new McpServer({ name: "budget", version: "1" });
-    reports.install(server, { tools: ["empties_a"] });
-    orders.install(server, { tools: ["empties_b"] });
-    const empties = () => ({ items: Array.from({ length: 2_500_000 }, () => ({})), total: 2_500_000 });
-    for (const name of ["empties_a", "empties_b"]) {
-      server.registerTool(name, { description: name, inputSchema: z.object({}) }, async () => ({ structuredContent: empties(), content: [] }));
-    }
-    const client = await linkInMemory(server, "session-budget");
-    const handles: string[] = [];
-    for (const name of ["empties_a", "empties_b", "empties_a", "empties_b"]) {
-      const folded = await client.callTool({ name, arguments: {} });
-      handles.push((folded.structuredContent as { handle: string }).handle);
-    }
-    const before = heapAfterGc(); // the four answers are stored (encrypted) by now
-    const times: number[] = [];
-    for (const handle of handles) {
-      const started = performance.now();
-      const answered = await client.callTool({ name: "result_query", arguments: { handle, path: "$.total" } });
-      times.push(performance.now() - started);
-      expect(answered.structuredContent).toMatchObject({ value: 2_500_000 });
-    }
-    const after = heapAfterGc();
-    const held = recentAnswersBytes();
-    console.log(
-      `S16.3 four queries of 7.5 MB answers of empty objects (two instances): heap +${((after - before) / MiB).toFixed(1)} MiB after GC, ` +
-        `cache accounts ${(held / MiB).toFixed(1)} MiB of ${DEFAULT_RECENT_ANSWERS_BYTES / MiB} MiB; per query ${times.map((t) => t.toFixed(0)).join(", ")} ms`,
-    );
-    expect(held).toBeLessThanOrEqual(DEFAULT_RECENT_ANSWERS_BYTES);
-    expect(after - before).toBeLessThan(DEFAULT_RECENT_ANSWERS_BYTES + 16 * MiB);
-    await client.close();
-    await Promise.all([reports.onShutdown(), orders.onShutdown()]);
-  });
+  it(
+    "four queries of 7.5 MB answers of empty objects, on two plugin instances, keep at most the budget",
+    { timeout: 120_000 },
+    async () => {
+      const storage = new MemoryStorage("budget", { maxBytes: 0 });
+      const reports = pluginOver(storage, { thresholdBytes: 4096 }).plugin;
+      const orders = pluginOver(storage, { thresholdBytes: 8192 }).plugin;
+      const server = new McpServer({ name: "budget", version: "1" });
+      reports.install(server, { tools: ["empties_a"] });
+      orders.install(server, { tools: ["empties_b"] });
+      const empties = () => ({ items: Array.from({ length: 2_500_000 }, () => ({})), total: 2_500_000 });
+      for (const name of ["empties_a", "empties_b"]) {
+        server.registerTool(name, { description: name, inputSchema: z.object({}) }, async () => ({
+          structuredContent: empties(),
+          content: [],
+        }));
+      }
+      const client = await linkInMemory(server, "session-budget");
+      const handles: string[] = [];
+      for (const name of ["empties_a", "empties_b", "empties_a", "empties_b"]) {
+        const folded = await client.callTool({ name, arguments: {} });
+        handles.push((folded.structuredContent as { handle: string }).handle);
+      }
+      const before = heapAfterGc(); // the four answers are stored (encrypted) by now
+      const times: number[] = [];
+      for (const handle of handles) {
+        const started = performance.now();
+        const answered = await client.callTool({ name: "result_query", arguments: { handle, path: "$.total" } });
+        times.push(performance.now() - started);
+        expect(answered.structuredContent).toMatchObject({ value: 2_500_000 });
+      }
+      const after = heapAfterGc();
+      const held = recentAnswersBytes();
+      console.log(
+        `S16.3 four queries of 7.5 MB answers of empty objects (two instances): heap +${((after - before) / MiB).toFixed(1)} MiB after GC, ` +
+          `cache accounts ${(held / MiB).toFixed(1)} MiB of ${DEFAULT_RECENT_ANSWERS_BYTES / MiB} MiB; per query ${times.map((t) => t.toFixed(0)).join(", ")} ms`,
+      );
+      expect(held).toBeLessThanOrEqual(DEFAULT_RECENT_ANSWERS_BYTES);
+      expect(after - before).toBeLessThan(DEFAULT_RECENT_ANSWERS_BYTES + 16 * MiB);
+      await client.close();
+      await Promise.all([reports.onShutdown(), orders.onShutdown()]);
+    },
+  );
 
   it("answers that fit are still served from memory; many stores together stay within the one budget", async () => {
     const stores = Array.from({ length: 10 }, () => new ResultHandleStore(new StorageDouble(), 60));
-    const value = { rows: Array.from({ length: 60_000 }, (_, i) => ({ i, note: `row ${i}` })) }; // about 2 MB of JSON, some 13 MB parsed
+    // about 2 MB of JSON, some 13 MB parsed
+    const value = { rows: Array.from({ length: 60_000 }, (_, i) => ({ i, note: `row ${i}` })) };
     const handles: string[] = [];
     const firstReads: unknown[] = [];
     for (const store of stores) {
@@ -74,9 +82,12 @@ describe("S16.3 the parsed-answer cache counts memory, not JSON length, against 
       expect((await store.readShared(handle, alice))!.value).toBe(first!.value); // kept: not parsed again
       expect(recentAnswersBytes()).toBeLessThanOrEqual(DEFAULT_RECENT_ANSWERS_BYTES);
     }
-    console.log(`S16.3 ten stores of one process reading 2 MB answers whole: the cache accounts ${(recentAnswersBytes() / MiB).toFixed(1)} MiB`);
+    console.log(
+      `S16.3 ten stores of one process reading 2 MB answers whole: the cache accounts ${(recentAnswersBytes() / MiB).toFixed(1)} MiB`,
+    );
     expect(recentAnswersBytes()).toBeGreaterThan(DEFAULT_RECENT_ANSWERS_BYTES / 2);
-    // The least recently used went, whichever store held it: the first store parses its answer again, the last does not.
+    // The least recently used went, whichever store held it: the first store parses its answer again, the last does
+    // not.
     expect((await stores[0]!.readShared(handles[0]!, alice))!.value).not.toBe(firstReads[0]);
     expect((await stores[9]!.readShared(handles[9]!, alice))!.value).toBe(firstReads[9]);
     await Promise.all(stores.map((store) => store.onShutdown()));
@@ -93,14 +104,19 @@ describe("S16.3 an answer's index is a small fraction of the answer", () => {
     const handle = store.newHandle();
     await store.save(handle, value, alice);
     const index = spy.sets[0]!.value.byteLength;
-    console.log(`S16.3 1,048,576 empty lists, ${(answerBytes / 1e6).toFixed(1)} MB of JSON: index record ${index} bytes (${((100 * index) / answerBytes).toFixed(3)}% of the answer), ${spy.sets.length - 1} pieces`);
+    console.log(
+      `S16.3 1,048,576 empty lists, ${(answerBytes / 1e6).toFixed(1)} MB of JSON: index record ${index} bytes (${((100 * index) / answerBytes).toFixed(3)}% of the answer), ${spy.sets.length - 1} pieces`,
+    );
     expect(index).toBeLessThan(answerBytes / 100);
     expect(await store.read(handle, alice)).toEqual({ value });
     await store.onShutdown();
   }, 60_000); // 5 s alone; several times that beside other files on a loaded machine
 
   it("large lists are still indexed, and a slice reads only their pieces", async () => {
-    const value = { small: [1, 2, 3], rows: Array.from({ length: 40_000 }, (_, i) => ({ i, note: `row ${i} of a long list` })) };
+    const value = {
+      small: [1, 2, 3],
+      rows: Array.from({ length: 40_000 }, (_, i) => ({ i, note: `row ${i} of a long list` })),
+    };
     const spy = new StorageDouble();
     const store = new ResultHandleStore(spy, 60);
     const handle = store.newHandle();

@@ -8,7 +8,7 @@ import {
   ResultQueryError,
   ResultQueryTool,
   foldToolResult,
-    type Owner,
+  type Owner,
 } from "mcp-result-handles";
 import type { CryptoBackend } from "../../src/records/crypto/backend.js";
 import { webCryptoBackend } from "../../src/records/crypto/webcrypto.js";
@@ -24,7 +24,11 @@ const MARKER = "MARKER-4f9a-plaintext-should-never-be-stored";
 /** 2000 rows of about 120 bytes, in pieces of 16 KB: about 15 pieces. */
 const PIECE_BYTES = 16 * 1024;
 function rows(count: number) {
-  return Array.from({ length: count }, (_, i) => ({ id: i, title: `${MARKER} row ${i} ünïcødé ${"x".repeat(i % 7)}`, tags: ["a", i % 3] }));
+  return Array.from({ length: count }, (_, i) => ({
+    id: i,
+    title: `${MARKER} row ${i} ünïcødé ${"x".repeat(i % 7)}`,
+    tags: ["a", i % 3],
+  }));
 }
 
 async function storedAnswer(value: unknown, pieceBytes = PIECE_BYTES) {
@@ -46,7 +50,12 @@ function outcome(run: () => unknown): unknown {
   }
 }
 
-async function query(store: ResultHandleStore, handle: string, raw: Omit<QueryArguments, "handle">, owner: Owner = alice) {
+async function query(
+  store: ResultHandleStore,
+  handle: string,
+  raw: Omit<QueryArguments, "handle">,
+  owner: Owner = alice,
+) {
   const args = parseQueryArguments({ handle, ...raw });
   const found = await store.readShared(handle, owner, selectForQuery(args, { kind: "reference" }));
   return found && outcome(() => queryValue(found.value, args, 1_000_000));
@@ -96,7 +105,13 @@ describe("S8.5 what the storage sees of an answer in pieces", () => {
     const { spy, store, handle } = await storedAnswer(value);
     const indexKey = spy.sets[0]!.key;
     const result = await query(store, handle, { path: "$.rows", offset: 1000, limit: 20 });
-    expect(result).toEqual({ path: "$.rows", value: value.rows.slice(1000, 1020), total: 2000, offset: 1000, nextOffset: 1020 });
+    expect(result).toEqual({
+      path: "$.rows",
+      value: value.rows.slice(1000, 1020),
+      total: 2000,
+      offset: 1000,
+      nextOffset: 1020,
+    });
     expect(spy.gets[0]).toBe(indexKey);
     expect(spy.gets.length).toBe(2);
     const piece = spy.gets[1]!;
@@ -110,7 +125,12 @@ describe("S8.5 what the storage sees of an answer in pieces", () => {
     // One item deep in the list, by every path form, reads one piece more at most.
     spy.gets.length = 0;
     for (const path of ["$.rows[1990].title", "rows.1990.title", "/rows/1990/title", "$['rows'][-10].title"]) {
-      expect(await query(store, handle, { path })).toEqual({ path: "$.rows[1990].title", value: value.rows[1990]!.title, total: value.rows[1990]!.title.length, offset: 0 });
+      expect(await query(store, handle, { path })).toEqual({
+        path: "$.rows[1990].title",
+        value: value.rows[1990]!.title,
+        total: value.rows[1990]!.title.length,
+        offset: 0,
+      });
     }
     expect(spy.gets.filter((key) => key !== indexKey).length).toBe(1);
   });
@@ -126,7 +146,10 @@ describe("S8.5 what the storage sees of an answer in pieces", () => {
       nextOffset: 1995,
     });
     expect(spy.gets.length).toBe(2);
-    expect(await query(store, handle, { path: "$.data.search.count" })).toEqual({ path: "$.data.search.count", value: 2000 });
+    expect(await query(store, handle, { path: "$.data.search.count" })).toEqual({
+      path: "$.data.search.count",
+      value: 2000,
+    });
   });
 
   it("a path outside the indexed lists reads only the pieces around them (S16.4), and answers as from the whole value", async () => {
@@ -145,7 +168,15 @@ describe("S8.5 what the storage sees of an answer in pieces", () => {
     const records = [...spy.data.entries()];
     expect(records.length).toBeGreaterThan(10);
     for (const [key, record] of records) {
-      for (const damage of ["drop", "empty", "cut-short", "lengthened", "flip-first", "flip-last", "flip-middle"] as const) {
+      for (const damage of [
+        "drop",
+        "empty",
+        "cut-short",
+        "lengthened",
+        "flip-first",
+        "flip-last",
+        "flip-middle",
+      ] as const) {
         if (damage === "drop") spy.data.delete(key);
         else if (damage === "empty") spy.data.set(key, new Uint8Array(0));
         else if (damage === "cut-short") spy.data.set(key, record.slice(0, Math.min(15, record.length - 1)));
@@ -201,18 +232,31 @@ describe("S8.5 through the fold and result_query", () => {
     const spy = new SpyStorage();
     const { plugin } = pluginOver(spy, { storage: { type: "memory" } });
     const value = { rows: rows(16_000), total: 16_000 };
-    for (const result of [{ structuredContent: value }, { structuredContent: value, content: [{ type: "text" as const, text: JSON.stringify(value) }] }]) {
+    for (const result of [
+      { structuredContent: value },
+      { structuredContent: value, content: [{ type: "text" as const, text: JSON.stringify(value) }] },
+    ]) {
       spy.gets.length = 0;
       const folded = await foldToolResult(plugin, { toolName: "tickets", result, owner: alice });
       const handle = (folded.structuredContent as { handle: string }).handle;
-      expect((folded._meta![RESULT_HANDLE_META_KEY] as { bytes: number }).bytes).toBe(new TextEncoder().encode(JSON.stringify(value)).byteLength);
+      expect((folded._meta![RESULT_HANDLE_META_KEY] as { bytes: number }).bytes).toBe(
+        new TextEncoder().encode(JSON.stringify(value)).byteLength,
+      );
       const tool = new ResultQueryTool(() => [plugin]);
       spy.gets.length = 0;
       const answer = await tool.query({ handle, path: "$.rows", offset: 15_000, limit: 20 }, alice);
-      expect(answer).toEqual({ path: "$.rows", value: value.rows.slice(15_000, 15_020), total: 16_000, offset: 15_000, nextOffset: 15_020 });
+      expect(answer).toEqual({
+        path: "$.rows",
+        value: value.rows.slice(15_000, 15_020),
+        total: 16_000,
+        offset: 15_000,
+        nextOffset: 15_020,
+      });
       expect(spy.gets.length).toBe(2);
       expect(await tool.query({ handle, path: "$.total" }, alice)).toEqual({ path: "$.total", value: 16_000 });
-      await expect(tool.query({ handle, path: "$.rows" }, { session: alice.session })).rejects.toThrow(/RESULT_HANDLE_NOT_FOUND|No answer/);
+      await expect(tool.query({ handle, path: "$.rows" }, { session: alice.session })).rejects.toThrow(
+        /RESULT_HANDLE_NOT_FOUND|No answer/,
+      );
     }
     expect(new Set(spy.sets.map((s) => s.key)).size).toBeGreaterThan(6);
     await plugin.onShutdown();
@@ -251,7 +295,10 @@ describe("S8.5 storing in pieces", () => {
 
   it("buffers handed on to the next answer once one is encrypted leave every stored answer intact", async () => {
     // Default pieces (512 KB): their buffers are the ones reused. Answers of 2-4 pieces, each its own text.
-    const answer = (n: number) => ({ n, rows: rows(6000 + n * 3000).map((row) => ({ ...row, title: `${n} ${row.title}` })) });
+    const answer = (n: number) => ({
+      n,
+      rows: rows(6000 + n * 3000).map((row) => ({ ...row, title: `${n} ${row.title}` })),
+    });
     const spy = new SpyStorage();
     const store = new ResultHandleStore(spy, 60);
     const handles: string[] = [];
@@ -264,7 +311,9 @@ describe("S8.5 storing in pieces", () => {
     handles.push(...concurrent);
     const { plugin } = pluginOver(spy, { storage: { type: "memory" } });
     const folded = await Promise.all(
-      [6, 7].map((n) => foldToolResult(plugin, { toolName: "tickets", result: { structuredContent: answer(n) }, owner: alice })),
+      [6, 7].map((n) =>
+        foldToolResult(plugin, { toolName: "tickets", result: { structuredContent: answer(n) }, owner: alice }),
+      ),
     );
     for (let n = 0; n < 6; n++) expect(await store.read(handles[n]!, alice)).toEqual({ value: answer(n) });
     const foldStore = await plugin.store();
@@ -277,7 +326,10 @@ describe("S8.5 storing in pieces", () => {
 
   it("answers that never fold, or fold only in part, give their buffers back for the next one", async () => {
     const big = { rows: rows(16_000) }; // several 512 KB pieces
-    const { plugin } = pluginOver(new SpyStorage(), { storage: { type: "memory" }, foldPolicy: (_tool, answer) => !(answer as { skip?: boolean }).skip });
+    const { plugin } = pluginOver(new SpyStorage(), {
+      storage: { type: "memory" },
+      foldPolicy: (_tool, answer) => !(answer as { skip?: boolean }).skip,
+    });
     const settle = () => new Promise((resolve) => setTimeout(resolve, 0));
     await foldToolResult(plugin, { toolName: "t", result: { structuredContent: big }, owner: alice });
     await settle();
@@ -331,7 +383,13 @@ describe("S8.5 storing in pieces", () => {
       query(store, handle, { path: "/rows/1999/id" }),
     ]);
     expect(whole).toEqual({ path: "$.total", value: 2000 });
-    expect(slice).toEqual({ path: "$.rows", value: value.rows.slice(500, 503), total: 2000, offset: 500, nextOffset: 503 });
+    expect(slice).toEqual({
+      path: "$.rows",
+      value: value.rows.slice(500, 503),
+      total: 2000,
+      offset: 500,
+      nextOffset: 503,
+    });
     expect(item).toEqual({ path: "$.rows[1999].id", value: 1999 });
   });
 
@@ -364,7 +422,13 @@ describe("S8.5 storing in pieces", () => {
     expect(refused.structuredContent).toMatchObject({ error: { code: "RESULT_STORE_UNAVAILABLE" } });
     spy.get = get;
     const answered = await tool.handler({ handle, path: "$.rows", offset: 9000, limit: 2 }, alice);
-    expect(answered.structuredContent).toEqual({ path: "$.rows", value: value.rows.slice(9000, 9002), total: 16_000, offset: 9000, nextOffset: 9002 });
+    expect(answered.structuredContent).toEqual({
+      path: "$.rows",
+      value: value.rows.slice(9000, 9002),
+      total: 16_000,
+      offset: 9000,
+      nextOffset: 9002,
+    });
     await plugin.onShutdown();
   });
 
@@ -381,7 +445,9 @@ describe("S8.5 storing in pieces", () => {
     expect((await recordsOf({ note: "x".repeat(100_000) })).count).toBe(1); // large, but no list to index
     const listed = await recordsOf({ rows: rows(800) }); // about 100 KB, one piece
     expect(listed.count).toBe(2);
-    expect(await query(listed.store, listed.handle, { path: "$.rows", offset: 400, limit: 2 })).toMatchObject({ value: rows(800).slice(400, 402) });
+    expect(await query(listed.store, listed.handle, { path: "$.rows", offset: 400, limit: 2 })).toMatchObject({
+      value: rows(800).slice(400, 402),
+    });
   });
 
   it("every record gets its own fresh IV, even when the same handle is saved twice", async () => {
@@ -404,7 +470,8 @@ describe("S8.5 storing in pieces", () => {
     expect(new Set(ivs).size).toBe(ivs.length);
     // Not merely different: no two IVs share a byte of the random draw they were cut from.
     for (const [i, a] of spans.entries()) {
-      for (const b of spans.slice(i + 1)) if (a.buffer === b.buffer) expect(a.end <= b.start || b.end <= a.start).toBe(true);
+      for (const b of spans.slice(i + 1))
+        if (a.buffer === b.buffer) expect(a.end <= b.start || b.end <= a.start).toBe(true);
     }
   });
 
@@ -438,10 +505,16 @@ describe("S8.5 storing in pieces", () => {
   });
 
   it("flags pieces that are pure ASCII (decoded as latin1 in Node), and only those", () => {
-    const ascii = serializeAnswer({ rows: Array.from({ length: 200 }, (_, i) => ({ i, s: "plain" })) }, { pieceBytes: 256 });
+    const ascii = serializeAnswer(
+      { rows: Array.from({ length: 200 }, (_, i) => ({ i, s: "plain" })) },
+      { pieceBytes: 256 },
+    );
     expect(ascii.pieces.length).toBeGreaterThan(5);
     expect(ascii.pieces.every((piece) => piece.ascii)).toBe(true);
-    const mixed = serializeAnswer({ rows: Array.from({ length: 200 }, (_, i) => ({ i, s: i === 150 ? "é" : "plain" })) }, { pieceBytes: 256 });
+    const mixed = serializeAnswer(
+      { rows: Array.from({ length: 200 }, (_, i) => ({ i, s: i === 150 ? "é" : "plain" })) },
+      { pieceBytes: 256 },
+    );
     const flagged = mixed.pieces.map((piece) => piece.ascii);
     expect(flagged.filter((a) => !a).length).toBe(1);
     for (const piece of mixed.pieces) expect(piece.ascii).toBe(piece.bytes.every((byte) => byte < 0x80));
@@ -478,10 +551,21 @@ describe("S8.5 round trip: any answer reads back equal, through every path", () 
   const answer = fc.oneof(
     json,
     fc.array(json, { maxLength: 60 }),
-    fc.record({ rows: fc.array(json, { maxLength: 60 }), other: json, more: fc.array(fc.string({ unit: "binary" }), { maxLength: 20 }) }),
+    fc.record({
+      rows: fc.array(json, { maxLength: 60 }),
+      other: json,
+      more: fc.array(fc.string({ unit: "binary" }), { maxLength: 20 }),
+    }),
     fc.dictionary(fc.string(), fc.array(json, { maxLength: 10 }), { maxKeys: 5 }),
     fc.record({
-      data: fc.record({ search: fc.record({ nodes: fc.array(json, { maxLength: 60 }), count: json, deeper: fc.record({ list: fc.array(json) }) }), meta: json }),
+      data: fc.record({
+        search: fc.record({
+          nodes: fc.array(json, { maxLength: 60 }),
+          count: json,
+          deeper: fc.record({ list: fc.array(json) }),
+        }),
+        meta: json,
+      }),
       rows: fc.array(fc.array(json, { maxLength: 5 }), { maxLength: 30 }),
     }),
   );
@@ -537,8 +621,27 @@ describe("S8.5 round trip: any answer reads back equal, through every path", () 
     const queryArgs = fc.record(
       {
         path: fc.oneof(
-          fc.constantFrom("$", "$.rows", "rows", "/rows/0", "$.rows[-1]", "$.rows[1][0]", "$.other", "$[0]", "$[-1].x", "/more/1"),
-          fc.constantFrom("$.data", "$.data.search", "$.data.search.nodes", "data.search.nodes.3", "/data/search/nodes/0/x", "$.data.search.deeper.list", "$.data.meta"),
+          fc.constantFrom(
+            "$",
+            "$.rows",
+            "rows",
+            "/rows/0",
+            "$.rows[-1]",
+            "$.rows[1][0]",
+            "$.other",
+            "$[0]",
+            "$[-1].x",
+            "/more/1",
+          ),
+          fc.constantFrom(
+            "$.data",
+            "$.data.search",
+            "$.data.search.nodes",
+            "data.search.nodes.3",
+            "/data/search/nodes/0/x",
+            "$.data.search.deeper.list",
+            "$.data.meta",
+          ),
           fc.string(),
         ),
         offset: fc.nat({ max: 70 }),
@@ -547,18 +650,25 @@ describe("S8.5 round trip: any answer reads back equal, through every path", () 
       { requiredKeys: ["path"] },
     );
     await fc.assert(
-      fc.asyncProperty(answer, fc.integer({ min: 8, max: 400 }), fc.array(queryArgs, { minLength: 1, maxLength: 6 }), async (value, pieceBytes, queries) => {
-        const expected = JSON.parse(JSON.stringify(value)) as unknown;
-        const store = new ResultHandleStore(new SpyStorage(), 60, { pieceBytes });
-        const handle = store.newHandle();
-        await store.save(handle, value, alice);
-        expect(await store.read(handle, alice)).toEqual({ value: expected });
-        for (const raw of queries) {
-          expect(await query(store, handle, raw)).toEqual(outcome(() => queryValue(expected, parseQueryArguments({ handle, ...raw }), 1_000_000)));
-        }
-        expect(await store.readShared(handle, alice)).toEqual({ value: expected });
-        expect(await store.read(handle, { session: alice.session })).toBeUndefined();
-      }),
+      fc.asyncProperty(
+        answer,
+        fc.integer({ min: 8, max: 400 }),
+        fc.array(queryArgs, { minLength: 1, maxLength: 6 }),
+        async (value, pieceBytes, queries) => {
+          const expected = JSON.parse(JSON.stringify(value)) as unknown;
+          const store = new ResultHandleStore(new SpyStorage(), 60, { pieceBytes });
+          const handle = store.newHandle();
+          await store.save(handle, value, alice);
+          expect(await store.read(handle, alice)).toEqual({ value: expected });
+          for (const raw of queries) {
+            expect(await query(store, handle, raw)).toEqual(
+              outcome(() => queryValue(expected, parseQueryArguments({ handle, ...raw }), 1_000_000)),
+            );
+          }
+          expect(await store.readShared(handle, alice)).toEqual({ value: expected });
+          expect(await store.read(handle, { session: alice.session })).toBeUndefined();
+        },
+      ),
       { numRuns: 200 },
     );
   });

@@ -21,7 +21,13 @@ const thread = nodeSealThread({ ...SEAL_THREAD, idleMs: 120_000 })!;
 
 /** `{ rows }` of about `bytes` of JSON: 512 KB pieces, so a few MB make several. */
 function rows(bytes: number, tag = "row"): { rows: { id: number; title: string; note: string }[] } {
-  return { rows: Array.from({ length: Math.ceil(bytes / 80) }, (_, id) => ({ id, title: `${tag} ${id}`, note: "n".repeat(40 + (id % 7)) })) };
+  return {
+    rows: Array.from({ length: Math.ceil(bytes / 80) }, (_, id) => ({
+      id,
+      title: `${tag} ${id}`,
+      note: "n".repeat(40 + (id % 7)),
+    })),
+  };
 }
 
 /** Resolves once the thread takes jobs (it loads in the background; `available` starts it). */
@@ -32,10 +38,19 @@ async function loaded(seal: SealThread): Promise<void> {
 /** Counts the encryptions run on the calling thread by a backend (an observer: it encrypts for real). */
 function countingBackend() {
   const calls = { count: 0 };
-  return { calls, backend: { ...crypto, encrypt: (...args: Parameters<typeof crypto.encrypt>) => (calls.count++, crypto.encrypt(...args)) } };
+  return {
+    calls,
+    backend: {
+      ...crypto,
+      encrypt: (...args: Parameters<typeof crypto.encrypt>) => (calls.count++, crypto.encrypt(...args)),
+    },
+  };
 }
 
-/** A store on a fresh storage double, sealing with `sealThread` and a backend that counts what it encrypts on the calling thread. */
+/**
+ * A store on a fresh storage double, sealing with `sealThread` and a backend that counts what it encrypts on the
+ * calling thread.
+ */
 function countingStore(sealThread: SealThread = thread) {
   const storage = new StorageDouble();
   const { calls, backend } = countingBackend();
@@ -85,7 +100,8 @@ describe("S21.7 pieces sealed while the answer is serialised (S8.5 still holds)"
   it("a long string and a wide object are sealed ahead too, from their bytes per character and per member", async () => {
     await loaded(thread);
     const wide: Record<string, string> = {};
-    for (let i = 0; i < 60_000; i++) wide[`key_${String(i).padStart(6, "0")}`] = `value ${i} ${"v".repeat(20 + (i % 11))}`;
+    for (let i = 0; i < 60_000; i++)
+      wide[`key_${String(i).padStart(6, "0")}`] = `value ${i} ${"v".repeat(20 + (i % 11))}`;
     for (const value of ["é€".repeat(700_000), { note: "a".repeat(2_600_000) }, wide]) {
       const { storage, calls, store } = countingStore();
       const { handle, pieces } = await saveAhead(store, value);
@@ -110,7 +126,8 @@ describe("S21.7 pieces sealed while the answer is serialised (S8.5 still holds)"
     storage.data.set(spare, storage.data.get(pieceKeys[0]!)!);
     expect(await new ResultHandleStore(storage, 60, { crypto }).read(handle, alice)).toEqual({ value });
 
-    // The same piece from a save of the same handle and owner on the calling thread (another nonce, another count) does not open.
+    // The same piece from a save of the same handle and owner on the calling thread (another nonce, another count) does
+    // not open.
     const other = new StorageDouble();
     const plain = new ResultHandleStore(other, 60, { crypto });
     await plain.save(handle, value, alice);
@@ -138,7 +155,8 @@ describe("S21.7 pieces sealed while the answer is serialised (S8.5 still holds)"
     await loaded(thread);
     const { storage, calls, store } = countingStore();
     const big = "b".repeat(40_000);
-    const value = { rows: Array.from({ length: 2_000_000 }, (_, at) => (at < 40 ? big : at)) }; // 1.6 MB of 40 items, then 2 M small ones
+    // 1.6 MB of 40 items, then 2 M small ones
+    const value = { rows: Array.from({ length: 2_000_000 }, (_, at) => (at < 40 ? big : at)) };
     expect(countAhead((1_600_000 * 2_000_000) / 16, store.pieceBytes)).toBeGreaterThan(SEAL_AHEAD_MAX_COUNT);
     const { handle, pieces } = await saveAhead(store, value);
     expect(calls.count).toBe(pieces + 1);
@@ -149,7 +167,10 @@ describe("S21.7 pieces sealed while the answer is serialised (S8.5 still holds)"
   it("a thread that fails a job costs nothing but the time: the answer is sealed on the calling thread", async () => {
     await loaded(thread);
     let jobs = 0;
-    const failing: SealThread = { available: () => thread.available(), seal: (job) => (++jobs === 3 ? Promise.reject(new Error("injected")) : thread.seal(job)) };
+    const failing: SealThread = {
+      available: () => thread.available(),
+      seal: (job) => (++jobs === 3 ? Promise.reject(new Error("injected")) : thread.seal(job)),
+    };
     const { storage, calls, store } = countingStore(failing);
     const value = rows(2_000_000);
     const { handle, pieces } = await saveAhead(store, value);
@@ -178,21 +199,38 @@ describe("S21.7 pieces sealed while the answer is serialised (S8.5 still holds)"
     const plugin = ResultHandlesPlugin.init({ thresholdBytes: 16_384, storage: { type: "memory" } });
     const finished = vi.spyOn(SealAhead.prototype, "finish"); // an observer: which folds were sealed ahead
     try {
-      const owners = [alice, { session: "session-bob-2b7c", caller: "bob@example.test" }, { session: "session-carol-9d4e" }];
-      const fold = (value: Record<string, unknown>, owner: (typeof owners)[number]) => foldToolResult(plugin, { toolName: "rows", result: { structuredContent: value }, owner });
+      const owners = [
+        alice,
+        { session: "session-bob-2b7c", caller: "bob@example.test" },
+        { session: "session-carol-9d4e" },
+      ];
+      const fold = (value: Record<string, unknown>, owner: (typeof owners)[number]) =>
+        foldToolResult(plugin, { toolName: "rows", result: { structuredContent: value }, owner });
       await fold(rows(600_000), alice); // opens the store and starts the thread
       await loaded(thread);
-      await vi.waitFor(async () => {
-        const before = finished.mock.results.length;
-        await fold(rows(1_200_000), alice);
-        // The runtime's thread has loaded too: that fold was sealed ahead, its index and pieces each under a key of its own.
-        const sealed = (await finished.mock.results[before]?.value) as { records: { key: string; value: Uint8Array }[] } | undefined;
-        expect(sealed?.records.length).toBeGreaterThan(2);
-        expect(new Set(sealed!.records.map((record) => record.key)).size).toBe(sealed!.records.length);
-        expect(sealed!.records.every((record) => record.value.byteLength > 0)).toBe(true);
-      }, { timeout: 10_000, interval: 50 });
-      const answers = Array.from({ length: 12 }, (_, at) => ({ value: rows(1_000_000 + at * 250_000, `fold ${at}`) as Record<string, unknown>, owner: owners[at % owners.length]! }));
-      const handles = await Promise.all(answers.map(async ({ value, owner }) => ((await fold(value, owner)).structuredContent as { handle: string }).handle));
+      await vi.waitFor(
+        async () => {
+          const before = finished.mock.results.length;
+          await fold(rows(1_200_000), alice);
+          // The runtime's thread has loaded too: that fold was sealed ahead, its index and pieces each under a key of
+          // its own.
+          const sealed = (await finished.mock.results[before]?.value) as
+            { records: { key: string; value: Uint8Array }[] } | undefined;
+          expect(sealed?.records.length).toBeGreaterThan(2);
+          expect(new Set(sealed!.records.map((record) => record.key)).size).toBe(sealed!.records.length);
+          expect(sealed!.records.every((record) => record.value.byteLength > 0)).toBe(true);
+        },
+        { timeout: 10_000, interval: 50 },
+      );
+      const answers = Array.from({ length: 12 }, (_, at) => ({
+        value: rows(1_000_000 + at * 250_000, `fold ${at}`) as Record<string, unknown>,
+        owner: owners[at % owners.length]!,
+      }));
+      const handles = await Promise.all(
+        answers.map(
+          async ({ value, owner }) => ((await fold(value, owner)).structuredContent as { handle: string }).handle,
+        ),
+      );
       const store = await plugin.store();
       for (const [at, { value, owner }] of answers.entries()) {
         expect(await store.read(handles[at]!, owner)).toEqual({ value });
@@ -208,9 +246,14 @@ describe("S21.7 pieces sealed while the answer is serialised (S8.5 still holds)"
 
   it("stores without node:crypto's HKDF on the calling thread (WebCrypto) make no sealer; pieces the serialiser shares still seal there", async () => {
     await loaded(thread);
-    const store = new ResultHandleStore(new StorageDouble(), 60, { crypto: webCryptoBackend, sealThread: thread, pieceBytes: 512 * 1024 });
+    const store = new ResultHandleStore(new StorageDouble(), 60, {
+      crypto: webCryptoBackend,
+      sealThread: thread,
+      pieceBytes: 512 * 1024,
+    });
     expect(store.sealAhead(alice)).toBeUndefined();
-    const value = rows(1_200_000); // its pieces lie in SharedArrayBuffers, which WebCrypto refuses: the backend copies them
+    // its pieces lie in SharedArrayBuffers, which WebCrypto refuses: the backend copies them
+    const value = rows(1_200_000);
     const handle = store.newHandle();
     await store.save(handle, value, alice);
     expect(await store.read(handle, alice)).toEqual({ value });
@@ -226,14 +269,16 @@ describe("S21.4 S21.7 the seal thread's life", () => {
     const first = await saveAhead(store, rows(1_500_000));
     await new Promise((resolve) => setTimeout(resolve, 300));
     const ahead = store.sealAhead(alice)!;
-    const json = serializeAnswer(rows(1_500_000), { pieceBytes: store.pieceBytes, onPiece: ahead.piece }); // asks for the stopped thread: it starts again
+    // asks for the stopped thread: it starts again
+    const json = serializeAnswer(rows(1_500_000), { pieceBytes: store.pieceBytes, onPiece: ahead.piece });
     await store.put(await store.seal(ahead.handle, json, alice, ahead));
     expect((await indexOf(storage, ahead.handle)).index.count).toBeUndefined(); // that answer sealed on this thread
     await loaded(short);
     const third = await saveAhead(store, rows(1_500_000));
     expect((await indexOf(storage, third.handle)).index.count).toBeGreaterThan(third.pieces);
     const value = rows(1_500_000);
-    for (const handle of [first.handle, ahead.handle, third.handle]) expect(await store.read(handle, alice)).toEqual({ value });
+    for (const handle of [first.handle, ahead.handle, third.handle])
+      expect(await store.read(handle, alice)).toEqual({ value });
   });
 
   it("a calling thread held past the deadline is not a thread that failed: jobs it handed over still answer, and it stays in use", async () => {
@@ -241,7 +286,16 @@ describe("S21.4 S21.7 the seal thread's life", () => {
     await loaded(strict);
     const keys = AnswerKeys.deriveNow("0f5e8d7c-6b5a-4c3d-9e2f-1a0b9c8d7e6f", alice, crypto)!;
     const plaintext = new Uint8Array(new SharedArrayBuffer(512 * 1024)).fill(7);
-    const job = { key: keys.aesKey as Uint8Array, iv: new Uint8Array(12), ikm: new TextEncoder().encode("0f5e8d7c-6b5a-4c3d-9e2f-1a0b9c8d7e6f"), salt: new Uint8Array(8), info: keys.pieceInfoNow(0)!, head: keys.scope, tail: new Uint8Array(34), plaintext };
+    const job = {
+      key: keys.aesKey as Uint8Array,
+      iv: new Uint8Array(12),
+      ikm: new TextEncoder().encode("0f5e8d7c-6b5a-4c3d-9e2f-1a0b9c8d7e6f"),
+      salt: new Uint8Array(8),
+      info: keys.pieceInfoNow(0)!,
+      head: keys.scope,
+      tail: new Uint8Array(34),
+      plaintext,
+    };
     const sealed = [strict.seal(job), strict.seal(job), strict.seal(job)];
     await new Promise<void>((resolve) =>
       setImmediate(() => {

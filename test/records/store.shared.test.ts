@@ -17,7 +17,9 @@ function forms(secret: string): Uint8Array[] {
   const base64 = btoa(String.fromCharCode(...utf8));
   const base64url = base64.replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
   const hex = Array.from(utf8, (b) => b.toString(16).padStart(2, "0")).join("");
-  return [utf8, base64, base64url, hex, secret.replace(/-/g, "")].map((f) => (typeof f === "string" ? new TextEncoder().encode(f) : f));
+  return [utf8, base64, base64url, hex, secret.replace(/-/g, "")].map((f) =>
+    typeof f === "string" ? new TextEncoder().encode(f) : f,
+  );
 }
 
 function contains(haystack: Uint8Array, needle: Uint8Array): boolean {
@@ -74,7 +76,8 @@ describe("S8.3 what the store sees", () => {
     }
     const secrets = [...handles, alice.session, alice.caller, marker];
     const seen = spy.seen();
-    for (const secret of secrets) for (const form of forms(secret)) for (const blob of seen) expect(contains(blob, form)).toBe(false);
+    for (const secret of secrets)
+      for (const form of forms(secret)) for (const blob of seen) expect(contains(blob, form)).toBe(false);
     for (const { key } of spy.sets) expect(key).toMatch(/^[0-9a-f]{64}$/);
   });
 
@@ -123,7 +126,8 @@ describe("S8.3 what the store sees", () => {
     const store = new ResultHandleStore(spy, 2);
     const handle = store.newHandle();
     await store.save(handle, [1], alice);
-    // S16.5: the storage keeps it a little longer (1 to 59 s, drawn per record); the sealed expiry ends reads at the TTL.
+    // S16.5: the storage keeps it a little longer (1 to 59 s, drawn per record); the sealed expiry ends reads at the
+    // TTL.
     expect(spy.sets[0]!.ttlSeconds).toBeGreaterThan(2);
     expect(spy.sets[0]!.ttlSeconds).toBeLessThanOrEqual(2 + 60);
     vi.setSystemTime(new Date("2026-01-01T00:00:01.999Z"));
@@ -197,7 +201,10 @@ describe("S9.3 memory storage", () => {
   it("counts answers, not records: an answer in pieces counts once and is dropped whole, oldest first", async () => {
     const memory = new MemoryStorage("ns", { maxEntries: 2 });
     const store = new ResultHandleStore(memory, 60, { pieceBytes: 4096 });
-    const answer = (n: number) => ({ n, rows: Array.from({ length: 400 }, (_, i) => ({ i, note: `answer ${n} row ${i}` })) });
+    const answer = (n: number) => ({
+      n,
+      rows: Array.from({ length: 400 }, (_, i) => ({ i, note: `answer ${n} row ${i}` })),
+    });
     const handles: string[] = [];
     for (let n = 0; n < 3; n++) {
       handles.push(store.newHandle());
@@ -215,7 +222,10 @@ describe("S9.3 memory storage", () => {
   });
 
   it("drops whole answers for maxBytes too, and refuses an answer whose records together exceed it", async () => {
-    const answer = (n: number) => ({ n, rows: Array.from({ length: 400 }, (_, i) => ({ i, note: `answer ${n} row ${i}` })) });
+    const answer = (n: number) => ({
+      n,
+      rows: Array.from({ length: 400 }, (_, i) => ({ i, note: `answer ${n} row ${i}` })),
+    });
     const probe = new MemoryStorage("ns", { maxBytes: 0 });
     await new ResultHandleStore(probe, 60, { pieceBytes: 4096 }).save(crypto.randomUUID(), answer(0), alice);
     const one = probe.storedBytes; // what one answer takes, encrypted
@@ -229,7 +239,9 @@ describe("S9.3 memory storage", () => {
     expect(await store.read(handles[1]!, alice)).toEqual({ value: answer(1) });
     expect(memory.storedBytes).toBeLessThanOrEqual(Math.floor(one * 2.5));
     const small = new MemoryStorage("ns", { maxBytes: Math.floor(one / 2) }); // every piece fits, the answer does not
-    await expect(new ResultHandleStore(small, 60, { pieceBytes: 4096 }).save(crypto.randomUUID(), answer(0), alice)).rejects.toMatchObject({ code: "STORE_FULL" });
+    await expect(
+      new ResultHandleStore(small, 60, { pieceBytes: 4096 }).save(crypto.randomUUID(), answer(0), alice),
+    ).rejects.toMatchObject({ code: "STORE_FULL" });
     expect(small.size).toBe(0);
     await small.close();
     await memory.close();
@@ -237,7 +249,14 @@ describe("S9.3 memory storage", () => {
 
   it("keeps its counts exact when records are replaced: inside one answer, or an older answer's (which goes whole)", async () => {
     const memory = new MemoryStorage("ns", { maxEntries: 10 });
-    await memory.setTogether([{ key: "a", value: bytes(10) }, { key: "b", value: bytes(20) }, { key: "a", value: bytes(5) }], 60);
+    await memory.setTogether(
+      [
+        { key: "a", value: bytes(10) },
+        { key: "b", value: bytes(20) },
+        { key: "a", value: bytes(5) },
+      ],
+      60,
+    );
     expect([memory.size, memory.answerCount, memory.storedBytes]).toEqual([2, 1, 25]);
     expect(await memory.get("a")).toEqual(bytes(5));
     await memory.set("c", bytes(3), 60);
@@ -267,9 +286,16 @@ describe("S9.3 memory storage", () => {
 
   it("used bare (new MemoryStorage(ns)), it keeps the S9.3 default of where it runs: 256 MiB in Node, 64 MiB in a page", async () => {
     // A Worker isolate has 128 MB in all: the edge build (S17.1) keeps a quarter of it.
-    expect(DEFAULT_MEMORY_MAX_BYTES).toEqual({ node: 256 * 1024 * 1024, browser: 64 * 1024 * 1024, edge: 32 * 1024 * 1024 });
+    expect(DEFAULT_MEMORY_MAX_BYTES).toEqual({
+      node: 256 * 1024 * 1024,
+      browser: 64 * 1024 * 1024,
+      edge: 32 * 1024 * 1024,
+    });
     const MiB = 1024 * 1024;
-    const cap = typeof (globalThis as { process?: { versions?: { node?: string } } }).process?.versions?.node === "string" ? 256 * MiB : 64 * MiB;
+    const cap =
+      typeof (globalThis as { process?: { versions?: { node?: string } } }).process?.versions?.node === "string"
+        ? 256 * MiB
+        : 64 * MiB;
     const memory = new MemoryStorage("ns");
     await expect(memory.set("huge", new Uint8Array(cap + 1), 60)).rejects.toMatchObject({ code: "STORE_FULL" });
     await memory.set("a", new Uint8Array(cap / 2 + MiB), 60);
@@ -318,13 +344,20 @@ describe("S2 createResultHandleStore", () => {
   it("requires storage, namespace and ttlSeconds", async () => {
     const error = await createResultHandleStore({} as never).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ResultHandlesConfigurationError);
-    expect((error as ResultHandlesConfigurationError).issues.map((i) => i.path)).toEqual(["storage", "namespace", "ttlSeconds"]);
+    expect((error as ResultHandlesConfigurationError).issues.map((i) => i.path)).toEqual([
+      "storage",
+      "namespace",
+      "ttlSeconds",
+    ]);
   });
 
   it("S3.1 takes no other option: an init option given here is named as unknown, with a missing one", async () => {
-    const error = await createResultHandleStore({ storage: { type: "memory" }, namespace: "t", thresholdBytes: 4096, preview: { items: 2 } } as never).catch(
-      (e: unknown) => e,
-    );
+    const error = await createResultHandleStore({
+      storage: { type: "memory" },
+      namespace: "t",
+      thresholdBytes: 4096,
+      preview: { items: 2 },
+    } as never).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ResultHandlesConfigurationError);
     const issues = (error as ResultHandlesConfigurationError).issues;
     expect(issues.map((i) => i.path)).toEqual(["ttlSeconds", "thresholdBytes", "preview"]);

@@ -11,14 +11,21 @@ import { cleanEnv, root, scratchProject, type ScratchProject } from "../helpers/
 import { docBlock } from "../helpers/doc-blocks.js";
 
 const run = promisify(execFile);
-const env = () => ({ ...cleanEnv, DENO_DIR: join(project!.dir, ".deno"), DENO_NO_UPDATE_CHECK: "1", NO_COLOR: "1" }) as Record<string, string>;
+const env = () =>
+  ({ ...cleanEnv, DENO_DIR: join(project!.dir, ".deno"), DENO_NO_UPDATE_CHECK: "1", NO_COLOR: "1" }) as Record<
+    string,
+    string
+  >;
 type Result = { structuredContent?: Record<string, unknown>; _meta?: Record<string, unknown>; isError?: boolean };
 
 let project: ScratchProject | undefined;
 beforeAll(async () => {
   project = await scratchProject(
     { "@modelcontextprotocol/server": "2.4.0", zod: "4.6.7" },
-    { "stdio-server.ts": docBlock("README.md", "A stdio server"), "which-build.mjs": 'console.log(import.meta.resolve("mcp-result-handles"));\n' },
+    {
+      "stdio-server.ts": docBlock("README.md", "A stdio server"),
+      "which-build.mjs": 'console.log(import.meta.resolve("mcp-result-handles"));\n',
+    },
     "runtimes",
   );
 }, 120_000);
@@ -38,7 +45,13 @@ for (const [name, runtime] of Object.entries(runtimes)) {
     beforeAll(async () => {
       const { stdout } = await run(runtime.bin, ["--version"], { env: cleanEnv });
       expect(stdout.trim()).toMatch(runtime.major);
-      const transport = new StdioClientTransport({ command: runtime.bin, args: [...runtime.run, "stdio-server.ts"], cwd: project!.dir, env: env(), stderr: "pipe" });
+      const transport = new StdioClientTransport({
+        command: runtime.bin,
+        args: [...runtime.run, "stdio-server.ts"],
+        cwd: project!.dir,
+        env: env(),
+        stderr: "pipe",
+      });
       transport.stderr?.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
       client = new Client({ name: `${name} test`, version: "1.0.0" });
       await client.connect(transport);
@@ -60,15 +73,27 @@ for (const [name, runtime] of Object.entries(runtimes)) {
       expect(Object.keys(answer.structuredContent ?? {}).sort(), stderr).toEqual(["handle", "preview", "shape"]);
       expect(answer._meta?.["frontmcp/result-handle"]).toMatchObject({ bytes: 6990, ttlSeconds: 600 });
       const handle = answer.structuredContent!.handle;
-      const slice = (await client.callTool({ name: "result_query", arguments: { handle, path: "$.rows[-1]" } })) as Result;
-      expect(slice.structuredContent).toMatchObject({ path: "$.rows[199]", value: { id: "T-199", title: "Ticket 199" } });
-      const page = (await client.callTool({ name: "result_query", arguments: { handle, path: "$.rows", page: 3, limit: 50, fields: ["id"] } })) as Result;
+      const slice = (await client.callTool({
+        name: "result_query",
+        arguments: { handle, path: "$.rows[-1]" },
+      })) as Result;
+      expect(slice.structuredContent).toMatchObject({
+        path: "$.rows[199]",
+        value: { id: "T-199", title: "Ticket 199" },
+      });
+      const page = (await client.callTool({
+        name: "result_query",
+        arguments: { handle, path: "$.rows", page: 3, limit: 50, fields: ["id"] },
+      })) as Result;
       expect(page.structuredContent).toMatchObject({ total: 200, offset: 100, nextOffset: 150 });
       expect((page.structuredContent!.value as unknown[])[0]).toEqual({ id: "T-100" });
     }, 30_000);
 
     it("a refusal reaches the v1 client as a coded isError result", async () => {
-      const refused = (await client.callTool({ name: "result_query", arguments: { handle: "00000000-0000-4000-8000-000000000000" } })) as Result;
+      const refused = (await client.callTool({
+        name: "result_query",
+        arguments: { handle: "00000000-0000-4000-8000-000000000000" },
+      })) as Result;
       expect(refused.isError).toBe(true);
       expect(refused.structuredContent).toMatchObject({ error: { code: "RESULT_HANDLE_NOT_FOUND" } });
     });

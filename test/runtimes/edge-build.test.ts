@@ -18,9 +18,13 @@ function builtCode(entry: string): { code: string; specifiers: Set<string> } {
   const visit = (file: string) => {
     if (seen.has(file)) return;
     seen.add(file);
-    const text = readFileSync(file, "utf8").replace(/\/\*[\s\S]*?\*\//g, "").replace(/^\s*\/\/.*$/gm, "");
+    const text = readFileSync(file, "utf8")
+      .replace(/\/\*[\s\S]*?\*\//g, "")
+      .replace(/^\s*\/\/.*$/gm, "");
     code += text;
-    for (const match of text.matchAll(/(?:import|export)\s*(?:[^"'`]*?from\s*)?["']([^"']+)["']|import\(\s*["']([^"']+)["']\s*\)|require\(\s*["']([^"']+)["']\s*\)/g)) {
+    for (const match of text.matchAll(
+      /(?:import|export)\s*(?:[^"'`]*?from\s*)?["']([^"']+)["']|import\(\s*["']([^"']+)["']\s*\)|require\(\s*["']([^"']+)["']\s*\)/g,
+    )) {
       const specifier = match[1] ?? match[2] ?? match[3]!;
       if (specifier.startsWith(".")) visit(resolve(dirname(file), specifier));
       else specifiers.add(specifier);
@@ -35,7 +39,9 @@ describe("S17.1 the edge build as built", () => {
     it(`${entry} imports no Node module, only zod, json-p3, re2js, tokenx and @upstash/redis's fetch-only entry (the last two loaded on first use)`, () => {
       const { code, specifiers } = builtCode(entry);
       const nodeModules = new Set([...builtinModules, ...builtinModules.map((name) => `node:${name}`)]);
-      expect([...specifiers].filter((specifier) => nodeModules.has(specifier) || specifier.startsWith("node:"))).toEqual([]);
+      expect(
+        [...specifiers].filter((specifier) => nodeModules.has(specifier) || specifier.startsWith("node:")),
+      ).toEqual([]);
       // json-p3 and re2js (JSONPath and its linear-time regex, S14.1, S14.3) and tokenx (S18.6, imported only
       // with thresholdTokens) are plain JavaScript, no Node API.
       expect([...specifiers].sort()).toEqual(["@upstash/redis/cloudflare", "json-p3", "re2js", "tokenx", "zod"]);
@@ -46,7 +52,11 @@ describe("S17.1 the edge build as built", () => {
     it(`${entry} touches Buffer and process only as globalThis.Buffer and globalThis.process, where a runtime may lack them`, () => {
       const { code } = builtCode(entry);
       // Strings aside (log texts name them), every other mention must be a guarded property of globalThis.
-      const bare = [...code.replace(/"(?:[^"\\\n]|\\.)*"|'(?:[^'\\\n]|\\.)*'|`(?:[^`\\]|\\.)*`/g, '""').matchAll(/(\S{0,12})\b(Buffer|process)\b(?!\s*:)/g)]
+      const bare = [
+        ...code
+          .replace(/"(?:[^"\\\n]|\\.)*"|'(?:[^'\\\n]|\\.)*'|`(?:[^`\\]|\\.)*`/g, '""')
+          .matchAll(/(\S{0,12})\b(Buffer|process)\b(?!\s*:)/g),
+      ]
         .filter((match) => !match[1]!.endsWith("globalThis.") && !match[1]!.endsWith("globalThis?."))
         .map((match) => match[0]);
       expect(bare).toEqual([]);
@@ -61,7 +71,8 @@ describe("S17.1 the edge build's storage", () => {
 
   for (const type of ["redis", "sqlite"]) {
     it(`refuses ${type} at init with a coded error naming it and the stores that run there`, () => {
-      const storage = type === "redis" ? { type, redis: { url: "redis://127.0.0.1:6379" } } : { type, sqlite: { path: "x.sqlite" } };
+      const storage =
+        type === "redis" ? { type, redis: { url: "redis://127.0.0.1:6379" } } : { type, sqlite: { path: "x.sqlite" } };
       let thrown: unknown;
       try {
         edge.ResultHandlesPlugin.init({ storage } as never);
@@ -79,8 +90,12 @@ describe("S17.1 the edge build's storage", () => {
   }
 
   it("refuses indexeddb too, and the same from createResultHandleStore", async () => {
-    expect(() => edge.ResultHandlesPlugin.init({ storage: { type: "indexeddb" } })).toThrow(edge.EdgeStoreUnavailableError);
-    await expect(edge.createResultHandleStore({ storage: { type: "redis" }, namespace: "n", ttlSeconds: 60 } as never)).rejects.toThrow(/"redis" cannot run in an edge runtime/);
+    expect(() => edge.ResultHandlesPlugin.init({ storage: { type: "indexeddb" } })).toThrow(
+      edge.EdgeStoreUnavailableError,
+    );
+    await expect(
+      edge.createResultHandleStore({ storage: { type: "redis" }, namespace: "n", ttlSeconds: 60 } as never),
+    ).rejects.toThrow(/"redis" cannot run in an edge runtime/);
   });
 
   it("auto is memory there, whatever the environment says (a Worker's settings come as bindings)", () => {
@@ -89,7 +104,10 @@ describe("S17.1 the edge build's storage", () => {
     process.env.UPSTASH_REDIS_REST_TOKEN = "t";
     try {
       const plugin = edge.ResultHandlesPlugin.init();
-      expect(plugin.get(edge.ResultHandlesConfigToken).storage).toMatchObject({ type: "memory", memory: { maxBytes: 32 * 1024 * 1024 } });
+      expect(plugin.get(edge.ResultHandlesConfigToken).storage).toMatchObject({
+        type: "memory",
+        memory: { maxBytes: 32 * 1024 * 1024 },
+      });
     } finally {
       if (saved === undefined) delete process.env.UPSTASH_REDIS_REST_URL;
       else process.env.UPSTASH_REDIS_REST_URL = saved;
@@ -98,8 +116,13 @@ describe("S17.1 the edge build's storage", () => {
   });
 
   it("takes upstash and vercel-kv with their credentials given", () => {
-    for (const storage of [{ type: "upstash", upstash: { url: "https://u", token: "t" } }, { type: "vercel-kv", vercelKv: { url: "https://v", token: "t" } }] as const) {
-      expect(edge.ResultHandlesPlugin.init({ storage }).get(edge.ResultHandlesConfigToken).storage.type).toBe(storage.type);
+    for (const storage of [
+      { type: "upstash", upstash: { url: "https://u", token: "t" } },
+      { type: "vercel-kv", vercelKv: { url: "https://v", token: "t" } },
+    ] as const) {
+      expect(edge.ResultHandlesPlugin.init({ storage }).get(edge.ResultHandlesConfigToken).storage.type).toBe(
+        storage.type,
+      );
     }
   });
 });

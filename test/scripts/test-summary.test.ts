@@ -22,23 +22,34 @@ let dir: string;
 afterEach(() => rmSync(dir, { recursive: true, force: true }));
 
 /** A scratch run: test-results/.started, the steps' exit statuses, and the reports named (passed, failed). */
-function run(steps: Record<string, number>, reports: Record<string, [number, number, number?] | string>, args: string[] = ["npm test"]) {
+function run(
+  steps: Record<string, number>,
+  reports: Record<string, [number, number, number?] | string>,
+  args: string[] = ["npm test"],
+) {
   dir = mkdtempSync(join(tmpdir(), "test-summary-"));
   const results = join(dir, "test-results");
   mkdirSync(results);
   writeFileSync(join(results, ".started"), "");
   const past = new Date(Date.now() - 60_000);
   utimesSync(join(results, ".started"), past, past);
-  writeFileSync(join(results, "steps.tsv"), Object.entries(steps).map(([name, rc]) => `${rc}\t${name}\n`).join(""));
+  writeFileSync(
+    join(results, "steps.tsv"),
+    Object.entries(steps)
+      .map(([name, rc]) => `${rc}\t${name}\n`)
+      .join(""),
+  );
   for (const [name, counts] of Object.entries(reports)) {
-    if (typeof counts === "string") { // a report cut short
+    if (typeof counts === "string") {
+      // a report cut short
       writeFileSync(join(results, name), counts);
       continue;
     }
     const [passed, failed, suites = 0] = counts;
-    const report = name === "playwright.json"
-      ? { stats: { expected: passed, unexpected: failed, flaky: 0 }, errors: [] }
-      : { numPassedTests: passed, numFailedTests: failed, numFailedTestSuites: suites };
+    const report =
+      name === "playwright.json"
+        ? { stats: { expected: passed, unexpected: failed, flaky: 0 }, errors: [] }
+        : { numPassedTests: passed, numFailedTests: failed, numFailedTestSuites: suites };
     writeFileSync(join(results, name), JSON.stringify(report));
   }
   const child = spawnSync(process.execPath, [script, ...args], { cwd: dir, encoding: "utf8" });
@@ -75,41 +86,58 @@ describe("S25.5 npm test's last line (scripts/test-summary.mjs)", () => {
     const reports = { ...everyReport, "playwright.json": [19, 1] as [number, number] };
     delete (reports as Record<string, unknown>)["vitest-browser.json"];
     const { lines, status } = run(allPassed, reports);
-    expect(lines).toEqual(["npm test: FAILED: vitest browser (no vitest-browser.json); end-to-end (Playwright) (1 failed) (979 tests passed, 1 failed)"]);
+    expect(lines).toEqual([
+      "npm test: FAILED: vitest browser (no vitest-browser.json); end-to-end (Playwright) (1 failed) (979 tests passed, 1 failed)",
+    ]);
     expect(status).toBe(1);
   });
 
   it("a report cut short is its step's failure, not a crash of the summary", () => {
     const { lines, status } = run(allPassed, { ...everyReport, "vitest-attacks.json": '{"numPassedTests": 5' });
-    expect(lines).toEqual(["npm test: FAILED: vitest attacks (vitest-attacks.json unreadable) (1000 tests passed, 0 failed)"]);
+    expect(lines).toEqual([
+      "npm test: FAILED: vitest attacks (vitest-attacks.json unreadable) (1000 tests passed, 0 failed)",
+    ]);
     expect(status).toBe(1);
   });
 
   it("a report that parses but holds no counts is its step's failure, named on the line (null crashed it, {} gave NaN)", () => {
-    const reports = { ...everyReport, "vitest.json": "null", "vitest-attacks.json": "{}", "playwright.json": '{"errors":[]}' };
+    const reports = {
+      ...everyReport,
+      "vitest.json": "null",
+      "vitest-attacks.json": "{}",
+      "playwright.json": '{"errors":[]}',
+    };
     const { lines, status } = run(allPassed, reports);
     expect(lines).toEqual([
-      "npm test: FAILED: vitest node (vitest.json holds no test counts); end-to-end (Playwright) (playwright.json holds no test counts); "
-        + "vitest attacks (vitest-attacks.json holds no test counts) (80 tests passed, 0 failed)",
+      "npm test: FAILED: vitest node (vitest.json holds no test counts); end-to-end (Playwright) (playwright.json holds no test counts); " +
+        "vitest attacks (vitest-attacks.json holds no test counts) (80 tests passed, 0 failed)",
     ]);
     expect(status).toBe(1);
   });
 
   it("a failed build: names it and says the rest did not run", () => {
     const { lines, status } = run({ build: 2 }, {});
-    expect(lines).toEqual(["npm test: FAILED: build (exit 2, the steps after it did not run) (0 tests passed, 0 failed)"]);
+    expect(lines).toEqual([
+      "npm test: FAILED: build (exit 2, the steps after it did not run) (0 tests passed, 0 failed)",
+    ]);
     expect(status).toBe(1);
   });
 
   it("CI's line: its own steps after npm test's, and the reports it names", () => {
     const steps = { ...allPassed, "npm test": 0, soak: 0, "other Nodes": 1 };
-    const reports: Record<string, [number, number]> = { ...everyReport, "vitest-soak.json": [40, 0], "vitest-node22.json": [5, 0] };
+    const reports: Record<string, [number, number]> = {
+      ...everyReport,
+      "vitest-soak.json": [40, 0],
+      "vitest-node22.json": [5, 0],
+    };
     const ci = ["ci", "vitest-soak.json=soak", "vitest-node22.json=other Nodes", "vitest-node24.json=other Nodes"];
     const { lines, status } = run(steps, reports, ci);
     expect(lines).toEqual(["ci: FAILED: other Nodes (exit 1, no vitest-node24.json) (1105 tests passed, 0 failed)"]);
     expect(status).toBe(1);
-    expect(run({ ...steps, "other Nodes": 0 }, { ...reports, "vitest-node24.json": [5, 0] }, ci))
-      .toEqual({ lines: ["ci: all 9 steps passed (1110 tests passed, 0 failed)"], status: 0 });
+    expect(run({ ...steps, "other Nodes": 0 }, { ...reports, "vitest-node24.json": [5, 0] }, ci)).toEqual({
+      lines: ["ci: all 9 steps passed (1110 tests passed, 0 failed)"],
+      status: 0,
+    });
   });
 
   it("a run that recorded no step is a failure", () => {

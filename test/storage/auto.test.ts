@@ -3,17 +3,26 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { ResultHandlesConfigToken, ResultHandlesPlugin } from "mcp-result-handles";
 
-const NAMES = ["REDIS_URL", "KV_REST_API_URL", "KV_REST_API_TOKEN", "UPSTASH_REDIS_REST_URL", "UPSTASH_REDIS_REST_TOKEN"] as const;
+const NAMES = [
+  "REDIS_URL",
+  "KV_REST_API_URL",
+  "KV_REST_API_TOKEN",
+  "UPSTASH_REDIS_REST_URL",
+  "UPSTASH_REDIS_REST_TOKEN",
+] as const;
 const saved = Object.fromEntries(NAMES.map((name) => [name, process.env[name]]));
 afterEach(() => {
-  for (const name of NAMES) if (saved[name] === undefined) delete process.env[name];
-  else process.env[name] = saved[name];
+  for (const name of NAMES)
+    if (saved[name] === undefined) delete process.env[name];
+    else process.env[name] = saved[name];
 });
 
 function autoWith(env: Partial<Record<(typeof NAMES)[number], string>>) {
   for (const name of NAMES) delete process.env[name];
   Object.assign(process.env, env);
-  return ResultHandlesPlugin.init({ storage: { type: "auto", timeoutMs: 1234, deadlineMs: 3000 } }).get(ResultHandlesConfigToken).storage;
+  return ResultHandlesPlugin.init({ storage: { type: "auto", timeoutMs: 1234, deadlineMs: 3000 } }).get(
+    ResultHandlesConfigToken,
+  ).storage;
 }
 
 const redis = { REDIS_URL: "redis://127.0.0.1:6390" };
@@ -22,19 +31,39 @@ const upstash = { UPSTASH_REDIS_REST_URL: "http://127.0.0.1:8080", UPSTASH_REDIS
 
 describe("S9.2 auto in Node", () => {
   it("is Redis when REDIS_URL is set, whatever else is", () => {
-    expect(autoWith({ ...redis, ...kv, ...upstash })).toEqual({ type: "redis", redis: { url: redis.REDIS_URL }, timeoutMs: 1234, deadlineMs: 3000 });
+    expect(autoWith({ ...redis, ...kv, ...upstash })).toEqual({
+      type: "redis",
+      redis: { url: redis.REDIS_URL },
+      timeoutMs: 1234,
+      deadlineMs: 3000,
+    });
   });
 
   it("else Vercel KV when both KV variables are set", () => {
-    expect(autoWith({ ...kv, ...upstash })).toEqual({ type: "vercel-kv", vercelKv: { url: kv.KV_REST_API_URL, token: "kv-token" }, timeoutMs: 1234, deadlineMs: 3000 });
+    expect(autoWith({ ...kv, ...upstash })).toEqual({
+      type: "vercel-kv",
+      vercelKv: { url: kv.KV_REST_API_URL, token: "kv-token" },
+      timeoutMs: 1234,
+      deadlineMs: 3000,
+    });
   });
 
   it("else Upstash when both of its variables are set", () => {
-    expect(autoWith(upstash)).toEqual({ type: "upstash", upstash: { url: upstash.UPSTASH_REDIS_REST_URL, token: "up-token" }, timeoutMs: 1234, deadlineMs: 3000 });
+    expect(autoWith(upstash)).toEqual({
+      type: "upstash",
+      upstash: { url: upstash.UPSTASH_REDIS_REST_URL, token: "up-token" },
+      timeoutMs: 1234,
+      deadlineMs: 3000,
+    });
   });
 
   it("else memory, also when only half of a pair is set or a variable is empty", () => {
-    const memory = { type: "memory", memory: { maxEntries: 1000, maxBytes: 256 * 1024 * 1024 }, timeoutMs: 1234, deadlineMs: 3000 };
+    const memory = {
+      type: "memory",
+      memory: { maxEntries: 1000, maxBytes: 256 * 1024 * 1024 },
+      timeoutMs: 1234,
+      deadlineMs: 3000,
+    };
     expect(autoWith({})).toEqual(memory);
     expect(autoWith({ KV_REST_API_URL: kv.KV_REST_API_URL, UPSTASH_REDIS_REST_TOKEN: "t" })).toEqual(memory);
     expect(autoWith({ REDIS_URL: "" })).toEqual(memory);
@@ -55,7 +84,12 @@ describe("S9.2 auto in Node", () => {
   it("S9.1 a given block wins over the environment", () => {
     for (const name of NAMES) delete process.env[name];
     Object.assign(process.env, redis, kv, upstash);
-    expect(ResultHandlesPlugin.init({ storage: { type: "redis", redis: { host: "10.0.0.1", port: 7000 } } }).config.storage).toMatchObject({ redis: { host: "10.0.0.1", port: 7000 } });
-    expect(ResultHandlesPlugin.init({ storage: { type: "upstash", upstash: { url: "http://u", token: "x" } } }).config.storage).toMatchObject({ upstash: { url: "http://u", token: "x" } });
+    expect(
+      ResultHandlesPlugin.init({ storage: { type: "redis", redis: { host: "10.0.0.1", port: 7000 } } }).config.storage,
+    ).toMatchObject({ redis: { host: "10.0.0.1", port: 7000 } });
+    expect(
+      ResultHandlesPlugin.init({ storage: { type: "upstash", upstash: { url: "http://u", token: "x" } } }).config
+        .storage,
+    ).toMatchObject({ upstash: { url: "http://u", token: "x" } });
   });
 });

@@ -34,31 +34,43 @@ describe("S17.1 an edge-like build is a list of drivers and a refusal", () => {
   const edgeRuntime = defineRuntime("browser", () => undefined, {
     drivers: [memoryDriver, rest.upstash, rest.vercelKv, customDriver],
     elsewhere: ["redis", "sqlite", "indexeddb"],
-    refuse: (type, runHere) => new ResultHandlesError("STORAGE_UNAVAILABLE", `"${type}" cannot run at the edge; these do: ${runHere.join(", ")}`),
+    refuse: (type, runHere) =>
+      new ResultHandlesError(
+        "STORAGE_UNAVAILABLE",
+        `"${type}" cannot run at the edge; these do: ${runHere.join(", ")}`,
+      ),
   });
   class EdgePlugin extends ResultHandlesPluginCore {
     protected static override runtime = edgeRuntime;
   }
 
-  it.each([{ type: "redis" }, { type: "redis", redis: { url: "redis://h" } }, { type: "sqlite", sqlite: { path: "/x" } }, { type: "indexeddb" }])(
-    "refuses %j at init with a coded error naming the type and the stores that run there",
-    (storage) => {
-      let error: unknown;
-      try {
-        EdgePlugin.init({ storage: storage as never });
-      } catch (e) {
-        error = e;
-      }
-      expect(error).toBeInstanceOf(ResultHandlesError);
-      expect((error as ResultHandlesError).code).toBe("STORAGE_UNAVAILABLE");
-      expect((error as Error).message).toBe(`"${storage.type}" cannot run at the edge; these do: custom, memory, upstash, vercel-kv`);
-    },
-  );
+  it.each([
+    { type: "redis" },
+    { type: "redis", redis: { url: "redis://h" } },
+    { type: "sqlite", sqlite: { path: "/x" } },
+    { type: "indexeddb" },
+  ])("refuses %j at init with a coded error naming the type and the stores that run there", (storage) => {
+    let error: unknown;
+    try {
+      EdgePlugin.init({ storage: storage as never });
+    } catch (e) {
+      error = e;
+    }
+    expect(error).toBeInstanceOf(ResultHandlesError);
+    expect((error as ResultHandlesError).code).toBe("STORAGE_UNAVAILABLE");
+    expect((error as Error).message).toBe(
+      `"${storage.type}" cannot run at the edge; these do: custom, memory, upstash, vercel-kv`,
+    );
+  });
 
   it("takes memory, upstash, vercel-kv and custom; auto is memory (no environment is read)", () => {
     expect(EdgePlugin.init().config.storage.type).toBe("memory");
-    expect(EdgePlugin.init({ storage: { type: "upstash", upstash: { url: "https://u", token: "t" } } }).config.storage.type).toBe("upstash");
-    expect(() => EdgePlugin.init({ storage: { type: "vercel-kv" } })).toThrow(/storage.vercelKv: required unless KV_REST_API_URL and KV_REST_API_TOKEN are set/);
+    expect(
+      EdgePlugin.init({ storage: { type: "upstash", upstash: { url: "https://u", token: "t" } } }).config.storage.type,
+    ).toBe("upstash");
+    expect(() => EdgePlugin.init({ storage: { type: "vercel-kv" } })).toThrow(
+      /storage.vercelKv: required unless KV_REST_API_URL and KV_REST_API_TOKEN are set/,
+    );
     const storage = { get: async () => undefined, set: async () => {}, delete: async () => {}, close: async () => {} };
     expect(EdgePlugin.init({ storage: { type: "custom", storage } }).config.storage.type).toBe("custom");
   });

@@ -29,7 +29,8 @@ export function storageKey(): string {
 /** `size` bytes covering every byte value, in an order no two sizes share. */
 export function binaryValue(size: number): Uint8Array {
   const value = new Uint8Array(size);
-  for (let offset = 0; offset < size; offset += 65536) crypto.getRandomValues(value.subarray(offset, Math.min(size, offset + 65536)));
+  for (let offset = 0; offset < size; offset += 65536)
+    crypto.getRandomValues(value.subarray(offset, Math.min(size, offset + 65536)));
   for (let i = 0; i < Math.min(size, 256); i++) value[i] = i; // 0x00 … 0xff, NUL and invalid UTF-8 included
   return value;
 }
@@ -48,7 +49,12 @@ const noEnvironment: StorageEnvironment = { kind: inPage ? "browser" : "node", e
  * Opens a driver as a build does: its config resolved (defaults applied), opened, and behind the one
  * namespace wrapper. `block` is the config beside `type`, such as `{ redis: { url } }`.
  */
-export async function openDriver(driver: AnyStorageDriver, block: object, namespace: string, timeoutMs = 3000): Promise<NamespacedStorage> {
+export async function openDriver(
+  driver: AnyStorageDriver,
+  block: object,
+  namespace: string,
+  timeoutMs = 3000,
+): Promise<NamespacedStorage> {
   const resolved = driver.resolve({ type: driver.type, ...block }, noEnvironment);
   return withNamespace(await driver.open({ ...resolved, timeoutMs }), namespace);
 }
@@ -57,8 +63,15 @@ export async function openDriver(driver: AnyStorageDriver, block: object, namesp
  * The contract run over a driver: a new backend's test is this call and what is special about it.
  * `config` (its block beside `type`) may be a function, for a server the test starts in `beforeAll`.
  */
-export function testDriver({ driver, config, ...rest }: Omit<TestStorageOptions, "open"> & { driver: AnyStorageDriver; config: object | (() => object) }): void {
-  testStorage({ ...rest, open: (namespace) => openDriver(driver, typeof config === "function" ? config() : config, namespace) });
+export function testDriver({
+  driver,
+  config,
+  ...rest
+}: Omit<TestStorageOptions, "open"> & { driver: AnyStorageDriver; config: object | (() => object) }): void {
+  testStorage({
+    ...rest,
+    open: (namespace) => openDriver(driver, typeof config === "function" ? config() : config, namespace),
+  });
 }
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -100,15 +113,18 @@ export function testStorage(options: TestStorageOptions): void {
       expect(await storage.get(key)).toEqual(shorter);
     });
 
-    it.each([0, 1, 255, 256, 4097, 65_537, 1024 * 1024, 4 * 1024 * 1024])("binary round trip of %i bytes", async (size) => {
-      const key = storageKey();
-      const value = binaryValue(size);
-      await storage.set(key, value, 60);
-      const read = await storage.get(key);
-      expect(read).toBeInstanceOf(Uint8Array);
-      expect(read!.byteLength).toBe(size);
-      expect(sameBytes(read!, value)).toBe(true);
-    });
+    it.each([0, 1, 255, 256, 4097, 65_537, 1024 * 1024, 4 * 1024 * 1024])(
+      "binary round trip of %i bytes",
+      async (size) => {
+        const key = storageKey();
+        const value = binaryValue(size);
+        await storage.set(key, value, 60);
+        const read = await storage.get(key);
+        expect(read).toBeInstanceOf(Uint8Array);
+        expect(read!.byteLength).toBe(size);
+        expect(sameBytes(read!, value)).toBe(true);
+      },
+    );
 
     it("a view into a larger buffer keeps only its own bytes (a piece is stored as a view of the cipher's output)", async () => {
       const key = storageKey();

@@ -1,7 +1,13 @@
 // S17.3 custom storage, in Node and again inside Chromium (browser project): `{ type: "custom", storage }`
 // checked at init, the S9.0 contract over an object the test builds, and the plugin folding through it.
 import { describe, expect, it } from "vitest";
-import { createResultHandleStore, ResultHandlesConfigToken, ResultHandlesConfigurationError, ResultHandlesPlugin, type NamespacedStorage } from "mcp-result-handles";
+import {
+  createResultHandleStore,
+  ResultHandlesConfigToken,
+  ResultHandlesConfigurationError,
+  ResultHandlesPlugin,
+  type NamespacedStorage,
+} from "mcp-result-handles";
 import { customDriver } from "../../src/storage/custom.js";
 import { testDriver } from "./contract.js";
 import { expectNoSecrets, foldMarkedAnswers } from "./secrets.js";
@@ -27,7 +33,12 @@ class MapStorage implements NamespacedStorage {
 
 // One object behind every open: the namespace test then shows the wrapper keeps namespaces apart in it.
 const shared = new MapStorage();
-testDriver({ name: "custom (a Map the test builds)", driver: customDriver, config: { storage: shared }, persistent: true });
+testDriver({
+  name: "custom (a Map the test builds)",
+  driver: customDriver,
+  config: { storage: shared },
+  persistent: true,
+});
 
 function issuesOf(options: unknown) {
   try {
@@ -42,9 +53,20 @@ function issuesOf(options: unknown) {
 describe("S17.3 init checks a custom storage", () => {
   it("takes an object with the four functions of S9.0, and shows it as given in the resolved config", () => {
     const storage = new MapStorage();
-    expect(ResultHandlesPlugin.init({ storage: { type: "custom", storage, timeoutMs: 500 } }).get(ResultHandlesConfigToken).storage).toEqual({ type: "custom", storage, timeoutMs: 500, deadlineMs: 3000 });
-    const plain = { get: async () => undefined, set: async () => {}, delete: async () => {}, close: async () => {}, setTogether: async () => {} };
-    expect(ResultHandlesPlugin.init({ storage: { type: "custom", storage: plain } }).config.storage).toMatchObject({ storage: plain });
+    expect(
+      ResultHandlesPlugin.init({ storage: { type: "custom", storage, timeoutMs: 500 } }).get(ResultHandlesConfigToken)
+        .storage,
+    ).toEqual({ type: "custom", storage, timeoutMs: 500, deadlineMs: 3000 });
+    const plain = {
+      get: async () => undefined,
+      set: async () => {},
+      delete: async () => {},
+      close: async () => {},
+      setTogether: async () => {},
+    };
+    expect(ResultHandlesPlugin.init({ storage: { type: "custom", storage: plain } }).config.storage).toMatchObject({
+      storage: plain,
+    });
   });
 
   const none = async (): Promise<undefined> => undefined;
@@ -55,7 +77,10 @@ describe("S17.3 init checks a custom storage", () => {
     [null, /got null/],
     [{ get: none, set: done }, /delete, close are not a function/],
     [{ get: 1, set: done, delete: done, close: done }, /get is not a function/],
-    [{ get: none, set: done, delete: done, close: done, setTogether: true }, /setTogether, when given, must be a function/],
+    [
+      { get: none, set: done, delete: done, close: done, setTogether: true },
+      /setTogether, when given, must be a function/,
+    ],
   ])("S3.1 refuses %j at storage.storage", (storage, message) => {
     const issues = issuesOf({ storage: { type: "custom", storage } });
     expect(issues).toHaveLength(1);
@@ -64,7 +89,9 @@ describe("S17.3 init checks a custom storage", () => {
   });
 
   it("S3.1 lists a bad custom storage with every other problem, in one error", () => {
-    const paths = issuesOf({ ttlSeconds: 0, storage: { type: "custom", storage: {}, extra: 1 } }).map((issue) => issue.path).sort();
+    const paths = issuesOf({ ttlSeconds: 0, storage: { type: "custom", storage: {}, extra: 1 } })
+      .map((issue) => issue.path)
+      .sort();
     expect(paths).toEqual(["storage.extra", "storage.storage", "ttlSeconds"]);
   });
 });
@@ -72,12 +99,19 @@ describe("S17.3 init checks a custom storage", () => {
 describe("S17.3 the plugin folds into a custom storage and reads back through it", () => {
   it("every key carries the namespace, nothing names the answer, and shutdown closes the storage", async () => {
     const storage = new MapStorage();
-    const plugin = ResultHandlesPlugin.init({ thresholdBytes: 1024, namespace: "custom-ns", storage: { type: "custom", storage } });
+    const plugin = ResultHandlesPlugin.init({
+      thresholdBytes: 1024,
+      namespace: "custom-ns",
+      storage: { type: "custom", storage },
+    });
     const secrets = await foldMarkedAnswers(plugin, 3);
     expect(storage.entries.size).toBeGreaterThanOrEqual(3);
     const blobs = [...storage.entries].flatMap(([key, { value }]) => {
       expect(key).toMatch(/^custom-ns:[0-9a-f]{64}$/);
-      return [{ where: `key ${key}`, bytes: new TextEncoder().encode(key) }, { where: `value of ${key}`, bytes: value }];
+      return [
+        { where: `key ${key}`, bytes: new TextEncoder().encode(key) },
+        { where: `value of ${key}`, bytes: value },
+      ];
     });
     expectNoSecrets(blobs, secrets);
     await plugin.onShutdown();
@@ -100,12 +134,18 @@ describe("S17.3 the plugin folds into a custom storage and reads back through it
 describe("S2 S17.3 createResultHandleStore takes a custom storage too", () => {
   it("saves and reads through it, under its namespace, and refuses a non-conforming one", async () => {
     const storage = new MapStorage();
-    const store = await createResultHandleStore({ storage: { type: "custom", storage }, namespace: "api", ttlSeconds: 30 });
+    const store = await createResultHandleStore({
+      storage: { type: "custom", storage },
+      namespace: "api",
+      ttlSeconds: 30,
+    });
     const handle = store.newHandle();
     await store.save(handle, { via: "custom" }, { caller: "c" });
     expect(await store.read(handle, { caller: "c" })).toEqual({ value: { via: "custom" } });
     expect([...storage.entries.keys()].every((key) => key.startsWith("api:"))).toBe(true);
     await store.onShutdown();
-    await expect(createResultHandleStore({ storage: { type: "custom", storage: {} as never }, namespace: "api", ttlSeconds: 30 })).rejects.toThrow(/storage\.storage: must have the functions/);
+    await expect(
+      createResultHandleStore({ storage: { type: "custom", storage: {} as never }, namespace: "api", ttlSeconds: 30 }),
+    ).rejects.toThrow(/storage\.storage: must have the functions/);
   });
 });

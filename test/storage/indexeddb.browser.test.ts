@@ -10,7 +10,8 @@ const database = `contract-${crypto.randomUUID()}`;
 testDriver({ name: "indexeddb", driver: indexedDbDriver, config: { indexeddb: { database } }, persistent: true });
 
 /** The database's storage behind the namespace wrapper, as the page build opens it. */
-const openIndexedDbStorage = async (name: string, namespace: string) => withNamespace(await openDatabase(name), namespace);
+const openIndexedDbStorage = async (name: string, namespace: string) =>
+  withNamespace(await openDatabase(name), namespace);
 
 /** Every record of a database, read with the plain IndexedDB API: what anyone with the page's origin sees. */
 async function rawRecords(name: string): Promise<{ key: IDBValidKey; value: unknown }[]> {
@@ -23,7 +24,13 @@ async function rawRecords(name: string): Promise<{ key: IDBValidKey; value: unkn
     const objects = db.transaction("answers", "readonly").objectStore("answers");
     const [keys, values] = await Promise.all(
       [objects.getAllKeys(), objects.getAll()].map(
-        (request) => new Promise<unknown[]>((resolve, reject) => ((request.onsuccess = () => resolve(request.result)), (request.onerror = () => reject(request.error)))),
+        (request) =>
+          new Promise<unknown[]>(
+            (resolve, reject) => (
+              (request.onsuccess = () => resolve(request.result)),
+              (request.onerror = () => reject(request.error))
+            ),
+          ),
       ),
     );
     return keys!.map((key, i) => ({ key: key as IDBValidKey, value: values![i] }));
@@ -68,7 +75,10 @@ describe("indexeddb specifics", () => {
 
   it("S8.3 the records hold no handle, session, caller or marker after folds", async () => {
     const name = `s83-${crypto.randomUUID()}`;
-    const plugin = ResultHandlesPlugin.init({ thresholdBytes: 1024, storage: { type: "indexeddb", indexeddb: { database: name } } });
+    const plugin = ResultHandlesPlugin.init({
+      thresholdBytes: 1024,
+      storage: { type: "indexeddb", indexeddb: { database: name } },
+    });
     const secrets = await foldMarkedAnswers(plugin, 3);
     await plugin.onShutdown();
     const records = await rawRecords(name);

@@ -12,7 +12,11 @@ const root = resolve(dirname(fileURLToPath(import.meta.url)), "../..");
 
 describe("S9.5 lazy client loading", () => {
   it("a package that is not installed gives STORAGE_UNAVAILABLE with the npm install command", async () => {
-    const error = await loadClient("not-installed-client-7f3a", "redis", () => import("not-installed-client-7f3a" as string)).catch((e: unknown) => e);
+    const error = await loadClient(
+      "not-installed-client-7f3a",
+      "redis",
+      () => import("not-installed-client-7f3a" as string),
+    ).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(StorageClientMissingError);
     expect(error).toBeInstanceOf(ResultHandlesError);
     expect((error as StorageClientMissingError).code).toBe("STORAGE_UNAVAILABLE");
@@ -41,7 +45,11 @@ describe("S9.5 lazy client loading", () => {
       import { register } from "node:module";
       register("data:text/javascript," + encodeURIComponent(${JSON.stringify(hooks)}));
       ${body}`;
-    const run = spawnSync(process.execPath, ["--import", "tsx", "--input-type=module", "-e", script], { cwd: root, encoding: "utf8", timeout: 30_000 });
+    const run = spawnSync(process.execPath, ["--import", "tsx", "--input-type=module", "-e", script], {
+      cwd: root,
+      encoding: "utf8",
+      timeout: 30_000,
+    });
     expect(run.stderr).toBe("");
     expect(run.status).toBe(0);
     return [...new Set(readFileSync(log, "utf8").split("\n").filter(Boolean))].sort();

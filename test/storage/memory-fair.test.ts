@@ -14,17 +14,26 @@ import type { Result } from "../helpers/attack-bench.js";
 const USERS = 40;
 const MAX_BYTES = 16 * 1024 * 1024;
 const answer = { rows: Array.from({ length: 1400 }, (_, i) => ({ id: i, title: `Row ${i} `.padEnd(1000, "x") })) };
-const plugin = ResultHandlesPlugin.init({ thresholdBytes: 16_384, storage: { type: "memory", memory: { maxBytes: MAX_BYTES } } });
+const plugin = ResultHandlesPlugin.init({
+  thresholdBytes: 16_384,
+  storage: { type: "memory", memory: { maxBytes: MAX_BYTES } },
+});
 const warnings: string[] = [];
 let http: HttpMcpServer;
 const clients: Client[] = [];
 
 beforeAll(async () => {
-  const tokens = new Map([["alice", userToken("app", "alice")], ...Array.from({ length: USERS }, (_, i) => [`u${i}`, userToken("app", `user-${i}`)] as const)]);
+  const tokens = new Map([
+    ["alice", userToken("app", "alice")],
+    ...Array.from({ length: USERS }, (_, i) => [`u${i}`, userToken("app", `user-${i}`)] as const),
+  ]);
   http = await startHttpMcpServer(() => {
     const server = new McpServer({ name: "fair", version: "1" });
     plugin.install(server, { logger: { warn: (message) => void warnings.push(message) } });
-    server.registerTool("report", { description: "About 1.4 MB of rows" }, async () => ({ content: [{ type: "text" as const, text: JSON.stringify(answer) }], structuredContent: answer }));
+    server.registerTool("report", { description: "About 1.4 MB of rows" }, async () => ({
+      content: [{ type: "text" as const, text: JSON.stringify(answer) }],
+      structuredContent: answer,
+    }));
     return server;
   }, tokens);
 }, 30_000);
@@ -37,7 +46,8 @@ afterAll(async () => {
 const as = async (token: string) => {
   const client = await connect(http.url, { era: "2026-07-28", token });
   clients.push(client);
-  return async (name: string, args: Record<string, unknown> = {}) => (await client.callTool({ name, arguments: args })) as Result;
+  return async (name: string, args: Record<string, unknown> = {}) =>
+    (await client.callTool({ name, arguments: args })) as Result;
 };
 const handleOf = (result: Result) => (result._meta?.[RESULT_HANDLE_META_KEY] as { handle: string } | undefined)?.handle;
 const codeOf = (result: Result) => (result.structuredContent as { error?: { code: string } } | undefined)?.error?.code;

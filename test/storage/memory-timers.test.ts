@@ -15,10 +15,15 @@ describe("S9.3 S9.5 timers", () => {
       await store.save(store.newHandle(), { kept: true }, { session: "s" });
       console.log("saved");`;
     const started = Date.now();
-    const run = spawnSync(process.execPath, ["--input-type=module", "-e", script], { cwd: root, encoding: "utf8", timeout: 15_000 });
+    const run = spawnSync(process.execPath, ["--input-type=module", "-e", script], {
+      cwd: root,
+      encoding: "utf8",
+      timeout: 15_000,
+    });
     expect(run.stderr).toBe("");
     expect(run.stdout.trim()).toBe("saved");
     expect(run.status).toBe(0);
-    expect(Date.now() - started).toBeLessThan(10_000); // the sweep runs every 30 s: an unref'd timer lets Node exit first
+    // the sweep runs every 30 s: an unref'd timer lets Node exit first
+    expect(Date.now() - started).toBeLessThan(10_000);
   });
 });

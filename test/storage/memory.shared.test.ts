@@ -10,11 +10,18 @@ describe("S9.3 memory caps", () => {
 
   it(`defaults to 1000 answers and ${inPage ? "64" : "256"} MiB in ${inPage ? "a page" : "Node"}`, () => {
     const { storage } = ResultHandlesPlugin.init({ storage: { type: "memory" } }).get(ResultHandlesConfigToken);
-    expect(storage).toEqual({ type: "memory", memory: { maxEntries: 1000, maxBytes: (inPage ? 64 : 256) * 1024 * 1024 }, timeoutMs: 3000, deadlineMs: 3000 });
+    expect(storage).toEqual({
+      type: "memory",
+      memory: { maxEntries: 1000, maxBytes: (inPage ? 64 : 256) * 1024 * 1024 },
+      timeoutMs: 3000,
+      deadlineMs: 3000,
+    });
   });
 
   it("keeps what is given, and 0 means no limit for either cap", () => {
-    const { storage } = ResultHandlesPlugin.init({ storage: { type: "memory", memory: { maxEntries: 0, maxBytes: 0 } } }).config;
+    const { storage } = ResultHandlesPlugin.init({
+      storage: { type: "memory", memory: { maxEntries: 0, maxBytes: 0 } },
+    }).config;
     expect(storage).toMatchObject({ memory: { maxEntries: 0, maxBytes: 0 } });
   });
 
@@ -69,8 +76,14 @@ describe("S26.5 memory shares its room fairly among owners", () => {
     expect(await keep(storage, "carol", "carol-1")).toBe(true); // bob holds the most: his oldest goes
     expect(await held(storage, ["bob-0", "bob-1", "alice-1", "carol-1"])).toEqual(["bob-1", "alice-1", "carol-1"]);
     expect(await keep(storage, "bob", "bob-9")).toBe(true); // bob still holds the most: his own oldest goes
-    expect(await held(storage, ["bob-1", "bob-2", "bob-9", "alice-1", "carol-1"])).toEqual(["bob-2", "bob-9", "alice-1", "carol-1"]);
-    expect(await keep(storage, "alice", "alice-2", 3000)).toBe(true); // alice (4000 then) under bob (8000): bob's oldest go
+    expect(await held(storage, ["bob-1", "bob-2", "bob-9", "alice-1", "carol-1"])).toEqual([
+      "bob-2",
+      "bob-9",
+      "alice-1",
+      "carol-1",
+    ]);
+    // alice (4000 then) under bob (8000): bob's oldest go
+    expect(await keep(storage, "alice", "alice-2", 3000)).toBe(true);
     expect(await held(storage, ["alice-1", "alice-2", "carol-1"])).toEqual(["alice-1", "alice-2", "carol-1"]);
     expect(storage.storedBytes).toBeLessThanOrEqual(10_000);
     await storage.close();
@@ -81,7 +94,12 @@ describe("S26.5 memory shares its room fairly among owners", () => {
     for (let i = 0; i < 3; i++) expect(await keep(storage, "bob", `bob-${i}`, 10)).toBe(true);
     expect(await keep(storage, "alice", "alice-1", 5000)).toBe(true);
     expect(await keep(storage, "carol", "carol-1", 10)).toBe(true);
-    expect(await held(storage, ["bob-0", "bob-1", "bob-2", "alice-1", "carol-1"])).toEqual(["bob-1", "bob-2", "alice-1", "carol-1"]);
+    expect(await held(storage, ["bob-0", "bob-1", "bob-2", "alice-1", "carol-1"])).toEqual([
+      "bob-1",
+      "bob-2",
+      "alice-1",
+      "carol-1",
+    ]);
     expect(storage.answerCount).toBe(4);
     await storage.close();
   });
@@ -101,10 +119,12 @@ describe("S26.5 memory shares its room fairly among owners", () => {
     await store.save(hers, "a".repeat(40_000), alice);
     let refused = 0;
     for (let i = 0; i < 40; i++) {
-      await store.save(store.newHandle(), "s".repeat(40_000), { session: `session-${i}` }).catch((error: { code?: string }) => {
-        expect(error.code).toBe("STORE_FULL");
-        refused++;
-      });
+      await store
+        .save(store.newHandle(), "s".repeat(40_000), { session: `session-${i}` })
+        .catch((error: { code?: string }) => {
+          expect(error.code).toBe("STORE_FULL");
+          refused++;
+        });
     }
     expect(refused).toBeGreaterThan(30); // 40 KB answers, 256 KB of room: a handful fit
     expect(await store.read(hers, alice)).toEqual({ value: "a".repeat(40_000) });

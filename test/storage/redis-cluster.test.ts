@@ -12,7 +12,8 @@ import { linkInMemory } from "../helpers/in-memory.js";
 import { connect } from "../helpers/mcp-client.js";
 import { startRedisCluster, type RedisCluster } from "../helpers/redis-cluster.js";
 import { testDriver } from "./contract.js";
-import { reportRows } from "../../playground/demo-tools.js"; // the demo's tickets, as its report tool answers them (S18.7)
+// the demo's tickets, as its report tool answers them (S18.7)
+import { reportRows } from "../../playground/demo-tools.js";
 
 type Result = Awaited<ReturnType<Client["callTool"]>>;
 const handleOf = (result: Result) => (result._meta?.[RESULT_HANDLE_META_KEY] as { handle: string } | undefined)?.handle;
@@ -39,20 +40,37 @@ describe("S17.2 two processes share answers through the cluster (REDIS_CLUSTER_U
   });
 
   it("alice folds on one demo server and reads back on the other", async () => {
-    [first, second] = await Promise.all([spawnDemo({ REDIS_CLUSTER_URLS: cluster.urls }), spawnDemo({ REDIS_CLUSTER_URLS: cluster.urls })]);
+    [first, second] = await Promise.all([
+      spawnDemo({ REDIS_CLUSTER_URLS: cluster.urls }),
+      spawnDemo({ REDIS_CLUSTER_URLS: cluster.urls }),
+    ]);
     for (const demo of [first, second]) expect(demo.startLine).toContain("storage: redis");
-    const [onFirst, onSecond] = await Promise.all([first, second].map((demo) => connect(demo.url, { era: "2026-07-28", token: "demo-alice" })));
+    const [onFirst, onSecond] = await Promise.all(
+      [first, second].map((demo) => connect(demo.url, { era: "2026-07-28", token: "demo-alice" })),
+    );
     clients.push(onFirst!, onSecond!);
     const handle = handleOf((await onFirst!.callTool({ name: "report", arguments: {} })) as Result);
     expect(handle).toBeTypeOf("string");
-    const read = (await onSecond!.callTool({ name: "result_query", arguments: { handle, path: "$.rows[42]" } })) as Result;
+    const read = (await onSecond!.callTool({
+      name: "result_query",
+      arguments: { handle, path: "$.rows[42]" },
+    })) as Result;
     expect(read.structuredContent).toMatchObject({ value: { id: "T-42", title: reportRows().rows[42]!.title } });
   }, 30_000);
 });
 
 describe("S17.2 the store tells which master a key lives on as the servers do", () => {
   it("keySlot agrees with CLUSTER KEYSLOT, hash tags and non-ASCII included", async () => {
-    const keys = ["ns:" + "ab".repeat(32), "{user1000}.following", "a{}b", "{}x", "x{y", "é{ü}", "", ...Array.from({ length: 40 }, (_, i) => `result-handles:${i}-${Math.random().toString(16).slice(2)}`)];
+    const keys = [
+      "ns:" + "ab".repeat(32),
+      "{user1000}.following",
+      "a{}b",
+      "{}x",
+      "x{y",
+      "é{ü}",
+      "",
+      ...Array.from({ length: 40 }, (_, i) => `result-handles:${i}-${Math.random().toString(16).slice(2)}`),
+    ];
     for (const key of keys) expect(keySlot(key), key).toBe(Number(await cluster.cli(0, "cluster", "keyslot", key)));
   });
 });
@@ -64,7 +82,10 @@ describe("S17.2 S8.5 records of one answer are independent keys, spread over the
       const store = await plugin.store();
       const handle = store.newHandle();
       // About 25 records: the chance that random keys leave one of three masters empty is 3 × (2/3)^25, 0.01 %.
-      const rows = Array.from({ length: 200_000 }, (_, i) => ({ i, text: `row ${i} of the answer that is cut in pieces` }));
+      const rows = Array.from({ length: 200_000 }, (_, i) => ({
+        i,
+        text: `row ${i} of the answer that is cut in pieces`,
+      }));
       await store.save(handle, { rows }, { caller: "c" });
       const perMaster = await Promise.all([0, 1, 2].map(async (i) => (await cluster.keysOn(i, "spread:*")).length));
       expect(perMaster.reduce((a, b) => a + b, 0)).toBeGreaterThan(20); // an index and its pieces
@@ -81,14 +102,27 @@ describe("S17.2 S8.5 records of one answer are independent keys, spread over the
 /** A plugin on the cluster installed on an MCP server with a tool whose answers fold (one record each). */
 async function foldingServer(namespace: string, timeoutMs: number) {
   const warnings: string[] = [];
-  const plugin = ResultHandlesPlugin.init({ thresholdBytes: 1024, namespace, storage: { type: "redis", ...clusterBlock(), timeoutMs } });
+  const plugin = ResultHandlesPlugin.init({
+    thresholdBytes: 1024,
+    namespace,
+    storage: { type: "redis", ...clusterBlock(), timeoutMs },
+  });
   const server = new McpServer({ name: "cluster", version: "1" });
-  plugin.install(server, { owner: () => ({ caller: "alice" }), logger: { warn: (message) => void warnings.push(message) } });
+  plugin.install(server, {
+    owner: () => ({ caller: "alice" }),
+    logger: { warn: (message) => void warnings.push(message) },
+  });
   server.registerTool("rows", { description: "a few KB of rows" }, async () => ({
-    content: [{ type: "text", text: JSON.stringify({ rows: Array.from({ length: 100 }, (_, i) => ({ i, title: `Row ${i}` })) }) }],
+    content: [
+      {
+        type: "text",
+        text: JSON.stringify({ rows: Array.from({ length: 100 }, (_, i) => ({ i, title: `Row ${i}` })) }),
+      },
+    ],
   }));
   const client = await linkInMemory(server, "s");
-  const call = async (name: string, args: Record<string, unknown> = {}) => (await client.callTool({ name, arguments: args })) as Result;
+  const call = async (name: string, args: Record<string, unknown> = {}) =>
+    (await client.callTool({ name, arguments: args })) as Result;
   return { plugin, client, call, warnings };
 }
 
@@ -105,7 +139,10 @@ describe("S17.2 one master down", () => {
         expect(performance.now() - started).toBeLessThan(timeoutMs + 400);
         const handle = handleOf(result);
         outcomes.push(handle !== undefined);
-        if (handle) expect((await call("result_query", { handle, path: "$.rows[7].title" })).structuredContent).toMatchObject({ value: "Row 7" });
+        if (handle)
+          expect((await call("result_query", { handle, path: "$.rows[7].title" })).structuredContent).toMatchObject({
+            value: "Row 7",
+          });
         else expect(JSON.parse((result.content as { text: string }[])[0]!.text).rows).toHaveLength(100); // sent whole
       }
       expect(outcomes).toContain(true); // folds onto the live masters went on
@@ -132,7 +169,11 @@ describe("S17.2 one master down", () => {
       const codes = [];
       for (const handle of handles) {
         const read = await call("result_query", { handle, path: "$.rows[3].i" });
-        codes.push(read.isError ? (read.structuredContent as { error: { code: string } }).error.code : (read.structuredContent as { value: unknown }).value);
+        codes.push(
+          read.isError
+            ? (read.structuredContent as { error: { code: string } }).error.code
+            : (read.structuredContent as { value: unknown }).value,
+        );
       }
       expect(codes.filter((code) => code === "RESULT_STORE_UNAVAILABLE")).toHaveLength(onStopped);
       expect(codes.filter((code) => code === 3)).toHaveLength(24 - onStopped);
@@ -148,7 +189,9 @@ describe("S17.2 one master down", () => {
           continue;
         }
         folded++;
-        expect((await call("result_query", { handle, path: "$.rows[99].title" })).structuredContent).toMatchObject({ value: "Row 99" });
+        expect((await call("result_query", { handle, path: "$.rows[99].title" })).structuredContent).toMatchObject({
+          value: "Row 99",
+        });
       }
       expect(folded).toBeGreaterThan(0);
       expect(whole).toBeGreaterThan(0);
@@ -167,8 +210,9 @@ describe("S17.2 S9.2 the cluster in the config", () => {
   const NAMES = ["REDIS_CLUSTER_URLS", "REDIS_URL"] as const;
   const saved = Object.fromEntries(NAMES.map((name) => [name, process.env[name]]));
   afterAll(() => {
-    for (const name of NAMES) if (saved[name] === undefined) delete process.env[name];
-    else process.env[name] = saved[name];
+    for (const name of NAMES)
+      if (saved[name] === undefined) delete process.env[name];
+      else process.env[name] = saved[name];
   });
   const withEnv = (env: Partial<Record<(typeof NAMES)[number], string>>) => {
     for (const name of NAMES) delete process.env[name];
@@ -176,17 +220,37 @@ describe("S17.2 S9.2 the cluster in the config", () => {
   };
 
   it("auto picks REDIS_CLUSTER_URLS before REDIS_URL, and so does a redis config without its block", () => {
-    withEnv({ REDIS_CLUSTER_URLS: "redis://10.0.0.1:7000, redis://10.0.0.2:7001,", REDIS_URL: "redis://10.0.0.9:6379" });
-    const cluster = [{ host: "10.0.0.1", port: 7000 }, { host: "10.0.0.2", port: 7001 }];
-    expect(ResultHandlesPlugin.init().config.storage).toEqual({ type: "redis", redis: { cluster }, timeoutMs: 3000, deadlineMs: 3000 });
-    expect(ResultHandlesPlugin.init({ storage: { type: "redis" } }).config.storage).toEqual({ type: "redis", redis: { cluster }, timeoutMs: 3000, deadlineMs: 3000 });
+    withEnv({
+      REDIS_CLUSTER_URLS: "redis://10.0.0.1:7000, redis://10.0.0.2:7001,",
+      REDIS_URL: "redis://10.0.0.9:6379",
+    });
+    const cluster = [
+      { host: "10.0.0.1", port: 7000 },
+      { host: "10.0.0.2", port: 7001 },
+    ];
+    expect(ResultHandlesPlugin.init().config.storage).toEqual({
+      type: "redis",
+      redis: { cluster },
+      timeoutMs: 3000,
+      deadlineMs: 3000,
+    });
+    expect(ResultHandlesPlugin.init({ storage: { type: "redis" } }).config.storage).toEqual({
+      type: "redis",
+      redis: { cluster },
+      timeoutMs: 3000,
+      deadlineMs: 3000,
+    });
     withEnv({ REDIS_CLUSTER_URLS: "rediss://:s%40cret@10.0.0.1" });
-    expect(ResultHandlesPlugin.init().config.storage).toMatchObject({ redis: { cluster: [{ host: "10.0.0.1", port: 6379 }], password: "s@cret", tls: true } });
+    expect(ResultHandlesPlugin.init().config.storage).toMatchObject({
+      redis: { cluster: [{ host: "10.0.0.1", port: 6379 }], password: "s@cret", tls: true },
+    });
   });
 
   it("S3.1 a REDIS_CLUSTER_URLS that is not a list of redis URLs is refused at init, naming it", () => {
     withEnv({ REDIS_CLUSTER_URLS: "10.0.0.1:7000,redis://10.0.0.2:7001" });
-    expect(() => ResultHandlesPlugin.init()).toThrow(/REDIS_CLUSTER_URLS must list redis:\/\/host:port URLs.*"10\.0\.0\.1:7000"/);
+    expect(() => ResultHandlesPlugin.init()).toThrow(
+      /REDIS_CLUSTER_URLS must list redis:\/\/host:port URLs.*"10\.0\.0\.1:7000"/,
+    );
   });
 
   it("S3.1 a redis block names its three shapes; a cluster needs at least one node; without block or variables it is refused", () => {
@@ -207,8 +271,12 @@ describe("S17.2 S9.2 the cluster in the config", () => {
       } catch (error) {
         message = (error as Error).message;
       }
-      expect(message).toContain("storage.redis: must be { url }, { host, port, password?, db?, tls? } or { cluster: [{ host, port }, …], password?, tls? }");
+      expect(message).toContain(
+        "storage.redis: must be { url }, { host, port, password?, db?, tls? } or { cluster: [{ host, port }, …], password?, tls? }",
+      );
     }
-    expect(() => ResultHandlesPlugin.init({ storage: { type: "redis" } })).toThrow("storage.redis: required unless REDIS_CLUSTER_URLS or REDIS_URL is set");
+    expect(() => ResultHandlesPlugin.init({ storage: { type: "redis" } })).toThrow(
+      "storage.redis: required unless REDIS_CLUSTER_URLS or REDIS_URL is set",
+    );
   });
 });

@@ -70,7 +70,9 @@ describe("S4.7 S7.6 the demo server with REDIS_URL when Redis goes away and come
     expect(query.ms).toBeLessThan(STORE_TIMEOUT_MS / 2);
 
     const warnings = demo.stderr().slice(warningsBefore);
-    expect(warnings).toMatch(/result-handles: .*"report".*sent it whole|result-handles: .*"report".*sent its answer whole/);
+    expect(warnings).toMatch(
+      /result-handles: .*"report".*sent it whole|result-handles: .*"report".*sent its answer whole/,
+    );
     expect(warnings).toMatch(/"orders"/);
   });
 

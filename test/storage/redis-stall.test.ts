@@ -24,7 +24,11 @@ beforeAll(async () => {
   redis = await startRedisServer();
   raw = new Redis(redis.url, { lazyConnect: true, maxRetriesPerRequest: 1 });
   await raw.connect();
-  bench = await startAttackBench({ thresholdBytes: 16_384, storage: { type: "redis", redis: { url: redis.url } }, foldPolicy: () => folding });
+  bench = await startAttackBench({
+    thresholdBytes: 16_384,
+    storage: { type: "redis", redis: { url: redis.url } },
+    foldPolicy: () => folding,
+  });
   bench.answer.next = answer;
 }, 30_000);
 afterAll(async () => {
@@ -44,7 +48,11 @@ async function twentyFolds(): Promise<{ results: Result[]; longest: number; stal
       return { result, ms: performance.now() - started };
     }),
   );
-  return { results: folds.map((fold) => fold.result), longest: Math.max(...folds.map((fold) => fold.ms)), stallMs: stalls.stop() };
+  return {
+    results: folds.map((fold) => fold.result),
+    longest: Math.max(...folds.map((fold) => fold.ms)),
+    stallMs: stalls.stop(),
+  };
 }
 
 const handleOf = (result: Result) => (result._meta?.[RESULT_HANDLE_META_KEY] as { handle: string } | undefined)?.handle;
@@ -79,10 +87,12 @@ describe("S26.3 Redis frozen under 20 concurrent folds, then thawed", () => {
       );
       for (const result of frozen.results) {
         expect(handleOf(result)).toBeUndefined(); // sent whole…
-        expect((result.structuredContent as { rows: unknown[] }).rows).toHaveLength(answer.rows.length); // …and complete
+        // …and complete
+        expect((result.structuredContent as { rows: unknown[] }).rows).toHaveLength(answer.rows.length);
       }
       // Each waited for the store at most its timeout, beside what sending twenty such answers costs anyway.
-      expect(frozen.longest).toBeLessThan(whole.longest + STORE_TIMEOUT_MS + 2500); // 13.1 s before S26.3; margin for a loaded machine
+      // 13.1 s before S26.3; margin for a loaded machine
+      expect(frozen.longest).toBeLessThan(whole.longest + STORE_TIMEOUT_MS + 2500);
       expect(codeOf(query)).toBe("RESULT_STORE_UNAVAILABLE");
       expect(secondMs).toBeLessThan(1000);
       // 2.2 s before. The twenty answers that go out whole together once their timeouts end (and this process
@@ -106,7 +116,9 @@ describe("S26.3 Redis frozen under 20 concurrent folds, then thawed", () => {
       // Redis has run what was queued while it was frozen: no record of an answer sent whole stays.
       await new Promise((resolve) => setTimeout(resolve, 300));
       const keysAfter = await raw.dbsize();
-      console.log(`S26.3 Redis thawed: ${keysAfter - keysBefore} records more than before the freeze (222 before S26.3)`);
+      console.log(
+        `S26.3 Redis thawed: ${keysAfter - keysBefore} records more than before the freeze (222 before S26.3)`,
+      );
       expect(keysAfter).toBe(keysBefore);
     } finally {
       if (!thawed) redis.resume();

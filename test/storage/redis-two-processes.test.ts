@@ -5,7 +5,8 @@ import { RESULT_HANDLE_META_KEY } from "mcp-result-handles";
 import { spawnDemo, type DemoProcess } from "../helpers/demo-process.js";
 import { connect, type Era } from "../helpers/mcp-client.js";
 import { startRedisServer, type RedisServer } from "../helpers/redis-server.js";
-import { reportRows } from "../../playground/demo-tools.js"; // the demo's tickets, as its report tool answers them (S18.7)
+// the demo's tickets, as its report tool answers them (S18.7)
+import { reportRows } from "../../playground/demo-tools.js";
 
 type Result = Awaited<ReturnType<Client["callTool"]>>;
 
@@ -30,7 +31,8 @@ async function client(demo: DemoProcess, era: Era, token?: string): Promise<Clie
   clients.push(c);
   return c;
 }
-const call = async (c: Client, name: string, args: Record<string, unknown> = {}) => (await c.callTool({ name, arguments: args })) as Result;
+const call = async (c: Client, name: string, args: Record<string, unknown> = {}) =>
+  (await c.callTool({ name, arguments: args })) as Result;
 const handleOf = (result: Result) => (result._meta?.[RESULT_HANDLE_META_KEY] as { handle: string }).handle;
 
 describe("S9.6 a handle folded by one process reads back through another that shares its Redis", () => {
@@ -47,12 +49,16 @@ describe("S9.6 a handle folded by one process reads back through another that sh
     const anonymousOnSecond = await client(second, "2026-07-28");
 
     const handle = handleOf(await call(aliceOnFirst, "report"));
-    expect((await call(aliceOnSecond, "result_query", { handle, path: "$.rows[42]" })).structuredContent).toMatchObject({
-      path: "$.rows[42]",
-      value: { id: "T-42", title: reportRows().rows[42]!.title },
-    });
+    expect((await call(aliceOnSecond, "result_query", { handle, path: "$.rows[42]" })).structuredContent).toMatchObject(
+      {
+        path: "$.rows[42]",
+        value: { id: "T-42", title: reportRows().rows[42]!.title },
+      },
+    );
     const orders = handleOf(await call(aliceOnSecond, "orders"));
-    expect((await call(aliceOnFirst, "result_query", { handle: orders, path: "$.orders[1].status" })).structuredContent).toMatchObject({ value: "shipped" });
+    expect(
+      (await call(aliceOnFirst, "result_query", { handle: orders, path: "$.orders[1].status" })).structuredContent,
+    ).toMatchObject({ value: "shipped" });
 
     for (const other of [bobOnSecond, anonymousOnSecond]) {
       const refused = await call(other, "result_query", { handle });
@@ -65,7 +71,11 @@ describe("S9.6 a handle folded by one process reads back through another that sh
     const onFirst = await client(first, "2025", "demo-alice");
     const onSecond = await client(second, "2025", "demo-alice");
     const handle = handleOf(await call(onFirst, "report"));
-    expect((await call(onFirst, "result_query", { handle, path: "$.rows[0].id" })).structuredContent).toMatchObject({ value: "T-0" });
-    expect((await call(onSecond, "result_query", { handle })).structuredContent).toMatchObject({ error: { code: "RESULT_HANDLE_NOT_FOUND" } });
+    expect((await call(onFirst, "result_query", { handle, path: "$.rows[0].id" })).structuredContent).toMatchObject({
+      value: "T-0",
+    });
+    expect((await call(onSecond, "result_query", { handle })).structuredContent).toMatchObject({
+      error: { code: "RESULT_HANDLE_NOT_FOUND" },
+    });
   });
 });

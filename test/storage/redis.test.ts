@@ -26,7 +26,11 @@ testDriver({ name: "redis", driver: redisDriver, config: () => ({ redis: { url: 
 describe("redis store through the public API", () => {
   it("createResultHandleStore opens redis from { url } and from { host, port }", async () => {
     for (const redisConfig of [{ url: redis.url }, { host: "127.0.0.1", port: redis.port }]) {
-      const store = await createResultHandleStore({ storage: { type: "redis", redis: redisConfig }, namespace: "api", ttlSeconds: 30 });
+      const store = await createResultHandleStore({
+        storage: { type: "redis", redis: redisConfig },
+        namespace: "api",
+        ttlSeconds: 30,
+      });
       const handle = store.newHandle();
       await store.save(handle, { via: redisConfig }, { caller: "c" });
       expect(await store.read(handle, { caller: "c" })).toEqual({ value: { via: redisConfig } });
@@ -41,17 +45,26 @@ describe("S8.3 S9.3 what Redis holds after folds", () => {
     try {
       await raw.flushall();
       const ttlSeconds = 120;
-      const plugin = ResultHandlesPlugin.init({ thresholdBytes: 1024, ttlSeconds, namespace: "s83", storage: { type: "redis", redis: { url: redis.url } } });
+      const plugin = ResultHandlesPlugin.init({
+        thresholdBytes: 1024,
+        ttlSeconds,
+        namespace: "s83",
+        storage: { type: "redis", redis: { url: redis.url } },
+      });
       const secrets = await foldMarkedAnswers(plugin, 4);
       await plugin.onShutdown();
 
       const keys = await raw.keys("*");
-      expect(keys.length).toBeGreaterThanOrEqual(4); // one record per answer, or more when answers are stored in pieces (S8.5)
+      // one record per answer, or more when answers are stored in pieces (S8.5)
+      expect(keys.length).toBeGreaterThanOrEqual(4);
       const blobs = [];
       for (const key of keys) {
         expect(key).toMatch(/^s83:[0-9a-f]{64}$/);
         const value = await raw.getBuffer(key);
-        blobs.push({ where: `key ${key}`, bytes: new TextEncoder().encode(key) }, { where: `value of ${key}`, bytes: new Uint8Array(value!) });
+        blobs.push(
+          { where: `key ${key}`, bytes: new TextEncoder().encode(key) },
+          { where: `value of ${key}`, bytes: new Uint8Array(value!) },
+        );
         const pttl = await raw.pttl(key);
         expect(pttl).toBeGreaterThan(0); // -1 would mean no expiry at all
         expect(pttl).toBeLessThanOrEqual(ttlSeconds * 1000 + 60_000); // S16.5: at most 60 s past the handle's lifetime
@@ -87,13 +100,15 @@ describe("one connection per Redis, and a frozen server costs one timeout", () =
     }
   });
 
-  const clientCount = async (raw: Redis) => (await raw.client("LIST") as string).trim().split("\n").length;
+  const clientCount = async (raw: Redis) => ((await raw.client("LIST")) as string).trim().split("\n").length;
 
   it("plugin instances on the same Redis share one connection, closed when the last one shuts down", async () => {
     const raw = new Redis(redis.url);
     try {
       const alone = await clientCount(raw);
-      const plugins = [1, 2, 3].map(() => ResultHandlesPlugin.init({ storage: { type: "redis", redis: { url: redis.url } } }));
+      const plugins = [1, 2, 3].map(() =>
+        ResultHandlesPlugin.init({ storage: { type: "redis", redis: { url: redis.url } } }),
+      );
       const stores = await Promise.all(plugins.map((plugin) => plugin.store()));
       expect(await clientCount(raw)).toBe(alone + 1);
       await plugins[0]!.onShutdown();
@@ -108,8 +123,11 @@ describe("one connection per Redis, and a frozen server costs one timeout", () =
   });
 
   it("S9.1 once a command waits out the timeout, the next calls fail at once; answers resume with the server", async () => {
-    const timeoutMs = 1000; // the calls after the first fail at once: they must take far less (half) on a loaded machine
-    const [a, b] = await Promise.all([openRedisStorage(timeoutMs), openRedisStorage(timeoutMs)]).then((all) => all.map((s) => withTimeout(s, timeoutMs)));
+    // the calls after the first fail at once: they must take far less (half) on a loaded machine
+    const timeoutMs = 1000;
+    const [a, b] = await Promise.all([openRedisStorage(timeoutMs), openRedisStorage(timeoutMs)]).then((all) =>
+      all.map((s) => withTimeout(s, timeoutMs)),
+    );
     const key = storageKey();
     await a!.set(key, new Uint8Array([1]), 60);
     redis.pause();
@@ -124,7 +142,9 @@ describe("one connection per Redis, and a frozen server costs one timeout", () =
     } finally {
       redis.resume();
     }
-    await expect.poll(() => b!.get(key).catch(() => "failed"), { timeout: 3000, interval: 100 }).toEqual(new Uint8Array([1]));
+    await expect
+      .poll(() => b!.get(key).catch(() => "failed"), { timeout: 3000, interval: 100 })
+      .toEqual(new Uint8Array([1]));
     await Promise.all([a!.close(), b!.close()]);
   });
 });

@@ -2,7 +2,12 @@
 import { describe, expect, it } from "vitest";
 import { expectNoSecrets } from "./secrets.js";
 
-const secrets = { handles: ["0f8e2a4c-1b3d-4e5f-9a7b-6c5d4e3f2a1b"], session: "session-x", caller: "caller-y", marker: "MARKER-z-plaintext" };
+const secrets = {
+  handles: ["0f8e2a4c-1b3d-4e5f-9a7b-6c5d4e3f2a1b"],
+  session: "session-x",
+  caller: "caller-y",
+  marker: "MARKER-z-plaintext",
+};
 const bytes = (text: string) => new TextEncoder().encode(`padding ${text} padding`);
 
 describe("S8.3 secret search", () => {

@@ -15,11 +15,26 @@ export interface FoldedSecrets {
 /** Folds `count` answers full of a marker for one session and caller, and reads each back once. */
 export async function foldMarkedAnswers(plugin: ResultHandlesPluginCore, count = 3): Promise<FoldedSecrets> {
   const tag = crypto.randomUUID().slice(0, 8);
-  const secrets = { handles: [] as string[], session: `session-s83-${tag}`, caller: `caller-s83-${tag}`, marker: `MARKER-S83-${tag}-plaintext` };
+  const secrets = {
+    handles: [] as string[],
+    session: `session-s83-${tag}`,
+    caller: `caller-s83-${tag}`,
+    marker: `MARKER-S83-${tag}-plaintext`,
+  };
   const server = new McpServer({ name: "s83", version: "1" });
-  plugin.install(server, { owner: (ctx) => ({ session: ctx.sessionId, caller: secrets.caller }), logger: { warn: (m) => expect.fail(`unexpected warning: ${m}`) } });
+  plugin.install(server, {
+    owner: (ctx) => ({ session: ctx.sessionId, caller: secrets.caller }),
+    logger: { warn: (m) => expect.fail(`unexpected warning: ${m}`) },
+  });
   server.registerTool("marked", { description: "answers with the marker" }, async () => ({
-    content: [{ type: "text", text: JSON.stringify({ rows: Array.from({ length: 200 }, (_, i) => ({ i, note: `${secrets.marker} row ${i}` })) }) }],
+    content: [
+      {
+        type: "text",
+        text: JSON.stringify({
+          rows: Array.from({ length: 200 }, (_, i) => ({ i, note: `${secrets.marker} row ${i}` })),
+        }),
+      },
+    ],
   }));
   const client = await linkInMemory(server, secrets.session);
   try {
@@ -43,12 +58,18 @@ function forms(secret: string): Uint8Array[] {
   const base64 = btoa(String.fromCharCode(...utf8));
   const base64url = base64.replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
   const hex = Array.from(utf8, (b) => b.toString(16).padStart(2, "0")).join("");
-  return [secret, base64.replace(/=+$/, ""), base64url, hex, secret.replace(/-/g, "")].map((form) => new TextEncoder().encode(form));
+  return [secret, base64.replace(/=+$/, ""), base64url, hex, secret.replace(/-/g, "")].map((form) =>
+    new TextEncoder().encode(form),
+  );
 }
 
 function indexOf(haystack: Uint8Array, needle: Uint8Array): number {
   const first = needle[0];
-  for (let i = haystack.indexOf(first!); i !== -1 && i + needle.length <= haystack.length; i = haystack.indexOf(first!, i + 1)) {
+  for (
+    let i = haystack.indexOf(first!);
+    i !== -1 && i + needle.length <= haystack.length;
+    i = haystack.indexOf(first!, i + 1)
+  ) {
     let j = 1;
     while (j < needle.length && haystack[i + j] === needle[j]) j++;
     if (j === needle.length) return i;

@@ -12,7 +12,10 @@ const dir = mkdtempSync(join(tmpdir(), "result-handles-shutdown-"));
 const servers = useRedisWithUpstashBridge();
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-/** Runs a module script with the package's Node build; resolves with its exit code, output and the ms from "closed" to exit. */
+/**
+ * Runs a module script with the package's Node build; resolves with its exit code, output and the ms from "closed" to
+ * exit.
+ */
 function run(script: string): Promise<{ code: number | null; output: string; exitAfterClosedMs: number | undefined }> {
   return new Promise((resolveRun) => {
     const child = spawn(process.execPath, ["--import", "tsx", "--input-type=module", "-e", script], { cwd: root });
@@ -27,7 +30,11 @@ function run(script: string): Promise<{ code: number | null; output: string; exi
     child.stderr.on("data", collect);
     child.on("exit", (code) => {
       clearTimeout(killer);
-      resolveRun({ code, output, exitAfterClosedMs: closedAt === undefined ? undefined : performance.now() - closedAt });
+      resolveRun({
+        code,
+        output,
+        exitAfterClosedMs: closedAt === undefined ? undefined : performance.now() - closedAt,
+      });
     });
   });
 }
@@ -39,9 +46,11 @@ describe("S9.5 onShutdown lets the process exit", () => {
     upstash: { type: "upstash", upstash: { url: servers.bridge.url, token: servers.bridge.token } },
   });
 
-  it.each(["redis", "sqlite", "upstash"] as const)("%s: after onShutdown the process ends on its own, promptly", async (name) => {
-    const storage = storages()[name];
-    const { code, output, exitAfterClosedMs } = await run(`
+  it.each(["redis", "sqlite", "upstash"] as const)(
+    "%s: after onShutdown the process ends on its own, promptly",
+    async (name) => {
+      const storage = storages()[name];
+      const { code, output, exitAfterClosedMs } = await run(`
       import { ResultHandlesPlugin } from "./src/node/index.ts";
       const plugin = ResultHandlesPlugin.init({ storage: ${JSON.stringify(storage)} });
       const store = await plugin.store();
@@ -50,10 +59,12 @@ describe("S9.5 onShutdown lets the process exit", () => {
       if (!(await store.read(handle, { session: "s" }))) throw new Error("not read back");
       await plugin.onShutdown();
       console.log("closed");`);
-    expect(output.trim()).toBe("closed");
-    expect(code).toBe(0);
-    expect(exitAfterClosedMs).toBeLessThan(2000);
-  }, 20_000);
+      expect(output.trim()).toBe("closed");
+      expect(code).toBe(0);
+      expect(exitAfterClosedMs).toBeLessThan(2000);
+    },
+    20_000,
+  );
 
   it("redis without onShutdown keeps its connection: the control that shows the test above can fail", async () => {
     const { code, output } = await run(`

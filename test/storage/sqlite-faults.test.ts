@@ -24,8 +24,15 @@ const answer = { rows: Array.from({ length: 1400 }, (_, i) => ({ id: i, title: `
 const handleOf = (result: Result) => (result._meta?.[RESULT_HANDLE_META_KEY] as { handle: string } | undefined)?.handle;
 const codeOf = (result: Result) => (result.structuredContent as { error?: { code: string } } | undefined)?.error?.code;
 
-/** Another process that takes the database's write lock with `begin` and keeps it for `holdMs`; resolves once it holds it. */
-async function lockHolder(file: string, begin: "IMMEDIATE" | "EXCLUSIVE", holdMs: number): Promise<{ done: Promise<number | null> }> {
+/**
+ * Another process that takes the database's write lock with `begin` and keeps it for `holdMs`; resolves once it holds
+ * it.
+ */
+async function lockHolder(
+  file: string,
+  begin: "IMMEDIATE" | "EXCLUSIVE",
+  holdMs: number,
+): Promise<{ done: Promise<number | null> }> {
   const script = `
     const Sqlite = require("better-sqlite3");
     const db = new Sqlite(${JSON.stringify(file)});
@@ -61,7 +68,8 @@ describe("S26.4 another process holds the SQLite database's write lock", () => {
       const second = new Promise<{ result: Result; ms: number }>((resolveSecond) =>
         setTimeout(async () => {
           const due = performance.now();
-          const result = await bench.bob("result_query", { handle: kept, path: "$.rows[1].id" }); // another owner: not found, at once
+          // another owner: not found, at once
+          const result = await bench.bob("result_query", { handle: kept, path: "$.rows[1].id" });
           resolveSecond({ result, ms: performance.now() - due });
         }, 300),
       );
@@ -92,11 +100,21 @@ describe("S26.4 another process holds the SQLite database's write lock", () => {
 });
 
 /** The fixture server in a process of its own, its URL, and how it ended. */
-async function spawnSqliteServer(path: string): Promise<{ url: string; child: ChildProcess; exit: Promise<{ code: number | null; signal: string | null }>; stderr: () => string }> {
-  const child = spawn(process.execPath, ["--import", "tsx", "test/fixtures/sqlite-server.ts"], { cwd: root, env: { ...process.env, SQLITE_PATH: path } });
+async function spawnSqliteServer(path: string): Promise<{
+  url: string;
+  child: ChildProcess;
+  exit: Promise<{ code: number | null; signal: string | null }>;
+  stderr: () => string;
+}> {
+  const child = spawn(process.execPath, ["--import", "tsx", "test/fixtures/sqlite-server.ts"], {
+    cwd: root,
+    env: { ...process.env, SQLITE_PATH: path },
+  });
   let stderr = "";
   child.stderr!.on("data", (chunk) => (stderr += chunk));
-  const exit = new Promise<{ code: number | null; signal: string | null }>((resolveExit) => child.on("exit", (code, signal) => resolveExit({ code, signal })));
+  const exit = new Promise<{ code: number | null; signal: string | null }>((resolveExit) =>
+    child.on("exit", (code, signal) => resolveExit({ code, signal })),
+  );
   const url = await new Promise<string>((resolveUrl, reject) => {
     let out = "";
     child.stdout!.on("data", (chunk) => {
@@ -116,7 +134,8 @@ describe("S26.4 the SQLite file truncated under a running server", () => {
     let client: Client | undefined;
     try {
       client = await connect(server.url, { era: "2026-07-28", token: "alice" }); // a caller: her answers fold
-      const call = async (name: string, args: Record<string, unknown> = {}) => (await client!.callTool({ name, arguments: args })) as Result;
+      const call = async (name: string, args: Record<string, unknown> = {}) =>
+        (await client!.callTool({ name, arguments: args })) as Result;
       const handle = handleOf(await call("report"))!;
       const seen = handleOf(await call("report"))!;
       expect(handle).toBeTypeOf("string");
@@ -126,7 +145,9 @@ describe("S26.4 the SQLite file truncated under a running server", () => {
       const other = new Sqlite(file);
       other.pragma("wal_checkpoint(TRUNCATE)");
       other.close();
-      expect((await call("result_query", { handle: seen, path: "$.rows[1399].id" })).structuredContent).toMatchObject({ value: 1399 });
+      expect((await call("result_query", { handle: seen, path: "$.rows[1399].id" })).structuredContent).toMatchObject({
+        value: 1399,
+      });
       truncateSync(file, 3 * 4096);
 
       const started = performance.now();
@@ -134,7 +155,9 @@ describe("S26.4 the SQLite file truncated under a running server", () => {
       const readMs = performance.now() - started;
       const fold = await call("report");
       const ping = await call("ping");
-      console.log(`S26.4 truncated file: the read answered ${codeOf(read)} in ${Math.round(readMs)} ms; a fold went out ${handleOf(fold) ? "folded" : "whole"}; the server ${server.child.exitCode === null && server.child.signalCode === null ? "lives" : "died"}`);
+      console.log(
+        `S26.4 truncated file: the read answered ${codeOf(read)} in ${Math.round(readMs)} ms; a fold went out ${handleOf(fold) ? "folded" : "whole"}; the server ${server.child.exitCode === null && server.child.signalCode === null ? "lives" : "died"}`,
+      );
       expect(server.child.signalCode).toBeNull(); // SIGBUS before S26.4
       expect(server.child.exitCode).toBeNull();
       expect(codeOf(read)).toBe("RESULT_STORE_UNAVAILABLE");

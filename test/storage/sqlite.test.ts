@@ -20,7 +20,8 @@ const path = join(dir, "contract.sqlite");
 testDriver({ name: "sqlite", driver: sqliteDriver, config: { sqlite: { path } }, persistent: true });
 
 /** The file's storage behind the namespace wrapper, as a build opens it, with the timers of `options`. */
-const openSqliteStorage = async (file: string, namespace: string, options?: SqliteStorageOptions) => withNamespace(await openFile(file, options), namespace);
+const openSqliteStorage = async (file: string, namespace: string, options?: SqliteStorageOptions) =>
+  withNamespace(await openFile(file, options), namespace);
 
 describe("sqlite specifics", () => {
   it("uses WAL and keeps expires_at in milliseconds", async () => {
@@ -31,7 +32,9 @@ describe("sqlite specifics", () => {
     const raw = new Sqlite(path, { readonly: true });
     try {
       expect(raw.pragma("journal_mode", { simple: true })).toBe("wal");
-      const row = raw.prepare("SELECT expires_at FROM result_handles WHERE key = ?").get(`wal:${key}`) as { expires_at: number };
+      const row = raw.prepare("SELECT expires_at FROM result_handles WHERE key = ?").get(`wal:${key}`) as {
+        expires_at: number;
+      };
       expect(row.expires_at).toBeGreaterThanOrEqual(before + 7000);
       expect(row.expires_at).toBeLessThanOrEqual(Date.now() + 7000);
     } finally {
@@ -47,7 +50,8 @@ describe("sqlite specifics", () => {
     await storage.set(expiring, binaryValue(3), 1);
     await storage.set(lasting, binaryValue(3), 60);
     const raw = new Sqlite(path, { readonly: true });
-    const count = (key: string) => (raw.prepare("SELECT count(*) AS n FROM result_handles WHERE key = ?").get(`sweep:${key}`) as { n: number }).n;
+    const count = (key: string) =>
+      (raw.prepare("SELECT count(*) AS n FROM result_handles WHERE key = ?").get(`sweep:${key}`) as { n: number }).n;
     try {
       expect(count(expiring)).toBe(1);
       await new Promise((resolve) => setTimeout(resolve, 1400));
@@ -72,7 +76,11 @@ describe("sqlite specifics", () => {
       await storage.set("from-child", new Uint8Array([4, 2]), 60);
       await storage.close();
       console.log(read ? read.byteLength : "missing");`;
-    const child = spawnSync(process.execPath, ["--import", "tsx", "--input-type=module", "-e", script], { cwd: root, encoding: "utf8", timeout: 30_000 });
+    const child = spawnSync(process.execPath, ["--import", "tsx", "--input-type=module", "-e", script], {
+      cwd: root,
+      encoding: "utf8",
+      timeout: 30_000,
+    });
     expect(child.stderr).toBe("");
     expect(child.stdout.trim()).toBe("200");
     expect(await mine.get("from-child")).toEqual(new Uint8Array([4, 2]));
@@ -80,17 +88,26 @@ describe("sqlite specifics", () => {
   });
 
   it("S9.5 an unopenable path fails on first use, not at init", async () => {
-    const plugin = ResultHandlesPlugin.init({ storage: { type: "sqlite", sqlite: { path: join(dir, "missing-dir", "x.sqlite") } } });
+    const plugin = ResultHandlesPlugin.init({
+      storage: { type: "sqlite", sqlite: { path: join(dir, "missing-dir", "x.sqlite") } },
+    });
     await expect(plugin.store()).rejects.toThrow(/directory does not exist|unable to open/i);
   });
 
   it("S8.3 the database file holds no handle, session, caller or marker after folds", async () => {
     const file = join(dir, "s83.sqlite");
-    const plugin = ResultHandlesPlugin.init({ thresholdBytes: 1024, storage: { type: "sqlite", sqlite: { path: file } } });
+    const plugin = ResultHandlesPlugin.init({
+      thresholdBytes: 1024,
+      storage: { type: "sqlite", sqlite: { path: file } },
+    });
     const secrets = await foldMarkedAnswers(plugin, 4);
-    const files = () => readdirSync(dir).filter((name) => name.startsWith("s83.sqlite")).map((name) => ({ where: name, bytes: new Uint8Array(readFileSync(join(dir, name))) }));
+    const files = () =>
+      readdirSync(dir)
+        .filter((name) => name.startsWith("s83.sqlite"))
+        .map((name) => ({ where: name, bytes: new Uint8Array(readFileSync(join(dir, name))) }));
     const open = files(); // the file, its -wal and -shm while in use
-    expect(open.reduce((sum, f) => sum + f.bytes.byteLength, 0)).toBeGreaterThan(4 * 2000); // the sealed answers are in there
+    // the sealed answers are in there
+    expect(open.reduce((sum, f) => sum + f.bytes.byteLength, 0)).toBeGreaterThan(4 * 2000);
     expectNoSecrets(open, secrets);
     await plugin.onShutdown();
     expectNoSecrets(files(), secrets); // and after the WAL is checkpointed into the file at close

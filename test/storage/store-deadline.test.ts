@@ -35,7 +35,12 @@ const handleOf = (result: Result) => (result.structuredContent as { handle?: str
 const answer = { rows: Array.from({ length: 100_000 }, (_, i) => ({ id: i, name: `row ${i}`, note: "x".repeat(60) })) };
 
 /** A query and a second caller's small query 300 ms after it (another server's store: fast), with their figures. */
-async function withBystander(bench: AttackBench, other: AttackBench, otherHandle: string, attack: () => Promise<Result>) {
+async function withBystander(
+  bench: AttackBench,
+  other: AttackBench,
+  otherHandle: string,
+  attack: () => Promise<Result>,
+) {
   const stalls = watchStalls();
   const started = performance.now();
   const second = (async () => {
@@ -74,12 +79,15 @@ describe("S26.3 a deadline over all the store calls of one call", () => {
     const handle = handleOf(await bench.alice("report"))!;
     expect(handle).toBeTypeOf("string");
     const quick = await bench.alice("result_query", { handle, path: "$.rows[?@.id == 99999].name" });
-    expect(quick.structuredContent).toMatchObject({ total: 1 }); // with a fast store, the filter reads every piece and answers
+    // with a fast store, the filter reads every piece and answers
+    expect(quick.structuredContent).toMatchObject({ total: 1 });
 
     store.delays.get = 1000;
     const gets = store.gets;
     try {
-      const m = await withBystander(bench, fast, fastHandle, () => bench.alice("result_query", { handle, path: "$.rows[?@.id == 99998].name" }));
+      const m = await withBystander(bench, fast, fastHandle, () =>
+        bench.alice("result_query", { handle, path: "$.rows[?@.id == 99998].name" }),
+      );
       console.log(
         `S26.3 slow store (1 s per call): the 10 MB filter answered ${codeOf(m.result)} after ${Math.round(m.ms)} ms and ${store.gets - gets} store reads; ` +
           `a second caller waited ${Math.round(m.waitMs)} ms; event loop held up to ${Math.round(m.stallMs)} ms`,
@@ -108,7 +116,9 @@ describe("S26.3 a deadline over all the store calls of one call", () => {
       expect((fold.structuredContent as { rows: unknown[] }).rows).toHaveLength(2000); // sent whole
       expect(ms).toBeLessThan(3000 + 1500);
       await sleep(4000 - ms + 500); // the writes end…
-      console.log(`S26.3 slow writes (4 s): the fold went out whole after ${Math.round(ms)} ms; records kept once the writes ended: ${store.records.size - before}`);
+      console.log(
+        `S26.3 slow writes (4 s): the fold went out whole after ${Math.round(ms)} ms; records kept once the writes ended: ${store.records.size - before}`,
+      );
       expect(store.records.size).toBe(before); // …and nothing of an answer sent whole stays
     } finally {
       store.delays.set = 0;
@@ -123,7 +133,9 @@ describe("S26.3 a deadline over all the store calls of one call", () => {
       const started = performance.now();
       const result = await quick.alice("result_query", { handle, path: "$.rows[?@.id == 99999].name" });
       const ms = performance.now() - started;
-      console.log(`S26.3 deadlineMs 100 over memory: a 10 MB filter answered ${codeOf(result) ?? "its value"} in ${Math.round(ms)} ms`);
+      console.log(
+        `S26.3 deadlineMs 100 over memory: a 10 MB filter answered ${codeOf(result) ?? "its value"} in ${Math.round(ms)} ms`,
+      );
       expect(result.structuredContent).toMatchObject({ total: 1 });
       expect(ms).toBeGreaterThan(100); // longer than the deadline, all of it work, not waiting
     } finally {
@@ -132,13 +144,20 @@ describe("S26.3 a deadline over all the store calls of one call", () => {
   }, 30_000);
 
   it("deadlineMs 1500: the same filter is refused within 2 s (S21.5)", async () => {
-    const tight = await startAttackBench({ thresholdBytes: 16_384, storage: { type: "custom", storage: store, deadlineMs: 1500 } });
+    const tight = await startAttackBench({
+      thresholdBytes: 16_384,
+      storage: { type: "custom", storage: store, deadlineMs: 1500 },
+    });
     try {
       tight.answer.next = answer;
       const handle = handleOf(await tight.alice("report"))!;
       store.delays.get = 1000;
-      const m = await withBystander(tight, fast, fastHandle, () => tight.alice("result_query", { handle, path: "$.rows[?@.id == 99998].name" }));
-      console.log(`S26.3 slow store, deadlineMs 1500: ${codeOf(m.result)} after ${Math.round(m.ms)} ms; a second caller waited ${Math.round(m.waitMs)} ms`);
+      const m = await withBystander(tight, fast, fastHandle, () =>
+        tight.alice("result_query", { handle, path: "$.rows[?@.id == 99998].name" }),
+      );
+      console.log(
+        `S26.3 slow store, deadlineMs 1500: ${codeOf(m.result)} after ${Math.round(m.ms)} ms; a second caller waited ${Math.round(m.waitMs)} ms`,
+      );
       expect(codeOf(m.result)).toBe("RESULT_STORE_UNAVAILABLE");
       expect(m.ms).toBeLessThan(2000);
       expect(m.waitMs).toBeLessThan(1000);

@@ -8,9 +8,13 @@ import { figures, startAttackBench, whileServing, type AttackBench, type Result 
 import { startRedisServer, type RedisServer } from "../helpers/redis-server.js";
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-const codeOf = (result: Result) => (result.structuredContent as { error?: { code: string } } | undefined)?.error?.code ?? /^([A-Z_]+):/.exec(result.content?.[0]?.text ?? "")?.[1];
+const codeOf = (result: Result) =>
+  (result.structuredContent as { error?: { code: string } } | undefined)?.error?.code ??
+  /^([A-Z_]+):/.exec(result.content?.[0]?.text ?? "")?.[1];
 const handleOf = (result: Result) => (result.structuredContent as { handle?: string } | undefined)?.handle;
-const rows = (n: number, width = 60) => ({ rows: Array.from({ length: n }, (_, i) => ({ id: i, note: "x".repeat(width) })) });
+const rows = (n: number, width = 60) => ({
+  rows: Array.from({ length: n }, (_, i) => ({ id: i, note: "x".repeat(width) })),
+});
 
 /** Keeps records in a Map; `delay` before each get; `hang` makes every get and set wait for ever. */
 class FaultyStore implements NamespacedStorage {
@@ -66,10 +70,16 @@ describe("S26.3 a custom store that is slow or hangs", () => {
     store.hang = true;
     try {
       const attack = await whileServing(bench.bystander, () =>
-        Promise.all([bench.alice("report"), bench.bob("report"), bench.alice("result_query", { handle, path: "$.rows[?@.id > 10].id" })]),
+        Promise.all([
+          bench.alice("report"),
+          bench.bob("report"),
+          bench.alice("result_query", { handle, path: "$.rows[?@.id > 10].id" }),
+        ]),
       );
       const [fold, other, query] = attack.value;
-      console.log(`S26.3 a store that never answers: 2 folds and a filter together: ${figures(attack)}; the query ${codeOf(query)}`);
+      console.log(
+        `S26.3 a store that never answers: 2 folds and a filter together: ${figures(attack)}; the query ${codeOf(query)}`,
+      );
       expect(handleOf(fold)).toBeUndefined();
       expect(handleOf(other)).toBeUndefined();
       expect((fold.structuredContent as { rows: unknown[] }).rows).toHaveLength(20_000);

@@ -10,14 +10,25 @@ import { binaryValue, openDriver, storageKey, testDriver } from "./contract.js";
 
 const servers = useRedisWithUpstashBridge();
 
-testDriver({ name: "upstash", driver: upstashDriver, config: () => ({ upstash: { url: servers.bridge.url, token: servers.bridge.token } }), persistent: true });
+testDriver({
+  name: "upstash",
+  driver: upstashDriver,
+  config: () => ({ upstash: { url: servers.bridge.url, token: servers.bridge.token } }),
+  persistent: true,
+});
 
 // S17.1 the set-up an edge build uses: the client's Cloudflare entry (fetch only) and base64 without Buffer.
 const edge: RestClientSetup = { runsIn: ["node"], load: () => import("@upstash/redis/cloudflare"), base64: webBase64 };
-testDriver({ name: "upstash as at the edge (@upstash/redis/cloudflare, web base64)", driver: restDrivers(edge).upstash, config: () => ({ upstash: { url: servers.bridge.url, token: servers.bridge.token } }), persistent: true });
+testDriver({
+  name: "upstash as at the edge (@upstash/redis/cloudflare, web base64)",
+  driver: restDrivers(edge).upstash,
+  config: () => ({ upstash: { url: servers.bridge.url, token: servers.bridge.token } }),
+  persistent: true,
+});
 
 /** Node's upstash driver, opened as the build opens it. */
-const openUpstashStorage = (credentials: RestCredentials, namespace: string, timeoutMs: number) => openDriver(upstashDriver, { upstash: credentials }, namespace, timeoutMs);
+const openUpstashStorage = (credentials: RestCredentials, namespace: string, timeoutMs: number) =>
+  openDriver(upstashDriver, { upstash: credentials }, namespace, timeoutMs);
 
 describe("upstash specifics", () => {
   it("the real client reached the bridge, and values sit in redis as base64 text with a native expiry", async () => {
@@ -55,11 +66,18 @@ describe("upstash specifics", () => {
 });
 
 describe("S9.1 S9.2 Vercel KV is the same adapter, configured from KV_REST_API_URL and KV_REST_API_TOKEN", () => {
-  const names = ["REDIS_URL", "KV_REST_API_URL", "KV_REST_API_TOKEN", "UPSTASH_REDIS_REST_URL", "UPSTASH_REDIS_REST_TOKEN"] as const;
+  const names = [
+    "REDIS_URL",
+    "KV_REST_API_URL",
+    "KV_REST_API_TOKEN",
+    "UPSTASH_REDIS_REST_URL",
+    "UPSTASH_REDIS_REST_TOKEN",
+  ] as const;
   const saved = Object.fromEntries(names.map((name) => [name, process.env[name]]));
   afterAll(() => {
-    for (const name of names) if (saved[name] === undefined) delete process.env[name];
-    else process.env[name] = saved[name];
+    for (const name of names)
+      if (saved[name] === undefined) delete process.env[name];
+      else process.env[name] = saved[name];
   });
 
   it("vercel-kv without a block, and auto, both use the KV variables and store through the bridge", async () => {
@@ -68,7 +86,12 @@ describe("S9.1 S9.2 Vercel KV is the same adapter, configured from KV_REST_API_U
     process.env.KV_REST_API_TOKEN = servers.bridge.token;
     for (const storage of [{ type: "vercel-kv" as const }, { type: "auto" as const }]) {
       const plugin = ResultHandlesPlugin.init({ storage });
-      expect(plugin.get(ResultHandlesConfigToken).storage).toEqual({ type: "vercel-kv", vercelKv: { url: servers.bridge.url, token: servers.bridge.token }, timeoutMs: 3000, deadlineMs: 3000 });
+      expect(plugin.get(ResultHandlesConfigToken).storage).toEqual({
+        type: "vercel-kv",
+        vercelKv: { url: servers.bridge.url, token: servers.bridge.token },
+        timeoutMs: 3000,
+        deadlineMs: 3000,
+      });
       const before = servers.bridge.requests["/pipeline"] ?? 0;
       const store = await plugin.store();
       const handle = store.newHandle();
@@ -80,7 +103,11 @@ describe("S9.1 S9.2 Vercel KV is the same adapter, configured from KV_REST_API_U
   });
 
   it("createResultHandleStore opens upstash from its block", async () => {
-    const store = await createResultHandleStore({ storage: { type: "upstash", upstash: { url: servers.bridge.url, token: servers.bridge.token } }, namespace: "api", ttlSeconds: 30 });
+    const store = await createResultHandleStore({
+      storage: { type: "upstash", upstash: { url: servers.bridge.url, token: servers.bridge.token } },
+      namespace: "api",
+      ttlSeconds: 30,
+    });
     const handle = store.newHandle();
     await store.save(handle, [1, 2, 3], { session: "s" });
     expect(await store.read(handle, { session: "s" })).toEqual({ value: [1, 2, 3] });

@@ -35,16 +35,34 @@ function stepOf(segment: PathSegment): string | number {
 }
 
 /** An aggregate over `answer` read whole, on this thread in one piece (what tests and a reference compare with). */
-export function aggregateWhole(answer: unknown, plan: NodelistPlan, spec: AggregateSpec, args: QueryArguments, thresholdBytes: number, meter?: CostMeter): AggregateResult {
+export function aggregateWhole(
+  answer: unknown,
+  plan: NodelistPlan,
+  spec: AggregateSpec,
+  args: QueryArguments,
+  thresholdBytes: number,
+  meter?: CostMeter,
+): AggregateResult {
   const aggregation = new Aggregation(spec, plan.path, plan.compiled.watch, meter);
   return deepRefused(plan.path, () => {
-    for (const node of selectNodes(plan.compiled, answer, plan.path, meter, aggregation.watch)) if (node !== PAUSED) aggregation.add(node);
+    for (const node of selectNodes(plan.compiled, answer, plan.path, meter, aggregation.watch))
+      if (node !== PAUSED) aggregation.add(node);
     return aggregation.result(args, thresholdBytes);
   });
 }
 
-/** `aggregateWhole` as a tool call runs it: letting other calls in whenever the meter says the thread was held long enough (S21.4). */
-export async function aggregateWholeSliced(answer: unknown, plan: NodelistPlan, spec: AggregateSpec, args: QueryArguments, thresholdBytes: number, meter: CostMeter): Promise<AggregateResult> {
+/**
+ * `aggregateWhole` as a tool call runs it: letting other calls in whenever the meter says the thread was held long
+ * enough (S21.4).
+ */
+export async function aggregateWholeSliced(
+  answer: unknown,
+  plan: NodelistPlan,
+  spec: AggregateSpec,
+  args: QueryArguments,
+  thresholdBytes: number,
+  meter: CostMeter,
+): Promise<AggregateResult> {
   const aggregation = new Aggregation(spec, plan.path, plan.compiled.watch, meter);
   if (meter.shouldYield()) await meter.letOthersIn();
   try {
@@ -68,6 +86,10 @@ function deepRefused<T>(path: string, run: () => T): T {
 
 /** A node nested deeper than the engine's stack: a coded refusal, never a crash (S14.3); anything else as it was. */
 export function tooDeepToAggregate(path: string, error: unknown): unknown {
-  if (error instanceof RangeError) return new ResultQueryError("INVALID_INPUT", `Path ${quoteArgument(path)} selects values nested too deeply to aggregate: use a deeper path.`);
+  if (error instanceof RangeError)
+    return new ResultQueryError(
+      "INVALID_INPUT",
+      `Path ${quoteArgument(path)} selects values nested too deeply to aggregate: use a deeper path.`,
+    );
   return error;
 }

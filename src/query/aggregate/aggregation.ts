@@ -39,7 +39,9 @@ interface Group {
 /** What an aggregation holds, as plain data: a batch worker sends it back with its counts (S14.6, S24.3). */
 export interface AggregationState {
   readonly nodes: number;
-  /** Per group: the key, its count, its figures, its examples, and for a list or object key its JSON text (sorted keys). */
+  /**
+   * Per group: the key, its count, its figures, its examples, and for a list or object key its JSON text (sorted keys).
+   */
   readonly groups: readonly (readonly [unknown, number, Figures, string[], string?])[];
   /** Per member (the group member first, then the figure members): whether any node had it. */
   readonly found: readonly boolean[];
@@ -51,7 +53,14 @@ export interface AggregationState {
 /** The answer of an aggregate (S24.1). */
 export type AggregateResult =
   | { path: string; value: Record<string, unknown>; total: number; note?: string }
-  | { path: string; groups: Record<string, unknown>[]; total: number; groupCount: number; nextOffset?: number; note?: string };
+  | {
+      path: string;
+      groups: Record<string, unknown>[];
+      total: number;
+      groupCount: number;
+      nextOffset?: number;
+      note?: string;
+    };
 
 /** Object nodes whose keys are sampled for the note, and keys kept (S18.2, as `MemberWatch`). */
 const SAMPLED_OBJECTS = 64;
@@ -186,7 +195,11 @@ export class Aggregation {
     const group = composite ? this.composites.get(text!) : this.groups.get(key);
     if (group) return group;
     const chars = composite ? text!.length : typeof key === "string" ? key.length : 0;
-    if (this.groups.size + this.composites.size >= AGGREGATE_LIMITS.groups || this.keyChars + chars > AGGREGATE_LIMITS.keyChars) throw this.tooManyGroups();
+    if (
+      this.groups.size + this.composites.size >= AGGREGATE_LIMITS.groups ||
+      this.keyChars + chars > AGGREGATE_LIMITS.keyChars
+    )
+      throw this.tooManyGroups();
     this.keyChars += chars;
     const figures: Figures = [];
     for (let m = 0; m < this.figureMembers.length; m++) figures.push(0, 0, Infinity, -Infinity);
@@ -215,7 +228,8 @@ export class Aggregation {
   state(): AggregationState {
     const groups: [unknown, number, Figures, string[], string?][] = [];
     for (const group of this.groups.values()) groups.push([group.key, group.count, group.figures, group.examples]);
-    for (const [text, group] of this.composites) groups.push([group.key, group.count, group.figures, group.examples, text]);
+    for (const [text, group] of this.composites)
+      groups.push([group.key, group.count, group.figures, group.examples, text]);
     return { nodes: this.total, groups, found: this.found, keys: [...this.keys], objects: this.objects };
   }
 
@@ -223,7 +237,8 @@ export class Aggregation {
   merge(state: AggregationState): void {
     this.total += state.nodes;
     for (let m = 0; m < this.found.length; m++) this.found[m] ||= state.found[m] ?? false;
-    for (const key of state.keys) if (this.keys.size < SAMPLED_KEYS && this.objects < SAMPLED_OBJECTS) this.keys.add(key);
+    for (const key of state.keys)
+      if (this.keys.size < SAMPLED_KEYS && this.objects < SAMPLED_OBJECTS) this.keys.add(key);
     this.objects += state.objects;
     for (const [key, count, figures, examples, text] of state.groups) {
       const group = this.groupOf(key, text);
@@ -247,7 +262,12 @@ export class Aggregation {
     const path = cutForMessage(this.query);
     const note = this.note();
     if (!this.groupMember) {
-      const group = this.groups.get(null) ?? { key: null, count: 0, figures: this.figureMembers.flatMap(() => [0, 0, Infinity, -Infinity]), examples: [] };
+      const group = this.groups.get(null) ?? {
+        key: null,
+        count: 0,
+        figures: this.figureMembers.flatMap(() => [0, 0, Infinity, -Infinity]),
+        examples: [],
+      };
       const result: AggregateResult = { path, value: this.figuresOf(group), total: this.total };
       const notes = [note, this.overflowNote()].filter((text) => text !== undefined);
       if (notes.length > 0) result.note = notes.join("; ");
@@ -268,12 +288,14 @@ export class Aggregation {
     const result: AggregateResult = { path, groups, total: this.total, groupCount };
     if (end < groupCount) result.nextOffset = end;
     // A page past the last group says so (S18.2: no unexplained empty answer), naming the page that has groups.
-    const past = groupCount > 0 && offset >= groupCount
-      ? `offset ${offset} is past the ${groupCount} groups: offset 0 gives the first`
-      : undefined;
+    const past =
+      groupCount > 0 && offset >= groupCount
+        ? `offset ${offset} is past the ${groupCount} groups: offset 0 gives the first`
+        : undefined;
     const notes = [note, past, this.overflowNote()].filter((text) => text !== undefined);
     if (notes.length > 0) result.note = notes.join("; ");
-    if (jsonSize(result) > thresholdBytes) throw pageTooLarge(path, thresholdBytes, jsonSize(result), Math.max(0, groups.length - 1), offset);
+    if (jsonSize(result) > thresholdBytes)
+      throw pageTooLarge(path, thresholdBytes, jsonSize(result), Math.max(0, groups.length - 1), offset);
     return result;
   }
 
@@ -289,11 +311,13 @@ export class Aggregation {
       const [n, sum, min, max] = group.figures.slice(f, f + 4) as [number, number, number, number];
       const value = figure === "sum" ? sum : n === 0 ? null : figure === "min" ? min : figure === "max" ? max : sum / n;
       // Past the largest JSON number (a sum of numbers near 1e308): JSON would send null unexplained.
-      if (typeof value === "number" && !Number.isFinite(value)) this.overflowed.add(`${figure} of ${JSON.stringify(member)}`);
+      if (typeof value === "number" && !Number.isFinite(value))
+        this.overflowed.add(`${figure} of ${JSON.stringify(member)}`);
       out[figure] = typeof value === "number" && !Number.isFinite(value) ? null : value;
     }
     const skipped: Record<string, number> = {};
-    figures.forEach((member, m) => setOwn(skipped, member, group.count - group.figures[4 * m]!)); // "__proto__" is a member too
+    // "__proto__" is a member too
+    figures.forEach((member, m) => setOwn(skipped, member, group.count - group.figures[4 * m]!));
     out.skipped = skipped;
     return out;
   }
@@ -316,7 +340,11 @@ export class Aggregation {
       const steps = memberSteps(member);
       const first = typeof steps[0] === "string" ? steps[0] : member;
       const keys = keysNearestFirst([...this.keys], first);
-      const listed = keys.length === 0 ? "no keys" : keys.slice(0, NOTE_KEYS).join(", ") + (keys.length > NOTE_KEYS ? ` and ${keys.length - NOTE_KEYS} more` : "");
+      const listed =
+        keys.length === 0
+          ? "no keys"
+          : keys.slice(0, NOTE_KEYS).join(", ") +
+            (keys.length > NOTE_KEYS ? ` and ${keys.length - NOTE_KEYS} more` : "");
       parts.push(`no node ${cutForMessage(this.query)} selects has ${JSON.stringify(member)}; they have ${listed}`);
     });
     return parts.length > 0 ? parts.join("; ") : undefined;
@@ -355,9 +383,21 @@ function firstInOrder(sources: Iterable<Group>[], total: number, count: number):
 function keyText(key: unknown, query: string): string {
   if (key === null || typeof key !== "object") return JSON.stringify(key);
   try {
-    return JSON.stringify(key, (_, value: unknown) => (isPlainObject(value) ? Object.fromEntries(Object.keys(value).sort().map((name) => [name, value[name]])) : value));
+    return JSON.stringify(key, (_, value: unknown) =>
+      isPlainObject(value)
+        ? Object.fromEntries(
+            Object.keys(value)
+              .sort()
+              .map((name) => [name, value[name]]),
+          )
+        : value,
+    );
   } catch (error) {
-    if (error instanceof RangeError) throw new ResultQueryError("INVALID_INPUT", `aggregate over ${cutForMessage(query)} groups by values nested too deeply to compare: group by a member deeper in them.`);
+    if (error instanceof RangeError)
+      throw new ResultQueryError(
+        "INVALID_INPUT",
+        `aggregate over ${cutForMessage(query)} groups by values nested too deeply to compare: group by a member deeper in them.`,
+      );
     throw error;
   }
 }
@@ -372,7 +412,9 @@ function rankOf(key: unknown): number {
   return Array.isArray(key) ? RANK.list : RANK.object;
 }
 
-/** Descending count, then null, false, true, numbers ascending, strings by code units, lists, objects (by JSON text). */
+/**
+ * Descending count, then null, false, true, numbers ascending, strings by code units, lists, objects (by JSON text).
+ */
 function byCountThenKey(a: Group, b: Group): number {
   if (a.count !== b.count) return b.count - a.count;
   const ranks = rankOf(a.key) - rankOf(b.key);
@@ -384,10 +426,19 @@ function byCountThenKey(a: Group, b: Group): number {
   return x < y ? -1 : x > y ? 1 : 0;
 }
 
-function pageTooLarge(path: string, thresholdBytes: number, bytes: number, fit: number, offset: number): ResultQueryError {
+function pageTooLarge(
+  path: string,
+  thresholdBytes: number,
+  bytes: number,
+  fit: number,
+  offset: number,
+): ResultQueryError {
   const advice =
     fit > 0
       ? `At most ${fit} groups from offset ${offset} fit: call result_query again with limit ${fit}.`
       : `Not even one group fits: group by a member with shorter values, or drop a figure.`;
-  return new ResultQueryError("RESULT_SLICE_TOO_LARGE", `The groups of ${path} are more than ${bytes} bytes, over the ${thresholdBytes}-byte limit. ${advice}`);
+  return new ResultQueryError(
+    "RESULT_SLICE_TOO_LARGE",
+    `The groups of ${path} are more than ${bytes} bytes, over the ${thresholdBytes}-byte limit. ${advice}`,
+  );
 }

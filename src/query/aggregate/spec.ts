@@ -42,26 +42,38 @@ export function parseAggregate(raw: unknown, notes: string[]): AggregateSpec {
     } catch {
       given = undefined;
     }
-    if (!isPlainObject(given)) throw invalid(`aggregate must be an object such as { "by": "owner" } or { "count": true, "avg": "priority" } (got the text ${cutForMessage(JSON.stringify(raw))})`);
+    if (!isPlainObject(given))
+      throw invalid(
+        `aggregate must be an object such as { "by": "owner" } or { "count": true, "avg": "priority" } (got the text ${cutForMessage(JSON.stringify(raw))})`,
+      );
     notes.push(`aggregate ${cutForMessage(JSON.stringify(raw))} was read as the object it spells`);
   }
   if (!isPlainObject(given)) {
-    throw invalid(`aggregate must be an object such as { "by": "owner" } or { "count": true, "avg": "priority" } (got ${given === null ? "null" : Array.isArray(given) ? "a list" : `a ${typeof given}`})`);
+    throw invalid(
+      `aggregate must be an object such as { "by": "owner" } or { "count": true, "avg": "priority" } (got ${given === null ? "null" : Array.isArray(given) ? "a list" : `a ${typeof given}`})`,
+    );
   }
   const spec: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(given)) {
-    if (!(KEYS as readonly string[]).includes(key)) throw invalid(`aggregate takes ${KEYS.join(", ")}; ${cutForMessage(JSON.stringify(key))} is none of them`);
+    if (!(KEYS as readonly string[]).includes(key))
+      throw invalid(`aggregate takes ${KEYS.join(", ")}; ${cutForMessage(JSON.stringify(key))} is none of them`);
     if (key === "count") {
-      if (value !== true && value !== false) throw invalid(`aggregate.count is true or left out (the count of nodes is always given)`);
+      if (value !== true && value !== false)
+        throw invalid(`aggregate.count is true or left out (the count of nodes is always given)`);
       if (value) spec.count = true;
       continue;
     }
-    if (typeof value !== "string") throw invalid(`aggregate.${key} names a member of each node, such as "priority" or "@.customer.country" (got ${value === null ? "null" : Array.isArray(value) ? "a list" : `a ${typeof value}`})`);
+    if (typeof value !== "string")
+      throw invalid(
+        `aggregate.${key} names a member of each node, such as "priority" or "@.customer.country" (got ${value === null ? "null" : Array.isArray(value) ? "a list" : `a ${typeof value}`})`,
+      );
     memberSteps(value, key); // refused here, before anything is read
     spec[key] = value;
   }
   if (spec.by !== undefined && spec.distinct !== undefined) {
-    throw invalid(`give by or distinct, not both: { "by": ${JSON.stringify(spec.by)} } groups the nodes (with counts and figures), { "distinct": ${JSON.stringify(spec.distinct)} } lists the values of one member with their counts`);
+    throw invalid(
+      `give by or distinct, not both: { "by": ${JSON.stringify(spec.by)} } groups the nodes (with counts and figures), { "distinct": ${JSON.stringify(spec.distinct)} } lists the values of one member with their counts`,
+    );
   }
   return spec as AggregateSpec;
 }
@@ -86,10 +98,16 @@ export function figureMembers(spec: AggregateSpec): string[] {
  * `@` starts a singular query relative to the node (RFC 9535 names and indexes only).
  */
 export function memberSteps(member: string, argument = "member"): MemberStep[] {
-  if (member === "") throw invalid(`aggregate.${argument} is empty: name a member of each node, such as "owner" or "@.customer.country"`);
-  if (member.length > MAX_QUERY_CHARS) throw invalid(`aggregate.${argument} is ${member.length} characters, over the ${MAX_QUERY_CHARS} a query may have`);
+  if (member === "")
+    throw invalid(
+      `aggregate.${argument} is empty: name a member of each node, such as "owner" or "@.customer.country"`,
+    );
+  if (member.length > MAX_QUERY_CHARS)
+    throw invalid(`aggregate.${argument} is ${member.length} characters, over the ${MAX_QUERY_CHARS} a query may have`);
   if (member.startsWith("$")) {
-    throw invalid(`aggregate.${argument} ${cutForMessage(JSON.stringify(member))} starts at the answer's root: a member is read from each node, as a name ("owner") or with @ ("@.customer.country")`);
+    throw invalid(
+      `aggregate.${argument} ${cutForMessage(JSON.stringify(member))} starts at the answer's root: a member is read from each node, as a name ("owner") or with @ ("@.customer.country")`,
+    );
   }
   if (!member.startsWith("@")) return [member];
   let compiled;
@@ -99,7 +117,9 @@ export function memberSteps(member: string, argument = "member"): MemberStep[] {
     compiled = undefined;
   }
   if (!compiled?.singular) {
-    throw invalid(`aggregate.${argument} ${cutForMessage(JSON.stringify(member))} is not a member of each node: use a name ("owner") or a singular query of names and indexes ("@.customer.country", "@.tags[0]")`);
+    throw invalid(
+      `aggregate.${argument} ${cutForMessage(JSON.stringify(member))} is not a member of each node: use a name ("owner") or a singular query of names and indexes ("@.customer.country", "@.tags[0]")`,
+    );
   }
   return compiled.query.segments.map((segment) => {
     const selector = segment.selectors[0] as unknown as { name?: string; index?: number };
@@ -114,7 +134,10 @@ export function memberSteps(member: string, argument = "member"): MemberStep[] {
 export function memberReader(steps: readonly MemberStep[]): (node: unknown) => unknown {
   const [first] = steps;
   if (steps.length === 1 && typeof first === "string") {
-    return (node) => (typeof node === "object" && node !== null && !Array.isArray(node) && Object.hasOwn(node, first) ? (node as Record<string, unknown>)[first] : undefined);
+    return (node) =>
+      typeof node === "object" && node !== null && !Array.isArray(node) && Object.hasOwn(node, first)
+        ? (node as Record<string, unknown>)[first]
+        : undefined;
   }
   return (node) => memberValue(node, steps);
 }

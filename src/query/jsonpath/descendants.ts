@@ -18,7 +18,13 @@ import { keyListOf } from "../../util/json.js";
  * query's top level (`pausable`) passes PAUSE on and takes the stack walk for names too, which hands up
  * PAUSE as it goes (S21.4: `$..tag` over a million-key object held whole held the thread in one piece).
  */
-export function* descend(selectors: readonly unknown[], names: readonly string[] | undefined, nodes: Iterable<JSONPathNode>, watched?: readonly number[], pausable = false): Generator<JSONPathNode> {
+export function* descend(
+  selectors: readonly unknown[],
+  names: readonly string[] | undefined,
+  nodes: Iterable<JSONPathNode>,
+  watched?: readonly number[],
+  pausable = false,
+): Generator<JSONPathNode> {
   for (const node of nodes) {
     if (node === PAUSE) {
       yield node;
@@ -26,7 +32,16 @@ export function* descend(selectors: readonly unknown[], names: readonly string[]
     }
     const location = node.location as unknown as Location;
     if (!names) yield* stackWalk(node.value, location, selectors, undefined, node.root, undefined, pausable);
-    else if (pausable) yield* stackWalk(node.value, location, undefined, names, node.root, watched && { entries: watched, watch: watching() }, true); // takes turns (S21.4)
+    else if (pausable)
+      yield* stackWalk(
+        node.value,
+        location,
+        undefined,
+        names,
+        node.root,
+        watched && { entries: watched, watch: watching() },
+        true,
+      ); // takes turns (S21.4)
     else if (node.value !== null && typeof node.value === "object") {
       const found: JSONPathNode[] = [];
       namesBelow(node.value, location, names, node.root, found, 0, watched && { entries: watched, watch: watching() });
@@ -45,7 +60,15 @@ const RECURSION_DEPTH = 400;
 /** The watched entries of the names (S18.2) and the watch of this evaluation. */
 type Watching = { readonly entries: readonly number[]; readonly watch: ReturnType<typeof watching> } | undefined;
 
-function namesBelow(value: object, location: Location, names: readonly string[], root: unknown, found: JSONPathNode[], depth: number, watched: Watching): void {
+function namesBelow(
+  value: object,
+  location: Location,
+  names: readonly string[],
+  root: unknown,
+  found: JSONPathNode[],
+  depth: number,
+  watched: Watching,
+): void {
   if (depth >= RECURSION_DEPTH) {
     for (const node of stackWalk(value, location, undefined, names, root, watched)) found.push(node);
     return;
@@ -54,7 +77,8 @@ function namesBelow(value: object, location: Location, names: readonly string[],
   if (Array.isArray(value)) {
     for (let i = 0; i < value.length; i++) {
       const child: unknown = value[i];
-      if (child !== null && typeof child === "object") namesBelow(child, location.concat(i), names, root, found, depth + 1, watched);
+      if (child !== null && typeof child === "object")
+        namesBelow(child, location.concat(i), names, root, found, depth + 1, watched);
       else tick();
     }
     return;
@@ -65,13 +89,16 @@ function namesBelow(value: object, location: Location, names: readonly string[],
     watched?.watch?.saw(watched.entries[n]!, value, has);
     if (has) {
       tick();
-      found.push(new JSONPathNode((value as Record<string, never>)[name]!, location.concat(name) as never, root as never));
+      found.push(
+        new JSONPathNode((value as Record<string, never>)[name]!, location.concat(name) as never, root as never),
+      );
     }
   }
   // The order environment.entries gives (`members`: the key list a read kept, or Object.keys, S26.1).
   for (const key of keyListOf(value)) {
     const child: unknown = (value as Record<string, unknown>)[key];
-    if (child !== null && typeof child === "object") namesBelow(child, location.concat(key), names, root, found, depth + 1, watched);
+    if (child !== null && typeof child === "object")
+      namesBelow(child, location.concat(key), names, root, found, depth + 1, watched);
     else tick();
   }
 }
@@ -80,7 +107,15 @@ function namesBelow(value: object, location: Location, names: readonly string[],
  * The descendant walk on an explicit stack, from `start` (visited first): each value passed to `selectors`,
  * or, for names only, those names tested in place. A child's location is made only when something needs it.
  */
-function* stackWalk(start: unknown, at: Location, selectors: readonly unknown[] | undefined, names: readonly string[] | undefined, root: unknown, watched?: Watching, pausable = false): Generator<JSONPathNode> {
+function* stackWalk(
+  start: unknown,
+  at: Location,
+  selectors: readonly unknown[] | undefined,
+  names: readonly string[] | undefined,
+  root: unknown,
+  watched?: Watching,
+  pausable = false,
+): Generator<JSONPathNode> {
   const values: unknown[] = [start];
   const parents: (Location | undefined)[] = [undefined];
   const keys: (string | number)[] = [0];
@@ -101,7 +136,11 @@ function* stackWalk(start: unknown, at: Location, selectors: readonly unknown[] 
           watched?.watch?.saw(watched.entries[n]!, value as object, has);
           if (has) {
             tick();
-            yield new JSONPathNode((value as Record<string, never>)[name]!, location.concat(name) as never, root as never);
+            yield new JSONPathNode(
+              (value as Record<string, never>)[name]!,
+              location.concat(name) as never,
+              root as never,
+            );
           }
         }
       }
@@ -115,10 +154,11 @@ function* stackWalk(start: unknown, at: Location, selectors: readonly unknown[] 
       }
     }
     if (Array.isArray(value)) {
-      for (let i = value.length - 1; i >= 0; i--) values.push(value[i]), parents.push(location), keys.push(i);
+      for (let i = value.length - 1; i >= 0; i--) (values.push(value[i]), parents.push(location), keys.push(i));
     } else if (container) {
       const members = keyListOf(value as object);
-      for (let i = members.length - 1; i >= 0; i--) values.push((value as Record<string, unknown>)[members[i]!]), parents.push(location), keys.push(members[i]!);
+      for (let i = members.length - 1; i >= 0; i--)
+        (values.push((value as Record<string, unknown>)[members[i]!]), parents.push(location), keys.push(members[i]!));
     }
   }
 }

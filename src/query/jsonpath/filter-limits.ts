@@ -5,15 +5,23 @@
  * nodes to the call's meter. A 4000-character `||` chain or 2000 `!` over a million items cost 22 s
  * before; now they are refused in a millisecond, and a filter within the limits pays for its size.
  */
-import { FilterExpression, FilterQuery, FunctionExtension, LogicalExpression, StringLiteral } from "../json-p3-classes.js";
+import {
+  FilterExpression,
+  FilterQuery,
+  FunctionExtension,
+  LogicalExpression,
+  StringLiteral,
+} from "../json-p3-classes.js";
 import { STATIC_LIMITS } from "../../defaults.js";
 import { ResultQueryError } from "../../errors.js";
 import { quoteArgument } from "../../util/quote-argument.js";
 import { charge } from "../cost.js";
 import { checkPattern } from "./iregexp.js";
 
-
-/** What a query inside a filter costs per evaluation, in expression nodes (measured: it steps into the item and makes a nodelist). */
+/**
+ * What a query inside a filter costs per evaluation, in expression nodes (measured: it steps into the item and makes a
+ * nodelist).
+ */
 const QUERY_NODES = 4;
 
 interface Evaluates {
@@ -42,23 +50,34 @@ export function meterFilter(selector: object, path: string, before: number): num
     if (node instanceof FunctionExtension) {
       const { name, args } = node as unknown as { name: string; args: object[] };
       const pattern = args[1];
-      if ((name === "match" || name === "search") && pattern instanceof StringLiteral) checkPattern((pattern as unknown as { value: string }).value, path);
+      if ((name === "match" || name === "search") && pattern instanceof StringLiteral)
+        checkPattern((pattern as unknown as { value: string }).value, path);
     }
     const operator = (node as { operator?: unknown }).operator;
     for (const key of ["left", "right", "expression"] as const) {
       const child = (node as Record<string, unknown>)[key];
       // A chain of one operator (`a || b || c`) is flat however long: only its nodes count, not its depth.
-      const flat = operator !== undefined && operator !== "!" && (child as { operator?: unknown } | undefined)?.operator === operator;
+      const flat =
+        operator !== undefined &&
+        operator !== "!" &&
+        (child as { operator?: unknown } | undefined)?.operator === operator;
       if (child instanceof FilterExpression) pending.push([child, flat ? depth : depth + 1]);
     }
     const args = (node as { args?: unknown[] }).args;
-    if (Array.isArray(args)) for (const arg of args) if (arg instanceof FilterExpression) pending.push([arg, depth + 1]);
+    if (Array.isArray(args))
+      for (const arg of args) if (arg instanceof FilterExpression) pending.push([arg, depth + 1]);
   }
   if (deepest > STATIC_LIMITS.filterNesting) {
-    throw refused(path, `nests its filter ${deepest} levels deep, over the ${STATIC_LIMITS.filterNesting} a filter may`);
+    throw refused(
+      path,
+      `nests its filter ${deepest} levels deep, over the ${STATIC_LIMITS.filterNesting} a filter may`,
+    );
   }
   if (before + nodes > STATIC_LIMITS.filterNodes) {
-    throw refused(path, `has filters of ${before + nodes} expression nodes, over the ${STATIC_LIMITS.filterNodes} a query may have`);
+    throw refused(
+      path,
+      `has filters of ${before + nodes} expression nodes, over the ${STATIC_LIMITS.filterNodes} a query may have`,
+    );
   }
   const evaluate = root.evaluate.bind(root);
   root.evaluate = (context) => {
@@ -69,5 +88,8 @@ export function meterFilter(selector: object, path: string, before: number): num
 }
 
 function refused(path: string, why: string): ResultQueryError {
-  return new ResultQueryError("INVALID_INPUT", `Path ${quoteArgument(path)} ${why} (S21.2, checked before any work): use a shorter, flatter filter, such as $.rows[?@.status == 'open' && @.priority > 2].`);
+  return new ResultQueryError(
+    "INVALID_INPUT",
+    `Path ${quoteArgument(path)} ${why} (S21.2, checked before any work): use a shorter, flatter filter, such as $.rows[?@.status == 'open' && @.priority > 2].`,
+  );
 }

@@ -49,7 +49,7 @@ function toRe2(pattern: string): string {
     } else if (ch === "[") {
       inClass = true;
       out += ch;
-      if (pattern[i + 1] === "^") (out += "^"), i++;
+      if (pattern[i + 1] === "^") ((out += "^"), i++);
     } else out += ch === "." ? "[^\\n\\r]" : ch;
   }
   return out;
@@ -79,7 +79,8 @@ export function estimatedInstructions(pattern: string): number {
       frame.last = 1;
     };
     if (ch === "\\") {
-      if ((pattern[i + 1] === "p" || pattern[i + 1] === "P") && pattern[i + 2] === "{") i = Math.max(i + 1, pattern.indexOf("}", i));
+      if ((pattern[i + 1] === "p" || pattern[i + 1] === "P") && pattern[i + 2] === "{")
+        i = Math.max(i + 1, pattern.indexOf("}", i));
       else i++;
       atom();
     } else if (ch === "[") {
@@ -110,7 +111,8 @@ export function estimatedInstructions(pattern: string): number {
 
 /** Bytes a kept program holds, about: measured 80 per instruction after a run, plus the pattern's text. */
 const BYTES_PER_INSTRUCTION = 100;
-const sizeOf = (pattern: string, compiled: Compiled) => 2 * pattern.length + 64 + (compiled ? compiled.instructions * BYTES_PER_INSTRUCTION : 0);
+const sizeOf = (pattern: string, compiled: Compiled) =>
+  2 * pattern.length + 64 + (compiled ? compiled.instructions * BYTES_PER_INSTRUCTION : 0);
 
 /** Compiled patterns, least recently used first, and the bytes they hold (S21.3). */
 const kept = new Map<string, Compiled>();
@@ -147,7 +149,8 @@ function regex(pattern: string): Compiled {
     }
   }
   const bytes = sizeOf(pattern, compiled);
-  if (compiled && compiled.instructions > STATIC_LIMITS.regexInstructions) return compiled; // refused by the caller, never kept
+  // refused by the caller, never kept
+  if (compiled && compiled.instructions > STATIC_LIMITS.regexInstructions) return compiled;
   if (bytes > PATTERN_CACHE_BYTES) return compiled;
   while (keptBytes + bytes > PATTERN_CACHE_BYTES && kept.size > 0) {
     const [oldest, value] = kept.entries().next().value!;
@@ -176,7 +179,10 @@ function refuseFlags(pattern: string, path: string): void {
   );
 }
 
-/** Refuses `pattern` when its compiled program is over the static limit (S21.2), or has flags (S25.1); `path` names the query. */
+/**
+ * Refuses `pattern` when its compiled program is over the static limit (S21.2), or has flags (S25.1); `path` names the
+ * query.
+ */
 export function checkPattern(pattern: string, path?: string): void {
   if (path !== undefined) refuseFlags(pattern, path);
   const compiled = regex(pattern);
@@ -198,7 +204,8 @@ export function regexFunction(whole: boolean) {
       checkPattern(pattern); // a pattern read from the answer (`match(@.a, @.p)`) meets the same limit
       const compiled = regex(pattern);
       if (!compiled?.re) return false; // not an I-Regexp (too large ones were refused just above)
-      const work = text.length * Math.max(1, compiled.instructions) + 200; // and about a microsecond a run, whatever its text
+      // and about a microsecond a run, whatever its text
+      const work = text.length * Math.max(1, compiled.instructions) + 200;
       charge("regex", work); // before the run: past the call's limit it never starts (S21.1)
       if (work * COST_WEIGHTS.regex > STATIC_LIMITS.regexRunUnits) {
         throw new ResultQueryError(

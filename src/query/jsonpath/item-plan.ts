@@ -9,7 +9,26 @@
  */
 import { JSONPathNode } from "json-p3";
 import { leadingNames } from "../json-p3-classes.js";
-import { ChildSegment, DescendantSegment, environment, FilterSelector, InfixExpression, Location, NameSelector, RelativeQuery, SliceSelector, StringLiteral, WildcardSelector, runFrom, selectFrom, tick, type CompiledJsonPath, type JsonPathNode, type CostMeter, type Segment } from "./jsonpath.js";
+import {
+  ChildSegment,
+  DescendantSegment,
+  environment,
+  FilterSelector,
+  InfixExpression,
+  Location,
+  NameSelector,
+  RelativeQuery,
+  SliceSelector,
+  StringLiteral,
+  WildcardSelector,
+  runFrom,
+  selectFrom,
+  tick,
+  type CompiledJsonPath,
+  type JsonPathNode,
+  type CostMeter,
+  type Segment,
+} from "./jsonpath.js";
 
 interface FilterExpression {
   evaluate(context: object): unknown;
@@ -26,7 +45,7 @@ export interface ItemPlan {
   readonly names: readonly string[];
   /** The items the query can select at all, for a list of `length` (a slice reads only its batches). */
   window(length: number): { from: number; to: number };
-    /**
+  /**
    * Texts an item must hold one of to be selected, as they stand in the item's JSON: a filter `@.a == "x"`
    * among its `&&` terms selects only items holding `"x"`, descendants by name only items holding a key
    * `"title":` (a key is written so, and nothing else is, by `JSON.stringify`). A batch holding none is
@@ -34,13 +53,23 @@ export interface ItemPlan {
    */
   readonly needles?: readonly string[];
   /** The nodes the query selects in `items`, the list's items from `first`, counted against `budget`. */
-  select(items: readonly unknown[], first: number, length: number, budget: CostMeter, path: string): Iterable<JsonPathNode>;
+  select(
+    items: readonly unknown[],
+    first: number,
+    length: number,
+    budget: CostMeter,
+    path: string,
+  ): Iterable<JsonPathNode>;
   /**
    * For descendants by name (`$..title`, `$.data..id.x`): the names, and the segments from the descendant
    * one on, to run from any node, so that lists met below `names` can be read where they stand
    * (`descendantNodes`).
    */
-  readonly descendants?: { readonly names: readonly string[]; readonly segments: readonly Segment[]; readonly rest: readonly Segment[] };
+  readonly descendants?: {
+    readonly names: readonly string[];
+    readonly segments: readonly Segment[];
+    readonly rest: readonly Segment[];
+  };
 }
 
 /** The item plan of `compiled`, when it has one. */
@@ -54,10 +83,12 @@ export function itemPlanOf(compiled: CompiledJsonPath): ItemPlan | undefined {
   const rest = segments.slice(at + 1);
   const selector = step.selectors[0] as unknown;
   const listLocation = () => names.reduce((location, name) => location.concat(name), new Location(undefined, ""));
-  const finish = (nodes: Iterable<JSONPathNode>, budget: CostMeter, path: string) => selectFrom(runFrom(rest, nodes), path, budget);
+  const finish = (nodes: Iterable<JSONPathNode>, budget: CostMeter, path: string) =>
+    selectFrom(runFrom(rest, nodes), path, budget);
 
   if (step instanceof DescendantSegment) {
-    if (!step.selectors.every((each) => each instanceof NameSelector)) return undefined; // names select nothing in the list itself
+    // names select nothing in the list itself
+    if (!step.selectors.every((each) => each instanceof NameSelector)) return undefined;
     return descendantsPlanAt(names, segments.slice(at), rest);
   }
   if (!(step instanceof ChildSegment) || step.selectors.length !== 1) return undefined;
@@ -65,7 +96,12 @@ export function itemPlanOf(compiled: CompiledJsonPath): ItemPlan | undefined {
     return {
       names,
       window: (length) => ({ from: 0, to: length }),
-      select: (items, first, _length, budget, path) => finish(nodesOf(items, first, listLocation(), () => true), budget, path),
+      select: (items, first, _length, budget, path) =>
+        finish(
+          nodesOf(items, first, listLocation(), () => true),
+          budget,
+          path,
+        ),
     };
   }
   if (selector instanceof SliceSelector) {
@@ -77,7 +113,11 @@ export function itemPlanOf(compiled: CompiledJsonPath): ItemPlan | undefined {
       window: bounds,
       select(items, first, length, budget, path) {
         const { from, to } = bounds(length); // the batches hold items on both sides of the window
-        return finish(nodesOf(items, first, listLocation(), (index) => index >= from && index < to && (index - from) % by === 0), budget, path);
+        return finish(
+          nodesOf(items, first, listLocation(), (index) => index >= from && index < to && (index - from) % by === 0),
+          budget,
+          path,
+        );
       },
     };
   }
@@ -88,8 +128,13 @@ export function itemPlanOf(compiled: CompiledJsonPath): ItemPlan | undefined {
       window: (length) => ({ from: 0, to: length }),
       needles: needlesOf(expression),
       select(items, first, _length, budget, path) {
-        const passes = (index: number, item: unknown) => Boolean(expression.evaluate({ environment, currentValue: item, rootValue: undefined, currentKey: index }));
-        return finish(nodesOf(items, first, listLocation(), (index, item) => passes(index, item)), budget, path);
+        const passes = (index: number, item: unknown) =>
+          Boolean(expression.evaluate({ environment, currentValue: item, rootValue: undefined, currentKey: index }));
+        return finish(
+          nodesOf(items, first, listLocation(), (index, item) => passes(index, item)),
+          budget,
+          path,
+        );
       },
     };
   }
@@ -100,17 +145,25 @@ export function itemPlanOf(compiled: CompiledJsonPath): ItemPlan | undefined {
  * The item plan of descendants by name (`segments`: the descendant segment on) over the list at `steps`:
  * built from the compiled segments themselves, never from query text written back (`descendantNodes`).
  */
-export function descendantsPlanAt(steps: readonly (string | number)[], segments: readonly Segment[], rest: readonly Segment[]): ItemPlan {
+export function descendantsPlanAt(
+  steps: readonly (string | number)[],
+  segments: readonly Segment[],
+  rest: readonly Segment[],
+): ItemPlan {
   const step = segments[0]!;
-  const listLocation = () => steps.reduce<Location>((location, key) => location.concat(key), new Location(undefined, ""));
+  const listLocation = () =>
+    steps.reduce<Location>((location, key) => location.concat(key), new Location(undefined, ""));
   return {
     names: steps.filter((key): key is string => typeof key === "string"),
     descendants: { names: step.selectors.map((each) => (each as unknown as { name: string }).name), segments, rest },
-    needles: step.selectors.map((each) => `${JSON.stringify((each as unknown as { name: string }).name)}:`), // a key as JSON writes it
+    // a key as JSON writes it
+    needles: step.selectors.map((each) => `${JSON.stringify((each as unknown as { name: string }).name)}:`),
     window: (length) => ({ from: 0, to: length }),
     select(items, first, _length, budget, path) {
       const list = listLocation();
-      const nodes = items.map((item, i) => new JSONPathNode(item as never, list.concat(first + i) as never, undefined as never));
+      const nodes = items.map(
+        (item, i) => new JSONPathNode(item as never, list.concat(first + i) as never, undefined as never),
+      );
       return selectFrom(runFrom(segments, nodes), path, budget);
     },
   };
@@ -127,7 +180,12 @@ export function admits(plan: ItemPlan, text: string): boolean {
  * steps) and with its engine errors made coded refusals; each node costs a step, as the segment's nodes
  * do over the whole list (`runFrom`).
  */
-function* nodesOf(items: readonly unknown[], first: number, list: Location, keep: (index: number, item: unknown) => boolean): Generator<JSONPathNode> {
+function* nodesOf(
+  items: readonly unknown[],
+  first: number,
+  list: Location,
+  keep: (index: number, item: unknown) => boolean,
+): Generator<JSONPathNode> {
   for (let i = 0; i < items.length; i++) {
     if (!keep(first + i, items[i])) continue;
     tick();

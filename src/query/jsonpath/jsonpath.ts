@@ -20,7 +20,14 @@ import { childSegment, PAUSE } from "./pause.js";
 import { Location } from "./steps.js";
 import { CostMeter, tick, useMeter, watching } from "../cost.js";
 import { meterFilter } from "./filter-limits.js";
-import { ChildSegment, DescendantSegment, FilterSelector, NameSelector, RootQuery, type Segment } from "../json-p3-classes.js";
+import {
+  ChildSegment,
+  DescendantSegment,
+  FilterSelector,
+  NameSelector,
+  RootQuery,
+  type Segment,
+} from "../json-p3-classes.js";
 import { planWatch, type WatchPlan } from "../refusals/watch-plan.js";
 import type { MemberWatch } from "../refusals/member-watch.js";
 
@@ -68,8 +75,18 @@ function* members(object: object, keys: readonly string[]): Generator<[string, u
   for (let i = 0; i < keys.length; i++) yield [keys[i]!, (object as Record<string, unknown>)[keys[i]!]];
 }
 
-
-export { ChildSegment, DescendantSegment, FilterSelector, InfixExpression, NameSelector, RelativeQuery, SliceSelector, StringLiteral, WildcardSelector, type Segment } from "../json-p3-classes.js";
+export {
+  ChildSegment,
+  DescendantSegment,
+  FilterSelector,
+  InfixExpression,
+  NameSelector,
+  RelativeQuery,
+  SliceSelector,
+  StringLiteral,
+  WildcardSelector,
+  type Segment,
+} from "../json-p3-classes.js";
 
 /**
  * Nodes of `segments` applied to `value`, starting from a parent-linked root location. Every node a
@@ -77,12 +94,18 @@ export { ChildSegment, DescendantSegment, FilterSelector, InfixExpression, NameS
  * item, and without this its work would grow with the square of the answer (S14.3, S16.1).
  */
 function run(segments: readonly Segment[], value: unknown): Iterable<JSONPathNode> {
-  return runFrom(segments, [new JSONPathNode(value as never, new Location(undefined, "", value) as never, value as never)]);
+  return runFrom(segments, [
+    new JSONPathNode(value as never, new Location(undefined, "", value) as never, value as never),
+  ]);
 }
 
 /** `segments` applied to `nodes` in turn, each node they yield counted. */
 export function runFrom(segments: readonly Segment[], nodes: Iterable<JSONPathNode>): Iterable<JSONPathNode> {
-  for (const segment of segments) nodes = segment instanceof DescendantSegment ? segment.lazyResolve(nodes as never) : counted(segment.lazyResolve(nodes as never)); // descend counts its own
+  for (const segment of segments)
+    nodes =
+      segment instanceof DescendantSegment
+        ? segment.lazyResolve(nodes as never)
+        : counted(segment.lazyResolve(nodes as never)); // descend counts its own
   return nodes;
 }
 
@@ -153,17 +176,23 @@ function useStackWalk(query: JSONPathQuery, path: string, watch: WatchPlan): { u
     if (item instanceof DescendantSegment) {
       const segment = item as unknown as Segment;
       const selectors = segment.selectors;
-      const names = selectors.every((selector) => selector instanceof NameSelector) ? selectors.map((selector) => (selector as unknown as { name: string }).name) : undefined;
+      const names = selectors.every((selector) => selector instanceof NameSelector)
+        ? selectors.map((selector) => (selector as unknown as { name: string }).name)
+        : undefined;
       const watched = watch.descendants.get(segment);
       const pausable = top.has(segment);
-      segment.lazyResolve = ((nodes: Iterable<JSONPathNode>) => descend(selectors, names, nodes, watched, pausable)) as never;
+      segment.lazyResolve = ((nodes: Iterable<JSONPathNode>) =>
+        descend(selectors, names, nodes, watched, pausable)) as never;
       segment.resolve = (nodes) => Array.from(descend(selectors, names, nodes as never, watched)) as never;
     } else if (item instanceof ChildSegment && top.has(item)) {
       const selectors = (item as unknown as Segment).selectors;
-      (item as unknown as Segment).lazyResolve = ((nodes: Iterable<JSONPathNode>) => childSegment(selectors, nodes)) as never;
+      (item as unknown as Segment).lazyResolve = ((nodes: Iterable<JSONPathNode>) =>
+        childSegment(selectors, nodes)) as never;
     } else if (item !== query && item instanceof JSONPathQuery) {
       const inner = item;
-      const select = inner.singularQuery() ? singularRun(inner, watch.relative.get(inner)) : (value: unknown) => Array.from(run(inner.segments, value));
+      const select = inner.singularQuery()
+        ? singularRun(inner, watch.relative.get(inner))
+        : (value: unknown) => Array.from(run(inner.segments, value));
       inner.lazyQuery = (value) => select(value)[Symbol.iterator]();
       inner.query = (value) => new JSONPathNodeList(select(value));
     }
@@ -187,14 +216,17 @@ function hoist(expression: { evaluate(context: { rootValue: unknown }): unknown 
   const location = new Location(undefined, "");
   function* run(root: object): Generator<JSONPathNode> {
     const nodes: JSONPathNode[] = [];
-    for (const node of runFrom(inner.segments, [new JSONPathNode(root as never, new Location(undefined, "", root) as never, root as never)])) {
+    for (const node of runFrom(inner.segments, [
+      new JSONPathNode(root as never, new Location(undefined, "", root) as never, root as never),
+    ])) {
       if (node === PAUSE) yield node;
       else nodes.push(new JSONPathNode(node.value, location as never, root as never));
     }
     lists.set(root, new JSONPathNodeList(nodes));
   }
   expression.evaluate = ({ rootValue }) => {
-    if (rootValue === null || typeof rootValue !== "object") return new JSONPathNodeList([]); // nothing is under a scalar
+    // nothing is under a scalar
+    if (rootValue === null || typeof rootValue !== "object") return new JSONPathNodeList([]);
     if (!lists.has(rootValue)) for (const _ of run(rootValue)); // outside `selectNodes`: in one piece, PAUSE dropped
     return lists.get(rootValue);
   };
@@ -240,7 +272,8 @@ export function compileJsonPath(path: string): CompiledJsonPath {
         `Path ${quoteArgument(path)} is not a valid query: a filter compares with ==, not ${equals.written}. Write ${quoteArgument(equals.fixed)}.`,
       );
     }
-    const detail = error instanceof JSONPathError ? cutForMessage(inWords(error.message.split("\n")[0]!)) : "not a JSONPath query";
+    const detail =
+      error instanceof JSONPathError ? cutForMessage(inWords(error.message.split("\n")[0]!)) : "not a JSONPath query";
     throw new ResultQueryError(
       "RESULT_PATH_NOT_FOUND",
       `Path ${quoteArgument(path)} is not a valid query (${detail}). Use a path such as $.rows[2].title, $.rows[*].id, $.rows[?@.status == 'open'], rows.2.title or /rows/2/title; "$" is the whole answer.`,
@@ -292,15 +325,26 @@ export type Paused = typeof PAUSED;
  * the page it returns. Between two nodes it may hand out PAUSED: a caller that can, lets other calls in
  * there (`letOthersIn`); one that cannot, goes on. One meter counts the whole evaluation.
  */
-export function selectNodes(compiled: CompiledJsonPath, answer: unknown, path: string, meter = new CostMeter(), watch?: MemberWatch): Generator<JsonPathNode | Paused> {
-  meter.watch = watch; // this evaluation's own watch, or none: never one left by an earlier evaluation on the same meter
+export function selectNodes(
+  compiled: CompiledJsonPath,
+  answer: unknown,
+  path: string,
+  meter = new CostMeter(),
+  watch?: MemberWatch,
+): Generator<JsonPathNode | Paused> {
+  // this evaluation's own watch, or none: never one left by an earlier evaluation on the same meter
+  meter.watch = watch;
   const nodes = run(compiled.query.segments, answer);
   const hoisted = compiled.hoisted.length > 0 && answer !== null && typeof answer === "object";
   return selectFrom(hoisted ? afterHoisted(compiled.hoisted, answer, nodes) : nodes, path, meter, true);
 }
 
 /** The hoisted queries' runs over `root` (their PAUSE handed on), then `nodes`. */
-function* afterHoisted(hoisted: readonly Hoisted[], root: object, nodes: Iterable<JSONPathNode>): Generator<JSONPathNode> {
+function* afterHoisted(
+  hoisted: readonly Hoisted[],
+  root: object,
+  nodes: Iterable<JSONPathNode>,
+): Generator<JSONPathNode> {
   for (const inner of hoisted) yield* inner.run(root);
   yield* nodes;
 }
@@ -311,8 +355,18 @@ function* afterHoisted(hoisted: readonly Hoisted[], root: object, nodes: Iterabl
  * A PAUSE from the segments is handed out as PAUSED when `pausable`, else passed over.
  */
 export function selectFrom(nodes: Iterable<JSONPathNode>, path: string, within: CostMeter): Generator<JsonPathNode>;
-export function selectFrom(nodes: Iterable<JSONPathNode>, path: string, within: CostMeter, pausable: true): Generator<JsonPathNode | Paused>;
-export function* selectFrom(nodes: Iterable<JSONPathNode>, path: string, within: CostMeter, pausable = false): Generator<JsonPathNode | Paused> {
+export function selectFrom(
+  nodes: Iterable<JSONPathNode>,
+  path: string,
+  within: CostMeter,
+  pausable: true,
+): Generator<JsonPathNode | Paused>;
+export function* selectFrom(
+  nodes: Iterable<JSONPathNode>,
+  path: string,
+  within: CostMeter,
+  pausable = false,
+): Generator<JsonPathNode | Paused> {
   useMeter(within);
   const iterator = nodes[Symbol.iterator]();
   for (;;) {
@@ -323,7 +377,11 @@ export function* selectFrom(nodes: Iterable<JSONPathNode>, path: string, within:
     } catch (error) {
       // Comparisons of deeply nested values recurse inside json-p3: a coded refusal, never a crash.
       if (error instanceof RangeError) throw tooDeep(path, "meets values nested too deeply to compare");
-      if (error instanceof JSONPathError) throw new ResultQueryError("INVALID_INPUT", `Path ${quoteArgument(path)} cannot run here: ${cutForMessage(error.message)}`);
+      if (error instanceof JSONPathError)
+        throw new ResultQueryError(
+          "INVALID_INPUT",
+          `Path ${quoteArgument(path)} cannot run here: ${cutForMessage(error.message)}`,
+        );
       throw error;
     }
     if (next.done) return;

@@ -53,7 +53,8 @@ export function* childSegment(selectors: readonly unknown[], nodes: Iterable<JSO
  */
 export function selected(selector: unknown, node: JSONPathNode): Iterable<JSONPathNode> {
   if (selector instanceof FilterSelector) return filtered(selector as unknown as Filter, node);
-  if ((selector instanceof WildcardSelector || selector instanceof SliceSelector) && !(node.value instanceof String)) return pausing((selector as Selector).lazyResolve(node));
+  if ((selector instanceof WildcardSelector || selector instanceof SliceSelector) && !(node.value instanceof String))
+    return pausing((selector as Selector).lazyResolve(node));
   return (selector as Selector).resolve(node);
 }
 
@@ -63,8 +64,11 @@ export function selected(selector: unknown, node: JSONPathNode): Iterable<JSONPa
  * `@..*` inside a filter built the million nodes of a wide object before the first was charged). No PAUSE.
  */
 export function oneByOne(selector: unknown, node: JSONPathNode): Iterable<JSONPathNode> {
-  const lazy = selector instanceof FilterSelector || selector instanceof WildcardSelector || selector instanceof SliceSelector;
-  return lazy && !(node.value instanceof String) ? (selector as Selector).lazyResolve(node) : (selector as Selector).resolve(node);
+  const lazy =
+    selector instanceof FilterSelector || selector instanceof WildcardSelector || selector instanceof SliceSelector;
+  return lazy && !(node.value instanceof String)
+    ? (selector as Selector).lazyResolve(node)
+    : (selector as Selector).resolve(node);
 }
 
 function* pausing(nodes: Iterable<JSONPathNode>): Generator<JSONPathNode> {
@@ -83,12 +87,14 @@ function* filtered({ environment, expression }: Filter, node: JSONPathNode): Gen
     for (let i = 0; i < value.length; i++) {
       if (look()) yield PAUSE;
       const item: unknown = value[i];
-      if (expression.evaluate({ environment, currentValue: item, rootValue: root, currentKey: i })) yield new JSONPathNode(item as never, node.location.concat(i), root);
+      if (expression.evaluate({ environment, currentValue: item, rootValue: root, currentKey: i }))
+        yield new JSONPathNode(item as never, node.location.concat(i), root);
     }
     return;
   }
   for (const [key, item] of environment.entries(value)) {
     if (look()) yield PAUSE;
-    if (expression.evaluate({ environment, currentValue: item, rootValue: root, currentKey: key })) yield new JSONPathNode(item as never, node.location.concat(key), root);
+    if (expression.evaluate({ environment, currentValue: item, rootValue: root, currentKey: key }))
+      yield new JSONPathNode(item as never, node.location.concat(key), root);
   }
 }

@@ -13,7 +13,13 @@ export class Location {
   ) {}
   concat(step: string | number): Location {
     const container = this.value;
-    return new Location(this, step, container !== null && typeof container === "object" ? (container as Record<string | number, unknown>)[step] : undefined);
+    return new Location(
+      this,
+      step,
+      container !== null && typeof container === "object"
+        ? (container as Record<string | number, unknown>)[step]
+        : undefined,
+    );
   }
   /** The values of the containers above this place, nearest first. */
   *ancestors(): Generator<unknown> {
@@ -26,4 +32,3 @@ export class Location {
     return out.reverse();
   }
 }
-

@@ -11,7 +11,15 @@
 import { JSONPathNode } from "json-p3";
 import type { BatchReading, StreamedAnswer } from "../../records/read/batch-source.js";
 import { hasOwn, keyListOf } from "../../util/json.js";
-import { Location, runFrom, selectFrom, tick, useMeter, type JsonPathNode, type CostMeter } from "../jsonpath/jsonpath.js";
+import {
+  Location,
+  runFrom,
+  selectFrom,
+  tick,
+  useMeter,
+  type JsonPathNode,
+  type CostMeter,
+} from "../jsonpath/jsonpath.js";
 import { descendantsPlanAt, type ItemPlan } from "../jsonpath/item-plan.js";
 import { listNodes } from "./list-nodes.js";
 import type { NodeSink } from "./node-sink.js";
@@ -20,16 +28,25 @@ import type { BatchWorkers } from "../workers/pool.js";
 type Entry = { value: unknown; location: Location } | { list: number; location: Location };
 
 /** The nodes of `items` (descendants by name) in `answer`'s outside parts and lists, into `pager`, in order. */
-export async function descendantNodes(answer: StreamedAnswer, items: ItemPlan, query: string, pager: NodeSink, budget: CostMeter, workers?: BatchWorkers): Promise<BatchReading> {
+export async function descendantNodes(
+  answer: StreamedAnswer,
+  items: ItemPlan,
+  query: string,
+  pager: NodeSink,
+  budget: CostMeter,
+  workers?: BatchWorkers,
+): Promise<BatchReading> {
   const { names, segments, rest } = items.descendants ?? unreachable();
   const emit = (nodes: Iterable<JSONPathNode>) => {
-    for (const node of selectFrom(runFrom(rest, nodes), query, budget) as Iterable<JsonPathNode>) if (!pager.add(node)) return false;
+    for (const node of selectFrom(runFrom(rest, nodes), query, budget) as Iterable<JsonPathNode>)
+      if (!pager.add(node)) return false;
     return true;
   };
   let start: unknown = answer.root;
   let location = new Location(undefined, "");
   for (const name of items.names) {
-    if (start === null || typeof start !== "object" || Array.isArray(start) || !hasOwn(start, name)) return "read"; // nothing there
+    // nothing there
+    if (start === null || typeof start !== "object" || Array.isArray(start) || !hasOwn(start, name)) return "read";
     start = (start as Record<string, unknown>)[name];
     location = location.concat(name);
     useMeter(budget);
@@ -45,7 +62,15 @@ export async function descendantNodes(answer: StreamedAnswer, items: ItemPlan, q
       // Each item of the list, then its descendants, in order: the item plan of `<list>..names<rest>`.
       const steps = entry.location.steps();
       const plan = descendantsPlanAt(steps, segments, rest);
-      const ended = await listNodes(answer, entry.list, plan, { list: query, asked: query, at: steps }, pager, budget, workers);
+      const ended = await listNodes(
+        answer,
+        entry.list,
+        plan,
+        { list: query, asked: query, at: steps },
+        pager,
+        budget,
+        workers,
+      );
       if (ended !== "read") return ended === "stopped" ? "read" : ended;
       continue;
     }
@@ -58,13 +83,24 @@ export async function descendantNodes(answer: StreamedAnswer, items: ItemPlan, q
     for (let n = 0; n < names.length; n++) {
       const name = names[n]!;
       if (watched) budget.watch!.saw(watched[n]!, value, hasOwn(value, name));
-      if (hasOwn(value, name) && (tick(), true) && !emit([new JSONPathNode((value as Record<string, never>)[name]!, here.concat(name) as never, undefined as never)])) return "read";
+      if (
+        hasOwn(value, name) &&
+        (tick(), true) &&
+        !emit([
+          new JSONPathNode((value as Record<string, never>)[name]!, here.concat(name) as never, undefined as never),
+        ])
+      )
+        return "read";
     }
     const keys = keyListOf(value);
     for (let i = keys.length - 1; i >= 0; i--) {
       const part = answer.partAt(value, keys[i]!);
       const at = here.concat(keys[i]!);
-      stack.push(part && "list" in part ? { list: part.list, location: at } : { value: (value as Record<string, unknown>)[keys[i]!], location: at });
+      stack.push(
+        part && "list" in part
+          ? { list: part.list, location: at }
+          : { value: (value as Record<string, unknown>)[keys[i]!], location: at },
+      );
     }
   }
   return "read";

@@ -12,7 +12,10 @@ import type { JsonPathNode } from "../jsonpath/jsonpath.js";
 import type { BatchWorkers } from "../workers/pool.js";
 import type { NodeSink } from "./node-sink.js";
 
-/** How a list's reading ended: read, or the page refused as too large ("stopped": nothing more to read), or a piece not read. */
+/**
+ * How a list's reading ended: read, or the page refused as too large ("stopped": nothing more to read), or a piece not
+ * read.
+ */
 export type ListReading = BatchReading | "stopped";
 
 export async function listNodes(
@@ -41,7 +44,8 @@ export async function listNodes(
     visit: (first, batch, number) => {
       if (counts) takeCounts(counts, counted, number, pager, budget);
       counted = number + 1;
-      for (const node of items.select(batch, first, length, budget, query.asked)) if (!pager.add(node)) return !(stopped = true);
+      for (const node of items.select(batch, first, length, budget, query.asked))
+        if (!pager.add(node)) return !(stopped = true);
     },
   });
   if (reading !== "read") return reading;

@@ -34,7 +34,8 @@ export async function answerOverBatches(
   meter = new CostMeter(),
 ): Promise<QueryResult | Exclude<BatchReading, "read">> {
   if (args.search !== undefined) return searchOverBatches(answer, plan, args.search, args, config, meter);
-  if (plan.kind !== "nodelist" || !plan.items) throw new Error("unreachable: a stream is selected only for an item plan");
+  if (plan.kind !== "nodelist" || !plan.items)
+    throw new Error("unreachable: a stream is selected only for an item plan");
   const { items } = plan;
   if (args.aggregate) return aggregateOverBatches(answer, plan, args, config.thresholdBytes, workers, meter);
   let reading: BatchReading = "read";
@@ -64,7 +65,14 @@ export async function answerOverBatches(
  * `Aggregation`; a list counted on the batch workers comes back as their states, and no batch is read
  * again here (an aggregate has no page of nodes).
  */
-async function aggregateOverBatches(answer: StreamedAnswer, plan: NodelistPlan, args: QueryArguments, thresholdBytes: number, workers: BatchWorkers | undefined, meter: CostMeter): Promise<QueryResult | Exclude<BatchReading, "read">> {
+async function aggregateOverBatches(
+  answer: StreamedAnswer,
+  plan: NodelistPlan,
+  args: QueryArguments,
+  thresholdBytes: number,
+  workers: BatchWorkers | undefined,
+  meter: CostMeter,
+): Promise<QueryResult | Exclude<BatchReading, "read">> {
   const items = plan.items!;
   const aggregation = new Aggregation(args.aggregate!, plan.path, plan.compiled.watch, meter);
   meter.watch = aggregation.watch; // what each batch visits is told to the one watch (S18.2)
@@ -72,7 +80,15 @@ async function aggregateOverBatches(answer: StreamedAnswer, plan: NodelistPlan, 
   try {
     ended =
       answer.list !== undefined
-        ? await listNodes(answer, answer.list, items, { list: plan.path, asked: plan.path }, aggregation, meter, workers)
+        ? await listNodes(
+            answer,
+            answer.list,
+            items,
+            { list: plan.path, asked: plan.path },
+            aggregation,
+            meter,
+            workers,
+          )
         : await descendantNodes(answer, items, plan.path, aggregation, meter, workers);
   } catch (error) {
     throw tooDeepToAggregate(plan.path, error);
@@ -87,7 +103,14 @@ async function aggregateOverBatches(answer: StreamedAnswer, plan: NodelistPlan, 
  * A search under a singular path: at a list or a wide object (its batches), or above them (the parts
  * outside them, each list and wide object where it stands).
  */
-async function searchOverBatches(answer: StreamedAnswer, plan: QueryPlan, needle: string, args: QueryArguments, config: SearchConfig, meter: CostMeter): Promise<QueryResult | Exclude<BatchReading, "read">> {
+async function searchOverBatches(
+  answer: StreamedAnswer,
+  plan: QueryPlan,
+  needle: string,
+  args: QueryArguments,
+  config: SearchConfig,
+  meter: CostMeter,
+): Promise<QueryResult | Exclude<BatchReading, "read">> {
   if (plan.kind !== "singular") throw new Error("unreachable: a search streams under a singular path only");
   const window = searchWindow(args, config);
   const search = new Search(needle, { ...window, meter });
@@ -101,11 +124,22 @@ async function searchOverBatches(answer: StreamedAnswer, plan: QueryPlan, needle
   const walkPart = (part: BatchedPart, steps: readonly (string | number)[]) =>
     "list" in part
       ? answer.forEachBatch(part.list, { admit, visit: (first, items) => search.walkItems(items, first, steps) })
-      : answer.forEachMemberBatch(part.object, { admit, visit: (members) => search.walkAll({ value: members, steps }) }); // a batch walks as the object would
+      : answer.forEachMemberBatch(part.object, {
+          admit,
+          visit: (members) => search.walkAll({ value: members, steps }),
+        }); // a batch walks as the object would
   let start: StartNode;
-  const one: BatchedPart | undefined = answer.list !== undefined ? { list: answer.list } : answer.object !== undefined ? { object: answer.object } : undefined;
+  const one: BatchedPart | undefined =
+    answer.list !== undefined
+      ? { list: answer.list }
+      : answer.object !== undefined
+        ? { object: answer.object }
+        : undefined;
   if (one) {
-    start = { value: undefined, steps: "list" in one ? answer.lists[one.list]!.path : answer.objects[one.object]!.path };
+    start = {
+      value: undefined,
+      steps: "list" in one ? answer.lists[one.list]!.path : answer.objects[one.object]!.path,
+    };
     const reading = await walkPart(one, start.steps);
     if (reading !== "read") return reading;
   } else {
@@ -114,7 +148,8 @@ async function searchOverBatches(answer: StreamedAnswer, plan: QueryPlan, needle
     // The path is above the parts (`selectorFor`), never at one: each is met where it stands.
     const walk = search.start(start, (container, key) => answer.partAt(container, key));
     for (let next = walk && search.run(walk, true); next; next = search.run(walk!, true)) {
-      if (next === "paused") { // held the thread long enough (S21.4): other calls first
+      if (next === "paused") {
+        // held the thread long enough (S21.4): other calls first
         await meter.letOthersIn();
         continue;
       }
@@ -123,7 +158,10 @@ async function searchOverBatches(answer: StreamedAnswer, plan: QueryPlan, needle
     }
   }
   const searched = () => {
-    if (one) return "list" in one ? plural(answer.lists[one.list]!.length, "a list of", "item") : plural(answer.objects[one.object]!.length, "an object of", "key");
+    if (one)
+      return "list" in one
+        ? plural(answer.lists[one.list]!.length, "a list of", "item")
+        : plural(answer.objects[one.object]!.length, "an object of", "key");
     return describeSearched(start.value); // as a read of the whole describes it: the keys of the object at the path
   };
   return searchResult(search.hits, search.total, formatPath(start.steps), window.offset, config, { needle, searched });

@@ -46,26 +46,47 @@ export async function countInWorkers(
   const { batches, bytes } = answer.sizeOf(list);
   if (!workers || bytes < workers.minBytes || !workers.available()) return undefined;
   const { length } = answer.lists[list]!;
-  const counts: BatchCounts = { nodes: new Int32Array(batches), steps: new Float64Array(batches), by: {}, watches: [], states: [] };
+  const counts: BatchCounts = {
+    nodes: new Int32Array(batches),
+    steps: new Float64Array(batches),
+    by: {},
+    watches: [],
+    states: [],
+  };
   const jobs: Promise<void>[] = [];
   let failed = false;
-  let over = false; // a job spent its share, or overran its deadline: the call is refused, never run again here (S21.1, S21.4)
+  // a job spent its share, or overran its deadline: the call is refused, never run again here (S21.1, S21.4)
+  let over = false;
   const reading = await answer.forEachPiece(list, plan.window(length), async (piece) => {
-    if (failed || over) return false; // a worker failed: the calling thread reads the list instead, so stop fetching for them
+    // a worker failed: the calling thread reads the list instead, so stop fetching for them
+    if (failed || over) return false;
     await workers.ready(meter);
-    // Each job may spend BATCH_JOB_UNITS (one short turn, S21.4); what it spent is charged here as its counts are taken.
-    const job = { query: query.list, at: query.at, length, bytes: piece.bytes, ranges: piece.ranges, ascii: piece.ascii, head: piece.head, ...(aggregate && { aggregate }) };
+    // Each job may spend BATCH_JOB_UNITS (one short turn, S21.4); what it spent is charged here as its counts are
+    // taken.
+    const job = {
+      query: query.list,
+      at: query.at,
+      length,
+      bytes: piece.bytes,
+      ranges: piece.ranges,
+      ascii: piece.ascii,
+      head: piece.head,
+      ...(aggregate && { aggregate }),
+    };
     const wanted = piece.ascii.length;
     jobs.push(
       workers.count(job, meter).then(
         (reply) => {
           const { nodes, steps, watch } = reply;
-          for (const [kind, units] of Object.entries(reply.by ?? {})) counts.by[kind as CostKind] = (counts.by[kind as CostKind] ?? 0) + units;
+          for (const [kind, units] of Object.entries(reply.by ?? {}))
+            counts.by[kind as CostKind] = (counts.by[kind as CostKind] ?? 0) + units;
           if (watch) counts.watches.push(watch);
           if (reply.over) over = true;
-          else if (nodes?.length !== wanted || steps?.length !== wanted || (aggregate && !reply.aggregate)) failed = true; // not the reply asked for
+          else if (nodes?.length !== wanted || steps?.length !== wanted || (aggregate && !reply.aggregate))
+            failed = true; // not the reply asked for
           else {
-            for (let i = 0; i < wanted; i++) [counts.nodes[piece.batch + i], counts.steps[piece.batch + i]] = [nodes[i]!, steps[i]!];
+            for (let i = 0; i < wanted; i++)
+              [counts.nodes[piece.batch + i], counts.steps[piece.batch + i]] = [nodes[i]!, steps[i]!];
             counts.states[piece.batch] = reply.aggregate;
           }
         },
@@ -75,7 +96,8 @@ export async function countInWorkers(
   });
   await Promise.all(jobs);
   if (over) {
-    for (const [kind, units] of Object.entries(counts.by)) meter.record(kind as CostKind, units); // so the refusal names what cost most there
+    // so the refusal names what cost most there
+    for (const [kind, units] of Object.entries(counts.by)) meter.record(kind as CostKind, units);
     throw meter.refusal();
   }
   if (reading !== "read") return reading;
@@ -94,7 +116,10 @@ export function batchesToRead(counts: BatchCounts, pager: NodeSink): Set<number>
   return read;
 }
 
-/** Takes the counts of batches up to (not including) `upTo` that were not read, in order: their nodes for `total`, the units they cost against the call's meter. */
+/**
+ * Takes the counts of batches up to (not including) `upTo` that were not read, in order: their nodes for `total`, the
+ * units they cost against the call's meter.
+ */
 export function takeCounts(counts: BatchCounts, from: number, upTo: number, pager: NodeSink, meter: CostMeter): void {
   const kinds = Object.entries(counts.by) as [CostKind, number][];
   const most = kinds.reduce<[CostKind, number]>((best, each) => (each[1] > best[1] ? each : best), ["nodes", -1])[0];

@@ -19,8 +19,7 @@ export interface EvaluatedNode {
 }
 
 export type Evaluation =
-  | { singular: true; value: unknown; steps: (string | number)[] }
-  | { singular: false; nodes: EvaluatedNode[] };
+  { singular: true; value: unknown; steps: (string | number)[] } | { singular: false; nodes: EvaluatedNode[] };
 
 /**
  * What `plan` selects in `answer`: the one value of a singular query (RESULT_PATH_NOT_FOUND when it
@@ -31,7 +30,8 @@ export function evaluate(answer: unknown, plan: QueryPlan, meter?: CostMeter): E
   if (plan.kind === "refused") throw plan.error;
   if (plan.kind === "singular") return { singular: true, ...resolveSegments(answer, plan.segments, plan.path) };
   const nodes: EvaluatedNode[] = [];
-  for (const node of selectNodes(plan.compiled, answer, plan.path, meter)) if (node !== PAUSED) nodes.push(evaluated(node));
+  for (const node of selectNodes(plan.compiled, answer, plan.path, meter))
+    if (node !== PAUSED) nodes.push(evaluated(node));
   return { singular: false, nodes };
 }
 
@@ -77,4 +77,5 @@ export async function planValueSliced(answer: unknown, plan: QueryPlan, meter: C
   return valueOf(await evaluateSliced(answer, plan, meter));
 }
 
-const valueOf = (evaluation: Evaluation): unknown => (evaluation.singular ? evaluation.value : evaluation.nodes.map((node) => node.value));
+const valueOf = (evaluation: Evaluation): unknown =>
+  evaluation.singular ? evaluation.value : evaluation.nodes.map((node) => node.value);

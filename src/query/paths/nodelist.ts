@@ -18,10 +18,27 @@ import { sliceWindow, type QueryArguments } from "./plan.js";
 
 /** A nodelist page (S14.2), or how many nodes fit when the page would pass the size limit (S7.6). */
 export type NodelistPage =
-  | { fits: true; result: { path: string; value: unknown[]; paths: string[]; total: number; offset: number; nextOffset?: number; note?: string } }
+  | {
+      fits: true;
+      result: {
+        path: string;
+        value: unknown[];
+        paths: string[];
+        total: number;
+        offset: number;
+        nextOffset?: number;
+        note?: string;
+      };
+    }
   | { fits: false; fit: number; bytes: number; offset: number };
 
-export function nodelistPage(nodes: (watch: MemberWatch | undefined) => Iterable<JsonPathNode | Paused>, query: string, args: QueryArguments, thresholdBytes: number, watch?: WatchPlan): NodelistPage {
+export function nodelistPage(
+  nodes: (watch: MemberWatch | undefined) => Iterable<JsonPathNode | Paused>,
+  query: string,
+  args: QueryArguments,
+  thresholdBytes: number,
+  watch?: WatchPlan,
+): NodelistPage {
   const pager = new NodelistPager(query, args, thresholdBytes, watch);
   for (const node of nodes(pager.watch)) if (node !== PAUSED && !pager.add(node)) break;
   return pager.page();
@@ -33,7 +50,14 @@ export function nodelistPage(nodes: (watch: MemberWatch | undefined) => Iterable
  * walk), once `meter` says the thread was held long enough, other calls are let in (the evaluation
  * resumes with its own meter).
  */
-export async function nodelistPageSliced(nodes: (watch: MemberWatch | undefined) => Iterable<JsonPathNode | Paused>, query: string, args: QueryArguments, thresholdBytes: number, meter: CostMeter, watch?: WatchPlan): Promise<NodelistPage> {
+export async function nodelistPageSliced(
+  nodes: (watch: MemberWatch | undefined) => Iterable<JsonPathNode | Paused>,
+  query: string,
+  args: QueryArguments,
+  thresholdBytes: number,
+  meter: CostMeter,
+  watch?: WatchPlan,
+): Promise<NodelistPage> {
   const pager = new NodelistPager(query, args, thresholdBytes, watch);
   if (meter.shouldYield()) await meter.letOthersIn(); // after the read, before the evaluation: two holds, not one
   for (const node of nodes(pager.watch)) {
@@ -75,7 +99,9 @@ export class NodelistPager {
     const { offset, limit, pick, value } = this;
     if (this.total >= offset && this.total - offset < limit) {
       const kept = pick ? pick(node.value) : node.value;
-      this.bytes += jsonSizeUpTo(kept, Math.max(this.thresholdBytes - this.bytes, EXACT_SIZE_FACTOR * this.thresholdBytes)) + (value.length > 0 ? 1 : 0); // never a huge node measured whole (S26.1)
+      this.bytes +=
+        jsonSizeUpTo(kept, Math.max(this.thresholdBytes - this.bytes, EXACT_SIZE_FACTOR * this.thresholdBytes)) +
+        (value.length > 0 ? 1 : 0); // never a huge node measured whole (S26.1)
       // Stop at the first node past the limit (S16.1): a union naming one large node 2000 times costs one.
       if (this.bytes > this.thresholdBytes) return !(this.refused = true);
       if (pick) this.read.push(node.value);
@@ -108,10 +134,22 @@ export class NodelistPager {
     const { offset, value, total, path } = this;
     if (this.pick) checkFieldsFound(this.read, value, this.args.fields!, { path, offset });
     if (this.refused) return { fits: false, fit: value.length, bytes: this.bytes, offset };
-    const result: Extract<NodelistPage, { fits: true }>["result"] = { path, value, paths: this.paths, total, offset: Math.min(offset, total) };
+    const result: Extract<NodelistPage, { fits: true }>["result"] = {
+      path,
+      value,
+      paths: this.paths,
+      total,
+      offset: Math.min(offset, total),
+    };
     if (offset + value.length < total) result.nextOffset = offset + value.length;
-    // S25.3: a first page of a longer nodelist says how to count without reading (the model read 20 rows for one number).
-    const note = total === 0 ? this.watch?.note() : result.nextOffset !== undefined && offset === 0 && this.args.limit === undefined ? countNote(total) : undefined;
+    // S25.3: a first page of a longer nodelist says how to count without reading (the model read 20 rows for one
+    // number).
+    const note =
+      total === 0
+        ? this.watch?.note()
+        : result.nextOffset !== undefined && offset === 0 && this.args.limit === undefined
+          ? countNote(total)
+          : undefined;
     if (note) result.note = note;
     return { fits: true, result };
   }

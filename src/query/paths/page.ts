@@ -32,7 +32,9 @@ export function fieldPicker(fields: readonly string[] | undefined): ((item: unkn
       for (const field of wanted) if (hasOwn(item, field) && item[field] !== undefined) setOwn(out, field, item[field]);
       return out;
     }
-    const kept = keys.filter((key) => order.has(key) && item[key] !== undefined).sort((a, b) => order.get(a)! - order.get(b)!);
+    const kept = keys
+      .filter((key) => order.has(key) && item[key] !== undefined)
+      .sort((a, b) => order.get(a)! - order.get(b)!);
     for (const key of kept) setOwn(out, key, item[key]);
     return out;
   };
@@ -46,15 +48,26 @@ export function pickedKeys(object: JsonObject, fields: readonly string[]): strin
 }
 
 /** Entries that fit, or how many fit when the next one would not. */
-/** `entries` are those built; when the page does not fit, the `fit` entries that did (a refusal looks at them), and `whole` when every entry was measured (the size is exact). */
-export type Built<T> = { fits: true; entries: T[]; bytes: number } | { fits: false; fit: number; bytes: number; entries: T[]; whole: boolean };
+/**
+ * `entries` are those built; when the page does not fit, the `fit` entries that did (a refusal looks at them), and
+ * `whole` when every entry was measured (the size is exact).
+ */
+export type Built<T> =
+  | { fits: true; entries: T[]; bytes: number }
+  | { fits: false; fit: number; bytes: number; entries: T[]; whole: boolean };
 
 /**
  * Entries `from` to `to - 1` of a list made by `entryAt`, stopping as soon as their JSON (as one array, or
  * with `keyed`, as one object) passes `limit` bytes. `bytes` is the size reached: exact when everything
  * fits or the entry past the limit was the last (`whole`), else a lower bound ("more than").
  */
-export function buildEntries<T>(from: number, to: number, entryAt: (at: number) => T, sizeOf: (entry: T, cap: number) => number, limit: number): Built<T> {
+export function buildEntries<T>(
+  from: number,
+  to: number,
+  entryAt: (at: number) => T,
+  sizeOf: (entry: T, cap: number) => number,
+  limit: number,
+): Built<T> {
   const entries: T[] = [];
   let bytes = 2; // [] or {}
   for (let at = from; at < to; at++) {
@@ -75,4 +88,5 @@ export function buildEntries<T>(from: number, to: number, entryAt: (at: number) 
 export const itemSize = (value: unknown, cap: number): number => jsonSizeUpTo(value, cap);
 
 /** Size of an object member `"key":value` as JSON, as `itemSize`. */
-export const memberSize = ([key, value]: readonly [string, unknown], cap: number): number => jsonStringSize(key) + 1 + jsonSizeUpTo(value, cap);
+export const memberSize = ([key, value]: readonly [string, unknown], cap: number): number =>
+  jsonStringSize(key) + 1 + jsonSizeUpTo(value, cap);

@@ -94,14 +94,21 @@ export interface Resolved {
   steps: (string | number)[];
 }
 
-/** Follows the segments (the query plan's) through own properties only; anything else names nothing, and `path` is quoted then. */
+/**
+ * Follows the segments (the query plan's) through own properties only; anything else names nothing, and `path` is
+ * quoted then.
+ */
 export function resolveSegments(root: unknown, segments: readonly PathSegment[], path: string): Resolved {
   let value = root;
   const steps: (string | number)[] = [];
   for (const segment of segments) {
     const step = stepInto(value, segment);
     if (step === undefined) throw pathNotFound(path, { value, steps, segment }); // names what is there (S14.5)
-    value = Array.isArray(value) ? value[step as number] : value instanceof PiecedObject ? value.get(step as string) : (value as Record<string, unknown>)[step as string];
+    value = Array.isArray(value)
+      ? value[step as number]
+      : value instanceof PiecedObject
+        ? value.get(step as string)
+        : (value as Record<string, unknown>)[step as string];
     steps.push(step);
   }
   return { value, steps };

@@ -7,7 +7,13 @@
  * The plan also says which pieces the store reads (`select`), from the same segments and the same window
  * rule `queryValue` slices with, so no rule is written twice.
  */
-import type { ListSummary, ObjectSummary, Selection, Selector, StringSummary } from "../../records/format/answer-index.js";
+import type {
+  ListSummary,
+  ObjectSummary,
+  Selection,
+  Selector,
+  StringSummary,
+} from "../../records/format/answer-index.js";
 import { ResultQueryError } from "../../errors.js";
 import { DEFAULT_LIMITS, MAX_PATH_CHARS } from "../../defaults.js";
 import { ChildSegment, leadingNames, WildcardSelector } from "../json-p3-classes.js";
@@ -17,7 +23,10 @@ import { itemPlanOf, type ItemPlan } from "../jsonpath/item-plan.js";
 import { listIndex, objectKey, parsePath, type PathSegment } from "./path.js";
 import type { AggregateSpec } from "../aggregate/spec.js";
 
-/** `fields` on a wide object read by the batches that may hold them, up to this many distinct fields; more read it whole (S16.4). */
+/**
+ * `fields` on a wide object read by the batches that may hold them, up to this many distinct fields; more read it whole
+ * (S16.4).
+ */
 const PICKED_FIELDS = 32;
 
 /**
@@ -55,7 +64,10 @@ export type QueryPlan =
       readonly path: string;
       readonly compiled: CompiledJsonPath;
       readonly items?: ItemPlan;
-      /** For `$.a.b[*]`: the names to the value whose members or items are the nodes (S26.1: a window of a wide object is read as one). */
+      /**
+       * For `$.a.b[*]`: the names to the value whose members or items are the nodes (S26.1: a window of a wide object
+       * is read as one).
+       */
       readonly members?: readonly PathSegment[];
     }
   | { readonly kind: "refused"; readonly path: string; readonly error: ResultQueryError };
@@ -73,7 +85,8 @@ export function planPath(path: string): QueryPlan {
       refusal = error;
     }
     if (compiled?.singular) return { kind: "singular", path, segments: singularSegments(compiled) };
-    if (compiled) return { kind: "nodelist", path, compiled, items: itemPlanOf(compiled), members: membersOf(compiled) };
+    if (compiled)
+      return { kind: "nodelist", path, compiled, items: itemPlanOf(compiled), members: membersOf(compiled) };
     // Not RFC 9535, but an S7.2 form (such as $.rows.2.title, or a name longer than a query may be): singular.
     try {
       return { kind: "singular", path, segments: parsePath(path) };
@@ -86,25 +99,41 @@ export function planPath(path: string): QueryPlan {
   }
 }
 
-/** The names before a last `[*]` when that is all the query is (`$.w[*]`, `$['a'].b.*`): its nodes are the members of one value. */
+/**
+ * The names before a last `[*]` when that is all the query is (`$.w[*]`, `$['a'].b.*`): its nodes are the members of
+ * one value.
+ */
 function membersOf(compiled: CompiledJsonPath): PathSegment[] | undefined {
   const segments = compiled.query.segments;
   const names = leadingNames(segments);
   const last = segments[segments.length - 1];
-  if (names !== segments.length - 1 || !(last instanceof ChildSegment) || last.selectors.length !== 1 || !(last.selectors[0] instanceof WildcardSelector)) return undefined;
-  return segments.slice(0, names).map((segment) => ({ kind: "name", name: (segment.selectors[0] as unknown as { name: string }).name }));
+  if (
+    names !== segments.length - 1 ||
+    !(last instanceof ChildSegment) ||
+    last.selectors.length !== 1 ||
+    !(last.selectors[0] instanceof WildcardSelector)
+  )
+    return undefined;
+  return segments
+    .slice(0, names)
+    .map((segment) => ({ kind: "name", name: (segment.selectors[0] as unknown as { name: string }).name }));
 }
 
 /** The name and index selectors of an RFC 9535 singular query, as segments of S7.2 with the RFC's meaning. */
 function singularSegments(compiled: CompiledJsonPath): PathSegment[] {
   return compiled.query.segments.map((segment) => {
     const selector = segment.selectors[0] as unknown as { name?: string; index?: number };
-    return typeof selector.name === "string" ? { kind: "name", name: selector.name } : { kind: "index", index: selector.index!, strict: true };
+    return typeof selector.name === "string"
+      ? { kind: "name", name: selector.name }
+      : { kind: "index", index: selector.index!, strict: true };
   });
 }
 
 /** The window `offset`/`limit`/`page` ask for (S7.1), given the default limit of what is sliced. */
-export function sliceWindow(args: Pick<QueryArguments, "offset" | "limit" | "page">, defaultLimit: number): { offset: number; limit: number } {
+export function sliceWindow(
+  args: Pick<QueryArguments, "offset" | "limit" | "page">,
+  defaultLimit: number,
+): { offset: number; limit: number } {
   const limit = args.limit ?? defaultLimit;
   const offset = args.page !== undefined ? (args.page - 1) * limit : (args.offset ?? 0);
   return { offset, limit };
@@ -124,16 +153,24 @@ export function sliceWindow(args: Pick<QueryArguments, "offset" | "limit" | "pag
  * long string under it), read those lists and objects batch by batch; a search under a wide object's key
  * reads the batches that may hold the key, as a singular path does (S16.4).
  */
-export function selectorFor(plan: QueryPlan, args: Pick<QueryArguments, "offset" | "limit" | "page" | "search" | "fields" | "aggregate">, mode: ReadMode): Selector {
+export function selectorFor(
+  plan: QueryPlan,
+  args: Pick<QueryArguments, "offset" | "limit" | "page" | "search" | "fields" | "aggregate">,
+  mode: ReadMode,
+): Selector {
   const reference = mode.kind === "reference";
   if (plan.kind === "refused") return () => "none";
   if (plan.kind === "nodelist") {
-    const members = mode.kind === "page" && args.search === undefined && args.aggregate === undefined ? plan.members : undefined;
+    const members =
+      mode.kind === "page" && args.search === undefined && args.aggregate === undefined ? plan.members : undefined;
     if (members && mode.kind === "page") {
-      // `$.w[*]` with w a wide object (S16.4, S26.1): its window of members, as `$.w` reads it (a page of nodes, at most what could fit).
+      // `$.w[*]` with w a wide object (S16.4, S26.1): its window of members, as `$.w` reads it (a page of nodes, at
+      // most what could fit).
       const names = members.map((segment) => objectKey(segment));
       const windowOf = (objects: readonly ObjectSummary[]): Selection | undefined => {
-        const object = objects.findIndex(({ path }) => path.length === names.length && path.every((key, i) => key === names[i]));
+        const object = objects.findIndex(
+          ({ path }) => path.length === names.length && path.every((key, i) => key === names[i]),
+        );
         if (object < 0) return undefined;
         const { offset, limit } = sliceWindow(args, DEFAULT_LIMITS.nodes);
         return { object, from: offset, to: offset + Math.min(limit, Math.floor(mode.thresholdBytes / 2) + 2) };
@@ -145,27 +182,44 @@ export function selectorFor(plan: QueryPlan, args: Pick<QueryArguments, "offset"
     if (!names) return () => "all";
     const descendants = plan.items!.descendants;
     return (lists, strings = [], objects = []) => {
-      const list = lists.findIndex(({ path }) => path.length === names.length && path.every((key, i) => key === names[i]));
+      const list = lists.findIndex(
+        ({ path }) => path.length === names.length && path.every((key, i) => key === names[i]),
+      );
       if (list >= 0) return { stream: list };
       // Descendants by name above lists read them where they stand, unless a name could select a part
       // itself (its value is not in the parts outside) or a wide object lies below (`descendantNodes`).
-      const below = ({ path }: { path: readonly string[] }) => path.length > names.length && names.every((key, i) => path[i] === key);
-      // A name selecting the part or any object on the way to it (`$..data` over `data.rows`) selects a value holding the part.
-      const selected = (part: { path: readonly string[] }) => below(part) && part.path.slice(names.length).some((key) => descendants!.names.includes(key));
-      const walkable = descendants && lists.some(below) && !lists.some(selected) && !strings.some(selected) && !objects.some((object) => below(object) || object.path.length <= names.length);
+      const below = ({ path }: { path: readonly string[] }) =>
+        path.length > names.length && names.every((key, i) => path[i] === key);
+      // A name selecting the part or any object on the way to it (`$..data` over `data.rows`) selects a value holding
+      // the part.
+      const selected = (part: { path: readonly string[] }) =>
+        below(part) && part.path.slice(names.length).some((key) => descendants!.names.includes(key));
+      const walkable =
+        descendants &&
+        lists.some(below) &&
+        !lists.some(selected) &&
+        !strings.some(selected) &&
+        !objects.some((object) => below(object) || object.path.length <= names.length);
       return walkable ? { stream: "all" } : "all";
     };
   }
   const { segments } = plan;
-  const under = (path: readonly string[]) => segments.length >= path.length && path.every((key, i) => objectKey(segments[i]!) === key);
-  const above = (path: readonly string[]) => segments.length < path.length && segments.every((segment, i) => objectKey(segment) === path[i]);
-  return (lists: readonly ListSummary[], strings: readonly StringSummary[] = [], objects: readonly ObjectSummary[] = []): Selection => {
+  const under = (path: readonly string[]) =>
+    segments.length >= path.length && path.every((key, i) => objectKey(segments[i]!) === key);
+  const above = (path: readonly string[]) =>
+    segments.length < path.length && segments.every((segment, i) => objectKey(segment) === path[i]);
+  return (
+    lists: readonly ListSummary[],
+    strings: readonly StringSummary[] = [],
+    objects: readonly ObjectSummary[] = [],
+  ): Selection => {
     for (let list = 0; list < lists.length; list++) {
       const { path, length } = lists[list]!;
       if (!under(path)) continue;
       const rest = segments.slice(path.length);
       if (rest.length === 0) {
-        if (args.search !== undefined) return reference ? { list, from: 0, to: length } : { stream: list }; // every item (S14.4)
+        // every item (S14.4)
+        if (args.search !== undefined) return reference ? { list, from: 0, to: length } : { stream: list };
         const { offset, limit } = sliceWindow(args, DEFAULT_LIMITS.items);
         return { list, from: offset, to: offset + limit };
       }
@@ -196,14 +250,18 @@ export function selectorFor(plan: QueryPlan, args: Pick<QueryArguments, "offset"
         return fields.length <= PICKED_FIELDS ? { object, keys: fields } : "all";
       }
       if (step === undefined) {
-        // A window of its keys in key order (S7.4, S16.4): no more than could fit under the limit (5 bytes a member at least).
+        // A window of its keys in key order (S7.4, S16.4): no more than could fit under the limit (5 bytes a member at
+        // least).
         const { offset, limit } = sliceWindow(args, DEFAULT_LIMITS.keys);
         return { object, from: offset, to: offset + Math.min(limit, Math.floor(mode.thresholdBytes / 5) + 2) };
       }
       return { object, keys: [objectKey(step) ?? (step.kind === "index" ? String(step.index) : "")] };
     }
     // A path on the way to a part (`$`, or `data` above `data.rows`) needs them; one beside them does not (S16.4).
-    const aboveAPart = lists.some(({ path }) => above(path)) || strings.some(({ path }) => above(path)) || objects.some(({ path }) => above(path));
+    const aboveAPart =
+      lists.some(({ path }) => above(path)) ||
+      strings.some(({ path }) => above(path)) ||
+      objects.some(({ path }) => above(path));
     if (!aboveAPart) return lists.length === 0 && strings.length === 0 && objects.length === 0 ? "all" : "outside";
     if (mode.kind === "reference") return "all";
     if (args.search === undefined) return { summary: mode.thresholdBytes };

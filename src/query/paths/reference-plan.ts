@@ -12,7 +12,10 @@ import { planPath, selectorFor } from "./plan.js";
 export interface ReferencePlan {
   /** Which parts of a stored answer the reference needs: everything at its path, not one page of it (S8.5). */
   readonly select: Selector;
-  /** The value it names in `answer`, charged to `meter` (S21.1), letting other calls in as it goes (S21.4); throws `ResultQueryError`. */
+  /**
+   * The value it names in `answer`, charged to `meter` (S21.1), letting other calls in as it goes (S21.4); throws
+   * `ResultQueryError`.
+   */
   value(answer: unknown, meter: CostMeter): Promise<unknown>;
 }
 

@@ -8,18 +8,33 @@
 import type { ListSummary, ObjectSummary, Selection, StringSummary } from "../../records/format/answer-index.js";
 import { partJsonBytes } from "../../records/format/layout.js";
 
-type Laid = { readonly length: number; readonly batches?: readonly number[]; readonly chunks?: readonly number[]; readonly end?: number };
+type Laid = {
+  readonly length: number;
+  readonly batches?: readonly number[];
+  readonly chunks?: readonly number[];
+  readonly end?: number;
+};
 
 const bytesOf = (part: Laid | undefined): number => {
   const pairs = part?.batches ?? part?.chunks;
   return pairs && part!.end !== undefined ? partJsonBytes(pairs, part!.end) : (part?.length ?? 0);
 };
 
-export function selectionBytes(selection: Selection, lists: readonly ListSummary[], strings: readonly StringSummary[] = [], objects: readonly ObjectSummary[] = []): number {
+export function selectionBytes(
+  selection: Selection,
+  lists: readonly ListSummary[],
+  strings: readonly StringSummary[] = [],
+  objects: readonly ObjectSummary[] = [],
+): number {
   const all = () => [...lists, ...strings, ...objects].reduce((sum, part) => sum + bytesOf(part as Laid), 0);
   if (selection === "none" || selection === "outside") return 0;
   if (selection === "all" || "summary" in selection) return all();
-  if ("stream" in selection) return selection.stream === "all" ? all() : selection.stream === "object" ? bytesOf(objects[selection.object] as Laid) : bytesOf(lists[selection.stream] as Laid);
+  if ("stream" in selection)
+    return selection.stream === "all"
+      ? all()
+      : selection.stream === "object"
+        ? bytesOf(objects[selection.object] as Laid)
+        : bytesOf(lists[selection.stream] as Laid);
   if ("list" in selection) {
     const list = lists[selection.list] as Laid | undefined;
     const length = list?.length ?? 0;

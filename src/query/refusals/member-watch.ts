@@ -108,7 +108,10 @@ export class MemberWatch implements NodeWatch {
     }
   }
 
-  /** Objects of a JSON text (items joined by commas) counted as tested, and their keys sampled; `depth` 1: the items only. */
+  /**
+   * Objects of a JSON text (items joined by commas) counted as tested, and their keys sampled; `depth` 1: the items
+   * only.
+   */
   private keysOfText(entry: number, text: string, depth: number | undefined): void {
     const keys = this.keys[entry]!;
     const open: number[] = []; // the ordinal of each object open here, as `tested` counts them
@@ -118,14 +121,24 @@ export class MemberWatch implements NodeWatch {
         const start = at;
         at = closingQuote(text, at);
         const owner = open[open.length - 1];
-        if (text.charCodeAt(at + 1) === 0x3a && owner !== undefined && owner <= SAMPLED_OBJECTS && keys.size < SAMPLED_KEYS && (depth === undefined || open.length === depth)) {
+        if (
+          text.charCodeAt(at + 1) === 0x3a &&
+          owner !== undefined &&
+          owner <= SAMPLED_OBJECTS &&
+          keys.size < SAMPLED_KEYS &&
+          (depth === undefined || open.length === depth)
+        ) {
           keys.add(stringAt(text, start, at));
         }
       } else if (char === 0x7b) {
         open.push(depth === undefined || open.length < depth ? ++this.tested[entry]! : Infinity);
       } else if (char === 0x7d) {
         open.pop();
-        if (this.tested[entry]! >= SAMPLED_OBJECTS && (open.length === 0 || open[0]! > SAMPLED_OBJECTS) && depth === undefined) {
+        if (
+          this.tested[entry]! >= SAMPLED_OBJECTS &&
+          (open.length === 0 || open[0]! > SAMPLED_OBJECTS) &&
+          depth === undefined
+        ) {
           // No object still open is sampled: the rest only counts objects (a cheap count of braces outside strings).
           this.tested[entry]! += countObjects(text, at + 1);
           return;
@@ -177,7 +190,10 @@ export class MemberWatch implements NodeWatch {
   note(): string | undefined {
     const parts = new Set<string>();
     this.plan.watched.forEach((watched, entry) => {
-      const mismatch = watched.compared && this.found[entry] ? mismatchNote(watched, watched.compared, [...this.values[entry]!]) : undefined;
+      const mismatch =
+        watched.compared && this.found[entry]
+          ? mismatchNote(watched, watched.compared, [...this.values[entry]!])
+          : undefined;
       if (mismatch) parts.add(mismatch);
       if (this.found[entry] || this.tested[entry] === 0) return;
       // Descendants meet keys in another order batch by batch than in one walk: sorted, the note is the same.
@@ -195,16 +211,26 @@ export class MemberWatch implements NodeWatch {
  */
 function mismatchNote(watched: Watched, compared: Comparison, counted: [Counted, number][]): string | undefined {
   const shownAs = (value: Counted) => (value === LIST ? "[…]" : value === OBJECT ? "{…}" : JSON.stringify(value));
-  const values = counted.map(([value, times]) => [shownAs(value), times, value] as const).sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1));
+  const values = counted
+    .map(([value, times]) => [shownAs(value), times, value] as const)
+    .sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1));
   if (values.length === 0) return undefined;
   const literal = compared.literal;
   const typeOf = (value: Counted) => (value === LIST ? "list" : value === OBJECT ? "object" : kindOf(value));
   const sameType = values.some(([, , value]) => typeOf(value) === kindOf(literal));
   const folded = typeof literal === "string" ? literal.toLowerCase() : undefined;
-  const otherCase = folded !== undefined && compared.operator === "==" && values.find(([, , value]) => typeOf(value) === "string" && (value as string).toLowerCase() === folded && value !== literal);
+  const otherCase =
+    folded !== undefined &&
+    compared.operator === "==" &&
+    values.find(
+      ([, , value]) => typeOf(value) === "string" && (value as string).toLowerCase() === folded && value !== literal,
+    );
   if (sameType && !otherCase) return undefined;
   const member = `@${formatPath([...watched.inside, watched.name]).slice(1)}`;
-  const shown = values.slice(0, NOTE_VALUES).map(([json, times]) => `${json} (${times})`).join(", ");
+  const shown = values
+    .slice(0, NOTE_VALUES)
+    .map(([json, times]) => `${json} (${times})`)
+    .join(", ");
   const more = values.length > NOTE_VALUES ? ` and ${values.length - NOTE_VALUES} more` : "";
   const seen = `${member} in ${watched.where} is ${shown}${more}`;
   const quoted = (text: string) => `'${text.replace(/\\/g, "\\\\").replace(/'/g, "\\'")}'`;
@@ -215,8 +241,15 @@ function mismatchNote(watched: Watched, compared: Comparison, counted: [Counted,
   }
   const types = [...new Set(values.map(([, , value]) => typeOf(value)))];
   let write = "";
-  if (typeof literal === "string" && types.includes("number") && literal.trim() !== "" && Number.isFinite(Number(literal))) write = `. Write ${member} ${compared.operator} ${Number(literal)}, without quotes`;
-  if (typeof literal === "number" && types.includes("string")) write = `. Write ${member} ${compared.operator} ${quoted(String(literal))}, in quotes`;
+  if (
+    typeof literal === "string" &&
+    types.includes("number") &&
+    literal.trim() !== "" &&
+    Number.isFinite(Number(literal))
+  )
+    write = `. Write ${member} ${compared.operator} ${Number(literal)}, without quotes`;
+  if (typeof literal === "number" && types.includes("string"))
+    write = `. Write ${member} ${compared.operator} ${quoted(String(literal))}, in quotes`;
   return `${comparison} compares with a ${kindOf(literal)}, but ${member} there is ${types.map((type) => (type === "object" ? "an object" : `a ${type}`)).join(" or ")}: ${seen}${write}`;
 }
 
@@ -238,7 +271,10 @@ function kindOf(value: unknown): string {
   return value === null ? "null" : Array.isArray(value) ? "list" : typeof value;
 }
 
-/** A JSON value's token at `at` as JSON text (a string, number, true, false or null), or a placeholder for a list or object. */
+/**
+ * A JSON value's token at `at` as JSON text (a string, number, true, false or null), or a placeholder for a list or
+ * object.
+ */
 function valueTokenAt(text: string, at: number): Counted | undefined {
   const char = text.charCodeAt(at);
   if (char === 0x22) {
@@ -247,7 +283,15 @@ function valueTokenAt(text: string, at: number): Counted | undefined {
   if (char === 0x7b) return OBJECT;
   if (char === 0x5b) return LIST;
   const token = /^(?:-?\d+(?:\.\d+)?(?:[eE][+-]?\d+)?|true|false|null)/.exec(text.slice(at, at + 64))?.[0];
-  return token === undefined ? undefined : token === "true" ? true : token === "false" ? false : token === "null" ? null : Number(token);
+  return token === undefined
+    ? undefined
+    : token === "true"
+      ? true
+      : token === "false"
+        ? false
+        : token === "null"
+          ? null
+          : Number(token);
 }
 
 /**
@@ -283,7 +327,10 @@ const NOTE_KEYS = 20;
 
 function describe(watched: Watched, inObjects: boolean, keys: readonly string[]): string {
   const name = JSON.stringify(watched.name);
-  const listed = keys.length === 0 ? "no keys" : keys.slice(0, NOTE_KEYS).join(", ") + (keys.length > NOTE_KEYS ? ` and ${keys.length - NOTE_KEYS} more` : "");
+  const listed =
+    keys.length === 0
+      ? "no keys"
+      : keys.slice(0, NOTE_KEYS).join(", ") + (keys.length > NOTE_KEYS ? ` and ${keys.length - NOTE_KEYS} more` : "");
   const { where } = watched;
   if (watched.kind === "filter") {
     const item = inObjects ? "member" : "item";

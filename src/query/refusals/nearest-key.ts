@@ -16,7 +16,11 @@ const KEYS_COMPARED = 5000;
  * reader read the batches that may hold the names one edit away, so the hint is the one a whole read gives
  * whenever that name's batch was within its budget, and is always a key of the object.
  */
-export function nearestKey(object: Record<string, unknown> | PiecedObject, keys: readonly string[], name: string): string | undefined {
+export function nearestKey(
+  object: Record<string, unknown> | PiecedObject,
+  keys: readonly string[],
+  name: string,
+): string | undefined {
   if (name.length === 0 || name.length > NAME_CHARS) return undefined;
   const wanted = name.toLowerCase();
   const max = maxDistance(name.length);
@@ -45,13 +49,18 @@ export function keysNearestFirst(keys: readonly string[], name: string): string[
   if (name.length === 0 || name.length > NAME_CHARS) return [...keys];
   const wanted = name.toLowerCase();
   const max = maxDistance(name.length);
-  const near = keys.map((key, order) => ({ key, order, d: key.length > NAME_CHARS ? max + 1 : distance(wanted, key.toLowerCase(), max) }));
+  const near = keys.map((key, order) => ({
+    key,
+    order,
+    d: key.length > NAME_CHARS ? max + 1 : distance(wanted, key.toLowerCase(), max),
+  }));
   return near.sort((a, b) => a.d - b.d || a.order - b.order).map(({ key }) => key);
 }
 
 /** A key present in `object` that differs from `name` by case, or by one deletion, insertion, substitution or swap. */
 function oneEditAway(object: Record<string, unknown> | PiecedObject, name: string): string | undefined {
-  const has = object instanceof PiecedObject ? (key: string) => object.knows(key) : (key: string) => hasOwn(object, key);
+  const has =
+    object instanceof PiecedObject ? (key: string) => object.knows(key) : (key: string) => hasOwn(object, key);
   for (const variant of oneEditVariants(name)) if (variant !== name && has(variant)) return variant;
   return undefined;
 }
@@ -74,7 +83,8 @@ function distance(a: string, b: string, max: number): number {
     for (let j = from; j <= to; j++) {
       const cost = a.charCodeAt(i - 1) === b.charCodeAt(j - 1) ? 0 : 1;
       let d = Math.min(previous[j]! + 1, current[j - 1]! + 1, previous[j - 1]! + cost);
-      if (i > 1 && j > 1 && a.charCodeAt(i - 1) === b.charCodeAt(j - 2) && a.charCodeAt(i - 2) === b.charCodeAt(j - 1)) d = Math.min(d, before[j - 2]! + 1);
+      if (i > 1 && j > 1 && a.charCodeAt(i - 1) === b.charCodeAt(j - 2) && a.charCodeAt(i - 2) === b.charCodeAt(j - 1))
+        d = Math.min(d, before[j - 2]! + 1);
       current[j] = d;
       if (d < rowMin) rowMin = d;
     }

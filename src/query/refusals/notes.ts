@@ -25,7 +25,10 @@ export function searchedNothing(needle: string, path: string, searched: string):
 }
 
 /** The result with the call's reading notes (S18.4) before its own note (S18.2), joined into one `note`. */
-export function withNotes<Result extends { note?: string }>(result: Result, readings: readonly string[] | undefined): Result {
+export function withNotes<Result extends { note?: string }>(
+  result: Result,
+  readings: readonly string[] | undefined,
+): Result {
   const notes = [...(readings ?? []), ...(result.note ? [result.note] : [])];
   if (notes.length === 0) return result;
   return { ...result, note: notes.join("; ") };

@@ -23,31 +23,48 @@ const PARTS_VISITED = 20_000;
 const LONG_STRING = 100;
 
 /** `RESULT_PATH_NOT_FOUND` for a path that parsed but stopped at `reached` (S14.5). */
-export function pathNotFound(path: string, reached: { value: unknown; steps: readonly (string | number)[]; segment: PathSegment }): ResultQueryError {
+export function pathNotFound(
+  path: string,
+  reached: { value: unknown; steps: readonly (string | number)[]; segment: PathSegment },
+): ResultQueryError {
   const { value, steps, segment } = reached;
   const at = cutForMessage(formatPath(steps));
   let detail: string;
   if (Array.isArray(value)) {
-    const index = segment.kind === "index" ? segment.index : segment.kind === "token" && /^-?\d+$/.test(segment.token) ? Number(segment.token) : undefined;
+    const index =
+      segment.kind === "index"
+        ? segment.index
+        : segment.kind === "token" && /^-?\d+$/.test(segment.token)
+          ? Number(segment.token)
+          : undefined;
     if (index !== undefined) {
-      detail = `${at} is a list of ${value.length} items, so [${index}] is past its end` + (value.length > 0 ? ` (indexes 0 to ${value.length - 1}, or -1 for the last)` : "");
+      detail =
+        `${at} is a list of ${value.length} items, so [${index}] is past its end` +
+        (value.length > 0 ? ` (indexes 0 to ${value.length - 1}, or -1 for the last)` : "");
     } else {
       detail = `${at} is a list of ${value.length} items: step into it with an index such as ${cutForMessage(formatPath([...steps, 0]))}`;
       const name = segment.kind === "name" ? segment.name : segment.kind === "token" ? segment.token : "";
-      if (isPlainObject(value[0]) && hasOwn(value[0], name)) detail += `, or keep ${quoteArgument(name)} of every item with path ${quoteArgument(formatPath(steps))} and fields [${quoteArgument(name)}]`;
+      if (isPlainObject(value[0]) && hasOwn(value[0], name))
+        detail += `, or keep ${quoteArgument(name)} of every item with path ${quoteArgument(formatPath(steps))} and fields [${quoteArgument(name)}]`;
     }
   } else if (isPlainObject(value) && !isText(value)) {
-    const name = segment.kind === "name" ? segment.name : segment.kind === "token" ? segment.token : String(segment.index);
-    // A wide object read in part (S16.4): its key count from the index, its first keys and the hint from the batches read.
+    const name =
+      segment.kind === "name" ? segment.name : segment.kind === "token" ? segment.token : String(segment.index);
+    // A wide object read in part (S16.4): its key count from the index, its first keys and the hint from the batches
+    // read.
     const pieced = value instanceof PiecedObject ? value : undefined;
     const keys = pieced ? pieced.keysRead() : keyListOf(value);
     detail = `${at} is ${pieced ? describeObject(pieced.leadingKeys(KEYS_LISTED), pieced.size) : describeObject(keys)} and none is ${quoteArgument(name)}`;
     const near = nearestKey(value, keys, name);
-    if (near !== undefined) detail += `; did you mean ${quoteArgument(near)}, at ${cutForMessage(formatPath([...steps, near]))}?`;
+    if (near !== undefined)
+      detail += `; did you mean ${quoteArgument(near)}, at ${cutForMessage(formatPath([...steps, near]))}?`;
   } else {
     detail = `${at} is ${describeLeaf(value)}, with nothing under it`;
   }
-  return new ResultQueryError("RESULT_PATH_NOT_FOUND", `Path ${quoteArgument(path)} names nothing in this answer: ${detail}${detail.endsWith("?") ? "" : "."}`);
+  return new ResultQueryError(
+    "RESULT_PATH_NOT_FOUND",
+    `Path ${quoteArgument(path)} names nothing in this answer: ${detail}${detail.endsWith("?") ? "" : "."}`,
+  );
 }
 
 /** `fields` that name no key of any object read (S14.5): says so, lists the keys there (RESULT_PATH_NOT_FOUND). */
@@ -71,31 +88,49 @@ export function checkFieldsFound(
   let first: Record<string, unknown> | undefined;
   for (const item of read) {
     if (!isPlainObject(item)) continue;
-    const own = item instanceof PiecedObject ? item.keysRead() : keyListOf(item); // a wide object: the keys read, its first ones among them (S16.4)
+    // a wide object: the keys read, its first ones among them (S16.4)
+    const own = item instanceof PiecedObject ? item.keysRead() : keyListOf(item);
     if (!first) [first, firstKeys] = [item, own];
     for (let i = 0; i < own.length && keys.size <= KEYS_LISTED; i++) keys.add(own[i]!);
     if (keys.size > KEYS_LISTED) break;
   }
-  if (keys.size === 0 || !first || !firstKeys) return; // empty objects: nothing to choose from, and empty objects are the exact answer
+  // empty objects: nothing to choose from, and empty objects are the exact answer
+  if (keys.size === 0 || !first || !firstKeys) return;
   const path = cutForMessage(at.path);
   const where = at.offset === undefined ? path : `the ${objects} object items of ${path} from offset ${at.offset}`;
-  const named = fields.slice(0, 5).map((field) => quoteArgument(field)).join(", ") + (fields.length > 5 ? ` and ${fields.length - 5} more` : "");
+  const named =
+    fields
+      .slice(0, 5)
+      .map((field) => quoteArgument(field))
+      .join(", ") + (fields.length > 5 ? ` and ${fields.length - 5} more` : "");
   const listed = [...keys].slice(0, KEYS_LISTED).map(quoteKey).join(", ") + (keys.size > KEYS_LISTED ? ", …" : "");
   let message = `fields ${named} name no key of ${where}; the keys there are ${listed}`;
   let near: string | undefined;
-  for (let i = 0; i < Math.min(fields.length, 5) && near === undefined; i++) near = nearestKey(first, firstKeys, fields[i]!);
+  for (let i = 0; i < Math.min(fields.length, 5) && near === undefined; i++)
+    near = nearestKey(first, firstKeys, fields[i]!);
   if (near !== undefined) message += `; did you mean ${quoteArgument(near)}?`;
   else message += ". Leave fields out (or pass []) for every key.";
   throw new ResultQueryError("RESULT_PATH_NOT_FOUND", message);
 }
 
 /** What to say when the slice at `path` is over the limit and `fit` entries (items, keys, characters) fit. */
-export function sliceAdvice(target: unknown, steps: readonly (string | number)[], thresholdBytes: number, fit: number, unit: string, offset: number): string {
+export function sliceAdvice(
+  target: unknown,
+  steps: readonly (string | number)[],
+  thresholdBytes: number,
+  fit: number,
+  unit: string,
+  offset: number,
+): string {
   const path = cutForMessage(formatPath(steps));
   if (Array.isArray(target)) {
-    if (fit > 0) return `At most ${fit} ${unit} from offset ${offset} fit: call result_query again with limit ${fit}, fewer fields or a deeper path.`;
+    if (fit > 0)
+      return `At most ${fit} ${unit} from offset ${offset} fit: call result_query again with limit ${fit}, fewer fields or a deeper path.`;
     const item = [...steps, Math.min(offset, target.length - 1)];
-    return `Item ${cutForMessage(formatPath(item))} alone is over the limit: read it with path ${quoteArgument(formatPath(item))}.` + largestParts(target[item.at(-1) as number], item, thresholdBytes);
+    return (
+      `Item ${cutForMessage(formatPath(item))} alone is over the limit: read it with path ${quoteArgument(formatPath(item))}.` +
+      largestParts(target[item.at(-1) as number], item, thresholdBytes)
+    );
   }
   if (isText(target)) {
     return fit > 0
@@ -103,7 +138,10 @@ export function sliceAdvice(target: unknown, steps: readonly (string | number)[]
       : `Not even one character fits: raise the plugin's thresholdBytes.`;
   }
   if (!isPlainObject(target)) return "Read a smaller part of the answer.";
-  const keys = fit > 0 ? `At most ${fit} keys from offset ${offset} fit (limit ${fit}).` : `Not even one key of ${path} fits whole.`;
+  const keys =
+    fit > 0
+      ? `At most ${fit} keys from offset ${offset} fit (limit ${fit}).`
+      : `Not even one key of ${path} fits whole.`;
   return keys + largestParts(target, steps, thresholdBytes);
 }
 
@@ -120,11 +158,14 @@ function largestParts(root: unknown, steps: readonly (string | number)[], thresh
     const { value, steps: here } = queue[head]!;
     queue[head] = undefined as never; // let what was looked at go
     if (Array.isArray(value)) {
-      if (head > 0) parts.push({ steps: here, length: value.length, value, weight: value.length * shallowSize(value[0]) });
+      if (head > 0)
+        parts.push({ steps: here, length: value.length, value, weight: value.length * shallowSize(value[0]) });
       // The first items stand for the rest: a list's items are usually alike.
-      for (let i = 0; i < Math.min(value.length, 3); i++) queue.push({ value: value[i], steps: [...here, i] }), visited++;
+      for (let i = 0; i < Math.min(value.length, 3); i++)
+        (queue.push({ value: value[i], steps: [...here, i] }), visited++);
     } else if (value instanceof PiecedObject) {
-      // A wide object read in part (S16.4): its members count as visited as in a whole walk; those read are looked into.
+      // A wide object read in part (S16.4): its members count as visited as in a whole walk; those read are looked
+      // into.
       const room = PARTS_VISITED - 1 - visited;
       let pushed = 0;
       for (const [key, member] of value.leadingMembers()) {
@@ -144,7 +185,10 @@ function largestParts(root: unknown, steps: readonly (string | number)[], thresh
   }
   const top = parts.sort((a, b) => b.weight - a.weight).slice(0, 4);
   if (top.length === 0) return " Read it with a deeper path, fewer fields or a smaller limit.";
-  const named = top.map((part) => `${Array.isArray(part.value) ? "a list of " + part.length + " items" : "a string of " + part.length + " characters"} at ${cutForMessage(formatPath(part.steps))}`);
+  const named = top.map(
+    (part) =>
+      `${Array.isArray(part.value) ? "a list of " + part.length + " items" : "a string of " + part.length + " characters"} at ${cutForMessage(formatPath(part.steps))}`,
+  );
   return ` Its largest parts: ${named.join("; ")}. Try: result_query with path ${quoteArgument(formatPath(top[0]!.steps))} and limit ${fittingLimit(top[0]!.value, thresholdBytes)}.`;
 }
 
@@ -171,7 +215,10 @@ function shallowSize(value: unknown): number {
   return 6;
 }
 
-/** A limit that fits from offset 0, at least 1 (when even one item does not fit, the refusal of that call says where to go). */
+/**
+ * A limit that fits from offset 0, at least 1 (when even one item does not fit, the refusal of that call says where to
+ * go).
+ */
 function fittingLimit(value: unknown, thresholdBytes: number): number {
   if (isText(value)) return Math.max(1, fittingChars(value.slice(0, thresholdBytes), thresholdBytes));
   return Math.max(1, fittingItems(value as unknown[], thresholdBytes));

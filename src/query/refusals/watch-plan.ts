@@ -1,7 +1,8 @@
 /**
  * No silent empties (S18.2), the plan: which member names a compiled query looks up, and hooks on its
  * selectors that tell the running evaluation's watch (`MemberWatch`) what each lookup found. While a
- * JSONPath query runs, the members it names (`@.priority` in a filter, `.titel` after a wildcard, `..titel`) are watched at the nodes it visits: whether any had the name, and the
+ * JSONPath query runs, the members it names (`@.priority` in a filter, `.titel` after a wildcard, `..titel`) are
+ * watched at the nodes it visits: whether any had the name, and the
  * keys of a few that did not. A nodelist that selects nothing then says which names no visited node had,
  * where it looked, and the keys there, nearest first (S14.5). Recorded as the query runs, on whichever
  * thread and over whichever batches (S14.6): the note is built from what was visited, never by reading the
@@ -26,11 +27,13 @@ import {
 import { hasOwn } from "../../util/json.js";
 import { formatPath } from "../canonical-path.js";
 
-
 /** One name the query looks up, and the place it is looked up in, as the note will say it. */
 export interface Watched {
   readonly name: string;
-  /** A filter's `@.name`: in the items (or members) of `where`; a name after other segments: in the values `where` selects; descendants: under `where`. */
+  /**
+   * A filter's `@.name`: in the items (or members) of `where`; a name after other segments: in the values `where`
+   * selects; descendants: under `where`.
+   */
   readonly kind: "filter" | "child" | "descendant";
   /** The query up to the step that looks the name up (S7.5 form where it is one path). */
   readonly where: string;
@@ -83,7 +86,8 @@ export function planWatch(query: JSONPathQuery, current: () => NodeWatch | undef
   const relative = new Map<object, number[]>();
   const descendants = new Map<object, number[]>();
   const segments = query.segments;
-  const step = leadingNames(segments); // the first segment that is not one name: where the item plan reads item by item (S14.6)
+  // the first segment that is not one name: where the item plan reads item by item (S14.6)
+  const step = leadingNames(segments);
   // The text and singularity of the segments before each one, grown a segment at a time: a query of 2,047
   // names took 1.2 s to plan when each prefix was written out again (quadratic), on every compile (S21.2).
   let where = "$";
@@ -96,13 +100,27 @@ export function planWatch(query: JSONPathQuery, current: () => NodeWatch | undef
     }
     const first = at === step;
     if (segment instanceof DescendantSegment) {
-      const names = segment.selectors.every((selector) => selector instanceof NameSelector) ? segment.selectors.map((selector) => (selector as unknown as { name: string }).name) : undefined;
-      if (names) descendants.set(segment, names.map((name) => watched.push({ name, kind: "descendant", where, singular, inside: [], first }) - 1));
+      const names = segment.selectors.every((selector) => selector instanceof NameSelector)
+        ? segment.selectors.map((selector) => (selector as unknown as { name: string }).name)
+        : undefined;
+      if (names)
+        descendants.set(
+          segment,
+          names.map((name) => watched.push({ name, kind: "descendant", where, singular, inside: [], first }) - 1),
+        );
       continue;
     }
     for (const selector of segment.selectors) {
       if (selector instanceof NameSelector) {
-        const entry = watched.push({ name: (selector as unknown as { name: string }).name, kind: "child", where, singular, inside: [], first }) - 1;
+        const entry =
+          watched.push({
+            name: (selector as unknown as { name: string }).name,
+            kind: "child",
+            where,
+            singular,
+            inside: [],
+            first,
+          }) - 1;
         hookName(selector as unknown as NameHook, entry, current);
       } else if (selector instanceof FilterSelector) {
         const entries: number[] = [];
@@ -114,9 +132,18 @@ export function planWatch(query: JSONPathQuery, current: () => NodeWatch | undef
           const last = inner.segments.length - 1;
           const ids = inner.segments.map((step, at) => {
             const name = (step.selectors[0] as unknown as { name?: string }).name;
-            if (typeof name !== "string") return inside.push("[…]"), -1;
+            if (typeof name !== "string") return (inside.push("[…]"), -1);
             const compared = at === last ? comparisons.get(inner) : undefined;
-            const id = watched.push({ name, kind: "filter", where, singular, inside: [...inside], first, ...(compared && { compared }) }) - 1;
+            const id =
+              watched.push({
+                name,
+                kind: "filter",
+                where,
+                singular,
+                inside: [...inside],
+                first,
+                ...(compared && { compared }),
+              }) - 1;
             inside.push(name);
             entries.push(id);
             return id;
@@ -139,7 +166,8 @@ function hookName(selector: NameHook, entry: number, current: () => NodeWatch | 
   const resolve = selector.resolve.bind(selector);
   selector.resolve = (node) => {
     const value = node.value as unknown;
-    if (value !== null && typeof value === "object" && !Array.isArray(value)) current()?.saw(entry, value, hasOwn(value, selector.name));
+    if (value !== null && typeof value === "object" && !Array.isArray(value))
+      current()?.saw(entry, value, hasOwn(value, selector.name));
     return resolve(node);
   };
 }
@@ -206,13 +234,23 @@ function comparisonsIn(expression: unknown): Map<JSONPathQuery, Comparison> {
     const path = (side as unknown as { path: JSONPathQuery }).path;
     return path.segments.length === 1 ? path : undefined;
   };
-  const [member, literal, as] = ownMember(left) && isLiteral(right) ? [ownMember(left)!, right, operator] : ownMember(right) && isLiteral(left) ? [ownMember(right)!, left, flipped[operator]!] : [];
+  const [member, literal, as] =
+    ownMember(left) && isLiteral(right)
+      ? [ownMember(left)!, right, operator]
+      : ownMember(right) && isLiteral(left)
+        ? [ownMember(right)!, left, flipped[operator]!]
+        : [];
   if (member && as) found.set(member, { operator: as, literal: literalOf(literal) });
   return found;
 }
 
 function isLiteral(node: unknown): boolean {
-  return node instanceof StringLiteral || node instanceof NumberLiteral || node instanceof BooleanLiteral || node instanceof NullLiteral;
+  return (
+    node instanceof StringLiteral ||
+    node instanceof NumberLiteral ||
+    node instanceof BooleanLiteral ||
+    node instanceof NullLiteral
+  );
 }
 
 function literalOf(node: unknown): Comparison["literal"] {
@@ -220,12 +258,17 @@ function literalOf(node: unknown): Comparison["literal"] {
 }
 
 function isSingularStep(segment: Segment): boolean {
-  return segment instanceof ChildSegment && segment.selectors.length === 1 && (segment.selectors[0] instanceof NameSelector || segment.selectors[0] instanceof IndexSelector);
+  return (
+    segment instanceof ChildSegment &&
+    segment.selectors.length === 1 &&
+    (segment.selectors[0] instanceof NameSelector || segment.selectors[0] instanceof IndexSelector)
+  );
 }
 
 /** One segment of a query as text: a name or index in the S7.5 form, another segment as json-p3 writes it. */
 function stepText(segment: Segment): string {
   const selector = segment.selectors[0] as unknown as { name?: string; index?: number };
-  if (isSingularStep(segment)) return formatPath([typeof selector.name === "string" ? selector.name : selector.index!]).slice(1);
+  if (isSingularStep(segment))
+    return formatPath([typeof selector.name === "string" ? selector.name : selector.index!]).slice(1);
   return segment.toString();
 }

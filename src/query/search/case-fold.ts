@@ -35,7 +35,7 @@ export function fold(text: string): Folded {
   const toOriginal: number[] = [];
   const toFolded = new Int32Array(text.length + 1);
   let length = 0;
-  for (let at = 0; at < text.length; ) {
+  for (let at = 0; at < text.length;) {
     const code = text.codePointAt(at)!;
     const units = code > 0xffff ? 2 : 1;
     const char = text.slice(at, at + units);

@@ -9,7 +9,10 @@ export interface StartNode {
   value: unknown;
   /** Keys and list indexes from the root to the node. */
   readonly steps: readonly (string | number)[];
-  /** For overlapping start nodes: the values of the containers above it, nearest first, and its key in its parent (below). */
+  /**
+   * For overlapping start nodes: the values of the containers above it, nearest first, and its key in its parent
+   * (below).
+   */
   ancestors?(): Iterable<unknown>;
   key?(): string | number | undefined;
 }
@@ -38,7 +41,7 @@ export class SearchedPlaces {
     let first = true;
     for (const container of node.ancestors?.() ?? []) {
       this.tick();
-      if (first) (parent = container), (first = false);
+      if (first) ((parent = container), (first = false));
       if (this.walked.has(container as object)) return true;
     }
     const key = node.key?.();

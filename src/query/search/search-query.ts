@@ -21,31 +21,54 @@ export interface SearchConfig {
   readonly preview: { readonly chars: number };
 }
 
-export function searchQuery(answer: unknown, plan: QueryPlan, args: QueryArguments & { search: string }, config: SearchConfig, meter?: CostMeter): QueryResult {
+export function searchQuery(
+  answer: unknown,
+  plan: QueryPlan,
+  args: QueryArguments & { search: string },
+  config: SearchConfig,
+  meter?: CostMeter,
+): QueryResult {
   const search = prepared(evaluate(answer, plan, meter), plan, args, config, meter);
   return search.answer(searchHits(search.starts, args.search, search.options));
 }
 
 /** `searchQuery` as a tool call runs it: the walk lets other calls in as it goes (S21.4, `searchHitsSliced`). */
-export async function searchQuerySliced(answer: unknown, plan: QueryPlan, args: QueryArguments & { search: string }, config: SearchConfig, meter: CostMeter): Promise<QueryResult> {
+export async function searchQuerySliced(
+  answer: unknown,
+  plan: QueryPlan,
+  args: QueryArguments & { search: string },
+  config: SearchConfig,
+  meter: CostMeter,
+): Promise<QueryResult> {
   const search = prepared(await evaluateSliced(answer, plan, meter), plan, args, config, meter);
   return search.answer(await searchHitsSliced(search.starts, args.search, { ...search.options, meter }));
 }
 
 /** The start nodes of a search (what its path selects), its options, and how its hits become the answer. */
-function prepared(evaluation: Evaluation, plan: QueryPlan, args: QueryArguments & { search: string }, config: SearchConfig, meter: CostMeter | undefined) {
+function prepared(
+  evaluation: Evaluation,
+  plan: QueryPlan,
+  args: QueryArguments & { search: string },
+  config: SearchConfig,
+  meter: CostMeter | undefined,
+) {
   const starts = evaluation.singular ? [{ value: evaluation.value, steps: evaluation.steps }] : evaluation.nodes;
   const path = evaluation.singular ? formatPath(evaluation.steps) : cutForMessage(plan.path);
   const window = searchWindow(args, config);
   // Nodes of a nodelist may overlap (`$..*`, unions): each place is searched once.
   const options: SearchOptions = { ...window, overlapping: !evaluation.singular, meter };
-  const searched = () => (evaluation.singular ? describeSearched(evaluation.value) : `the ${starts.length} nodes it selects`);
-  const answerWith = ({ hits, total }: { hits: SearchHit[]; total: number }) => searchResult(hits, total, path, window.offset, config, { needle: args.search, searched });
+  const searched = () =>
+    evaluation.singular ? describeSearched(evaluation.value) : `the ${starts.length} nodes it selects`;
+  const answerWith = ({ hits, total }: { hits: SearchHit[]; total: number }) =>
+    searchResult(hits, total, path, window.offset, config, { needle: args.search, searched });
   return { starts, options, answer: answerWith };
 }
 
 /** The page a search answers (S14.4): its window of hits, and the length of a hit's text. */
-export function searchWindow(args: QueryArguments, config: SearchConfig): { offset: number; limit: number; previewChars: number } {
+export function searchWindow(
+  args: QueryArguments,
+  config: SearchConfig,
+): { offset: number; limit: number; previewChars: number } {
   const { offset, limit } = sliceWindow(args, DEFAULT_LIMITS.items);
   // A hit's text is at most 2 × preview.chars (S14.4), and never so long that one hit alone is over the
   // slice limit: at 3 UTF-8 bytes a character at worst, it takes at most 3/4 of thresholdBytes. (A window
@@ -54,7 +77,14 @@ export function searchWindow(args: QueryArguments, config: SearchConfig): { offs
 }
 
 /** The page of hits as an answer, or its refusal when over the slice limit (S7.6). */
-export function searchResult(hits: SearchHit[], total: number, path: string, offset: number, config: SearchConfig, empty?: { needle: string; searched: () => string }): QueryResult {
+export function searchResult(
+  hits: SearchHit[],
+  total: number,
+  path: string,
+  offset: number,
+  config: SearchConfig,
+  empty?: { needle: string; searched: () => string },
+): QueryResult {
   const bytes = jsonSize(hits);
   if (bytes > config.thresholdBytes) {
     const fit = fittingItems(hits, config.thresholdBytes);
@@ -74,7 +104,11 @@ export function searchResult(hits: SearchHit[], total: number, path: string, off
 }
 
 /** The hits of the page `offset … offset+limit-1`, and how many hits there are in all. */
-export function searchHits(nodes: readonly StartNode[], needle: string, options: SearchOptions): { hits: SearchHit[]; total: number } {
+export function searchHits(
+  nodes: readonly StartNode[],
+  needle: string,
+  options: SearchOptions,
+): { hits: SearchHit[]; total: number } {
   const search = new Search(needle, options);
   for (const node of nodes) if (!search.covered(node)) search.walkAll(node);
   return { hits: search.hits, total: search.total };
@@ -85,7 +119,11 @@ export function searchHits(nodes: readonly StartNode[], needle: string, options:
  * YIELD_AFTER_MS, inside a long string too (a string of a million matching lines), and goes on after other
  * calls had their turn.
  */
-export async function searchHitsSliced(nodes: readonly StartNode[], needle: string, options: SearchOptions & { meter: CostMeter }): Promise<{ hits: SearchHit[]; total: number }> {
+export async function searchHitsSliced(
+  nodes: readonly StartNode[],
+  needle: string,
+  options: SearchOptions & { meter: CostMeter },
+): Promise<{ hits: SearchHit[]; total: number }> {
   const search = new Search(needle, options);
   for (const node of nodes) {
     if (search.covered(node)) continue;

@@ -33,7 +33,10 @@ export interface SearchOptions {
   meter?: CostMeter;
 }
 
-/** The list or wide object read batch by batch (S14.6) at `key` of `container`, if one: told by place (`StreamedAnswer.partAt`). */
+/**
+ * The list or wide object read batch by batch (S14.6) at `key` of `container`, if one: told by place
+ * (`StreamedAnswer.partAt`).
+ */
 export type PlaceholderAt = (container: object, key: string | number) => BatchedPart | undefined;
 
 /** A walk under way: the containers entered, the steps from the root, and where lists and wide objects stand. */

@@ -29,7 +29,10 @@ export class Search {
   total = 0;
   private readonly end: number;
   private readonly width: number;
-  /** Whether the needle could be in a number's or a boolean's text at all: most needles cannot, and then no number is turned into text. */
+  /**
+   * Whether the needle could be in a number's or a boolean's text at all: most needles cannot, and then no number is
+   * turned into text.
+   */
   private readonly numbers: boolean;
   private readonly booleans: boolean;
   /** Keys and indexes from the root to the value being looked at (a stack shared by the walk). */
@@ -46,12 +49,18 @@ export class Search {
     needle: string,
     private readonly options: SearchOptions,
   ) {
-    this.meter = options.meter ?? new CostMeter(undefined, "search under a narrower path, such as $.rows instead of $..* (overlapping nodes multiply)");
+    this.meter =
+      options.meter ??
+      new CostMeter(
+        undefined,
+        "search under a narrower path, such as $.rows instead of $..* (overlapping nodes multiply)",
+      );
     this.needle = fold(needle).text; // folded as the text is (S21.6)
     this.places = options.overlapping ? new SearchedPlaces(() => this.tick()) : undefined;
     this.end = options.offset + options.limit;
     this.width = Math.max(this.needle.length, 2 * options.previewChars);
-    this.numbers = /^[0-9.e+-]+$/.test(this.needle); // the characters of a number's JSON text, such as "1e+21" or "-0.5"
+    // the characters of a number's JSON text, such as "1e+21" or "-0.5"
+    this.numbers = /^[0-9.e+-]+$/.test(this.needle);
     this.booleans = "true".includes(this.needle) || "false".includes(this.needle);
   }
 
@@ -172,14 +181,16 @@ export class Search {
       // once (linear, S14.3), and counting it would refuse or answer the same call by how the answer
       // was read (a list in batches skips those whose text cannot match, the whole value does not).
       this.tick();
-      if (value !== null && typeof value === "object" && !this.places.enter(value)) return false; // searched already, under an earlier start node
+      // searched already, under an earlier start node
+      if (value !== null && typeof value === "object" && !this.places.enter(value)) return false;
     }
     if (Array.isArray(value)) {
       frames.push({ container: value, keys: undefined, next: 0 });
       return true;
     }
     if (isPlainObject(value)) {
-      frames.push({ container: value, keys: keyListOf(value), next: 0 }); // a wide object read whole: its kept key list (S26.1)
+      // a wide object read whole: its kept key list (S26.1)
+      frames.push({ container: value, keys: keyListOf(value), next: 0 });
       return true;
     }
     if (typeof value === "string") this.matchString(value);
@@ -191,7 +202,8 @@ export class Search {
 
   /** A key's name, a number or a boolean: one hit when it contains the needle. */
   private matchText(text: string, key: boolean): void {
-    if (3 * text.length < this.needle.length) return; // also spares indexOf setting up a long needle per short text (a character folds to at most 3)
+    // also spares indexOf setting up a long needle per short text (a character folds to at most 3)
+    if (3 * text.length < this.needle.length) return;
     const match = key ? this.keyMatch(text) : findFolded(fold(text), this.needle);
     if (!match) return;
     if (this.wanted()) {
@@ -232,7 +244,8 @@ export class Search {
       return;
     }
     const scan: LineScan = { text, folded, match, line: 1, lineStart: 0, counted: 0, steps: this.steps };
-    if (!this.scanLines(scan)) this.pending = { ...scan, steps: [...this.steps] }; // stopped: its path kept, as the walk moves on
+    // stopped: its path kept, as the walk moves on
+    if (!this.scanLines(scan)) this.pending = { ...scan, steps: [...this.steps] };
   }
 
   /**
@@ -255,7 +268,8 @@ export class Search {
       const next = text.indexOf("\n", at);
       const lineEnd = next < 0 ? text.length : next;
       if (this.wanted()) {
-        const end = lineEnd > at + 1 && text.charCodeAt(lineEnd - 1) === 13 ? lineEnd - 1 : lineEnd; // \r\n ends a line too
+        // \r\n ends a line too
+        const end = lineEnd > at + 1 && text.charCodeAt(lineEnd - 1) === 13 ? lineEnd - 1 : lineEnd;
         this.hits.push(this.stringHit(text, scan.lineStart, end, match, scan.line, scan.steps));
       }
       this.total++;
@@ -264,7 +278,14 @@ export class Search {
     return true;
   }
 
-  private stringHit(text: string, from: number, to: number, match: FoldedMatch, line: number | undefined, steps: readonly (string | number)[]): SearchHit {
+  private stringHit(
+    text: string,
+    from: number,
+    to: number,
+    match: FoldedMatch,
+    line: number | undefined,
+    steps: readonly (string | number)[],
+  ): SearchHit {
     const [start, end] = around(text, from, to, match.at, match.length, this.width);
     const hit: SearchHit = { path: formatPath(steps), text: text.slice(start, end) };
     if (line !== undefined) hit.line = line;

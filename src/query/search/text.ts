@@ -26,7 +26,14 @@ export function textMayHold(needle: string): ((text: string) => boolean) | undef
  * A window of at most `width` characters of `text[from, to)` around the match at `at`, centred on it,
  * never splitting a surrogate pair.
  */
-export function around(text: string, from: number, to: number, at: number, length: number, width: number): [number, number] {
+export function around(
+  text: string,
+  from: number,
+  to: number,
+  at: number,
+  length: number,
+  width: number,
+): [number, number] {
   if (to - from <= width) return [from, to];
   let start = Math.max(from, Math.min(at - Math.floor((width - length) / 2), to - width));
   let end = Math.min(to, start + width);

@@ -19,12 +19,16 @@ export const INPUT_JSON_SCHEMA = {
     limit: { type: "integer", minimum: 1, maximum: MAX_LIMIT, description: "How many" },
     page: { type: "integer", minimum: 1, description: "One-based page of limit, instead of offset" },
     fields: { type: "array", items: { type: "string" }, description: "Keys to keep of each object" },
-    search: { type: "string", minLength: 1, maxLength: MAX_SEARCH_CHARS, description: "Text to find under path, any case" },
+    search: {
+      type: "string",
+      minLength: 1,
+      maxLength: MAX_SEARCH_CHARS,
+      description: "Text to find under path, any case",
+    },
     aggregate: { type: "object" }, // S24.1: { count?, sum?, min?, max?, avg?, distinct?, by? }, said in the description
   },
   required: ["handle"],
 } as const;
-
 
 /**
  * Admits both the slice of S7.5 and the refusal of S7.6: MCP SDK v1 clients (the MCP Inspector, most
@@ -35,7 +39,8 @@ export const OUTPUT_JSON_SCHEMA = {
   type: "object",
   properties: {
     path: { type: "string" },
-    // Any JSON: a slice, the values of a nodelist (S14.2), or search hits { path, text, key?, line?, offset? } (S14.4, S14.7).
+    // Any JSON: a slice, the values of a nodelist (S14.2), or search hits { path, text, key?, line?, offset? } (S14.4,
+    // S14.7).
     value: { ...ANY_JSON_SCHEMA, description: "A slice, nodes' values, hits { path, text, line? } or figures" },
     groups: { type: "array" }, // S24.1: { key, count, sum?, min?, max?, avg?, skipped?, examples }
     groupCount: { type: "integer" },
@@ -60,7 +65,9 @@ export const OUTPUT_JSON_SCHEMA = {
 /** Reading never changes anything, and the same call gives the same slice (S7.8). */
 export const ANNOTATIONS = Object.freeze({ readOnlyHint: true, idempotentHint: true });
 
-/** A Standard Schema carrying a fixed JSON Schema and accepting any value, so `result_query` checks its own arguments. */
+/**
+ * A Standard Schema carrying a fixed JSON Schema and accepting any value, so `result_query` checks its own arguments.
+ */
 export function passThroughSchema(json: Record<string, unknown>) {
   return {
     "~standard": {
@@ -85,8 +92,9 @@ export function describeResultQuery(references: boolean): string {
     `(${DEFAULT_LIMITS.chars} characters); nextOffset says where the next slice starts. fields keeps those keys of each object. ` +
     'search finds text in values and keys under path, in any case, e.g. { handle, search: "timeout" }: hits { path, text, line? }. ' +
     'aggregate { by: "owner", sum|min|max|avg: "priority" } counts path\'s nodes per owner. ' +
-    (references ? 'To pass an answer, or a part, to another tool, put { "$result": handle, "path": … } in its arguments. ' : "") +
+    (references
+      ? 'To pass an answer, or a part, to another tool, put { "$result": handle, "path": … } in its arguments. '
+      : "") +
     "Handles expire after minutes and work only in the session that got them: on RESULT_HANDLE_NOT_FOUND, call the original tool again."
   );
 }
-

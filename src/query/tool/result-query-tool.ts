@@ -1,4 +1,10 @@
-import { CLAUDE_CODE_MAX_RESULT_CHARS, DEFAULT_THRESHOLD_BYTES, MAX_RESULT_SIZE_META_KEY, RESULT_ENVELOPE_CHARS, RESULT_QUERY_TOOL_NAME } from "../../defaults.js";
+import {
+  CLAUDE_CODE_MAX_RESULT_CHARS,
+  DEFAULT_THRESHOLD_BYTES,
+  MAX_RESULT_SIZE_META_KEY,
+  RESULT_ENVELOPE_CHARS,
+  RESULT_QUERY_TOOL_NAME,
+} from "../../defaults.js";
 import type { Owner } from "../../records/crypto/keys.js";
 import { describeError, ResultQueryError } from "../../errors.js";
 import { StreamedAnswer } from "../../records/read/batch-source.js";
@@ -13,7 +19,13 @@ import { planReference } from "../paths/reference-plan.js";
 import { selectionBytes } from "../paths/selection-bytes.js";
 import { searchQuerySliced } from "../search/search-query.js";
 import { answerPlan, answerPlanSliced, parseQueryArguments, searchWithFields, type QueryResult } from "../query.js";
-import { ANNOTATIONS, describeResultQuery, INPUT_JSON_SCHEMA, OUTPUT_JSON_SCHEMA, passThroughSchema } from "./listing.js";
+import {
+  ANNOTATIONS,
+  describeResultQuery,
+  INPUT_JSON_SCHEMA,
+  OUTPUT_JSON_SCHEMA,
+  passThroughSchema,
+} from "./listing.js";
 import { CostMeter } from "../cost.js";
 import { StoreCall, type ResultHandleStore, type StoredValue } from "../../records/store.js";
 import { textResult, type ToolResult } from "../../util/tool-result.js";
@@ -55,7 +67,9 @@ export class ResultQueryTool {
   listingMeta(): Record<string, unknown> {
     const thresholds = this.sources().map((source) => source.config.thresholdBytes);
     const threshold = thresholds.length > 0 ? Math.max(...thresholds) : DEFAULT_THRESHOLD_BYTES;
-    return { [MAX_RESULT_SIZE_META_KEY]: Math.min(CLAUDE_CODE_MAX_RESULT_CHARS, 2 * threshold + RESULT_ENVELOPE_CHARS) };
+    return {
+      [MAX_RESULT_SIZE_META_KEY]: Math.min(CLAUDE_CODE_MAX_RESULT_CHARS, 2 * threshold + RESULT_ENVELOPE_CHARS),
+    };
   }
   readonly inputJsonSchema: Record<string, unknown> = INPUT_JSON_SCHEMA;
   readonly outputJsonSchema: Record<string, unknown> = OUTPUT_JSON_SCHEMA;
@@ -81,20 +95,33 @@ export class ResultQueryTool {
   }
 
   /** `query`, and when the handle expires (epoch ms): a resource read says how long its answer holds (S15.4). */
-  async queryUntil(rawArgs: unknown, owner: OwnerOf, client?: string): Promise<{ result: QueryResult; expiresAt: number }> {
+  async queryUntil(
+    rawArgs: unknown,
+    owner: OwnerOf,
+    client?: string,
+  ): Promise<{ result: QueryResult; expiresAt: number }> {
     const storeCall = new StoreCall(); // what the call waits for its stores, in all (S26.3)
     const args = parseQueryArguments(rawArgs);
     const plan = planPath(args.path); // parsed once, whatever the number of instances; the store reads what it selects
-    if (args.aggregate) aggregatePlan(plan); // a path an aggregate cannot run over is refused before anything is read (S24.1)
+    // a path an aggregate cannot run over is refused before anything is read (S24.1)
+    if (args.aggregate) aggregatePlan(plan);
     const meterOf = callMeters();
     // S23.2: slices within the calling host's cut as well as the threshold (the instance's own table).
     const configOf = (source: HandleSource): ResultHandlesConfig => {
       const limit = sliceBytes(source.config, hostCutOf(source.config, client));
       return limit === source.config.thresholdBytes ? source.config : { ...source.config, thresholdBytes: limit };
     };
-    let found = await this.find(args.handle, owner, (source) => selectorFor(plan, args, { kind: "page", thresholdBytes: configOf(source).thresholdBytes }), "shared", meterOf, storeCall);
+    let found = await this.find(
+      args.handle,
+      owner,
+      (source) => selectorFor(plan, args, { kind: "page", thresholdBytes: configOf(source).thresholdBytes }),
+      "shared",
+      meterOf,
+      storeCall,
+    );
     const config = configOf(found.source);
-    const meter = meterOf(found.source); // one meter for all the call does (S21.1): its reads, the summary's check, the query
+    // one meter for all the call does (S21.1): its reads, the summary's check, the query
+    const meter = meterOf(found.source);
     if (found.summary) {
       // Read as a summary (S16.4): a refusal built from it is the refusal of the whole (every part counts at
       // its whole size); a slice that fits is read whole and answered from that.
@@ -108,7 +135,8 @@ export class ResultQueryTool {
     if (found.value instanceof StreamedAnswer) {
       const streamed = await answerOverBatches(found.value, plan, args, config, found.source.workers, meter);
       if (streamed === "lost") throw handleNotFound(args.handle);
-      if (streamed === "unavailable") throw storeUnavailable(); // the store failed between two batches (S9.1): try again
+      // the store failed between two batches (S9.1): try again
+      if (streamed === "unavailable") throw storeUnavailable();
       if (args.fieldsOfSearch) throw searchWithFields(args, args.fieldsOfSearch, streamed.value);
       return { result: withNotes(streamed, args.notes), expiresAt: found.expiresAt };
     }
@@ -147,12 +175,16 @@ export class ResultQueryTool {
       return selection;
     };
     const found = await this.find(args.handle, owner, () => select, read, meters, storeCall);
-    const meter = meters(found.source); // the holding instance's limit (S21.1), charged with the read already, and with the call's other references (S26.2)
+    // the holding instance's limit (S21.1), charged with the read already, and with the call's other references (S26.2)
+    const meter = meters(found.source);
     meter.charge("references", bytes);
     return { value: await reference.value(found.value, meter), expiresAt: found.expiresAt };
   }
 
-  /** Refuses a reference whose handle or path `referenced` would refuse before reading anything (S21.2): a path of no form, a query over a static limit. */
+  /**
+   * Refuses a reference whose handle or path `referenced` would refuse before reading anything (S21.2): a path of no
+   * form, a query over a static limit.
+   */
   checkReference(handle: unknown, path: unknown): void {
     const args = parseQueryArguments({ handle, path });
     const plan = planPath(args.path);
@@ -168,23 +200,41 @@ export class ResultQueryTool {
     const args = parseQueryArguments({ handle, path });
     const reference = planReference(path === undefined ? undefined : args.path);
     let bytes = 0;
-    const sized: Selector = (lists, strings, objects) => ((bytes = selectionBytes(reference.select(lists, strings, objects), lists, strings, objects)), "none");
+    const sized: Selector = (lists, strings, objects) => (
+      (bytes = selectionBytes(reference.select(lists, strings, objects), lists, strings, objects)),
+      "none"
+    );
     await this.find(args.handle, owner, () => sized, "shared", undefined, storeCall);
     return bytes;
   }
 
-  /** The JSON size of the whole answer, from its summary (S16.4): what a whole read would cost, known before it (S21.3). */
+  /**
+   * The JSON size of the whole answer, from its summary (S16.4): what a whole read would cost, known before it (S21.3).
+   */
   async answerBytes(handle: string, owner: OwnerOf, storeCall = new StoreCall()): Promise<number> {
     const found = await this.find(handle, owner, () => () => ({ summary: 0 }), "shared", undefined, storeCall);
     return withKnownSizes(() => jsonSize(found.value));
   }
 
   /** The whole answer from the instance that held it (after a summary read, S16.4); not found as `find` says it. */
-  private async readWhole(handle: string, owner: OwnerOf, source: HandleSource, meter: CostMeter, storeCall: StoreCall): Promise<StoredValue & { source: HandleSource }> {
+  private async readWhole(
+    handle: string,
+    owner: OwnerOf,
+    source: HandleSource,
+    meter: CostMeter,
+    storeCall: StoreCall,
+  ): Promise<StoredValue & { source: HandleSource }> {
     let found: StoredValue | undefined;
     try {
       const store = await source.store();
-      found = await store.readWithExpiry(handle, typeof owner === "function" ? owner(source) : owner, () => "all", true, chargeTo(meter), storeCall);
+      found = await store.readWithExpiry(
+        handle,
+        typeof owner === "function" ? owner(source) : owner,
+        () => "all",
+        true,
+        chargeTo(meter),
+        storeCall,
+      );
     } catch (error) {
       if (error instanceof ResultQueryError) throw error; // the call's meter refused the read (S21.1)
       throw storeUnavailable();
@@ -210,11 +260,19 @@ export class ResultQueryTool {
         .store()
         .then((store) => {
           const who = typeof owner === "function" ? owner(source) : owner;
-          return store.readWithExpiry(handle, who, selectFor(source), read === "shared", meterOf && chargeTo(meterOf(source)), storeCall);
+          return store.readWithExpiry(
+            handle,
+            who,
+            selectFor(source),
+            read === "shared",
+            meterOf && chargeTo(meterOf(source)),
+            storeCall,
+          );
         })
         .then(
           (found): StoredValue | "not found" | "unavailable" => found ?? "not found",
-          (error: unknown) => (error instanceof ResultQueryError ? error : ("unavailable" as const)), // a meter's refusal is the call's answer
+          // a meter's refusal is the call's answer
+          (error: unknown) => (error instanceof ResultQueryError ? error : ("unavailable" as const)),
         ),
     }));
     let unavailable = false;
@@ -230,7 +288,10 @@ export class ResultQueryTool {
 }
 
 function storeUnavailable(): ResultQueryError {
-  return new ResultQueryError("RESULT_STORE_UNAVAILABLE", "The result store could not be read right now. Try the same call again in a moment.");
+  return new ResultQueryError(
+    "RESULT_STORE_UNAVAILABLE",
+    "The result store could not be read right now. Try the same call again in a moment.",
+  );
 }
 
 function handleNotFound(handle: string): ResultQueryError {
@@ -266,7 +327,8 @@ export type CallMeters = (source: HandleSource) => CostMeter;
 /** Fresh meters for one call. */
 export function callMeters(): CallMeters {
   const meters = new Map<HandleSource, CostMeter>();
-  return (source) => meters.get(source) ?? meters.set(source, new CostMeter(source.config.costLimit, undefined, true)).get(source)!;
+  return (source) =>
+    meters.get(source) ?? meters.set(source, new CostMeter(source.config.costLimit, undefined, true)).get(source)!;
 }
 
 /** What a store read decrypts and parses, charged to `meter` before it is done (S21.1). */

@@ -22,7 +22,9 @@ import type { JsonPathNode } from "../jsonpath/jsonpath.js";
 export interface CountJob {
   /** The JSONPath query (compiled once per worker, kept for the next jobs of the same query). */
   readonly query: string;
-  /** For descendants by name read list by list: the list's steps (the item plan of `query`'s descendants at that list). */
+  /**
+   * For descendants by name read list by list: the list's steps (the item plan of `query`'s descendants at that list).
+   */
   readonly at?: readonly (string | number)[];
   /** Items of the whole list (a slice's bounds depend on it). */
   readonly length: number;
@@ -65,32 +67,49 @@ export function replyTo({ id, job }: { id: number; job: CountJob }): { id: numbe
 
 let kept: { query: string; at: string; plan: ItemPlan | undefined; watch: WatchPlan } | undefined;
 
-/** What a worker answers for `job`. Whatever a batch throws is told as -1: the calling thread evaluates that batch itself, to throw the coded refusal where it belongs. */
+/**
+ * What a worker answers for `job`. Whatever a batch throws is told as -1: the calling thread evaluates that batch
+ * itself, to throw the coded refusal where it belongs.
+ */
 export function countJob(job: CountJob): CountReply {
   const at = job.at ? JSON.stringify(job.at) : "";
   if (kept?.query !== job.query || kept.at !== at) {
     const compiled = compileJsonPath(job.query);
     const plan = itemPlanOf(compiled);
     const descendants = job.at && plan?.descendants;
-    kept = { query: job.query, at, plan: job.at ? descendants && descendantsPlanAt(job.at, descendants.segments, descendants.rest) : plan, watch: compiled.watch };
+    kept = {
+      query: job.query,
+      at,
+      plan: job.at ? descendants && descendantsPlanAt(job.at, descendants.segments, descendants.rest) : plan,
+      watch: compiled.watch,
+    };
   }
   const plan = kept.plan;
   const watch = kept.watch.watched.length > 0 ? new MemberWatch(kept.watch) : undefined;
   const nodes: number[] = [];
   const steps: number[] = [];
-  const meter = new CostMeter(BATCH_JOB_UNITS); // one job's share of a call (S21.1, S21.4): past it, it stops and says so
+  // one job's share of a call (S21.1, S21.4): past it, it stops and says so
+  const meter = new CostMeter(BATCH_JOB_UNITS);
   const aggregation = job.aggregate && new Aggregation(job.aggregate, job.query, undefined, meter);
   const take = aggregation && ((node: JsonPathNode) => aggregation.add(node));
   for (let i = 0; i < job.ranges.length / 3; i++) {
     const [first, from, to] = [job.ranges[3 * i]!, job.ranges[3 * i + 1]!, job.ranges[3 * i + 2]!];
     const body = decodeUtf8(job.bytes.subarray(from, to), job.ascii[i]);
     const text = i === 0 && job.head ? decodeUtf8(job.head, false) + body : body;
-    const counted = plan ? countBatch(plan, job.query, job.length, first, text, meter, watch, take) : { nodes: -1, steps: 0 };
+    const counted = plan
+      ? countBatch(plan, job.query, job.length, first, text, meter, watch, take)
+      : { nodes: -1, steps: 0 };
     if (counted.over) return { nodes, steps, over: true, by: meter.by }; // its share is spent: stop at once (S21.1)
     nodes.push(counted.nodes);
     steps.push(counted.steps);
   }
-  const reply: CountReply = { nodes, steps, by: meter.by, ...(watch && { watch: watch.state() }), ...(aggregation && { aggregate: aggregation.state() }) };
+  const reply: CountReply = {
+    nodes,
+    steps,
+    by: meter.by,
+    ...(watch && { watch: watch.state() }),
+    ...(aggregation && { aggregate: aggregation.state() }),
+  };
   return reply;
 }
 
@@ -106,12 +125,14 @@ export function countBatch(
   /** Takes each node (an aggregate's, S24.3), besides counting it. */
   take?: (node: JsonPathNode) => void,
 ): { nodes: number; steps: number; over?: boolean } {
-  if (!admits(plan, text)) return watch?.skipped(text), { nodes: 0, steps: 0 }; // not even parsed there
+  if (!admits(plan, text)) return (watch?.skipped(text), { nodes: 0, steps: 0 }); // not even parsed there
   const before = meter.spent;
   meter.watch = watch;
   try {
     let nodes = 0;
-    if (take) for (const node of plan.select(JSON.parse(`[${text}]`) as unknown[], first, length, meter, query)) take(node), nodes++;
+    if (take)
+      for (const node of plan.select(JSON.parse(`[${text}]`) as unknown[], first, length, meter, query))
+        (take(node), nodes++);
     else for (const _ of plan.select(JSON.parse(`[${text}]`) as unknown[], first, length, meter, query)) nodes++;
     return { nodes, steps: meter.spent - before };
   } catch (error) {

@@ -30,7 +30,10 @@ export interface WorkerPort {
   post(message: { id: number; job: CountJob }, transfer: ArrayBuffer[]): void;
   /** Called with each message, and with `undefined` when the worker fails or exits. */
   listen(receive: (message: WorkerMessage | undefined) => void): void;
-  /** Whether the worker is loading or has jobs: a Node process may exit while its workers are idle, never while they load or count. */
+  /**
+   * Whether the worker is loading or has jobs: a Node process may exit while its workers are idle, never while they
+   * load or count.
+   */
   busy?(busy: boolean): void;
   terminate(): void;
 }
@@ -38,7 +41,10 @@ export interface WorkerPort {
 export interface BatchWorkers {
   /** Lists of at least this many bytes are counted in workers (smaller ones cost less than the hand-over). */
   readonly minBytes: number;
-  /** Whether workers can take jobs now; when none is running, this starts them (the caller counts on its own thread meanwhile). */
+  /**
+   * Whether workers can take jobs now; when none is running, this starts them (the caller counts on its own thread
+   * meanwhile).
+   */
   available(): boolean;
   /** Starts the workers, and resolves once one can take jobs: true, or false when they failed instead. */
   warm(): Promise<boolean>;
@@ -47,7 +53,10 @@ export interface BatchWorkers {
    * standing for one call): waiting callers are served in turn (S21.4).
    */
   ready(caller?: object): Promise<void>;
-  /** Counts `job` in a worker; rejects when the worker fails (the caller then counts on its own thread), or with JobOverrun past its deadline. */
+  /**
+   * Counts `job` in a worker; rejects when the worker fails (the caller then counts on its own thread), or with
+   * JobOverrun past its deadline.
+   */
   count(job: CountJob, caller?: object): Promise<CountReply>;
   /** Jobs the workers have answered so far (what the bench reports). */
   readonly answered: number;
@@ -56,7 +65,10 @@ export interface BatchWorkers {
 interface Running {
   port: WorkerPort;
   loaded: boolean;
-  pending: Map<number, { resolve: (reply: CountReply) => void; reject: (error: Error) => void; deadline: ReturnType<typeof setTimeout> }>;
+  pending: Map<
+    number,
+    { resolve: (reply: CountReply) => void; reject: (error: Error) => void; deadline: ReturnType<typeof setTimeout> }
+  >;
 }
 
 /** How a runtime sizes its pool (`BATCH_WORKERS`; tests count lists of any size there). */
@@ -139,7 +151,10 @@ export class WorkerPool implements BatchWorkers {
       const deadline = setTimeout(() => this.overrun(worker, id), this.deadlineMs * JOBS_PER_WORKER);
       (deadline as { unref?: () => void }).unref?.();
       worker.pending.set(id, { resolve, reject, deadline });
-      const transfer = job.bytes.byteOffset === 0 && job.bytes.byteLength === job.bytes.buffer.byteLength ? [job.bytes.buffer as ArrayBuffer] : [];
+      const transfer =
+        job.bytes.byteOffset === 0 && job.bytes.byteLength === job.bytes.buffer.byteLength
+          ? [job.bytes.buffer as ArrayBuffer]
+          : [];
       worker.port.post({ id, job }, transfer);
     });
   }
@@ -151,7 +166,8 @@ export class WorkerPool implements BatchWorkers {
     this.workers = [];
     for (const { port, pending } of workers) {
       port.terminate();
-      for (const { reject, deadline } of pending.values()) clearTimeout(deadline), reject(new Error("batch worker stopped"));
+      for (const { reject, deadline } of pending.values())
+        (clearTimeout(deadline), reject(new Error("batch worker stopped")));
     }
     for (const wake of [...this.waiting.splice(0).map((each) => each.wake), ...this.onLoaded.splice(0)]) wake();
   }
@@ -211,7 +227,8 @@ export class WorkerPool implements BatchWorkers {
       return;
     }
     const job = message && "id" in message ? worker.pending.get(message.id) : undefined;
-    if (!job || !message || !("reply" in message)) return this.fail(); // it failed, exited, or answered what was not asked
+    // it failed, exited, or answered what was not asked
+    if (!job || !message || !("reply" in message)) return this.fail();
     worker.pending.delete(message.id);
     clearTimeout(job.deadline);
     if (worker.pending.size === 0) worker.port.busy?.(false);

@@ -47,14 +47,23 @@ export interface CryptoBackend {
   /** AES-256-GCM: the ciphertext (as long as the plaintext) and its 16-byte tag. */
   encrypt(key: AesKey, iv: Uint8Array, ad: Uint8Array, plaintext: Uint8Array): Promise<Sealed>;
   /** The plaintext, or undefined when authentication fails. */
-  decrypt(key: AesKey, iv: Uint8Array, ad: Uint8Array, ciphertext: Uint8Array, tag: Uint8Array): Promise<Uint8Array | undefined>;
+  decrypt(
+    key: AesKey,
+    iv: Uint8Array,
+    ad: Uint8Array,
+    ciphertext: Uint8Array,
+    tag: Uint8Array,
+  ): Promise<Uint8Array | undefined>;
 }
 
 /** Random bytes for IVs and nonces, from the runtime's WebCrypto (Node 20+ and every page have it). */
 export function randomBytes(length: number): Uint8Array {
   const crypto = globalThis.crypto;
   if (typeof crypto?.getRandomValues !== "function") {
-    throw new ResultHandlesError("WEBCRYPTO_UNAVAILABLE", "WebCrypto (globalThis.crypto.getRandomValues) is required: use Node 20+ or a page served over https or localhost");
+    throw new ResultHandlesError(
+      "WEBCRYPTO_UNAVAILABLE",
+      "WebCrypto (globalThis.crypto.getRandomValues) is required: use Node 20+ or a page served over https or localhost",
+    );
   }
   const out = new Uint8Array(length);
   // getRandomValues fills at most 65,536 bytes a call (the IVs of an answer in many small pieces are more).

@@ -34,9 +34,19 @@ const encoder = new TextEncoder();
  */
 const MAX_INFO_BYTES = 1024;
 
-/** The HKDF info of `purpose` as JSON (which keeps namespace, instance, session and caller apart whatever characters they hold). */
+/**
+ * The HKDF info of `purpose` as JSON (which keeps namespace, instance, session and caller apart whatever characters
+ * they hold).
+ */
 function plainInfo(purpose: string, scope: RecordScope, owner: Owner, piece?: number): Uint8Array {
-  const parts: unknown[] = [purpose, FORMAT_VERSION, scope.namespace, scope.instance ?? null, owner.session ?? null, owner.caller ?? null];
+  const parts: unknown[] = [
+    purpose,
+    FORMAT_VERSION,
+    scope.namespace,
+    scope.instance ?? null,
+    owner.session ?? null,
+    owner.caller ?? null,
+  ];
   if (piece !== undefined) parts.push(piece);
   return toJsonBytes(parts);
 }
@@ -69,24 +79,53 @@ export class AnswerKeys {
     private readonly recordScope: RecordScope,
   ) {}
 
-  static async derive(handle: string, owner: Owner, backend: CryptoBackend = webCryptoBackend, scope: RecordScope = DEFAULT_SCOPE): Promise<AnswerKeys> {
+  static async derive(
+    handle: string,
+    owner: Owner,
+    backend: CryptoBackend = webCryptoBackend,
+    scope: RecordScope = DEFAULT_SCOPE,
+  ): Promise<AnswerKeys> {
     const hkdf = await backend.hkdf(encoder.encode(handle));
-    const [storageInfo, aesInfo] = await Promise.all([info("storage-key", scope, owner), info("aes-256-gcm", scope, owner)]);
+    const [storageInfo, aesInfo] = await Promise.all([
+      info("storage-key", scope, owner),
+      info("aes-256-gcm", scope, owner),
+    ]);
     const [storage, aes] = await Promise.all([hkdf(storageInfo), backend.aesKey(hkdf, aesInfo)]);
-    return new AnswerKeys(backend, toHex(storage), aes, boundScope(scope), hkdf, { session: owner.session, caller: owner.caller }, fixedScope(scope));
+    return new AnswerKeys(
+      backend,
+      toHex(storage),
+      aes,
+      boundScope(scope),
+      hkdf,
+      { session: owner.session, caller: owner.caller },
+      fixedScope(scope),
+    );
   }
 
   /**
    * The same keys on the calling thread, for a backend with `hkdfNow` (S21.7: in the middle of a
    * serialisation); undefined where that cannot be (WebCrypto, or an owner whose info must be hashed first).
    */
-  static deriveNow(handle: string, owner: Owner, backend: CryptoBackend, scope: RecordScope = DEFAULT_SCOPE): AnswerKeys | undefined {
+  static deriveNow(
+    handle: string,
+    owner: Owner,
+    backend: CryptoBackend,
+    scope: RecordScope = DEFAULT_SCOPE,
+  ): AnswerKeys | undefined {
     const now = backend.hkdfNow?.(encoder.encode(handle));
     const storageInfo = shortInfo("storage-key", scope, owner);
     const aesInfo = shortInfo("aes-256-gcm", scope, owner);
     if (!now || !storageInfo || !aesInfo) return undefined;
     const hkdf: Hkdf = async (bytes) => now(bytes);
-    return new AnswerKeys(backend, toHex(now(storageInfo)), now(aesInfo), boundScope(scope), hkdf, { session: owner.session, caller: owner.caller }, fixedScope(scope));
+    return new AnswerKeys(
+      backend,
+      toHex(now(storageInfo)),
+      now(aesInfo),
+      boundScope(scope),
+      hkdf,
+      { session: owner.session, caller: owner.caller },
+      fixedScope(scope),
+    );
   }
 
   /**
@@ -116,7 +155,11 @@ let ownerTagKey: Promise<Hkdf> | undefined;
  * among owners (the memory store): the same for every answer of one owner, and, derived under a key drawn
  * when the process starts, telling nothing of the session or caller it stands for.
  */
-export async function ownerTag(owner: Owner, backend: CryptoBackend, scope: RecordScope = DEFAULT_SCOPE): Promise<string> {
+export async function ownerTag(
+  owner: Owner,
+  backend: CryptoBackend,
+  scope: RecordScope = DEFAULT_SCOPE,
+): Promise<string> {
   ownerTagKey ??= backend.hkdf(globalThis.crypto.getRandomValues(new Uint8Array(32)));
   const hkdf = await ownerTagKey;
   return toHex(await hkdf(await info("owner-tag", scope, owner)));

@@ -23,12 +23,14 @@ interface NodeCrypto {
  * `process.getBuiltinModule`, which needs no import a page or an edge bundler would trip on).
  */
 export function nodeCryptoBackend(): CryptoBackend | undefined {
-  const getBuiltinModule = (globalThis as { process?: { getBuiltinModule?: (id: string) => unknown } }).process?.getBuiltinModule;
+  const getBuiltinModule = (globalThis as { process?: { getBuiltinModule?: (id: string) => unknown } }).process
+    ?.getBuiltinModule;
   if (typeof getBuiltinModule !== "function") return undefined;
   const node = getBuiltinModule("node:crypto") as NodeCrypto | undefined;
   if (!node || typeof node.hkdfSync !== "function") return undefined;
   const hkdfNow = (ikm: Uint8Array) => {
-    const key = node.createSecretKey(ikm); // made once per handle: from raw bytes every call, HKDF cost about twice as much
+    // made once per handle: from raw bytes every call, HKDF cost about twice as much
+    const key = node.createSecretKey(ikm);
     return (info: Uint8Array) => new Uint8Array(node.hkdfSync("sha256", key, HKDF_SALT, info, 32));
   };
   return {
@@ -67,7 +69,9 @@ export function nodeCryptoBackend(): CryptoBackend | undefined {
   };
 }
 
-/** A Node Buffer as a plain Uint8Array over the same memory: a storage or caller that copies with `slice` gets a copy. */
+/**
+ * A Node Buffer as a plain Uint8Array over the same memory: a storage or caller that copies with `slice` gets a copy.
+ */
 function plainBytes(buffer: Uint8Array): Uint8Array {
   // A Buffer carved from Node's shared pool is copied: a stored view must not keep other data alive.
   if (buffer.byteLength !== buffer.buffer.byteLength) return new Uint8Array(buffer);

@@ -10,7 +10,10 @@ export interface PieceJob {
   /** The answer's AES-256-GCM key (raw bytes). */
   readonly key: Uint8Array;
   readonly iv: Uint8Array;
-  /** The piece's storage key is HKDF-SHA256 of `ikm` (the handle), `salt` and `info`, as lower-case hex (`AnswerKeys.pieceKey`). */
+  /**
+   * The piece's storage key is HKDF-SHA256 of `ikm` (the handle), `salt` and `info`, as lower-case hex
+   * (`AnswerKeys.pieceKey`).
+   */
   readonly ikm: Uint8Array;
   readonly salt: Uint8Array;
   readonly info: Uint8Array;
@@ -27,7 +30,9 @@ export interface SealedPiece extends Sealed {
 }
 
 export interface SealThread {
-  /** Whether it can take jobs now; when it is not running, this starts it (a fold meanwhile seals on its own thread). */
+  /**
+   * Whether it can take jobs now; when it is not running, this starts it (a fold meanwhile seals on its own thread).
+   */
   available(): boolean;
   /**
    * Derives the piece's storage key and seals it with AES-256-GCM on the other thread: the same bytes

@@ -5,7 +5,11 @@ import { isShared } from "./seal-thread.js";
 
 function subtle(): SubtleCrypto {
   const s = globalThis.crypto?.subtle;
-  if (!s) throw new ResultHandlesError("WEBCRYPTO_UNAVAILABLE", "WebCrypto (globalThis.crypto.subtle) is required: use Node 20+ or a page served over https or localhost");
+  if (!s)
+    throw new ResultHandlesError(
+      "WEBCRYPTO_UNAVAILABLE",
+      "WebCrypto (globalThis.crypto.subtle) is required: use Node 20+ or a page served over https or localhost",
+    );
   return s;
 }
 
@@ -14,20 +18,34 @@ export const webCryptoBackend: CryptoBackend = {
   pieceBytes: 256 * 1024,
   async hkdf(ikm) {
     const key = await subtle().importKey("raw", ikm as BufferSource, "HKDF", false, ["deriveBits", "deriveKey"]);
-    return Object.assign(async (info: Uint8Array) => new Uint8Array(await subtle().deriveBits(hkdfParams(info), key, 256)), { key });
+    return Object.assign(
+      async (info: Uint8Array) => new Uint8Array(await subtle().deriveBits(hkdfParams(info), key, 256)),
+      { key },
+    );
   },
   async aesKey(hkdf, info) {
     // One call where the key came from importKey: deriveKey takes the same 256 HKDF bits as the AES key.
     const base = (hkdf as { key?: CryptoKey }).key;
-    if (base) return subtle().deriveKey(hkdfParams(info), base, { name: "AES-GCM", length: 256 }, false, ["encrypt", "decrypt"]);
-    return subtle().importKey("raw", (await hkdf(info)) as BufferSource, { name: "AES-GCM" }, false, ["encrypt", "decrypt"]);
+    if (base)
+      return subtle().deriveKey(hkdfParams(info), base, { name: "AES-GCM", length: 256 }, false, [
+        "encrypt",
+        "decrypt",
+      ]);
+    return subtle().importKey("raw", (await hkdf(info)) as BufferSource, { name: "AES-GCM" }, false, [
+      "encrypt",
+      "decrypt",
+    ]);
   },
   async encrypt(key, iv, ad, plaintext) {
     // WebCrypto refuses a view on a SharedArrayBuffer, where Node's serialiser may leave a piece for its
     // seal thread (`useSharedPieceBuffers`): a store given this backend in Node copies such a piece.
     if (isShared(plaintext)) plaintext = plaintext.slice();
     const sealed = new Uint8Array(
-      await subtle().encrypt({ name: "AES-GCM", iv: iv as BufferSource, additionalData: ad as BufferSource }, key as CryptoKey, plaintext as BufferSource),
+      await subtle().encrypt(
+        { name: "AES-GCM", iv: iv as BufferSource, additionalData: ad as BufferSource },
+        key as CryptoKey,
+        plaintext as BufferSource,
+      ),
     );
     const at = sealed.byteLength - TAG_BYTES;
     return { ciphertext: sealed.subarray(0, at), tag: sealed.subarray(at) };
@@ -62,7 +80,8 @@ function joined(ciphertext: Uint8Array, tag: Uint8Array): Uint8Array {
   let into = scratch;
   if (into.byteLength < length) {
     into = new Uint8Array(length);
-    if (length <= MAX_SCRATCH_BYTES) scratch = into; // a piece is at most about 1 MiB: only an outsized record is joined in a buffer of its own
+    // a piece is at most about 1 MiB: only an outsized record is joined in a buffer of its own
+    if (length <= MAX_SCRATCH_BYTES) scratch = into;
   }
   into.set(ciphertext, 0);
   into.set(tag, ciphertext.byteLength);

@@ -55,7 +55,9 @@ export type Selection =
   | { list: number; from: number; to: number }
   | { string: number; from: number; to: number }
   | { summary: number }
-  // A wide object's members `from` to `to - 1` (S7.4: keys in key order), or its members `keys` (a name step, or `fields`: the batches that may hold them; when it has none of them, also those of its first keys and of keys one edit away, for the refusal, S14.5).
+  // A wide object's members `from` to `to - 1` (S7.4: keys in key order), or its members `keys` (a name step, or
+  // `fields`: the batches that may hold them; when it has none of them, also those of its first keys and of keys one
+  // edit away, for the refusal, S14.5).
   | { object: number; from: number; to: number }
   | { object: number; keys: string[] }
   | { stream: number | "all" }
@@ -80,37 +82,85 @@ export interface ObjectSummary {
   readonly length: number;
 }
 
-export type Selector = (lists: readonly ListSummary[], strings: readonly StringSummary[], objects?: readonly ObjectSummary[]) => Selection;
-
+export type Selector = (
+  lists: readonly ListSummary[],
+  strings: readonly StringSummary[],
+  objects?: readonly ObjectSummary[],
+) => Selection;
 
 export function encodeIndex(index: AnswerIndex): Uint8Array {
   const { nonce, pieces, pad, ivs, tags, ascii, lists, strings, objects, count } = index;
   const counted = count !== undefined && count !== pieces.length ? { count } : {};
-  return toJsonBytes({ nonce: Array.from(nonce), pieces, ...counted, pad, ivs: Array.from(ivs), tags: Array.from(tags), ascii, lists, strings, objects });
+  return toJsonBytes({
+    nonce: Array.from(nonce),
+    pieces,
+    ...counted,
+    pad,
+    ivs: Array.from(ivs),
+    tags: Array.from(tags),
+    ascii,
+    lists,
+    strings,
+    objects,
+  });
 }
 
 /** The index, or undefined when the plaintext is not one (it decrypted, so this means a bug or a foreign writer). */
 export function decodeIndex(plaintext: Uint8Array): AnswerIndex | undefined {
   try {
-    const raw = JSON.parse(decodeUtf8(plaintext)) as { nonce: number[]; pieces: number[]; count?: number; pad: number; ivs: number[]; tags: number[]; ascii: number[]; lists: ListLayout[]; strings?: StringLayout[]; objects?: ObjectLayout[] };
+    const raw = JSON.parse(decodeUtf8(plaintext)) as {
+      nonce: number[];
+      pieces: number[];
+      count?: number;
+      pad: number;
+      ivs: number[];
+      tags: number[];
+      ascii: number[];
+      lists: ListLayout[];
+      strings?: StringLayout[];
+      objects?: ObjectLayout[];
+    };
     const { nonce, pieces, count, pad, ivs, tags, ascii, lists, strings = [], objects = [] } = raw;
-    if (![nonce, pieces, ivs, tags, ascii, lists, strings, objects].every(Array.isArray) || !Number.isSafeInteger(pad)) return undefined;
-    if (ivs.length !== pieces.length * IV_BYTES || tags.length !== pieces.length * TAG_BYTES || ascii.length !== pieces.length) return undefined;
+    if (![nonce, pieces, ivs, tags, ascii, lists, strings, objects].every(Array.isArray) || !Number.isSafeInteger(pad))
+      return undefined;
+    if (
+      ivs.length !== pieces.length * IV_BYTES ||
+      tags.length !== pieces.length * TAG_BYTES ||
+      ascii.length !== pieces.length
+    )
+      return undefined;
     if (count !== undefined && !(Number.isSafeInteger(count) && count > pieces.length)) return undefined;
     const counted = count !== undefined ? { count } : {};
-    return { nonce: Uint8Array.from(nonce), pieces, ...counted, pad, ivs: Uint8Array.from(ivs), tags: Uint8Array.from(tags), ascii, lists, strings, objects };
+    return {
+      nonce: Uint8Array.from(nonce),
+      pieces,
+      ...counted,
+      pad,
+      ivs: Uint8Array.from(ivs),
+      tags: Uint8Array.from(tags),
+      ascii,
+      lists,
+      strings,
+      objects,
+    };
   } catch {
     return undefined;
   }
 }
 
-/** The piece count every piece's associated data binds (S8.5): `count` where the fold sealed ahead, else the pieces there are. */
+/**
+ * The piece count every piece's associated data binds (S8.5): `count` where the fold sealed ahead, else the pieces
+ * there are.
+ */
 export function boundCount(index: Pick<AnswerIndex, "pieces" | "count">): number {
   return index.count ?? index.pieces.length;
 }
 
 /** The IV and tag piece `piece` was sealed with. */
-export function pieceSeal(index: Pick<AnswerIndex, "ivs" | "tags">, piece: number): { iv: Uint8Array; tag: Uint8Array } {
+export function pieceSeal(
+  index: Pick<AnswerIndex, "ivs" | "tags">,
+  piece: number,
+): { iv: Uint8Array; tag: Uint8Array } {
   return { iv: slot(index.ivs, piece, IV_BYTES), tag: slot(index.tags, piece, TAG_BYTES) };
 }
 
@@ -119,16 +169,19 @@ export function slot(bytes: Uint8Array, at: number, size: number): Uint8Array {
   return bytes.subarray(at * size, (at + 1) * size);
 }
 
-
 /** The pieces a byte range touches, with the range's part in each. */
-export function piecesOf(index: AnswerIndex, start: number, end: number): { piece: number; from: number; to: number }[] {
+export function piecesOf(
+  index: AnswerIndex,
+  start: number,
+  end: number,
+): { piece: number; from: number; to: number }[] {
   const out: { piece: number; from: number; to: number }[] = [];
   let offset = 0;
   for (let piece = 0; piece < index.pieces.length && offset < end; piece++) {
     const length = index.pieces[piece]!;
-    if (offset + length > start) out.push({ piece, from: Math.max(0, start - offset), to: Math.min(length, end - offset) });
+    if (offset + length > start)
+      out.push({ piece, from: Math.max(0, start - offset), to: Math.min(length, end - offset) });
     offset += length;
   }
   return out;
 }
-

@@ -26,8 +26,15 @@
  * nor scope) reads as not found: its keys are derived under another version (`AnswerKeys`) and its last byte differs.
  */
 import { ResultHandlesError } from "../../errors.js";
-import { FORMAT_VERSION, IV_BYTES, TAG_BYTES, randomBytes, type AesKey, type CryptoBackend, type Sealed } from "../crypto/backend.js";
-
+import {
+  FORMAT_VERSION,
+  IV_BYTES,
+  TAG_BYTES,
+  randomBytes,
+  type AesKey,
+  type CryptoBackend,
+  type Sealed,
+} from "../crypto/backend.js";
 
 /** A piece's header, as its associated data binds it: expiresAt 8, index 4, count 4, flags 1, version 1. */
 const HEADER_BYTES = 18;
@@ -81,7 +88,10 @@ export function paddedPieceLength(length: number, full: number): number {
   return length >= full ? length : Math.min(full, bucketSize(length));
 }
 
-/** `bytes` followed by zeros up to `size`: in place when the `room` bytes after it in its buffer are free, else in a copy. */
+/**
+ * `bytes` followed by zeros up to `size`: in place when the `room` bytes after it in its buffer are free, else in a
+ * copy.
+ */
 function padded(bytes: Uint8Array, room: number, size: number): Uint8Array {
   const length = bytes.byteLength;
   const out = size - length <= room ? new Uint8Array(bytes.buffer, bytes.byteOffset, size) : new Uint8Array(size);
@@ -107,16 +117,30 @@ function padRecord(bytes: Uint8Array, room: number, header: Uint8Array): Uint8Ar
 function unpadRecord(bytes: Uint8Array): { header: RecordHeader; data: Uint8Array } | undefined {
   const tail = SEALED_HEADER_BYTES + LENGTH_BYTES;
   if (bytes.byteLength < tail) return undefined;
-  const length = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength).getUint32(bytes.byteLength - LENGTH_BYTES);
+  const length = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength).getUint32(
+    bytes.byteLength - LENGTH_BYTES,
+  );
   const header = decodeHeader(bytes.subarray(bytes.byteLength - tail, bytes.byteLength - LENGTH_BYTES));
   return header && length <= bytes.byteLength - tail ? { header, data: bytes.subarray(0, length) } : undefined;
 }
 
 /** Seals a whole answer or an index; `room` free bytes after `plaintext` in its buffer let it pad in place. */
-export async function sealRecord(keys: SealingKeys, storageKey: string, header: RecordHeader, plaintext: Uint8Array, room = 0): Promise<Uint8Array> {
-  if (header.kind === "piece") throw new ResultHandlesError("INVALID_USAGE", "a piece is sealed with sealPiece, not sealRecord");
+export async function sealRecord(
+  keys: SealingKeys,
+  storageKey: string,
+  header: RecordHeader,
+  plaintext: Uint8Array,
+  room = 0,
+): Promise<Uint8Array> {
+  if (header.kind === "piece")
+    throw new ResultHandlesError("INVALID_USAGE", "a piece is sealed with sealPiece, not sealRecord");
   const iv = randomBytes(IV_BYTES);
-  const { ciphertext, tag } = await keys.backend.encrypt(keys.aesKey, iv, associatedData(keys, storageKey, VERSION_BYTES), padRecord(plaintext, room, encodeHeader(header)));
+  const { ciphertext, tag } = await keys.backend.encrypt(
+    keys.aesKey,
+    iv,
+    associatedData(keys, storageKey, VERSION_BYTES),
+    padRecord(plaintext, room, encodeHeader(header)),
+  );
   const record = new Uint8Array(ciphertext.byteLength + TRAILER_BYTES);
   record.set(ciphertext, 0);
   record.set(tag, ciphertext.byteLength);
@@ -154,13 +178,33 @@ export async function openRecord(
  * A piece of an answer (S8.5): its record is the bare ciphertext; its fresh random IV and its tag go into
  * its answer's index. Pass it padded (`padPiece`); `openPiece` hands back the padded plaintext.
  */
-export async function sealPiece(keys: SealingKeys, storageKey: string, header: RecordHeader, iv: Uint8Array, plaintext: Uint8Array, nonce: Uint8Array): Promise<Sealed> {
-  const sealed = await keys.backend.encrypt(keys.aesKey, iv, pieceAssociatedData(keys, storageKey, header, nonce), plaintext);
+export async function sealPiece(
+  keys: SealingKeys,
+  storageKey: string,
+  header: RecordHeader,
+  iv: Uint8Array,
+  plaintext: Uint8Array,
+  nonce: Uint8Array,
+): Promise<Sealed> {
+  const sealed = await keys.backend.encrypt(
+    keys.aesKey,
+    iv,
+    pieceAssociatedData(keys, storageKey, header, nonce),
+    plaintext,
+  );
   return checkedTag(sealed);
 }
 
-/** What a piece's associated data binds: its store's scope, its storage key, its header and its index's nonce (`sealPiece`). */
-export function pieceAssociatedData(keys: SealingKeys, storageKey: string, header: RecordHeader, nonce: Uint8Array): Uint8Array {
+/**
+ * What a piece's associated data binds: its store's scope, its storage key, its header and its index's nonce
+ * (`sealPiece`).
+ */
+export function pieceAssociatedData(
+  keys: SealingKeys,
+  storageKey: string,
+  header: RecordHeader,
+  nonce: Uint8Array,
+): Uint8Array {
   return associatedData(keys, storageKey, encodeHeader(header), nonce);
 }
 
@@ -168,7 +212,11 @@ export function pieceAssociatedData(keys: SealingKeys, storageKey: string, heade
  * A piece's associated data without its storage key, which goes between `head` and `tail` as its 64 hex
  * characters (`pieceAssociatedData`): for a seal thread that derives the key itself (S21.7).
  */
-export function pieceAssociatedDataAround(keys: SealingKeys, header: RecordHeader, nonce: Uint8Array): { head: Uint8Array; tail: Uint8Array } {
+export function pieceAssociatedDataAround(
+  keys: SealingKeys,
+  header: RecordHeader,
+  nonce: Uint8Array,
+): { head: Uint8Array; tail: Uint8Array } {
   const encoded = encodeHeader(header);
   const tail = new Uint8Array(encoded.byteLength + nonce.byteLength);
   tail.set(encoded, 0);
@@ -179,7 +227,11 @@ export function pieceAssociatedDataAround(keys: SealingKeys, header: RecordHeade
 /** `sealed`, once its tag is known to fit the index's slots. */
 export function checkedTag(sealed: Sealed): Sealed {
   // The index keeps tags in 16-byte slots: a backend that returns another length is a bug, not a record.
-  if (sealed.tag.byteLength !== TAG_BYTES) throw new ResultHandlesError("INVALID_USAGE", `a crypto backend returned a ${sealed.tag.byteLength}-byte tag; AES-GCM tags here are ${TAG_BYTES} bytes`);
+  if (sealed.tag.byteLength !== TAG_BYTES)
+    throw new ResultHandlesError(
+      "INVALID_USAGE",
+      `a crypto backend returned a ${sealed.tag.byteLength}-byte tag; AES-GCM tags here are ${TAG_BYTES} bytes`,
+    );
   return sealed;
 }
 
@@ -192,7 +244,13 @@ export function openPiece(
   record: Uint8Array,
   nonce: Uint8Array,
 ): Promise<Uint8Array | undefined> {
-  return keys.backend.decrypt(keys.aesKey, sealedWith.iv, associatedData(keys, storageKey, encodeHeader(header), nonce), record, sealedWith.tag);
+  return keys.backend.decrypt(
+    keys.aesKey,
+    sealedWith.iv,
+    associatedData(keys, storageKey, encodeHeader(header), nonce),
+    record,
+    sealedWith.tag,
+  );
 }
 
 /** A header from its first 17 bytes (as `encodeHeader` writes them), or undefined when its kind is unknown. */
@@ -201,7 +259,13 @@ function decodeHeader(bytes: Uint8Array): RecordHeader | undefined {
   const flags = view.getUint8(16);
   const kind = KINDS[flags & 3];
   if (!kind || flags & ~(3 | ASCII_FLAG)) return undefined;
-  return { kind, ascii: (flags & ASCII_FLAG) !== 0, expiresAt: view.getFloat64(0), pieceIndex: view.getUint32(8), pieceCount: view.getUint32(12) };
+  return {
+    kind,
+    ascii: (flags & ASCII_FLAG) !== 0,
+    expiresAt: view.getFloat64(0),
+    pieceIndex: view.getUint32(8),
+    pieceCount: view.getUint32(12),
+  };
 }
 
 function encodeHeader(header: RecordHeader): Uint8Array {
@@ -217,7 +281,10 @@ function encodeHeader(header: RecordHeader): Uint8Array {
 
 const VERSION_BYTES = Uint8Array.of(FORMAT_VERSION);
 
-/** scope (JSON, so self-delimiting) | storage key (64 hex) | version (1; whole, index) or header (18) and nonce (16; pieces). */
+/**
+ * scope (JSON, so self-delimiting) | storage key (64 hex) | version (1; whole, index) or header (18) and nonce (16;
+ * pieces).
+ */
 function associatedData(keys: SealingKeys, storageKey: string, header: Uint8Array, nonce?: Uint8Array): Uint8Array {
   const scope = keys.scope;
   const key = encoder.encode(storageKey);

@@ -8,7 +8,10 @@
  */
 export type KeyOrder = "code" | "natural";
 
-/** Whether an array index key (`"0"` to `"4294967294"`, no leading zero), which `Object.keys` lists first, in numeric order. */
+/**
+ * Whether an array index key (`"0"` to `"4294967294"`, no leading zero), which `Object.keys` lists first, in numeric
+ * order.
+ */
 function isIndexKey(key: string): boolean {
   const c = key.charCodeAt(0);
   if (!(c >= 48 && c <= 57) || key.length > 10 || (c === 48 && key.length > 1)) return false;
@@ -41,7 +44,7 @@ function naturalCompare(a: string, b: string): number {
     const cb = b.charCodeAt(j);
     if (!isDigit(ca) || !isDigit(cb)) {
       if (ca !== cb) return ca - cb;
-      i++, j++;
+      (i++, j++);
       continue;
     }
     let endA = i;
@@ -64,7 +67,10 @@ function naturalCompare(a: string, b: string): number {
   return a.length - i - (b.length - j);
 }
 
-/** The order `keys` are strictly increasing in, if any: code unit order is checked as they come, natural order only once that fails. */
+/**
+ * The order `keys` are strictly increasing in, if any: code unit order is checked as they come, natural order only once
+ * that fails.
+ */
 export class OrderCheck {
   order: KeyOrder | undefined = "code";
 

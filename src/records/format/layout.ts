@@ -23,14 +23,30 @@ export function partJsonBytes(pairs: readonly number[], end: number): number {
  * Bytes of batches `first` to `past - 1`: to the next batch's start, less the `separator` bytes between
  * two batches (1 for the comma of lists and objects, 0 for a string's chunks), or to the part's end.
  */
-export function byteSpan(pairs: readonly number[], end: number, first: number, past: number, separator: number): { start: number; end: number } {
+export function byteSpan(
+  pairs: readonly number[],
+  end: number,
+  first: number,
+  past: number,
+  separator: number,
+): { start: number; end: number } {
   return { start: pairs[2 * first + 1]!, end: past < pairs.length / 2 ? pairs[2 * past + 1]! - separator : end };
 }
 
-/** Batch `batch` of a list: its first item, the item past its last, and its JSON's bytes (before the comma, or before `]`). */
-export function batchAt(layout: ListLayout, batch: number): { first: number; last: number; start: number; end: number } {
+/**
+ * Batch `batch` of a list: its first item, the item past its last, and its JSON's bytes (before the comma, or before
+ * `]`).
+ */
+export function batchAt(
+  layout: ListLayout,
+  batch: number,
+): { first: number; last: number; start: number; end: number } {
   const next = batch + 1 < layout.batches.length / 2;
-  return { first: layout.batches[2 * batch]!, last: next ? layout.batches[2 * batch + 2]! : layout.length, ...byteSpan(layout.batches, layout.end, batch, batch + 1, 1) };
+  return {
+    first: layout.batches[2 * batch]!,
+    last: next ? layout.batches[2 * batch + 2]! : layout.length,
+    ...byteSpan(layout.batches, layout.end, batch, batch + 1, 1),
+  };
 }
 
 /** Byte range of the batches holding items `from` to `to - 1` of a list, and the items they hold. */
@@ -56,7 +72,12 @@ export function itemSpan(list: ListLayout, from: number, to: number): ItemSpan |
   const firstBatch = low;
   let endBatch = firstBatch + 1;
   while (endBatch < count && list.batches[2 * endBatch]! < to) endBatch++;
-  return { firstBatch, endBatch, ...byteSpan(list.batches, list.end, firstBatch, endBatch, 1), firstItem: list.batches[2 * firstBatch]! };
+  return {
+    firstBatch,
+    endBatch,
+    ...byteSpan(list.batches, list.end, firstBatch, endBatch, 1),
+    firstItem: list.batches[2 * firstBatch]!,
+  };
 }
 
 /** Byte range of the chunks holding characters `from` to `to - 1`, and the chunks (first, end) it spans. */

@@ -27,7 +27,10 @@ export interface ObjectLayout {
   /** Keys in order (`OrderCheck`): the first key of each batch, and the order ("code" when left out). */
   firsts?: string[];
   order?: KeyOrder;
-  /** Keys in any order: each batch's Bloom filter (`bits` bits per member, at least 64 per batch), base64, one after another. */
+  /**
+   * Keys in any order: each batch's Bloom filter (`bits` bits per member, at least 64 per batch), base64, one after
+   * another.
+   */
   bloom?: string;
   bits?: number;
 }
@@ -36,24 +39,38 @@ export interface ObjectLayout {
 export const WIDE_KEYS = 1024;
 /** A batch's first key longer than this is not kept in the index: the Bloom filter finds keys instead. */
 const FIRST_KEY_CHARS = 256;
-/** Bloom bits per key (about 1% false positives per batch), fewer when the object's members are short, so the filters stay a 16th of it (S16.3). */
+/**
+ * Bloom bits per key (about 1% false positives per batch), fewer when the object's members are short, so the filters
+ * stay a 16th of it (S16.3).
+ */
 const BLOOM_BITS = 10;
 const BLOOM_PROBES = 7;
 
 /** What `JSON.stringify` asks for its `toJSON` (objects, functions and BigInts may have one). */
 function hasMemberToJson(value: unknown): boolean {
-  return ((typeof value === "object" && value !== null) || typeof value === "function" || typeof value === "bigint") && typeof (value as { toJSON?: unknown }).toJSON === "function";
+  return (
+    ((typeof value === "object" && value !== null) || typeof value === "function" || typeof value === "bigint") &&
+    typeof (value as { toJSON?: unknown }).toJSON === "function"
+  );
 }
 
-/** Writes `object` (whose keys are `keys`, in order) between braces in member batches; returns its layout (without deciding whether it is worth indexing). */
-export function* writeWideObject(writer: PieceWriter, object: JsonObject, keys: readonly string[], path: string[]): Turns<ObjectLayout> {
+/**
+ * Writes `object` (whose keys are `keys`, in order) between braces in member batches; returns its layout (without
+ * deciding whether it is worth indexing).
+ */
+export function* writeWideObject(
+  writer: PieceWriter,
+  object: JsonObject,
+  keys: readonly string[],
+  path: string[],
+): Turns<ObjectLayout> {
   const batches: number[] = [];
   const kept: string[] = [];
   const check = new OrderCheck();
   let count = 16;
   writer.write("{");
   const start = writer.total;
-  for (let at = 0; at < keys.length; ) {
+  for (let at = 0; at < keys.length;) {
     const done = at;
     const run: JsonObject = {};
     const runKeys: string[] = [];
@@ -107,7 +124,7 @@ function heldJson(run: JsonObject, keys: readonly string[]): [string, string[]] 
     const held: JsonObject = {};
     setOwn(held, key, run[key]);
     const json = JSON.stringify(held);
-    if (json.length > 2) parts.push(json.slice(1, -1)), members.push(key);
+    if (json.length > 2) (parts.push(json.slice(1, -1)), members.push(key));
   }
   return [parts.join(","), members];
 }
@@ -118,14 +135,17 @@ function batchMembers(layout: Pick<ObjectLayout, "batches" | "length">, b: numbe
 }
 
 function bloomOf(keys: readonly string[], batches: number[], bytes: number): Pick<ObjectLayout, "bloom" | "bits"> {
-  const bits = Math.max(2, Math.min(BLOOM_BITS, Math.floor(bytes / 2 / Math.max(1, keys.length)))); // at most a 16th of the object
+  // at most a 16th of the object
+  const bits = Math.max(2, Math.min(BLOOM_BITS, Math.floor(bytes / 2 / Math.max(1, keys.length))));
   const layout = { batches, length: keys.length, bits };
   const sizes = filterBits(layout);
   const filters = new Uint8Array(sizes.reduce((sum, size) => sum + size, 0) >> 3);
   let offset = 0;
   for (let b = 0; b < sizes.length; b++) {
     const first = batches[2 * b]!;
-    for (let i = first; i < first + batchMembers(layout, b); i++) for (const bit of probes(keyHashes(keys[i]!), sizes[b]!)) filters[(offset + bit) >> 3]! |= 1 << ((offset + bit) & 7);
+    for (let i = first; i < first + batchMembers(layout, b); i++)
+      for (const bit of probes(keyHashes(keys[i]!), sizes[b]!))
+        filters[(offset + bit) >> 3]! |= 1 << ((offset + bit) & 7);
     offset += sizes[b]!;
   }
   return { bloom: webBase64.encode(filters), bits };
@@ -134,7 +154,8 @@ function bloomOf(keys: readonly string[], batches: number[], bytes: number): Pic
 /** Each batch's filter size in bits: a multiple of 8, at least 64. */
 function filterBits(layout: Pick<ObjectLayout, "batches" | "length" | "bits">): number[] {
   const sizes: number[] = [];
-  for (let b = 0; b < layout.batches.length / 2; b++) sizes.push(Math.max(64, Math.ceil((batchMembers(layout, b) * layout.bits!) / 8) * 8));
+  for (let b = 0; b < layout.batches.length / 2; b++)
+    sizes.push(Math.max(64, Math.ceil((batchMembers(layout, b) * layout.bits!) / 8) * 8));
   return sizes;
 }
 
@@ -193,9 +214,7 @@ export function batchesFor(layout: ObjectLayout, name: string): number[] {
   // The key is hashed once; each batch's filter is then a few bit tests (a lookup reads every batch's).
   const hashes = keyHashes(name);
   const out: number[] = [];
-  for (let b = 0; b < count; b++) if (mayHold(filters.bytes, filters.offsets[b]!, filters.sizes[b]!, hashes)) out.push(b);
+  for (let b = 0; b < count; b++)
+    if (mayHold(filters.bytes, filters.offsets[b]!, filters.sizes[b]!, hashes)) out.push(b);
   return out;
 }
-
-
-

@@ -21,7 +21,10 @@ export interface Piece {
   readonly bytes: Uint8Array;
   /** Pure ASCII, so it decodes as latin1 (much faster than UTF-8 in Node). */
   readonly ascii: boolean;
-  /** Bytes just past `bytes` in its buffer that nothing else uses: the record format pads into them in place (`padPiece`). */
+  /**
+   * Bytes just past `bytes` in its buffer that nothing else uses: the record format pads into them in place
+   * (`padPiece`).
+   */
   readonly room: number;
 }
 
@@ -48,7 +51,9 @@ export interface Progress {
  */
 export type Turns<T = void> = Generator<void, T, void>;
 
-/** Told each piece as it is closed, with the bytes the whole answer may come to (a guess, when the writer can make one). */
+/**
+ * Told each piece as it is closed, with the bytes the whole answer may come to (a guess, when the writer can make one).
+ */
 export type PieceListener = (piece: Piece, index: number, expectedBytes: number | undefined) => void;
 
 /**
@@ -84,7 +89,9 @@ export class PieceWriter {
     this.same = repeatedBy !== undefined;
     this.batchChars = Math.max(1, Math.min(BATCH_CHARS, pieceBytes >> 4));
     // A spare piece-sized buffer costs nothing; else start small, so a small answer stays one small buffer.
-    this.buffer = this.newBuffer(hasSpare(pieceBytes) ? pieceBytes : Math.max(4, Math.min(pieceBytes, FIRST_BUFFER_BYTES)));
+    this.buffer = this.newBuffer(
+      hasSpare(pieceBytes) ? pieceBytes : Math.max(4, Math.min(pieceBytes, FIRST_BUFFER_BYTES)),
+    );
   }
 
   /** A buffer of `size`: a spare one when a whole piece is asked for; piece-sized ones are noted to release. */
@@ -103,7 +110,7 @@ export class PieceWriter {
     if (text.length <= WRITE_CHARS) return this.encode(text);
     // A long text (a deep or wide value serialised whole) goes in chunks: Chromium copies the whole string
     // an `encodeInto` call is given, so giving it the rest of a 10 MB text once per piece copied it 20 times.
-    for (let from = 0; from < text.length; ) {
+    for (let from = 0; from < text.length;) {
       let to = Math.min(text.length, from + WRITE_CHARS);
       if (to < text.length && isHighSurrogate(text.charCodeAt(to - 1))) to--; // never split a surrogate pair
       this.encode(text.slice(from, to));
@@ -112,7 +119,7 @@ export class PieceWriter {
   }
 
   private encode(text: string): void {
-    for (let from = 0; ; ) {
+    for (let from = 0; ;) {
       const { read, written } = encoder.encodeInto(from === 0 ? text : text.slice(from), this.buffer.subarray(this.at));
       // JSON.stringify escapes lone surrogates, so more bytes than units means a non-ASCII character.
       if (read !== written) this.ascii = false;
@@ -148,7 +155,9 @@ export class PieceWriter {
     return progress.start + ((this.total - progress.start) * progress.length) / progress.done;
   }
 
-  /** Whether the serialisation has held the calling thread SERIALISE_HOLD_MS since it last let other work in (S21.4). */
+  /**
+   * Whether the serialisation has held the calling thread SERIALISE_HOLD_MS since it last let other work in (S21.4).
+   */
   held(): boolean {
     return performance.now() - this.since > SERIALISE_HOLD_MS;
   }
@@ -166,7 +175,11 @@ export class PieceWriter {
   /** Closes what is written as a piece. */
   flush(): void {
     if (this.at > 0) {
-      const piece = { bytes: this.buffer.subarray(0, this.at), ascii: this.ascii, room: this.buffer.byteLength - this.at };
+      const piece = {
+        bytes: this.buffer.subarray(0, this.at),
+        ascii: this.ascii,
+        room: this.buffer.byteLength - this.at,
+      };
       this.pieces.push(piece);
       this.onPiece?.(piece, this.pieces.length - 1, this.expectedBytes());
     }
@@ -175,4 +188,3 @@ export class PieceWriter {
     this.ascii = true;
   }
 }
-

@@ -7,7 +7,8 @@
  * items (`JSON.stringify` of slices, joined with commas): the same text as one `JSON.stringify`, with
  * the exact byte offset of every batch for free. Long strings in the same places are serialised in
  * chunks of characters the same way (`writeLongString`, S16.4), and objects of more than WIDE_KEYS keys in
- * batches of members (`writeWideObject`, S16.4; their members are written whole). Anything else is serialised whole. An item with its own
+ * batches of members (`writeWideObject`, S16.4; their members are written whole). Anything else is serialised whole. An
+ * item with its own
  * `toJSON(key)` gets its index in the whole list, as `JSON.stringify` of the answer would pass (S16.7).
  */
 import { isPlainObject, setOwn, type JsonObject } from "../../util/json.js";
@@ -57,7 +58,10 @@ export interface SerializedAnswer {
 }
 
 export interface PieceOptions {
-  /** Piece size in bytes (the crypto backend's, else `DEFAULT_PIECE_BYTES`); tests make it small to get many pieces from small answers. */
+  /**
+   * Piece size in bytes (the crypto backend's, else `DEFAULT_PIECE_BYTES`); tests make it small to get many pieces from
+   * small answers.
+   */
   pieceBytes?: number;
   /** Key lists shared with the fold's preview and shape: a 48k-key object is listed once, not once more here. */
   keyLists?: { of(object: JsonObject): string[] };
@@ -151,7 +155,13 @@ const LIST_DEPTH = 3;
  * A value at `path`: a list in item batches, a long string in chunks (S16.4), an object member by member
  * (down to LIST_DEPTH), else whole.
  */
-function* writeValue(writer: PieceWriter, value: unknown, path: string[], layouts: Layouts, keyLists: KeyListing): Turns {
+function* writeValue(
+  writer: PieceWriter,
+  value: unknown,
+  path: string[],
+  layouts: Layouts,
+  keyLists: KeyListing,
+): Turns {
   if (Array.isArray(value) && !hasToJson(value)) {
     writer.write("[");
     const start = writer.total;
@@ -185,22 +195,39 @@ function isSerialisedByKeys(value: unknown): value is JsonObject {
 }
 
 /**
- * An object: a wide one in member batches (S16.4); else members that are lists (or objects that may hold lists) on their own, the members between
+ * An object: a wide one in member batches (S16.4); else members that are lists (or objects that may hold lists) on
+ * their own, the members between
  * them in one `JSON.stringify` per run (an object without lists is one call, whatever its width).
  */
-function* writeObject(writer: PieceWriter, object: JsonObject, path: string[], layouts: Layouts, keyLists: KeyListing): Turns {
+function* writeObject(
+  writer: PieceWriter,
+  object: JsonObject,
+  path: string[],
+  layouts: Layouts,
+  keyLists: KeyListing,
+): Turns {
   const keys = keyLists.of(object);
   if (keys.length > WIDE_KEYS) {
     // A wide object: its members in batches, indexed when it spans several (S16.4, as lists: S16.3).
     const layout = yield* writeWideObject(writer, object, keys, path);
-    if (layout.batches.length > 2 && worthIndexing(layout.end - (layout.batches[1] ?? layout.end), path, writer.pieceBytes)) layouts.objects.push(layout);
+    if (
+      layout.batches.length > 2 &&
+      worthIndexing(layout.end - (layout.batches[1] ?? layout.end), path, writer.pieceBytes)
+    )
+      layouts.objects.push(layout);
     return;
   }
   const ownAt: number[] = [];
   for (let i = 0; i < keys.length; i++) {
     const member = object[keys[i]!];
-    // An empty list is never indexed (`worthIndexing`): it goes with its neighbours' text (S26.8: 1,048,576 of them folded at 7.6× one JSON.stringify).
-    if ((Array.isArray(member) && member.length > 0 && !hasToJson(member)) || isLongString(member, writer.batchChars) || (path.length + 1 < LIST_DEPTH && isSerialisedByKeys(member))) ownAt.push(i);
+    // An empty list is never indexed (`worthIndexing`): it goes with its neighbours' text (S26.8: 1,048,576 of them
+    // folded at 7.6× one JSON.stringify).
+    if (
+      (Array.isArray(member) && member.length > 0 && !hasToJson(member)) ||
+      isLongString(member, writer.batchChars) ||
+      (path.length + 1 < LIST_DEPTH && isSerialisedByKeys(member))
+    )
+      ownAt.push(i);
   }
   if (ownAt.length === 0) return void writer.write(JSON.stringify(object));
   writer.write("{");
@@ -236,7 +263,7 @@ function* writeItems(writer: PieceWriter, items: readonly unknown[]): Turns<Omit
   const batches: number[] = [];
   const start = writer.total;
   let count = 16;
-  for (let first = 0; first < items.length; ) {
+  for (let first = 0; first < items.length;) {
     const last = Math.min(items.length, first + count);
     const json = batchJson(items, first, last);
     if (first > 0) writer.write(",");
@@ -262,12 +289,15 @@ function batchJson(items: readonly unknown[], first: number, last: number): stri
     if (!hasItemToJson(item)) return JSON.stringify(item) ?? "null";
     const key = String(first + at);
     const held = JSON.stringify({ [key]: item });
-    return held.length > 2 ? held.slice(key.length + 4, -1) : "null"; // `{"832":…}`; left out (undefined) is null in a list
+    // `{"832":…}`; left out (undefined) is null in a list
+    return held.length > 2 ? held.slice(key.length + 4, -1) : "null";
   });
   return `[${parts.join(",")}]`;
 }
 
-/** Whether any item has a `toJSON`: a plain loop, five times faster than `some` over 100,000 rows (0.4 against 2 ms). */
+/**
+ * Whether any item has a `toJSON`: a plain loop, five times faster than `some` over 100,000 rows (0.4 against 2 ms).
+ */
 function someItemToJson(items: readonly unknown[]): boolean {
   for (let at = 0; at < items.length; at++) if (hasItemToJson(items[at])) return true;
   return false;
@@ -275,5 +305,8 @@ function someItemToJson(items: readonly unknown[]): boolean {
 
 /** What `JSON.stringify` asks for its `toJSON`: an object, or a BigInt (whose prototype one may give a `toJSON`). */
 function hasItemToJson(item: unknown): boolean {
-  return ((typeof item === "object" && item !== null) || typeof item === "bigint") && typeof (item as { toJSON?: unknown }).toJSON === "function";
+  return (
+    ((typeof item === "object" && item !== null) || typeof item === "bigint") &&
+    typeof (item as { toJSON?: unknown }).toJSON === "function"
+  );
 }

@@ -26,15 +26,19 @@ export function isLongString(value: unknown, chunkChars: number): value is strin
   return typeof value === "string" && value.length >= 2 * chunkChars;
 }
 
-/** Writes `text` as a JSON string in chunks of about `writer.batchChars` characters (a turn between chunks where held); returns its layout. */
+/**
+ * Writes `text` as a JSON string in chunks of about `writer.batchChars` characters (a turn between chunks where held);
+ * returns its layout.
+ */
 export function* writeLongString(writer: PieceWriter, text: string, path: string[]): Turns<StringLayout> {
   const chunks: number[] = [];
   const size = writer.batchChars;
   writer.write('"');
   const start = writer.total;
-  for (let from = 0; from < text.length; ) {
+  for (let from = 0; from < text.length;) {
     let to = Math.min(text.length, from + size);
-    if (to < text.length && isHighSurrogate(text.charCodeAt(to - 1)) && isLowSurrogate(text.charCodeAt(to))) to--; // never split a pair
+    // never split a pair
+    if (to < text.length && isHighSurrogate(text.charCodeAt(to - 1)) && isLowSurrogate(text.charCodeAt(to))) to--;
     chunks.push(from, writer.total);
     writer.progress = { start, done: from, length: text.length };
     writer.write(JSON.stringify(text.slice(from, to)).slice(1, -1));
@@ -46,6 +50,3 @@ export function* writeLongString(writer: PieceWriter, text: string, path: string
   writer.write('"');
   return { path, length: text.length, chunks, end };
 }
-
-
-

@@ -50,7 +50,10 @@ export interface AnswerRead {
   readonly keys: AnswerKeys;
   readonly state: AnswerState;
   readonly now: number;
-  /** What a parsed value holds in memory (`heapEstimate`), as far as the cache could keep it beside `counted` bytes counted already. */
+  /**
+   * What a parsed value holds in memory (`heapEstimate`), as far as the cache could keep it beside `counted` bytes
+   * counted already.
+   */
   estimate(value: unknown, counted?: number): number;
   /** The call's charge for what this read decrypts and parses, when it has one. */
   readonly charge?: ReadCharge;
@@ -66,7 +69,10 @@ export function parseRead(read: AnswerRead, text: string): unknown {
  * Decrypts the pieces the ranges touch, each once however many ranges it holds (checking each is the
  * piece the index expects), and decodes the ranges.
  */
-export async function readRanges(read: AnswerRead, ranges: { piece: number; from: number; to: number }[]): Promise<string[] | typeof MISSING> {
+export async function readRanges(
+  read: AnswerRead,
+  ranges: { piece: number; from: number; to: number }[],
+): Promise<string[] | typeof MISSING> {
   const index = read.state.index!;
   const opened = new Map<number, Promise<Uint8Array | typeof MISSING>>();
   const texts = await Promise.all(
@@ -74,7 +80,8 @@ export async function readRanges(read: AnswerRead, ranges: { piece: number; from
       let plaintext = opened.get(piece);
       if (!plaintext) opened.set(piece, (plaintext = openPieceOf(read, piece)));
       const bytes = await plaintext;
-      return bytes === MISSING ? MISSING : decodeUtf8(bytes.subarray(from, to), index.ascii[piece] === 1); // ASCII flagged at seal time
+      // ASCII flagged at seal time
+      return bytes === MISSING ? MISSING : decodeUtf8(bytes.subarray(from, to), index.ascii[piece] === 1);
     }),
   );
   return texts.includes(MISSING) ? MISSING : (texts as string[]);
@@ -94,7 +101,9 @@ export async function openPieceOf(read: AnswerRead, piece: number): Promise<Uint
   return plaintext && plaintext.byteLength === paddedPieceLength(index.pieces[piece]!, index.pad) ? plaintext : MISSING;
 }
 
-/** The root as far as read, with `part` (a list's items, a long string) placed at `path` (objects created on the way). */
+/**
+ * The root as far as read, with `part` (a list's items, a long string) placed at `path` (objects created on the way).
+ */
 export function placeAt(root: unknown, path: readonly string[], part: unknown): unknown {
   if (path.length === 0) return part;
   const top = (root ?? {}) as JsonObject;

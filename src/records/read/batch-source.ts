@@ -31,11 +31,16 @@ export interface BatchVisit {
   admit?: (text: string) => boolean;
   /** Whether batch number `batch` is read at all (default: every batch); the others are not even fetched. */
   wants?: (batch: number) => boolean;
-  /** Items `first` onwards of one batch (number `batch` of the list), in order; `false` stops the reading (the answer is known). */
+  /**
+   * Items `first` onwards of one batch (number `batch` of the list), in order; `false` stops the reading (the answer is
+   * known).
+   */
   visit: (first: number, items: unknown[], batch: number) => boolean | void;
 }
 
-/** A part of the answer read batch by batch: an indexed list (item batches) or a wide object (member batches, S16.4). */
+/**
+ * A part of the answer read batch by batch: an indexed list (item batches) or a wide object (member batches, S16.4).
+ */
 export type BatchedPart = { readonly list: number } | { readonly object: number };
 
 /**
@@ -47,7 +52,10 @@ export type BatchedPart = { readonly list: number } | { readonly object: number 
 export class StreamedAnswer {
   constructor(
     private readonly read: AnswerRead,
-    /** Everything outside the lists' items and wide objects' members (placeholders at their paths), or undefined when not read. */
+    /**
+     * Everything outside the lists' items and wide objects' members (placeholders at their paths), or undefined when
+     * not read.
+     */
     readonly root: unknown,
     /** The one list selected (`{ stream: list }`), or undefined when all are (`{ stream: "all" }`). */
     readonly list: number | undefined,
@@ -91,26 +99,41 @@ export class StreamedAnswer {
    */
   forEachMemberBatch(object: number, { admit, visit }: MemberVisit): Promise<BatchReading> {
     const layout = this.read.state.index!.objects[object]!;
-    return this.eachBatch(layout, true, (batch) => ({ ...byteSpan(layout.batches, layout.end, batch, batch + 1, 1) }), (text) => {
-      if (admit && !admit(text)) return true;
-      return visit(parseRead(this.read, `{${text}}`) as Record<string, unknown>);
-    });
+    return this.eachBatch(
+      layout,
+      true,
+      (batch) => ({ ...byteSpan(layout.batches, layout.end, batch, batch + 1, 1) }),
+      (text) => {
+        if (admit && !admit(text)) return true;
+        return visit(parseRead(this.read, `{${text}}`) as Record<string, unknown>);
+      },
+    );
   }
 
   /** Reads the batches of `list` holding items `from` to `to - 1`, in order, and says how the reading ended. */
-  forEachBatch(list: number, { from = 0, to = Number.MAX_SAFE_INTEGER, admit, wants, visit }: BatchVisit): Promise<BatchReading> {
+  forEachBatch(
+    list: number,
+    { from = 0, to = Number.MAX_SAFE_INTEGER, admit, wants, visit }: BatchVisit,
+  ): Promise<BatchReading> {
     const layout = this.read.state.index!.lists[list]!;
     const held = this.read.state.lists.get(list); // batches a slice read before are in memory already
-    return this.eachBatch(layout, !wants, (batch) => { // a few batches wanted: none fetched ahead
-      const { first, last, start, end } = batchAt(layout, batch);
-      if (first >= to) return "stop";
-      if (last <= from || (wants && !wants(batch))) return "skip";
-      if (held?.loaded[batch]) return { items: held.items.slice(first, last) };
-      return { start, end };
-    }, (text, batch) => {
-      if (admit && !admit(text)) return true;
-      return visit(layout.batches[2 * batch]!, parseRead(this.read, `[${text}]`) as unknown[], batch);
-    }, (items, batch) => visit(layout.batches[2 * batch]!, items, batch));
+    return this.eachBatch(
+      layout,
+      !wants,
+      (batch) => {
+        // a few batches wanted: none fetched ahead
+        const { first, last, start, end } = batchAt(layout, batch);
+        if (first >= to) return "stop";
+        if (last <= from || (wants && !wants(batch))) return "skip";
+        if (held?.loaded[batch]) return { items: held.items.slice(first, last) };
+        return { start, end };
+      },
+      (text, batch) => {
+        if (admit && !admit(text)) return true;
+        return visit(layout.batches[2 * batch]!, parseRead(this.read, `[${text}]`) as unknown[], batch);
+      },
+      (items, batch) => visit(layout.batches[2 * batch]!, items, batch),
+    );
   }
 
   /**
@@ -145,7 +168,11 @@ export class StreamedAnswer {
    * Hands the pieces holding batches of `list` with items `from` to `to - 1` to `take`, in order, each with
    * the batches that end in it (`forEachPiece`), and says how the reading ended.
    */
-  async forEachPiece(list: number, window: { from?: number; to?: number }, take: (piece: BatchPiece) => Promise<boolean | void>): Promise<BatchReading> {
+  async forEachPiece(
+    list: number,
+    window: { from?: number; to?: number },
+    take: (piece: BatchPiece) => Promise<boolean | void>,
+  ): Promise<BatchReading> {
     const reading = await forEachPiece(this.read, list, window, take);
     return reading === "read" ? reading : this.ended(reading);
   }
@@ -158,12 +185,17 @@ export class StreamedAnswer {
 }
 
 /** Per container of `root` holding a list or a wide object at one of its keys: which part at which key. */
-function placesOf(root: unknown, lists: readonly ListSummary[], objects: readonly ObjectSummary[]): Map<object, Map<string | number, BatchedPart>> {
+function placesOf(
+  root: unknown,
+  lists: readonly ListSummary[],
+  objects: readonly ObjectSummary[],
+): Map<object, Map<string | number, BatchedPart>> {
   const places = new Map<object, Map<string | number, BatchedPart>>();
   const note = (path: readonly string[], part: BatchedPart) => {
     if (path.length === 0) return; // a root list or object is streamed as the one part, never found in a walk
     const container = valueAt(root, path.slice(0, -1));
-    if (container === null || typeof container !== "object" || !Object.hasOwn(container, path[path.length - 1]!)) return;
+    if (container === null || typeof container !== "object" || !Object.hasOwn(container, path[path.length - 1]!))
+      return;
     let keys = places.get(container);
     if (!keys) places.set(container, (keys = new Map()));
     keys.set(path[path.length - 1]!, part);

@@ -27,7 +27,12 @@ export interface BatchPiece {
  * ahead; `false` from it ends the reading. Batches a slice read before are read again (they are not moved
  * out of the cache).
  */
-export async function forEachPiece(read: AnswerRead, list: number, { from = 0, to = Number.MAX_SAFE_INTEGER }: { from?: number; to?: number }, take: (piece: BatchPiece) => Promise<boolean | void>): Promise<BatchReading> {
+export async function forEachPiece(
+  read: AnswerRead,
+  list: number,
+  { from = 0, to = Number.MAX_SAFE_INTEGER }: { from?: number; to?: number },
+  take: (piece: BatchPiece) => Promise<boolean | void>,
+): Promise<BatchReading> {
   const index = read.state.index!;
   const layout = index.lists[list]!;
   const pieces = new BatchPieces(read, layout.end);
@@ -60,7 +65,6 @@ export async function forEachPiece(read: AnswerRead, list: number, { from = 0, t
   if (current) await take(current);
   return "read";
 }
-
 
 function joinBytes(parts: readonly Uint8Array[]): Uint8Array {
   if (parts.length === 1) return parts[0]!;

@@ -11,7 +11,9 @@ import { PiecedObject } from "../../util/pieced-object.js";
 import { oneEditVariants } from "../../util/one-edit.js";
 import { setKnownJsonSize } from "../../util/size.js";
 
-/** Batches read beyond a missing key's own for the hint's names one edit away (S14.5): the hint's work stays bounded. */
+/**
+ * Batches read beyond a missing key's own for the hint's names one edit away (S14.5): the hint's work stays bounded.
+ */
 const HINT_BATCHES = 8;
 /** A refusal lists an object's first 20 keys, and a few more tell it has more (the refusals' `KEYS_LISTED`). */
 const LISTED_KEYS = 21;
@@ -29,13 +31,19 @@ function piecedOf(read: AnswerRead, object: number): PiecedObject | undefined {
     setKnownJsonSize(pieced, partJsonBytes(layout.batches, layout.end)); // a summary measures it whole (S16.4)
     state.objects.set(object, pieced);
     state.root = placeAt(state.root, layout.path, pieced);
-    if (state.counted) state.bytes += pieced.heapBytes + ((layout.bloom?.length ?? 0) * 3) / 4; // and its filters once decoded (S16.3)
+    // and its filters once decoded (S16.3)
+    if (state.counted) state.bytes += pieced.heapBytes + ((layout.bloom?.length ?? 0) * 3) / 4;
   }
   return pieced;
 }
 
 /** Reads the given batches not read yet, each run of adjacent ones as one range; false when a piece is missing. */
-async function readBatches(read: AnswerRead, object: number, pieced: PiecedObject, batches: Iterable<number>): Promise<boolean> {
+async function readBatches(
+  read: AnswerRead,
+  object: number,
+  pieced: PiecedObject,
+  batches: Iterable<number>,
+): Promise<boolean> {
   const layout = read.state.index!.objects[object]!;
   const wanted = [...new Set(batches)].filter((batch) => !pieced.has(batch)).sort((a, b) => a - b);
   const runs: [number, number][] = [];
@@ -54,7 +62,10 @@ async function readBatches(read: AnswerRead, object: number, pieced: PiecedObjec
   let at = 0;
   for (let run = 0; run < runs.length; run++) {
     const [first, end] = runs[run]!;
-    const members = parseRead(read, `{${texts.slice(at, at + ranges[run]!.length).join("")}}`) as Record<string, unknown>;
+    const members = parseRead(read, `{${texts.slice(at, at + ranges[run]!.length).join("")}}`) as Record<
+      string,
+      unknown
+    >;
     at += ranges[run]!.length;
     const before = pieced.heapBytes;
     pieced.fill(first, end, members, read.state.counted ? read.estimate(members) : 0);
@@ -85,7 +96,15 @@ export async function readNamed(read: AnswerRead, object: number, keys: readonly
   const pieced = piecedOf(read, object);
   if (!pieced) return MISSING;
   const root = read.state.root;
-  if (!(await readBatches(read, object, pieced, keys.flatMap((key) => pieced.candidates(key))))) return MISSING;
+  if (
+    !(await readBatches(
+      read,
+      object,
+      pieced,
+      keys.flatMap((key) => pieced.candidates(key)),
+    ))
+  )
+    return MISSING;
   if (keys.some((key) => pieced.knows(key)) || pieced.size === 0) return root;
   if (!(await readBatches(read, object, pieced, range(...pieced.batchesOf(0, LISTED_KEYS))))) return MISSING;
   let budget = HINT_BATCHES;

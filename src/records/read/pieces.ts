@@ -1,6 +1,7 @@
 /**
  * The pieces under a part read batch by batch (S14.6): a list's item batches or a wide
- * object's member batches (S16.4; both `StreamedAnswer.eachBatch`) are read in order, each batch's text decoded from the
+ * object's member batches (S16.4; both `StreamedAnswer.eachBatch`) are read in order, each batch's text decoded from
+ * the
  * pieces it spans. Each piece is opened once, the next one fetched while a batch is parsed (a remote
  * store's round trips overlap the parsing), and the pieces read past are let go, so a reading holds a piece
  * or two whatever the part's size. The event loop is let go between batches at least every SLICE_MS (S14.3):
@@ -13,7 +14,10 @@ import { decodeUtf8 } from "../../util/utf8.js";
 import { nextTurn } from "../../util/turn.js";
 import { YIELD_AFTER_MS } from "../../defaults.js";
 
-/** Pieces fetched ahead of the one being parsed (more in flight measured slower on Redis: the replies are read on this thread anyway). */
+/**
+ * Pieces fetched ahead of the one being parsed (more in flight measured slower on Redis: the replies are read on this
+ * thread anyway).
+ */
 const PIECES_AHEAD = 1;
 /**
  * Longest run of batches read without letting other calls in (measured: 1 ms a yield in Node, 2-3% of a
@@ -44,7 +48,10 @@ export class BatchPieces {
     this.lastPiece = piecesOf(read.state.index!, end - 1, end)[0]?.piece ?? 0;
   }
 
-  /** One piece's plaintext (padding included), the caller's own (it may move it to another thread), or how the reading failed. */
+  /**
+   * One piece's plaintext (padding included), the caller's own (it may move it to another thread), or how the reading
+   * failed.
+   */
   async bytes(piece: number): Promise<Uint8Array | Exclude<BatchReading, "read">> {
     this.letGo(piece, piece);
     const opened = this.open(piece); // fetched ahead already, most often
@@ -83,11 +90,15 @@ export class BatchPieces {
     return texts.length === 1 ? texts[0]! : texts.join("");
   }
 
-  /** Lets the pieces before `first` go (read past), and fetches those after `reached` meanwhile; a failure of one fetched ahead is met when it is awaited. */
+  /**
+   * Lets the pieces before `first` go (read past), and fetches those after `reached` meanwhile; a failure of one
+   * fetched ahead is met when it is awaited.
+   */
   private letGo(first: number, reached: number): void {
     for (const piece of this.pieces.keys()) if (piece < first) this.pieces.delete(piece);
     if (!this.ahead) return;
-    for (let ahead = reached + 1; ahead <= Math.min(this.lastPiece, reached + PIECES_AHEAD); ahead++) this.open(ahead).catch(() => {});
+    for (let ahead = reached + 1; ahead <= Math.min(this.lastPiece, reached + PIECES_AHEAD); ahead++)
+      this.open(ahead).catch(() => {});
   }
 
   private open(piece: number): Promise<Uint8Array | typeof MISSING> {

@@ -16,12 +16,18 @@ import { setKnownJsonSize } from "../../util/size.js";
 export { MISSING, type AnswerRead, type AnswerState, type ReadCharge } from "./answer-state.js";
 
 /** The value a selection needs (other parts may be missing), or MISSING when a piece is. */
-export function readSelection(read: AnswerRead, selection: Exclude<Selection, "none" | { stream: unknown }>): Promise<unknown> {
+export function readSelection(
+  read: AnswerRead,
+  selection: Exclude<Selection, "none" | { stream: unknown }>,
+): Promise<unknown> {
   if (selection === "all") return readWhole(read);
   if (selection === "outside") return readOutside(read);
   if ("summary" in selection) return readSummary(read, selection.summary);
   if ("string" in selection) return readChars(read, selection.string, selection.from, selection.to);
-  if ("object" in selection) return "keys" in selection ? readNamed(read, selection.object, selection.keys) : readMembers(read, selection.object, selection.from, selection.to);
+  if ("object" in selection)
+    return "keys" in selection
+      ? readNamed(read, selection.object, selection.keys)
+      : readMembers(read, selection.object, selection.from, selection.to);
   return readItems(read, selection.list, selection.from, selection.to);
 }
 
@@ -86,7 +92,8 @@ async function readItems(read: AnswerRead, list: number, from: number, to: numbe
     const items = parseRead(read, `[${texts.join("")}]`) as unknown[];
     for (let i = 0; i < items.length; i++) held.items[span.firstItem + i] = items[i];
     held.loaded.fill(1, span.firstBatch, span.endBatch);
-    if (state.counted) state.bytes += read.estimate(items) - listSlotsBytes(items.length); // its slots are in held.items
+    // its slots are in held.items
+    if (state.counted) state.bytes += read.estimate(items) - listSlotsBytes(items.length);
   }
   return root;
 }
@@ -145,7 +152,8 @@ async function readSummary(read: AnswerRead, bytes: number): Promise<unknown> {
     const { batches, length } = index.objects[object]!;
     let next = 1; // as for lists: the first batch starting past `bytes` from the object's start ends what is read
     while (next < batches.length / 2 && batches[2 * next + 1]! - batches[1]! <= bytes) next++;
-    if ((await readMembers(read, object, 0, next < batches.length / 2 ? batches[2 * next]! + 1 : length)) === MISSING) return MISSING;
+    if ((await readMembers(read, object, 0, next < batches.length / 2 ? batches[2 * next]! + 1 : length)) === MISSING)
+      return MISSING;
   }
   return read.state.root;
 }

@@ -31,9 +31,15 @@ interface Part {
 export function outsideRanges(index: AnswerIndex): Range[] {
   const total = index.pieces.reduce((sum, length) => sum + length, 0);
   const skipped = [
-    ...index.lists.filter((list) => list.batches.length > 0).map((list) => ({ start: list.batches[1]!, end: list.end })), // an empty list: nothing to leave out
-    ...index.strings.filter((text) => text.chunks.length > 0).map((text) => ({ start: text.chunks[1]!, end: text.end })),
-    ...index.objects.filter((object) => object.batches.length > 0).map((object) => ({ start: object.batches[1]!, end: object.end })), // reads as {}
+    ...index.lists
+      .filter((list) => list.batches.length > 0)
+      .map((list) => ({ start: list.batches[1]!, end: list.end })), // an empty list: nothing to leave out
+    ...index.strings
+      .filter((text) => text.chunks.length > 0)
+      .map((text) => ({ start: text.chunks[1]!, end: text.end })),
+    ...index.objects
+      .filter((object) => object.batches.length > 0)
+      .map((object) => ({ start: object.batches[1]!, end: object.end })), // reads as {}
   ].sort((a, b) => a.start - b.start);
   const kept: { start: number; end: number }[] = [];
   let at = 0;
@@ -55,10 +61,17 @@ export async function readWholeInParts(read: AnswerRead): Promise<{ value: unkno
   const outside = outsideRanges(index);
   const ranges: Range[] = [...outside];
   const parts: Part[] = [];
-  const windowsOf = (kind: Part["kind"], path: readonly string[], length: number, pairs: readonly number[], end: number, separator: number) => {
+  const windowsOf = (
+    kind: Part["kind"],
+    path: readonly string[],
+    length: number,
+    pairs: readonly number[],
+    end: number,
+    separator: number,
+  ) => {
     const part: Part = { kind, path, length, windows: [] };
     const count = pairs.length / 2;
-    for (let first = 0; first < count; ) {
+    for (let first = 0; first < count;) {
       let past = first + 1;
       while (past < count && pairs[2 * past + 1]! - pairs[2 * first + 1]! < WINDOW_BYTES) past++;
       const span = byteSpan(pairs, end, first, past, separator);
@@ -69,9 +82,12 @@ export async function readWholeInParts(read: AnswerRead): Promise<{ value: unkno
     }
     parts.push(part);
   };
-  for (const list of index.lists) if (list.batches.length > 0) windowsOf("list", list.path, list.length, list.batches, list.end, 1);
-  for (const text of index.strings) if (text.chunks.length > 0) windowsOf("string", text.path, text.length, text.chunks, text.end, 0);
-  for (const object of index.objects) if (object.batches.length > 0) windowsOf("object", object.path, object.length, object.batches, object.end, 1);
+  for (const list of index.lists)
+    if (list.batches.length > 0) windowsOf("list", list.path, list.length, list.batches, list.end, 1);
+  for (const text of index.strings)
+    if (text.chunks.length > 0) windowsOf("string", text.path, text.length, text.chunks, text.end, 0);
+  for (const object of index.objects)
+    if (object.batches.length > 0) windowsOf("object", object.path, object.length, object.batches, object.end, 1);
 
   const texts = await readRanges(read, ranges); // each piece opened once
   if (texts === MISSING) return MISSING;
@@ -82,10 +98,12 @@ export async function readWholeInParts(read: AnswerRead): Promise<{ value: unkno
   let at = outside.length;
   let since = performance.now();
   for (const part of parts) {
-    const list: unknown[] = part.kind === "list" ? new Array<unknown>(part.length) : []; // its slots as `readItems` makes them, as the estimate counts them
+    // its slots as `readItems` makes them, as the estimate counts them
+    const list: unknown[] = part.kind === "list" ? new Array<unknown>(part.length) : [];
     const strings: string[] = [];
     const object: JsonObject = {};
-    const keys: string[] | undefined = part.kind === "object" ? [] : undefined; // its key list, kept for the queries (S26.1)
+    // its key list, kept for the queries (S26.1)
+    const keys: string[] | undefined = part.kind === "object" ? [] : undefined;
     let indexed = false;
     for (const window of part.windows) {
       if (performance.now() - since >= YIELD_AFTER_MS) {
@@ -95,7 +113,10 @@ export async function readWholeInParts(read: AnswerRead): Promise<{ value: unkno
       const text = texts.slice(at, at + window.ranges).join("");
       texts.fill("", at, at + window.ranges); // not held across the turns once parsed
       at += window.ranges;
-      const parsed = parseRead(read, part.kind === "list" ? `[${text}]` : part.kind === "string" ? `"${text}"` : `{${text}}`);
+      const parsed = parseRead(
+        read,
+        part.kind === "list" ? `[${text}]` : part.kind === "string" ? `"${text}"` : `{${text}}`,
+      );
       if (counted) bytes += read.estimate(parsed, bytes); // nothing more is walked once past what the cache could keep
       if (part.kind === "list") (parsed as unknown[]).forEach((item, i) => (list[window.first + i] = item));
       else if (part.kind === "string") strings.push(parsed as string);

@@ -35,25 +35,42 @@ async function countsOf(run: () => Promise<unknown>): Promise<CostMeter["counts"
 /** Bytes an index may differ by between two folds of the same answer (the expiry's digits, the handle's record). */
 const RECORD_SLACK = 64;
 
-const PATHS = ["$.rows[*]", "$.rows[?@.status == 'open']", "$.rows[?@.priority > 2 && @.owner]", "$..customer", "$.teams[*].rows[*]"];
+const PATHS = [
+  "$.rows[*]",
+  "$.rows[?@.status == 'open']",
+  "$.rows[?@.priority > 2 && @.owner]",
+  "$..customer",
+  "$.teams[*].rows[*]",
+];
 
 describe("S24.3 an aggregate costs at most what the same filter costs", () => {
-  it.each([["the calling thread", false], ["the batch workers", true]] as const)("on %s", async (_where, threaded) => {
+  it.each([
+    ["the calling thread", false],
+    ["the batch workers", true],
+  ] as const)("on %s", async (_where, threaded) => {
     const config = { thresholdBytes: 16_384, preview: { chars: 500 } } as ResultHandlesConfig;
-    const setup = countedQueries(new MemoryStorage("aggregate-cost", { maxBytes: 256 * 1024 * 1024 }), { config, owner, workers: threaded ? workers : undefined });
+    const setup = countedQueries(new MemoryStorage("aggregate-cost", { maxBytes: 256 * 1024 * 1024 }), {
+      config,
+      owner,
+      workers: threaded ? workers : undefined,
+    });
     const answer = randomAnswer(5, 3000);
     try {
       for (const path of PATHS) {
         const filterHandle = await setup.fold(answer);
         const aggregateHandle = await setup.fold(answer);
         const filter = await countsOf(() => setup.tool.query({ handle: filterHandle, path }, owner));
-        const aggregate = await countsOf(() => setup.tool.query({ handle: aggregateHandle, path, aggregate: { by: "owner", avg: "priority" } }, owner));
+        const aggregate = await countsOf(() =>
+          setup.tool.query({ handle: aggregateHandle, path, aggregate: { by: "owner", avg: "priority" } }, owner),
+        );
         expect(filter.nodes, path).toBeGreaterThan(0);
         // In all, within the bytes a record may differ by (decrypted and parsed: 10 units a byte).
         expect(aggregate.spent, path).toBeLessThanOrEqual(filter.spent + RECORD_SLACK * 10);
         if (threaded) continue; // a worker's units come back charged as the kind that cost most there (takeCounts)
-        for (const kind of ["nodes", "expressions", "regex"] as const) expect(aggregate[kind], `${path} ${kind}`).toBeLessThanOrEqual(filter[kind]);
-        for (const kind of ["decrypted", "parsed"] as const) expect(aggregate[kind], `${path} ${kind}`).toBeLessThanOrEqual(filter[kind] + RECORD_SLACK);
+        for (const kind of ["nodes", "expressions", "regex"] as const)
+          expect(aggregate[kind], `${path} ${kind}`).toBeLessThanOrEqual(filter[kind]);
+        for (const kind of ["decrypted", "parsed"] as const)
+          expect(aggregate[kind], `${path} ${kind}`).toBeLessThanOrEqual(filter[kind] + RECORD_SLACK);
       }
     } finally {
       await setup.store.onShutdown();
@@ -62,10 +79,14 @@ describe("S24.3 an aggregate costs at most what the same filter costs", () => {
 
   it("where the filter is refused for its cost, the aggregate is refused too", async () => {
     const config = { thresholdBytes: 16_384, preview: { chars: 500 }, costLimit: 2_000_000 } as ResultHandlesConfig;
-    const setup = countedQueries(new MemoryStorage("aggregate-cost-limit", { maxBytes: 256 * 1024 * 1024 }), { config, owner });
+    const setup = countedQueries(new MemoryStorage("aggregate-cost-limit", { maxBytes: 256 * 1024 * 1024 }), {
+      config,
+      owner,
+    });
     try {
       const handle = await setup.fold(randomAnswer(6, 4000));
-      const refused = async (args: Record<string, unknown>) => (await setup.tool.query({ handle, ...args }, owner).catch((error: unknown) => error)) as ResultQueryError;
+      const refused = async (args: Record<string, unknown>) =>
+        (await setup.tool.query({ handle, ...args }, owner).catch((error: unknown) => error)) as ResultQueryError;
       const filter = await refused({ path: "$.rows[?@.priority > 2]" });
       const aggregate = await refused({ path: "$.rows[?@.priority > 2]", aggregate: { by: "owner" } });
       expect(filter).toBeInstanceOf(ResultQueryError);

@@ -25,7 +25,9 @@ describe("S24.3 an aggregate's holds", () => {
     const setup = countedQueries(new MemoryStorage("aggregate-holds-examples"), { config, owner });
     const handle = await setup.fold(answer);
     const path = "$.*[*]";
-    const error = await setup.tool.query({ handle, path, aggregate: { by: "id" } }, owner).catch((caught: unknown) => caught);
+    const error = await setup.tool
+      .query({ handle, path, aggregate: { by: "id" } }, owner)
+      .catch((caught: unknown) => caught);
     expect(error).toBeInstanceOf(ResultQueryError);
     const { code, message } = error as ResultQueryError;
     expect(code).toBe("INVALID_INPUT");
@@ -36,7 +38,10 @@ describe("S24.3 an aggregate's holds", () => {
     expect(counted).toMatchObject({ value: { count: items }, total: items });
     const byStatus = await setup.tool.query({ handle, path, aggregate: { by: "status" } }, owner);
     const pairs = byStatus.groups!.map((group) => [group.key, group.count]);
-    expect(pairs).toEqual([["closed", Math.ceil(items / 2)], ["open", Math.floor(items / 2)]]);
+    expect(pairs).toEqual([
+      ["closed", Math.ceil(items / 2)],
+      ["open", Math.floor(items / 2)],
+    ]);
     const quoted = `$['${key}']`; // S7.5's canonical path, built here
     const expected = JSON.stringify([`${quoted}[0]`, `${quoted}[2]`, `${quoted}[4]`]);
     const same = JSON.stringify(byStatus.groups![0]!.examples) === expected;
@@ -58,13 +63,15 @@ describe("S24.3 an aggregate's holds", () => {
       const offset = paging.offset ?? 0;
       expect(answer.groupCount).toBe(groups);
       const keys = answer.groups!.map((group) => JSON.stringify(group.key));
-      expect(keys).toEqual(expected.slice(offset, offset + 10).map((text) => JSON.stringify(JSON.parse(text), ["b", "a"])));
+      expect(keys).toEqual(
+        expected.slice(offset, offset + 10).map((text) => JSON.stringify(JSON.parse(text), ["b", "a"])),
+      );
       // 1.3-3.6 s before (a JSON text made per comparison); about 0.1 s now on a loaded two-core machine.
       expect(held, JSON.stringify(paging)).toBeLessThan(1000);
     }
   }, 120_000);
 
-  it("the text of lists and objects grouped by is charged: by \"@\" over $..* of nested copies is refused for its cost", async () => {
+  it('the text of lists and objects grouped by is charged: by "@" over $..* of nested copies is refused for its cost', async () => {
     let nested: unknown = { leaf: "y".repeat(2000) };
     for (let i = 0; i < 50; i++) nested = { a: nested };
     const answer = Array.from({ length: 200 }, () => nested); // about 450 KB; $..* selects 10,200 nodes
@@ -76,11 +83,18 @@ describe("S24.3 an aggregate's holds", () => {
     expect((await setup.tool.query({ handle, path: "$..*", limit: 1 }, owner)).total).toBe(200 * 52);
     const byLeaf = await setup.tool.query({ handle, path: "$..*", aggregate: { by: "leaf" } }, owner);
     const pairs = byLeaf.groups!.map((group) => [group.key, group.count]);
-    expect(pairs).toEqual([[null, 200 * 51], ["y".repeat(2000), 200]]);
+    expect(pairs).toEqual([
+      [null, 200 * 51],
+      ["y".repeat(2000), 200],
+    ]);
     // Grouped by each node itself: about 10,200 texts of 2 KB, 20 units a character, over the limit.
-    const error = await setup.tool.query({ handle, path: "$..*", aggregate: { by: "@" } }, owner).catch((caught: unknown) => caught);
+    const error = await setup.tool
+      .query({ handle, path: "$..*", aggregate: { by: "@" } }, owner)
+      .catch((caught: unknown) => caught);
     expect(error).toBeInstanceOf(ResultQueryError);
     expect((error as ResultQueryError).message).toContain("characters of lists and objects grouped by (aggregate)");
-    expect((error as ResultQueryError).message).toContain("group by a member whose values are strings, numbers or booleans");
+    expect((error as ResultQueryError).message).toContain(
+      "group by a member whose values are strings, numbers or booleans",
+    );
   }, 60_000);
 });

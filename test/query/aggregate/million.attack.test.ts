@@ -20,7 +20,12 @@ const STATUSES = ["open", "closed", "pending"];
 /** Tickets whose figures a plain loop knows: the owner, status and priority of item i by arithmetic. */
 function tickets() {
   return {
-    rows: Array.from({ length: ITEMS }, (_, i) => ({ id: i, owner: OWNERS[(i * 7 + (i >> 5)) % OWNERS.length]!, status: STATUSES[(i >> 2) % 3]!, priority: 1 + ((i * 31) % 5) })),
+    rows: Array.from({ length: ITEMS }, (_, i) => ({
+      id: i,
+      owner: OWNERS[(i * 7 + (i >> 5)) % OWNERS.length]!,
+      status: STATUSES[(i >> 2) % 3]!,
+      priority: 1 + ((i * 31) % 5),
+    })),
   };
 }
 
@@ -39,8 +44,15 @@ for (const store of ["memory", "redis"] as const) {
       if (store === "redis") redis = await startRedisServer();
       // A store deadline long enough for a 1,000,000-item read on a loaded machine (S26.3's 3 s default may
       // end the filter compared with first): the aggregate's own time is what is held to S21.5's bound.
-      bench = await startAttackBench({ storage: store === "redis" ? { type: "redis", redis: { url: redis!.url }, deadlineMs: 30_000 } : { type: "memory", deadlineMs: 30_000 } });
-      bobHandle = await foldAs(bench, bench.bob, { rows: Array.from({ length: 300 }, (_, i) => ({ id: i, title: `Row number ${i}` })) });
+      bench = await startAttackBench({
+        storage:
+          store === "redis"
+            ? { type: "redis", redis: { url: redis!.url }, deadlineMs: 30_000 }
+            : { type: "memory", deadlineMs: 30_000 },
+      });
+      bobHandle = await foldAs(bench, bench.bob, {
+        rows: Array.from({ length: 300 }, (_, i) => ({ id: i, title: `Row number ${i}` })),
+      });
       const answer = tickets();
       rows = answer.rows;
       handle = await foldAs(bench, bench.alice, answer);
@@ -52,52 +64,91 @@ for (const store of ["memory", "redis"] as const) {
       await redis?.dispose();
     });
 
-    it("which owner has the most open priority-1 tickets: one call, the oracle's counts, evidence that reads back", async () => {
-      const path = "$.rows[?@.status == 'open' && @.priority == 1]";
-      const filter = await withSecondCaller(() => bench.alice("result_query", { handle, path, limit: 1 }), bobSmall);
-      const m = await withSecondCaller(() => bench.alice("result_query", { handle, path, aggregate: { by: "owner" }, limit: 3 }), bobSmall);
-      console.log(line(`${store}: aggregate by owner over 1,000,000 items`, m));
-      console.log(line(`${store}: the same filter (limit 1)`, filter));
-      const counts = new Map<string, number>();
-      for (const row of rows) if (row.status === "open" && row.priority === 1) counts.set(row.owner, (counts.get(row.owner) ?? 0) + 1);
-      const expected = [...counts].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1)).slice(0, 3);
-      const answer = m.result.structuredContent as { groups: Group[]; total: number; groupCount: number; nextOffset?: number };
-      expect(answer.groups.map((group) => [group.key, group.count])).toEqual(expected);
-      expect(answer).toMatchObject({ total: [...counts.values()].reduce((a, b) => a + b, 0), groupCount: counts.size, nextOffset: 3 });
-      expect(answer.total).toBe((filter.result.structuredContent as { total: number }).total);
-      for (const example of answer.groups[0]!.examples) {
-        const read = await bench.alice("result_query", { handle, path: example });
-        expect(read.structuredContent).toMatchObject({ value: { owner: answer.groups[0]!.key, status: "open", priority: 1 } });
-      }
-      expect(m.second.structuredContent).toMatchObject({ value: ["Row number 7"] });
-      expect(m.ms).toBeLessThan(ATTACK_MS);
-      expect(m.waitMs).toBeLessThan(WAIT_MS);
-    }, TIMEOUT);
+    it(
+      "which owner has the most open priority-1 tickets: one call, the oracle's counts, evidence that reads back",
+      async () => {
+        const path = "$.rows[?@.status == 'open' && @.priority == 1]";
+        const filter = await withSecondCaller(() => bench.alice("result_query", { handle, path, limit: 1 }), bobSmall);
+        const m = await withSecondCaller(
+          () => bench.alice("result_query", { handle, path, aggregate: { by: "owner" }, limit: 3 }),
+          bobSmall,
+        );
+        console.log(line(`${store}: aggregate by owner over 1,000,000 items`, m));
+        console.log(line(`${store}: the same filter (limit 1)`, filter));
+        const counts = new Map<string, number>();
+        for (const row of rows)
+          if (row.status === "open" && row.priority === 1) counts.set(row.owner, (counts.get(row.owner) ?? 0) + 1);
+        const expected = [...counts].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1)).slice(0, 3);
+        const answer = m.result.structuredContent as {
+          groups: Group[];
+          total: number;
+          groupCount: number;
+          nextOffset?: number;
+        };
+        expect(answer.groups.map((group) => [group.key, group.count])).toEqual(expected);
+        expect(answer).toMatchObject({
+          total: [...counts.values()].reduce((a, b) => a + b, 0),
+          groupCount: counts.size,
+          nextOffset: 3,
+        });
+        expect(answer.total).toBe((filter.result.structuredContent as { total: number }).total);
+        for (const example of answer.groups[0]!.examples) {
+          const read = await bench.alice("result_query", { handle, path: example });
+          expect(read.structuredContent).toMatchObject({
+            value: { owner: answer.groups[0]!.key, status: "open", priority: 1 },
+          });
+        }
+        expect(m.second.structuredContent).toMatchObject({ value: ["Row number 7"] });
+        expect(m.ms).toBeLessThan(ATTACK_MS);
+        expect(m.waitMs).toBeLessThan(WAIT_MS);
+      },
+      TIMEOUT,
+    );
 
-    it("mean priority per status over every item, and the count alone", async () => {
-      const m = await withSecondCaller(() => bench.alice("result_query", { handle, path: "$.rows[*]", aggregate: { by: "status", avg: "priority" } }), bobSmall);
-      const filter = await withSecondCaller(() => bench.alice("result_query", { handle, path: "$.rows[*]", limit: 1 }), bobSmall);
-      console.log(line(`${store}: aggregate by status, avg priority over 1,000,000 items`, m));
-      console.log(line(`${store}: the same wildcard (limit 1)`, filter));
-      const sums = new Map<string, [number, number]>();
-      for (const row of rows) {
-        const [n, sum] = sums.get(row.status) ?? [0, 0];
-        sums.set(row.status, [n + 1, sum + row.priority]);
-      }
-      const groups = (m.result.structuredContent as { groups: Group[] }).groups;
-      expect(groups).toHaveLength(3);
-      for (const group of groups) {
-        const [n, sum] = sums.get(group.key as string)!;
-        expect(group.count).toBe(n);
-        expect(group.avg).toBeCloseTo(sum / n, 9);
-      }
-      expect(groups.map((group) => group.count)).toEqual([...groups.map((group) => group.count)].sort((a, b) => b - a));
-      expect(m.second.structuredContent).toMatchObject({ value: ["Row number 7"] });
-      expect(m.ms).toBeLessThan(ATTACK_MS);
-      expect(m.waitMs).toBeLessThan(WAIT_MS);
-      const count = await bench.alice("result_query", { handle, path: "$.rows[?@.priority > 3]", aggregate: { count: true, sum: "priority" } });
-      const over = rows.filter((row) => row.priority > 3);
-      expect(count.structuredContent).toMatchObject({ value: { count: over.length, sum: over.reduce((a, row) => a + row.priority, 0), skipped: { priority: 0 } }, total: over.length });
-    }, TIMEOUT);
+    it(
+      "mean priority per status over every item, and the count alone",
+      async () => {
+        const m = await withSecondCaller(
+          () =>
+            bench.alice("result_query", { handle, path: "$.rows[*]", aggregate: { by: "status", avg: "priority" } }),
+          bobSmall,
+        );
+        const filter = await withSecondCaller(
+          () => bench.alice("result_query", { handle, path: "$.rows[*]", limit: 1 }),
+          bobSmall,
+        );
+        console.log(line(`${store}: aggregate by status, avg priority over 1,000,000 items`, m));
+        console.log(line(`${store}: the same wildcard (limit 1)`, filter));
+        const sums = new Map<string, [number, number]>();
+        for (const row of rows) {
+          const [n, sum] = sums.get(row.status) ?? [0, 0];
+          sums.set(row.status, [n + 1, sum + row.priority]);
+        }
+        const groups = (m.result.structuredContent as { groups: Group[] }).groups;
+        expect(groups).toHaveLength(3);
+        for (const group of groups) {
+          const [n, sum] = sums.get(group.key as string)!;
+          expect(group.count).toBe(n);
+          expect(group.avg).toBeCloseTo(sum / n, 9);
+        }
+        expect(groups.map((group) => group.count)).toEqual(
+          [...groups.map((group) => group.count)].sort((a, b) => b - a),
+        );
+        expect(m.second.structuredContent).toMatchObject({ value: ["Row number 7"] });
+        expect(m.ms).toBeLessThan(ATTACK_MS);
+        expect(m.waitMs).toBeLessThan(WAIT_MS);
+        const count = await bench.alice("result_query", {
+          handle,
+          path: "$.rows[?@.priority > 3]",
+          aggregate: { count: true, sum: "priority" },
+        });
+        const over = rows.filter((row) => row.priority > 3);
+        expect(count.structuredContent).toMatchObject({
+          value: { count: over.length, sum: over.reduce((a, row) => a + row.priority, 0), skipped: { priority: 0 } },
+          total: over.length,
+        });
+      },
+      TIMEOUT,
+    );
   });
 }

@@ -10,7 +10,13 @@ import { countedQueries } from "../../helpers/store-queries.js";
 
 const owner: Owner = { session: "s-aggregate-refusals", caller: "reader" };
 const config = { thresholdBytes: 4096, preview: { chars: 500 } } as ResultHandlesConfig;
-const rows = Array.from({ length: 500 }, (_, i) => ({ id: i, owner: `user${i % 7}`, status: i % 3 ? "open" : "closed", priority: 1 + (i % 5), long: `${"x".repeat(300)}${i % 40}` }));
+const rows = Array.from({ length: 500 }, (_, i) => ({
+  id: i,
+  owner: `user${i % 7}`,
+  status: i % 3 ? "open" : "closed",
+  priority: 1 + (i % 5),
+  long: `${"x".repeat(300)}${i % 40}`,
+}));
 
 async function setUp() {
   const setup = countedQueries(new MemoryStorage("aggregate-refusals"), { config, owner });
@@ -23,7 +29,11 @@ async function setUp() {
       (caught: unknown) => caught,
     );
     expect(error, JSON.stringify(args)).toBeInstanceOf(ResultQueryError);
-    return { code: (error as ResultQueryError).code, message: (error as ResultQueryError).message, read: setup.counted.gets - gets };
+    return {
+      code: (error as ResultQueryError).code,
+      message: (error as ResultQueryError).message,
+      read: setup.counted.gets - gets,
+    };
   };
   return { call, refusal };
 }
@@ -41,7 +51,17 @@ describe("S24.1 refusals name what works", () => {
     expect(single.message).toContain('"$.rows[*]"');
     const dotted = await refusal({ path: "rows", aggregate: { count: true } });
     expect(dotted.message).toContain('"$.rows[*]"');
-    for (const aggregate of [{ by: "$.owner" }, { by: "@.rows[*]" }, { by: 3 }, { by: "" }, { avg: ["a"] }, { group: "owner" }, { count: "yes" }, [1], "by owner"]) {
+    for (const aggregate of [
+      { by: "$.owner" },
+      { by: "@.rows[*]" },
+      { by: 3 },
+      { by: "" },
+      { avg: ["a"] },
+      { group: "owner" },
+      { count: "yes" },
+      [1],
+      "by owner",
+    ]) {
       const bad = await refusal({ path: "$.rows[*]", aggregate });
       expect(bad, JSON.stringify(aggregate)).toMatchObject({ code: "INVALID_INPUT", read: 0 });
       expect(bad.message).toMatch(/aggregate/);
@@ -52,11 +72,20 @@ describe("S24.1 refusals name what works", () => {
 
   it("S24.2: a sum past the largest JSON number is null and the note says why (null alone means no number)", async () => {
     const setup = countedQueries(new MemoryStorage("aggregate-overflow"), { config, owner });
-    const huge = [{ g: "a", v: 1e308 }, { g: "a", v: 1e308 }, { g: "b", v: 1 }];
+    const huge = [
+      { g: "a", v: 1e308 },
+      { g: "a", v: 1e308 },
+      { g: "b", v: 1 },
+    ];
     const handle = await setup.fold({ rows: huge });
-    const whole = await setup.tool.query({ handle, path: "$.rows[*]", aggregate: { sum: "v", avg: "v", max: "v" } }, owner);
+    const whole = await setup.tool.query(
+      { handle, path: "$.rows[*]", aggregate: { sum: "v", avg: "v", max: "v" } },
+      owner,
+    );
     expect(whole.value).toEqual({ count: 3, sum: null, avg: null, max: 1e308, skipped: { v: 0 } });
-    expect(whole.note).toBe('sum of "v", avg of "v" passed the largest JSON number (about 1.8e308) and are given as null');
+    expect(whole.note).toBe(
+      'sum of "v", avg of "v" passed the largest JSON number (about 1.8e308) and are given as null',
+    );
     const grouped = await setup.tool.query({ handle, path: "$.rows[*]", aggregate: { by: "g", sum: "v" } }, owner);
     expect(grouped.groups!.map((group) => group.sum)).toEqual([null, 1]);
     expect(grouped.note).toBe('sum of "v" passed the largest JSON number (about 1.8e308) and is given as null');
@@ -99,16 +128,22 @@ describe("S24.3 bounds: groups held, the page's size, paging", () => {
     expect(new Set(seen).size).toBe(7);
     const past = await call({ path: "$.rows[*]", aggregate: { by: "owner" }, offset: 50 });
     expect(past).toMatchObject({ groups: [], total: 500, groupCount: 7 });
-    expect(past.note).toBe("offset 50 is past the 7 groups: offset 0 gives the first"); // S18.2: not an unexplained empty page
+    // S18.2: not an unexplained empty page
+    expect(past.note).toBe("offset 50 is past the 7 groups: offset 0 gives the first");
     expect((await call({ path: "$.rows[*]", aggregate: { by: "owner" }, offset: 6 })).note).toBeUndefined();
-    expect(await call({ path: "$.rows[*]", aggregate: { by: "owner" }, page: 3, limit: 3 })).toMatchObject({ groups: [{ key: "user6" }], groupCount: 7 });
+    expect(await call({ path: "$.rows[*]", aggregate: { by: "owner" }, page: 3, limit: 3 })).toMatchObject({
+      groups: [{ key: "user6" }],
+      groupCount: 7,
+    });
   });
 
   it(`more than ${AGGREGATE_LIMITS.groups} distinct values are refused naming a narrower call, never held`, async () => {
     const many = Array.from({ length: AGGREGATE_LIMITS.groups + 10 }, (_, i) => ({ id: i }));
     const setup = countedQueries(new MemoryStorage("aggregate-groups"), { config, owner });
     const handle = await setup.fold({ rows: many });
-    const error = await setup.tool.query({ handle, path: "$.rows[*]", aggregate: { by: "id" } }, owner).catch((caught: unknown) => caught);
+    const error = await setup.tool
+      .query({ handle, path: "$.rows[*]", aggregate: { by: "id" } }, owner)
+      .catch((caught: unknown) => caught);
     expect(error).toBeInstanceOf(ResultQueryError);
     expect((error as ResultQueryError).code).toBe("INVALID_INPUT");
     expect((error as ResultQueryError).message).toContain(`more than ${AGGREGATE_LIMITS.groups} distinct values`);

@@ -23,7 +23,8 @@ function watchedPool(posted: unknown[], broken = false): WorkerPool {
         ...port,
         post: (message, transfer) => {
           posted.push(message);
-          if (broken) port.terminate(); // exits: the pool fails its jobs, the call counts on its own thread
+          if (broken)
+            port.terminate(); // exits: the pool fails its jobs, the call counts on its own thread
           else port.post(message, transfer);
         },
       } satisfies WorkerPort;
@@ -47,11 +48,16 @@ describe("S24.3 an aggregate's batch jobs", () => {
     const handle = await setup.fold(answer);
     const spec = { by: "@.customer.country", avg: "amount" };
     const result = await setup.tool.query({ handle, path: "$.rows[?@.status == 'open']", aggregate: spec }, owner);
-    expect(closeTo(result.groups, oracleAggregate(answer, "$.rows[?@.status == 'open']", spec).groups)).toBeUndefined(); // sums in another grouping: to 1e-9
+    // sums in another grouping: to 1e-9
+    expect(closeTo(result.groups, oracleAggregate(answer, "$.rows[?@.status == 'open']", spec).groups)).toBeUndefined();
     expect(posted.length).toBeGreaterThan(3);
     for (const message of posted as { id: number; job: Record<string, unknown> }[]) {
       expect(Object.keys(message).sort()).toEqual(["id", "job"]);
-      expect(Object.keys(message.job).every((key) => ["aggregate", "ascii", "at", "bytes", "head", "length", "query", "ranges"].includes(key))).toBe(true);
+      expect(
+        Object.keys(message.job).every((key) =>
+          ["aggregate", "ascii", "at", "bytes", "head", "length", "query", "ranges"].includes(key),
+        ),
+      ).toBe(true);
       expect(message.job.aggregate).toEqual(spec);
       expect(JSON.stringify({ ...message.job, bytes: undefined, head: undefined })).not.toContain(handle);
     }

@@ -2,7 +2,14 @@
 // resources/read past its size refused with the ranged form that works. Over real HTTP where a client sees it.
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { ResultHandlesPlugin, ResultHandlesConfigurationError, ResultQueryError } from "mcp-result-handles";
-import { DEFAULT_COST_LIMIT, MAX_HOLD_MS, MAX_HOLD_UNITS, MAX_PATH_CHARS, MAX_WHOLE_RESOURCE_BYTES, STATIC_LIMITS } from "../../../src/defaults.js";
+import {
+  DEFAULT_COST_LIMIT,
+  MAX_HOLD_MS,
+  MAX_HOLD_UNITS,
+  MAX_PATH_CHARS,
+  MAX_WHOLE_RESOURCE_BYTES,
+  STATIC_LIMITS,
+} from "../../../src/defaults.js";
 import { answerPlan, answerPlanSliced, queryValue } from "../../../src/query/query.js";
 import { CostMeter } from "../../../src/query/cost.js";
 import { planPath } from "../../../src/query/paths/plan.js";
@@ -17,7 +24,8 @@ describe("S21.1 costLimit", () => {
   it("is an option with its default, checked like the others", () => {
     expect(ResultHandlesPlugin.init().config.costLimit).toBe(DEFAULT_COST_LIMIT);
     expect(ResultHandlesPlugin.init({ costLimit: 5e6 }).config.costLimit).toBe(5e6);
-    for (const bad of [0, -1, 1.5, "1"]) expect(() => ResultHandlesPlugin.init({ costLimit: bad as number })).toThrow(ResultHandlesConfigurationError);
+    for (const bad of [0, -1, 1.5, "1"])
+      expect(() => ResultHandlesPlugin.init({ costLimit: bad as number })).toThrow(ResultHandlesConfigurationError);
   });
 
   describe("through a real server with a small limit", () => {
@@ -25,17 +33,29 @@ describe("S21.1 costLimit", () => {
     let handle: string;
     beforeAll(async () => {
       bench = await startAttackBench({ costLimit: 50_000_000 });
-      handle = await foldAs(bench, bench.alice, { rows: Array.from({ length: 20_000 }, (_, i) => ({ id: i, a: i % 10, title: `Row ${i}` })) });
+      handle = await foldAs(bench, bench.alice, {
+        rows: Array.from({ length: 20_000 }, (_, i) => ({ id: i, a: i % 10, title: `Row ${i}` })),
+      });
     });
     afterAll(async () => bench.close());
 
     it("a call within it answers; one over it names what cost most and a narrower call", async () => {
-      expect((await bench.alice("result_query", { handle, path: "$.rows[?@.a == 3]", limit: 2 })).structuredContent).toMatchObject({ total: 2000 });
-      const filter = textOf(await bench.alice("result_query", { handle, path: `$.rows[?${Array(20).fill("@.a == 11").join(" || ")}]` }));
-      expect(filter).toMatch(/^INVALID_INPUT: The call would cost more than its limit \(cost over 50000000 units, costLimit; most of it \d+ filter-expression nodes evaluated .*\): use a shorter filter/);
+      expect(
+        (await bench.alice("result_query", { handle, path: "$.rows[?@.a == 3]", limit: 2 })).structuredContent,
+      ).toMatchObject({ total: 2000 });
+      const filter = textOf(
+        await bench.alice("result_query", { handle, path: `$.rows[?${Array(20).fill("@.a == 11").join(" || ")}]` }),
+      );
+      expect(filter).toMatch(
+        /^INVALID_INPUT: The call would cost more than its limit \(cost over 50000000 units, costLimit; most of it \d+ filter-expression nodes evaluated .*\): use a shorter filter/,
+      );
       const nodes = textOf(await bench.alice("result_query", { handle, path: "$..*..a", limit: 1 }));
-      expect(nodes).toMatch(/^INVALID_INPUT: The query would visit more than \d+ nodes of this answer \(cost over 50000000 units/);
-      const regex = textOf(await bench.alice("result_query", { handle, path: "$.rows[?match(@.title, '[a-zA-Z0-9 ]{1,200}x')]" }));
+      expect(nodes).toMatch(
+        /^INVALID_INPUT: The query would visit more than \d+ nodes of this answer \(cost over 50000000 units/,
+      );
+      const regex = textOf(
+        await bench.alice("result_query", { handle, path: "$.rows[?match(@.title, '[a-zA-Z0-9 ]{1,200}x')]" }),
+      );
       expect(regex).toMatch(/^INVALID_INPUT: .*(regex program instructions|One match\(\))/);
     });
 
@@ -47,12 +67,18 @@ describe("S21.1 costLimit", () => {
       const refused = textOf(await bench.alice("result_query", { handle: big, search: "line 299999" }));
       const parsedLong = parse.mock.calls.some(([text]) => typeof text === "string" && text.length > 1_000_000);
       parse.mockRestore();
-      expect(refused).toMatch(/^INVALID_INPUT: The call would cost more than its limit \(cost over 50000000 units, costLimit; most of it \d+ bytes parsed\): read a deeper path, a slice/);
+      expect(refused).toMatch(
+        /^INVALID_INPUT: The call would cost more than its limit \(cost over 50000000 units, costLimit; most of it \d+ bytes parsed\): read a deeper path, a slice/,
+      );
       expect(parsedLong).toBe(false);
-      // Nothing changed: the narrower call the refusal names reads the chunk it needs, and the search still refuses the same way.
-      const window = await bench.alice("result_query", { handle: big, path: "$.log", offset: 299_999 * 23, limit: 22 }); // 23 characters a line
+      // Nothing changed: the narrower call the refusal names reads the chunk it needs, and the search still refuses the
+      // same way.
+      // 23 characters a line
+      const window = await bench.alice("result_query", { handle: big, path: "$.log", offset: 299_999 * 23, limit: 22 });
       expect(window.structuredContent).toMatchObject({ value: "line 299999 of the log" });
-      expect(textOf(await bench.alice("result_query", { handle: big, search: "line 299999" }))).toMatch(/^INVALID_INPUT: .* bytes parsed\)/); // the index, read before, is not charged again
+      expect(textOf(await bench.alice("result_query", { handle: big, search: "line 299999" }))).toMatch(
+        /^INVALID_INPUT: .* bytes parsed\)/,
+      ); // the index, read before, is not charged again
     });
   });
 });
@@ -63,19 +89,27 @@ describe("S21.2 static limits of a filter, refused before any work", () => {
     expect(run(rows, `$.rows[?${Array(70).fill("@.a == 2").join(" || ")}]`).total).toBe(1); // 279 nodes
     const error = refusal(() => run(rows, `$.rows[?${Array(80).fill("@.a == 2").join(" || ")}]`));
     expect(error.code).toBe("INVALID_INPUT");
-    expect(error.message).toMatch(/has filters of \d+ expression nodes, over the 300 a query may have \(S21.2, checked before any work\)/);
+    expect(error.message).toMatch(
+      /has filters of \d+ expression nodes, over the 300 a query may have \(S21.2, checked before any work\)/,
+    );
   });
 
   it(`a filter nested more than ${STATIC_LIMITS.filterNesting} levels (a long chain of one operator is flat)`, () => {
     expect(run(rows, `$.rows[?${"!".repeat(30)}@.a]`).total).toBe(2);
-    expect(refusal(() => run(rows, `$.rows[?${"!".repeat(60)}@.a]`)).message).toMatch(/nests its filter \d+ levels deep, over the 40/);
+    expect(refusal(() => run(rows, `$.rows[?${"!".repeat(60)}@.a]`)).message).toMatch(
+      /nests its filter \d+ levels deep, over the 40/,
+    );
     expect(run(rows, `$.rows[?${Array(60).fill("@.b").join(" || ")} || @.a == 1]`).total).toBe(1);
   });
 
   it("a pattern over the program limit, in the query or in the answer, is refused naming its size", () => {
     const pattern = ".{1000}".repeat(6);
-    expect(refusal(() => run(rows, `$.rows[?match(@.t, '${pattern}')]`)).message).toMatch(/compiles to \d+ instructions, over the 5000 a pattern may have/);
-    expect(refusal(() => run({ rows: [{ t: "x", p: pattern }] }, "$.rows[?match(@.t, @.p)]")).message).toMatch(/compiles to \d+ instructions/);
+    expect(refusal(() => run(rows, `$.rows[?match(@.t, '${pattern}')]`)).message).toMatch(
+      /compiles to \d+ instructions, over the 5000 a pattern may have/,
+    );
+    expect(refusal(() => run({ rows: [{ t: "x", p: pattern }] }, "$.rows[?match(@.t, @.p)]")).message).toMatch(
+      /compiles to \d+ instructions/,
+    );
     expect(run({ rows: [{ t: "ab" }] }, "$.rows[?match(@.t, 'a.{0,100}')]").total).toBe(1);
   });
 });
@@ -93,7 +127,11 @@ describe(`S21.4 work that cannot take turns is refused once it holds the thread 
     );
     expect(refused).toBeInstanceOf(ResultQueryError);
     expect((refused as ResultQueryError).code).toBe("INVALID_INPUT");
-    expect((refused as Error).message).toMatch(new RegExp(`^The query held the server \\d+ ms in one piece, more than the ${MAX_HOLD_MS} ms a piece may take, where it could not let other calls in .*run such an inner query as a query of its own`));
+    expect((refused as Error).message).toMatch(
+      new RegExp(
+        `^The query held the server \\d+ ms in one piece, more than the ${MAX_HOLD_MS} ms a piece may take, where it could not let other calls in .*run such an inner query as a query of its own`,
+      ),
+    );
     // The same work on an unguarded meter runs to its end: the guard is the call's, on the calling thread.
     const unguarded = new CostMeter();
     const whole = answerPlan(big, planPath(args.path), args, 100_000_000, unguarded);
@@ -103,7 +141,7 @@ describe(`S21.4 work that cannot take turns is refused once it holds the thread 
 
   it("the hold is time and work together: a piece that only waited for the processor is not refused, one that worked is", () => {
     const spin = (ms: number) => {
-      for (const until = performance.now() + ms; performance.now() < until; );
+      for (const until = performance.now() + ms; performance.now() < until;);
     };
     const looks = (meter: CostMeter, each: number) => {
       for (let i = 0; i < 1024; i++) meter.charge("expressions", each);
@@ -115,7 +153,9 @@ describe(`S21.4 work that cannot take turns is refused once it holds the thread 
     const worked = new CostMeter(DEFAULT_COST_LIMIT, undefined, true);
     looks(worked, 1);
     spin(MAX_HOLD_MS + 50);
-    expect(() => looks(worked, Math.ceil(MAX_HOLD_UNITS / 20 / 1024) + 1)).toThrow(/^The query held the server \d+ ms in one piece, more than/); // 20 units an expression node
+    expect(() => looks(worked, Math.ceil(MAX_HOLD_UNITS / 20 / 1024) + 1)).toThrow(
+      /^The query held the server \d+ ms in one piece, more than/,
+    ); // 20 units an expression node
     // Worker counts absorbed on this thread are not its hold.
     const absorbed = new CostMeter(DEFAULT_COST_LIMIT, undefined, true);
     looks(absorbed, 1);
@@ -133,14 +173,39 @@ describe(`S21.4 work that cannot take turns is refused once it holds the thread 
     expect(answered).toMatchObject({ total: 40_000 });
     // Many small lists take turns as one large one does (the count runs across lists), and so do a
     // wildcard's nodes that the next segment drops.
-    const small = { x: 1, rows: Array.from({ length: 200_000 }, (_, i) => ({ f: i % 10, g: 1, h: 2 })), groups: Array.from({ length: 2000 }, (_, g) => ({ items: Array.from({ length: 200 }, (_, i) => ({ a: (g + i) % 10 })) })) };
-    for (const [many, total] of [["$.rows[*][?@ == $.x]", 200_000 + 20_000], ["$.groups[*].items[?@.a == $.x]", 40_000], ["$.rows[*].missing", 0], ["$.groups[*].items[*].missing", 0]] as const) {
-      const answered = await answerPlanSliced(small, planPath(many), { handle: "h", path: many, limit: 1 }, 1_000_000, new CostMeter(DEFAULT_COST_LIMIT, undefined, true));
+    const small = {
+      x: 1,
+      rows: Array.from({ length: 200_000 }, (_, i) => ({ f: i % 10, g: 1, h: 2 })),
+      groups: Array.from({ length: 2000 }, (_, g) => ({
+        items: Array.from({ length: 200 }, (_, i) => ({ a: (g + i) % 10 })),
+      })),
+    };
+    for (const [many, total] of [
+      ["$.rows[*][?@ == $.x]", 200_000 + 20_000],
+      ["$.groups[*].items[?@.a == $.x]", 40_000],
+      ["$.rows[*].missing", 0],
+      ["$.groups[*].items[*].missing", 0],
+    ] as const) {
+      const answered = await answerPlanSliced(
+        small,
+        planPath(many),
+        { handle: "h", path: many, limit: 1 },
+        1_000_000,
+        new CostMeter(DEFAULT_COST_LIMIT, undefined, true),
+      );
       expect(answered, many).toMatchObject({ total });
     }
     // A descendant walk whose filter meets the whole list takes turns inside that list too.
     const descendant = "$..[?@.a == $.x]";
-    expect(await answerPlanSliced(answer, planPath(descendant), { handle: "h", path: descendant, limit: 1 }, 1_000_000, new CostMeter(DEFAULT_COST_LIMIT, undefined, true))).toMatchObject({ total: 40_000 });
+    expect(
+      await answerPlanSliced(
+        answer,
+        planPath(descendant),
+        { handle: "h", path: descendant, limit: 1 },
+        1_000_000,
+        new CostMeter(DEFAULT_COST_LIMIT, undefined, true),
+      ),
+    ).toMatchObject({ total: 40_000 });
   });
 });
 
@@ -151,7 +216,12 @@ describe("S21.2 a path over MAX_PATH_CHARS, refused before it is parsed", () => 
     expect(run({ [key]: 7 }, quoted)).toMatchObject({ value: 7 });
     const longest = "$." + "x".repeat(MAX_PATH_CHARS - 2);
     expect(refusal(() => run({ x: 1 }, longest)).code).toBe("RESULT_PATH_NOT_FOUND"); // parsed: no key of that name
-    for (const path of [longest + "x", "rows" + ".x".repeat(500_000), "/rows" + "/x".repeat(500_000), "$.rows" + "[0]".repeat(300_000)]) {
+    for (const path of [
+      longest + "x",
+      "rows" + ".x".repeat(500_000),
+      "/rows" + "/x".repeat(500_000),
+      "$.rows" + "[0]".repeat(300_000),
+    ]) {
       // Processor time of this process, not wall time: other work on a loaded machine does not count.
       const started = process.cpuUsage();
       const refused = refusal(() => run({ rows: [] }, path));
@@ -172,7 +242,12 @@ describe("S21.3 a whole resources/read past its size", () => {
   afterAll(async () => bench.close());
 
   it(`is refused past ${MAX_WHOLE_RESOURCE_BYTES} bytes with ranged URIs that work; a smaller one reads whole`, async () => {
-    const large = await foldAs(bench, bench.alice, { rows: Array.from({ length: 200_000 }, (_, i) => ({ id: i, title: `Row number ${i} of a long answer, read in parts` })) });
+    const large = await foldAs(bench, bench.alice, {
+      rows: Array.from({ length: 200_000 }, (_, i) => ({
+        id: i,
+        title: `Row number ${i} of a long answer, read in parts`,
+      })),
+    });
     const uri = `result-handle://${large}`;
     const started = performance.now();
     const error = await bench.aliceClient.readResource({ uri }).then(
@@ -180,13 +255,22 @@ describe("S21.3 a whole resources/read past its size", () => {
       (failure: { message: string }) => failure,
     );
     const ms = performance.now() - started;
-    console.log(`whole resources/read of a ${MAX_WHOLE_RESOURCE_BYTES}+ byte answer refused in ${Math.round(ms)} ms: ${error?.message}`);
-    expect(error?.message).toMatch(/RESULT_SLICE_TOO_LARGE: The whole answer is \d+ bytes, over the 8388608 a whole resources\/read returns/);
+    console.log(
+      `whole resources/read of a ${MAX_WHOLE_RESOURCE_BYTES}+ byte answer refused in ${Math.round(ms)} ms: ${error?.message}`,
+    );
+    expect(error?.message).toMatch(
+      /RESULT_SLICE_TOO_LARGE: The whole answer is \d+ bytes, over the 8388608 a whole resources\/read returns/,
+    );
     // The ranged URI it names is made from the advice of a refused $ (its largest list, a limit that fits), and works.
-    const named = new RegExp(`such as (${uri.replace(/[.?]/g, "\\$&")}\\?path=[^ ]+&limit=(\\d+))\\.`).exec(error!.message)!;
+    const named = new RegExp(`such as (${uri.replace(/[.?]/g, "\\$&")}\\?path=[^ ]+&limit=(\\d+))\\.`).exec(
+      error!.message,
+    )!;
     expect(named[1]).toContain("?path=%24.rows&limit=");
     const ranged = await bench.aliceClient.readResource({ uri: named[1]! });
-    expect(JSON.parse((ranged.contents[0] as { text: string }).text)).toMatchObject({ total: 200_000, nextOffset: Number(named[2]) });
+    expect(JSON.parse((ranged.contents[0] as { text: string }).text)).toMatchObject({
+      total: 200_000,
+      nextOffset: Number(named[2]),
+    });
     const small = await foldAs(bench, bench.alice, { rows: Array.from({ length: 300 }, (_, i) => ({ id: i })) });
     const whole = await bench.aliceClient.readResource({ uri: `result-handle://${small}` });
     expect(JSON.parse((whole.contents[0] as { text: string }).text).rows).toHaveLength(300);

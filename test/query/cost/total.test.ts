@@ -29,12 +29,15 @@ async function answers(costLimit: number, args: Record<string, unknown>): Promis
     await tool.query({ handle, ...args }, owner);
     return true;
   } catch (error) {
-    if (error instanceof ResultQueryError && /cost more than its limit|would visit more than/.test(error.message)) return false;
+    if (error instanceof ResultQueryError && /cost more than its limit|would visit more than/.test(error.message))
+      return false;
     throw error;
   }
 }
 
-/** The smallest costLimit under which `args` answers (a call that answers under a limit answers under any larger one). */
+/**
+ * The smallest costLimit under which `args` answers (a call that answers under a limit answers under any larger one).
+ */
 async function smallestLimit(args: Record<string, unknown>): Promise<number> {
   let [low, high] = [1, 100_000_000]; // low refuses (or is the floor), high answers
   expect(await answers(high, args)).toBe(true);
@@ -58,7 +61,10 @@ describe("S21.1 the cost limit is the call's total", () => {
     expect(read).toBeGreaterThan(120 * COST_WEIGHTS.nodes);
     expect(selecting - read).toBeGreaterThanOrEqual(120 * COST_WEIGHTS.nodes);
     // And at the read's limit plus less than those visits, it is refused with the limit named.
-    const { config } = ResultHandlesPlugin.init({ costLimit: read + 100 * COST_WEIGHTS.nodes, storage: { type: "memory" } });
+    const { config } = ResultHandlesPlugin.init({
+      costLimit: read + 100 * COST_WEIGHTS.nodes,
+      storage: { type: "memory" },
+    });
     const store = new ResultHandleStore(new MemoryStorage("cost-total"), 60);
     const tool = new ResultQueryTool(() => [{ config, store: async () => store }]);
     const handle = store.newHandle();

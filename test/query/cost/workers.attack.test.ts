@@ -11,7 +11,11 @@ function port(replyMs: number | undefined, started: { count: number; terminated:
   let receive: (message: WorkerMessage | undefined) => void = () => {};
   return {
     post: ({ id, job }) => {
-      if (replyMs !== undefined) setTimeout(() => receive({ id, reply: { nodes: job.ranges.filter((_, i) => i % 3 === 0).map(() => 1), steps: [1] } }), replyMs);
+      if (replyMs !== undefined)
+        setTimeout(
+          () => receive({ id, reply: { nodes: job.ranges.filter((_, i) => i % 3 === 0).map(() => 1), steps: [1] } }),
+          replyMs,
+        );
     },
     listen: (listener) => {
       receive = listener;
@@ -20,7 +24,13 @@ function port(replyMs: number | undefined, started: { count: number; terminated:
     terminate: () => void started.terminated++,
   };
 }
-const job = (): CountJob => ({ query: "$.rows[*]", length: 1, bytes: new Uint8Array(4), ranges: [0, 0, 1], ascii: [true] });
+const job = (): CountJob => ({
+  query: "$.rows[*]",
+  length: 1,
+  bytes: new Uint8Array(4),
+  ranges: [0, 0, 1],
+  ascii: [true],
+});
 
 describe("S21.4 batch jobs have a deadline", () => {
   it("a job that never answers is refused as an overrun after its deadline; the worker is replaced and the pool goes on", async () => {

@@ -41,11 +41,14 @@ function nodesOf(result: QueryResult | { error: { code: string } }): unknown[] |
 /** Checks one case's outcome; returns a description of the failure, or undefined when it passes. */
 function judge(test: CtsCase, outcome: QueryResult | { error: { code: string } }): string | undefined {
   if (test.invalid_selector) {
-    return "error" in outcome && REFUSED_INVALID.has(outcome.error.code) ? undefined : `accepted invalid ${test.selector}`;
+    return "error" in outcome && REFUSED_INVALID.has(outcome.error.code)
+      ? undefined
+      : `accepted invalid ${test.selector}`;
   }
   const nodes = nodesOf(outcome);
   const expected = test.results ?? [test.result!];
-  if (!expected.some((one) => isDeepStrictEqual(one, nodes))) return `${test.selector}: got ${JSON.stringify(nodes).slice(0, 200)}`;
+  if (!expected.some((one) => isDeepStrictEqual(one, nodes)))
+    return `${test.selector}: got ${JSON.stringify(nodes).slice(0, 200)}`;
   // S14.2: a nodelist's `total` counts every selected node, null and false ones too: the suite's count
   // (every alternative of a case selects as many nodes).
   if (!("error" in outcome) && outcome.paths && outcome.total !== expected[0]!.length) {
@@ -71,7 +74,9 @@ describe("S14.1 RFC 9535 compliance suite", () => {
   it("every case through queryValue: valid selectors give the RFC's nodes in order, invalid ones are refused", () => {
     const failures = cases.map((test) => [test.name, judge(test, direct(test))]).filter(([, failure]) => failure);
     const valid = cases.filter((test) => !test.invalid_selector).length;
-    console.log(`jsonpath-cts queryValue: ${cases.length - failures.length} of ${cases.length} pass (${valid} valid, ${cases.length - valid} invalid)`);
+    console.log(
+      `jsonpath-cts queryValue: ${cases.length - failures.length} of ${cases.length} pass (${valid} valid, ${cases.length - valid} invalid)`,
+    );
     expect(failures).toEqual([]);
   });
 
@@ -100,7 +105,8 @@ describe("S14.1 RFC 9535 compliance suite", () => {
         await store.save(handle, test.document ?? null, owner);
         const result = await call({ handle, path: test.selector, limit: 100_000 });
         const outcome = result.structuredContent as QueryResult | { error: { code: string } };
-        if (Boolean(result.isError) !== ("error" in outcome)) failures.push(`${test.name}: isError disagrees with the content`);
+        if (Boolean(result.isError) !== "error" in outcome)
+          failures.push(`${test.name}: isError disagrees with the content`);
         const failure = judge(test, outcome);
         if (failure) failures.push(`${test.name}: ${failure}`);
         // S14.2, S25.3: a page of one node still counts them all; its one node is the first of the suite's.
@@ -109,7 +115,9 @@ describe("S14.1 RFC 9535 compliance suite", () => {
           const one = (await call({ handle, path: test.selector, limit: 1 })).structuredContent as QueryResult;
           const firsts = expected.map((nodes) => nodes![0]);
           if (one.total !== expected[0]!.length || !firsts.some((first) => isDeepStrictEqual([first], one.value))) {
-            failures.push(`${test.name}: limit 1 gave total ${one.total} and ${JSON.stringify(one.value).slice(0, 100)}, the suite selects ${expected[0]!.length}`);
+            failures.push(
+              `${test.name}: limit 1 gave total ${one.total} and ${JSON.stringify(one.value).slice(0, 100)}, the suite selects ${expected[0]!.length}`,
+            );
           }
           paged++;
         }

@@ -11,18 +11,47 @@ const owner: Owner = { session: "shared-jsonpath" };
 
 describe("S14.1 S14.3 JSONPath in this runtime", () => {
   it("a filter over an answer in pieces answers its nodes, as over the whole value", async () => {
-    const rows = Array.from({ length: 2000 }, (_, i) => ({ id: i, status: ["open", "closed"][i % 2], text: `row ${i} ${"é".repeat(i % 5)}` }));
+    const rows = Array.from({ length: 2000 }, (_, i) => ({
+      id: i,
+      status: ["open", "closed"][i % 2],
+      text: `row ${i} ${"é".repeat(i % 5)}`,
+    }));
     const store = new ResultHandleStore(new MemoryStorage("jsonpath"), 60, { pieceBytes: 16 * 1024 });
     const handle = store.newHandle();
     await store.save(handle, { rows }, owner);
-    const tool = new ResultQueryTool(() => [{ config: { thresholdBytes: 100_000, preview: { chars: 500 } } as ResultHandlesConfig, store: async () => store }]);
-    const result = await tool.query({ handle, path: "$.rows[?@.status == 'open' && search(@.text, 'é{4}')].id", limit: 3 }, owner);
+    const tool = new ResultQueryTool(() => [
+      { config: { thresholdBytes: 100_000, preview: { chars: 500 } } as ResultHandlesConfig, store: async () => store },
+    ]);
+    const result = await tool.query(
+      { handle, path: "$.rows[?@.status == 'open' && search(@.text, 'é{4}')].id", limit: 3 },
+      owner,
+    );
     const expected = rows.filter((row) => row.status === "open" && row.id % 5 === 4).map((row) => row.id);
-    expect(result).toEqual({ path: result.path, value: expected.slice(0, 3), paths: expected.slice(0, 3).map((id) => `$.rows[${id}].id`), total: expected.length, offset: 0, nextOffset: 3 });
+    expect(result).toEqual({
+      path: result.path,
+      value: expected.slice(0, 3),
+      paths: expected.slice(0, 3).map((id) => `$.rows[${id}].id`),
+      total: expected.length,
+      offset: 0,
+      nextOffset: 3,
+    });
     // S14.6 read batch by batch in this runtime too (WebCrypto in a page): the same answers as over the whole value.
-    for (const args of [{ path: "$.rows[*].text", offset: 1990 }, { path: "$.rows[?@.id > 1500 && @.status == 'closed'].id", page: 3 }, { path: "$", search: "ROW 19", offset: 100, limit: 4 }, { path: "$.rows", search: "éé", limit: 2 }]) {
+    for (const args of [
+      { path: "$.rows[*].text", offset: 1990 },
+      { path: "$.rows[?@.id > 1500 && @.status == 'closed'].id", page: 3 },
+      { path: "$", search: "ROW 19", offset: 100, limit: 4 },
+      { path: "$.rows", search: "éé", limit: 2 },
+    ]) {
       const parsed = parseQueryArguments({ handle, ...args });
-      const whole = parsed.search === undefined ? queryValue({ rows }, parsed, 100_000) : searchQuery({ rows }, planPath(parsed.path), { ...parsed, search: parsed.search }, { thresholdBytes: 100_000, preview: { chars: 500 } });
+      const whole =
+        parsed.search === undefined
+          ? queryValue({ rows }, parsed, 100_000)
+          : searchQuery(
+              { rows },
+              planPath(parsed.path),
+              { ...parsed, search: parsed.search },
+              { thresholdBytes: 100_000, preview: { chars: 500 } },
+            );
       expect(await tool.query({ handle, ...args }, owner), JSON.stringify(args)).toEqual(whole);
     }
     await store.onShutdown();

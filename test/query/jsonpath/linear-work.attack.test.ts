@@ -46,7 +46,8 @@ describe("S14.3 match() and search() run I-Regexp in linear time", () => {
     expect(run(values, "$.v[?search(@, 'a.c')]").value).toEqual(["abc", "xabcx", "a😀c"]);
     expect(run(values, "$.v[?match(@, '[A-Z]+')]").value).toEqual(["ABC"]);
     // Not I-Regexp (lookahead, backreference, unclosed group): LogicalFalse, not an error.
-    for (const pattern of ["(?=a)", "(a)\\\\1", "(a", "\\\\d"]) expect(run(values, `$.v[?search(@, '${pattern}')]`).total).toBe(0);
+    for (const pattern of ["(?=a)", "(a)\\\\1", "(a", "\\\\d"])
+      expect(run(values, `$.v[?search(@, '${pattern}')]`).total).toBe(0);
     expect(run(values, "$.v[?search(@, '\\\\p{Lu}')]").value).toEqual(["ABC"]);
   });
 });
@@ -80,18 +81,28 @@ describe("S14.3 descendants on an answer 3000 levels deep", () => {
 
   it("a query inside a filter counts its steps too: one from the root runs once (S26.1), one from @ over every descendant is refused", () => {
     const small = { rows: Array.from({ length: 1000 }, (_, i) => ({ id: i })) };
-    expect(queryValue(small, { handle: "h", path: "$.rows[?count($.rows[*]) > 0].id", limit: 5 }, 1_000_000).total).toBe(1000);
+    expect(
+      queryValue(small, { handle: "h", path: "$.rows[?count($.rows[*]) > 0].id", limit: 5 }, 1_000_000).total,
+    ).toBe(1000);
     // 100,000 × 100,000 steps were refused; the inner query now runs once, before the filter: every row is selected.
     const large = { rows: Array.from({ length: 100_000 }, (_, i) => ({ id: i })) };
     let started = performance.now();
-    expect(queryValue(large, { handle: "h", path: "$.rows[?count($.rows[*]) == 100000].id", limit: 2 }, 1_000_000)).toMatchObject({ value: [0, 1], total: 100_000 });
-    console.log(`$.rows[?count($.rows[*]) == 100000] over 100,000 rows answered in ${(performance.now() - started).toFixed(0)} ms`);
+    expect(
+      queryValue(large, { handle: "h", path: "$.rows[?count($.rows[*]) == 100000].id", limit: 2 }, 1_000_000),
+    ).toMatchObject({ value: [0, 1], total: 100_000 });
+    console.log(
+      `$.rows[?count($.rows[*]) == 100000] over 100,000 rows answered in ${(performance.now() - started).toFixed(0)} ms`,
+    );
     // Every descendant's descendants of a 4000-deep chain: 8 M steps, refused.
     let chain: unknown = 0;
     for (let i = 0; i < 4000; i++) chain = [chain];
     started = performance.now();
-    const error = refusal(() => queryValue({ chain }, { handle: "h", path: "$.chain..*[?count(@..*) > 5000]" }, 1_000_000));
-    console.log(`$.chain..*[?count(@..*) > 5000] over a 4000-deep chain refused after ${(performance.now() - started).toFixed(0)} ms`);
+    const error = refusal(() =>
+      queryValue({ chain }, { handle: "h", path: "$.chain..*[?count(@..*) > 5000]" }, 1_000_000),
+    );
+    console.log(
+      `$.chain..*[?count(@..*) > 5000] over a 4000-deep chain refused after ${(performance.now() - started).toFixed(0)} ms`,
+    );
     expect(error.code).toBe("INVALID_INPUT");
     expect(error.message).toMatch(/more than \d+ nodes/);
   });
@@ -99,13 +110,21 @@ describe("S14.3 descendants on an answer 3000 levels deep", () => {
   it("values too deep for the engine's own recursion answer or are a coded refusal, never a RangeError", () => {
     let deeper: unknown = { x: 1 };
     for (let i = 0; i < 200_000; i++) deeper = { a: deeper };
-    const queries = ["$[?@ == $.a]", "$..x", "$..[?@ == $]", "$[?" + "(".repeat(2000) + "@.q" + ")".repeat(2000) + "]", "$[?" + "!".repeat(4000) + "@]"];
+    const queries = [
+      "$[?@ == $.a]",
+      "$..x",
+      "$..[?@ == $]",
+      "$[?" + "(".repeat(2000) + "@.q" + ")".repeat(2000) + "]",
+      "$[?" + "!".repeat(4000) + "@]",
+    ];
     for (const path of queries) {
       try {
         run(deeper, path, { limit: 1 });
       } catch (error) {
         expect(error).toBeInstanceOf(ResultQueryError);
-        expect((error as ResultQueryError).code).toMatch(/^(INVALID_INPUT|RESULT_PATH_NOT_FOUND|RESULT_SLICE_TOO_LARGE)$/);
+        expect((error as ResultQueryError).code).toMatch(
+          /^(INVALID_INPUT|RESULT_PATH_NOT_FOUND|RESULT_SLICE_TOO_LARGE)$/,
+        );
       }
     }
   });
@@ -155,8 +174,13 @@ describe("S16.1 work is bounded by what a call returns", () => {
         other.listTools().then(() => (listed = performance.now() - started)),
       ]);
       const took = performance.now() - started;
-      const { error, value } = read.structuredContent as { error?: { code: string; message: string }; value?: unknown[] };
-      console.log(`${path.slice(0, 20)} with 100,000 fields × 100,000 items: ${took.toFixed(0)} ms (${error?.code ?? `${value!.length} nodes`}); other client's tools/list ${listed.toFixed(0)} ms`);
+      const { error, value } = read.structuredContent as {
+        error?: { code: string; message: string };
+        value?: unknown[];
+      };
+      console.log(
+        `${path.slice(0, 20)} with 100,000 fields × 100,000 items: ${took.toFixed(0)} ms (${error?.code ?? `${value!.length} nodes`}); other client's tools/list ${listed.toFixed(0)} ms`,
+      );
       expect(took).toBeLessThan(1000);
       expect(listed).toBeLessThan(1000);
       if (error) expect(error.message).toMatch(/^The slice .* At most \d+ (items|nodes) from offset 0 fit/);
@@ -182,7 +206,9 @@ describe("S16.1 work is bounded by what a call returns", () => {
     expect(() => run({ items }, "$.items", { limit: fit + 1 }, 4096)).toThrow(ResultQueryError);
     const nodes = refusal(() => run({ items }, "$.items[?@.n == 3]", { limit: 100_000 }, 4096));
     const fitNodes = Number(/At most (\d+) nodes/.exec(nodes.message)![1]);
-    expect((run({ items }, "$.items[?@.n == 3]", { limit: fitNodes }, 4096) as QueryResult).value).toHaveLength(fitNodes);
+    expect((run({ items }, "$.items[?@.n == 3]", { limit: fitNodes }, 4096) as QueryResult).value).toHaveLength(
+      fitNodes,
+    );
   });
 });
 
@@ -199,7 +225,40 @@ describe("S7.2 only own properties, in JSONPath too", () => {
 });
 
 describe("S7.6 S14.3 random queries", () => {
-  const token = fc.constantFrom("$", "@", ".", "..", "*", "[", "]", "?", "(", ")", "==", "<=", "&&", "||", "!", "'a'", '"b"', "0", "-1", ":", ",", "length(", "match(", "search(", "count(", "value(", " ", "a", "b", "1.5", "true", "null");
+  const token = fc.constantFrom(
+    "$",
+    "@",
+    ".",
+    "..",
+    "*",
+    "[",
+    "]",
+    "?",
+    "(",
+    ")",
+    "==",
+    "<=",
+    "&&",
+    "||",
+    "!",
+    "'a'",
+    '"b"',
+    "0",
+    "-1",
+    ":",
+    ",",
+    "length(",
+    "match(",
+    "search(",
+    "count(",
+    "value(",
+    " ",
+    "a",
+    "b",
+    "1.5",
+    "true",
+    "null",
+  );
   it("raise nothing but coded errors, over random values", () => {
     fc.assert(
       fc.property(fc.jsonValue(), fc.array(token, { maxLength: 24 }), (value, tokens) => {
@@ -223,7 +282,8 @@ describe("S7.2 S14.1 every S7.2 form keeps its meaning through the plan", () => 
         let current: unknown = value;
         for (const choice of choices) {
           if (Array.isArray(current) && current.length > 0) steps.push(choice % current.length);
-          else if (current && typeof current === "object" && Object.keys(current).length > 0) steps.push(Object.keys(current)[choice % Object.keys(current).length]!);
+          else if (current && typeof current === "object" && Object.keys(current).length > 0)
+            steps.push(Object.keys(current)[choice % Object.keys(current).length]!);
           else break;
           current = (current as Record<string | number, unknown>)[steps[steps.length - 1]!];
         }
@@ -232,7 +292,8 @@ describe("S7.2 S14.1 every S7.2 form keeps its meaning through the plan", () => 
           const result = run(value, path, { limit: 100_000 });
           expect(result.path).toBe(formatPath(steps));
           expect(result.paths).toBeUndefined(); // singular: answered as S7.5
-          if (current === null || typeof current !== "object") expect(result.value).toEqual(typeof current === "string" ? current.slice(0, 100_000) : current);
+          if (current === null || typeof current !== "object")
+            expect(result.value).toEqual(typeof current === "string" ? current.slice(0, 100_000) : current);
         }
       }),
       { numRuns: 1000 },

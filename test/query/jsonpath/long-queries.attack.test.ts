@@ -20,19 +20,32 @@ const bobSmall = () => bench.bob("result_query", { handle: bobHandle, path: "$.r
 describe("S21.4 long queries are planned in one pass", () => {
   beforeAll(async () => {
     bench = await startAttackBench();
-    bobHandle = await foldAs(bench, bench.bob, { rows: Array.from({ length: 300 }, (_, i) => ({ id: i, title: `Row number ${i}` })) });
-    handle = await foldAs(bench, bench.alice, { rows: Array.from({ length: 300 }, (_, i) => ({ id: i, a: { a: i % 3 } })) });
+    bobHandle = await foldAs(bench, bench.bob, {
+      rows: Array.from({ length: 300 }, (_, i) => ({ id: i, title: `Row number ${i}` })),
+    });
+    handle = await foldAs(bench, bench.alice, {
+      rows: Array.from({ length: 300 }, (_, i) => ({ id: i, a: { a: i % 3 } })),
+    });
   });
   afterAll(async () => bench?.close());
 
   const cases: [string, () => Record<string, unknown>, (text: string) => void][] = [
-    ["a path of 2,047 names", () => ({ handle, path: "$" + ".a".repeat(2047) }), (text) => expect(text).toMatch(/^RESULT_PATH_NOT_FOUND/)],
-    ["a path of 1,365 descendant names", () => ({ handle, path: "$" + "..a".repeat(1365) }), (text) => expect(text).toMatch(/^\{"path"/)],
+    [
+      "a path of 2,047 names",
+      () => ({ handle, path: "$" + ".a".repeat(2047) }),
+      (text) => expect(text).toMatch(/^RESULT_PATH_NOT_FOUND/),
+    ],
+    [
+      "a path of 1,365 descendant names",
+      () => ({ handle, path: "$" + "..a".repeat(1365) }),
+      (text) => expect(text).toMatch(/^\{"path"/),
+    ],
     [
       "an aggregate by a member of 2,047 names",
       () => ({ handle, path: "$.rows[*]", aggregate: { by: "@" + ".a".repeat(2047) } }),
       // No node has the member: one group of all 300 under null, or refused as too large for its note's length.
-      (text) => expect(text).toMatch(/^(\{"path":"\$\.rows\[\*\]","groups":\[\{"key":null,"count":300|RESULT_SLICE_TOO_LARGE)/),
+      (text) =>
+        expect(text).toMatch(/^(\{"path":"\$\.rows\[\*\]","groups":\[\{"key":null,"count":300|RESULT_SLICE_TOO_LARGE)/),
     ],
   ];
   for (const [label, args, check] of cases) {

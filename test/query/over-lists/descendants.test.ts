@@ -16,12 +16,19 @@ import { answered, wholeAnswer } from "../../helpers/store-queries.js";
 
 const owner: Owner = { session: "s-descendants", caller: "reader" };
 const config = { thresholdBytes: 16_384, preview: { chars: 500 } } as ResultHandlesConfig;
-const workers = nodeBatchWorkers({ minBytes: 0, threads: 2, idleMs: 60_000 })!; // stopped after all: never for idleness mid-test
+// stopped after all: never for idleness mid-test
+const workers = nodeBatchWorkers({ minBytes: 0, threads: 2, idleMs: 60_000 })!;
 beforeAll(async () => expect(await workers.warm()).toBe(true));
 afterAll(() => workers.stop());
 
-async function compare(value: unknown, queries: Record<string, unknown>[], pool = workers as typeof workers | undefined) {
-  const store = new ResultHandleStore(new MemoryStorage("descendants", { maxBytes: 1e9 }), 60, { pieceBytes: 16 * 1024 });
+async function compare(
+  value: unknown,
+  queries: Record<string, unknown>[],
+  pool = workers as typeof workers | undefined,
+) {
+  const store = new ResultHandleStore(new MemoryStorage("descendants", { maxBytes: 1e9 }), 60, {
+    pieceBytes: 16 * 1024,
+  });
   const tool = new ResultQueryTool(() => [{ config, store: async () => store, workers: pool }]);
   const walked = vi.spyOn(StreamedAnswer.prototype, "partAt");
   try {
@@ -42,17 +49,57 @@ describe.each([
   ["with batch workers", workers],
 ] as const)("S14.6 descendants by name above lists, %s", (_, pool) => {
   it("a name selecting an object that holds a list reads the answer whole: the object comes with its list", async () => {
-    const value = { meta: { note: "x" }, data: { label: "d", rows: Array.from({ length: 3000 }, (_, i) => ({ id: i, label: `r${i}` })) } };
-    await compare(value, [{ path: "$..data" }, { path: "$..data", fields: ["label"] }, { path: "$..data.rows[0]" }, { path: "$..data[*]" }, { path: "$..rows", limit: 1 }], pool);
+    const value = {
+      meta: { note: "x" },
+      data: { label: "d", rows: Array.from({ length: 3000 }, (_, i) => ({ id: i, label: `r${i}` })) },
+    };
+    await compare(
+      value,
+      [
+        { path: "$..data" },
+        { path: "$..data", fields: ["label"] },
+        { path: "$..data.rows[0]" },
+        { path: "$..data[*]" },
+        { path: "$..rows", limit: 1 },
+      ],
+      pool,
+    );
     // Names that only meet values outside the lists or inside the items walk the parts instead.
-    expect(await compare(value, [{ path: "$..label", offset: 2990 }, { path: "$..id", limit: 3 }, { path: "$.data..label", offset: 1 }], pool)).toBeGreaterThan(0);
+    expect(
+      await compare(
+        value,
+        [
+          { path: "$..label", offset: 2990 },
+          { path: "$..id", limit: 3 },
+          { path: "$.data..label", offset: 1 },
+        ],
+        pool,
+      ),
+    ).toBeGreaterThan(0);
   }, 60_000);
 
   it("queries whose literals or keys could not be written back as text answer as over the whole value", async () => {
     const rows = Array.from({ length: 3000 }, (_, i) => ({ x: { a: i % 9 }, id: i }));
-    await compare({ meta: { x: { a: 1 } }, rows }, [{ path: "$..x[?@ < 1e400]", limit: 2 }, { path: "$..x[?@.a > 1e-400]", offset: 100 }, { path: "$..x.a", offset: 2995 }], pool);
+    await compare(
+      { meta: { x: { a: 1 } }, rows },
+      [
+        { path: "$..x[?@ < 1e400]", limit: 2 },
+        { path: "$..x[?@.a > 1e-400]", offset: 100 },
+        { path: "$..x.a", offset: 2995 },
+      ],
+      pool,
+    );
     const long = { meta: { x: 1 }, ["k".repeat(4100)]: Array.from({ length: 30000 }, (_, i) => ({ id: i, x: i % 7 })) };
-    expect(await compare(long, [{ path: "$..x", limit: 3 }, { path: "$..x", offset: 29990 }], pool)).toBeGreaterThan(0);
+    expect(
+      await compare(
+        long,
+        [
+          { path: "$..x", limit: 3 },
+          { path: "$..x", offset: 29990 },
+        ],
+        pool,
+      ),
+    ).toBeGreaterThan(0);
   }, 60_000);
 });
 
@@ -62,7 +109,9 @@ describe("S14.3 S14.6 S21.1 the step budget counts the walk as it counts the who
     // value about sixteen times, each up to the limit (0.4 s at the default).
     const costLimit = DEFAULT_COST_LIMIT / 10;
     const meta: Record<string, unknown> = {};
-    for (let a = 0; a < 50; a++) meta[`a${a}`] = Object.fromEntries(Array.from({ length: 100 }, (_, b) => [`b${b}`, { x: 1 }])); // 5,000 nodes outside the lists
+    for (let a = 0; a < 50; a++)
+      // 5,000 nodes outside the lists
+      meta[`a${a}`] = Object.fromEntries(Array.from({ length: 100 }, (_, b) => [`b${b}`, { x: 1 }]));
     const item = { x: 2, v: Array.from({ length: 400 }, (_, i) => i) };
     const make = (rows: number) => ({ meta, rows: Array.from({ length: rows }, () => item) });
     const args = { path: "$..x", limit: 1 };
@@ -78,7 +127,9 @@ describe("S14.3 S14.6 S21.1 the step budget counts the walk as it counts the who
     };
     /** The walk through a store of 32 KB pieces: its outcome and what it was charged, by kind. */
     const walk = async (rows: number) => {
-      const store = new ResultHandleStore(new MemoryStorage("budget", { maxBytes: 2e9 }), 60, { pieceBytes: 32 * 1024 });
+      const store = new ResultHandleStore(new MemoryStorage("budget", { maxBytes: 2e9 }), 60, {
+        pieceBytes: 32 * 1024,
+      });
       const tool = new ResultQueryTool(() => [{ config: { ...config, costLimit }, store: async () => store }]);
       const handle = store.newHandle();
       await store.save(handle, make(rows), owner);
@@ -112,20 +163,25 @@ describe("S14.3 S14.6 S21.1 the step budget counts the walk as it counts the who
       if (whole(mid) === "refused") refuses = mid;
       else fits = mid;
     }
-    console.log(`S14.3 $..x refused from ${refuses} rows whole (${JSON.stringify(make(refuses)).length} bytes); walked by batch, ${by.nodes} nodes at 500 rows as whole`);
+    console.log(
+      `S14.3 $..x refused from ${refuses} rows whole (${JSON.stringify(make(refuses)).length} bytes); walked by batch, ${by.nodes} nodes at 500 rows as whole`,
+    );
     expect((await walk(refuses)).outcome.code).toBe("INVALID_INPUT"); // its reads cost more on top
   }, 60_000);
 });
 
 describe("S14.6 a batch whose text holds no key of the names is never parsed", () => {
   it("$..missing and $.rows..missing parse no batch of rows; $..note parses only the batches holding notes", async () => {
-    const rows = Array.from({ length: 6000 }, (_, i) => (i % 1000 === 7 ? { id: i, note: `n${i}` } : { id: i, text: `row ${i} ${"x".repeat(40)}` }));
+    const rows = Array.from({ length: 6000 }, (_, i) =>
+      i % 1000 === 7 ? { id: i, note: `n${i}` } : { id: i, text: `row ${i} ${"x".repeat(40)}` },
+    );
     const value = { meta: { title: "t" }, rows };
     const parsed = async (args: Record<string, unknown>) => {
       const parse = vi.spyOn(JSON, "parse");
       try {
         await compare(value, [args], undefined);
-        return parse.mock.calls.filter(([text]) => typeof text === "string" && text.startsWith('[{"id":')).length; // a batch of rows
+        // a batch of rows
+        return parse.mock.calls.filter(([text]) => typeof text === "string" && text.startsWith('[{"id":')).length;
       } finally {
         parse.mockRestore();
       }

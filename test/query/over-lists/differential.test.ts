@@ -33,7 +33,31 @@ function random(seed: number) {
 }
 type Random = ReturnType<typeof random>;
 
-const TEXTS = ['say "hi"', "back\\slash", "two\nlines here", "tab\there", "ünïcödé", "İstanbul", "\u212Aelvin", "ΣΊΣΥΦΟΣ", "σίσυφος", "ς end", "\ud800 lone", "pair \ud83d\ude00 ok", "user5", "USER5", "", "a", "'quote'", "x\u2028y", "\u0000nul", "k", "0.5", "1e+21", "true"];
+const TEXTS = [
+  'say "hi"',
+  "back\\slash",
+  "two\nlines here",
+  "tab\there",
+  "ünïcödé",
+  "İstanbul",
+  "\u212Aelvin",
+  "ΣΊΣΥΦΟΣ",
+  "σίσυφος",
+  "ς end",
+  "\ud800 lone",
+  "pair \ud83d\ude00 ok",
+  "user5",
+  "USER5",
+  "",
+  "a",
+  "'quote'",
+  "x\u2028y",
+  "\u0000nul",
+  "k",
+  "0.5",
+  "1e+21",
+  "true",
+];
 const NUMBERS = [0, -0, 1, -1, 0.5, 1e21, 1e-7, 123456789, 5, 50, 500, -2.5];
 
 function item(r: Random, i: number): unknown {
@@ -55,7 +79,9 @@ function item(r: Random, i: number): unknown {
 
 function list(r: Random, length: number): unknown[] {
   const scalars = r.next() < 0.15;
-  return Array.from({ length }, (_, i) => (scalars ? r.pick([...TEXTS, ...NUMBERS.map(String)]) + (i % 7) : item(r, i)));
+  return Array.from({ length }, (_, i) =>
+    scalars ? r.pick([...TEXTS, ...NUMBERS.map(String)]) + (i % 7) : item(r, i),
+  );
 }
 
 /** Where lists stand: keys from the root (empty: the root is the list). */
@@ -65,8 +91,11 @@ const PLACES: string[][][] = [
   [["data", "search", "nodes"]],
   [["rows"], ["events"]],
   [["a.b"], ["it's"], ["ü ñ"]],
-  [["__proto__"], ["meta", "x\"y"]],
-  [["data", "rows"], ["data", "more"]],
+  [["__proto__"], ["meta", 'x"y']],
+  [
+    ["data", "rows"],
+    ["data", "more"],
+  ],
 ];
 
 /**
@@ -108,7 +137,8 @@ function answer(r: Random, places: string[][], objects: string[][] = []): unknow
         at = at[key] as Record<string, unknown>;
       }
       const part = wide ? wideObject(r, 1100 + r.int(1500)) : list(r, 900 + r.int(1200));
-      if (!wide && objects.length > 0) (part as unknown[])[r.int(40)] = wideObject(r, 1025 + r.int(200)); // a wide object inside a list's item: read with its batch
+      // a wide object inside a list's item: read with its batch
+      if (!wide && objects.length > 0) (part as unknown[])[r.int(40)] = wideObject(r, 1025 + r.int(200));
       at[path[path.length - 1]!] = part;
     }
     built = root;
@@ -142,7 +172,18 @@ function literal(r: Random): string {
 }
 
 function filterTerm(r: Random, depth = 0): string {
-  const field = r.pick(["@.owner", "@.s", "@.nested.name", "@.nested.deep.name", "@", "@.tags[0]", "@['a.b']", "@.Owner", "@.n", "@.id"]);
+  const field = r.pick([
+    "@.owner",
+    "@.s",
+    "@.nested.name",
+    "@.nested.deep.name",
+    "@",
+    "@.tags[0]",
+    "@['a.b']",
+    "@.Owner",
+    "@.n",
+    "@.id",
+  ]);
   const terms = [
     () => `${field} == ${literal(r)}`,
     () => `${literal(r)} == ${field}`,
@@ -215,9 +256,58 @@ function query(r: Random, places: string[][], value: unknown): Record<string, un
   const length = (place.reduce<unknown>((at, key) => (at as Record<string, unknown>)[key], value) as unknown[]).length;
   const prefix = "$" + place.map((key) => nameSelector(r, key)).join("");
   if (r.next() < 0.3) {
-    const needle = r.pick(["user5", "USER12", "ü", "İ", "i", "k", "K", "\u212A", "σ", "ς", "Σ", "1e+21", "0", "-0", "true", "fals", "null", "owner", "OWNER", 'y "h', "\\s", "e", "lines h", "\ud800", "😀", "p".repeat(40), "x\u2028", "a.b", "'quote", "n1"]);
-    const parents = ["$", ...(place.length > 1 ? ["$" + place.slice(0, -1).map((key) => nameSelector(r, key)).join("")] : [])];
-    const path = r.pick([prefix, prefix, ...parents, `${prefix}[*]`, `${prefix}[?@.owner == 'user5']`, `${prefix}[${r.int(length)}]`]);
+    const needle = r.pick([
+      "user5",
+      "USER12",
+      "ü",
+      "İ",
+      "i",
+      "k",
+      "K",
+      "\u212A",
+      "σ",
+      "ς",
+      "Σ",
+      "1e+21",
+      "0",
+      "-0",
+      "true",
+      "fals",
+      "null",
+      "owner",
+      "OWNER",
+      'y "h',
+      "\\s",
+      "e",
+      "lines h",
+      "\ud800",
+      "😀",
+      "p".repeat(40),
+      "x\u2028",
+      "a.b",
+      "'quote",
+      "n1",
+    ]);
+    const parents = [
+      "$",
+      ...(place.length > 1
+        ? [
+            "$" +
+              place
+                .slice(0, -1)
+                .map((key) => nameSelector(r, key))
+                .join(""),
+          ]
+        : []),
+    ];
+    const path = r.pick([
+      prefix,
+      prefix,
+      ...parents,
+      `${prefix}[*]`,
+      `${prefix}[?@.owner == 'user5']`,
+      `${prefix}[${r.int(length)}]`,
+    ]);
     const args: Record<string, unknown> = { path, search: needle, ...paging(r) };
     return args;
   }
@@ -230,20 +320,75 @@ function query(r: Random, places: string[][], value: unknown): Record<string, un
 function wideQuery(r: Random, lists: string[][], objects: string[][], value: unknown): Record<string, unknown> {
   if (lists.length > 0 && r.next() < 0.3) return query(r, lists, value);
   const place = r.pick(objects);
-  const object = place.reduce<unknown>((at, key) => (at as Record<string, unknown>)[key], value) as Record<string, unknown>;
+  const object = place.reduce<unknown>((at, key) => (at as Record<string, unknown>)[key], value) as Record<
+    string,
+    unknown
+  >;
   const keys = Object.keys(object);
   const prefix = "$" + place.map((key) => nameSelector(r, key)).join("");
-  const parents = place.length > 0 ? ["$", "$" + place.slice(0, -1).map((key) => nameSelector(r, key)).join("")] : [];
+  const parents =
+    place.length > 0
+      ? [
+          "$",
+          "$" +
+            place
+              .slice(0, -1)
+              .map((key) => nameSelector(r, key))
+              .join(""),
+        ]
+      : [];
   const under = `${prefix}${nameSelector(r, r.pick(keys))}`;
-  const path = r.pick([prefix, prefix, prefix, ...parents, under, `${prefix}['no such key']`, `${prefix}.*`, `${prefix}[?@.owner == 'user5']`]);
-  const needle = r.pick(["user5", "USER12", "ü", "İ", "i", "k", "K1", "k10", "\u212A", "σ", "1e+21", "0", "7", "true", "null", "owner", 'y "h', "e", "lines h", "\ud800", "😀", "p".repeat(40), "a.b", "'quote", "n1", "__proto__", "1 ", "nested"]);
+  const path = r.pick([
+    prefix,
+    prefix,
+    prefix,
+    ...parents,
+    under,
+    `${prefix}['no such key']`,
+    `${prefix}.*`,
+    `${prefix}[?@.owner == 'user5']`,
+  ]);
+  const needle = r.pick([
+    "user5",
+    "USER12",
+    "ü",
+    "İ",
+    "i",
+    "k",
+    "K1",
+    "k10",
+    "\u212A",
+    "σ",
+    "1e+21",
+    "0",
+    "7",
+    "true",
+    "null",
+    "owner",
+    'y "h',
+    "e",
+    "lines h",
+    "\ud800",
+    "😀",
+    "p".repeat(40),
+    "a.b",
+    "'quote",
+    "n1",
+    "__proto__",
+    "1 ",
+    "nested",
+  ]);
   return { path, search: needle, ...paging(r) };
 }
 
 /** A window of one part's items or keys, read before the query: the stream then meets batches already in memory. */
 function windowRead(r: Random, places: readonly string[][]): Record<string, unknown> {
   const place = r.pick(places);
-  return { path: "$" + place.map((key) => `[${quoteName(key, "'")}]`).join(""), offset: r.int(1500), limit: 1 + r.int(40) };
+  return {
+    path: "$" + place.map((key) => `[${quoteName(key, "'")}]`).join(""),
+    offset: r.int(1500),
+    limit: 1 + r.int(40),
+  };
 }
 
 /**
@@ -268,14 +413,24 @@ function freshTool(storage: MemoryStorage, pool?: BatchWorkers): ResultQueryTool
  * `window` read first when given, then `args` answered from the store and over the whole value, both
  * through one fresh reader of `handle`: a difference goes to `failures`.
  */
-async function compare(tool: ResultQueryTool, handle: string, value: unknown, args: Record<string, unknown>, label: string, failures: string[], window?: Record<string, unknown>) {
+async function compare(
+  tool: ResultQueryTool,
+  handle: string,
+  value: unknown,
+  args: Record<string, unknown>,
+  label: string,
+  failures: string[],
+  window?: Record<string, unknown>,
+) {
   if (window) await answered(tool, handle, window, owner);
   const want = wholeAnswer(value, args, config);
   const got = await answered(tool, handle, args, owner);
   try {
     expect(got).toEqual(want);
   } catch {
-    failures.push(`${label} ${JSON.stringify(args)}\n  got  ${JSON.stringify(got).slice(0, 400)}\n  want ${JSON.stringify(want).slice(0, 400)}`);
+    failures.push(
+      `${label} ${JSON.stringify(args)}\n  got  ${JSON.stringify(got).slice(0, 400)}\n  want ${JSON.stringify(want).slice(0, 400)}`,
+    );
   }
 }
 
@@ -287,7 +442,8 @@ const ROUNDS = { lists: soakSized(7, 12), wide: soakSized(4, 8), descendants: so
 const QUERIES = { lists: soakSized(10, 80), wide: soakSized(16, 60), descendants: soakSized(8, 40) };
 
 // On this thread, and with every list's batches counted on batch workers first (of any size here).
-const workers = nodeBatchWorkers({ minBytes: 0, threads: 2, idleMs: 60_000 })!; // never stopped for idleness mid-test (loading one from the sources takes a while)
+// never stopped for idleness mid-test (loading one from the sources takes a while)
+const workers = nodeBatchWorkers({ minBytes: 0, threads: 2, idleMs: 60_000 })!;
 describe.each([
   ["on the calling thread", undefined],
   ["counted on batch workers", workers],
@@ -365,42 +521,74 @@ describe("S14.6, S16.4 differential: searches over wide objects' member batches 
 describe.each([
   ["on the calling thread", undefined],
   ["counted on batch workers", workers],
-] as const)("S14.6 differential: descendants by name above lists, each list read where it stands, as over the whole value, %s", (_, pool) => {
-  it("random answers and $..name queries (seeded)", async () => {
-    const r = random(1407);
-    const storage = new MemoryStorage("differential-descendants", { maxBytes: 256 * 1024 * 1024 });
-    const store = new ResultHandleStore(storage, 60, { pieceBytes: 16 * 1024 });
-    if (pool) expect(await pool.warm()).toBe(true);
-    const counted = pool && vi.spyOn(pool, "count");
-    const walked = vi.spyOn(StreamedAnswer.prototype, "partAt");
-    const failures: string[] = [];
-    let asked = 0;
-    try {
-      for (let round = 0; round < ROUNDS.descendants; round++) {
-        const places = PLACES[round % PLACES.length]!.filter((place) => place.length > 0);
-        if (places.length === 0) continue; // a root list is an item plan already
-        const value = answer(r, places);
-        const handle = await savedOnce(store, value);
-        for (let q = 0; q < QUERIES.descendants; q++) {
-          const place = r.pick(places);
-          const parents = ["$", ...place.slice(0, -1).map((_, n) => "$" + place.slice(0, n + 1).map((key) => nameSelector(r, key)).join(""))];
-          // Names in items, names of the lists themselves (then read whole), names outside the lists.
-          const names = r.pick(["name", "id", "owner", "s", "deep", "tags", "a.b", "__proto__", "title", "note", "label", place[place.length - 1]!, "nested", "missing"]);
-          const second = r.next() < 0.2 ? `, ${quoteName(r.pick(["id", "name", "total"]), "'")}` : "";
-          const args: Record<string, unknown> = { path: `${r.pick(parents)}..[${quoteName(names, "'")}${second}]${rest(r)}`, ...paging(r) };
-          if (r.next() < 0.1) args.fields = r.pick([["id"], ["nope"]]);
-          asked++;
-          await compare(freshTool(storage, pool), handle, value, args, `round ${round}`, failures);
+] as const)(
+  "S14.6 differential: descendants by name above lists, each list read where it stands, as over the whole value, %s",
+  (_, pool) => {
+    it("random answers and $..name queries (seeded)", async () => {
+      const r = random(1407);
+      const storage = new MemoryStorage("differential-descendants", { maxBytes: 256 * 1024 * 1024 });
+      const store = new ResultHandleStore(storage, 60, { pieceBytes: 16 * 1024 });
+      if (pool) expect(await pool.warm()).toBe(true);
+      const counted = pool && vi.spyOn(pool, "count");
+      const walked = vi.spyOn(StreamedAnswer.prototype, "partAt");
+      const failures: string[] = [];
+      let asked = 0;
+      try {
+        for (let round = 0; round < ROUNDS.descendants; round++) {
+          const places = PLACES[round % PLACES.length]!.filter((place) => place.length > 0);
+          if (places.length === 0) continue; // a root list is an item plan already
+          const value = answer(r, places);
+          const handle = await savedOnce(store, value);
+          for (let q = 0; q < QUERIES.descendants; q++) {
+            const place = r.pick(places);
+            const parents = [
+              "$",
+              ...place.slice(0, -1).map(
+                (_, n) =>
+                  "$" +
+                  place
+                    .slice(0, n + 1)
+                    .map((key) => nameSelector(r, key))
+                    .join(""),
+              ),
+            ];
+            // Names in items, names of the lists themselves (then read whole), names outside the lists.
+            const names = r.pick([
+              "name",
+              "id",
+              "owner",
+              "s",
+              "deep",
+              "tags",
+              "a.b",
+              "__proto__",
+              "title",
+              "note",
+              "label",
+              place[place.length - 1]!,
+              "nested",
+              "missing",
+            ]);
+            const second = r.next() < 0.2 ? `, ${quoteName(r.pick(["id", "name", "total"]), "'")}` : "";
+            const args: Record<string, unknown> = {
+              path: `${r.pick(parents)}..[${quoteName(names, "'")}${second}]${rest(r)}`,
+              ...paging(r),
+            };
+            if (r.next() < 0.1) args.fields = r.pick([["id"], ["nope"]]);
+            asked++;
+            await compare(freshTool(storage, pool), handle, value, args, `round ${round}`, failures);
+          }
         }
+        expect(walked.mock.calls.length).toBeGreaterThan(asked); // most queries walked the outside parts
+        if (counted) expect(counted.mock.calls.length).toBeGreaterThan(asked / 3); // and counted lists on the workers
+      } finally {
+        walked.mockRestore();
+        counted?.mockRestore();
+        await store.onShutdown();
       }
-      expect(walked.mock.calls.length).toBeGreaterThan(asked); // most queries walked the outside parts
-      if (counted) expect(counted.mock.calls.length).toBeGreaterThan(asked / 3); // and counted lists on the workers
-    } finally {
-      walked.mockRestore();
-      counted?.mockRestore();
-      await store.onShutdown();
-    }
-    expect(asked).toBeGreaterThan(ROUNDS.descendants * QUERIES.descendants * 0.7); // rounds with a root list only are skipped
-    expect(failures.slice(0, 8).join("\n")).toBe("");
-  }, 60_000);
-});
+      // rounds with a root list only are skipped
+      expect(asked).toBeGreaterThan(ROUNDS.descendants * QUERIES.descendants * 0.7);
+      expect(failures.slice(0, 8).join("\n")).toBe("");
+    }, 60_000);
+  },
+);

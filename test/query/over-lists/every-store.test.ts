@@ -3,10 +3,23 @@
 // Redis under the real ResultQueryTool; every piece fetched once; a page too large stops the reading; a
 // piece lost or a store failing between batches answers the coded refusal, never a wrong page.
 import { afterAll, describe, expect, it, vi } from "vitest";
-import { MemoryStorage, ResultHandleStore, ResultQueryTool, type NamespacedStorage, type Owner } from "mcp-result-handles";
+import {
+  MemoryStorage,
+  ResultHandleStore,
+  ResultQueryTool,
+  type NamespacedStorage,
+  type Owner,
+} from "mcp-result-handles";
 import type { ResultHandlesConfig } from "../../../src/plugin/options.js";
 import { casesOn } from "../../helpers/soak.js";
-import { answered as answeredBy, countedQueries, everyStore, KeyWatchingStorage, ordersAnswer, referenceAnswer } from "../../helpers/store-queries.js";
+import {
+  answered as answeredBy,
+  countedQueries,
+  everyStore,
+  KeyWatchingStorage,
+  ordersAnswer,
+  referenceAnswer,
+} from "../../helpers/store-queries.js";
 
 const owner: Owner = { session: "s-batches", caller: "reader" };
 const config = { thresholdBytes: 16_384, preview: { chars: 500 } } as ResultHandlesConfig;
@@ -15,7 +28,8 @@ const expected = (value: object, args: Record<string, unknown>) => referenceAnsw
 let orders: ReturnType<typeof ordersAnswer> | undefined;
 const answer = () => (orders ??= ordersAnswer());
 afterAll(() => void (orders = undefined)); // the worker keeps this module for its later files (isolate: false)
-const answered = (tool: ResultQueryTool, handle: string, args: Record<string, unknown>) => answeredBy(tool, handle, args, owner);
+const answered = (tool: ResultQueryTool, handle: string, args: Record<string, unknown>) =>
+  answeredBy(tool, handle, args, owner);
 
 const QUERIES: Record<string, unknown>[] = [
   { path: '$.rows[?@.owner == "user5" && @.amount > 80000]' },
@@ -56,77 +70,108 @@ const QUERIES: Record<string, unknown>[] = [
 ];
 
 async function setUp(storage: NamespacedStorage, value: unknown) {
-  return { ...countedQueries(storage, { config, owner, value }), pieces: Math.ceil(JSON.stringify(value).length / (16 * 1024)) };
+  return {
+    ...countedQueries(storage, { config, owner, value }),
+    pieces: Math.ceil(JSON.stringify(value).length / (16 * 1024)),
+  };
 }
 
 describe("S14.6 queries over lists read batch by batch, on every store", () => {
   const stores = everyStore("over-batches");
 
-  it.each(stores)("%s: every query answers as over the whole value, a fresh handle each, every piece fetched at most once", async (name, open) => {
-    const value = answer();
-    const setup = await setUp(await open(), value);
-    try {
-      for (const args of casesOn(name, QUERIES)) {
+  it.each(stores)(
+    "%s: every query answers as over the whole value, a fresh handle each, every piece fetched at most once",
+    async (name, open) => {
+      const value = answer();
+      const setup = await setUp(await open(), value);
+      try {
+        for (const args of casesOn(name, QUERIES)) {
+          const handle = await setup.fold();
+          setup.counted.gets = 0;
+          const got = await answered(setup.tool, handle, args);
+          expect(got, JSON.stringify(args)).toEqual(expected(value, args));
+          // The main record and each piece once; a search over the whole answer reads the pieces holding a
+          // list's edges twice (the parts outside the list, then the list).
+          expect(setup.counted.gets, JSON.stringify(args)).toBeLessThanOrEqual(setup.pieces + 2 + 2 * 2);
+          // The same call again (the index now cached) answers the same.
+          expect(await answered(setup.tool, handle, args), JSON.stringify(args)).toEqual(got);
+        }
+      } finally {
+        await setup.store.onShutdown();
+      }
+    },
+    120_000,
+  );
+
+  it.each(stores)(
+    "%s: a page over the size limit stops the reading at the first batch past it (S16.1)",
+    async (_name, open) => {
+      const value = answer();
+      const setup = await setUp(await open(), value);
+      try {
         const handle = await setup.fold();
         setup.counted.gets = 0;
-        const got = await answered(setup.tool, handle, args);
-        expect(got, JSON.stringify(args)).toEqual(expected(value, args));
-        // The main record and each piece once; a search over the whole answer reads the pieces holding a
-        // list's edges twice (the parts outside the list, then the list).
-        expect(setup.counted.gets, JSON.stringify(args)).toBeLessThanOrEqual(setup.pieces + 2 + 2 * 2);
-        // The same call again (the index now cached) answers the same.
-        expect(await answered(setup.tool, handle, args), JSON.stringify(args)).toEqual(got);
+        const refused = (await answered(setup.tool, handle, { path: "$.rows[*]", limit: 100_000 })) as {
+          code: string;
+          message: string;
+        };
+        expect(refused.code).toBe("RESULT_SLICE_TOO_LARGE");
+        expect(refused.message).toMatch(/At most \d+ nodes from offset 0 fit/);
+        expect(setup.counted.gets).toBeLessThan(setup.pieces / 4);
+      } finally {
+        await setup.store.onShutdown();
       }
-    } finally {
-      await setup.store.onShutdown();
-    }
-  }, 120_000);
+    },
+    60_000,
+  );
 
-  it.each(stores)("%s: a page over the size limit stops the reading at the first batch past it (S16.1)", async (_name, open) => {
-    const value = answer();
-    const setup = await setUp(await open(), value);
-    try {
-      const handle = await setup.fold();
-      setup.counted.gets = 0;
-      const refused = (await answered(setup.tool, handle, { path: "$.rows[*]", limit: 100_000 })) as { code: string; message: string };
-      expect(refused.code).toBe("RESULT_SLICE_TOO_LARGE");
-      expect(refused.message).toMatch(/At most \d+ nodes from offset 0 fit/);
-      expect(setup.counted.gets).toBeLessThan(setup.pieces / 4);
-    } finally {
-      await setup.store.onShutdown();
-    }
-  }, 60_000);
+  it.each(stores)(
+    "%s: a piece lost between batches reads as not found (S8.5); a store failing between batches is unavailable (S9.1), then answers again",
+    async (_name, open) => {
+      const value = answer();
+      const setup = await setUp(await open(), value);
+      try {
+        const handle = await setup.fold();
+        // A slice first, so the index is cached and the loss is met while streaming.
+        expect(await answered(setup.tool, handle, { path: "$.rows[0].id" })).toMatchObject({ value: 0 });
+        setup.counted.failAfter = setup.counted.gets + 5;
+        expect(await answered(setup.tool, handle, { path: "$.rows[?@.amount > 1].id" })).toMatchObject({
+          code: "RESULT_STORE_UNAVAILABLE",
+        });
+        expect(await answered(setup.tool, handle, { path: "$", search: "user5" })).toMatchObject({
+          code: "RESULT_STORE_UNAVAILABLE",
+        });
+        setup.counted.failAfter = undefined;
+        expect(await answered(setup.tool, handle, { path: "$.rows[?@.amount > 1].id" })).toEqual(
+          expected(value, { path: "$.rows[?@.amount > 1].id" }),
+        );
 
-  it.each(stores)("%s: a piece lost between batches reads as not found (S8.5); a store failing between batches is unavailable (S9.1), then answers again", async (_name, open) => {
-    const value = answer();
-    const setup = await setUp(await open(), value);
-    try {
-      const handle = await setup.fold();
-      // A slice first, so the index is cached and the loss is met while streaming.
-      expect(await answered(setup.tool, handle, { path: "$.rows[0].id" })).toMatchObject({ value: 0 });
-      setup.counted.failAfter = setup.counted.gets + 5;
-      expect(await answered(setup.tool, handle, { path: "$.rows[?@.amount > 1].id" })).toMatchObject({ code: "RESULT_STORE_UNAVAILABLE" });
-      expect(await answered(setup.tool, handle, { path: "$", search: "user5" })).toMatchObject({ code: "RESULT_STORE_UNAVAILABLE" });
-      setup.counted.failAfter = undefined;
-      expect(await answered(setup.tool, handle, { path: "$.rows[?@.amount > 1].id" })).toEqual(expected(value, { path: "$.rows[?@.amount > 1].id" }));
-
-      // A piece in the middle of the list deleted: found as the pieces a filter fetches, in order.
-      const inner = setup.counted.inner;
-      const watchingStorage = new KeyWatchingStorage(inner); // the setup's store closes the storage
-      const { seen } = watchingStorage;
-      const watching = new ResultHandleStore(watchingStorage, 60, { pieceBytes: 16 * 1024 });
-      const watched = watching.newHandle();
-      await watching.save(watched, value, owner);
-      const tool = new ResultQueryTool(() => [{ config, store: async () => watching }]);
-      expect(await answered(tool, watched, { path: "$.rows[?@.id == 0].id" })).toMatchObject({ value: [0] });
-      await inner.delete(seen[Math.floor(seen.length / 2)]!);
-      for (const args of [{ path: "$.rows[?@.amount > 1].id" }, { path: "$.rows[*].id", offset: 5000 }, { path: "$", search: "user5" }, { path: "$.rows", search: "user5" }]) {
-        expect(await answered(tool, watched, args), JSON.stringify(args)).toMatchObject({ code: "RESULT_HANDLE_NOT_FOUND" });
+        // A piece in the middle of the list deleted: found as the pieces a filter fetches, in order.
+        const inner = setup.counted.inner;
+        const watchingStorage = new KeyWatchingStorage(inner); // the setup's store closes the storage
+        const { seen } = watchingStorage;
+        const watching = new ResultHandleStore(watchingStorage, 60, { pieceBytes: 16 * 1024 });
+        const watched = watching.newHandle();
+        await watching.save(watched, value, owner);
+        const tool = new ResultQueryTool(() => [{ config, store: async () => watching }]);
+        expect(await answered(tool, watched, { path: "$.rows[?@.id == 0].id" })).toMatchObject({ value: [0] });
+        await inner.delete(seen[Math.floor(seen.length / 2)]!);
+        for (const args of [
+          { path: "$.rows[?@.amount > 1].id" },
+          { path: "$.rows[*].id", offset: 5000 },
+          { path: "$", search: "user5" },
+          { path: "$.rows", search: "user5" },
+        ]) {
+          expect(await answered(tool, watched, args), JSON.stringify(args)).toMatchObject({
+            code: "RESULT_HANDLE_NOT_FOUND",
+          });
+        }
+      } finally {
+        await setup.store.onShutdown();
       }
-    } finally {
-      await setup.store.onShutdown();
-    }
-  }, 60_000);
+    },
+    60_000,
+  );
 });
 
 describe("S14.6 the answer is parsed batch by batch, never whole (observed with a spy on JSON.parse)", () => {
@@ -145,12 +190,20 @@ describe("S14.6 the answer is parsed batch by batch, never whole (observed with 
         const sizes = parse.mock.calls.map(([text]) => String(text).length);
         return { largest: Math.max(0, ...sizes), total: sizes.reduce((sum, size) => sum + size, 0) };
       };
-      for (const args of [{ path: "$.rows[?@.amount > 500].id" }, { path: "$.rows[*].nested.name", offset: 4000 }, { path: "$", search: "user" }, { path: "$.rows", search: "ünï" }]) {
+      for (const args of [
+        { path: "$.rows[?@.amount > 500].id" },
+        { path: "$.rows[*].nested.name", offset: 4000 },
+        { path: "$", search: "user" },
+        { path: "$.rows", search: "ünï" },
+      ]) {
         const { largest, total } = await parsedBy(args);
         expect(largest, JSON.stringify(args)).toBeLessThan(64 * 1024);
         expect(total, JSON.stringify(args)).toBeGreaterThan(bytes / 2);
       }
-      for (const args of [{ path: '$.rows[?@.owner == "user99" && @.amount > 1]' }, { path: "$.rows", search: "no such text" }]) {
+      for (const args of [
+        { path: '$.rows[?@.owner == "user99" && @.amount > 1]' },
+        { path: "$.rows", search: "no such text" },
+      ]) {
         expect((await parsedBy(args)).total, JSON.stringify(args)).toBe(0);
       }
       expect(bytes).toBeGreaterThan(900_000); // so "never whole" means something: the whole is 15 times a batch

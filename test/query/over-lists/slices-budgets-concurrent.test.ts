@@ -3,14 +3,21 @@
 // search above lists still reads every list when a slice of one runs meanwhile (the shared root then
 // holds that list's items read so far at its place).
 import { describe, expect, it } from "vitest";
-import { MemoryStorage, ResultHandleStore, ResultQueryTool, type NamespacedStorage, type Owner } from "mcp-result-handles";
+import {
+  MemoryStorage,
+  ResultHandleStore,
+  ResultQueryTool,
+  type NamespacedStorage,
+  type Owner,
+} from "mcp-result-handles";
 import type { ResultHandlesConfig } from "../../../src/plugin/options.js";
 import { answered as answeredBy, PassThroughStorage, wholeAnswer } from "../../helpers/store-queries.js";
 
 const owner: Owner = { session: "s-review", caller: "reader" };
 const config = { thresholdBytes: 16_384, preview: { chars: 500 } } as ResultHandlesConfig;
 const expected = (value: unknown, args: Record<string, unknown>) => wholeAnswer(value, args, config);
-const answered = (tool: ResultQueryTool, handle: string, args: Record<string, unknown>) => answeredBy(tool, handle, args, owner);
+const answered = (tool: ResultQueryTool, handle: string, args: Record<string, unknown>) =>
+  answeredBy(tool, handle, args, owner);
 
 /** A storage whose every read waits a few milliseconds, so a query streaming batches yields to others. */
 class SlowStorage extends PassThroughStorage {
@@ -79,10 +86,15 @@ describe("S14.3 S14.6 a filter over batches counts its steps against its own bud
       const heavy = await stored(heavyValue);
       // Every descendant's descendants of a 3000-deep chain: 4.5 M steps, over the cost limit, refused (and
       // the whole answer is read: it names $).
-      expect(await answered(heavy.tool, heavy.handle, { path: "$.chain..*[?count(@..*) > 5000]" })).toMatchObject({ code: "INVALID_INPUT" });
+      expect(await answered(heavy.tool, heavy.handle, { path: "$.chain..*[?count(@..*) > 5000]" })).toMatchObject({
+        code: "INVALID_INPUT",
+      });
       // S26.1: a query from the root inside a filter runs once, not once per item (3000 × 3000 steps were refused).
       // Every item sees the 3000 items, so every item is selected.
-      expect(await answered(heavy.tool, heavy.handle, { path: "$.a[?count($.a[*]) > 2999]", limit: 2 })).toMatchObject({ total: 3000, value: [{ i: 0 }, { i: 1 }] });
+      expect(await answered(heavy.tool, heavy.handle, { path: "$.a[?count($.a[*]) > 2999]", limit: 2 })).toMatchObject({
+        total: 3000,
+        value: [{ i: 0 }, { i: 1 }],
+      });
       for (const args of [
         { path: "$.rows[?count(@.tags[*]) > 1].id", limit: 3 },
         { path: "$.rows[?@.tags[?@ == 'b']].id", offset: 700 },
@@ -114,10 +126,12 @@ describe("S14.6 streams, slices and a whole read of one handle at once", () => {
         { path: "$.events..kind", offset: 330, limit: 4 },
         { path: "$.meta", search: "report" },
       ];
-      const got = await Promise.all(calls.map(async (args, i) => {
-        await new Promise((resolve) => setTimeout(resolve, 3 * i));
-        return answered(tool, handle, args);
-      }));
+      const got = await Promise.all(
+        calls.map(async (args, i) => {
+          await new Promise((resolve) => setTimeout(resolve, 3 * i));
+          return answered(tool, handle, args);
+        }),
+      );
       calls.forEach((args, i) => expect(got[i], JSON.stringify(args)).toEqual(expected(value, args)));
     } finally {
       await store.onShutdown();
@@ -128,13 +142,24 @@ describe("S14.6 streams, slices and a whole read of one handle at once", () => {
 describe("S14.3 S14.6 a search under one path answers the same however the answer is read", () => {
   it("3.1 million values searched for text no batch holds: answered, read in batches or cached whole", async () => {
     const value = { rows: Array.from({ length: 3_100_000 }, (_, i) => i % 1000) };
-    const { store, tool, handle } = await stored(value, new MemoryStorage("review-steps", { maxBytes: 512 * 1024 * 1024 }));
+    const { store, tool, handle } = await stored(
+      value,
+      new MemoryStorage("review-steps", { maxBytes: 512 * 1024 * 1024 }),
+    );
     try {
       const args = { path: "$", search: "zzz" };
       const streamed = await answered(tool, handle, args); // every batch ruled out by its text
-      expect(streamed).toEqual({ path: "$", value: [], total: 0, offset: 0, note: expect.stringContaining('contains "zzz"') }); // S18.2
-      expect(await answered(tool, handle, { path: "$.rows[?@ == $.x]" })).toMatchObject({ total: 0 }); // now cached whole
-      expect(await answered(tool, handle, args)).toEqual(streamed); // was refused: "would visit more than 3000000 values"
+      expect(streamed).toEqual({
+        path: "$",
+        value: [],
+        total: 0,
+        offset: 0,
+        note: expect.stringContaining('contains "zzz"'),
+      }); // S18.2
+      // now cached whole
+      expect(await answered(tool, handle, { path: "$.rows[?@ == $.x]" })).toMatchObject({ total: 0 });
+      // was refused: "would visit more than 3000000 values"
+      expect(await answered(tool, handle, args)).toEqual(streamed);
       expect(await answered(tool, handle, { path: "$.rows", search: "999", limit: 1 })).toMatchObject({ total: 3100 });
     } finally {
       await store.onShutdown();

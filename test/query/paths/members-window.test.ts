@@ -11,18 +11,26 @@ const owner: Owner = { session: "s-members-window", caller: "reader" };
 const config = { thresholdBytes: 4096, preview: { chars: 500 } } as ResultHandlesConfig;
 
 // Names, array-index keys (listed first by Object.keys), escapes and non-ASCII, in a shuffled order.
-const keys = Array.from({ length: 200_000 }, (_, i) => (i % 7 === 0 ? String(i) : i % 5 === 0 ? `ké y"${i}` : `key_${(i * 7919) % 200_000}_${i}`));
+const keys = Array.from({ length: 200_000 }, (_, i) =>
+  i % 7 === 0 ? String(i) : i % 5 === 0 ? `ké y"${i}` : `key_${(i * 7919) % 200_000}_${i}`,
+);
 const w: Record<string, unknown> = {};
 for (const [i, key] of keys.entries()) w[key] = i % 3 === 0 ? { n: i, s: `v${i}` } : i;
 const value = { head: { title: "wide" }, w, tail: [1, 2, 3] };
 const order = Object.keys(w);
-const canonical = (key: string) => (/^[A-Za-z_$][A-Za-z0-9_$]*$/.test(key) ? `$.w.${key}` : `$.w['${key.replace(/\\/g, "\\\\").replace(/'/g, "\\'")}']`);
+const canonical = (key: string) =>
+  /^[A-Za-z_$][A-Za-z0-9_$]*$/.test(key) ? `$.w.${key}` : `$.w['${key.replace(/\\/g, "\\\\").replace(/'/g, "\\'")}']`;
 
 describe("S26.1 a window of a wide object's members, read as a window", () => {
   it("pages anywhere in it read a few batches, and answer what plain code says", async () => {
     const { counted, tool, fold } = countedQueries(new MemoryStorage("members-window"), { config, owner });
     const handle = await fold(value);
-    for (const [path, offset, limit] of [["$.w[*]", 0, 20], ["$.w.*", 199_990, 20], ["$['w'][*]", 123_457, 7], ["$.w[*]", 28_572, 50]] as const) {
+    for (const [path, offset, limit] of [
+      ["$.w[*]", 0, 20],
+      ["$.w.*", 199_990, 20],
+      ["$['w'][*]", 123_457, 7],
+      ["$.w[*]", 28_572, 50],
+    ] as const) {
       const before = counted.gets;
       const got = await answered(tool, handle, { path, offset, limit }, owner);
       const page = order.slice(offset, offset + limit);
@@ -34,7 +42,8 @@ describe("S26.1 a window of a wide object's members, read as a window", () => {
         offset,
         ...(offset + limit < order.length ? { nextOffset: offset + page.length } : {}),
       });
-      expect(counted.gets - before, `${path} ${offset}`).toBeLessThan(12); // the index and the pieces of the window, not the object
+      // the index and the pieces of the window, not the object
+      expect(counted.gets - before, `${path} ${offset}`).toBeLessThan(12);
     }
   });
 

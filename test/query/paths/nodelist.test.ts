@@ -2,7 +2,14 @@
 // in pieces (S8.5) on the memory store, SQLite and Redis.
 import { McpServer } from "@modelcontextprotocol/server";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { MemoryStorage, ResultHandlesPlugin, ResultHandleStore, ResultQueryTool, type NamespacedStorage, type Owner } from "mcp-result-handles";
+import {
+  MemoryStorage,
+  ResultHandlesPlugin,
+  ResultHandleStore,
+  ResultQueryTool,
+  type NamespacedStorage,
+  type Owner,
+} from "mcp-result-handles";
 import type { ResultHandlesConfig } from "../../../src/plugin/options.js";
 import { evaluate } from "../../../src/query/paths/evaluate.js";
 import { resolveReferenceValue } from "../../helpers/query-shortcuts.js";
@@ -11,7 +18,13 @@ import { linkInMemory } from "../../helpers/in-memory.js";
 import { everyStore } from "../../helpers/store-queries.js";
 
 const rows = (count: number) =>
-  Array.from({ length: count }, (_, i) => ({ id: i, status: i % 3 === 0 ? "open" : "closed", owner: `user${i % 10}`, amount: i * 7, title: `Ticket ${i} ${"x".repeat(i % 9)}` }));
+  Array.from({ length: count }, (_, i) => ({
+    id: i,
+    status: i % 3 === 0 ? "open" : "closed",
+    owner: `user${i % 10}`,
+    amount: i * 7,
+    title: `Ticket ${i} ${"x".repeat(i % 9)}`,
+  }));
 
 type Result = { structuredContent?: Record<string, unknown>; isError?: boolean };
 
@@ -31,8 +44,12 @@ describe("S14.2 nodelists through result_query", () => {
     }));
     const otherServer = new McpServer({ name: "t2", version: "1" });
     plugin.install(otherServer, { logger: { warn: () => {} } });
-    const clients = { mine: await linkInMemory(server, "session-mine"), other: await linkInMemory(otherServer, "session-other") };
-    call = async (args, client = "mine") => (await clients[client].callTool({ name: "result_query", arguments: args })) as Result;
+    const clients = {
+      mine: await linkInMemory(server, "session-mine"),
+      other: await linkInMemory(otherServer, "session-other"),
+    };
+    call = async (args, client = "mine") =>
+      (await clients[client].callTool({ name: "result_query", arguments: args })) as Result;
     const folded = (await clients.mine.callTool({ name: "report", arguments: {} })) as Result;
     handle = (folded.structuredContent as { handle: string }).handle;
   });
@@ -48,34 +65,68 @@ describe("S14.2 nodelists through result_query", () => {
       total: open.length,
       offset: 0,
       nextOffset: 20,
-      note: `total is the count of all ${open.length} nodes: a call with limit 1 answers it without reading them`, // S25.3
+      // S25.3
+      note: `total is the count of all ${open.length} nodes: a call with limit 1 answers it without reading them`,
     });
-    const page = (await call({ handle, path: "$.rows[?@.status == 'open']", fields: ["id", "owner"], page: 5, limit: 20 })).structuredContent!;
+    const page = (
+      await call({ handle, path: "$.rows[?@.status == 'open']", fields: ["id", "owner"], page: 5, limit: 20 })
+    ).structuredContent!;
     expect(page).toMatchObject({ total: 100, offset: 80 });
     expect(page.nextOffset).toBeUndefined();
     expect(page.value).toEqual(open.slice(80, 100).map(({ id, owner }) => ({ id, owner })));
   });
 
   it("wildcards, slices, unions and descendants answer nodelists; singular JSONPath answers as S7.5", async () => {
-    expect((await call({ handle, path: "$.rows[*].id", limit: 3 })).structuredContent).toMatchObject({ value: [0, 1, 2], total: 300, nextOffset: 3 });
-    expect((await call({ handle, path: "$.rows[::-100].id" })).structuredContent).toMatchObject({ value: [299, 199, 99], paths: ["$.rows[299].id", "$.rows[199].id", "$.rows[99].id"] });
-    expect((await call({ handle, path: "$['meta','rows'][0]" })).structuredContent).toMatchObject({ value: [answer.rows[0]], total: 1 });
-    expect((await call({ handle, path: "$..count" })).structuredContent).toMatchObject({ value: [300], paths: ["$.meta.count"] });
-    expect((await call({ handle, path: "$.rows[-1].id" })).structuredContent).toEqual({ path: "$.rows[299].id", value: 299 });
-    expect((await call({ handle, path: '$["meta"]["title"]' })).structuredContent).toEqual({ path: "$.meta.title", value: "report", total: 6, offset: 0 });
+    expect((await call({ handle, path: "$.rows[*].id", limit: 3 })).structuredContent).toMatchObject({
+      value: [0, 1, 2],
+      total: 300,
+      nextOffset: 3,
+    });
+    expect((await call({ handle, path: "$.rows[::-100].id" })).structuredContent).toMatchObject({
+      value: [299, 199, 99],
+      paths: ["$.rows[299].id", "$.rows[199].id", "$.rows[99].id"],
+    });
+    expect((await call({ handle, path: "$['meta','rows'][0]" })).structuredContent).toMatchObject({
+      value: [answer.rows[0]],
+      total: 1,
+    });
+    expect((await call({ handle, path: "$..count" })).structuredContent).toMatchObject({
+      value: [300],
+      paths: ["$.meta.count"],
+    });
+    expect((await call({ handle, path: "$.rows[-1].id" })).structuredContent).toEqual({
+      path: "$.rows[299].id",
+      value: 299,
+    });
+    expect((await call({ handle, path: '$["meta"]["title"]' })).structuredContent).toEqual({
+      path: "$.meta.title",
+      value: "report",
+      total: 6,
+      offset: 0,
+    });
   });
 
   it("a query that selects nothing is an empty result, not an error", async () => {
     const result = await call({ handle, path: "$.rows[?@.amount > 1000000]" });
     expect(result.isError).toBeFalsy();
-    expect(result.structuredContent).toEqual({ path: "$.rows[?@.amount > 1000000]", value: [], paths: [], total: 0, offset: 0 });
+    expect(result.structuredContent).toEqual({
+      path: "$.rows[?@.amount > 1000000]",
+      value: [],
+      paths: [],
+      total: 0,
+      offset: 0,
+    });
   });
 
   it("S14.5 fields naming no key of any node say so, as for a list, instead of answering empty objects", async () => {
     const result = await call({ handle, path: "$.rows[*]", fields: ["owne"], limit: 3 });
     expect(result.isError).toBe(true);
-    expect((result.structuredContent as { error: { code: string; message: string } }).error.code).toBe("RESULT_PATH_NOT_FOUND");
-    expect((result.structuredContent as { error: { message: string } }).error.message).toMatch(/name no key .*did you mean "owner"/);
+    expect((result.structuredContent as { error: { code: string; message: string } }).error.code).toBe(
+      "RESULT_PATH_NOT_FOUND",
+    );
+    expect((result.structuredContent as { error: { message: string } }).error.message).toMatch(
+      /name no key .*did you mean "owner"/,
+    );
   });
 
   it("a page over the threshold is refused saying how many nodes fit, and that many fit", async () => {
@@ -85,7 +136,10 @@ describe("S14.2 nodelists through result_query", () => {
     expect(code).toBe("RESULT_SLICE_TOO_LARGE");
     const fit = Number(/At most (\d+) nodes from offset 0 fit/.exec(message)![1]);
     expect(fit).toBeGreaterThan(0);
-    expect((await call({ handle, path: "$.rows[*]", limit: fit })).structuredContent).toMatchObject({ total: 300, nextOffset: fit });
+    expect((await call({ handle, path: "$.rows[*]", limit: fit })).structuredContent).toMatchObject({
+      total: 300,
+      nextOffset: fit,
+    });
   });
 
   it("an invalid query is RESULT_PATH_NOT_FOUND; a foreign handle with a nodelist query is RESULT_HANDLE_NOT_FOUND", async () => {
@@ -116,8 +170,12 @@ describe("evaluate and resolveReferenceValue: what a query selects, nothing cut 
     expect(resolveReferenceValue(answer, "$.rows")).toEqual(answer.rows); // 50 rows, not a page of 20
     expect(resolveReferenceValue(answer, "$.rows[*].id")).toEqual(answer.rows.map((row) => row.id));
     expect(resolveReferenceValue(answer, "$.rows[?@.id > 100]")).toEqual([]);
-    expect(() => resolveReferenceValue(answer, "$.nope")).toThrow(expect.objectContaining({ code: "RESULT_PATH_NOT_FOUND" }));
-    expect(() => resolveReferenceValue(answer, "$.rows[?")).toThrow(expect.objectContaining({ code: "RESULT_PATH_NOT_FOUND" }));
+    expect(() => resolveReferenceValue(answer, "$.nope")).toThrow(
+      expect.objectContaining({ code: "RESULT_PATH_NOT_FOUND" }),
+    );
+    expect(() => resolveReferenceValue(answer, "$.rows[?")).toThrow(
+      expect.objectContaining({ code: "RESULT_PATH_NOT_FOUND" }),
+    );
   });
 });
 
@@ -131,10 +189,15 @@ describe("S14.6 filters over an answer stored in pieces", () => {
     const store = new ResultHandleStore(storage, 60, { pieceBytes: 16 * 1024 });
     const handle = store.newHandle();
     await store.save(handle, value, owner);
-    const tool = new ResultQueryTool(() => [{ config: { thresholdBytes: 100_000 } as ResultHandlesConfig, store: async () => store }]);
+    const tool = new ResultQueryTool(() => [
+      { config: { thresholdBytes: 100_000 } as ResultHandlesConfig, store: async () => store },
+    ]);
     const expected = value.rows.filter((row) => row.owner === "user5" && row.amount > 14000);
     expect(expected.length).toBeGreaterThan(20);
-    const first = await tool.query({ handle, path: '$.rows[?@.owner == "user5" && @.amount > 14000]', fields: ["id", "amount"] }, owner);
+    const first = await tool.query(
+      { handle, path: '$.rows[?@.owner == "user5" && @.amount > 14000]', fields: ["id", "amount"] },
+      owner,
+    );
     expect(first).toEqual({
       path: '$.rows[?@.owner == "user5" && @.amount > 14000]',
       value: expected.slice(0, 20).map(({ id, amount }) => ({ id, amount })),
@@ -142,12 +205,20 @@ describe("S14.6 filters over an answer stored in pieces", () => {
       total: expected.length,
       offset: 0,
       nextOffset: 20,
-      note: `total is the count of all ${expected.length} nodes: a call with limit 1 answers it without reading them`, // S25.3
+      // S25.3
+      note: `total is the count of all ${expected.length} nodes: a call with limit 1 answers it without reading them`,
     });
     // A singular query still reads only its piece, then the nodelist reads the rest; both agree.
-    expect(await tool.query({ handle, path: "$.rows[2999].title" }, owner)).toMatchObject({ value: value.rows[2999]!.title });
-    expect(await tool.query({ handle, path: "$..title", offset: 2990 }, owner)).toMatchObject({ value: value.rows.slice(2990).map((r) => r.title), total: 3000 });
-    await expect(tool.query({ handle, path: "$..title" }, { session: "another" })).rejects.toMatchObject({ code: "RESULT_HANDLE_NOT_FOUND" });
+    expect(await tool.query({ handle, path: "$.rows[2999].title" }, owner)).toMatchObject({
+      value: value.rows[2999]!.title,
+    });
+    expect(await tool.query({ handle, path: "$..title", offset: 2990 }, owner)).toMatchObject({
+      value: value.rows.slice(2990).map((r) => r.title),
+      total: 3000,
+    });
+    await expect(tool.query({ handle, path: "$..title" }, { session: "another" })).rejects.toMatchObject({
+      code: "RESULT_HANDLE_NOT_FOUND",
+    });
     await store.onShutdown();
   });
 });

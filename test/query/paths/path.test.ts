@@ -11,7 +11,8 @@ const answer = {
   text: "héllo😀world",
   n: 7,
 };
-const q = (args: Partial<QueryArguments>, threshold = 16384) => queryValue(answer, { handle: "h", path: "$", ...args }, threshold);
+const q = (args: Partial<QueryArguments>, threshold = 16384) =>
+  queryValue(answer, { handle: "h", path: "$", ...args }, threshold);
 
 /** The coded refusal `run` raises, or undefined when it raises none. */
 function refusalOf(run: () => unknown): ResultQueryError | undefined {
@@ -35,12 +36,17 @@ function codeOf(run: () => unknown): string {
 }
 
 describe("S7.2 path forms", () => {
-  it.each(["$.rows[2].title", "$['rows'][2]['title']", '$["rows"][2]["title"]', "rows.2.title", "/rows/2/title", "$.rows[-48].title", "rows[2].title"])(
-    "%s names the same place",
-    (path) => {
-      expect(q({ path })).toEqual({ path: "$.rows[2].title", value: "Ticket 2", total: 8, offset: 0 });
-    },
-  );
+  it.each([
+    "$.rows[2].title",
+    "$['rows'][2]['title']",
+    '$["rows"][2]["title"]',
+    "rows.2.title",
+    "/rows/2/title",
+    "$.rows[-48].title",
+    "rows[2].title",
+  ])("%s names the same place", (path) => {
+    expect(q({ path })).toEqual({ path: "$.rows[2].title", value: "Ticket 2", total: 8, offset: 0 });
+  });
 
   it("reads the whole answer with $ or an empty path", () => {
     expect(q({ path: "" }).path).toBe("$");
@@ -80,7 +86,9 @@ describe("S7.2 path forms", () => {
   it("reaches __proto__ and constructor when the answer has them as its own keys", () => {
     const value = JSON.parse('{"__proto__": {"constructor": 5}}');
     expect(queryValue(value, { handle: "h", path: "$.__proto__.constructor" }, 4096).value).toBe(5);
-    expect(queryValue(value, { handle: "h", path: "/__proto__/constructor" }, 4096).path).toBe("$.__proto__.constructor");
+    expect(queryValue(value, { handle: "h", path: "/__proto__/constructor" }, 4096).path).toBe(
+      "$.__proto__.constructor",
+    );
   });
 });
 
@@ -107,12 +115,20 @@ describe("S7.3 S7.4 S7.5 slicing and fields", () => {
     const page3 = q({ path: "rows", limit: 20, page: 3 });
     expect(page3).toMatchObject({ total: 50, offset: 40 });
     expect(page3.nextOffset).toBeUndefined();
-    expect((page3.value as { id: string }[]).map((r) => r.id)).toEqual(Array.from({ length: 10 }, (_, i) => `T-${40 + i}`));
+    expect((page3.value as { id: string }[]).map((r) => r.id)).toEqual(
+      Array.from({ length: 10 }, (_, i) => `T-${40 + i}`),
+    );
     expect(q({ path: "rows", offset: 60 })).toMatchObject({ value: [], total: 50, offset: 50 });
   });
 
   it("slices strings by UTF-16 units without splitting a surrogate pair", () => {
-    expect(q({ path: "$.text", offset: 0, limit: 6 })).toEqual({ path: "$.text", value: "héllo", total: 12, offset: 0, nextOffset: 5 });
+    expect(q({ path: "$.text", offset: 0, limit: 6 })).toEqual({
+      path: "$.text",
+      value: "héllo",
+      total: 12,
+      offset: 0,
+      nextOffset: 5,
+    });
     expect(q({ path: "$.text", offset: 6, limit: 3 }).value).toBe("😀w");
     expect(q({ path: "$.text", offset: 5, limit: 1 }).value).toBe("😀");
   });
@@ -173,7 +189,8 @@ describe("S7.6 a character slice of a 20 MB string", () => {
   // Escapes, 3-byte and 4-byte (surrogate pair) characters, so the fit is not a simple division.
   const unit = 'abc€"\\😀xyz\n';
   const text = unit.repeat(Math.ceil(20_000_000 / unit.length));
-  const at = (offset: number, limit: number) => () => queryValue(text, { handle: "h", path: "$", offset, limit }, 16384);
+  const at = (offset: number, limit: number) => () =>
+    queryValue(text, { handle: "h", path: "$", offset, limit }, 16384);
   const fitOf = (run: () => unknown) => {
     try {
       run();
@@ -235,9 +252,17 @@ describe("S7.1 S7.6 INVALID_INPUT", () => {
 
   it("S7.1 a missing handle is required; a handle of another type must be a string", () => {
     for (const args of [{}, { handle: undefined }, { handle: null }, { handle: "" }]) {
-      expect(messageOf(() => parseQueryArguments(args)), JSON.stringify(args)).toMatch(/^handle is required/);
+      expect(
+        messageOf(() => parseQueryArguments(args)),
+        JSON.stringify(args),
+      ).toMatch(/^handle is required/);
     }
-    for (const [handle, kind] of [[42, "a number"], [true, "a boolean"], [["h"], "a list"], [{ id: "h" }, "an object"]] as const) {
+    for (const [handle, kind] of [
+      [42, "a number"],
+      [true, "a boolean"],
+      [["h"], "a list"],
+      [{ id: "h" }, "an object"],
+    ] as const) {
       const message = messageOf(() => parseQueryArguments({ handle }));
       expect(codeOf(() => parseQueryArguments({ handle }))).toBe("INVALID_INPUT");
       expect(message).toBe(`handle must be a string, the handle of a folded answer (got ${kind})`);
@@ -246,13 +271,26 @@ describe("S7.1 S7.6 INVALID_INPUT", () => {
   });
 
   it("S7.1 offset 0 beside page, as clients that fill schema defaults send it, is accepted: page decides", () => {
-    expect(parseQueryArguments({ handle: "h", page: 2, offset: 0, limit: 5 })).toEqual({ handle: "h", path: "$", page: 2, limit: 5 });
-    expect(q({ ...parseQueryArguments({ handle: "h", path: "$.rows", page: 2, offset: 0, limit: 5 }) })).toMatchObject({ offset: 5, nextOffset: 10 });
+    expect(parseQueryArguments({ handle: "h", page: 2, offset: 0, limit: 5 })).toEqual({
+      handle: "h",
+      path: "$",
+      page: 2,
+      limit: 5,
+    });
+    expect(q({ ...parseQueryArguments({ handle: "h", path: "$.rows", page: 2, offset: 0, limit: 5 }) })).toMatchObject({
+      offset: 5,
+      nextOffset: 10,
+    });
   });
 
   it("accepts the bounds", () => {
     // S14.5: fields [] (what form-filling clients send) means all fields, so it is dropped here.
-    expect(parseQueryArguments({ handle: "h", limit: 100000, offset: 0, fields: [] })).toEqual({ handle: "h", path: "$", limit: 100000, offset: 0 });
+    expect(parseQueryArguments({ handle: "h", limit: 100000, offset: 0, fields: [] })).toEqual({
+      handle: "h",
+      path: "$",
+      limit: 100000,
+      offset: 0,
+    });
   });
 });
 
@@ -310,10 +348,17 @@ describe("S7.2 S7.6 properties", () => {
         let expected: unknown = value;
         for (const step of steps) expected = (expected as Record<string | number, unknown>)[step];
         const bracket = "$" + steps.map((s) => (typeof s === "number" ? `[${s}]` : `[${JSON.stringify(s)}]`)).join("");
-        const pointer = steps.length ? "/" + steps.map((s) => String(s).replace(/~/g, "~0").replace(/\//g, "~1")).join("/") : "";
+        const pointer = steps.length
+          ? "/" + steps.map((s) => String(s).replace(/~/g, "~0").replace(/\//g, "~1")).join("/")
+          : "";
         const forms = [bracket, formatPath(steps), pointer];
-        const dottable = steps.every((s) => typeof s === "number" || (s !== "" && !/[.[]/.test(s) && s !== "$" && !s.startsWith("$") && !/^(0|[1-9]\d*)$/.test(s)));
-        if (dottable && steps.length > 0 && !(typeof steps[0] === "string" && steps[0].startsWith("/"))) forms.push(steps.join("."));
+        const dottable = steps.every(
+          (s) =>
+            typeof s === "number" ||
+            (s !== "" && !/[.[]/.test(s) && s !== "$" && !s.startsWith("$") && !/^(0|[1-9]\d*)$/.test(s)),
+        );
+        if (dottable && steps.length > 0 && !(typeof steps[0] === "string" && steps[0].startsWith("/")))
+          forms.push(steps.join("."));
         for (const path of forms) {
           const resolved = resolvePath(value, path);
           expect(resolved.value).toEqual(expected);
@@ -348,7 +393,9 @@ describe("S7.10 refusals never echo an argument at length", () => {
 
   it("a long key of the answer itself, named by the path, is cut in the size refusal", () => {
     const key = "k".repeat(5000);
-    const message = messageOf(() => queryValue({ [key]: "v".repeat(5000) }, { handle: "h", path: `$['${key}']`, limit: 5000 }, 1024));
+    const message = messageOf(() =>
+      queryValue({ [key]: "v".repeat(5000) }, { handle: "h", path: `$['${key}']`, limit: 5000 }, 1024),
+    );
     expect(message.length).toBeLessThan(1000);
     expect(message).toMatch(/^The slice at \$\.k{190,200}… \(\d+ characters\) is \d+ bytes/);
   });

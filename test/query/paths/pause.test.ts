@@ -16,7 +16,10 @@ import { formatPath } from "../../../src/query/paths/path.js";
 const plainJsonP3 = new JSONPathEnvironment();
 function reference(path: string, value: unknown): { values: unknown[]; paths: string[] } {
   const nodes = plainJsonP3.query(path, value as never).nodes;
-  return { values: nodes.map((node) => node.value), paths: nodes.map((node) => formatPath(node.location as (string | number)[])) };
+  return {
+    values: nodes.map((node) => node.value),
+    paths: nodes.map((node) => formatPath(node.location as (string | number)[])),
+  };
 }
 
 /** A meter that asks to let go at every look. */
@@ -31,7 +34,12 @@ class EagerMeter extends CostMeter {
 
 const answer = {
   x: 3,
-  rows: Array.from({ length: 5000 }, (_, i) => ({ id: i, a: i % 10, tags: i % 7 === 0 ? ["x", "y"] : [], note: `row ${i} ${i % 10 === 3 ? "timeout" : "ok"}` })),
+  rows: Array.from({ length: 5000 }, (_, i) => ({
+    id: i,
+    a: i % 10,
+    tags: i % 7 === 0 ? ["x", "y"] : [],
+    note: `row ${i} ${i % 10 === 3 ? "timeout" : "ok"}`,
+  })),
   byKey: Object.fromEntries(Array.from({ length: 3000 }, (_, i) => [`k${i}`, { a: i % 10 }])),
 };
 
@@ -58,13 +66,19 @@ describe("S21.4 an evaluation held in memory takes turns and answers the same", 
       expect(sliced).toEqual(whole);
       // Both against json-p3 as it comes: the same nodes, in the same order, at the same paths.
       const plain = reference(path, answer);
-      expect(whole).toMatchObject({ total: plain.values.length, value: plain.values.slice(3, 10), paths: plain.paths.slice(3, 10) });
+      expect(whole).toMatchObject({
+        total: plain.values.length,
+        value: plain.values.slice(3, 10),
+        paths: plain.paths.slice(3, 10),
+      });
       expect(await planValueSliced(answer, planPath(path), new EagerMeter())).toEqual(plain.values);
       expect(planValue(answer, planPath(path))).toEqual(plain.values);
       // Each runs a filter, a wildcard or a walk over thousands of values: it pauses inside them.
       const plan = planPath(path);
       if (plan.kind !== "nodelist") throw new Error("expected a nodelist plan");
-      const pauses = [...selectNodes(plan.compiled, answer, plan.path, new EagerMeter())].filter((node) => node === PAUSED).length;
+      const pauses = [...selectNodes(plan.compiled, answer, plan.path, new EagerMeter())].filter(
+        (node) => node === PAUSED,
+      ).length;
       expect(pauses).toBeGreaterThan(5);
     });
   }
@@ -85,6 +99,8 @@ describe("S21.4 an evaluation held in memory takes turns and answers the same", 
     const out = [...selectNodes(plan.compiled, answer, plan.path, new EagerMeter())];
     const nodes = out.filter((node) => node !== PAUSED);
     expect(out.length - nodes.length).toBeGreaterThan(10);
-    expect(nodes.map((node) => (node as { value: unknown }).value)).toEqual(answer.rows.filter((row) => row.a === 3).map((row) => row.id));
+    expect(nodes.map((node) => (node as { value: unknown }).value)).toEqual(
+      answer.rows.filter((row) => row.a === 3).map((row) => row.id),
+    );
   });
 });

@@ -22,7 +22,10 @@ const size = (value: unknown) => Buffer.byteLength(JSON.stringify(value));
  * are one character longer. `rows` has `count` items (more: the answer is read in pieces).
  */
 function answerOf(count: number) {
-  const rows = Array.from({ length: count }, (_, i) => String(i).padStart(4, "0") + (i === 30 ? "y".repeat(83) : "x".repeat(82)));
+  const rows = Array.from(
+    { length: count },
+    (_, i) => String(i).padStart(4, "0") + (i === 30 ? "y".repeat(83) : "x".repeat(82)),
+  );
   const member = (i: number) => [`k${String(i).padStart(2, "0")}`, "v".repeat(i === 30 ? 81 : 80)];
   const map = Object.fromEntries(Array.from({ length: 60 }, (_, i) => member(i)));
   return { rows, map, text: "t".repeat(5000) };

@@ -7,7 +7,11 @@ import { afterAll, describe, expect, it } from "vitest";
 import { queryServer } from "../../helpers/query-server.js";
 
 const value = {
-  rows: Array.from({ length: 60 }, (_, i) => ({ id: `T-${i}`, title: i % 4 === 0 ? `Printer ${i} jammed` : `Laptop ${i} slow`, status: i % 3 ? "open" : "closed" })),
+  rows: Array.from({ length: 60 }, (_, i) => ({
+    id: `T-${i}`,
+    title: i % 4 === 0 ? `Printer ${i} jammed` : `Laptop ${i} slow`,
+    status: i % 3 ? "open" : "closed",
+  })),
 };
 const printers = value.rows.filter((row) => /printer/i.test(row.title));
 
@@ -35,9 +39,15 @@ describe("S25.1, S25.3 through a real client", async () => {
   it("S25.3 = for == is named in words, with the query that works, and no parser internals", async () => {
     const refused = await query({ handle, path: "$.rows[?@.status = 'open']" });
     expect(refused.code).toBe("RESULT_PATH_NOT_FOUND");
-    expect(refused.message).toBe(`Path "$.rows[?@.status = 'open']" is not a valid query: a filter compares with ==, not =. Write "$.rows[?@.status == 'open']".`);
-    expect((await query({ handle, path: "$.rows[?@.status === 'open']" })).message).toContain("not ===. Write \"$.rows[?@.status == 'open']\"");
-    expect((await query({ handle, path: "$.rows[?@.status == 'open']", limit: 1 })).ok.total).toBe(value.rows.filter((row) => row.status === "open").length);
+    expect(refused.message).toBe(
+      `Path "$.rows[?@.status = 'open']" is not a valid query: a filter compares with ==, not =. Write "$.rows[?@.status == 'open']".`,
+    );
+    expect((await query({ handle, path: "$.rows[?@.status === 'open']" })).message).toContain(
+      "not ===. Write \"$.rows[?@.status == 'open']\"",
+    );
+    expect((await query({ handle, path: "$.rows[?@.status == 'open']", limit: 1 })).ok.total).toBe(
+      value.rows.filter((row) => row.status === "open").length,
+    );
     // A "=" inside a string is no comparison; other syntax errors say where, in words.
     const other = await query({ handle, path: "$.rows[?@.title == 'a=b' && ]" });
     expect(other.message).not.toMatch(/\('.*':\d+\)/);
@@ -53,21 +63,25 @@ describe("S25.1, S25.3 through a real client", async () => {
     const answer = await query({ handle, ...call, limit: 100 });
     expect(answer.ok.value).toEqual(printers.map((row) => ({ id: row.id, status: row.status })));
     // Nothing found: no filter to name, but the way to find one.
-    expect((await query({ handle, path: "$.rows", search: "zzz", fields: ["id"] })).message).toContain("Search without fields first");
+    expect((await query({ handle, path: "$.rows", search: "zzz", fields: ["id"] })).message).toContain(
+      "Search without fields first",
+    );
   });
 
   it("S25.3 a first page of a longer nodelist says limit 1 gives the count; limit 1 does", async () => {
     const open = value.rows.filter((row) => row.status === "open").length;
     const first = await query({ handle, path: "$.rows[?@.status == 'open'].id" });
     expect(first.ok.total).toBe(open);
-    expect(first.ok.note).toBe(`total is the count of all ${open} nodes: a call with limit 1 answers it without reading them`);
+    expect(first.ok.note).toBe(
+      `total is the count of all ${open} nodes: a call with limit 1 answers it without reading them`,
+    );
     const count = await query({ handle, path: "$.rows[?@.status == 'open'].id", limit: 1 });
     expect(count.ok).toMatchObject({ total: open, value: [value.rows.find((row) => row.status === "open")!.id] });
     expect(count.ok).not.toHaveProperty("note");
     expect((await query({ handle, path: "$.rows[?@.status == 'open'].id", offset: 20 })).ok).not.toHaveProperty("note");
   });
 
-  it("S25.3 the description does not present path \"$\" as the first call, and says limit 1 counts", async () => {
+  it('S25.3 the description does not present path "$" as the first call, and says limit 1 counts', async () => {
     const { tools } = await client.listTools();
     const description = tools.find((tool) => tool.name === "result_query")!.description!;
     expect(description).not.toMatch(/path: "\$" \(the whole answer, default\)/);

@@ -7,7 +7,12 @@ import { wideObject } from "../../helpers/hostile-answers.js";
 import { queryServer } from "../../helpers/query-server.js";
 
 const tickets = (n: number) => ({
-  rows: Array.from({ length: n }, (_, i) => ({ id: `T-${i}`, title: `Ticket ${i}`, priority: i % 5, owner: `user${i % 7}` })),
+  rows: Array.from({ length: n }, (_, i) => ({
+    id: `T-${i}`,
+    title: `Ticket ${i}`,
+    priority: i % 5,
+    owner: `user${i % 7}`,
+  })),
 });
 const dashboard = () => ({
   meta: { name: "dashboard", version: 3 },
@@ -15,10 +20,15 @@ const dashboard = () => ({
   events: Array.from({ length: 1200 }, (_, i) => ({ at: i, kind: i % 2 ? "click" : "view" })),
   notes: "n".repeat(3000),
 });
-const heavyRows = () => ({ rows: Array.from({ length: 40 }, (_, i) => ({ id: i, body: "b".repeat(6000), tags: ["x", "y"] })) });
+const heavyRows = () => ({
+  rows: Array.from({ length: 40 }, (_, i) => ({ id: i, body: "b".repeat(6000), tags: ["x", "y"] })),
+});
 
 describe("S14.5 refusals name the next call", async () => {
-  const { fold, query, plugin } = await queryServer({ tickets: () => tickets(500), dashboard, heavy: heavyRows }, { thresholdBytes: 4096 });
+  const { fold, query, plugin } = await queryServer(
+    { tickets: () => tickets(500), dashboard, heavy: heavyRows },
+    { thresholdBytes: 4096 },
+  );
   afterAll(() => plugin.onShutdown());
   const { handle } = await fold("tickets");
 
@@ -45,8 +55,12 @@ describe("S14.5 refusals name the next call", async () => {
   });
 
   it("a name or a step into a scalar says what is there", async () => {
-    expect((await query({ handle, path: "$.rows.title" })).message).toContain('keep "title" of every item with path "$.rows" and fields ["title"]');
-    expect((await query({ handle, path: "$.rows[0].id.length" })).message).toContain("$.rows[0].id is a string of 3 characters, with nothing under it");
+    expect((await query({ handle, path: "$.rows.title" })).message).toContain(
+      'keep "title" of every item with path "$.rows" and fields ["title"]',
+    );
+    expect((await query({ handle, path: "$.rows[0].id.length" })).message).toContain(
+      "$.rows[0].id is a string of 3 characters, with nothing under it",
+    );
   });
 
   it("$ on a one-key answer names the list and a limit that fits; that call answers and one more item does not fit", async () => {
@@ -66,7 +80,9 @@ describe("S14.5 refusals name the next call", async () => {
     const dash = await fold("dashboard");
     const { code, message } = await query({ handle: dash.handle });
     expect(code).toBe("RESULT_SLICE_TOO_LARGE");
-    expect(message).toContain("Its largest parts: a list of 1200 items at $.events; a list of 300 items at $.users; a string of 3000 characters at $.notes.");
+    expect(message).toContain(
+      "Its largest parts: a list of 1200 items at $.events; a list of 300 items at $.users; a string of 3000 characters at $.notes.",
+    );
     const limit = Number(/path "\$\.events" and limit (\d+)/.exec(message!)?.[1]);
     expect((await query({ handle: dash.handle, path: "$.events", limit })).ok.value).toHaveLength(limit);
   });
@@ -93,11 +109,19 @@ describe("S14.5 refusals name the next call", async () => {
     expect(message).toBe(
       'fields "titel", "nope" name no key of the 20 object items of $.rows from offset 0; the keys there are "id", "title", "priority", "owner"; did you mean "title"?',
     );
-    expect((await query({ handle, path: "$.rows[1]", fields: ["zzz"] })).message).toMatch(/^fields "zzz" name no key of \$\.rows\[1\]; the keys there are "id", "title"/);
+    expect((await query({ handle, path: "$.rows[1]", fields: ["zzz"] })).message).toMatch(
+      /^fields "zzz" name no key of \$\.rows\[1\]; the keys there are "id", "title"/,
+    );
     // Objects with no keys at all have nothing to choose from: empty objects are the exact answer.
-    expect(queryValue({ rows: [{}, {}] }, { handle: "h", path: "$.rows", fields: ["a"] }, 4096).value).toEqual([{}, {}]);
+    expect(queryValue({ rows: [{}, {}] }, { handle: "h", path: "$.rows", fields: ["a"] }, 4096).value).toEqual([
+      {},
+      {},
+    ]);
     // One field that exists is enough: the others are left out, as before.
-    expect((await query({ handle, path: "$.rows", limit: 2, fields: ["id", "nope"] })).ok.value).toEqual([{ id: "T-0" }, { id: "T-1" }]);
+    expect((await query({ handle, path: "$.rows", limit: 2, fields: ["id", "nope"] })).ok.value).toEqual([
+      { id: "T-0" },
+      { id: "T-1" },
+    ]);
   });
 
   it("messages stay short whatever the arguments (S7.10)", async () => {
@@ -141,7 +165,9 @@ describe("S14.5 the nearest key of an object of a million keys, in bounded work"
       ["$.KEY_555555", "key_555555"],
     ] as const) {
       const { message, ms } = refusal(path);
-      console.log(`nearest key of ${path} among 1,000,000 keys: ${ms.toFixed(0)} ms (Object.keys alone: ${keysMs.toFixed(0)} ms)`);
+      console.log(
+        `nearest key of ${path} among 1,000,000 keys: ${ms.toFixed(0)} ms (Object.keys alone: ${keysMs.toFixed(0)} ms)`,
+      );
       expect(message).toContain("$ is an object of 1000000 keys (");
       expect(message).toContain(", and 999980 more)");
       expect(message).toContain(`did you mean "${near}"`);

@@ -16,14 +16,23 @@ import { queryServer } from "../../helpers/query-server.js";
 const OWNERS = ["ana", "ben", "chen"];
 /** Tickets without priority: what a model filtering on `@.priority > 3` meets. */
 const tickets = (n: number, extra?: (i: number) => Record<string, unknown>) => ({
-  rows: Array.from({ length: n }, (_, i) => ({ id: `T-${i}`, title: `Ticket ${i}`, status: i % 2 ? "open" : "closed", owner: OWNERS[i % 3], ...extra?.(i) })),
+  rows: Array.from({ length: n }, (_, i) => ({
+    id: `T-${i}`,
+    title: `Ticket ${i}`,
+    status: i % 2 ? "open" : "closed",
+    owner: OWNERS[i % 3],
+    ...extra?.(i),
+  })),
 });
 
 describe("S18.2 on an answer read whole (a real SDK client and server)", async () => {
-  const { fold, query, plugin } = await queryServer({
-    tickets: () => tickets(200),
-    one: () => tickets(200, (i) => (i === 7 ? { priority: 1 } : {})),
-  }, { thresholdBytes: 4096 });
+  const { fold, query, plugin } = await queryServer(
+    {
+      tickets: () => tickets(200),
+      one: () => tickets(200, (i) => (i === 7 ? { priority: 1 } : {})),
+    },
+    { thresholdBytes: 4096 },
+  );
   afterAll(() => plugin.onShutdown());
   const { handle } = await fold("tickets");
 
@@ -41,10 +50,15 @@ describe("S18.2 on an answer read whole (a real SDK client and server)", async (
   });
 
   it("a misspelt member after a wildcard, and descendants: the nearest key comes first", async () => {
-    expect((await query({ handle, path: "$.rows[*].titel" })).ok.note).toBe('no value $.rows[*] selects has "titel"; they have title, id, status, owner');
-    expect((await query({ handle, path: "$..titel" })).ok.note).toBe('no object under $ has "titel"; the keys there are title, id, owner, rows, status');
+    expect((await query({ handle, path: "$.rows[*].titel" })).ok.note).toBe(
+      'no value $.rows[*] selects has "titel"; they have title, id, status, owner',
+    );
+    expect((await query({ handle, path: "$..titel" })).ok.note).toBe(
+      'no object under $ has "titel"; the keys there are title, id, owner, rows, status',
+    );
     expect((await query({ handle, path: "$.rowz[*]" })).ok.note).toBe('$ has no "rowz"; its keys are rows');
-    expect((await query({ handle, path: "$.rows[?@.owner.name == 'ana']" })).ok.note).toBeUndefined(); // owner is there (a string): nothing to tell
+    // owner is there (a string): nothing to tell
+    expect((await query({ handle, path: "$.rows[?@.owner.name == 'ana']" })).ok.note).toBeUndefined();
   });
 
   it("a key some visited node has never gets the note, though nothing is selected", async () => {
@@ -53,7 +67,8 @@ describe("S18.2 on an answer read whole (a real SDK client and server)", async (
     expect(ok).toMatchObject({ total: 0 });
     expect(ok).not.toHaveProperty("note");
     expect((await query({ handle, path: "$.rows[?@.owner == 'nobody']" })).ok).not.toHaveProperty("note");
-    expect((await query({ handle, path: "$.rows[?@.status == 'open']", limit: 1 })).ok).not.toHaveProperty("note"); // total 100
+    // total 100
+    expect((await query({ handle, path: "$.rows[?@.status == 'open']", limit: 1 })).ok).not.toHaveProperty("note");
   });
 
   it("a search with no hit says where it looked and how much it read", async () => {
@@ -64,7 +79,9 @@ describe("S18.2 on an answer read whole (a real SDK client and server)", async (
       offset: 0,
       note: 'no string, number, boolean or key under $ contains "zzzz" (in any case); the search read all of $: an object of 1 key',
     });
-    expect((await query({ handle, path: "$.rows", search: "zzzz" })).ok.note).toMatch(/read all of \$\.rows: a list of 200 items$/);
+    expect((await query({ handle, path: "$.rows", search: "zzzz" })).ok.note).toMatch(
+      /read all of \$\.rows: a list of 200 items$/,
+    );
   });
 });
 
@@ -78,34 +95,43 @@ describe("S18.2 over a list read batch by batch, and counted on batch workers", 
   it.each([
     ["on the calling thread", undefined],
     ["counted on batch workers", workers],
-  ] as const)("%s: the note of a read of the whole answer", async (_, pool) => {
-    const store = new ResultHandleStore(new MemoryStorage("notes", { maxBytes: 256 * 1024 * 1024 }), 60, { pieceBytes: 16 * 1024 });
-    const tool = new ResultQueryTool(() => [{ config, store: async () => store, workers: pool }]);
-    if (pool) expect(await pool.warm()).toBe(true);
-    const handle = store.newHandle();
-    await store.save(handle, value, owner);
-    const parse = vi.spyOn(JSON, "parse");
-    try {
-      for (const path of ["$.rows[?@.priority > 3]", "$.rows[*].titel"]) {
-        parse.mockClear();
-        const streamed = await tool.query({ handle, path }, owner);
-        expect(streamed.note, path).toBe(whole(path).note);
-        expect(streamed.note, path).toMatch(/"(priority|titel)"/);
-        const batches = parse.mock.calls.filter(([text]) => typeof text === "string" && text.startsWith('[{"id":')).length;
-        // On the workers the calling thread parses no batch (no node is on the page): the note came from the workers' watches.
-        if (pool) expect(batches, path).toBe(0);
-        else expect(batches, path).toBeGreaterThan(10);
+  ] as const)(
+    "%s: the note of a read of the whole answer",
+    async (_, pool) => {
+      const store = new ResultHandleStore(new MemoryStorage("notes", { maxBytes: 256 * 1024 * 1024 }), 60, {
+        pieceBytes: 16 * 1024,
+      });
+      const tool = new ResultQueryTool(() => [{ config, store: async () => store, workers: pool }]);
+      if (pool) expect(await pool.warm()).toBe(true);
+      const handle = store.newHandle();
+      await store.save(handle, value, owner);
+      const parse = vi.spyOn(JSON, "parse");
+      try {
+        for (const path of ["$.rows[?@.priority > 3]", "$.rows[*].titel"]) {
+          parse.mockClear();
+          const streamed = await tool.query({ handle, path }, owner);
+          expect(streamed.note, path).toBe(whole(path).note);
+          expect(streamed.note, path).toMatch(/"(priority|titel)"/);
+          const batches = parse.mock.calls.filter(
+            ([text]) => typeof text === "string" && text.startsWith('[{"id":'),
+          ).length;
+          // On the workers the calling thread parses no batch (no node is on the page): the note came from the workers'
+          // watches.
+          if (pool) expect(batches, path).toBe(0);
+          else expect(batches, path).toBeGreaterThan(10);
+        }
+        // A filter whose text no batch holds parses none anywhere; a name written in them still counts as found.
+        const skipped = await tool.query({ handle, path: "$.rows[?@.owner == 'nobody']" }, owner);
+        expect(skipped).toMatchObject({ total: 0 });
+        expect(skipped.note).toBeUndefined();
+        expect((await tool.query({ handle, path: "$..titel" }, owner)).note).toBe(whole("$..titel").note);
+      } finally {
+        parse.mockRestore();
+        await store.onShutdown();
       }
-      // A filter whose text no batch holds parses none anywhere; a name written in them still counts as found.
-      const skipped = await tool.query({ handle, path: "$.rows[?@.owner == 'nobody']" }, owner);
-      expect(skipped).toMatchObject({ total: 0 });
-      expect(skipped.note).toBeUndefined();
-      expect((await tool.query({ handle, path: "$..titel" }, owner)).note).toBe(whole("$..titel").note);
-    } finally {
-      parse.mockRestore();
-      await store.onShutdown();
-    }
-  }, 60_000);
+    },
+    60_000,
+  );
 });
 
 describe("S18.2 S7.9 through an SDK v1 client over HTTP: the output schema admits the note", () => {
@@ -113,15 +139,26 @@ describe("S18.2 S7.9 through an SDK v1 client over HTTP: the output schema admit
     const demo = await startDemoServer({ port: 0, logger: { warn: () => {}, info: () => {} } });
     const client = new V1Client({ name: "notes-v1", version: "1.0.0" });
     try {
-      await client.connect(new V1HttpClientTransport(new URL(demo.url), { requestInit: { headers: { Authorization: "Bearer demo-alice" } } }));
+      await client.connect(
+        new V1HttpClientTransport(new URL(demo.url), {
+          requestInit: { headers: { Authorization: "Bearer demo-alice" } },
+        }),
+      );
       await client.listTools(); // the v1 client checks structuredContent against the listed output schema
-      const folded = (await client.callTool({ name: "report", arguments: {} })) as unknown as { structuredContent: { handle: string } };
-      const read = (await client.callTool({ name: "result_query", arguments: { handle: folded.structuredContent.handle, path: "$.rows[?@.severity > 3]" } })) as unknown as {
+      const folded = (await client.callTool({ name: "report", arguments: {} })) as unknown as {
+        structuredContent: { handle: string };
+      };
+      const read = (await client.callTool({
+        name: "result_query",
+        arguments: { handle: folded.structuredContent.handle, path: "$.rows[?@.severity > 3]" },
+      })) as unknown as {
         isError?: boolean;
         structuredContent: { note?: string };
       };
       expect(read.isError ?? false).toBe(false);
-      expect(read.structuredContent.note).toBe('no item of $.rows has "severity"; its items have id, title, status, priority, owner');
+      expect(read.structuredContent.note).toBe(
+        'no item of $.rows has "severity"; its items have id, title, status, priority, owner',
+      );
     } finally {
       await client.close();
       await demo.close();

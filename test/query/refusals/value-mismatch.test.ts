@@ -11,15 +11,27 @@ import { queryServer } from "../../helpers/query-server.js";
 
 const STATUSES = ["open", "closed", "pending"];
 const tickets = (n: number) => ({
-  rows: Array.from({ length: n }, (_, i) => ({ id: `T-${i}`, status: STATUSES[i % 3 === 2 ? 0 : i % 2], priority: (i % 5) + 1, owner: i % 7 === 0 ? null : `u${i % 4}` })),
+  rows: Array.from({ length: n }, (_, i) => ({
+    id: `T-${i}`,
+    status: STATUSES[i % 3 === 2 ? 0 : i % 2],
+    priority: (i % 5) + 1,
+    owner: i % 7 === 0 ? null : `u${i % 4}`,
+  })),
 });
 
 /** The oracle: the member's values as JSON, most common first (ties by their JSON text), with counts. */
 function valuesSeen(rows: Record<string, unknown>[], member: string): string {
   const counts = new Map<string, number>();
-  for (const row of rows) if (Object.hasOwn(row, member)) counts.set(JSON.stringify(row[member]), (counts.get(JSON.stringify(row[member])) ?? 0) + 1);
+  for (const row of rows)
+    if (Object.hasOwn(row, member))
+      counts.set(JSON.stringify(row[member]), (counts.get(JSON.stringify(row[member])) ?? 0) + 1);
   const sorted = [...counts].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1));
-  return sorted.slice(0, 10).map(([json, n]) => `${json} (${n})`).join(", ") + (sorted.length > 10 ? ` and ${sorted.length - 10} more` : "");
+  return (
+    sorted
+      .slice(0, 10)
+      .map(([json, n]) => `${json} (${n})`)
+      .join(", ") + (sorted.length > 10 ? ` and ${sorted.length - 10} more` : "")
+  );
 }
 
 describe("S25.1 on an answer read whole (a real SDK client and server)", async () => {
@@ -31,7 +43,9 @@ describe("S25.1 on an answer read whole (a real SDK client and server)", async (
   it("a number compared with a string: the note says so, names the values, and the call that works", async () => {
     const { ok } = await query({ handle, path: "$.rows[?@.priority == '1']" });
     expect(ok).toMatchObject({ value: [], total: 0 });
-    expect(ok.note).toBe(`@.priority == '1' compares with a string, but @.priority there is a number: @.priority in $.rows is ${valuesSeen(value.rows, "priority")}. Write @.priority == 1, without quotes`);
+    expect(ok.note).toBe(
+      `@.priority == '1' compares with a string, but @.priority there is a number: @.priority in $.rows is ${valuesSeen(value.rows, "priority")}. Write @.priority == 1, without quotes`,
+    );
     const works = await query({ handle, path: "$.rows[?@.priority == 1]", limit: 1 });
     expect(works.ok.total).toBe(value.rows.filter((row) => row.priority === 1).length);
   });
@@ -45,8 +59,12 @@ describe("S25.1 on an answer read whole (a real SDK client and server)", async (
   });
 
   it("a string compared with numbers the other way round, and an ordering", async () => {
-    expect((await query({ handle, path: "$.rows[?'3' < @.priority]" })).ok.note).toMatch(/^@\.priority > '3' compares with a string, but @\.priority there is a number: .*Write @\.priority > 3, without quotes$/);
-    expect((await query({ handle, path: "$.rows[?@.id == 5]" })).ok.note).toMatch(/^@\.id == 5 compares with a number, but @\.id there is a string: @\.id in \$\.rows is "T-0" \(1\), "T-1" \(1\), .* and 190 more\. Write @\.id == '5', in quotes$/);
+    expect((await query({ handle, path: "$.rows[?'3' < @.priority]" })).ok.note).toMatch(
+      /^@\.priority > '3' compares with a string, but @\.priority there is a number: .*Write @\.priority > 3, without quotes$/,
+    );
+    expect((await query({ handle, path: "$.rows[?@.id == 5]" })).ok.note).toMatch(
+      /^@\.id == 5 compares with a number, but @\.id there is a string: @\.id in \$\.rows is "T-0" \(1\), "T-1" \(1\), .* and 190 more\. Write @\.id == '5', in quotes$/,
+    );
   });
 
   it("no note when a value of the same type simply matches nothing, or when something is selected", async () => {
@@ -81,25 +99,33 @@ describe("S25.1 over a list read batch by batch, and counted on batch workers", 
   it.each([
     ["on the calling thread", undefined],
     ["counted on batch workers", workers],
-  ] as const)("%s: the same notes, the values counted over every item", async (_, pool) => {
-    const store = new ResultHandleStore(new MemoryStorage("values", { maxBytes: 256 * 1024 * 1024 }), 60, { pieceBytes: 16 * 1024 });
-    const tool = new ResultQueryTool(() => [{ config, store: async () => store, workers: pool }]);
-    if (pool) expect(await pool.warm()).toBe(true);
-    const handle = store.newHandle();
-    await store.save(handle, value, owner);
-    const answered = pool?.answered ?? 0;
-    try {
-      const priority = await tool.query({ handle, path: "$.rows[?@.priority == '1']" }, owner);
-      expect(priority.total).toBe(0);
-      expect(priority.note).toContain(`@.priority in $.rows is ${valuesSeen(value.rows, "priority")}`);
-      const status = await tool.query({ handle, path: "$.rows[?@.status == 'Open']" }, owner);
-      expect(status.note).toContain(`'open' differs only in case (comparisons are exact): @.status in $.rows is ${valuesSeen(value.rows, "status")}`);
-      expect((await tool.query({ handle, path: "$.rows[?@.status == 'archived']" }, owner)).note).toBeUndefined();
-      if (pool) expect(pool.answered).toBeGreaterThan(answered); // the workers counted batches
-    } finally {
-      await store.onShutdown();
-    }
-  }, 60_000);
+  ] as const)(
+    "%s: the same notes, the values counted over every item",
+    async (_, pool) => {
+      const store = new ResultHandleStore(new MemoryStorage("values", { maxBytes: 256 * 1024 * 1024 }), 60, {
+        pieceBytes: 16 * 1024,
+      });
+      const tool = new ResultQueryTool(() => [{ config, store: async () => store, workers: pool }]);
+      if (pool) expect(await pool.warm()).toBe(true);
+      const handle = store.newHandle();
+      await store.save(handle, value, owner);
+      const answered = pool?.answered ?? 0;
+      try {
+        const priority = await tool.query({ handle, path: "$.rows[?@.priority == '1']" }, owner);
+        expect(priority.total).toBe(0);
+        expect(priority.note).toContain(`@.priority in $.rows is ${valuesSeen(value.rows, "priority")}`);
+        const status = await tool.query({ handle, path: "$.rows[?@.status == 'Open']" }, owner);
+        expect(status.note).toContain(
+          `'open' differs only in case (comparisons are exact): @.status in $.rows is ${valuesSeen(value.rows, "status")}`,
+        );
+        expect((await tool.query({ handle, path: "$.rows[?@.status == 'archived']" }, owner)).note).toBeUndefined();
+        if (pool) expect(pool.answered).toBeGreaterThan(answered); // the workers counted batches
+      } finally {
+        await store.onShutdown();
+      }
+    },
+    60_000,
+  );
 });
 
 describe("S25.1 values written with escapes, over a list kept in batches", () => {
@@ -108,7 +134,9 @@ describe("S25.1 values written with escapes, over a list kept in batches", () =>
     const config = { thresholdBytes: 16_384, preview: { chars: 60 } } as ResultHandlesConfig;
     const labels = ['Say "hi"', "back\\slash", "tab\there", "plain"];
     const value = { rows: Array.from({ length: 5_000 }, (_, i) => ({ id: i, label: labels[i % 4] })) };
-    const store = new ResultHandleStore(new MemoryStorage("escapes", { maxBytes: 64 * 1024 * 1024 }), 60, { pieceBytes: 16 * 1024 });
+    const store = new ResultHandleStore(new MemoryStorage("escapes", { maxBytes: 64 * 1024 * 1024 }), 60, {
+      pieceBytes: 16 * 1024,
+    });
     const tool = new ResultQueryTool(() => [{ config, store: async () => store }]);
     const handle = store.newHandle();
     await store.save(handle, value, owner);

@@ -7,19 +7,23 @@ import { searchHits } from "../../../src/query/search/search-query.js";
 import { fold, findFolded } from "../../../src/query/search/case-fold.js";
 import { textMayHold } from "../../../src/query/search/text.js";
 
-const hitsOf = (value: unknown, needle: string) => searchHits([{ value, steps: [] }], needle, { offset: 0, limit: 100, previewChars: 500 });
+const hitsOf = (value: unknown, needle: string) =>
+  searchHits([{ value, steps: [] }], needle, { offset: 0, limit: 100, previewChars: 500 });
 
 describe("S21.6 search folds text and needle alike", () => {
   it("Greek: a word-final Σ (ς once lower-cased whole) is found by Σ, σ and ς, and ΟΔΟΣ by οδοσ", () => {
     const text = "ΟΔΟΣ ΚΑΙ ΣΟΦΙΑ";
     expect(text.toLowerCase()).toContain("οδος"); // the whole text's lower case has a final ς
-    for (const needle of ["Σ", "σ", "ς", "οδοσ", "ΟΔΟΣ", "οδος", "ος κ"]) expect(hitsOf({ t: text }, needle).total, needle).toBe(1);
+    for (const needle of ["Σ", "σ", "ς", "οδοσ", "ΟΔΟΣ", "οδος", "ος κ"])
+      expect(hitsOf({ t: text }, needle).total, needle).toBe(1);
     expect(hitsOf({ t: "σοφία" }, "ΣΟΦΊΑ").total).toBe(1);
   });
 
   it("Turkish: İ and a word beside it; the hit's text is the original's", () => {
     const text = "İstanbul ve İzmir";
-    for (const needle of ["İzmir", "İZMIR", "zmir", "ve i̇z", "stanbul ve"]) expect(hitsOf({ t: text }, needle).total, needle).toBe(1); // missed before: the text, folded char by char, kept İ as it was
+    for (const needle of ["İzmir", "İZMIR", "zmir", "ve i̇z", "stanbul ve"])
+      // missed before: the text, folded char by char, kept İ as it was
+      expect(hitsOf({ t: text }, needle).total, needle).toBe(1);
     expect(hitsOf({ t: "ΟΔΟΣ İ" }, "οδος").total).toBe(1); // a final Σ beside İ
     expect(hitsOf({ t: text }, "İSTANBUL").hits[0]).toMatchObject({ text });
     expect(hitsOf({ t: text }, "i̇stanbul").total).toBe(1); // i + U+0307, as toLowerCase writes İ
@@ -29,7 +33,8 @@ describe("S21.6 search folds text and needle alike", () => {
 
   it("German: ß and ẞ fold to ss, so Straße, STRASSE and strasse find each other", () => {
     for (const text of ["Straße", "STRASSE", "strasse", "STRAẞE"]) {
-      for (const needle of ["straße", "STRASSE", "Strasse", "ß", "ss"]) expect(hitsOf({ t: `Die ${text} 5` }, needle).total, `${needle} in ${text}`).toBe(1);
+      for (const needle of ["straße", "STRASSE", "Strasse", "ß", "ss"])
+        expect(hitsOf({ t: `Die ${text} 5` }, needle).total, `${needle} in ${text}`).toBe(1);
     }
     const hit = hitsOf({ t: "Große Straße" }, "STRASSE").hits[0]!;
     expect(hit.text).toBe("Große Straße");
@@ -51,14 +56,19 @@ describe("S21.6 search folds text and needle alike", () => {
   it("what toLowerCase of the whole text finds, search finds (random text over Greek, Turkish, German letters)", () => {
     const letters = fc.constantFrom(..."aisSßẞΣσςİıIiΟοΔδ \u0307KkK".split(""));
     fc.assert(
-      fc.property(fc.array(letters, { maxLength: 20 }).map((a) => a.join("")), fc.integer({ min: 0, max: 20 }), fc.integer({ min: 1, max: 4 }), (text, from, length) => {
-        const lower = text.toLowerCase();
-        const needle = lower.slice(from, from + length);
-        fc.pre(needle.length > 0);
-        expect(hitsOf({ t: text }, needle).total).toBe(1);
-        const match = findFolded(fold(text), fold(needle).text)!;
-        expect(match.at + match.length).toBeLessThanOrEqual(text.length);
-      }),
+      fc.property(
+        fc.array(letters, { maxLength: 20 }).map((a) => a.join("")),
+        fc.integer({ min: 0, max: 20 }),
+        fc.integer({ min: 1, max: 4 }),
+        (text, from, length) => {
+          const lower = text.toLowerCase();
+          const needle = lower.slice(from, from + length);
+          fc.pre(needle.length > 0);
+          expect(hitsOf({ t: text }, needle).total).toBe(1);
+          const match = findFolded(fold(text), fold(needle).text)!;
+          expect(match.at + match.length).toBeLessThanOrEqual(text.length);
+        },
+      ),
       { numRuns: 3000 },
     );
   });

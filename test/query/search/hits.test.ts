@@ -7,14 +7,19 @@ import type { SearchHit } from "../../../src/query/search/search.js";
 import { searchHits } from "../../../src/query/search/search-query.js";
 
 /** Every hit, by plain recursion: what searchHits must find, in the same order. */
-function reference(value: unknown, needle: string, steps: (string | number)[] = []): Omit<SearchHit, "text" | "offset">[] {
+function reference(
+  value: unknown,
+  needle: string,
+  steps: (string | number)[] = [],
+): Omit<SearchHit, "text" | "offset">[] {
   const lower = needle.toLowerCase();
   const has = (text: string) => text.toLowerCase().includes(lower);
   if (typeof value === "string") {
     if (!value.includes("\n")) return has(value) ? [{ path: formatPath(steps) }] : [];
     return value.split("\n").flatMap((line, i) => (has(line) ? [{ path: formatPath(steps), line: i + 1 }] : []));
   }
-  if (typeof value === "number" || typeof value === "boolean") return has(JSON.stringify(value)) ? [{ path: formatPath(steps) }] : [];
+  if (typeof value === "number" || typeof value === "boolean")
+    return has(JSON.stringify(value)) ? [{ path: formatPath(steps) }] : [];
   if (Array.isArray(value)) return value.flatMap((item, i) => reference(item, needle, [...steps, i]));
   if (value && typeof value === "object") {
     return Object.entries(value).flatMap(([key, member]) => [
@@ -32,17 +37,23 @@ describe("searchHits", () => {
   it("finds what a plain recursive search finds, in document order, on random JSON (ASCII needles)", () => {
     const text = fc.string({ unit: fc.constantFrom("a", "B", "c", "\n", " ", "1") });
     fc.assert(
-      fc.property(fc.jsonValue({ maxDepth: 4 }), fc.oneof(text, fc.constantFrom("a", "b", "1", "true", "null")).filter((s) => s.length > 0 && !s.includes("\n")), (value, needle) => {
-        // Strings with the needle's letters, so that hits are common.
-        const { hits, total } = all(value, needle);
-        const expected = reference(value, needle);
-        expect(total).toBe(expected.length);
-        expect(hits.map(({ path, key, line }) => ({ path, ...(key ? { key } : {}), ...(line ? { line } : {}) }))).toEqual(expected);
-        for (const hit of hits) {
-          expect(hit.text.length).toBeLessThanOrEqual(Math.max(10, needle.length));
-          if (hit.text.length >= needle.length) expect(hit.text.toLowerCase()).toContain(needle.toLowerCase());
-        }
-      }),
+      fc.property(
+        fc.jsonValue({ maxDepth: 4 }),
+        fc.oneof(text, fc.constantFrom("a", "b", "1", "true", "null")).filter((s) => s.length > 0 && !s.includes("\n")),
+        (value, needle) => {
+          // Strings with the needle's letters, so that hits are common.
+          const { hits, total } = all(value, needle);
+          const expected = reference(value, needle);
+          expect(total).toBe(expected.length);
+          expect(
+            hits.map(({ path, key, line }) => ({ path, ...(key ? { key } : {}), ...(line ? { line } : {}) })),
+          ).toEqual(expected);
+          for (const hit of hits) {
+            expect(hit.text.length).toBeLessThanOrEqual(Math.max(10, needle.length));
+            if (hit.text.length >= needle.length) expect(hit.text.toLowerCase()).toContain(needle.toLowerCase());
+          }
+        },
+      ),
       { numRuns: 400 },
     );
   });
@@ -76,11 +87,15 @@ describe("searchHits", () => {
     const { searchQuery } = await import("../../../src/query/search/search-query.js");
     const { planPath } = await import("../../../src/query/paths/plan.js");
     const config = { thresholdBytes: 1_000_000, preview: { chars: 50 } };
-    const run = (answer: unknown, path: string, search: string) => searchQuery(answer, planPath(path), { handle: "h", path, search }, config);
+    const run = (answer: unknown, path: string, search: string) =>
+      searchQuery(answer, planPath(path), { handle: "h", path, search }, config);
     const nested = { a: { b: "timeout here", c: ["timeout"] } };
     for (const path of ["$..*", "$[*,*]", "$['a','a']", "$..c[0]"]) {
       const hits = run(nested, path, "timeout").value as SearchHit[];
-      expect(hits.map((hit) => hit.path), path).toEqual(path === "$..c[0]" ? ["$.a.c[0]"] : ["$.a.b", "$.a.c[0]"]);
+      expect(
+        hits.map((hit) => hit.path),
+        path,
+      ).toEqual(path === "$..c[0]" ? ["$.a.c[0]"] : ["$.a.b", "$.a.c[0]"]);
     }
     const rows = Array.from({ length: 10_000 }, (_, i) => ({ t: `row ${i}` }));
     const union = "$['rows'" + ",'rows'".repeat(499) + "]"; // the same 10,000 rows named 500 times
@@ -95,7 +110,12 @@ describe("searchHits", () => {
     let deep: unknown = { x: "leaf" };
     for (let i = 0; i < 20_000; i++) deep = { a: deep, b: "text" };
     const started = performance.now();
-    const found = searchQuery(deep, planPath("$..*"), { handle: "h", path: "$..*", search: "TEXT", offset: 0, limit: 1 }, { thresholdBytes: 1_000_000, preview: { chars: 50 } });
+    const found = searchQuery(
+      deep,
+      planPath("$..*"),
+      { handle: "h", path: "$..*", search: "TEXT", offset: 0, limit: 1 },
+      { thresholdBytes: 1_000_000, preview: { chars: 50 } },
+    );
     const ms = performance.now() - started;
     console.log(`search of $..* over a 20,000-deep chain: ${ms.toFixed(0)} ms (was 2.6 s building each leaf's path)`);
     expect(found.total).toBe(20_000);
@@ -113,8 +133,14 @@ describe("searchHits", () => {
   it("counts a million hits while building the texts of one page only", () => {
     const value = Array.from({ length: 1_000_000 }, (_, i) => `match ${i}`);
     const started = performance.now();
-    const { hits, total } = searchHits([{ value, steps: [] }], "MATCH", { offset: 999_998, limit: 5, previewChars: 500 });
-    console.log(`a million hits counted, a page of ${hits.length} built: ${(performance.now() - started).toFixed(0)} ms`);
+    const { hits, total } = searchHits([{ value, steps: [] }], "MATCH", {
+      offset: 999_998,
+      limit: 5,
+      previewChars: 500,
+    });
+    console.log(
+      `a million hits counted, a page of ${hits.length} built: ${(performance.now() - started).toFixed(0)} ms`,
+    );
     expect(total).toBe(1_000_000);
     expect(hits).toEqual([
       { path: "$[999998]", text: "match 999998" },

@@ -2,7 +2,14 @@
 // needles that match everywhere in 10 MB, a string of a million lines, a million-key object, and the
 // nearest-key refusal there. Figures are printed for the hardening report.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { figures, startAttackBench, whileServing, handleOf, textOf, type AttackBench } from "../../helpers/attack-bench.js";
+import {
+  figures,
+  startAttackBench,
+  whileServing,
+  handleOf,
+  textOf,
+  type AttackBench,
+} from "../../helpers/attack-bench.js";
 
 let bench: AttackBench;
 beforeAll(async () => {
@@ -23,10 +30,15 @@ async function query(label: string, args: Record<string, unknown>) {
 
 describe("S14.4 a hit always fits the slice limit", () => {
   it("a match inside a long string answers its hit, cut to fit 1024 bytes, instead of refusing every call", async () => {
-    const handle = await folded({ log: `${"x".repeat(100_000)}timeout here${"y".repeat(100_000)}`, other: "z".repeat(2000) });
+    const handle = await folded({
+      log: `${"x".repeat(100_000)}timeout here${"y".repeat(100_000)}`,
+      other: "z".repeat(2000),
+    });
     const found = await query("one hit in a 200,000-character string", { handle, search: "TIMEOUT" });
     expect(textOf(found.value)).not.toMatch(/^RESULT_SLICE_TOO_LARGE/);
-    const hit = (found.value.structuredContent as { value: { path: string; text: string; offset: number }[]; total: number }).value[0]!;
+    const hit = (
+      found.value.structuredContent as { value: { path: string; text: string; offset: number }[]; total: number }
+    ).value[0]!;
     expect(found.value.structuredContent).toMatchObject({ total: 1 });
     expect(hit.path).toBe("$.log");
     expect(hit.text).toContain("timeout here");
@@ -60,7 +72,12 @@ describe("S16.1 worst cases of search and refusals stay linear, and answers stay
 
   it("needles built against the string search of 10 MB of one character", async () => {
     const handle = await folded({ s: "a".repeat(10_000_000) });
-    for (const needle of ["b" + "a".repeat(199), "a".repeat(199) + "b", "a".repeat(100) + "b" + "a".repeat(99), "a".repeat(200)]) {
+    for (const needle of [
+      "b" + "a".repeat(199),
+      "a".repeat(199) + "b",
+      "a".repeat(100) + "b" + "a".repeat(99),
+      "a".repeat(200),
+    ]) {
       const attack = await query(`search of ${needle.length} characters over 10 MB of 'a'`, { handle, search: needle });
       expect(attack.stallMs).toBeLessThan(1000);
     }

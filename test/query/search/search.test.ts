@@ -11,7 +11,13 @@ import { queryServer } from "../../helpers/query-server.js";
 
 const OWNERS = ["ana", "Bo", "cyd"];
 const rows = (n: number) => ({
-  rows: Array.from({ length: n }, (_, i) => ({ id: `T-${i}`, title: `Ticket ${i}`, owner: OWNERS[i % 3], open: i % 2 === 0, amount: 1000 + i })),
+  rows: Array.from({ length: n }, (_, i) => ({
+    id: `T-${i}`,
+    title: `Ticket ${i}`,
+    owner: OWNERS[i % 3],
+    open: i % 2 === 0,
+    amount: 1000 + i,
+  })),
 });
 
 describe("S14.4 search over rows", async () => {
@@ -50,16 +56,27 @@ describe("S14.4 search over rows", async () => {
     ]);
     expect(keys.ok.total).toBe(500);
     const booleans = await query({ handle, path: "$.rows", search: "true", limit: 1 });
-    expect(booleans.ok).toMatchObject({ path: "$.rows", value: [{ path: "$.rows[0].open", text: "true" }], total: 250 });
+    expect(booleans.ok).toMatchObject({
+      path: "$.rows",
+      value: [{ path: "$.rows[0].open", text: "true" }],
+      total: 250,
+    });
     expect((await query({ handle, search: "1499" })).ok.value).toEqual([{ path: "$.rows[499].amount", text: "1499" }]);
   });
 
   it("nothing found is an empty result, not an error", async () => {
-    expect((await query({ handle, search: "no such text" })).ok).toEqual({ path: "$", value: [], total: 0, offset: 0, note: expect.stringContaining('contains "no such text"') }); // S18.2
+    expect((await query({ handle, search: "no such text" })).ok).toEqual({
+      path: "$",
+      value: [],
+      total: 0,
+      offset: 0,
+      note: expect.stringContaining('contains "no such text"'),
+    }); // S18.2
   });
 
   it("refuses a search that is not a string of 1 to 200 characters, or given with fields (INVALID_INPUT)", async () => {
-    for (const search of [{ text: "a" }, "", "x".repeat(201), null, ["a"]]) { // a number is searched as its text (S18.4)
+    for (const search of [{ text: "a" }, "", "x".repeat(201), null, ["a"]]) {
+      // a number is searched as its text (S18.4)
       const { code, message } = await query({ handle, search });
       expect(code, JSON.stringify(search)).toBe("INVALID_INPUT");
       expect(message).toMatch(/search must be a string of 1 to 200 characters/);
@@ -84,7 +101,9 @@ describe("S14.7 where the model sees search", async () => {
   it("the folded answer's hint mentions filtering and search", async () => {
     const folded = (await client.callTool({ name: "rows", arguments: {} })) as { content: { text: string }[] };
     // S18.1: examples of this answer (its rows have owner, not status), each a call to copy.
-    expect(folded.content[1]!.text).toMatch(/Filter with JSONPath: result_query \{"handle":"[^"]+","path":"\$\.rows\[\?@\.owner == 'ana'\]"\}\. Find text: result_query \{"handle":"[^"]+","search":"Ticket"\}/);
+    expect(folded.content[1]!.text).toMatch(
+      /Filter with JSONPath: result_query \{"handle":"[^"]+","path":"\$\.rows\[\?@\.owner == 'ana'\]"\}\. Find text: result_query \{"handle":"[^"]+","search":"Ticket"\}/,
+    );
   });
 });
 
@@ -92,7 +111,10 @@ describe("S14.4 search over a multi-line log (3000 lines)", async () => {
   const log = serverLogText(3000);
   const lines = log.split("\n");
   const longLine = `${"lorem ipsum ".repeat(1000)}NEEDLE in the middle${" dolor sit".repeat(1000)}`;
-  const { fold, query, plugin } = await queryServer({ log: () => log, long: () => `short first line\n${longLine}\nlast` });
+  const { fold, query, plugin } = await queryServer({
+    log: () => log,
+    long: () => `short first line\n${longLine}\nlast`,
+  });
   afterAll(() => plugin.onShutdown());
   const { handle } = await fold("log");
 
@@ -101,7 +123,9 @@ describe("S14.4 search over a multi-line log (3000 lines)", async () => {
     expect(warnLines).toHaveLength(750);
     const { ok } = await query({ handle, search: "warn", limit: 5 });
     expect(ok).toMatchObject({ path: "$", total: 750, offset: 0, nextOffset: 5 });
-    expect(ok.value.map((hit: { line: number; text: string }) => ({ line: hit.line, text: hit.text }))).toEqual(warnLines.slice(0, 5));
+    expect(ok.value.map((hit: { line: number; text: string }) => ({ line: hit.line, text: hit.text }))).toEqual(
+      warnLines.slice(0, 5),
+    );
     for (const hit of ok.value) {
       expect(hit.path).toBe("$");
       expect(log.slice(hit.offset, hit.offset + hit.text.length)).toBe(hit.text);
@@ -119,7 +143,9 @@ describe("S14.4 search over a multi-line log (3000 lines)", async () => {
     const request = await query({ handle, search: "request 1000 " });
     expect(request.ok.value).toEqual([{ path: "$", line: 1, text: lines[0], offset: 0 }]);
     const last = await query({ handle, search: lines[2999]!.slice(0, 30) });
-    expect(last.ok.value).toEqual([{ path: "$", line: 3000, text: lines[2999], offset: log.length - lines[2999]!.length }]);
+    expect(last.ok.value).toEqual([
+      { path: "$", line: 3000, text: lines[2999], offset: log.length - lines[2999]!.length },
+    ]);
   });
 
   it("cuts a long line to 2 × preview.chars characters around the match", async () => {
@@ -135,7 +161,10 @@ describe("S14.4 search over a multi-line log (3000 lines)", async () => {
 });
 
 describe("S14.4 search over answers 3000 levels deep (iterative: no stack overflow)", async () => {
-  const { fold, query, plugin } = await queryServer({ object: () => deepObject(3000), list: () => deepList(3000) }, { thresholdBytes: 262_144 });
+  const { fold, query, plugin } = await queryServer(
+    { object: () => deepObject(3000), list: () => deepList(3000) },
+    { thresholdBytes: 262_144 },
+  );
   afterAll(() => plugin.onShutdown());
 
   it("finds the deepest value of an object and of a list, with its canonical path", async () => {
@@ -144,7 +173,9 @@ describe("S14.4 search over answers 3000 levels deep (iterative: no stack overfl
     expect(object.ok.value[0]).toEqual({ path: `$${".child".repeat(2999)}.name`, text: "node 2999" });
     const list = await query({ handle: (await fold("list")).handle, search: "ITEM 2999 " });
     // The item's text (110 characters) is cut to 2 × preview.chars around the match; offset says where it starts.
-    expect(list.ok.value).toEqual([{ path: `$${"[2]".repeat(2999)}[1]`, text: `item 2999 ${"l".repeat(70)}`, offset: 0 }]);
+    expect(list.ok.value).toEqual([
+      { path: `$${"[2]".repeat(2999)}[1]`, text: `item 2999 ${"l".repeat(70)}`, offset: 0 },
+    ]);
     expect((await query({ handle: (await fold("object")).handle, search: "level" })).ok.total).toBe(3000);
   });
 });
@@ -154,7 +185,10 @@ describe("S14.4 S8.5 search over an answer stored in pieces", () => {
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
   // About 3 MB: several pieces of 512 KB. The needle sits in the first, a middle and the last row.
   const answer = () => {
-    const value = { meta: { note: "several pieces" }, rows: Array.from({ length: 24_000 }, (_, i) => ({ id: i, text: `row ${i} ${"x".repeat(100)}` })) };
+    const value = {
+      meta: { note: "several pieces" },
+      rows: Array.from({ length: 24_000 }, (_, i) => ({ id: i, text: `row ${i} ${"x".repeat(100)}` })),
+    };
     for (const i of [3, 12_345, 23_999]) value.rows[i]!.text = `row ${i} has the Needle-7f3`;
     return value;
   };
@@ -163,7 +197,10 @@ describe("S14.4 S8.5 search over an answer stored in pieces", () => {
   for (const storage of ["memory", "sqlite"] as const) {
     it(`${storage}: finds hits in every piece, under $ and under $.rows`, async () => {
       const path = join(dir, "answers.sqlite");
-      const { fold, query, plugin } = await queryServer({ big: answer }, { storage: storage === "memory" ? { type: "memory" } : { type: "sqlite", sqlite: { path } } });
+      const { fold, query, plugin } = await queryServer(
+        { big: answer },
+        { storage: storage === "memory" ? { type: "memory" } : { type: "sqlite", sqlite: { path } } },
+      );
       try {
         const { handle, bytes } = await fold("big");
         expect(bytes).toBeGreaterThan(2_500_000);
@@ -173,12 +210,28 @@ describe("S14.4 S8.5 search over an answer stored in pieces", () => {
           db.close();
           expect(records, "the answer is kept as several records").toBeGreaterThan(3);
         }
-        expect((await query({ handle, search: "needle-7F3" })).ok).toEqual({ path: "$", value: expected, total: 3, offset: 0 });
-        expect((await query({ handle, path: "$.rows", search: "needle-7f3", offset: 1 })).ok).toEqual({ path: "$.rows", value: expected.slice(1), total: 3, offset: 1 });
-        expect((await query({ handle, path: "$.meta", search: "pieces" })).ok.value).toEqual([{ path: "$.meta.note", text: "several pieces" }]);
+        expect((await query({ handle, search: "needle-7F3" })).ok).toEqual({
+          path: "$",
+          value: expected,
+          total: 3,
+          offset: 0,
+        });
+        expect((await query({ handle, path: "$.rows", search: "needle-7f3", offset: 1 })).ok).toEqual({
+          path: "$.rows",
+          value: expected.slice(1),
+          total: 3,
+          offset: 1,
+        });
+        expect((await query({ handle, path: "$.meta", search: "pieces" })).ok.value).toEqual([
+          { path: "$.meta.note", text: "several pieces" },
+        ]);
         // S14.5 on pieces: the planner reads no item for an index past the end, and the refusal still knows the length.
-        expect((await query({ handle, path: "$.rows[24000]" })).message).toContain("$.rows is a list of 24000 items, so [24000] is past its end");
-        expect((await query({ handle, path: "$.rows[7].txt" })).message).toContain('did you mean "text", at $.rows[7].text?');
+        expect((await query({ handle, path: "$.rows[24000]" })).message).toContain(
+          "$.rows is a list of 24000 items, so [24000] is past its end",
+        );
+        expect((await query({ handle, path: "$.rows[7].txt" })).message).toContain(
+          'did you mean "text", at $.rows[7].text?',
+        );
       } finally {
         await plugin.onShutdown();
       }
@@ -199,7 +252,9 @@ describe("S14.4 S16 hostile searches answer in bounded time", () => {
         JSON.parse(text);
         return performance.now() - started;
       };
-      console.log(`for comparison, JSON.parse of the 10 MB rows: ${parseMs({ rows: Array.from({ length: 100_000 }, (_, i) => ({ id: i, text: "a".repeat(90) + (i % 10) })) }).toFixed(0)} ms`);
+      console.log(
+        `for comparison, JSON.parse of the 10 MB rows: ${parseMs({ rows: Array.from({ length: 100_000 }, (_, i) => ({ id: i, text: "a".repeat(90) + (i % 10) })) }).toFixed(0)} ms`,
+      );
       for (const tool of ["rows", "text"]) {
         const { handle, bytes } = await fold(tool);
         expect(bytes).toBeGreaterThan(9_000_000);
@@ -208,14 +263,18 @@ describe("S14.4 S16 hostile searches answer in bounded time", () => {
           const { ok } = await query({ handle, search: needle });
           const ms = performance.now() - started;
           expect(ok.total).toBe(0);
-          console.log(`search of ${needle.slice(0, 4)}… (200 chars) over ${tool} (${bytes} bytes): ${ms.toFixed(0)} ms`);
+          console.log(
+            `search of ${needle.slice(0, 4)}… (200 chars) over ${tool} (${bytes} bytes): ${ms.toFixed(0)} ms`,
+          );
           expect(ms).toBeLessThan(5000);
         }
       }
       const { handle } = await fold("rows");
       const started = performance.now();
       const every = await query({ handle, search: "A" });
-      console.log(`search matching all 100,000 texts of 10 MB: ${(performance.now() - started).toFixed(0)} ms, ${JSON.stringify(every.ok).length} bytes answered`);
+      console.log(
+        `search matching all 100,000 texts of 10 MB: ${(performance.now() - started).toFixed(0)} ms, ${JSON.stringify(every.ok).length} bytes answered`,
+      );
       expect(every.ok).toMatchObject({ total: 100_000, nextOffset: 20 }); // counted, but only a page of texts built
       expect(every.ok.value).toHaveLength(20);
     } finally {

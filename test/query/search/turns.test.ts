@@ -16,12 +16,21 @@ afterAll(() => store.onShutdown());
 
 describe("S21.4 a search lets other calls in as it goes", () => {
   const log = Array.from({ length: 1_000_000 }, (_, i) => `a line ${i}${i % 7 === 0 ? "\r" : ""}`).join("\n");
-  const value = { title: "a log", log, rows: Array.from({ length: 200_000 }, (_, i) => ({ id: i, note: `a note ${i}` })) };
+  const value = {
+    title: "a log",
+    log,
+    rows: Array.from({ length: 200_000 }, (_, i) => ({ id: i, note: `a note ${i}` })),
+  };
 
   it("inside a string of a million matching lines and over 200,000 rows: the same hits, lines and total as one run, turns given meanwhile", async () => {
     const handle = store.newHandle();
     await store.save(handle, value, owner);
-    for (const args of [{ search: "a" }, { search: "A LINE 5", offset: 55_550, limit: 5 }, { search: "a", page: 60_000, limit: 20 }, { search: "note 199999" }]) {
+    for (const args of [
+      { search: "a" },
+      { search: "A LINE 5", offset: 55_550, limit: 5 },
+      { search: "a", page: 60_000, limit: 20 },
+      { search: "note 199999" },
+    ]) {
       const turns = vi.spyOn(CostMeter.prototype, "letOthersIn"); // observed: how often the call stepped aside
       const stalls = watchStalls();
       const started = performance.now();
@@ -32,7 +41,9 @@ describe("S21.4 a search lets other calls in as it goes", () => {
       turns.mockRestore();
       expect(result, JSON.stringify(args)).toEqual(wholeAnswer(value, args, config));
       expect(stepped, JSON.stringify(args)).toBeGreaterThan(0);
-      console.log(`S21.4 ${JSON.stringify(args)}: ${ms.toFixed(0)} ms, ${stepped} turns given, the event loop held at most ${stallMs.toFixed(0)} ms`);
+      console.log(
+        `S21.4 ${JSON.stringify(args)}: ${ms.toFixed(0)} ms, ${stepped} turns given, the event loop held at most ${stallMs.toFixed(0)} ms`,
+      );
     }
   }, 60_000);
 });

@@ -4,19 +4,32 @@
 // than a batch, nothing of the object kept in the cache of parsed answers, and a piece lost or a store
 // failing mid-search answering the coded refusal (S8.5, S9.1), never a wrong page.
 import { afterAll, describe, expect, it, vi } from "vitest";
-import { MemoryStorage, ResultHandleStore, ResultQueryTool, type NamespacedStorage, type Owner } from "mcp-result-handles";
+import {
+  MemoryStorage,
+  ResultHandleStore,
+  ResultQueryTool,
+  type NamespacedStorage,
+  type Owner,
+} from "mcp-result-handles";
 import type { ResultHandlesConfig } from "../../../src/plugin/options.js";
 import { StreamedAnswer } from "../../../src/records/read/batch-source.js";
 import { recentAnswersBytes } from "../../../src/records/recent-answers.js";
 import { nodeCryptoBackend } from "../../../src/records/crypto/node-crypto.js";
 import { casesOn } from "../../helpers/soak.js";
-import { answered as answeredBy, countedQueries, everyStore, KeyWatchingStorage, referenceAnswer } from "../../helpers/store-queries.js";
+import {
+  answered as answeredBy,
+  countedQueries,
+  everyStore,
+  KeyWatchingStorage,
+  referenceAnswer,
+} from "../../helpers/store-queries.js";
 
 const owner: Owner = { session: "s-wide-search", caller: "reader" };
 const config = { thresholdBytes: 16_384, preview: { chars: 60 } } as ResultHandlesConfig;
 const PIECE_BYTES = 16 * 1024; // member batches of about 1 KB (piece-writer.ts: a 16th of a piece)
 const expected = (value: object, args: Record<string, unknown>) => referenceAnswer(value, args, config);
-const answered = (tool: ResultQueryTool, handle: string, args: Record<string, unknown>) => answeredBy(tool, handle, args, owner);
+const answered = (tool: ResultQueryTool, handle: string, args: Record<string, unknown>) =>
+  answeredBy(tool, handle, args, owner);
 
 /**
  * `count` members whose keys and values hold what a search may trip on: keys matching the needle, array
@@ -30,18 +43,35 @@ function wide(count: number, tag: string): Record<string, unknown> {
     const key = i % 97 === 3 ? `user5 key ${i}` : i % 211 === 7 ? `${i * 3}` : `${tag}_${String(i).padStart(5, "0")}`;
     const kind = i % 9;
     object[key] =
-      kind === 0 ? `value ${i} of ${tag}`
-      : kind === 1 ? i * 7
-      : kind === 2 ? i % 2 === 0
-      : kind === 3 ? null
-      : kind === 4 ? [`user${i % 13}`, { deep: `say "hi" ${i}`, n: i }, [i, "ünï"]]
-      : kind === 5 ? { owner: `user${i % 13}`, note: i % 4 === 0 ? `first line ${i}\nsecond user5 line` : `note ${i}` }
-      : kind === 6 ? (i % 5 === 0 ? `İnci ${i}` : `back\\slash ${i}`)
-      : kind === 7 ? `user5 ${"p".repeat(i % 90)}`
-      : 0.5 + i;
+      kind === 0
+        ? `value ${i} of ${tag}`
+        : kind === 1
+          ? i * 7
+          : kind === 2
+            ? i % 2 === 0
+            : kind === 3
+              ? null
+              : kind === 4
+                ? [`user${i % 13}`, { deep: `say "hi" ${i}`, n: i }, [i, "ünï"]]
+                : kind === 5
+                  ? { owner: `user${i % 13}`, note: i % 4 === 0 ? `first line ${i}\nsecond user5 line` : `note ${i}` }
+                  : kind === 6
+                    ? i % 5 === 0
+                      ? `İnci ${i}`
+                      : `back\\slash ${i}`
+                    : kind === 7
+                      ? `user5 ${"p".repeat(i % 90)}`
+                      : 0.5 + i;
   }
-  Object.defineProperty(object, "__proto__", { value: "user5 proto", enumerable: true, configurable: true, writable: true });
-  object[`${tag}_nested`] = Object.fromEntries(Array.from({ length: 1100 }, (_, i) => [`inner ${i}`, i % 50 === 0 ? "user5 inner" : i]));
+  Object.defineProperty(object, "__proto__", {
+    value: "user5 proto",
+    enumerable: true,
+    configurable: true,
+    writable: true,
+  });
+  object[`${tag}_nested`] = Object.fromEntries(
+    Array.from({ length: 1100 }, (_, i) => [`inner ${i}`, i % 50 === 0 ? "user5 inner" : i]),
+  );
   return object;
 }
 
@@ -58,7 +88,11 @@ function buildAnswer() {
   return {
     meta: { title: "user5 summary", kinds: ["map", "rows"] },
     map: wide(3000, "map"),
-    rows: Array.from({ length: 400 }, (_, i) => ({ id: i, owner: `user${i % 13}`, map: i === 17 ? wide(1100, "in_row") : undefined })),
+    rows: Array.from({ length: 400 }, (_, i) => ({
+      id: i,
+      owner: `user${i % 13}`,
+      map: i === 17 ? wide(1100, "in_row") : undefined,
+    })),
     data: { wide: wide(1500, "idx"), index: { deeper: wide(1100, "deep") }, label: "user5" },
   };
 }
@@ -103,62 +137,87 @@ const setUp = async (storage: NamespacedStorage, value: unknown) => countedQueri
 describe("S14.6 a search over a wide object reads its member batches, on every store", () => {
   const stores = everyStore("wide-search");
 
-  it.each(stores)("%s: every search answers as over the whole value, streaming the wide objects", async (name, open) => {
-    const value = answer();
-    const setup = await setUp(await open(), value);
-    const streamed = vi.spyOn(StreamedAnswer.prototype, "forEachMemberBatch");
-    try {
-      const searches = casesOn(name, SEARCHES);
-      for (const args of searches) {
-        const handle = await setup.fold();
-        const got = await answered(setup.tool, handle, args);
-        expect(got, JSON.stringify(args)).toEqual(expected(value, args));
-        // A second time, the index cached, and once more after a window of the object read (its batches in memory).
-        expect(await answered(setup.tool, handle, args), JSON.stringify(args)).toEqual(got);
-        await answered(setup.tool, handle, { path: "$.map", offset: 1500, limit: 40 });
-        expect(await answered(setup.tool, handle, args), JSON.stringify(args)).toEqual(got);
+  it.each(stores)(
+    "%s: every search answers as over the whole value, streaming the wide objects",
+    async (name, open) => {
+      const value = answer();
+      const setup = await setUp(await open(), value);
+      const streamed = vi.spyOn(StreamedAnswer.prototype, "forEachMemberBatch");
+      try {
+        const searches = casesOn(name, SEARCHES);
+        for (const args of searches) {
+          const handle = await setup.fold();
+          const got = await answered(setup.tool, handle, args);
+          expect(got, JSON.stringify(args)).toEqual(expected(value, args));
+          // A second time, the index cached, and once more after a window of the object read (its batches in memory).
+          expect(await answered(setup.tool, handle, args), JSON.stringify(args)).toEqual(got);
+          await answered(setup.tool, handle, { path: "$.map", offset: 1500, limit: 40 });
+          expect(await answered(setup.tool, handle, args), JSON.stringify(args)).toEqual(got);
+        }
+        expect(streamed.mock.calls.length).toBeGreaterThan(searches.length * 2);
+      } finally {
+        streamed.mockRestore();
+        await setup.store.onShutdown();
       }
-      expect(streamed.mock.calls.length).toBeGreaterThan(searches.length * 2);
-    } finally {
-      streamed.mockRestore();
-      await setup.store.onShutdown();
-    }
-  }, 120_000);
+    },
+    120_000,
+  );
 
   let root: Record<string, unknown> | undefined; // one for every store, so its references are worked out once
-  const pages = [0, 1, 19, 20, 444, 445, 1000, 5000].flatMap((offset) => [1, 3, 20].flatMap((limit) => ["user5", "root_01", "1", "ünï"].map((search) => ({ path: "$", search, offset, limit }))));
-  it.each(stores)("%s: a root wide object answers as whole at any page; a piece lost reads as not found, a store failing is unavailable", async (name, open) => {
-    const value = (root ??= wide(4000, "root"));
-    const setup = await setUp(await open(), value);
-    try {
-      const handle = await setup.fold();
-      for (const args of casesOn(name, pages)) expect(await answered(setup.tool, handle, args), JSON.stringify(args)).toEqual(expected(value, args));
-      setup.counted.failAfter = setup.counted.gets + 3;
-      expect(await answered(setup.tool, handle, { path: "$", search: "user5" })).toMatchObject({ code: "RESULT_STORE_UNAVAILABLE" });
-      setup.counted.failAfter = undefined;
-      expect(await answered(setup.tool, handle, { path: "$", search: "user5" })).toEqual(expected(value, { path: "$", search: "user5" }));
+  const pages = [0, 1, 19, 20, 444, 445, 1000, 5000].flatMap((offset) =>
+    [1, 3, 20].flatMap((limit) =>
+      ["user5", "root_01", "1", "ünï"].map((search) => ({ path: "$", search, offset, limit })),
+    ),
+  );
+  it.each(stores)(
+    "%s: a root wide object answers as whole at any page; a piece lost reads as not found, a store failing is unavailable",
+    async (name, open) => {
+      const value = (root ??= wide(4000, "root"));
+      const setup = await setUp(await open(), value);
+      try {
+        const handle = await setup.fold();
+        for (const args of casesOn(name, pages))
+          expect(await answered(setup.tool, handle, args), JSON.stringify(args)).toEqual(expected(value, args));
+        setup.counted.failAfter = setup.counted.gets + 3;
+        expect(await answered(setup.tool, handle, { path: "$", search: "user5" })).toMatchObject({
+          code: "RESULT_STORE_UNAVAILABLE",
+        });
+        setup.counted.failAfter = undefined;
+        expect(await answered(setup.tool, handle, { path: "$", search: "user5" })).toEqual(
+          expected(value, { path: "$", search: "user5" }),
+        );
 
-      // A piece in the middle of the object deleted: found as the pieces a search fetches, in order.
-      const watchingStorage = new KeyWatchingStorage(setup.counted.inner); // the setup's store closes the storage
-      const { seen } = watchingStorage;
-      const watching = new ResultHandleStore(watchingStorage, 60, { pieceBytes: PIECE_BYTES });
-      const watched = watching.newHandle();
-      await watching.save(watched, { meta: 1, map: value }, owner);
-      const tool = new ResultQueryTool(() => [{ config, store: async () => watching }]);
-      expect(await answered(tool, watched, { path: "$.map", search: "root_00000" })).toMatchObject({ total: 1 });
-      await setup.counted.inner.delete(seen[Math.floor(seen.length / 2)]!);
-      for (const args of [{ path: "$.map", search: "user5" }, { path: "$", search: "user5" }, { path: "$.map", search: "no such text" }]) {
-        expect(await answered(tool, watched, args), JSON.stringify(args)).toMatchObject({ code: "RESULT_HANDLE_NOT_FOUND" });
+        // A piece in the middle of the object deleted: found as the pieces a search fetches, in order.
+        const watchingStorage = new KeyWatchingStorage(setup.counted.inner); // the setup's store closes the storage
+        const { seen } = watchingStorage;
+        const watching = new ResultHandleStore(watchingStorage, 60, { pieceBytes: PIECE_BYTES });
+        const watched = watching.newHandle();
+        await watching.save(watched, { meta: 1, map: value }, owner);
+        const tool = new ResultQueryTool(() => [{ config, store: async () => watching }]);
+        expect(await answered(tool, watched, { path: "$.map", search: "root_00000" })).toMatchObject({ total: 1 });
+        await setup.counted.inner.delete(seen[Math.floor(seen.length / 2)]!);
+        for (const args of [
+          { path: "$.map", search: "user5" },
+          { path: "$", search: "user5" },
+          { path: "$.map", search: "no such text" },
+        ]) {
+          expect(await answered(tool, watched, args), JSON.stringify(args)).toMatchObject({
+            code: "RESULT_HANDLE_NOT_FOUND",
+          });
+        }
+      } finally {
+        await setup.store.onShutdown();
       }
-    } finally {
-      await setup.store.onShutdown();
-    }
-  }, 120_000);
+    },
+    120_000,
+  );
 });
 
 describe("S14.6 a wide object is searched batch by batch, never parsed whole nor cached (spy on JSON.parse)", () => {
   it("no parse is larger than a batch; a needle the text rules out parses nothing; the cache grows by no batch", async () => {
-    const plain = Object.fromEntries(Array.from({ length: 30_000 }, (_, i) => [`key_${String(i).padStart(6, "0")}`, `value ${i}`]));
+    const plain = Object.fromEntries(
+      Array.from({ length: 30_000 }, (_, i) => [`key_${String(i).padStart(6, "0")}`, `value ${i}`]),
+    );
     const value = { meta: { note: "user5" }, map: wide(20_000, "big"), plain };
     const bytes = JSON.stringify(value).length;
     const member = Math.max(...Object.values(value.map).map((at) => JSON.stringify(at).length));
@@ -175,18 +234,29 @@ describe("S14.6 a wide object is searched batch by batch, never parsed whole nor
         const got = await answered(setup.tool, handle, args);
         const sizes = parse.mock.calls.map(([text]) => String(text).length);
         expect(got, JSON.stringify(args)).toEqual(want);
-        expect(recentAnswersBytes() - held, JSON.stringify(args)).toBe(0); // nothing of the search is kept (the parts outside were read before)
+        // nothing of the search is kept (the parts outside were read before)
+        expect(recentAnswersBytes() - held, JSON.stringify(args)).toBe(0);
         return { largest: Math.max(0, ...sizes), total: sizes.reduce((sum, size) => sum + size, 0) };
       };
-      for (const args of [{ path: "$.map", search: "user5", offset: 3000 }, { path: "$", search: "big_1", limit: 3 }, { path: "$", search: "ünï", offset: 10 }, { path: "$.plain", search: "VALUE 2" }]) {
+      for (const args of [
+        { path: "$.map", search: "user5", offset: 3000 },
+        { path: "$", search: "big_1", limit: 3 },
+        { path: "$", search: "ünï", offset: 10 },
+        { path: "$.plain", search: "VALUE 2" },
+      ]) {
         const { largest, total } = await parsedBy(args);
-        expect(largest, JSON.stringify(args)).toBeLessThan(member + 4 * 1024); // a batch (about 1 KB here) with the member that ends it (the largest is the nested object)
+        // a batch (about 1 KB here) with the member that ends it (the largest is the nested object)
+        expect(largest, JSON.stringify(args)).toBeLessThan(member + 4 * 1024);
         expect(total, JSON.stringify(args)).toBeGreaterThan(0);
       }
       expect((await parsedBy({ path: "$.map", search: "no such text" })).total).toBe(0);
       expect((await parsedBy({ path: "$", search: "no such text" })).total).toBe(0);
       // Hits counted from the text off the page (keys and values alike): only the batches of the page are parsed.
-      for (const args of [{ path: "$.plain", search: "key_0", offset: 9000, limit: 5 }, { path: "$.plain", search: "value 2", offset: 5000, limit: 5 }, { path: "$", search: "ey_02", offset: 700 }]) {
+      for (const args of [
+        { path: "$.plain", search: "key_0", offset: 9000, limit: 5 },
+        { path: "$.plain", search: "value 2", offset: 5000, limit: 5 },
+        { path: "$", search: "ey_02", offset: 700 },
+      ]) {
         expect((await parsedBy(args)).total, JSON.stringify(args)).toBeLessThan(bytes / 50);
       }
       expect(bytes).toBeGreaterThan(900_000); // so "never whole" means something
@@ -199,13 +269,18 @@ describe("S14.6 a wide object is searched batch by batch, never parsed whole nor
 
 describe("S14.3 a long search over a wide object lets other calls in", () => {
   it("timers run while every batch is read from memory and decrypted synchronously (node:crypto), and the answer is the whole value's", async () => {
-    const value = Object.fromEntries(Array.from({ length: 300_000 }, (_, i) => [`key_${String(i).padStart(6, "0")}`, `value ${i} ünï`]));
-    const store = new ResultHandleStore(new MemoryStorage("wide-search-loop", { maxBytes: 256 * 1024 * 1024 }), 60, { crypto: nodeCryptoBackend()! });
+    const value = Object.fromEntries(
+      Array.from({ length: 300_000 }, (_, i) => [`key_${String(i).padStart(6, "0")}`, `value ${i} ünï`]),
+    );
+    const store = new ResultHandleStore(new MemoryStorage("wide-search-loop", { maxBytes: 256 * 1024 * 1024 }), 60, {
+      crypto: nodeCryptoBackend()!,
+    });
     const tool = new ResultQueryTool(() => [{ config, store: async () => store }]);
     try {
       const handle = store.newHandle();
       await store.save(handle, value, owner);
-      const args = { path: "$", search: "ünï 29999", limit: 5 }; // non-ASCII: no batch is ruled out by its text, every one is parsed and walked
+      // non-ASCII: no batch is ruled out by its text, every one is parsed and walked
+      const args = { path: "$", search: "ünï 29999", limit: 5 };
       let ticks = 0;
       const probe = setInterval(() => ticks++, 1);
       const started = performance.now();
@@ -213,7 +288,8 @@ describe("S14.3 a long search over a wide object lets other calls in", () => {
       const ms = performance.now() - started;
       clearInterval(probe);
       expect(got).toEqual(expected(value, args));
-      // The reading lets the loop go at least every 40 ms (batch-pieces.ts): a reading of more than 100 ms saw timers run.
+      // The reading lets the loop go at least every 40 ms (batch-pieces.ts): a reading of more than 100 ms saw timers
+      // run.
       if (ms > 100) expect(ticks, `${ms.toFixed(0)} ms`).toBeGreaterThan(0);
     } finally {
       await store.onShutdown();

@@ -4,7 +4,12 @@
 import { afterAll, describe, expect, it } from "vitest";
 import { queryServer } from "../../helpers/query-server.js";
 
-const rows = Array.from({ length: 300 }, (_, i) => ({ id: `T-${i}`, title: `Ticket ${i}`, code: 1000 + i, open: i % 2 === 0 }));
+const rows = Array.from({ length: 300 }, (_, i) => ({
+  id: `T-${i}`,
+  title: `Ticket ${i}`,
+  code: 1000 + i,
+  open: i % 2 === 0,
+}));
 
 describe("S18.4 lenient arguments", async () => {
   const { fold, query, plugin } = await queryServer({ rows: () => ({ rows }) }, { thresholdBytes: 4096 });
@@ -19,14 +24,20 @@ describe("S18.4 lenient arguments", async () => {
     expect(rest).toEqual(text.ok);
     expect(rest.total).toBeGreaterThan(0);
     expect(JSON.parse(typed.result.content![0]!.text!).note).toBe(note); // in the text as well
-    expect((await query({ handle, path: "$.rows", search: true, limit: 1 })).ok).toMatchObject({ total: 150, note: 'search true was read as the text "true"' });
+    expect((await query({ handle, path: "$.rows", search: true, limit: 1 })).ok).toMatchObject({
+      total: 150,
+      note: 'search true was read as the text "true"',
+    });
   });
 
   it("fields as one comma-separated string is split", async () => {
     const { ok } = await query({ handle, path: "$.rows", limit: 2, fields: "id, title" });
     expect(ok).toEqual({
       path: "$.rows",
-      value: [{ id: "T-0", title: "Ticket 0" }, { id: "T-1", title: "Ticket 1" }],
+      value: [
+        { id: "T-0", title: "Ticket 0" },
+        { id: "T-1", title: "Ticket 1" },
+      ],
       total: 300,
       offset: 0,
       nextOffset: 2,
@@ -36,14 +47,24 @@ describe("S18.4 lenient arguments", async () => {
 
   it("offset, limit and page as strings of digits are numbers; every reading is noted, in order", async () => {
     const { ok } = await query({ handle, path: "$.rows", page: "3", limit: "5", fields: ["id"] });
-    expect(ok).toMatchObject({ offset: 10, nextOffset: 15, value: [{ id: "T-10" }, { id: "T-11" }, { id: "T-12" }, { id: "T-13" }, { id: "T-14" }] });
+    expect(ok).toMatchObject({
+      offset: 10,
+      nextOffset: 15,
+      value: [{ id: "T-10" }, { id: "T-11" }, { id: "T-12" }, { id: "T-13" }, { id: "T-14" }],
+    });
     expect(ok.note).toBe('limit "5" was read as the number 5; page "3" was read as the number 3');
-    expect((await query({ handle, path: "$.rows", offset: "298" })).ok).toMatchObject({ offset: 298, total: 300, note: 'offset "298" was read as the number 298' });
+    expect((await query({ handle, path: "$.rows", offset: "298" })).ok).toMatchObject({
+      offset: 298,
+      total: 300,
+      note: 'offset "298" was read as the number 298',
+    });
   });
 
   it("a filter that selects nothing: the reading note comes first, then why it is empty (S18.2)", async () => {
     const { ok } = await query({ handle, path: "$.rows[?@.priority > 3]", limit: "5" });
-    expect(ok.note).toBe('limit "5" was read as the number 5; no item of $.rows has "priority"; its items have id, title, code, open');
+    expect(ok.note).toBe(
+      'limit "5" was read as the number 5; no item of $.rows has "priority"; its items have id, title, code, open',
+    );
   });
 
   it.each([

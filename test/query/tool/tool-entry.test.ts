@@ -13,12 +13,30 @@ import { registerReport } from "../../../playground/demo-tools.js";
 import { linkInMemory } from "../../helpers/in-memory.js";
 import { connect } from "../../helpers/mcp-client.js";
 
-type Tool = { name: string; description?: string; inputSchema: unknown; outputSchema?: unknown; _meta?: Record<string, unknown> };
+type Tool = {
+  name: string;
+  description?: string;
+  inputSchema: unknown;
+  outputSchema?: unknown;
+  _meta?: Record<string, unknown>;
+};
 const bytes = (value: unknown) => new TextEncoder().encode(JSON.stringify(value)).byteLength;
-const REFERENCES = 'To pass an answer, or a part, to another tool, put { "$result": handle, "path": … } in its arguments.';
+const REFERENCES =
+  'To pass an answer, or a part, to another tool, put { "$result": handle, "path": … } in its arguments.';
 
 /** Keywords that constrain nothing (what the Inspector's check calls no validation keyword at all). */
-const ANNOTATIONS = new Set(["description", "title", "default", "examples", "$schema", "$comment", "$id", "deprecated", "readOnly", "writeOnly"]);
+const ANNOTATIONS = new Set([
+  "description",
+  "title",
+  "default",
+  "examples",
+  "$schema",
+  "$comment",
+  "$id",
+  "deprecated",
+  "readOnly",
+  "writeOnly",
+]);
 
 /** Places in a JSON Schema that constrain nothing (`{}`, `true`, only annotations), or give a list of types. */
 function untyped(schema: unknown, at = "$"): string[] {
@@ -30,9 +48,13 @@ function untyped(schema: unknown, at = "$"): string[] {
   if (!says) found.push(at);
   if (Array.isArray(node.type)) found.push(`${at}.type`);
   for (const [keyword, child] of Object.entries(node)) {
-    if (keyword === "properties" && child && typeof child === "object") for (const [name, property] of Object.entries(child)) found.push(...untyped(property, `${at}.properties.${name}`));
-    else if (["items", "additionalProperties", "propertyNames", "not"].includes(keyword) && typeof child === "object") found.push(...untyped(child, `${at}.${keyword}`));
-    else if (["anyOf", "oneOf", "allOf"].includes(keyword) && Array.isArray(child)) child.forEach((branch, i) => found.push(...untyped(branch, `${at}.${keyword}[${i}]`)));
+    if (keyword === "properties" && child && typeof child === "object")
+      for (const [name, property] of Object.entries(child))
+        found.push(...untyped(property, `${at}.properties.${name}`));
+    else if (["items", "additionalProperties", "propertyNames", "not"].includes(keyword) && typeof child === "object")
+      found.push(...untyped(child, `${at}.${keyword}`));
+    else if (["anyOf", "oneOf", "allOf"].includes(keyword) && Array.isArray(child))
+      child.forEach((branch, i) => found.push(...untyped(branch, `${at}.${keyword}[${i}]`)));
   }
   return found;
 }
@@ -79,12 +101,17 @@ describe("S18.3 S18.5 the demo's tools/list over HTTP", () => {
       if (tool.outputSchema) expect(untyped(tool.outputSchema), `${tool.name} outputSchema`).toEqual([]);
     }
     // The check sees what it looks for: the three places the Inspector 2.12 warned about before S18.3.
-    expect(untyped({ type: "object", properties: { a: {}, b: { description: "any" }, c: { type: "object", additionalProperties: {} }, d: { type: ["string", "null"] } } })).toEqual([
-      "$.properties.a",
-      "$.properties.b",
-      "$.properties.c.additionalProperties",
-      "$.properties.d.type",
-    ]);
+    expect(
+      untyped({
+        type: "object",
+        properties: {
+          a: {},
+          b: { description: "any" },
+          c: { type: "object", additionalProperties: {} },
+          d: { type: ["string", "null"] },
+        },
+      }),
+    ).toEqual(["$.properties.a", "$.properties.b", "$.properties.c.additionalProperties", "$.properties.d.type"]);
   });
 });
 

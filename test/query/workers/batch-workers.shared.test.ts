@@ -18,20 +18,31 @@ describe(`S14.6 batch workers in ${inPage ? "a page" : "Node"}`, () => {
     const workers = (inPage ? browserBatchWorkers(settings) : nodeBatchWorkers(settings))!;
     expect(workers).toBeInstanceOf(WorkerPool);
     expect(await workers.warm()).toBe(true); // the worker's file found and loaded
-    const rows = Array.from({ length: 3000 }, (_, i) => ({ id: i, amount: (i * 7919) % 1000, text: `row ${i} ${"é".repeat(i % 5)}` }));
+    const rows = Array.from({ length: 3000 }, (_, i) => ({
+      id: i,
+      amount: (i * 7919) % 1000,
+      text: `row ${i} ${"é".repeat(i % 5)}`,
+    }));
     const store = new ResultHandleStore(new MemoryStorage("workers"), 60, { pieceBytes: 16 * 1024 });
     const config = { thresholdBytes: 100_000, preview: { chars: 500 } } as ResultHandlesConfig;
     const tool = new ResultQueryTool(() => [{ config, store: async () => store, workers }]);
     const count = vi.spyOn(workers, "count");
     try {
-      for (const args of [{ path: "$.rows[?@.amount > 500].id", offset: 700, limit: 30 }, { path: "$.rows[?search(@.text, 'é{4}')]", limit: 2 }, { path: "$.rows[*].id", offset: 2990 }]) {
+      for (const args of [
+        { path: "$.rows[?@.amount > 500].id", offset: 700, limit: 30 },
+        { path: "$.rows[?search(@.text, 'é{4}')]", limit: 2 },
+        { path: "$.rows[*].id", offset: 2990 },
+      ]) {
         const handle = store.newHandle();
         await store.save(handle, { rows }, owner);
         const jobs = count.mock.calls.length;
-        expect(await tool.query({ handle, ...args }, owner), JSON.stringify(args)).toEqual(queryValue({ rows }, parseQueryArguments({ handle, ...args }), 100_000));
+        expect(await tool.query({ handle, ...args }, owner), JSON.stringify(args)).toEqual(
+          queryValue({ rows }, parseQueryArguments({ handle, ...args }), 100_000),
+        );
         expect(count.mock.calls.length).toBeGreaterThan(jobs);
       }
-      for (const job of count.mock.results) await expect(job.value).resolves.toHaveProperty("nodes"); // answered by a worker, not failed over
+      // answered by a worker, not failed over
+      for (const job of count.mock.results) await expect(job.value).resolves.toHaveProperty("nodes");
       expect(workers.usable).toBe(true);
     } finally {
       workers.stop();

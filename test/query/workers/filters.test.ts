@@ -10,7 +10,13 @@ import { ResultQueryTool, type NamespacedStorage, type Owner } from "mcp-result-
 import type { ResultHandlesConfig } from "../../../src/plugin/options.js";
 import { nodeBatchWorkers, startBatchWorker, workerPort } from "../../../src/node/batch-workers.js";
 import { WorkerPool, type BatchWorkers, type WorkerPort } from "../../../src/query/workers/pool.js";
-import { answered as answeredBy, countedQueries, everyStore, ordersAnswer, referenceAnswer } from "../../helpers/store-queries.js";
+import {
+  answered as answeredBy,
+  countedQueries,
+  everyStore,
+  ordersAnswer,
+  referenceAnswer,
+} from "../../helpers/store-queries.js";
 
 const owner: Owner = { session: "s-workers", caller: "reader" };
 const config = { thresholdBytes: 16_384, preview: { chars: 500 } } as ResultHandlesConfig;
@@ -19,8 +25,10 @@ const expected = (value: object, args: Record<string, unknown>) => referenceAnsw
 let orders: ReturnType<typeof ordersAnswer> | undefined;
 const answer = () => (orders ??= ordersAnswer());
 afterAll(() => void (orders = undefined)); // the worker keeps this module for its later files (isolate: false)
-const answered = (tool: ResultQueryTool, handle: string, args: Record<string, unknown>) => answeredBy(tool, handle, args, owner);
-const workers = nodeBatchWorkers({ minBytes: 0, threads: 2, idleMs: 60_000 })!; // stopped after all: never for idleness mid-test
+const answered = (tool: ResultQueryTool, handle: string, args: Record<string, unknown>) =>
+  answeredBy(tool, handle, args, owner);
+// stopped after all: never for idleness mid-test
+const workers = nodeBatchWorkers({ minBytes: 0, threads: 2, idleMs: 60_000 })!;
 beforeAll(async () => expect(await workers.warm()).toBe(true)); // loaded before the first query: every query uses them
 afterAll(() => workers.stop());
 
@@ -40,48 +48,66 @@ const QUERIES: Record<string, unknown>[] = [
   { path: "$.rows..deep..name", offset: 5995 },
 ];
 
-const setUp = async (storage: NamespacedStorage, pool: BatchWorkers | undefined) => countedQueries(storage, { config, owner, workers: pool });
+const setUp = async (storage: NamespacedStorage, pool: BatchWorkers | undefined) =>
+  countedQueries(storage, { config, owner, workers: pool });
 
 describe("S14.6 filters counted on batch workers, on every store", () => {
   const stores = everyStore("batch-workers");
-  it.each(stores)("%s: the same answers as over the whole value, counted on the workers", async (_name, open) => {
-    const value = answer();
-    const setup = await setUp(await open(), workers);
-    const count = vi.spyOn(workers, "count");
-    try {
-      for (const args of QUERIES) {
-        const jobs = count.mock.calls.length;
-        expect(await answered(setup.tool, await setup.fold(value), args), JSON.stringify(args)).toEqual(expected(value, args));
-        expect(count.mock.calls.length, JSON.stringify(args)).toBeGreaterThan(jobs);
+  it.each(stores)(
+    "%s: the same answers as over the whole value, counted on the workers",
+    async (_name, open) => {
+      const value = answer();
+      const setup = await setUp(await open(), workers);
+      const count = vi.spyOn(workers, "count");
+      try {
+        for (const args of QUERIES) {
+          const jobs = count.mock.calls.length;
+          expect(await answered(setup.tool, await setup.fold(value), args), JSON.stringify(args)).toEqual(
+            expected(value, args),
+          );
+          expect(count.mock.calls.length, JSON.stringify(args)).toBeGreaterThan(jobs);
+        }
+        expect(workers.usable).toBe(true);
+      } finally {
+        count.mockRestore();
+        await setup.store.onShutdown();
       }
-      expect(workers.usable).toBe(true);
-    } finally {
-      count.mockRestore();
-      await setup.store.onShutdown();
-    }
-  }, 60_000);
+    },
+    60_000,
+  );
 
-  it.each(stores)("%s: a store failing between pieces is unavailable (S9.1), a piece lost reads as not found (S8.5)", async (_name, open) => {
-    const value = answer();
-    const setup = await setUp(await open(), workers);
-    try {
-      const handle = await setup.fold(value);
-      expect(await answered(setup.tool, handle, { path: "$.rows[0].id" })).toMatchObject({ value: 0 }); // the index cached
-      setup.counted.failAfter = setup.counted.gets + 5;
-      expect(await answered(setup.tool, handle, { path: "$.rows[?@.amount > 1].id" })).toMatchObject({ code: "RESULT_STORE_UNAVAILABLE" });
-      setup.counted.failAfter = undefined;
-      expect(await answered(setup.tool, handle, { path: "$.rows[?@.amount > 1].id" })).toEqual(expected(value, { path: "$.rows[?@.amount > 1].id" }));
-      // A piece in the middle of the list deleted: found among the keys a filter fetches, in order.
-      const watch = vi.spyOn(setup.counted.inner, "get");
-      await answered(setup.tool, handle, { path: "$.rows[?@.amount > 2].id" });
-      const seen = watch.mock.calls.map(([key]) => key);
-      watch.mockRestore();
-      await setup.counted.inner.delete(seen[Math.floor(seen.length / 2)]!);
-      expect(await answered(setup.tool, handle, { path: "$.rows[?@.amount > 1].id" })).toMatchObject({ code: "RESULT_HANDLE_NOT_FOUND" });
-    } finally {
-      await setup.store.onShutdown();
-    }
-  }, 60_000);
+  it.each(stores)(
+    "%s: a store failing between pieces is unavailable (S9.1), a piece lost reads as not found (S8.5)",
+    async (_name, open) => {
+      const value = answer();
+      const setup = await setUp(await open(), workers);
+      try {
+        const handle = await setup.fold(value);
+        // the index cached
+        expect(await answered(setup.tool, handle, { path: "$.rows[0].id" })).toMatchObject({ value: 0 });
+        setup.counted.failAfter = setup.counted.gets + 5;
+        expect(await answered(setup.tool, handle, { path: "$.rows[?@.amount > 1].id" })).toMatchObject({
+          code: "RESULT_STORE_UNAVAILABLE",
+        });
+        setup.counted.failAfter = undefined;
+        expect(await answered(setup.tool, handle, { path: "$.rows[?@.amount > 1].id" })).toEqual(
+          expected(value, { path: "$.rows[?@.amount > 1].id" }),
+        );
+        // A piece in the middle of the list deleted: found among the keys a filter fetches, in order.
+        const watch = vi.spyOn(setup.counted.inner, "get");
+        await answered(setup.tool, handle, { path: "$.rows[?@.amount > 2].id" });
+        const seen = watch.mock.calls.map(([key]) => key);
+        watch.mockRestore();
+        await setup.counted.inner.delete(seen[Math.floor(seen.length / 2)]!);
+        expect(await answered(setup.tool, handle, { path: "$.rows[?@.amount > 1].id" })).toMatchObject({
+          code: "RESULT_HANDLE_NOT_FOUND",
+        });
+      } finally {
+        await setup.store.onShutdown();
+      }
+    },
+    60_000,
+  );
 });
 
 describe("S14.6 what the calling thread does, and what a worker sees", () => {
@@ -96,7 +122,8 @@ describe("S14.6 what the calling thread does, and what a worker sees", () => {
       const parse = vi.spyOn(JSON, "parse");
       try {
         expect(await answered(setup.tool, handle, args)).toEqual(expected(value, args));
-        return parse.mock.calls.filter(([text]) => typeof text === "string" && text.startsWith('[{"id":')).length; // a batch of rows
+        // a batch of rows
+        return parse.mock.calls.filter(([text]) => typeof text === "string" && text.startsWith('[{"id":')).length;
       } finally {
         parse.mockRestore();
         await setup.store.onShutdown();
@@ -109,17 +136,32 @@ describe("S14.6 what the calling thread does, and what a worker sees", () => {
   }, 60_000);
 
   it("a worker that fails (here: its code throws as it loads) fails nothing: queries run here, and the pool is not used again", async () => {
-    const broken = new WorkerPool(() => workerPort(new Worker("throw new Error('no such worker')", { eval: true })), 2, 0, 1000);
+    const broken = new WorkerPool(
+      () => workerPort(new Worker("throw new Error('no such worker')", { eval: true })),
+      2,
+      0,
+      1000,
+    );
     const setup = await setUp(await open(), broken);
     try {
       const value = answer();
       const args = { path: "$.rows[?@.amount > 50000].id", offset: 100, limit: 5 };
-      expect(await answered(setup.tool, await setup.fold(value), args)).toEqual(expected(value, args)); // while they start
+      // while they start
+      expect(await answered(setup.tool, await setup.fold(value), args)).toEqual(expected(value, args));
       expect(await broken.warm()).toBe(false);
       expect(broken.usable).toBe(false);
       // Not for good: after its pause the pool tries threads again (here a pause of 50 ms, and workers that load).
       let starts = 0;
-      const healing = new WorkerPool(() => (starts++ === 0 ? workerPort(new Worker("throw new Error('first start fails')", { eval: true })) : workerPort(startBatchWorker())), 1, 0, 60_000, 50);
+      const healing = new WorkerPool(
+        () =>
+          starts++ === 0
+            ? workerPort(new Worker("throw new Error('first start fails')", { eval: true }))
+            : workerPort(startBatchWorker()),
+        1,
+        0,
+        60_000,
+        50,
+      );
       expect(await healing.warm()).toBe(false);
       expect(healing.usable).toBe(false);
       await new Promise((resolve) => setTimeout(resolve, 60));
@@ -131,15 +173,18 @@ describe("S14.6 what the calling thread does, and what a worker sees", () => {
       const dying = new WorkerPool(() => workerPort(startBatchWorker()), 1, 0, 60_000);
       expect(await dying.warm()).toBe(true);
       const port = (dying as unknown as { workers: { port: WorkerPort }[] }).workers[0]!.port;
-      const posted = vi.spyOn(port, "post").mockImplementation(() => port.terminate()); // the worker goes away mid-query
+      // the worker goes away mid-query
+      const posted = vi.spyOn(port, "post").mockImplementation(() => port.terminate());
       const counted = vi.spyOn(dying, "count");
       const tool = new ResultQueryTool(() => [{ config, store: async () => setup.store, workers: dying }]);
       expect(await answered(tool, await setup.fold(value), args)).toEqual(expected(value, args));
       expect(posted).toHaveBeenCalled();
       expect(dying.usable).toBe(false);
-      expect(counted.mock.calls.length).toBeLessThan(10); // of about 90 pieces: once one failed, the rest were not fetched for workers
+      // of about 90 pieces: once one failed, the rest were not fetched for workers
+      expect(counted.mock.calls.length).toBeLessThan(10);
 
-      // Workers that stop for idleness before they load: warm() says no worker can take jobs, and they start again when asked.
+      // Workers that stop for idleness before they load: warm() says no worker can take jobs, and they start again when
+      // asked.
       const impatient = new WorkerPool(() => workerPort(startBatchWorker()), 1, 0, 1);
       expect(await impatient.warm()).toBe(false); // stopped after 1 ms idle, before loading (100 ms or more)
       expect(impatient.usable).toBe(true); // not a failure: available() starts them again
@@ -154,7 +199,10 @@ describe("S14.6 what the calling thread does, and what a worker sees", () => {
     const watched = new WorkerPool(
       () => {
         const port = workerPort(startBatchWorker());
-        return { ...port, post: (message, transfer) => (posted.push(message), port.post(message, transfer)) } satisfies WorkerPort;
+        return {
+          ...port,
+          post: (message, transfer) => (posted.push(message), port.post(message, transfer)),
+        } satisfies WorkerPort;
       },
       1,
       0,
@@ -169,8 +217,14 @@ describe("S14.6 what the calling thread does, and what a worker sees", () => {
       expect(posted.length).toBeGreaterThan(10);
       for (const message of posted as { id: number; job: Record<string, unknown> }[]) {
         expect(Object.keys(message).sort()).toEqual(["id", "job"]);
-        expect(Object.keys(message.job).sort()).toEqual(expect.arrayContaining(["ascii", "bytes", "length", "query", "ranges"]));
-        expect(Object.keys(message.job).every((key) => ["ascii", "at", "bytes", "head", "length", "query", "ranges"].includes(key))).toBe(true);
+        expect(Object.keys(message.job).sort()).toEqual(
+          expect.arrayContaining(["ascii", "bytes", "length", "query", "ranges"]),
+        );
+        expect(
+          Object.keys(message.job).every((key) =>
+            ["ascii", "at", "bytes", "head", "length", "query", "ranges"].includes(key),
+          ),
+        ).toBe(true);
         expect(JSON.stringify(message.job.query)).not.toContain(handle);
       }
     } finally {
@@ -194,9 +248,15 @@ describe("S14.6 a process whose queries used batch workers exits when its work i
       console.log(JSON.stringify({ total: result.total, usable: plugin.workers.usable }));
       await plugin.onShutdown();
     `;
-    const { stdout } = await promisify(execFile)(process.execPath, ["--import", "tsx", "--input-type=module", "-e", script], { timeout: 15_000 });
+    const { stdout } = await promisify(execFile)(
+      process.execPath,
+      ["--import", "tsx", "--input-type=module", "-e", script],
+      { timeout: 15_000 },
+    );
     const printed = JSON.parse(stdout.trim()) as { total: number; usable: boolean };
-    expect(printed.total).toBe(Array.from({ length: 20000 }, (_, i) => (i * 7919) % 100000).filter((amount) => amount > 50000).length);
+    expect(printed.total).toBe(
+      Array.from({ length: 20000 }, (_, i) => (i * 7919) % 100000).filter((amount) => amount > 50000).length,
+    );
     expect(printed.usable).toBe(true);
   }, 30_000);
 });

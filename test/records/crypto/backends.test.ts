@@ -16,13 +16,25 @@ describe("S8.4 node:crypto and WebCrypto", () => {
 
   it("derive the same storage keys, and each opens what the other sealed", async () => {
     const handle = crypto.randomUUID();
-    const [a, b] = await Promise.all([AnswerKeys.derive(handle, owner, node), AnswerKeys.derive(handle, owner, webCryptoBackend)]);
+    const [a, b] = await Promise.all([
+      AnswerKeys.derive(handle, owner, node),
+      AnswerKeys.derive(handle, owner, webCryptoBackend),
+    ]);
     expect(a.storageKey).toBe(b.storageKey);
     expect(await a.pieceKey(3)).toBe(await b.pieceKey(3));
     expect(await a.pieceKey(3)).not.toBe(await a.pieceKey(4));
     const plaintext = new TextEncoder().encode(JSON.stringify({ text: "ünïcødé".repeat(50_000) }));
-    const header = { kind: "whole", ascii: false, expiresAt: Date.now() + 60_000, pieceIndex: 0, pieceCount: 1 } as const;
-    for (const [sealer, opener] of [[a, b], [b, a]] as const) {
+    const header = {
+      kind: "whole",
+      ascii: false,
+      expiresAt: Date.now() + 60_000,
+      pieceIndex: 0,
+      pieceCount: 1,
+    } as const;
+    for (const [sealer, opener] of [
+      [a, b],
+      [b, a],
+    ] as const) {
       const record = await sealRecord(sealer, sealer.storageKey, header, plaintext);
       const opened = await openRecord(opener, opener.storageKey, record, Date.now());
       expect(opened?.header).toEqual(header);
@@ -50,7 +62,9 @@ describe("S8.4 node:crypto and WebCrypto", () => {
       const apart = { ciphertext: fromNode.ciphertext.slice(), tag: fromNode.tag.slice() };
       for (const { ciphertext, tag } of [fromWeb, apart]) {
         expect(Buffer.from((await node.decrypt(rawKey, iv, ad, ciphertext, tag))!).equals(plaintext)).toBe(true);
-        expect(Buffer.from((await webCryptoBackend.decrypt(webKey, iv, ad, ciphertext, tag))!).equals(plaintext)).toBe(true);
+        expect(Buffer.from((await webCryptoBackend.decrypt(webKey, iv, ad, ciphertext, tag))!).equals(plaintext)).toBe(
+          true,
+        );
       }
       // A tag of any other length is refused, however the bytes are split between ciphertext and tag.
       const joinedBytes = new Uint8Array([...apart.ciphertext, ...apart.tag]);

@@ -40,7 +40,9 @@ describe("S16.5 records are padded to size buckets", () => {
       sizes.set(record, [...(sizes.get(record) ?? []), bytes]);
     }
     const table = [...sizes].map(([record, answers]) => `${answers[0]}–${answers.at(-1)} B → ${record} B`);
-    console.log(`S16.5 whole records for ${[...sizes.values()].flat().length} answer sizes, 1,000–40,000 B:\n  ${table.join("\n  ")}`);
+    console.log(
+      `S16.5 whole records for ${[...sizes.values()].flat().length} answer sizes, 1,000–40,000 B:\n  ${table.join("\n  ")}`,
+    );
     // 403 answer sizes, 17 record sizes: each record size is a bucket, the next one a quarter larger.
     expect(sizes.size).toBeLessThanOrEqual(18);
     const records = [...sizes.keys()].sort((a, b) => a - b);
@@ -65,7 +67,9 @@ describe("S16.5 records are padded to size buckets", () => {
       const [main, ...pieces] = spy.sets.map((set) => set.value.byteLength);
       expect(pieces.length).toBeGreaterThan(1);
       expect(new Set(pieces.slice(0, -1))).toEqual(new Set([16 * 1024])); // full pieces: the piece size exactly
-      seen.push(`${JSON.stringify(value).length} B → index ${main} B + ${pieces.length} pieces, the last ${pieces.at(-1)} B`);
+      seen.push(
+        `${JSON.stringify(value).length} B → index ${main} B + ${pieces.length} pieces, the last ${pieces.at(-1)} B`,
+      );
       expect(await store.read(handle, alice)).toEqual({ value });
     }
     console.log(`S16.5 answers in 16 KB pieces:\n  ${seen.join("\n  ")}`);
@@ -99,7 +103,10 @@ function fixedPositions(records: Uint8Array[]): number[] {
 describe("S16.5 a whole or index record shows no expiry, kind or ASCII flag (format version 6)", () => {
   it("on Redis, ASCII and non-ASCII answers of one size class, folded with lifetimes an hour apart, differ only in random bytes", async () => {
     const url = { storage: { type: "redis", redis: { url: redis.url } }, namespace: "sealed-header" } as const;
-    const [short, long] = await Promise.all([createResultHandleStore({ ...url, ttlSeconds: 60 }), createResultHandleStore({ ...url, ttlSeconds: 3660 })]);
+    const [short, long] = await Promise.all([
+      createResultHandleStore({ ...url, ttlSeconds: 60 }),
+      createResultHandleStore({ ...url, ttlSeconds: 3660 }),
+    ]);
     const raw = new Redis(redis.url);
     const ascii = answerOf(2000);
     const accented = "é".repeat(999); // 1,998 bytes of UTF-8 in its quotes: 2,000 bytes of JSON, like `ascii`
@@ -121,7 +128,9 @@ describe("S16.5 a whole or index record shows no expiry, kind or ASCII flag (for
       const b = await recordsOf(long, accented);
       expect(new Set([...a, ...b].map((r) => r.byteLength)).size).toBe(1); // one size class
       const length = a[0]!.byteLength;
-      console.log(`S16.5 ASCII (TTL 60 s) vs non-ASCII (TTL 3,660 s) whole records of ${length} B: telltale positions ${JSON.stringify(telltales(a, b))}, fixed positions ${JSON.stringify(fixedPositions([...a, ...b]))}`);
+      console.log(
+        `S16.5 ASCII (TTL 60 s) vs non-ASCII (TTL 3,660 s) whole records of ${length} B: telltale positions ${JSON.stringify(telltales(a, b))}, fixed positions ${JSON.stringify(fixedPositions([...a, ...b]))}`,
+      );
       expect(telltales(a, b)).toEqual([]);
       expect(fixedPositions([...a, ...b])).toEqual([length - 1]); // the version byte, 6
       expect(a[0]![length - 1]).toBe(6);
@@ -158,7 +167,9 @@ describe("S16.5 a whole or index record shows no expiry, kind or ASCII flag (for
       wholes.push(spy.sets[0]!.value);
     }
     expect(new Set([...indexes, ...wholes].map((r) => r.byteLength))).toEqual(new Set([length]));
-    console.log(`S16.5 index vs whole records of ${length} B: telltale positions ${JSON.stringify(telltales(indexes, wholes))}`);
+    console.log(
+      `S16.5 index vs whole records of ${length} B: telltale positions ${JSON.stringify(telltales(indexes, wholes))}`,
+    );
     expect(telltales(indexes, wholes)).toEqual([]);
     expect(fixedPositions([...indexes, ...wholes])).toEqual([length - 1]);
     await store.onShutdown();
@@ -173,29 +184,40 @@ describe("S16.5 S8.3 the expiry and kind sealed inside a version 6 record", () =
     const record = await sealRecord(keys, keys.storageKey, header, new TextEncoder().encode("index bytes"));
     expect((await openRecord(keys, keys.storageKey, record, expiresAt - 1))?.header).toEqual(header);
     expect(await openRecord(keys, keys.storageKey, record, expiresAt)).toBeUndefined(); // the sealed expiry ends reads
-    await expect(sealRecord(keys, keys.storageKey, { ...header, kind: "piece" }, new Uint8Array(4))).rejects.toThrow(/sealPiece/);
+    await expect(sealRecord(keys, keys.storageKey, { ...header, kind: "piece" }, new Uint8Array(4))).rejects.toThrow(
+      /sealPiece/,
+    );
     const v5 = record.slice();
     v5[v5.byteLength - 1] = 5;
     expect(await openRecord(keys, keys.storageKey, v5, Date.now())).toBeUndefined();
     // A version 5 record's shape (a plaintext 18-byte header after the IV, version 5 last) is not found either.
     const trailer = new Uint8Array(18);
     trailer[17] = 5;
-    expect(await openRecord(keys, keys.storageKey, new Uint8Array([...record.subarray(0, -1), ...trailer]), Date.now())).toBeUndefined();
+    expect(
+      await openRecord(keys, keys.storageKey, new Uint8Array([...record.subarray(0, -1), ...trailer]), Date.now()),
+    ).toBeUndefined();
   });
 });
 
 describe("S16.5 an answer's records share no exact expiry", () => {
   it("on Redis, the records of one answer get lifetimes drawn on their own, past the TTL by at most 60 s", async () => {
     const ttlSeconds = 120;
-    const store = await createResultHandleStore({ storage: { type: "redis", redis: { url: redis.url } }, namespace: "expiry", ttlSeconds });
+    const store = await createResultHandleStore({
+      storage: { type: "redis", redis: { url: redis.url } },
+      namespace: "expiry",
+      ttlSeconds,
+    });
     const raw = new Redis(redis.url);
     try {
-      const value = { rows: Array.from({ length: 40_000 }, (_, i) => ({ i, note: `row ${i} of a large answer` })) }; // about 1.6 MB: 4 pieces and an index
+      // about 1.6 MB: 4 pieces and an index
+      const value = { rows: Array.from({ length: 40_000 }, (_, i) => ({ i, note: `row ${i} of a large answer` })) };
       await store.save(store.newHandle(), value, alice);
       const keys = await raw.keys("expiry:*");
       expect(keys.length).toBeGreaterThanOrEqual(4);
       const pttls = await Promise.all(keys.map((key) => raw.pttl(key)));
-      console.log(`S16.5 stored lifetimes of one answer's ${keys.length} records (TTL ${ttlSeconds} s): ${pttls.map((ms) => (ms / 1000).toFixed(3)).join(", ")} s`);
+      console.log(
+        `S16.5 stored lifetimes of one answer's ${keys.length} records (TTL ${ttlSeconds} s): ${pttls.map((ms) => (ms / 1000).toFixed(3)).join(", ")} s`,
+      );
       for (const ms of pttls) {
         expect(ms).toBeGreaterThan(ttlSeconds * 1000);
         expect(ms).toBeLessThanOrEqual(ttlSeconds * 1000 + 60_000);
@@ -210,11 +232,15 @@ describe("S16.5 an answer's records share no exact expiry", () => {
 
 describe("S16.5 the namespace is bound into the keys and the associated data", () => {
   it("records copied from namespace appA to appB on one Redis read as not found there; in appA they read", async () => {
-    const open = (namespace: string) => createResultHandleStore({ storage: { type: "redis", redis: { url: redis.url } }, namespace, ttlSeconds: 60 });
+    const open = (namespace: string) =>
+      createResultHandleStore({ storage: { type: "redis", redis: { url: redis.url } }, namespace, ttlSeconds: 60 });
     const [appA, appB] = await Promise.all([open("appA"), open("appB")]);
     const raw = new Redis(redis.url);
     try {
-      for (const value of [{ small: "answer" }, { rows: Array.from({ length: 30_000 }, (_, i) => ({ i, note: `row ${i}` })) }]) {
+      for (const value of [
+        { small: "answer" },
+        { rows: Array.from({ length: 30_000 }, (_, i) => ({ i, note: `row ${i}` })) },
+      ]) {
         const handle = appA.newHandle();
         await appA.save(handle, value, alice);
         for (const key of await raw.keys("appA:*")) {

@@ -18,21 +18,28 @@ describe("S16.7 an item's own toJSON(key) gets its index in the list", () => {
   it("folded and read back with result_query: item 2000 of 3000 says row-key:2000", async () => {
     const { plugin } = pluginOver(new StorageDouble(), { storage: { type: "memory" } });
     const answer = { rows: Array.from({ length: 3000 }, (_, i) => new Row(i)), total: 3000 };
-    const folded = await foldToolResult(plugin, { toolName: "rows", result: { structuredContent: answer }, owner: alice });
+    const folded = await foldToolResult(plugin, {
+      toolName: "rows",
+      result: { structuredContent: answer },
+      owner: alice,
+    });
     const handle = (folded.structuredContent as { handle: string }).handle;
     expect(handle).toBeTypeOf("string");
     const tool = new ResultQueryTool(() => [plugin]);
     const one = await tool.handler({ handle, path: "$.rows[2000]" }, alice);
     expect(one.structuredContent).toMatchObject({ value: "row-key:2000" });
     const tail = await tool.handler({ handle, path: "$.rows", offset: 2995, limit: 5 }, alice);
-    expect((tail.structuredContent as { value: unknown }).value).toEqual([2995, 2996, 2997, 2998, 2999].map((i) => `row-key:${i}`));
+    expect((tail.structuredContent as { value: unknown }).value).toEqual(
+      [2995, 2996, 2997, 2998, 2999].map((i) => `row-key:${i}`),
+    );
     await plugin.onShutdown();
   });
 
   it("the stored answer is JSON.stringify's text, for items with toJSON among plain ones, at the root and under keys", async () => {
     const storage = new MemoryStorage("tojson");
     const store = new ResultHandleStore(storage, 60, { pieceBytes: 4096 });
-    const odd = (i: number) => (i % 7 === 0 ? new Row(i) : i % 11 === 0 ? { toJSON: () => undefined } : { i, note: `plain ${i}` });
+    const odd = (i: number) =>
+      i % 7 === 0 ? new Row(i) : i % 11 === 0 ? { toJSON: () => undefined } : { i, note: `plain ${i}` };
     const answers = [
       Array.from({ length: 5000 }, (_, i) => odd(i)),
       { data: { search: { nodes: Array.from({ length: 5000 }, (_, i) => odd(i)) } } },

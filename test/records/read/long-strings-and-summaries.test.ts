@@ -3,7 +3,13 @@
 // and the first bytes of each part, not from every piece. Real stores (memory, SQLite, Redis) under the
 // real ResultQueryTool; each read counted at the storage.
 import { describe, expect, it } from "vitest";
-import { MemoryStorage, ResultHandleStore, ResultQueryTool, type NamespacedStorage, type Owner } from "mcp-result-handles";
+import {
+  MemoryStorage,
+  ResultHandleStore,
+  ResultQueryTool,
+  type NamespacedStorage,
+  type Owner,
+} from "mcp-result-handles";
 import type { ResultHandlesConfig } from "../../../src/plugin/options.js";
 import { answered as answeredBy, everyStore, savedCounted, wholeAnswer } from "../../helpers/store-queries.js";
 
@@ -16,12 +22,16 @@ function logText(chars: number): string {
 }
 
 /** What result_query answers for the whole value, read as one: the reference (S7.3, S7.5, S14.5). */
-const expected = (value: unknown, args: Record<string, unknown>, thresholdBytes: number) => wholeAnswer(value, args, { thresholdBytes, preview: { chars: 500 } });
-const answered = (tool: ResultQueryTool, handle: string, args: Record<string, unknown>) => answeredBy(tool, handle, args, owner);
+const expected = (value: unknown, args: Record<string, unknown>, thresholdBytes: number) =>
+  wholeAnswer(value, args, { thresholdBytes, preview: { chars: 500 } });
+const answered = (tool: ResultQueryTool, handle: string, args: Record<string, unknown>) =>
+  answeredBy(tool, handle, args, owner);
 
 async function setUp(storage: NamespacedStorage, value: unknown, thresholdBytes = 16_384) {
   const { counted, store, handle, foldMs } = await savedCounted(storage, value, owner);
-  const tool = new ResultQueryTool(() => [{ config: { thresholdBytes, preview: { chars: 500 } } as ResultHandlesConfig, store: async () => store }]);
+  const tool = new ResultQueryTool(() => [
+    { config: { thresholdBytes, preview: { chars: 500 } } as ResultHandlesConfig, store: async () => store },
+  ]);
   return { counted, store, handle, tool, foldMs, pieceBytes: store.pieceBytes };
 }
 
@@ -36,83 +46,119 @@ async function measured(setup: Awaited<ReturnType<typeof setUp>>, args: Record<s
 describe("S16.4 reads cost what they return, on every store", () => {
   const stores = everyStore("reads-cost");
 
-  it.each(stores)("%s: a window of a 20 MB string at $.log reads only its pieces, and total is the whole length", async (name, open) => {
-    const log = logText(20_000_000);
-    const value = { title: "build 42", log, status: "failed" };
-    const setup = await setUp(await open(), value);
-    const pieces = Math.ceil(20_000_000 / setup.pieceBytes);
-    const windows = [{ path: "$.log" }, { path: "$.log", offset: 10_000_001, limit: 3000 }, { path: "log", page: 4000 }, { path: "/log", offset: log.length - 5 }, { path: "$.log", offset: log.length + 10 }];
-    const times: number[] = [];
-    for (const args of windows) {
-      const { result, ms, gets } = await measured(setup, args);
-      expect(result).toEqual(expected(value, args, 16_384));
-      expect((result as { total: number }).total).toBe(log.length);
-      expect(gets).toBeLessThanOrEqual(3); // the index and at most two pieces, of more than 30
-      times.push(ms);
-    }
-    // Windows whose edges fall inside a surrogate pair, as S7.3 cuts them.
-    for (let offset = 1_000_000; offset < 1_000_040; offset += 3) {
-      const args = { path: "$.log", offset, limit: 7 };
-      expect((await measured(setup, args)).result).toEqual(expected(value, args, 16_384));
-    }
-    expect((await measured(setup, { path: "$.log.size" })).result).toEqual(expected(value, { path: "$.log.size" }, 16_384));
-    expect((await measured(setup, { path: "$.status" })).gets).toBeLessThanOrEqual(3);
-    console.log(`S16.4 ${name}: a 2000-character window of a 20 MB string (${pieces} pieces) read ≤3 records, ${times.map((t) => t.toFixed(1)).join(", ")} ms per query (fold ${setup.foldMs.toFixed(0)} ms)`);
-    await setup.store.onShutdown();
-  }, 60_000);
+  it.each(stores)(
+    "%s: a window of a 20 MB string at $.log reads only its pieces, and total is the whole length",
+    async (name, open) => {
+      const log = logText(20_000_000);
+      const value = { title: "build 42", log, status: "failed" };
+      const setup = await setUp(await open(), value);
+      const pieces = Math.ceil(20_000_000 / setup.pieceBytes);
+      const windows = [
+        { path: "$.log" },
+        { path: "$.log", offset: 10_000_001, limit: 3000 },
+        { path: "log", page: 4000 },
+        { path: "/log", offset: log.length - 5 },
+        { path: "$.log", offset: log.length + 10 },
+      ];
+      const times: number[] = [];
+      for (const args of windows) {
+        const { result, ms, gets } = await measured(setup, args);
+        expect(result).toEqual(expected(value, args, 16_384));
+        expect((result as { total: number }).total).toBe(log.length);
+        expect(gets).toBeLessThanOrEqual(3); // the index and at most two pieces, of more than 30
+        times.push(ms);
+      }
+      // Windows whose edges fall inside a surrogate pair, as S7.3 cuts them.
+      for (let offset = 1_000_000; offset < 1_000_040; offset += 3) {
+        const args = { path: "$.log", offset, limit: 7 };
+        expect((await measured(setup, args)).result).toEqual(expected(value, args, 16_384));
+      }
+      expect((await measured(setup, { path: "$.log.size" })).result).toEqual(
+        expected(value, { path: "$.log.size" }, 16_384),
+      );
+      expect((await measured(setup, { path: "$.status" })).gets).toBeLessThanOrEqual(3);
+      console.log(
+        `S16.4 ${name}: a 2000-character window of a 20 MB string (${pieces} pieces) read ≤3 records, ${times.map((t) => t.toFixed(1)).join(", ")} ms per query (fold ${setup.foldMs.toFixed(0)} ms)`,
+      );
+      await setup.store.onShutdown();
+    },
+    60_000,
+  );
 
-  it.each(stores)("%s: a search or a JSONPath nodelist over the string still reads it all; a reference gets it whole", async (_, open) => {
-    const log = logText(1_500_000) + "needle at the end";
-    const value = { log };
-    const setup = await setUp(await open(), value);
-    const search = await measured(setup, { path: "$.log", search: "NEEDLE" });
-    const whole = expected(value, { path: "$.log", search: "NEEDLE" }, 16_384) as { value: unknown[] };
-    expect(search.result).toEqual(whole);
-    expect(whole.value).toEqual([expect.objectContaining({ path: "$.log", line: log.split("\n").length })]);
-    for (const args of [{ path: "$[*]" }, { path: "$[?search(@, 'needle at')]", limit: 1 }]) {
-      const nodes = await measured(setup, args);
-      expect(nodes.result).toEqual(expected(value, args, 16_384));
-    }
-    const small = await setUp(new MemoryStorage("reads-cost-nodes"), value, 2_000_000);
-    expect(await answered(small.tool, small.handle, { path: "$.*" })).toEqual({ path: "$.*", value: [log], paths: ["$.log"], total: 1, offset: 0 });
-    const referenced = await setup.tool.referenced(setup.handle, "$.log", owner);
-    expect(referenced.value).toBe(log);
-    await setup.store.onShutdown();
-  }, 60_000);
+  it.each(stores)(
+    "%s: a search or a JSONPath nodelist over the string still reads it all; a reference gets it whole",
+    async (_, open) => {
+      const log = logText(1_500_000) + "needle at the end";
+      const value = { log };
+      const setup = await setUp(await open(), value);
+      const search = await measured(setup, { path: "$.log", search: "NEEDLE" });
+      const whole = expected(value, { path: "$.log", search: "NEEDLE" }, 16_384) as { value: unknown[] };
+      expect(search.result).toEqual(whole);
+      expect(whole.value).toEqual([expect.objectContaining({ path: "$.log", line: log.split("\n").length })]);
+      for (const args of [{ path: "$[*]" }, { path: "$[?search(@, 'needle at')]", limit: 1 }]) {
+        const nodes = await measured(setup, args);
+        expect(nodes.result).toEqual(expected(value, args, 16_384));
+      }
+      const small = await setUp(new MemoryStorage("reads-cost-nodes"), value, 2_000_000);
+      expect(await answered(small.tool, small.handle, { path: "$.*" })).toEqual({
+        path: "$.*",
+        value: [log],
+        paths: ["$.log"],
+        total: 1,
+        offset: 0,
+      });
+      const referenced = await setup.tool.referenced(setup.handle, "$.log", owner);
+      expect(referenced.value).toBe(log);
+      await setup.store.onShutdown();
+    },
+    60_000,
+  );
 
-  it.each(stores)("%s: a refused $ on a 10 MB answer is built from the index, the same refusal as from the whole", async (name, open) => {
-    const value = {
-      report: "weekly",
-      rows: Array.from({ length: 60_000 }, (_, i) => ({ id: i, title: `Row ${i} ${"x".repeat(i % 50)}`, tags: ["a", "b"] })),
-      log: logText(4_000_000),
-      meta: { pages: 3, events: Array.from({ length: 20_000 }, (_, i) => ({ at: i, kind: "tick" })) },
-    };
-    const setup = await setUp(await open(), value);
-    const bytes = JSON.stringify(value).length;
-    const refusal = expected(value, { path: "$" }, 16_384) as { code: string; message: string };
-    expect(refusal.code).toBe("RESULT_SLICE_TOO_LARGE");
-    const times: number[] = [];
-    let gets = 0;
-    for (let i = 0; i < 3; i++) {
-      const run = await measured(setup, { path: "$" });
-      expect(run.result).toEqual(refusal);
-      times.push(run.ms);
-      gets = Math.max(gets, run.gets);
-    }
-    const pieces = Math.ceil(bytes / setup.pieceBytes);
-    expect(gets).toBeLessThanOrEqual(8); // index, head and tail, the first pieces of each part: not all ${pieces}
-    for (const args of [{ path: "$", fields: ["report", "log"] }, { path: "$.meta" }, { path: "$", offset: 3 }]) {
-      expect((await measured(setup, args)).result).toEqual(expected(value, args, 16_384));
-    }
-    console.log(`S16.4 ${name}: refused $ on a ${(bytes / 1e6).toFixed(1)} MB answer (${pieces} pieces) read ≤${gets} records, ${times.map((t) => t.toFixed(1)).join(", ")} ms per query`);
-    await setup.store.onShutdown();
-  }, 60_000);
+  it.each(stores)(
+    "%s: a refused $ on a 10 MB answer is built from the index, the same refusal as from the whole",
+    async (name, open) => {
+      const value = {
+        report: "weekly",
+        rows: Array.from({ length: 60_000 }, (_, i) => ({
+          id: i,
+          title: `Row ${i} ${"x".repeat(i % 50)}`,
+          tags: ["a", "b"],
+        })),
+        log: logText(4_000_000),
+        meta: { pages: 3, events: Array.from({ length: 20_000 }, (_, i) => ({ at: i, kind: "tick" })) },
+      };
+      const setup = await setUp(await open(), value);
+      const bytes = JSON.stringify(value).length;
+      const refusal = expected(value, { path: "$" }, 16_384) as { code: string; message: string };
+      expect(refusal.code).toBe("RESULT_SLICE_TOO_LARGE");
+      const times: number[] = [];
+      let gets = 0;
+      for (let i = 0; i < 3; i++) {
+        const run = await measured(setup, { path: "$" });
+        expect(run.result).toEqual(refusal);
+        times.push(run.ms);
+        gets = Math.max(gets, run.gets);
+      }
+      const pieces = Math.ceil(bytes / setup.pieceBytes);
+      expect(gets).toBeLessThanOrEqual(8); // index, head and tail, the first pieces of each part: not all ${pieces}
+      for (const args of [{ path: "$", fields: ["report", "log"] }, { path: "$.meta" }, { path: "$", offset: 3 }]) {
+        expect((await measured(setup, args)).result).toEqual(expected(value, args, 16_384));
+      }
+      console.log(
+        `S16.4 ${name}: refused $ on a ${(bytes / 1e6).toFixed(1)} MB answer (${pieces} pieces) read ≤${gets} records, ${times.map((t) => t.toFixed(1)).join(", ")} ms per query`,
+      );
+      await setup.store.onShutdown();
+    },
+    60_000,
+  );
 
   it("a $ whose first keys fit is read whole and answered exactly (the summary only ever refuses)", async () => {
     const value = { a: 1, rows: Array.from({ length: 20_000 }, (_, i) => ({ i })), text: logText(300_000), z: "end" };
     const setup = await setUp(new MemoryStorage("reads-cost-fit"), value, 2_000_000);
     expect((await measured(setup, { path: "$" })).result).toEqual(expected(value, { path: "$" }, 2_000_000));
-    expect((await measured(setup, { path: "$", limit: 2 })).result).toEqual(expected(value, { path: "$", limit: 2 }, 2_000_000));
+    expect((await measured(setup, { path: "$", limit: 2 })).result).toEqual(
+      expected(value, { path: "$", limit: 2 }, 2_000_000),
+    );
     await setup.store.onShutdown();
   });
 

@@ -18,7 +18,13 @@ async function stored(value: unknown) {
 
 describe('selection "outside": everything but the indexed lists\' items', () => {
   it("reads the head and tail pieces only, and gives every key outside the lists", async () => {
-    const value = { meta: { title: "orders", tags: ["a", "b"] }, items: Array.from({ length: 50_000 }, () => ({})), total: 50_000, rows: Array.from({ length: 3000 }, (_, i) => ({ i })), end: true };
+    const value = {
+      meta: { title: "orders", tags: ["a", "b"] },
+      items: Array.from({ length: 50_000 }, () => ({})),
+      total: 50_000,
+      rows: Array.from({ length: 3000 }, (_, i) => ({ i })),
+      end: true,
+    };
     const { spy, store, handle, pieces } = await stored(value);
     expect(pieces).toBeGreaterThan(10);
     const found = (await store.readShared(handle, alice, () => "outside"))!.value as typeof value;
@@ -28,13 +34,23 @@ describe('selection "outside": everything but the indexed lists\' items', () => 
   });
 
   it("combines with items read before or after, in one root; a missing piece around the lists reads as not found", async () => {
-    const value = { head: "h", rows: Array.from({ length: 6000 }, (_, i) => ({ i, note: `row ${i}` })), tail: { n: 6000 } };
+    const value = {
+      head: "h",
+      rows: Array.from({ length: 6000 }, (_, i) => ({ i, note: `row ${i}` })),
+      tail: { n: 6000 },
+    };
     const { spy, store, handle } = await stored(value);
     const slice = (await store.readShared(handle, alice, () => ({ list: 0, from: 10, to: 12 })))!.value as typeof value;
     expect(slice.rows.slice(10, 12)).toEqual(value.rows.slice(10, 12));
     const outside = (await store.readShared(handle, alice, () => "outside"))!.value as typeof value;
-    expect([outside.head, outside.tail, outside.rows.length, outside.rows[11]]).toEqual(["h", { n: 6000 }, 6000, value.rows[11]]);
-    const later = (await store.readShared(handle, alice, () => ({ list: 0, from: 5990, to: 6000 })))!.value as typeof value;
+    expect([outside.head, outside.tail, outside.rows.length, outside.rows[11]]).toEqual([
+      "h",
+      { n: 6000 },
+      6000,
+      value.rows[11],
+    ]);
+    const later = (await store.readShared(handle, alice, () => ({ list: 0, from: 5990, to: 6000 })))!
+      .value as typeof value;
     expect([later.head, later.rows.slice(5990)]).toEqual(["h", value.rows.slice(5990)]);
 
     const other = await stored(value);
@@ -47,7 +63,9 @@ describe('selection "outside": everything but the indexed lists\' items', () => 
   it("a root list or wide object reads as empty; an answer without lists, long strings or wide objects reads whole", async () => {
     const list = await stored(Array.from({ length: 4000 }, (_, i) => ({ i })));
     expect((await list.store.readShared(list.handle, alice, () => "outside"))!.value).toEqual([]);
-    const narrow = Object.fromEntries(Array.from({ length: 1000 }, (_, i) => [`key${i}`, `value ${i} ${"x".repeat(40)}`]));
+    const narrow = Object.fromEntries(
+      Array.from({ length: 1000 }, (_, i) => [`key${i}`, `value ${i} ${"x".repeat(40)}`]),
+    );
     const plain = await stored(narrow);
     expect((await plain.store.readShared(plain.handle, alice, () => "outside"))!.value).toEqual(narrow);
     // S16.4: an object of more than 1024 keys is found by member batches like a list, so outside it reads as {}.

@@ -1,10 +1,17 @@
 // S16.4 reads cost what they return on a wide object: an object of a million keys is stored in member
 // batches (S8.5), so a window of its keys (S7.4), a key by name or the refusal of a key it lacks (S14.5)
 // reads only the pieces holding them, with `total` its whole key count, and a search reads each piece once,
-// batch by batch (S14.6), and answers exactly what a read of the whole answer answers. Real stores (memory, SQLite, Redis) under the real ResultQueryTool; every
+// batch by batch (S14.6), and answers exactly what a read of the whole answer answers. Real stores (memory, SQLite,
+// Redis) under the real ResultQueryTool; every
 // record fetched is counted at the storage, and each query runs on a new store (nothing cached).
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { MemoryStorage, ResultHandleStore, ResultQueryTool, type NamespacedStorage, type Owner } from "mcp-result-handles";
+import {
+  MemoryStorage,
+  ResultHandleStore,
+  ResultQueryTool,
+  type NamespacedStorage,
+  type Owner,
+} from "mcp-result-handles";
 import type { ResultHandlesConfig } from "../../../src/plugin/options.js";
 import { serializeAnswer } from "../../../src/records/format/serialize.js";
 import { decodeIndex, encodeIndex } from "../../../src/records/format/answer-index.js";
@@ -24,21 +31,26 @@ const THRESHOLD = 16_384;
  * once per value and query, so the three stores are held to one reference (a whole read of the 1M-key
  * object lists its keys, about 0.5 s each).
  */
-const expected = (value: object, args: Record<string, unknown>) => referenceAnswer(value, args, { thresholdBytes: THRESHOLD, preview: { chars: 500 } });
+const expected = (value: object, args: Record<string, unknown>) =>
+  referenceAnswer(value, args, { thresholdBytes: THRESHOLD, preview: { chars: 500 } });
 
 /** The 1M-key object, built once for the file: every test here reads it, none changes it. */
 let millionKeys: Record<string, string> | undefined;
 const million = () => (millionKeys ??= wideObject(1_000_000));
 afterAll(() => void (millionKeys = undefined)); // the worker keeps this module for its later files (isolate: false)
-const answered = (tool: ResultQueryTool, handle: string, args: Record<string, unknown>) => answeredBy(tool, handle, args, owner);
+const answered = (tool: ResultQueryTool, handle: string, args: Record<string, unknown>) =>
+  answeredBy(tool, handle, args, owner);
 
 function toolOver(store: ResultHandleStore): ResultQueryTool {
-  return new ResultQueryTool(() => [{ config: { thresholdBytes: THRESHOLD, preview: { chars: 500 } } as ResultHandlesConfig, store: async () => store }]);
+  return new ResultQueryTool(() => [
+    { config: { thresholdBytes: THRESHOLD, preview: { chars: 500 } } as ResultHandlesConfig, store: async () => store },
+  ]);
 }
 
 /** The length of a value's JSON text, worked out once per value (the 1M-key object is saved on three stores). */
 const lengths = new WeakMap<object, number>();
-const textLength = (value: object) => lengths.get(value) ?? lengths.set(value, JSON.stringify(value).length).get(value)!;
+const textLength = (value: object) =>
+  lengths.get(value) ?? lengths.set(value, JSON.stringify(value).length).get(value)!;
 
 async function saved(storage: NamespacedStorage, value: object) {
   const { counted, store, handle, foldMs } = await savedCounted(storage, value, owner);
@@ -50,7 +62,15 @@ async function saved(storage: NamespacedStorage, value: object) {
     const result = await answered(toolOver(reader), handle, args);
     return { result, gets: counted.gets, ms: performance.now() - begun };
   };
-  return { counted, store, handle, fresh, foldMs, cached: toolOver(store), pieces: Math.ceil(textLength(value) / store.pieceBytes) };
+  return {
+    counted,
+    store,
+    handle,
+    fresh,
+    foldMs,
+    cached: toolOver(store),
+    pieces: Math.ceil(textLength(value) / store.pieceBytes),
+  };
 }
 
 /**
@@ -61,7 +81,8 @@ function expectSameAnswer(received: unknown, whole: unknown, value: Record<strin
   const hint = /; did you mean "([^"]+)", at [^?]+\?$/;
   const wholeMessage = (whole as { message?: string }).message;
   const message = (received as { message?: string }).message;
-  if (wholeMessage === undefined || message === undefined || !hint.test(message) || message === wholeMessage) return void expect(received, label).toEqual(whole);
+  if (wholeMessage === undefined || message === undefined || !hint.test(message) || message === wholeMessage)
+    return void expect(received, label).toEqual(whole);
   expect(message.replace(hint, ""), label).toBe(wholeMessage.replace(hint, ""));
   expect(Object.hasOwn(value, hint.exec(message)![1]!), label).toBe(true);
 }
@@ -72,11 +93,14 @@ const MILLION_QUERIES: [Record<string, unknown>, number][] = [
   [{ path: "$", limit: 5000 }, 1], // refused: more than the limit, from the first batches
   [{ path: "$", offset: 500_000, limit: 10 }, 2],
   [{ path: "$.key_500000" }, 2],
-  [{ path: "$.kye_500000" }, 4], // refused: its batch, the first batch, and the batches of the names one edit away until key_500000
+  // refused: its batch, the first batch, and the batches of the names one edit away until key_500000
+  [{ path: "$.kye_500000" }, 4],
   [{ path: "$.key_999999" }, 2],
   [{ path: "$.nope" }, 4],
-  [{ path: "$", fields: ["key_000001", "key_999999", "key_500000", "key_000001"] }, 4], // S7.4: the batches of the fields named
-  [{ path: "$", fields: ["kye_500000", "nope"] }, 5], // refused, the nearest key named, from the same batches as a name step
+  // S7.4: the batches of the fields named
+  [{ path: "$", fields: ["key_000001", "key_999999", "key_500000", "key_000001"] }, 4],
+  // refused, the nearest key named, from the same batches as a name step
+  [{ path: "$", fields: ["kye_500000", "nope"] }, 5],
 ];
 
 /** A search of the 1M-key object: it reads every piece once, batch by batch (S14.6). */
@@ -84,11 +108,35 @@ const MILLION_SEARCH = { path: "$", search: "VALUE 99999", offset: 3, limit: 5 }
 
 /** A run of windows and names, on one store that keeps what it read (the cache), each as read whole. */
 const MILLION_RUNS: Record<string, unknown>[] = [
-  ...[0, 1, 1299, 1300, 499_999, 999_990, 999_999, 1_000_000, 5_000_000].flatMap((offset) => [1, 10, 100, 700].map((limit) => ({ path: "$", offset, limit }))),
-  { path: "$", page: 3 }, { path: "", page: 50_000, limit: 20 }, { path: "$", page: 50_001 },
-  ...["key_000000", "key_000001", "key_001300", "key_123456", "key_654321", "key_999999", "key_1000000", "KEY_000005", "aaa", "zzz", "key_", "key_12345", "key_0123456"].map((key) => ({ path: `$.${key}` })),
-  { path: "/key_000010" }, { path: "key_000010" }, { path: "$['key_000010']" }, { path: "$.key_000010.length" }, { path: "$[0]" }, { path: "$['']" },
-  { path: "$", fields: ["key_000001", "key_999999"] }, { path: "$", fields: ["nope"] },
+  ...[0, 1, 1299, 1300, 499_999, 999_990, 999_999, 1_000_000, 5_000_000].flatMap((offset) =>
+    [1, 10, 100, 700].map((limit) => ({ path: "$", offset, limit })),
+  ),
+  { path: "$", page: 3 },
+  { path: "", page: 50_000, limit: 20 },
+  { path: "$", page: 50_001 },
+  ...[
+    "key_000000",
+    "key_000001",
+    "key_001300",
+    "key_123456",
+    "key_654321",
+    "key_999999",
+    "key_1000000",
+    "KEY_000005",
+    "aaa",
+    "zzz",
+    "key_",
+    "key_12345",
+    "key_0123456",
+  ].map((key) => ({ path: `$.${key}` })),
+  { path: "/key_000010" },
+  { path: "key_000010" },
+  { path: "$['key_000010']" },
+  { path: "$.key_000010.length" },
+  { path: "$[0]" },
+  { path: "$['']" },
+  { path: "$", fields: ["key_000001", "key_999999"] },
+  { path: "$", fields: ["nope"] },
 ];
 
 /**
@@ -96,40 +144,66 @@ const MILLION_RUNS: Record<string, unknown>[] = [
  * about 0.5 s a query here, so the full run is on memory in the soak run (helpers/soak.ts), and a sample of
  * every ninth on each store otherwise (the same reader over other storage).
  */
-const runsOn = (store: string) => (SOAK && store === "memory" ? MILLION_RUNS : MILLION_RUNS.filter((_, i) => i % 9 === 0));
+const runsOn = (store: string) =>
+  SOAK && store === "memory" ? MILLION_RUNS : MILLION_RUNS.filter((_, i) => i % 9 === 0);
 
 describe("S16.4 a wide object is read by its member batches, on every store", () => {
   const stores = everyStore("reads-wide", 30_000);
   // Every whole read first: a store's reads then follow its save closely, well within the handle's 60 s
   // lifetime even on a loaded machine (the whole reads of one store's queries took longer than that).
   beforeAll(() => {
-    for (const args of [...MILLION_QUERIES.map(([args]) => args), MILLION_SEARCH, ...new Set(stores.flatMap(([name]) => runsOn(name)))]) expected(million(), args);
+    for (const args of [
+      ...MILLION_QUERIES.map(([args]) => args),
+      MILLION_SEARCH,
+      ...new Set(stores.flatMap(([name]) => runsOn(name))),
+    ])
+      expected(million(), args);
   }, 400_000);
 
-  it.each(stores)("%s: the 1M-key object answers each query from a few pieces, exactly as read whole", async (name, open) => {
-    const value = million();
-    const setup = await saved(await open(), value);
-    const figures: string[] = [];
-    for (const [args, pieces] of MILLION_QUERIES) {
-      const { result, gets, ms } = await setup.fresh(args);
-      expect(result).toEqual(expected(value, args));
-      expect(gets, JSON.stringify(args)).toBeLessThanOrEqual(1 + pieces); // the index, then pieces: of ${setup.pieces}
-      figures.push(`${JSON.stringify(args)} ${gets} records ${ms.toFixed(1)} ms`);
-    }
-    // A search reads every piece once, batch by batch (S14.6), never the object whole: the hits of the whole read.
-    const search = MILLION_SEARCH;
-    const searched = await setup.fresh(search);
-    expect(searched.result).toEqual(expected(value, search));
-    expect(searched.result).toMatchObject({ total: 11 });
-    expect(searched.gets).toBeLessThanOrEqual(1 + setup.pieces);
-    figures.push(`${JSON.stringify(search)} ${searched.gets} records ${searched.ms.toFixed(1)} ms`);
-    expect((await setup.fresh({ path: "$", offset: 500_000, limit: 10 })).result).toMatchObject({ total: 1_000_000, nextOffset: 500_010 });
-    expect(((await setup.fresh({ path: "$.kye_500000" })).result as { message: string }).message).toContain('an object of 1000000 keys ("key_000000"');
-    expect(((await setup.fresh({ path: "$.kye_500000" })).result as { message: string }).message).toContain('did you mean "key_500000"');
-    for (const args of runsOn(name)) expectSameAnswer(await answered(setup.cached, setup.handle, args), expected(value, args), value, JSON.stringify(args));
-    console.log(`S16.4 ${name}: 1M-key object (${setup.pieces} pieces, saved in ${setup.foldMs.toFixed(0)} ms): ${figures.join("; ")}`);
-    await setup.store.onShutdown();
-  }, 240_000);
+  it.each(stores)(
+    "%s: the 1M-key object answers each query from a few pieces, exactly as read whole",
+    async (name, open) => {
+      const value = million();
+      const setup = await saved(await open(), value);
+      const figures: string[] = [];
+      for (const [args, pieces] of MILLION_QUERIES) {
+        const { result, gets, ms } = await setup.fresh(args);
+        expect(result).toEqual(expected(value, args));
+        // the index, then pieces: of ${setup.pieces}
+        expect(gets, JSON.stringify(args)).toBeLessThanOrEqual(1 + pieces);
+        figures.push(`${JSON.stringify(args)} ${gets} records ${ms.toFixed(1)} ms`);
+      }
+      // A search reads every piece once, batch by batch (S14.6), never the object whole: the hits of the whole read.
+      const search = MILLION_SEARCH;
+      const searched = await setup.fresh(search);
+      expect(searched.result).toEqual(expected(value, search));
+      expect(searched.result).toMatchObject({ total: 11 });
+      expect(searched.gets).toBeLessThanOrEqual(1 + setup.pieces);
+      figures.push(`${JSON.stringify(search)} ${searched.gets} records ${searched.ms.toFixed(1)} ms`);
+      expect((await setup.fresh({ path: "$", offset: 500_000, limit: 10 })).result).toMatchObject({
+        total: 1_000_000,
+        nextOffset: 500_010,
+      });
+      expect(((await setup.fresh({ path: "$.kye_500000" })).result as { message: string }).message).toContain(
+        'an object of 1000000 keys ("key_000000"',
+      );
+      expect(((await setup.fresh({ path: "$.kye_500000" })).result as { message: string }).message).toContain(
+        'did you mean "key_500000"',
+      );
+      for (const args of runsOn(name))
+        expectSameAnswer(
+          await answered(setup.cached, setup.handle, args),
+          expected(value, args),
+          value,
+          JSON.stringify(args),
+        );
+      console.log(
+        `S16.4 ${name}: 1M-key object (${setup.pieces} pieces, saved in ${setup.foldMs.toFixed(0)} ms): ${figures.join("; ")}`,
+      );
+      await setup.store.onShutdown();
+    },
+    240_000,
+  );
 });
 
 /** `count` keys in a shuffled order (not sorted): the index finds a key's batch by Bloom filter. */
@@ -154,8 +228,15 @@ describe("S16.4 wide objects of every kind of key, beside lists and long strings
       expect(gets).toBeLessThanOrEqual(1 + 8); // its batch and a few false positives: of ${setup.pieces} pieces
       counts.push(gets);
     }
-    console.log(`S16.4 shuffled 200k-key object (${setup.pieces} pieces): a key by name read ${counts.join(", ")} records (the index included)`);
-    for (const args of [{ path: "$" }, { path: "$.meta" }, { path: "$.map", offset: 100_000, limit: 30 }, { path: "$.rows", offset: 10 }]) {
+    console.log(
+      `S16.4 shuffled 200k-key object (${setup.pieces} pieces): a key by name read ${counts.join(", ")} records (the index included)`,
+    );
+    for (const args of [
+      { path: "$" },
+      { path: "$.meta" },
+      { path: "$.map", offset: 100_000, limit: 30 },
+      { path: "$.rows", offset: 10 },
+    ]) {
       const { result, gets } = await setup.fresh(args);
       expect(result, JSON.stringify(args)).toEqual(expected(value, args));
       expect(gets).toBeLessThanOrEqual(8);
@@ -167,21 +248,42 @@ describe("S16.4 wide objects of every kind of key, beside lists and long strings
     const hint = /did you mean "([^"]+)"/.exec(missing.message)?.[1];
     if (hint !== undefined) expect(Object.hasOwn(map, hint)).toBe(true);
     // Searches, nodelists, fields and references read it whole and answer as before.
-    for (const args of [{ path: "$.map", limit: 3, offset: 5 }, { path: "$.map.*", limit: 2 }, { path: "$.map", fields: [keys[3]!] }, { path: "$..tag", limit: 1 }]) {
+    for (const args of [
+      { path: "$.map", limit: 3, offset: 5 },
+      { path: "$.map.*", limit: 2 },
+      { path: "$.map", fields: [keys[3]!] },
+      { path: "$..tag", limit: 1 },
+    ]) {
       expect(await answered(setup.cached, setup.handle, args), JSON.stringify(args)).toEqual(expected(value, args));
     }
     const search = await answered(setup.cached, setup.handle, { path: "$.map", search: keys[150_000]! });
     expect(search).toEqual(expected(value, { path: "$.map", search: keys[150_000]! }));
-    expect((await setup.cached.referenced(setup.handle, `$.map[${JSON.stringify(keys[5]!)}]`, owner)).value).toEqual(map[keys[5]!]);
+    expect((await setup.cached.referenced(setup.handle, `$.map[${JSON.stringify(keys[5]!)}]`, owner)).value).toEqual(
+      map[keys[5]!],
+    );
     await setup.store.onShutdown();
   }, 120_000);
 
   it("serialises every kind of wide object to the exact text of JSON.stringify, indexing those it may", () => {
     const integers: Record<string, unknown> = {};
-    for (let i = 3000; i >= 0; i--) integers[i % 2 ? String(i) : `k${i}`] = i; // Object.keys puts the indexes first, in numeric order
-    const odd: Record<string, unknown> = Object.fromEntries(Array.from({ length: 3000 }, (_, i) => [`m${String(i).padStart(4, "0")}`, i]));
-    Object.defineProperty(odd, "__proto__", { value: { polluted: true }, enumerable: true, configurable: true, writable: true });
-    Object.assign(odd, { skipped: undefined, fn: () => 1, when: new Date(0), own: { toJSON: (key: string) => `key ${key}` }, gone: { toJSON: () => undefined } });
+    // Object.keys puts the indexes first, in numeric order
+    for (let i = 3000; i >= 0; i--) integers[i % 2 ? String(i) : `k${i}`] = i;
+    const odd: Record<string, unknown> = Object.fromEntries(
+      Array.from({ length: 3000 }, (_, i) => [`m${String(i).padStart(4, "0")}`, i]),
+    );
+    Object.defineProperty(odd, "__proto__", {
+      value: { polluted: true },
+      enumerable: true,
+      configurable: true,
+      writable: true,
+    });
+    Object.assign(odd, {
+      skipped: undefined,
+      fn: () => 1,
+      when: new Date(0),
+      own: { toJSON: (key: string) => `key ${key}` },
+      gone: { toJSON: () => undefined },
+    });
     const cases: [string, unknown, number][] = [
       ["root", wideObject(20_000), 20_000],
       ["integers", { data: { byId: integers } }, 3001],
@@ -192,9 +294,15 @@ describe("S16.4 wide objects of every kind of key, beside lists and long strings
       const json = serializeAnswer(value, { pieceBytes: 16 * 1024 });
       expect(json.text, label).toBe(JSON.stringify(value));
       if (members < 0) expect(json.objects).toEqual([]);
-      else expect(json.objects.map((object) => object.length), label).toEqual([members]);
+      else
+        expect(
+          json.objects.map((object) => object.length),
+          label,
+        ).toEqual([members]);
     }
-    const parsed = JSON.parse(serializeAnswer({ odd }, { pieceBytes: 16 * 1024 }).text) as { odd: Record<string, unknown> };
+    const parsed = JSON.parse(serializeAnswer({ odd }, { pieceBytes: 16 * 1024 }).text) as {
+      odd: Record<string, unknown>;
+    };
     expect(Object.getOwnPropertyDescriptor(parsed.odd, "__proto__")?.value).toEqual({ polluted: true });
   });
 
@@ -213,7 +321,9 @@ describe("S16.4 wide objects of every kind of key, beside lists and long strings
       expect(layout!.firsts ? (layout!.order ?? "code") : undefined, label).toBe(order);
       const starts = unitStarts(layout!.batches);
       // One expect for all keys (an expect each cost more than the lookups): the keys whose batch is not found.
-      const lost = Object.keys(object).filter((key, at) => !batchesFor(layout!, key).includes(starts.findLastIndex((start) => start <= at)));
+      const lost = Object.keys(object).filter(
+        (key, at) => !batchesFor(layout!, key).includes(starts.findLastIndex((start) => start <= at)),
+      );
       expect(lost, label).toEqual([]);
       // A name it lacks: at most one batch in order; by filter, false positives in about 1% of the batches.
       const misses = ["zzz", "item", "key_", "item99999", "0", "a-1"].map((name) => batchesFor(layout!, name).length);
@@ -222,17 +332,32 @@ describe("S16.4 wide objects of every kind of key, beside lists and long strings
   }, 60_000); // 10 s alone; several times that beside other files on a loaded machine
 
   it("a wide object's index is a small fraction of it (S16.3), in order or shuffled", () => {
-    for (const [label, value] of [["1M keys in order", million()], ["200k shuffled keys", shuffledObject(200_000)]] as const) {
+    for (const [label, value] of [
+      ["1M keys in order", million()],
+      ["200k shuffled keys", shuffledObject(200_000)],
+    ] as const) {
       const json = serializeAnswer(value, { pieceBytes: 256 * 1024 });
       const index = JSON.stringify(json.objects).length;
       expect(index / json.bytes, label).toBeLessThan(1 / 12);
-      console.log(`S16.3 ${label}: answer ${(json.bytes / 1e6).toFixed(1)} MB, its objects' index ${(index / 1e3).toFixed(1)} KB (${((100 * index) / json.bytes).toFixed(2)}%)`);
+      console.log(
+        `S16.3 ${label}: answer ${(json.bytes / 1e6).toFixed(1)} MB, its objects' index ${(index / 1e3).toFixed(1)} KB (${((100 * index) / json.bytes).toFixed(2)}%)`,
+      );
       json.release();
     }
   }, 60_000);
 
   it("an index written before wide objects (no objects field) still decodes, with none", () => {
-    const index = { nonce: new Uint8Array(16), pieces: [10], pad: 16, ivs: new Uint8Array(12), tags: new Uint8Array(16), ascii: [1], lists: [], strings: [], objects: [] };
+    const index = {
+      nonce: new Uint8Array(16),
+      pieces: [10],
+      pad: 16,
+      ivs: new Uint8Array(12),
+      tags: new Uint8Array(16),
+      ascii: [1],
+      lists: [],
+      strings: [],
+      objects: [],
+    };
     const old = JSON.parse(decodeUtf8(encodeIndex(index))) as Record<string, unknown>;
     delete old.objects;
     expect(decodeIndex(toJsonBytes(old))?.objects).toEqual([]);
