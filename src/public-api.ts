@@ -1,4 +1,8 @@
-/** The API both builds share (S2). Each entry adds its `ResultHandlesPlugin` and `createResultHandleStore`. */
+/**
+ * The API every build shares (S2), each name listed: a name added here is public API. Each runtime's entry adds
+ * its `ResultHandlesPlugin` and `createResultHandleStore`; test/package/surface.test.ts pins what the built
+ * entries export, values and types, so a change here fails it until its list says the same.
+ */
 export {
   DEFAULT_MEMORY_MAX_ENTRIES,
   MIN_THRESHOLD_BYTES,
