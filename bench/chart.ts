@@ -63,9 +63,11 @@ export function drawChart(cases: readonly CaseResult[], context: { caption: stri
     return PANEL.top + PANEL.height * (1 - (Math.log(clamped) - Math.log(Y_MIN)) / (Math.log(Y_MAX) - Math.log(Y_MIN)));
   };
   const out: string[] = [
-    `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}" viewBox="0 0 ${width} ${height}" font-family="sans-serif" font-size="11">`,
+    `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}" ` +
+      `viewBox="0 0 ${width} ${height}" font-family="sans-serif" font-size="11">`,
     `<rect width="${width}" height="${height}" fill="#fff"/>`,
-    `<text x="${PANEL.left}" y="18" font-size="14" font-weight="bold">mcp-result-handles: cost against one JSON.stringify / JSON.parse of the same answer (median of per-round ratios, log scale)</text>`,
+    `<text x="${PANEL.left}" y="18" font-size="14" font-weight="bold">mcp-result-handles: cost against one ` +
+      `JSON.stringify / JSON.parse of the same answer (median of per-round ratios, log scale)</text>`,
     `<text x="${PANEL.left}" y="36" fill="#555">${escape(context.caption)}</text>`,
   ];
   PANELS.forEach((panel, index) => {
@@ -77,7 +79,8 @@ export function drawChart(cases: readonly CaseResult[], context: { caption: stri
     );
     for (const tick of TICKS) {
       out.push(
-        `<line x1="${left}" x2="${left + PANEL.width}" y1="${y(tick).toFixed(1)}" y2="${y(tick).toFixed(1)}" stroke="${tick === 1 ? "#888" : "#e4e4e4"}"/>`,
+        `<line x1="${left}" x2="${left + PANEL.width}" y1="${y(tick).toFixed(1)}" ` +
+          `y2="${y(tick).toFixed(1)}" stroke="${tick === 1 ? "#888" : "#e4e4e4"}"/>`,
       );
       out.push(`<text x="${left - 4}" y="${(y(tick) + 4).toFixed(1)}" text-anchor="end" fill="#555">${tick}×</text>`);
     }
@@ -89,10 +92,12 @@ export function drawChart(cases: readonly CaseResult[], context: { caption: stri
       const gy = y(goal.limit).toFixed(1);
       const gx = xOf(goal.size);
       out.push(
-        `<line x1="${(gx - 26).toFixed(1)}" x2="${(gx + 26).toFixed(1)}" y1="${gy}" y2="${gy}" stroke="#d62728" stroke-width="2" stroke-dasharray="4 2"/>`,
+        `<line x1="${(gx - 26).toFixed(1)}" x2="${(gx + 26).toFixed(1)}" y1="${gy}" ` +
+          `y2="${gy}" stroke="#d62728" stroke-width="2" stroke-dasharray="4 2"/>`,
       );
       out.push(
-        `<text x="${(gx - 26).toFixed(1)}" y="${(Number(gy) + goal.dy).toFixed(1)}" fill="#d62728" font-weight="bold">${escape(goal.label)}</text>`,
+        `<text x="${(gx - 26).toFixed(1)}" y="${(Number(gy) + goal.dy).toFixed(1)}" ` +
+          `fill="#d62728" font-weight="bold">${escape(goal.label)}</text>`,
       );
     }
     for (const name of seriesNames) {
@@ -103,7 +108,8 @@ export function drawChart(cases: readonly CaseResult[], context: { caption: stri
       });
       if (!points.length) continue;
       out.push(
-        `<polyline fill="none" stroke="${color(name)}" stroke-width="1.8" points="${points.map(([px, py]) => `${px.toFixed(1)},${py.toFixed(1)}`).join(" ")}"/>`,
+        `<polyline fill="none" stroke="${color(name)}" stroke-width="1.8" ` +
+          `points="${points.map(([px, py]) => `${px.toFixed(1)},${py.toFixed(1)}`).join(" ")}"/>`,
       );
       for (const [px, py] of points)
         out.push(`<circle cx="${px.toFixed(1)}" cy="${py.toFixed(1)}" r="3" fill="${color(name)}"/>`);
@@ -123,8 +129,10 @@ export function drawChart(cases: readonly CaseResult[], context: { caption: stri
     const h = context.http;
     const mb = (bytes: number) => `${(bytes / 1e6).toFixed(bytes < 1e5 ? 3 : 1)} MB`;
     const text =
-      `Over HTTP (demo server, ${mb(h.answerBytes)} answer, text + structuredContent): unfolded ${h.times.whole.median.toFixed(0)} ms, ${mb(h.wireBytes.whole)} on the wire; ` +
-      `folded ${h.times.folded.median.toFixed(0)} ms, ${mb(h.wireBytes.folded)}; folded + one result_query ${h.times.foldedThenQuery.median.toFixed(0)} ms, ${mb(h.wireBytes.foldedThenQuery)}`;
+      `Over HTTP (demo server, ${mb(h.answerBytes)} answer, text + structuredContent): unfolded ` +
+      `${h.times.whole.median.toFixed(0)} ms, ${mb(h.wireBytes.whole)} on the wire; ` +
+      `folded ${h.times.folded.median.toFixed(0)} ms, ${mb(h.wireBytes.folded)}; folded + one result_query ` +
+      `${h.times.foldedThenQuery.median.toFixed(0)} ms, ${mb(h.wireBytes.foldedThenQuery)}`;
     out.push(`<text x="${PANEL.left}" y="${height - 12}">${escape(text)}</text>`);
   }
   out.push(`</svg>`);

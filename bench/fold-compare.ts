@@ -59,7 +59,8 @@ for (const [label, value] of answers) {
   }
   const [before, after] = [median(times.before!), median(times.after!)];
   console.log(
-    `${label}: fold median before ${before.toFixed(2)} ms, after ${after.toFixed(2)} ms (${(((after - before) / before) * 100).toFixed(1)}%)`,
+    `${label}: fold median before ${before.toFixed(2)} ms, after ` +
+      `${after.toFixed(2)} ms (${(((after - before) / before) * 100).toFixed(1)}%)`,
   );
 }
 for (const { plugin } of Object.values(plugins)) await plugin.onShutdown();

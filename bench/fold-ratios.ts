@@ -54,7 +54,9 @@ for (const [key, label, bar, make] of shapes) {
     foldToolResult(plugin, { toolName: "bench", result: { structuredContent: value }, owner }),
   );
   console.log(
-    `${label.padEnd(24)} fold ${median(fold).toFixed(1)} ms, stringify ${median(stringify).toFixed(1)} ms: ${ratio.toFixed(2)}× (bar ${bar}×)${ratio > bar ? "  OVER" : ""}; one more fold held the event loop at most ${held.toFixed(0)} ms (S21.4)`,
+    `${label.padEnd(24)} fold ${median(fold).toFixed(1)} ms, stringify ${median(stringify).toFixed(1)} ms: ` +
+      `${ratio.toFixed(2)}× (bar ${bar}×)${ratio > bar ? "  OVER" : ""}; one more ` +
+      `fold held the event loop at most ${held.toFixed(0)} ms (S21.4)`,
   );
 }
 await plugin.onShutdown();

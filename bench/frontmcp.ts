@@ -27,7 +27,8 @@ const outcome = JSON.parse(stdout.trim().split("\n").at(-1)!) as {
 };
 if (!outcome.folded) throw new Error("the plugin's server did not fold every call");
 console.log(
-  `FrontMCP ${process.version}: ${(outcome.bytes / 1e6).toFixed(2)} MB, median of ${outcome.rounds}: unfolded ${outcome.plainMs.toFixed(1)} ms, ` +
+  `FrontMCP ${process.version}: ${(outcome.bytes / 1e6).toFixed(2)} MB, median of ` +
+    `${outcome.rounds}: unfolded ${outcome.plainMs.toFixed(1)} ms, ` +
     `folded ${outcome.foldMs.toFixed(1)} ms, ratio ${outcome.ratio.toFixed(2)}× (goal ≤ 1.3×)`,
 );
 

@@ -20,26 +20,34 @@ const x = (r: Ratio | undefined, width = 9): string => {
 
 export function printCaseHeader(): void {
   console.log(
-    `${"runtime".padEnd(8)} ${"store".padEnd(6)} ${"form".padEnd(10)} ${"answer".padEnd(18)} ${"bytes".padStart(9)} | ${"stringify".padStart(21)} ${"fold".padStart(21)} ${"fold/str".padStart(9)} | ${"parse".padStart(21)} ${"1st query".padStart(21)} ${"1st/parse".padStart(9)} ${"repeat".padStart(21)} ${"rep/parse".padStart(9)} | folded bytes`,
+    `${"runtime".padEnd(8)} ${"store".padEnd(6)} ${"form".padEnd(10)} ${"answer".padEnd(18)} ` +
+      `${"bytes".padStart(9)} | ${"stringify".padStart(21)} ${"fold".padStart(21)} ${"fold/str".padStart(9)} ` +
+      `| ${"parse".padStart(21)} ${"1st query".padStart(21)} ${"1st/parse".padStart(9)} ` +
+      `${"repeat".padStart(21)} ${"rep/parse".padStart(9)} | folded bytes`,
   );
 }
 
 export function printCase(r: CaseResult): void {
   const unfolded = r.unfolded ? `, ${r.unfolded} rounds NOT folded` : "";
   console.log(
-    `${r.runtime.padEnd(8)} ${r.store.padEnd(6)} ${r.form.padEnd(10)} ${r.answer.padEnd(18)} ${String(r.bytes).padStart(9)} | ${cell(r.times.stringify)} ${cell(r.times.fold)} ${x(r.ratios.fold)} | ${cell(r.times.parse)} ${cell(r.times.firstQuery)} ${x(r.ratios.firstQuery)} ${cell(r.times.repeatQuery)} ${x(r.ratios.repeatQuery)} | ${r.foldedBytes ?? "not folded"}${unfolded}`,
+    `${r.runtime.padEnd(8)} ${r.store.padEnd(6)} ${r.form.padEnd(10)} ${r.answer.padEnd(18)} ` +
+      `${String(r.bytes).padStart(9)} | ${cell(r.times.stringify)} ${cell(r.times.fold)} ${x(r.ratios.fold)} ` +
+      `| ${cell(r.times.parse)} ${cell(r.times.firstQuery)} ${x(r.ratios.firstQuery)} ` +
+      `${cell(r.times.repeatQuery)} ${x(r.ratios.repeatQuery)} | ${r.foldedBytes ?? "not folded"}${unfolded}`,
   );
 }
 
 export function printRoundTripHeader(): void {
   console.log(
-    `${"store".padEnd(8)} ${"size".padEnd(6)} | ${"stringify".padStart(21)} ${"save".padStart(21)} ${"save/str".padStart(9)} | ${"parse".padStart(21)} ${"read".padStart(21)} ${"read/parse".padStart(10)}`,
+    `${"store".padEnd(8)} ${"size".padEnd(6)} | ${"stringify".padStart(21)} ${"save".padStart(21)} ` +
+      `${"save/str".padStart(9)} | ${"parse".padStart(21)} ${"read".padStart(21)} ${"read/parse".padStart(10)}`,
   );
 }
 
 export function printRoundTrip(r: RoundTripResult): void {
   console.log(
-    `${r.store.padEnd(8)} ${r.size.padEnd(6)} | ${cell(r.times.stringify)} ${cell(r.times.save)} ${x(r.ratios.save)} | ${cell(r.times.parse)} ${cell(r.times.read)} ${x(r.ratios.read, 10)}`,
+    `${r.store.padEnd(8)} ${r.size.padEnd(6)} | ${cell(r.times.stringify)} ${cell(r.times.save)} ` +
+      `${x(r.ratios.save)} | ${cell(r.times.parse)} ${cell(r.times.read)} ${x(r.ratios.read, 10)}`,
   );
 }
 
@@ -55,7 +63,8 @@ const mb = (bytes: number): string => `${(bytes / 1e6).toFixed(1)} MB`;
 
 export function printQueryHeader(): void {
   console.log(
-    `${"runtime".padEnd(8)} ${"store".padEnd(6)} ${"query".padEnd(13)} | ${"parse".padStart(21)} ${"query".padStart(21)} ${"/parse".padStart(9)} | selected | memory`,
+    `${"runtime".padEnd(8)} ${"store".padEnd(6)} ${"query".padEnd(13)} | ` +
+      `${"parse".padStart(21)} ${"query".padStart(21)} ${"/parse".padStart(9)} | selected | memory`,
   );
 }
 
@@ -69,10 +78,12 @@ export function printQuery(r: QueryPartResult): void {
       name === "numericFilter"
         ? `batch workers counted ${r.workerJobs} pieces in all`
         : name === "aggregate"
-          ? `the same filter's nodes grouped: ${x(r.ratios.aggregate)} of a parse, the filter ${x(r.ratios.numericFilter)}`
+          ? `the same filter's nodes grouped: ${x(r.ratios.aggregate)} of a ` +
+            `parse, the filter ${x(r.ratios.numericFilter)}`
           : "";
     console.log(
-      `${r.runtime.padEnd(8)} ${r.store.padEnd(6)} ${name.padEnd(13)} | ${cell(r.times.parse)} ${cell(r.times[name])} ${x(r.ratios[name])} | ${String(r.totals[name]).padStart(8)} | ${memory}${workers}`,
+      `${r.runtime.padEnd(8)} ${r.store.padEnd(6)} ${name.padEnd(13)} | ${cell(r.times.parse)} ` +
+        `${cell(r.times[name])} ${x(r.ratios[name])} | ${String(r.totals[name]).padStart(8)} | ${memory}${workers}`,
     );
   }
 }
@@ -84,7 +95,8 @@ export function printReference(r: ReferencePartResult): void {
   for (const name of ["fold", "reference", "loose", "inline"] as const) {
     const vs = name === "fold" ? undefined : r.ratios[name];
     console.log(
-      `${r.store.padEnd(6)} ${name.padEnd(10)} | ${cell(r.times[name])} ${x(vs)} | ${String(r.requestBytes[name]).padStart(13)} | ${r.responseBytes[name]}`,
+      `${r.store.padEnd(6)} ${name.padEnd(10)} | ${cell(r.times[name])} ${x(vs)} | ` +
+        `${String(r.requestBytes[name]).padStart(13)} | ${r.responseBytes[name]}`,
     );
   }
   console.log(`${r.store.padEnd(6)} ${"parse".padEnd(10)} | ${cell(r.times.parse)}`);
@@ -92,16 +104,19 @@ export function printReference(r: ReferencePartResult): void {
 
 export function printCluster(r: ClusterPartResult): void {
   console.log(
-    `${"".padEnd(14)} | ${"fold".padStart(21)} ${"/stringify".padStart(10)} | ${"first read (20)".padStart(21)} ${"/parse".padStart(9)}`,
+    `${"".padEnd(14)} | ${"fold".padStart(21)} ${"/stringify".padStart(10)} | ` +
+      `${"first read (20)".padStart(21)} ${"/parse".padStart(9)}`,
   );
   console.log(
     `${"stringify".padEnd(14)} | ${cell(r.times.stringify)} ${"".padStart(10)} | ${cell(r.times.parse)} (parse)`,
   );
   console.log(
-    `${"one Redis".padEnd(14)} | ${cell(r.times.foldRedis)} ${x(r.ratios.foldRedis, 10)} | ${cell(r.times.readRedis)} ${x(r.ratios.readRedis)}`,
+    `${"one Redis".padEnd(14)} | ${cell(r.times.foldRedis)} ` +
+      `${x(r.ratios.foldRedis, 10)} | ${cell(r.times.readRedis)} ${x(r.ratios.readRedis)}`,
   );
   console.log(
-    `${"3-master".padEnd(14)} | ${cell(r.times.foldCluster)} ${x(r.ratios.foldCluster, 10)} | ${cell(r.times.readCluster)} ${x(r.ratios.readCluster)}`,
+    `${"3-master".padEnd(14)} | ${cell(r.times.foldCluster)} ` +
+      `${x(r.ratios.foldCluster, 10)} | ${cell(r.times.readCluster)} ${x(r.ratios.readCluster)}`,
   );
   console.log(`cluster fold / one Redis fold: ${x(r.ratios.clusterOverRedis, 0)} (median of per-round ratios)`);
 }
@@ -116,7 +131,12 @@ export interface GoalCheck {
 }
 
 const label = (r: CaseResult): string =>
-  `${r.runtime} ${r.store} ${r.form === "structured" ? "structuredContent" : r.form === "text" ? "text+structured" : "pretty text+structured"}${r.part === "shapes" ? ` ${r.answer}` : ""}`;
+  `${r.runtime} ${r.store} ${FORM_LABELS[r.form]}${r.part === "shapes" ? ` ${r.answer}` : ""}`;
+const FORM_LABELS: Record<CaseResult["form"], string> = {
+  structured: "structuredContent",
+  text: "text+structured",
+  pretty: "pretty text+structured",
+};
 
 /** The bench's goals (docs/design.md, "What the bench holds the code to"), each against the cases it names. */
 export function checkGoals(cases: readonly CaseResult[], queries: readonly QueryPartResult[] = []): GoalCheck[] {
@@ -206,7 +226,8 @@ export function printGoals(goals: readonly GoalCheck[]): void {
     const worst = g.measured.length ? Math.max(...g.measured.map((m) => m.ratio)) : undefined;
     const verdict = g.met === null ? "not measured" : g.met ? "met" : "NOT met";
     console.log(
-      `${g.goal.padEnd(72)} ≤ ${String(g.limit).padEnd(5)} worst ${worst === undefined ? "-" : worst.toFixed(3).padStart(6)}  ${verdict}`,
+      `${g.goal.padEnd(72)} ≤ ${String(g.limit).padEnd(5)} worst ` +
+        `${worst === undefined ? "-" : worst.toFixed(3).padStart(6)}  ${verdict}`,
     );
     for (const m of g.measured) console.log(`    ${m.case.padEnd(60)} ${m.ratio.toFixed(3)}`);
   }

@@ -120,7 +120,9 @@ type Results = {
   http: HttpResult | null;
 };
 const caption = (r: Results) =>
-  `Node ${r.machine.node}${r.machine.chromium ? `, Chromium ${r.machine.chromium}` : ""}, ${r.machine.cores} cores, load average ${r.machine.loadavg.start[0]} at start, ${r.machine.loadavg.end[0]} at end (other jobs ran: figures are noisy); ${r.generatedAt.slice(0, 16)} UTC`;
+  `Node ${r.machine.node}${r.machine.chromium ? `, Chromium ${r.machine.chromium}` : ""}, ${r.machine.cores} cores, ` +
+  `load average ${r.machine.loadavg.start[0]} at start, ${r.machine.loadavg.end[0]} at end ` +
+  `(other jobs ran: figures are noisy); ${r.generatedAt.slice(0, 16)} UTC`;
 const compare = (option("compare")?.split(",") ?? [`${root}bench/results/node24.json`]).filter(
   (file) => file && resolve(file) !== resolve(out) && existsSync(file),
 );
@@ -136,7 +138,8 @@ function comparedCases(): CaseResult[] {
 function writeChart(r: Results): void {
   const compared = comparedCases();
   const others = compared.length
-    ? `; ${[...new Set(compared.map((c) => c.runtime))].join(", ")} from a separate run (${compare.map((f) => basename(f)).join(", ")})`
+    ? `; ${[...new Set(compared.map((c) => c.runtime))].join(", ")} from a ` +
+      `separate run (${compare.map((f) => basename(f)).join(", ")})`
     : "";
   mkdirSync(dirname(chart), { recursive: true });
   const own = r.cases.map((c) => (c.runtime === "node" ? { ...c, runtime: `node ${r.machine.node}` } : c));
@@ -207,10 +210,12 @@ let references: ReferencePartResult[] = [];
 let cluster: ClusterPartResult | null = null;
 
 console.log(
-  `Node ${process.version}, ${cpus().length} cores, load average ${load.start.join(" ")}; threshold ${THRESHOLD_BYTES} bytes`,
+  `Node ${process.version}, ${cpus().length} cores, load average ` +
+    `${load.start.join(" ")}; threshold ${THRESHOLD_BYTES} bytes`,
 );
 console.log(
-  `ms as median (25th-75th percentile) of the rounds; ratios are the median of each round's own ratio (candidate / baseline timed beside it)`,
+  `ms as median (25th-75th percentile) of the rounds; ratios are the median of ` +
+    `each round's own ratio (candidate / baseline timed beside it)`,
 );
 
 const usesRedis = parts.has("stores") || parts.has("query") || parts.has("reference") || parts.has("cluster");
@@ -231,7 +236,8 @@ try {
   }
   if (parts.has("stores")) {
     console.log(
-      "\nStore round trip through createResultHandleStore: save (seal + store) against stringify, read (fetch + open + parse) against parse",
+      "\nStore round trip through createResultHandleStore: save (seal + store) " +
+        "against stringify, read (fetch + open + parse) against parse",
     );
     printRoundTripHeader();
     const tripSizes = sizes
@@ -248,7 +254,8 @@ try {
   }
   if (queryRuntimes.has("node")) {
     console.log(
-      `\nNode, JSONPath filters, search and a singular read over ${partBytes / 1e6} MB through result_query, a fresh handle per round, against JSON.parse`,
+      `\nNode, JSONPath filters, search and a singular read over ${partBytes / 1e6} MB ` +
+        `through result_query, a fresh handle per round, against JSON.parse`,
     );
     printQueryHeader();
     const options = { bytes: partBytes, rounds: rounds(PART_ROUNDS), heap: heapProbe() };
@@ -267,7 +274,8 @@ try {
   }
   if (parts.has("reference")) {
     console.log(
-      `\nA ${partBytes / 1e6} MB answer passed by { "$result": handle, "path": "$.rows" } to a second tool, against folding it once and typing it inline (in-memory MCP link)`,
+      `\nA ${partBytes / 1e6} MB answer passed by { "$result": handle, "path": "$.rows" } to a ` +
+        `second tool, against folding it once and typing it inline (in-memory MCP link)`,
     );
     const options = { bytes: partBytes, rounds: rounds(PART_ROUNDS) };
     references = await runReferencePart(
@@ -321,7 +329,8 @@ if (parts.has("chromium") || queryRuntimes.has("chromium")) {
 if (parts.has("http")) {
   const bytes = quick ? 1_000_000 : 10_000_000;
   console.log(
-    `\nOver HTTP through the demo server: one ${bytes / 1e6} MB answer (text + structuredContent), folded against unfolded`,
+    `\nOver HTTP through the demo server: one ${bytes / 1e6} MB answer ` +
+      `(text + structuredContent), folded against unfolded`,
   );
   http = await overHttp(bytes, rounds(HTTP_ROUNDS));
   printHttp(http);

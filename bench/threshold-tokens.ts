@@ -39,7 +39,8 @@ for (let i = 0; i < 9; i++) {
 }
 const tokens = spent.sort((a, b) => a - b)[4]!;
 console.log(
-  `answer ${(json.bytes / 1e6).toFixed(1)} MB; JSON.stringify ${stringify.toFixed(1)} ms; thresholdTokens ${threshold}: ${tokens.toFixed(2)} ms = ${(tokens / stringify).toFixed(3)}× stringify`,
+  `answer ${(json.bytes / 1e6).toFixed(1)} MB; JSON.stringify ${stringify.toFixed(1)} ms; ` +
+    `thresholdTokens ${threshold}: ${tokens.toFixed(2)} ms = ${(tokens / stringify).toFixed(3)}× stringify`,
 );
 const edge = serializeAnswer(
   { rows: rows.slice(0, Math.floor((16 * threshold) / (json.bytes / rows.length))) },
@@ -48,5 +49,6 @@ const edge = serializeAnswer(
 const start = performance.now();
 const counted = await overTokens(edge, threshold);
 console.log(
-  `estimated at ${(edge.bytes / 1e3).toFixed(0)} KB (just under 16 bytes a token, stopping once over): ${(performance.now() - start).toFixed(1)} ms, ${counted.tokens} tokens`,
+  `estimated at ${(edge.bytes / 1e3).toFixed(0)} KB (just under 16 bytes a token, stopping once ` +
+    `over): ${(performance.now() - start).toFixed(1)} ms, ${counted.tokens} tokens`,
 );

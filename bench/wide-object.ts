@@ -100,10 +100,11 @@ async function measure(
     }
   }
   console.log(
-    `\n${name}: 1M-key object (${(JSON.stringify(wide).length / 1e6).toFixed(1)} MB), fold median ${median(folds.slice(1)).toFixed(0)} ms (${folds
-      .slice(1)
-      .map((t) => t.toFixed(0))
-      .join(", ")})`,
+    `\n${name}: 1M-key object (${(JSON.stringify(wide).length / 1e6).toFixed(1)} MB), ` +
+      `fold median ${median(folds.slice(1)).toFixed(0)} ms (${folds
+        .slice(1)
+        .map((t) => t.toFixed(0))
+        .join(", ")})`,
   );
   console.log(
     `  fold of the 10 MB ticket answer: median ${median(ticketFolds.slice(1)).toFixed(0)} ms (${ticketFolds
@@ -113,7 +114,8 @@ async function measure(
   );
   for (const query of names)
     console.log(
-      `  ${query.padEnd(28)} ${median(times[query]!).toFixed(1).padStart(8)} ms  (${times[query]!.map((t) => t.toFixed(1)).join(", ")})`,
+      `  ${query.padEnd(28)} ${median(times[query]!).toFixed(1).padStart(8)} ` +
+        `ms  (${times[query]!.map((t) => t.toFixed(1)).join(", ")})`,
     );
 }
 

@@ -153,29 +153,30 @@ test("S20.4 every page renders without an error, and every internal link and ima
   }
 });
 
-test("S20.2 the Playground page runs the in-page playground: a signed-in call folds, result_query reads a slice", async ({
-  page,
-}) => {
-  const errors = await visit(page, "/playground.html");
-  await expect(page.locator("body")).toHaveAttribute("data-ready", "true");
-  // The whole answer first (anonymous), to know what the slice must hold.
-  await page.getByTestId("call-anonymous").click();
-  await expect(page.getByTestId("answer-kind")).toHaveText(/full answer/);
-  const whole = JSON.parse((await page.getByTestId("answer").textContent())!) as { rows: Record<string, unknown>[] };
-  await page.getByTestId("call-signed-in").click();
-  await expect(page.getByTestId("answer-kind")).toHaveText(/folded from/);
-  const folded = JSON.parse((await page.getByTestId("answer").textContent())!);
-  expect(Object.keys(folded).sort()).toEqual(["handle", "preview", "shape"]);
-  await expect(page.getByTestId("query-handle")).toHaveValue(folded.handle);
-  await page.getByTestId("query-path").fill("$.rows[-1]");
-  await page.getByTestId("query-run").click();
-  await expect(page.getByTestId("query-run")).toBeEnabled();
-  const slice = JSON.parse((await page.getByTestId("query-result").textContent())!);
-  expect(slice).toMatchObject({ path: `$.rows[${whole.rows.length - 1}]`, value: whole.rows.at(-1) });
-  // The playground's styles hold inside its box: the site's own layout keeps its look.
-  expect(await page.evaluate(() => getComputedStyle(document.body).padding)).toBe("0px");
-  expect(errors).toEqual([]);
-});
+test(
+  "S20.2 the Playground page runs the in-page playground: a signed-in call folds, result_query " + "reads a slice",
+  async ({ page }) => {
+    const errors = await visit(page, "/playground.html");
+    await expect(page.locator("body")).toHaveAttribute("data-ready", "true");
+    // The whole answer first (anonymous), to know what the slice must hold.
+    await page.getByTestId("call-anonymous").click();
+    await expect(page.getByTestId("answer-kind")).toHaveText(/full answer/);
+    const whole = JSON.parse((await page.getByTestId("answer").textContent())!) as { rows: Record<string, unknown>[] };
+    await page.getByTestId("call-signed-in").click();
+    await expect(page.getByTestId("answer-kind")).toHaveText(/folded from/);
+    const folded = JSON.parse((await page.getByTestId("answer").textContent())!);
+    expect(Object.keys(folded).sort()).toEqual(["handle", "preview", "shape"]);
+    await expect(page.getByTestId("query-handle")).toHaveValue(folded.handle);
+    await page.getByTestId("query-path").fill("$.rows[-1]");
+    await page.getByTestId("query-run").click();
+    await expect(page.getByTestId("query-run")).toBeEnabled();
+    const slice = JSON.parse((await page.getByTestId("query-result").textContent())!);
+    expect(slice).toMatchObject({ path: `$.rows[${whole.rows.length - 1}]`, value: whole.rows.at(-1) });
+    // The playground's styles hold inside its box: the site's own layout keeps its look.
+    expect(await page.evaluate(() => getComputedStyle(document.body).padding)).toBe("0px");
+    expect(errors).toEqual([]);
+  },
+);
 
 test("S20.2 the Playground works again after the site's own navigation leaves it and comes back", async ({ page }) => {
   const errors = await visit(page, "/playground.html");

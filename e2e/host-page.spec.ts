@@ -34,39 +34,40 @@ test.afterAll(async () => {
   await demo?.close();
 });
 
-test("S25.4 the host page on another loopback port shows the viewer for the demo's report; Last row shows row 199", async ({
-  page,
-}) => {
-  const requests: string[] = [];
-  page.on("request", (request) => requests.push(`${request.method()} ${request.url()}`));
-  await page.goto(`${host.url}?${new URLSearchParams({ url: demo.url, token: "demo-alice", tool: "report" })}`);
-  await expect(page.locator("body")).toHaveAttribute("data-ready", "true");
-  expect(new URL(host.url).port).not.toBe(new URL(demo.url).port);
-  await page.getByTestId("host-list").click();
-  await expect(page.getByTestId("host-status")).toContainText("report");
-  await page.getByTestId("host-call").click();
-  const view = page.frameLocator("[data-testid=viewer-frame]");
-  await expect(view.getByTestId("kind")).toHaveText("Folded answer");
-  await expect(view.getByTestId("table-status")).toContainText("200 rows");
-  await view.getByTestId("table-last").click();
-  const last = view.locator("[data-testid=row][data-index='199']");
-  await expect(last).toContainText("T-199");
-  await expect(view.getByTestId("selected-path")).toHaveText("$.rows[199]");
-  // The host page's form stands above the frame: the frame is scrolled into the window first.
-  await page.locator("[data-testid=viewer-frame]").scrollIntoViewIfNeeded();
-  // Inside the scroller, not under its lower edge (IntersectionObserver counts the scroller's clip; a
-  // fraction of a pixel at the edge is lost to rounding).
-  await expect(last).toBeInViewport({ ratio: 0.9 });
-  const [row, scroller] = await Promise.all([last.boundingBox(), view.getByTestId("table").boundingBox()]);
-  expect(row!.y + row!.height).toBeLessThanOrEqual(scroller!.y + scroller!.height);
-  // The same after the layout settles (the selected row's details below the table take their room).
-  await page.waitForTimeout(300);
-  await expect(last).toBeInViewport({ ratio: 0.9 });
-  // Every MCP request went straight to the demo, cross-origin.
-  expect(requests.filter((request) => request.includes("/mcp")).every((request) => request.includes(demo.url))).toBe(
-    true,
-  );
-});
+test(
+  "S25.4 the host page on another loopback port shows the viewer for the demo's report; Last row " + "shows row 199",
+  async ({ page }) => {
+    const requests: string[] = [];
+    page.on("request", (request) => requests.push(`${request.method()} ${request.url()}`));
+    await page.goto(`${host.url}?${new URLSearchParams({ url: demo.url, token: "demo-alice", tool: "report" })}`);
+    await expect(page.locator("body")).toHaveAttribute("data-ready", "true");
+    expect(new URL(host.url).port).not.toBe(new URL(demo.url).port);
+    await page.getByTestId("host-list").click();
+    await expect(page.getByTestId("host-status")).toContainText("report");
+    await page.getByTestId("host-call").click();
+    const view = page.frameLocator("[data-testid=viewer-frame]");
+    await expect(view.getByTestId("kind")).toHaveText("Folded answer");
+    await expect(view.getByTestId("table-status")).toContainText("200 rows");
+    await view.getByTestId("table-last").click();
+    const last = view.locator("[data-testid=row][data-index='199']");
+    await expect(last).toContainText("T-199");
+    await expect(view.getByTestId("selected-path")).toHaveText("$.rows[199]");
+    // The host page's form stands above the frame: the frame is scrolled into the window first.
+    await page.locator("[data-testid=viewer-frame]").scrollIntoViewIfNeeded();
+    // Inside the scroller, not under its lower edge (IntersectionObserver counts the scroller's clip; a
+    // fraction of a pixel at the edge is lost to rounding).
+    await expect(last).toBeInViewport({ ratio: 0.9 });
+    const [row, scroller] = await Promise.all([last.boundingBox(), view.getByTestId("table").boundingBox()]);
+    expect(row!.y + row!.height).toBeLessThanOrEqual(scroller!.y + scroller!.height);
+    // The same after the layout settles (the selected row's details below the table take their room).
+    await page.waitForTimeout(300);
+    await expect(last).toBeInViewport({ ratio: 0.9 });
+    // Every MCP request went straight to the demo, cross-origin.
+    expect(requests.filter((request) => request.includes("/mcp")).every((request) => request.includes(demo.url))).toBe(
+      true,
+    );
+  },
+);
 
 test("S25.4 the demo answers preflights from loopback origins, any port, and refuses others", async ({ request }) => {
   const preflight = (origin: string) =>

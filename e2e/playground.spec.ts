@@ -209,31 +209,33 @@ test("S14.4 S14.7 the search chip and field find text: hits with their paths, li
   await expect(page.getByTestId("query-found")).toBeHidden();
 });
 
-test("S15.1 the reference button passes the folded rows to count_tickets: a few bytes of arguments, 200 tickets counted", async ({
-  page,
-}) => {
-  await open(page);
-  // No handle yet: the page says what to do first and calls nothing.
-  await page.getByTestId("call-reference").click();
-  await expect(page.getByTestId("reference-status")).toContainText("call report first");
-  await expect(page.getByTestId("reference-result")).toHaveText("–");
+test(
+  "S15.1 the reference button passes the folded rows to " +
+    "count_tickets: a few bytes of arguments, 200 tickets counted",
+  async ({ page }) => {
+    await open(page);
+    // No handle yet: the page says what to do first and calls nothing.
+    await page.getByTestId("call-reference").click();
+    await expect(page.getByTestId("reference-status")).toContainText("call report first");
+    await expect(page.getByTestId("reference-result")).toHaveText("–");
 
-  const handle = await callSignedIn(page);
-  await page.getByTestId("call-reference").click();
-  await expect(page.getByTestId("call-reference")).toBeEnabled();
-  await expect(page.getByTestId("reference-status")).toContainText("carried 200 tickets");
-  const args = await json(page, "reference-args");
-  expect(args).toEqual({ tickets: { $result: handle, path: "$.rows" } });
-  expect(new TextEncoder().encode(JSON.stringify(args)).byteLength).toBeLessThan(100);
-  // The tool ran on the whole list the handle names, not on the reference object.
-  expect(await json(page, "reference-result")).toEqual({ count: 200, first: "T-0", last: "T-199" });
+    const handle = await callSignedIn(page);
+    await page.getByTestId("call-reference").click();
+    await expect(page.getByTestId("call-reference")).toBeEnabled();
+    await expect(page.getByTestId("reference-status")).toContainText("carried 200 tickets");
+    const args = await json(page, "reference-args");
+    expect(args).toEqual({ tickets: { $result: handle, path: "$.rows" } });
+    expect(new TextEncoder().encode(JSON.stringify(args)).byteLength).toBeLessThan(100);
+    // The tool ran on the whole list the handle names, not on the reference object.
+    expect(await json(page, "reference-result")).toEqual({ count: 200, first: "T-0", last: "T-199" });
 
-  // A handle that names nothing: the tool does not run, the call gets result_query's code (S15.2).
-  await page.getByTestId("query-handle").fill("00000000-0000-4000-8000-000000000000");
-  await page.getByTestId("call-reference").click();
-  await expect(page.getByTestId("call-reference")).toBeEnabled();
-  await expect(page.locator("#reference-status .badge")).toHaveText("RESULT_HANDLE_NOT_FOUND");
-});
+    // A handle that names nothing: the tool does not run, the call gets result_query's code (S15.2).
+    await page.getByTestId("query-handle").fill("00000000-0000-4000-8000-000000000000");
+    await page.getByTestId("call-reference").click();
+    await expect(page.getByTestId("call-reference")).toBeEnabled();
+    await expect(page.locator("#reference-status .badge")).toHaveText("RESULT_HANDLE_NOT_FOUND");
+  },
+);
 
 test("S7.6 limit 200 shows RESULT_SLICE_TOO_LARGE; page with offset shows INVALID_INPUT", async ({ page }) => {
   await open(page);

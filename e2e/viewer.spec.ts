@@ -16,7 +16,8 @@ const viewerHtml = JSON.parse(
   /^export default (.*);\s*$/s.exec(readFileSync(`${root}dist/viewer/viewer-html.js`, "utf8"))![1]!,
 ) as string;
 const quiet = { warn: () => {}, info: () => {} };
-const HOSTILE = `<img src=x onerror="parent.postMessage('pwned','*')"></script><script>parent.postMessage('pwned','*')</script>`;
+const HOSTILE =
+  `<img src=x ` + `onerror="parent.postMessage('pwned','*')"></script><script>parent.postMessage('pwned','*')</script>`;
 
 let demo: DemoServer;
 let host: { url: string; close(): Promise<void> };
@@ -127,7 +128,9 @@ test("S19.5 a folded report shows its first rows at once and row 200 after pagin
   const row200 = (await page.evaluate(() => performance.now())) - paging;
   await expect(view.getByTestId("selected-path")).toHaveText("$.rows[199]");
   console.log(
-    `viewer: first rows ${firstRows.toFixed(0)} ms after the host handed the result to the view (${opened.toFixed(0)} ms with reading the ui:// resource and starting the frame); row 200 ${row200.toFixed(0)} ms after "Last row" (shared CPU, noisy)`,
+    `viewer: first rows ${firstRows.toFixed(0)} ms after the host handed the result to the view ` +
+      `(${opened.toFixed(0)} ms with reading the ui:// resource and starting the frame); ` +
+      `row 200 ${row200.toFixed(0)} ms after "Last row" (shared CPU, noisy)`,
   );
   // The screenshot shows a search and its hits beside the table.
   await view.getByTestId("search-input").fill("printer");
@@ -252,26 +255,28 @@ test("S19.5 an answer holding <img onerror> and </script> renders as text and ru
   expect(requests.filter((url) => url.endsWith("/x"))).toEqual([]);
 });
 
-test("S19.5 the viewer's HTML is at most 80 KB gzip, with no server SDK; alone in a tab it requests nothing and says why", async ({
-  page,
-}) => {
-  const gzip = gzipSync(viewerHtml, { level: 9 }).byteLength;
-  console.log(`viewer: ${viewerHtml.length} bytes of HTML, ${gzip} bytes gzip (${(gzip / 1024).toFixed(1)} KiB)`);
-  expect(gzip).toBeLessThanOrEqual(80 * 1024);
-  // The server SDK's own classes are not in it (the view side of ext-apps brings the client's Protocol and zod).
-  for (const name of ["McpServer", "createMcpHandler", "StreamableHTTPServerTransport"])
-    expect(viewerHtml.includes(name), name).toBe(false);
-  const requests: string[] = [];
-  const errors: string[] = [];
-  page.on("request", (request) => requests.push(request.url()));
-  page.on("pageerror", (error) => errors.push(error.message));
-  page.on("console", (message) => message.type() === "error" && errors.push(message.text()));
-  await page.goto(`${host.url}viewer.html`);
-  await expect(page.getByTestId("standalone")).toHaveText(/shows tool answers inside an MCP Apps host/);
-  await page.waitForTimeout(300);
-  expect(requests).toEqual([`${host.url}viewer.html`]);
-  expect(errors).toEqual([]);
-});
+test(
+  "S19.5 the viewer's HTML is at most 80 KB gzip, with no server " +
+    "SDK; alone in a tab it requests nothing and says why",
+  async ({ page }) => {
+    const gzip = gzipSync(viewerHtml, { level: 9 }).byteLength;
+    console.log(`viewer: ${viewerHtml.length} bytes of HTML, ${gzip} bytes gzip (${(gzip / 1024).toFixed(1)} KiB)`);
+    expect(gzip).toBeLessThanOrEqual(80 * 1024);
+    // The server SDK's own classes are not in it (the view side of ext-apps brings the client's Protocol and zod).
+    for (const name of ["McpServer", "createMcpHandler", "StreamableHTTPServerTransport"])
+      expect(viewerHtml.includes(name), name).toBe(false);
+    const requests: string[] = [];
+    const errors: string[] = [];
+    page.on("request", (request) => requests.push(request.url()));
+    page.on("pageerror", (error) => errors.push(error.message));
+    page.on("console", (message) => message.type() === "error" && errors.push(message.text()));
+    await page.goto(`${host.url}viewer.html`);
+    await expect(page.getByTestId("standalone")).toHaveText(/shows tool answers inside an MCP Apps host/);
+    await page.waitForTimeout(300);
+    expect(requests).toEqual([`${host.url}viewer.html`]);
+    expect(errors).toEqual([]);
+  },
+);
 
 test("S19.3 a 10 MB answer: only the visible rows in the DOM, the keyboard pages to its last row", async ({ page }) => {
   test.setTimeout(60_000);
@@ -297,7 +302,8 @@ test("S19.3 a 10 MB answer: only the visible rows in the DOM, the keyboard pages
   await view.getByTestId("table").evaluate((table) => (table.scrollTop = 0));
   await expect(view.getByTestId("row").first()).toHaveAttribute("data-index", "99999");
   console.log(
-    `viewer, 10 MB answer: first rows ${firstRows.toFixed(0)} ms after the result reached the host (with the frame's start); the last of 100,000 rows ${lastRow.toFixed(0)} ms after End`,
+    `viewer, 10 MB answer: first rows ${firstRows.toFixed(0)} ms after the result reached the host ` +
+      `(with the frame's start); the last of 100,000 rows ${lastRow.toFixed(0)} ms after End`,
   );
 });
 

@@ -74,7 +74,8 @@ export function registerCountTickets(server: McpServer): void {
     {
       title: "Count tickets",
       description:
-        'Counts the tickets it is given and names the first and last. Pass the list itself, or a reference to a folded answer: { "$result": "<handle>", "path": "$.rows" }',
+        "Counts the tickets it is given and names the first and last. Pass the list itself, or a " +
+        'reference to a folded answer: { "$result": "<handle>", "path": "$.rows" }',
       // Any ticket with an id: those report returns, or ones the model writes itself.
       inputSchema: z.object({
         tickets: z

@@ -93,15 +93,22 @@ boxes.forEach((box, i) => {
   }
 });
 const ratio = (figures.answer / figures.folded).toFixed(1);
-const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${TOP + H + 50}" viewBox="0 0 ${width} ${TOP + H + 50}" font-family="Helvetica, Arial, sans-serif" font-size="14">
-<style>text { text-anchor: middle; fill: #222; } .title { font-weight: bold; font-size: 16px; } .note { font-size: 13px; fill: #444; }</style>
-<defs><marker id="arrow" viewBox="0 0 10 10" refX="9" refY="5" markerWidth="8" markerHeight="8" orient="auto"><path d="M0 0 L10 5 L0 10 z" fill="#333"/></marker></defs>
-<rect width="100%" height="100%" fill="#ffffff"/>
-<text x="${width / 2}" y="24" class="title">mcp-result-handles: one real run (thresholdBytes ${THRESHOLD})</text>
-${parts.join("\n")}
-<text x="${width / 2}" y="${TOP + H + 32}" class="note">The model reads ${fmt(figures.folded)} instead of ${fmt(figures.answer)} (${ratio}× less), then only the ${fmt(figures.slice)} slice it asks for. Sizes are UTF-8 JSON of structuredContent.</text>
-</svg>
-`;
+const svg = [
+  `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${TOP + H + 50}" ` +
+    `viewBox="0 0 ${width} ${TOP + H + 50}" font-family="Helvetica, Arial, sans-serif" font-size="14">`,
+  `<style>text { text-anchor: middle; fill: #222; } .title { font-weight: bold; font-size: 16px; } ` +
+    `.note { font-size: 13px; fill: #444; }</style>`,
+  `<defs><marker id="arrow" viewBox="0 0 10 10" refX="9" refY="5" markerWidth="8" markerHeight="8" orient="auto">` +
+    `<path d="M0 0 L10 5 L0 10 z" fill="#333"/></marker></defs>`,
+  `<rect width="100%" height="100%" fill="#ffffff"/>`,
+  `<text x="${width / 2}" y="24" class="title">mcp-result-handles: one real run (thresholdBytes ${THRESHOLD})</text>`,
+  ...parts,
+  `<text x="${width / 2}" y="${TOP + H + 32}" class="note">The model reads ${fmt(figures.folded)} instead of ` +
+    `${fmt(figures.answer)} (${ratio}× less), then only the ${fmt(figures.slice)} slice it asks for. ` +
+    `Sizes are UTF-8 JSON of structuredContent.</text>`,
+  `</svg>`,
+  ``,
+].join("\n");
 // An output path as argument lets a test redraw the picture and compare it with the committed one.
 writeFileSync(process.argv[2] ?? new URL("../docs/flow.svg", import.meta.url), svg);
 console.log(JSON.stringify(figures));

@@ -35,7 +35,8 @@ const saves: number[] = [];
 const show = (times: number[]) => times.map((t) => t.toFixed(1)).join(", ") + " ms";
 const log = text(100_000_000);
 console.log(
-  `100 MB string, $.log window (first, then cached):  ${show(await perQuery({ log }, { path: "$.log", offset: 50_000_000 }, 4))}`,
+  `100 MB string, $.log window (first, then cached):  ` +
+    `${show(await perQuery({ log }, { path: "$.log", offset: 50_000_000 }, 4))}`,
 );
 const fresh: number[] = [];
 for (let i = 0; i < 3; i++) fresh.push((await perQuery({ log }, { path: "$.log", offset: i * 40_000_000 }, 1))[0]!);
@@ -51,13 +52,15 @@ const tenMb = {
   meta: { pages: 3, events: Array.from({ length: 20_000 }, (_, i) => ({ at: i, kind: "tick" })) },
 };
 console.log(
-  `${(JSON.stringify(tenMb).length / 1e6).toFixed(1)} MB answer, refused $:                   ${show(await perQuery(tenMb, { path: "$" }, 4))}`,
+  `${(JSON.stringify(tenMb).length / 1e6).toFixed(1)} MB answer, refused ` +
+    `$:                   ${show(await perQuery(tenMb, { path: "$" }, 4))}`,
 );
 const rows10 = {
   rows: Array.from({ length: 100_000 }, (_, i) => ({ id: i, title: `Row ${i} ${"y".repeat(60)}` })),
   total: 100_000,
 };
 console.log(
-  `${(JSON.stringify(rows10).length / 1e6).toFixed(1)} MB { rows, total }, refused $:              ${show(await perQuery(rows10, { path: "$" }, 4))}`,
+  `${(JSON.stringify(rows10).length / 1e6).toFixed(1)} MB { rows, total }, refused ` +
+    `$:              ${show(await perQuery(rows10, { path: "$" }, 4))}`,
 );
 console.log(`save times (100 MB ×4, 10 MB, 9 MB):                ${show(saves)}`);

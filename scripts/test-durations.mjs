@@ -18,7 +18,8 @@ const others = seconds.filter(
 );
 if (others.length > 0)
   throw new Error(
-    `test-results/vitest.json is not of the "node" project alone (${others[0][0]}): run npm test, or npx vitest run --project node`,
+    `test-results/vitest.json is not of the "node" project alone ` +
+      `(${others[0][0]}): run npm test, or npx vitest run --project node`,
   );
 if (seconds.length < 50)
   throw new Error(

@@ -39,7 +39,8 @@ const reference: DefaultTheme.SidebarItem[] = [
 export default defineConfig({
   title: "mcp-result-handles",
   description:
-    "Large MCP tool answers stay on the server; the model gets { preview, shape, handle } and reads slices with result_query.",
+    "Large MCP tool answers stay on the server; the model gets { " +
+    "preview, shape, handle } and reads slices with result_query.",
   lang: "en",
   cleanUrls: false,
   lastUpdated: false,

@@ -98,7 +98,8 @@ export class InPageMcp {
       name: "report",
       title: "Open tickets",
       description:
-        "Every open ticket (200 rows). Large answers fold into { preview, shape, handle }: read them with result_query.",
+        "Every open ticket (200 rows). Large answers fold into { " +
+        "preview, shape, handle }: read them with result_query.",
       inputSchema: { type: "object", properties: {} },
       annotations: { readOnlyHint: true },
       execute: () => reportRows(),

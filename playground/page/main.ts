@@ -78,7 +78,8 @@ function showAnswer(identity: Identity, result: CallResult): void {
     $("answer-kind").textContent = `folded from ${number.format(meta.bytes)} bytes`;
     $("answer-kind").dataset.kind = "folded";
     $("answer-note").textContent =
-      `${who}: the ${number.format(meta.bytes)}-byte answer is kept encrypted in ${storeKind === "indexeddb" ? "IndexedDB" : "memory"} ` +
+      `${who}: the ${number.format(meta.bytes)}-byte answer is kept encrypted ` +
+      `in ${storeKind === "indexeddb" ? "IndexedDB" : "memory"} ` +
       `for ${meta.ttlSeconds} s; the model gets this small form instead.`;
     renderJson($("preview"), folded.preview);
     renderShape($("shape"), folded.shape);
@@ -223,7 +224,8 @@ async function callByReference(): Promise<void> {
       const { count } = result.structuredContent as { count: number };
       $("reference-status").replaceChildren(
         badge("OK", "good"),
-        ` ${number.format(bytesOf(args))} bytes of arguments carried ${count} tickets: the server read them from the handle.`,
+        ` ${number.format(bytesOf(args))} bytes of arguments carried ` +
+          `${count} tickets: the server read them from the handle.`,
       );
     }
   } catch (error) {

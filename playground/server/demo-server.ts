@@ -177,7 +177,8 @@ export async function startDemoServer(options: DemoServerOptions = {}): Promise<
     const now = Date.now();
     if (now - lastRefusalLog >= REFUSAL_LOG_MS) {
       logger.warn(
-        `mcp: ${sessions.size} sessions are open, the most this server keeps (maxSessions ${maxSessions}); refused ${refusedSince} new session(s) with HTTP 503`,
+        `mcp: ${sessions.size} sessions are open, the most this server keeps (maxSessions ` +
+          `${maxSessions}); refused ${refusedSince} new session(s) with HTTP 503`,
       );
       lastRefusalLog = now;
       refusedSince = 0;

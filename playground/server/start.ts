@@ -15,13 +15,15 @@ const demo = await startDemoServer({ port, sessionIdleSeconds, maxSessions, view
   (error: NodeJS.ErrnoException) =>
     error.code === "EADDRINUSE"
       ? exitWith(
-          `Port ${port} is already in use: stop what runs there, or start on another port with PORT=${port + 1} npm start`,
+          `Port ${port} is already in use: stop what runs there, or start ` +
+            `on another port with PORT=${port + 1} npm start`,
         )
       : exitWith(`The demo server could not start on port ${port}: ${error.message}`),
 );
 // S11.1: the start line names the storage in use (storage `auto`, S9.2: Redis when REDIS_URL is set, …).
 console.log(
-  `result-handles demo MCP server on ${demo.url} (storage: ${demo.reports.config.storage.type}; tokens: demo-alice, demo-bob, or none)`,
+  `result-handles demo MCP server on ${demo.url} (storage: ` +
+    `${demo.reports.config.storage.type}; tokens: demo-alice, demo-bob, or none)`,
 );
 
 let stopping = false;
