@@ -156,7 +156,7 @@ async function measureMemory(
   handles: string[],
   filter: (handle: string) => Promise<void>,
 ) {
-  // Collected until two readings agree, a turn of the event loop between: a heap read straight after one
+  // Collected until two readings agree, yielding to the event loop between: a heap read straight after one
   // collection can still count what sweeping has yet to give back (a 100 KB parse came out negative).
   const settled = async () => {
     let last = Number.NaN;

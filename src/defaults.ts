@@ -212,14 +212,14 @@ export const COST_WEIGHTS = Object.freeze({
   references: 10,
   keyed: 20,
 });
-/** The calling thread is let go after this long of one call's work (S21.4: never held much more than 50 ms). */
+/** The calling thread yields after this long of one call's work (S21.4: never held much more than 50 ms). */
 export const YIELD_AFTER_MS = 20;
 /**
- * Work that cannot let go of the calling thread (a query from `@` inside a filter runs whole inside each
+ * Work that cannot yield (a query from `@` inside a filter runs whole inside each
  * item it filters) is refused once it has held the thread this long in one piece (S21.4, S26.1: about
  * 50 ms; it was 200, and such a call held the loop 0.4-1.5 s under load): the meter's limit alone let one
- * such call hold everyone else up for a second. Above what the work that takes turns holds between two
- * turns (YIELD_AFTER_MS). A query from the root inside a filter takes turns: it runs once, beforehand.
+ * such call hold everyone else up for a second. Above what the work that yields holds between two
+ * yields (YIELD_AFTER_MS). A query from the root inside a filter yields: it runs once, beforehand.
  */
 export const MAX_HOLD_MS = 50;
 /**
@@ -268,7 +268,7 @@ export const MAX_WHOLE_RESOURCE_BYTES = 8 * 1024 * 1024;
 export const BATCH_JOB_DEADLINE_MS = 400;
 /**
  * Units one batch worker's job may spend (S21.1, S21.4): an eighth of the default limit, so a job is one
- * short turn. A job past it stops at once and the call is refused; what jobs spent is charged to the
+ * short hold. A job past it stops at once and the call is refused; what jobs spent is charged to the
  * call's own meter on the calling thread, against its `costLimit`.
  */
 export const BATCH_JOB_UNITS = DEFAULT_COST_LIMIT / 8;
@@ -280,8 +280,8 @@ export const BATCH_JOB_UNITS = DEFAULT_COST_LIMIT / 8;
  */
 export const BATCH_WORKERS = Object.freeze({ minBytes: 1024 * 1024, threads: 2, idleMs: 30_000, retryMs: 5 * 60_000 });
 /**
- * A fold's serialisation lets other work in once it has held the calling thread this long since its last
- * turn (S21.4: about 50 ms at most), between batches of a list, chunks of a long string or members of a
+ * A fold's serialisation yields once it has held the calling thread this long since it last
+ * yielded (S21.4: about 50 ms at most), between batches of a list, chunks of a long string or members of a
  * wide object. A 10 MB list of rows serialises in about 35 ms here, in one go.
  */
 export const SERIALISE_HOLD_MS = 40;

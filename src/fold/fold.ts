@@ -8,7 +8,7 @@ import { overTokens } from "./tokens.js";
 import { isPlainObject, KeyLists } from "../util/json.js";
 import { repeats } from "./same-json.js";
 import type { ResultHandlesConfig } from "../config.js";
-import { serializeAnswerInTurns, type PieceOptions, type SerializedAnswer } from "../records/format/serialize.js";
+import { serializeAnswerYielding, type PieceOptions, type SerializedAnswer } from "../records/format/serialize.js";
 import { StoreCall, type ResultHandleStore } from "../records/store.js";
 import type { SealAhead } from "../records/seal-ahead.js";
 import type { ToolResult } from "../util/tool-result.js";
@@ -274,7 +274,7 @@ async function foldableData(
   if (structured !== undefined) {
     if (content.length > 1 || (content.length === 1 && content[0]!.type !== "text")) return NOT_FOLDABLE;
     const text = content.length === 1 ? content[0]!.text : undefined;
-    const json = await serializeAnswerInTurns(structured, {
+    const json = await serializeAnswerYielding(structured, {
       ...pieces,
       ...(typeof text === "string" ? { repeatedBy: text } : {}),
     });
@@ -295,7 +295,7 @@ async function foldableData(
       // not JSON: counts as a string
     }
   }
-  return { value, json: await serializeAnswerInTurns(value, pieces) };
+  return { value, json: await serializeAnswerYielding(value, pieces) };
 }
 
 /** MCP Apps (`_meta.ui.resourceUri`, `_meta["ui/resourceUri"]`) and OpenAI Apps (`openai/outputTemplate`) widgets. */

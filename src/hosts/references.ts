@@ -3,7 +3,7 @@
  * `$result` and optionally `path` is replaced, at any depth, by the value it names, before the tool's input
  * is checked and before the tool runs. The model passes a folded answer on without ever re-typing it.
  *
- * The walk is iterative (arguments thousands of levels deep cannot overflow the stack), takes turns with
+ * The walk is iterative (arguments thousands of levels deep cannot overflow the stack), yields with
  * other calls (S21.4: a million levels deep is a second of work) and visits each part of the arguments
  * once; the arguments are copied, never changed (an in-process client may still hold them). Each distinct reference is
  * read once, all at once, and at most `MAX_REFERENCES_PER_CALL`
@@ -51,15 +51,15 @@ function isReference(value: unknown): value is { $result: unknown; path?: unknow
   return keys.length === 1 || (keys.length === 2 && hasOwn(value, "path"));
 }
 
-/** Values walked between two looks at the clock: the walks below take turns with other calls (S21.4). */
-const WALK_SLICE = 4096;
+/** Values walked between two looks at the clock: the walks below yield to other calls (S21.4). */
+const VALUES_PER_LOOK = 4096;
 
 /** Whether `args` holds a reference anywhere; the usual call has none and costs one walk, no copy. */
-async function hasReferences(args: unknown, turns: CostMeter): Promise<boolean> {
+async function hasReferences(args: unknown, meter: CostMeter): Promise<boolean> {
   const seen = new Set<object>();
   const pending: unknown[] = [args];
   for (let walked = 0; pending.length > 0; walked++) {
-    if (walked % WALK_SLICE === 0 && turns.shouldYield()) await turns.letOthersIn();
+    if (walked % VALUES_PER_LOOK === 0 && meter.shouldYield()) await meter.yieldToLoop();
     const value = pending.pop();
     if (typeof value !== "object" || value === null || seen.has(value)) continue;
     seen.add(value);
@@ -83,9 +83,9 @@ export async function resolveReferences(
   size?: SizeReference,
 ): Promise<Resolution> {
   // charged nothing: its clock alone, so arguments a million levels deep hold no one else up
-  const turns = new CostMeter();
-  if (!(await hasReferences(args, turns))) return { args, references: 0 };
-  const { root, slots } = await copyWithSlots(args, turns);
+  const meter = new CostMeter();
+  if (!(await hasReferences(args, meter))) return { args, references: 0 };
+  const { root, slots } = await copyWithSlots(args, meter);
   // One read per distinct (handle, path); an argument that cannot be a key (not a string) is read alone and refused
   // there.
   const keys: string[] = [];
@@ -267,7 +267,7 @@ interface Slot {
  * A copy of `args` whose containers are new (shared parts copied once, so a cycle ends), and where each
  * reference is to go, in document order.
  */
-async function copyWithSlots(args: unknown, turns: CostMeter): Promise<{ root: { value: unknown }; slots: Slot[] }> {
+async function copyWithSlots(args: unknown, meter: CostMeter): Promise<{ root: { value: unknown }; slots: Slot[] }> {
   const root: { value: unknown } = { value: undefined };
   const slots: Slot[] = [];
   const copies = new Map<object, Record<string, unknown> | unknown[]>();
@@ -277,7 +277,7 @@ async function copyWithSlots(args: unknown, turns: CostMeter): Promise<{ root: {
   const holders: (Record<string, unknown> | unknown[])[] = [root];
   const keys: (string | number)[] = ["value"];
   for (let walked = 0; values.length > 0; walked++) {
-    if (walked % WALK_SLICE === 0 && turns.shouldYield()) await turns.letOthersIn();
+    if (walked % VALUES_PER_LOOK === 0 && meter.shouldYield()) await meter.yieldToLoop();
     const value = values.pop();
     const holder = holders.pop()!;
     const key = keys.pop()!;

@@ -74,7 +74,7 @@ class NodeSealThread implements SealThread {
   private worker: NodeWorker | undefined;
   /**
    * Shared with the worker: [0] is 1 once it takes jobs, [1] counts the jobs it has done. Read here without
-   * waiting for a message, which would be seen only once the event loop turns (folds one after another,
+   * waiting for a message, which would be seen only once the thread yields to the event loop (folds one after another,
    * with nothing but promises between them, would never see it; a calling thread held by other work would
    * see the watchdog before the replies waiting for it).
    */

@@ -9,13 +9,13 @@
  * stops there, on the calling thread and on the batch workers alike (a job carries its share, S21.4).
  *
  * The meter also says when the calling thread has been held long enough (S21.4): long work asks
- * `shouldYield` between steps and lets other calls in (`letOthersIn`). A call's meter (`guarded`) also
+ * `shouldYield` between steps and yields (`yieldToLoop`). A call's meter (`guarded`) also
  * refuses evaluation that holds the thread MAX_HOLD_MS in one piece, with MAX_HOLD_UNITS of work in it,
- * where no step can let go (`lookAtHold`).
+ * where no step can yield (`lookAtHold`).
  */
 import { COST_WEIGHTS, DEFAULT_COST_LIMIT, MAX_HOLD_MS, MAX_HOLD_UNITS, YIELD_AFTER_MS } from "../defaults.js";
 import { ResultQueryError } from "../errors.js";
-import { nextTurn } from "../util/turn.js";
+import { yieldToLoop } from "../util/yield.js";
 import type { MemberWatch } from "./refusals/member-watch.js";
 
 /** What a call pays for (S21.1). */
@@ -70,14 +70,14 @@ export class CostMeter {
   };
   /** Where the evaluation tells which named members it found (S18.2), when its query names some. */
   watch?: MemberWatch;
-  /** When the calling thread was last let go (performance.now()). */
+  /** When the calling thread last yielded (performance.now()). */
   private since = now();
   /** Evaluation charges since the clock was last read for the hold (`guarded` meters only). */
   private charges = 0;
   /** Units of evaluation done on this thread (not absorbed from a worker), for the hold. */
   private evaluated = 0;
   /**
-   * When this call's evaluation was first seen holding the thread with no turn of the event loop since, and its units
+   * When this call's evaluation was first seen holding the thread without yielding since, and its units
    * then.
    */
   private heldSince: number | undefined;
@@ -110,8 +110,8 @@ export class CostMeter {
   }
 
   /**
-   * S21.4 for work that cannot take turns: the first look in a piece of work starts its clock, and a timer
-   * stops it, which runs only once the event loop turns (the thread was let go); a later look that finds
+   * S21.4 for work that cannot yield: the first look in a piece of work starts its clock, and a timer
+   * stops it, which runs only once the thread has yielded; a later look that finds
    * the clock past MAX_HOLD_MS, with at least MAX_HOLD_UNITS of evaluation done meanwhile (so a piece that
    * only waited for the processor, on a loaded machine, is never refused), refuses the call, and the work
    * stops there.
@@ -175,19 +175,19 @@ export class CostMeter {
     );
   }
 
-  /** Whether the calling thread has been held for YIELD_AFTER_MS since it was last let go (S21.4). */
+  /** Whether the calling thread has been held for YIELD_AFTER_MS since it last yielded (S21.4). */
   shouldYield(): boolean {
     return now() - this.since >= YIELD_AFTER_MS;
   }
 
   /**
-   * Lets other calls in (one macrotask: timers and I/O run), then goes on. Parts of one call that run side
-   * by side on this meter (its references, read four at a time, S26.2) each let go after YIELD_AFTER_MS
-   * of their own: four of them may hold one turn of the timers for four such slices (about 80 ms), never
-   * more. (Letting a part that resumes after another go at once cost a turn every few hundred nodes.)
+   * Yields to other calls (one macrotask: timers and I/O run), then goes on. Parts of one call that run side
+   * by side on this meter (its references, read four at a time, S26.2) each yield after YIELD_AFTER_MS
+   * of their own: four of them may hold the timers for four such holds (about 80 ms), never
+   * more. (Yielding at once in a part that resumes after another cost a yield every few hundred nodes.)
    */
-  async letOthersIn(): Promise<void> {
-    await nextTurn();
+  async yieldToLoop(): Promise<void> {
+    await yieldToLoop();
     this.since = now();
     this.heldSince = undefined;
   }

@@ -9,7 +9,7 @@ import {
   type JsonObject,
 } from "../util/json.js";
 import { selectNodes } from "./jsonpath/jsonpath.js";
-import { nodelistPage, nodelistPageSliced, NodelistPager, type NodelistPage } from "./paths/nodelist.js";
+import { nodelistPage, nodelistPageYielding, NodelistPager, type NodelistPage } from "./paths/nodelist.js";
 import type { CostMeter } from "./cost.js";
 import { buildEntries, fieldPicker, itemSize, memberSize, pickedKeys } from "./paths/page.js";
 import { formatPath, resolveSegments, type Resolved } from "./paths/path.js";
@@ -21,7 +21,7 @@ import { jsonSize } from "../util/size.js";
 import { isText, type PiecedString } from "../util/pieced-string.js";
 import { PiecedObject } from "../util/pieced-object.js";
 import { parseAggregate } from "./aggregate/spec.js";
-import { aggregatePlan, aggregateWhole, aggregateWholeSliced } from "./aggregate/aggregate.js";
+import { aggregatePlan, aggregateWhole, aggregateWholeYielding } from "./aggregate/aggregate.js";
 
 export type { QueryArguments } from "./paths/plan.js";
 
@@ -296,9 +296,9 @@ export function answerPlan(
 
 /**
  * `answerPlan` as a tool call runs it (S21.1, S21.4): charged to the call's meter, and a nodelist built
- * letting other calls in between nodes.
+ * yielding between nodes.
  */
-export async function answerPlanSliced(
+export async function answerPlanYielding(
   answer: unknown,
   plan: QueryPlan,
   args: QueryArguments,
@@ -306,13 +306,13 @@ export async function answerPlanSliced(
   meter: CostMeter,
 ): Promise<QueryResult> {
   if (args.aggregate)
-    return aggregateWholeSliced(answer, aggregatePlan(plan), args.aggregate, args, thresholdBytes, meter);
+    return aggregateWholeYielding(answer, aggregatePlan(plan), args.aggregate, args, thresholdBytes, meter);
   if (plan.kind !== "nodelist") return answerPlan(answer, plan, args, thresholdBytes);
   const window = membersWindow(answer, plan, args, thresholdBytes);
   if (window) return window;
   return nodelistResult(
     () =>
-      nodelistPageSliced(
+      nodelistPageYielding(
         (watch) => selectNodes(plan.compiled, answer, plan.path, meter, watch),
         plan.path,
         args,

@@ -19,7 +19,7 @@ import { ResultHandlesConfigurationError, ResultHandlesError } from "../errors.j
 import { RecentAnswers, RecentKeys } from "./recent-answers.js";
 import { heapEstimate } from "./heap-size.js";
 import { dropSpareBuffers } from "./buffer-pool.js";
-import { serializeAnswerInTurns, type PieceOptions, type SerializedAnswer } from "./format/serialize.js";
+import { serializeAnswerYielding, type PieceOptions, type SerializedAnswer } from "./format/serialize.js";
 
 import type { NamespacedStorage } from "../storage/types.js";
 import { StoreCall, withinDeadline } from "../storage/timeout.js";
@@ -108,7 +108,7 @@ export class ResultHandleStore {
   }
 
   async save(handle: string, value: unknown, owner: Owner): Promise<void> {
-    const json = await serializeAnswerInTurns(value, { pieceBytes: this.pieceBytes });
+    const json = await serializeAnswerYielding(value, { pieceBytes: this.pieceBytes });
     const sealed = await this.seal(handle, json, owner);
     json.release(); // encrypted: its buffers may take the next answer
     await this.put(sealed);

@@ -103,8 +103,8 @@ export const ANY_JSON_SCHEMA = Object.freeze({
 /**
  * The key lists of wide objects a read built member batch by member batch (S26.1): it parses each batch
  * alone, so it has their keys for nothing, where `Object.keys` of the object built (a million keys) is one
- * native call that holds the thread 350 ms or more and cannot let other work in. A query that walks, pages
- * or searches such an object takes its keys from here (`keyListOf`) and lets other calls in as it goes.
+ * native call that holds the thread 350 ms or more and cannot yield. A query that walks, pages
+ * or searches such an object takes its keys from here (`keyListOf`) and yields as it goes.
  * Weak: a list lives as long as its object; objects read are shared read-only, so a list never goes stale.
  */
 const keptKeyLists = new WeakMap<object, readonly string[]>();

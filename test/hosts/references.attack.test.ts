@@ -100,7 +100,7 @@ describe("S15.2 references that must not resolve, and cannot hurt", () => {
       expect(lists.value.status).toBe(200);
       expect(lists.value.text).toContain(`\\"depth\\":${depth}`);
       expect(lists.ms).toBeLessThan(3000);
-      // S21.4: the walk of the arguments takes turns: the thread is held for a fraction of the call (it was
+      // S21.4: the walk of the arguments yields: the thread is held for a fraction of the call (it was
       // held for all of it, 1.1-1.2 s; what holds it now is the SDK's parse of the 2 MB request, one call).
       if (depth === 1_000_000) expect(lists.stallMs).toBeLessThan(lists.ms / 2);
     }

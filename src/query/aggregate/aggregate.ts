@@ -1,13 +1,13 @@
 /**
  * An aggregate over an answer read whole (S24): the nodes the query selects, as a nodelist would walk
- * them (`selectNodes`, charged to the call's meter, letting other calls in between nodes, S21.4), taken
+ * them (`selectNodes`, charged to the call's meter, yielding between nodes, S21.4), taken
  * by an `Aggregation` instead of a page. Over a list read batch by batch the same `Aggregation` takes the
  * batches' nodes, or the batch workers' states (`answerOverBatches`).
  */
 import { ResultQueryError } from "../../errors.js";
 import { quoteArgument } from "../../util/quote-argument.js";
 import { formatPath, type PathSegment } from "../canonical-path.js";
-import { PAUSED, selectNodes, type CostMeter } from "../jsonpath/jsonpath.js";
+import { YIELDED, selectNodes, type CostMeter } from "../jsonpath/jsonpath.js";
 import type { QueryArguments, QueryPlan } from "../paths/plan.js";
 import { Aggregation, type AggregateResult } from "./aggregation.js";
 import type { AggregateSpec } from "./spec.js";
@@ -46,16 +46,16 @@ export function aggregateWhole(
   const aggregation = new Aggregation(spec, plan.path, plan.compiled.watch, meter);
   return deepRefused(plan.path, () => {
     for (const node of selectNodes(plan.compiled, answer, plan.path, meter, aggregation.watch))
-      if (node !== PAUSED) aggregation.add(node);
+      if (node !== YIELDED) aggregation.add(node);
     return aggregation.result(args, thresholdBytes);
   });
 }
 
 /**
- * `aggregateWhole` as a tool call runs it: letting other calls in whenever the meter says the thread was held long
+ * `aggregateWhole` as a tool call runs it: yielding whenever the meter says the thread was held long
  * enough (S21.4).
  */
-export async function aggregateWholeSliced(
+export async function aggregateWholeYielding(
   answer: unknown,
   plan: NodelistPlan,
   spec: AggregateSpec,
@@ -64,11 +64,11 @@ export async function aggregateWholeSliced(
   meter: CostMeter,
 ): Promise<AggregateResult> {
   const aggregation = new Aggregation(spec, plan.path, plan.compiled.watch, meter);
-  if (meter.shouldYield()) await meter.letOthersIn();
+  if (meter.shouldYield()) await meter.yieldToLoop();
   try {
     for (const node of selectNodes(plan.compiled, answer, plan.path, meter, aggregation.watch)) {
-      if (node !== PAUSED) aggregation.add(node);
-      if (meter.shouldYield()) await meter.letOthersIn();
+      if (node !== YIELDED) aggregation.add(node);
+      if (meter.shouldYield()) await meter.yieldToLoop();
     }
   } catch (error) {
     throw tooDeepToAggregate(plan.path, error);

@@ -6,7 +6,7 @@
 import { JSONPathNode } from "json-p3";
 import type { Location } from "./steps.js";
 import { currentMeter, tick, watching } from "../cost.js";
-import { oneByOne, PAUSE, selected } from "./pause.js";
+import { oneByOne, YIELD_NODE, selected } from "./yield-points.js";
 import { keyListOf } from "../../util/json.js";
 
 /**
@@ -15,24 +15,24 @@ import { keyListOf } from "../../util/json.js";
  * node per visited value, by a plain recursive walk down to RECURSION_DEPTH levels and the explicit stack
  * below that; other selectors take the stack walk, no generator per level. Each node yielded costs a
  * step here (runFrom does not wrap this segment again), and each value visited one more. A segment of the
- * query's top level (`pausable`) passes PAUSE on and takes the stack walk for names too, which hands up
- * PAUSE as it goes (S21.4: `$..tag` over a million-key object held whole held the thread in one piece).
+ * query's top level (`mayYield`) passes YIELD_NODE on and takes the stack walk for names too, which hands up
+ * YIELD_NODE as it goes (S21.4: `$..tag` over a million-key object held whole held the thread in one piece).
  */
 export function* descend(
   selectors: readonly unknown[],
   names: readonly string[] | undefined,
   nodes: Iterable<JSONPathNode>,
   watched?: readonly number[],
-  pausable = false,
+  mayYield = false,
 ): Generator<JSONPathNode> {
   for (const node of nodes) {
-    if (node === PAUSE) {
+    if (node === YIELD_NODE) {
       yield node;
       continue;
     }
     const location = node.location as unknown as Location;
-    if (!names) yield* stackWalk(node.value, location, selectors, undefined, node.root, undefined, pausable);
-    else if (pausable)
+    if (!names) yield* stackWalk(node.value, location, selectors, undefined, node.root, undefined, mayYield);
+    else if (mayYield)
       yield* stackWalk(
         node.value,
         location,
@@ -41,7 +41,7 @@ export function* descend(
         node.root,
         watched && { entries: watched, watch: watching() },
         true,
-      ); // takes turns (S21.4)
+      ); // yields (S21.4)
     else if (node.value !== null && typeof node.value === "object") {
       const found: JSONPathNode[] = [];
       namesBelow(node.value, location, names, node.root, found, 0, watched && { entries: watched, watch: watching() });
@@ -50,7 +50,7 @@ export function* descend(
   }
 }
 
-/** Values the stack walk visits between two looks at the clock, when it may pause. */
+/** Values the stack walk visits between two looks at the clock, when it may yield. */
 const VALUES_PER_LOOK = 1024;
 
 /** Levels a names-only walk takes by recursion before the explicit stack (a 3000-deep answer must not overflow). */
@@ -114,13 +114,13 @@ function* stackWalk(
   names: readonly string[] | undefined,
   root: unknown,
   watched?: Watching,
-  pausable = false,
+  mayYield = false,
 ): Generator<JSONPathNode> {
   const values: unknown[] = [start];
   const parents: (Location | undefined)[] = [undefined];
   const keys: (string | number)[] = [0];
   for (let visited = 1; values.length > 0; visited++) {
-    if (pausable && visited % VALUES_PER_LOOK === 0 && currentMeter().shouldYield()) yield PAUSE;
+    if (mayYield && visited % VALUES_PER_LOOK === 0 && currentMeter().shouldYield()) yield YIELD_NODE;
     const value = values.pop();
     const parent = parents.pop();
     const key = keys.pop()!;
@@ -147,8 +147,8 @@ function* stackWalk(
     } else {
       const current = new JSONPathNode(value as never, location as never, root as never);
       for (const selector of selectors!) {
-        for (const node of pausable ? selected(selector, current) : oneByOne(selector, current)) {
-          if (node !== PAUSE) tick();
+        for (const node of mayYield ? selected(selector, current) : oneByOne(selector, current)) {
+          if (node !== YIELD_NODE) tick();
           yield node;
         }
       }

@@ -16,7 +16,7 @@ import { MAX_QUERY_CHARS } from "../../defaults.js";
 import { cutForMessage, quoteArgument } from "../../util/quote-argument.js";
 import { regexFunction } from "./iregexp.js";
 import { descend } from "./descendants.js";
-import { childSegment, PAUSE } from "./pause.js";
+import { childSegment, YIELD_NODE } from "./yield-points.js";
 import { Location } from "./steps.js";
 import { CostMeter, tick, useMeter, watching } from "../cost.js";
 import { meterFilter } from "./filter-limits.js";
@@ -111,7 +111,7 @@ export function runFrom(segments: readonly Segment[], nodes: Iterable<JSONPathNo
 
 function* counted(nodes: Iterable<JSONPathNode>): Generator<JSONPathNode> {
   for (const node of nodes) {
-    if (node !== PAUSE) tick();
+    if (node !== YIELD_NODE) tick();
     yield node;
   }
 }
@@ -152,7 +152,7 @@ function singularRun(query: JSONPathQuery, watched?: readonly number[]): (value:
  * filter (`@..x`, `$.y`) parent-linked locations, so no node costs a copy of its path.
  */
 function useStackWalk(query: JSONPathQuery, path: string, watch: WatchPlan): { usesRoot: boolean; hoisted: Hoisted[] } {
-  const top = new Set<unknown>(query.segments); // the segments that may hand up PAUSE (S21.4)
+  const top = new Set<unknown>(query.segments); // the segments that may hand up YIELD_NODE (S21.4)
   let usesRoot = false;
   let filterNodes = 0;
   const hoisted: Hoisted[] = [];
@@ -167,7 +167,7 @@ function useStackWalk(query: JSONPathQuery, path: string, watch: WatchPlan): { u
       const inner = (item as unknown as { path: JSONPathQuery }).path;
       if (!inner.singularQuery()) {
         // S26.1: a query from the root inside a filter selects the same nodes for every item: it runs once,
-        // before the evaluation and taking turns as a top-level query does, and every item reads its nodes.
+        // before the evaluation and yielding as a top-level query does, and every item reads its nodes.
         for (const segment of inner.segments) top.add(segment);
         hoisted.push(hoist(item as unknown as { evaluate(context: { rootValue: unknown }): unknown }, inner));
       }
@@ -180,9 +180,9 @@ function useStackWalk(query: JSONPathQuery, path: string, watch: WatchPlan): { u
         ? selectors.map((selector) => (selector as unknown as { name: string }).name)
         : undefined;
       const watched = watch.descendants.get(segment);
-      const pausable = top.has(segment);
+      const mayYield = top.has(segment);
       segment.lazyResolve = ((nodes: Iterable<JSONPathNode>) =>
-        descend(selectors, names, nodes, watched, pausable)) as never;
+        descend(selectors, names, nodes, watched, mayYield)) as never;
       segment.resolve = (nodes) => Array.from(descend(selectors, names, nodes as never, watched)) as never;
     } else if (item instanceof ChildSegment && top.has(item)) {
       const selectors = (item as unknown as Segment).selectors;
@@ -201,14 +201,14 @@ function useStackWalk(query: JSONPathQuery, path: string, watch: WatchPlan): { u
   return { usesRoot, hoisted: hoisted.reverse() }; // a root query inside another's filter runs before it
 }
 
-/** A query from the root inside a filter, run once per answer (S26.1): `run` fills its nodes taking turns. */
+/** A query from the root inside a filter, run once per answer (S26.1): `run` fills its nodes yielding. */
 interface Hoisted {
   run(root: object): Generator<JSONPathNode>;
 }
 
 /**
  * Makes `expression` (a `RootQuery` of `inner`) answer every item from one run of `inner` per answer: the
- * run `selectNodes` makes first, handing up PAUSE as it goes, or else one made at the first item. Only
+ * run `selectNodes` makes first, handing up YIELD_NODE as it goes, or else one made at the first item. Only
  * the values are kept, each as a node at the root's location (a filter never reads a node's location).
  */
 function hoist(expression: { evaluate(context: { rootValue: unknown }): unknown }, inner: JSONPathQuery): Hoisted {
@@ -219,7 +219,7 @@ function hoist(expression: { evaluate(context: { rootValue: unknown }): unknown 
     for (const node of runFrom(inner.segments, [
       new JSONPathNode(root as never, new Location(undefined, "", root) as never, root as never),
     ])) {
-      if (node === PAUSE) yield node;
+      if (node === YIELD_NODE) yield node;
       else nodes.push(new JSONPathNode(node.value, location as never, root as never));
     }
     lists.set(root, new JSONPathNodeList(nodes));
@@ -227,7 +227,7 @@ function hoist(expression: { evaluate(context: { rootValue: unknown }): unknown 
   expression.evaluate = ({ rootValue }) => {
     // nothing is under a scalar
     if (rootValue === null || typeof rootValue !== "object") return new JSONPathNodeList([]);
-    if (!lists.has(rootValue)) for (const _ of run(rootValue)); // outside `selectNodes`: in one piece, PAUSE dropped
+    if (!lists.has(rootValue)) for (const _ of run(rootValue)); // outside `selectNodes`: whole, YIELD_NODE dropped
     return lists.get(rootValue);
   };
   return { run };
@@ -316,14 +316,14 @@ function inWords(message: string): string {
   return message.replace(/\s*\('(?:[^']|'(?!:\d+\)))*':(\d+)\)\s*$/, " at character $1");
 }
 
-/** What an evaluation hands out between two nodes when the calling thread may be let go (S21.4, `pause.ts`). */
-export const PAUSED: unique symbol = Symbol("paused");
-export type Paused = typeof PAUSED;
+/** What an evaluation hands out between two nodes when it may yield (S21.4, `yield-points.ts`). */
+export const YIELDED: unique symbol = Symbol("yielded");
+export type Yielded = typeof YIELDED;
 
 /**
  * The nodes `compiled` selects in `answer`, in the RFC's order, produced lazily so a caller keeps only
- * the page it returns. Between two nodes it may hand out PAUSED: a caller that can, lets other calls in
- * there (`letOthersIn`); one that cannot, goes on. One meter counts the whole evaluation.
+ * the page it returns. Between two nodes it may hand out YIELDED: a caller that can, yields
+ * there (`yieldToLoop`); one that cannot, goes on. One meter counts the whole evaluation.
  */
 export function selectNodes(
   compiled: CompiledJsonPath,
@@ -331,7 +331,7 @@ export function selectNodes(
   path: string,
   meter = new CostMeter(),
   watch?: MemberWatch,
-): Generator<JsonPathNode | Paused> {
+): Generator<JsonPathNode | Yielded> {
   // this evaluation's own watch, or none: never one left by an earlier evaluation on the same meter
   meter.watch = watch;
   const nodes = run(compiled.query.segments, answer);
@@ -339,7 +339,7 @@ export function selectNodes(
   return selectFrom(hoisted ? afterHoisted(compiled.hoisted, answer, nodes) : nodes, path, meter, true);
 }
 
-/** The hoisted queries' runs over `root` (their PAUSE handed on), then `nodes`. */
+/** The hoisted queries' runs over `root` (their YIELD_NODE handed on), then `nodes`. */
 function* afterHoisted(
   hoisted: readonly Hoisted[],
   root: object,
@@ -351,22 +351,22 @@ function* afterHoisted(
 
 /**
  * The nodes of an evaluation, charged to `within`, engine errors made coded refusals. The meter is set
- * again at each step: a caller that lets other calls in between two nodes (S21.4) resumes with its own.
- * A PAUSE from the segments is handed out as PAUSED when `pausable`, else passed over.
+ * again at each step: a caller that yields between two nodes (S21.4) resumes with its own.
+ * A YIELD_NODE from the segments is handed out as YIELDED when `mayYield`, else passed over.
  */
 export function selectFrom(nodes: Iterable<JSONPathNode>, path: string, within: CostMeter): Generator<JsonPathNode>;
 export function selectFrom(
   nodes: Iterable<JSONPathNode>,
   path: string,
   within: CostMeter,
-  pausable: true,
-): Generator<JsonPathNode | Paused>;
+  mayYield: true,
+): Generator<JsonPathNode | Yielded>;
 export function* selectFrom(
   nodes: Iterable<JSONPathNode>,
   path: string,
   within: CostMeter,
-  pausable = false,
-): Generator<JsonPathNode | Paused> {
+  mayYield = false,
+): Generator<JsonPathNode | Yielded> {
   useMeter(within);
   const iterator = nodes[Symbol.iterator]();
   for (;;) {
@@ -385,8 +385,8 @@ export function* selectFrom(
       throw error;
     }
     if (next.done) return;
-    if (next.value === PAUSE) {
-      if (pausable) yield PAUSED;
+    if (next.value === YIELD_NODE) {
+      if (mayYield) yield YIELDED;
       continue;
     }
     tick();

@@ -148,9 +148,9 @@ async function searchOverBatches(
     // The path is above the parts (`selectorFor`), never at one: each is met where it stands.
     const walk = search.start(start, (container, key) => answer.partAt(container, key));
     for (let next = walk && search.run(walk, true); next; next = search.run(walk!, true)) {
-      if (next === "paused") {
+      if (next === "yielded") {
         // held the thread long enough (S21.4): other calls first
-        await meter.letOthersIn();
+        await meter.yieldToLoop();
         continue;
       }
       const reading = await walkPart(next.part, next.steps);

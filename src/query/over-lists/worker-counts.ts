@@ -61,7 +61,7 @@ export async function countInWorkers(
     // a worker failed: the calling thread reads the list instead, so stop fetching for them
     if (failed || over) return false;
     await workers.ready(meter);
-    // Each job may spend BATCH_JOB_UNITS (one short turn, S21.4); what it spent is charged here as its counts are
+    // Each job may spend BATCH_JOB_UNITS (one short hold, S21.4); what it spent is charged here as its counts are
     // taken.
     const job = {
       query: query.list,

@@ -2,7 +2,7 @@
  * Evaluating a planned query without paging, for code that works on what a query selects: `search`
  * (S14.4) runs over the nodes, and `$result` references (S15) take the selected value whole.
  */
-import { PAUSED, selectNodes, type CostMeter, type JsonPathNode } from "../jsonpath/jsonpath.js";
+import { YIELDED, selectNodes, type CostMeter, type JsonPathNode } from "../jsonpath/jsonpath.js";
 import { formatPath, resolveSegments } from "./path.js";
 import type { QueryPlan } from "./plan.js";
 
@@ -31,18 +31,18 @@ export function evaluate(answer: unknown, plan: QueryPlan, meter?: CostMeter): E
   if (plan.kind === "singular") return { singular: true, ...resolveSegments(answer, plan.segments, plan.path) };
   const nodes: EvaluatedNode[] = [];
   for (const node of selectNodes(plan.compiled, answer, plan.path, meter))
-    if (node !== PAUSED) nodes.push(evaluated(node));
+    if (node !== YIELDED) nodes.push(evaluated(node));
   return { singular: false, nodes };
 }
 
 /** `evaluate` for a call that must not hold the thread (S21.4): other calls are let in as the meter says. */
-export async function evaluateSliced(answer: unknown, plan: QueryPlan, meter: CostMeter): Promise<Evaluation> {
+export async function evaluateYielding(answer: unknown, plan: QueryPlan, meter: CostMeter): Promise<Evaluation> {
   if (plan.kind !== "nodelist") return evaluate(answer, plan, meter);
   const nodes: EvaluatedNode[] = [];
-  if (meter.shouldYield()) await meter.letOthersIn(); // after a whole read's parse, before the evaluation
+  if (meter.shouldYield()) await meter.yieldToLoop(); // after a whole read's parse, before the evaluation
   for (const node of selectNodes(plan.compiled, answer, plan.path, meter)) {
-    if (node !== PAUSED) nodes.push(evaluated(node));
-    if (meter.shouldYield()) await meter.letOthersIn();
+    if (node !== YIELDED) nodes.push(evaluated(node));
+    if (meter.shouldYield()) await meter.yieldToLoop();
   }
   return { singular: false, nodes };
 }
@@ -73,8 +73,8 @@ export function planValue(answer: unknown, plan: QueryPlan, meter?: CostMeter): 
 }
 
 /** `planValue` for a call that must not hold the thread (S21.4). */
-export async function planValueSliced(answer: unknown, plan: QueryPlan, meter: CostMeter): Promise<unknown> {
-  return valueOf(await evaluateSliced(answer, plan, meter));
+export async function planValueYielding(answer: unknown, plan: QueryPlan, meter: CostMeter): Promise<unknown> {
+  return valueOf(await evaluateYielding(answer, plan, meter));
 }
 
 const valueOf = (evaluation: Evaluation): unknown =>

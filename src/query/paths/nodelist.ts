@@ -9,7 +9,7 @@
 import { DEFAULT_LIMITS, EXACT_SIZE_FACTOR } from "../../defaults.js";
 import { cutForMessage } from "../../util/quote-argument.js";
 import { jsonSizeUpTo } from "../../util/size.js";
-import { PAUSED, type CostMeter, type JsonPathNode, type Paused } from "../jsonpath/jsonpath.js";
+import { YIELDED, type CostMeter, type JsonPathNode, type Yielded } from "../jsonpath/jsonpath.js";
 import { fieldPicker } from "./page.js";
 import { checkFieldsFound } from "../refusals/refusals.js";
 import { MemberWatch, type WatchPlan } from "../refusals/member-watch.js";
@@ -33,25 +33,25 @@ export type NodelistPage =
   | { fits: false; fit: number; bytes: number; offset: number };
 
 export function nodelistPage(
-  nodes: (watch: MemberWatch | undefined) => Iterable<JsonPathNode | Paused>,
+  nodes: (watch: MemberWatch | undefined) => Iterable<JsonPathNode | Yielded>,
   query: string,
   args: QueryArguments,
   thresholdBytes: number,
   watch?: WatchPlan,
 ): NodelistPage {
   const pager = new NodelistPager(query, args, thresholdBytes, watch);
-  for (const node of nodes(pager.watch)) if (node !== PAUSED && !pager.add(node)) break;
+  for (const node of nodes(pager.watch)) if (node !== YIELDED && !pager.add(node)) break;
   return pager.page();
 }
 
 /**
  * `nodelistPage` for a call that must not hold the thread (S21.4): between two nodes, and where the
- * evaluation pauses inside one segment (`PAUSED`: a filter's items, a wildcard's nodes, a descendant
+ * evaluation yields inside one segment (`YIELDED`: a filter's items, a wildcard's nodes, a descendant
  * walk), once `meter` says the thread was held long enough, other calls are let in (the evaluation
  * resumes with its own meter).
  */
-export async function nodelistPageSliced(
-  nodes: (watch: MemberWatch | undefined) => Iterable<JsonPathNode | Paused>,
+export async function nodelistPageYielding(
+  nodes: (watch: MemberWatch | undefined) => Iterable<JsonPathNode | Yielded>,
   query: string,
   args: QueryArguments,
   thresholdBytes: number,
@@ -59,10 +59,10 @@ export async function nodelistPageSliced(
   watch?: WatchPlan,
 ): Promise<NodelistPage> {
   const pager = new NodelistPager(query, args, thresholdBytes, watch);
-  if (meter.shouldYield()) await meter.letOthersIn(); // after the read, before the evaluation: two holds, not one
+  if (meter.shouldYield()) await meter.yieldToLoop(); // after the read, before the evaluation: two holds, not one
   for (const node of nodes(pager.watch)) {
-    if (node !== PAUSED && !pager.add(node)) break;
-    if (meter.shouldYield()) await meter.letOthersIn();
+    if (node !== YIELDED && !pager.add(node)) break;
+    if (meter.shouldYield()) await meter.yieldToLoop();
   }
   return pager.page();
 }

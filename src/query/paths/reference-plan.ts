@@ -6,14 +6,14 @@
  */
 import type { Selector } from "../../records/format/answer-index.js";
 import type { CostMeter } from "../cost.js";
-import { planValueSliced } from "./evaluate.js";
+import { planValueYielding } from "./evaluate.js";
 import { planPath, selectorFor } from "./plan.js";
 
 export interface ReferencePlan {
   /** Which parts of a stored answer the reference needs: everything at its path, not one page of it (S8.5). */
   readonly select: Selector;
   /**
-   * The value it names in `answer`, charged to `meter` (S21.1), letting other calls in as it goes (S21.4); throws
+   * The value it names in `answer`, charged to `meter` (S21.1), yielding as it goes (S21.4); throws
    * `ResultQueryError`.
    */
   value(answer: unknown, meter: CostMeter): Promise<unknown>;
@@ -23,6 +23,6 @@ export function planReference(path: string | undefined): ReferencePlan {
   const plan = planPath(path ?? "$");
   return {
     select: selectorFor(plan, { offset: 0, limit: Number.MAX_SAFE_INTEGER }, { kind: "reference" }),
-    value: async (answer, meter) => (path === undefined ? answer : planValueSliced(answer, plan, meter)),
+    value: async (answer, meter) => (path === undefined ? answer : planValueYielding(answer, plan, meter)),
   };
 }

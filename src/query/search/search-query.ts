@@ -6,7 +6,7 @@ import { ResultQueryError } from "../../errors.js";
 import { cutForMessage } from "../../util/quote-argument.js";
 import { jsonSize } from "../../util/size.js";
 import { DEFAULT_LIMITS } from "../../defaults.js";
-import { evaluate, evaluateSliced, type Evaluation } from "../paths/evaluate.js";
+import { evaluate, evaluateYielding, type Evaluation } from "../paths/evaluate.js";
 import { formatPath } from "../paths/path.js";
 import { sliceWindow, type QueryArguments, type QueryPlan } from "../paths/plan.js";
 import type { QueryResult } from "../query.js";
@@ -32,16 +32,16 @@ export function searchQuery(
   return search.answer(searchHits(search.starts, args.search, search.options));
 }
 
-/** `searchQuery` as a tool call runs it: the walk lets other calls in as it goes (S21.4, `searchHitsSliced`). */
-export async function searchQuerySliced(
+/** `searchQuery` as a tool call runs it: the walk yields as it goes (S21.4, `searchHitsYielding`). */
+export async function searchQueryYielding(
   answer: unknown,
   plan: QueryPlan,
   args: QueryArguments & { search: string },
   config: SearchConfig,
   meter: CostMeter,
 ): Promise<QueryResult> {
-  const search = prepared(await evaluateSliced(answer, plan, meter), plan, args, config, meter);
-  return search.answer(await searchHitsSliced(search.starts, args.search, { ...search.options, meter }));
+  const search = prepared(await evaluateYielding(answer, plan, meter), plan, args, config, meter);
+  return search.answer(await searchHitsYielding(search.starts, args.search, { ...search.options, meter }));
 }
 
 /** The start nodes of a search (what its path selects), its options, and how its hits become the answer. */
@@ -116,10 +116,9 @@ export function searchHits(
 
 /**
  * `searchHits` as a tool call runs it (S21.4): the walk stops when the call has held the thread for
- * YIELD_AFTER_MS, inside a long string too (a string of a million matching lines), and goes on after other
- * calls had their turn.
+ * YIELD_AFTER_MS, inside a long string too (a string of a million matching lines), and goes on after it yielded.
  */
-export async function searchHitsSliced(
+export async function searchHitsYielding(
   nodes: readonly StartNode[],
   needle: string,
   options: SearchOptions & { meter: CostMeter },
@@ -128,7 +127,7 @@ export async function searchHitsSliced(
   for (const node of nodes) {
     if (search.covered(node)) continue;
     const walk = search.start(node);
-    while (walk && search.run(walk, true) === "paused") await options.meter.letOthersIn();
+    while (walk && search.run(walk, true) === "yielded") await options.meter.yieldToLoop();
   }
   return { hits: search.hits, total: search.total };
 }

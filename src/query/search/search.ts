@@ -118,31 +118,31 @@ export class Search {
   /**
    * Runs a walk on until it ends (undefined), or until it meets a placeholder: then it answers the part and
    * the steps to it, and goes on from there when run again, once the caller has walked the part's batches
-   * (`walkItems`, `walkAll`). `pausable`: it also stops ("paused") once the call has held the thread long
+   * (`walkItems`, `walkAll`). `mayYield`: it also stops ("yielded") once the call has held the thread long
    * enough (S21.4), between two values or inside a long string, and goes on from there when run again.
    * A plain loop, not a generator: it runs once for every value of the answer.
    */
-  run(walk: Walk, pausable = false): { part: BatchedPart; steps: (string | number)[] } | "paused" | undefined {
-    this.pausable = pausable;
+  run(walk: Walk, mayYield = false): { part: BatchedPart; steps: (string | number)[] } | "yielded" | undefined {
+    this.mayYield = mayYield;
     try {
       return this.runOn(walk);
     } finally {
-      this.pausable = false; // only `run` may stop: a batch walked between two runs is walked whole
+      this.mayYield = false; // only `run` may stop: a batch walked between two runs is walked whole
     }
   }
   /** Whether a string's lines may stop mid-way (within `run(walk, true)`), and the string stopped in, if one. */
-  private pausable = false;
+  private mayYield = false;
   private pending: LineScan | undefined;
 
-  private runOn(walk: Walk): { part: BatchedPart; steps: (string | number)[] } | "paused" | undefined {
+  private runOn(walk: Walk): { part: BatchedPart; steps: (string | number)[] } | "yielded" | undefined {
     if (this.pending) {
-      if (!this.scanLines(this.pending)) return "paused";
+      if (!this.scanLines(this.pending)) return "yielded";
       this.pending = undefined;
     }
     const { frames, steps, placeholderOf } = walk;
     this.steps = steps;
-    for (let turns = 1; frames.length > 0; turns++) {
-      if (this.pausable && (turns & 1023) === 0 && this.meter.shouldYield()) return "paused";
+    for (let step = 1; frames.length > 0; step++) {
+      if (this.mayYield && (step & 1023) === 0 && this.meter.shouldYield()) return "yielded";
       const frame = frames[frames.length - 1]!;
       const length = frame.keys ? frame.keys.length : (frame.container as unknown[]).length;
       if (frame.next >= length) {
@@ -169,7 +169,7 @@ export class Search {
         return { part, steps: to };
       }
       if (!this.enter(child, frames)) steps.pop();
-      if (this.pending) return "paused"; // a long string's lines, stopped mid-way
+      if (this.pending) return "yielded"; // a long string's lines, stopped mid-way
     }
     return undefined;
   }
@@ -250,13 +250,13 @@ export class Search {
 
   /**
    * The hits of a multi-line string's lines from `scan.match` on: false when it stopped first, within a
-   * pausable run that has held the thread long enough (S21.4; `scan` then says where to go on).
+   * mayYield run that has held the thread long enough (S21.4; `scan` then says where to go on).
    */
   private scanLines(scan: LineScan): boolean {
     const { text, folded } = scan;
     // Lines are counted once, forward only: `counted` is how far newlines have been counted.
-    for (let turns = 1; scan.match; turns++) {
-      if (this.pausable && (turns & 4095) === 0 && this.meter.shouldYield()) return false;
+    for (let step = 1; scan.match; step++) {
+      if (this.mayYield && (step & 4095) === 0 && this.meter.shouldYield()) return false;
       const match: FoldedMatch = scan.match;
       const at = match.at;
       for (let nl = text.indexOf("\n", scan.counted); nl >= 0 && nl < at; nl = text.indexOf("\n", nl + 1)) {

@@ -17,8 +17,8 @@ import type { ReadCharge } from "../../records/read/answer-state.js";
 import { planPath, selectorFor } from "../paths/plan.js";
 import { planReference } from "../paths/reference-plan.js";
 import { selectionBytes } from "../paths/selection-bytes.js";
-import { searchQuerySliced } from "../search/search-query.js";
-import { answerPlan, answerPlanSliced, parseQueryArguments, searchWithFields, type QueryResult } from "../query.js";
+import { searchQueryYielding } from "../search/search-query.js";
+import { answerPlan, answerPlanYielding, parseQueryArguments, searchWithFields, type QueryResult } from "../query.js";
 import {
   ANNOTATIONS,
   describeResultQuery,
@@ -142,8 +142,8 @@ export class ResultQueryTool {
     }
     const result =
       args.search !== undefined
-        ? await searchQuerySliced(found.value, plan, { ...args, search: args.search }, config, meter)
-        : await answerPlanSliced(found.value, plan, args, config.thresholdBytes, meter);
+        ? await searchQueryYielding(found.value, plan, { ...args, search: args.search }, config, meter)
+        : await answerPlanYielding(found.value, plan, args, config.thresholdBytes, meter);
     if (args.fieldsOfSearch) throw searchWithFields(args, args.fieldsOfSearch, result.value);
     return { result: withNotes(result, args.notes), expiresAt: found.expiresAt };
   }

@@ -11,7 +11,7 @@
  */
 import { isJsonMember, setOwn, type JsonObject } from "../../util/json.js";
 import { webBase64 } from "../../storage/base64.js";
-import type { PieceWriter, Turns } from "./piece-writer.js";
+import type { PieceWriter, YieldSteps } from "./piece-writer.js";
 import { OrderCheck, keyBefore, type KeyOrder } from "./key-order.js";
 
 /** Where one wide object's members lie in the answer's UTF-8 JSON. */
@@ -63,7 +63,7 @@ export function* writeWideObject(
   object: JsonObject,
   keys: readonly string[],
   path: string[],
-): Turns<ObjectLayout> {
+): YieldSteps<ObjectLayout> {
   const batches: number[] = [];
   const kept: string[] = [];
   const check = new OrderCheck();

@@ -46,10 +46,10 @@ export interface Progress {
 
 /**
  * A serialisation's steps (S21.4): each `yield` is a place where it has held the calling thread
- * SERIALISE_HOLD_MS since its last turn and may let other work in (`serializeAnswerInTurns`); what it
+ * SERIALISE_HOLD_MS since it last yielded and may yield (`serializeAnswerYielding`); what it
  * returns is what it wrote's layout.
  */
-export type Turns<T = void> = Generator<void, T, void>;
+export type YieldSteps<T = void> = Generator<void, T, void>;
 
 /**
  * Told each piece as it is closed, with the bytes the whole answer may come to (a guess, when the writer can make one).
@@ -67,7 +67,7 @@ export class PieceWriter {
   readonly pieces: Piece[] = [];
   /** Set by the serialiser while it writes a list, a long string or a wide object part by part. */
   progress: Progress | undefined;
-  /** When the serialisation last let other work in (or began). */
+  /** When the serialisation last yield (or began). */
   private since = performance.now();
   readonly batchChars: number;
   /** The piece-sized buffers the pieces lie in, to release once they are encrypted. */
@@ -156,13 +156,13 @@ export class PieceWriter {
   }
 
   /**
-   * Whether the serialisation has held the calling thread SERIALISE_HOLD_MS since it last let other work in (S21.4).
+   * Whether the serialisation has held the calling thread SERIALISE_HOLD_MS since it last yield (S21.4).
    */
   held(): boolean {
     return performance.now() - this.since > SERIALISE_HOLD_MS;
   }
 
-  /** The serialisation goes on after a turn (or without one: `serializeAnswer`). */
+  /** The serialisation goes on after it yielded (or without yielding: `serializeAnswer`). */
   resumed(): void {
     this.since = performance.now();
   }

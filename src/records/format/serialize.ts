@@ -14,8 +14,8 @@
 import { isPlainObject, setOwn, type JsonObject } from "../../util/json.js";
 import { decodeUtf8 } from "../../util/utf8.js";
 import { releaseBuffers } from "../buffer-pool.js";
-import { PieceWriter, type Piece, type PieceListener, type Turns } from "./piece-writer.js";
-import { nextTurn } from "../../util/turn.js";
+import { PieceWriter, type Piece, type PieceListener, type YieldSteps } from "./piece-writer.js";
+import { yieldToLoop } from "../../util/yield.js";
 import { isLongString, writeLongString, type StringLayout } from "./string-layout.js";
 import { WIDE_KEYS, writeWideObject, type ObjectLayout } from "./object-layout.js";
 
@@ -84,22 +84,25 @@ export function serializeAnswer(value: unknown, options: PieceOptions = {}): Ser
 }
 
 /**
- * `serializeAnswer`, letting other work in (S21.4) whenever it has held the calling thread SERIALISE_HOLD_MS
- * since its last turn: between batches of a list, chunks of a long string or members of a wide object
+ * `serializeAnswer`, yielding (S21.4) whenever it has held the calling thread SERIALISE_HOLD_MS
+ * since it last yielded: between batches of a list, chunks of a long string or members of a wide object
  * (what it writes whole, it writes in one go). What the fold and `save` use.
  */
-export async function serializeAnswerInTurns(value: unknown, options: PieceOptions = {}): Promise<SerializedAnswer> {
+export async function serializeAnswerYielding(value: unknown, options: PieceOptions = {}): Promise<SerializedAnswer> {
   const { writer, steps, layouts } = serialisation(value, options);
   while (!steps.next().done) {
-    await nextTurn();
+    await yieldToLoop();
     writer.resumed();
   }
   writer.flush();
   return fromWriter(writer, layouts);
 }
 
-/** A serialisation to run: its steps end where it may let other work in (`PieceWriter.held`). */
-function serialisation(value: unknown, options: PieceOptions): { writer: PieceWriter; steps: Turns; layouts: Layouts } {
+/** A serialisation to run: its steps end where it may yield (`PieceWriter.held`). */
+function serialisation(
+  value: unknown,
+  options: PieceOptions,
+): { writer: PieceWriter; steps: YieldSteps; layouts: Layouts } {
   const writer = new PieceWriter(options.pieceBytes, options.repeatedBy, options.onPiece);
   const layouts: Layouts = { lists: [], strings: [], objects: [] };
   return { writer, steps: writeValue(writer, value, [], layouts, options.keyLists ?? OWN_KEYS), layouts };
@@ -161,7 +164,7 @@ function* writeValue(
   path: string[],
   layouts: Layouts,
   keyLists: KeyListing,
-): Turns {
+): YieldSteps {
   if (Array.isArray(value) && !hasToJson(value)) {
     writer.write("[");
     const start = writer.total;
@@ -205,7 +208,7 @@ function* writeObject(
   path: string[],
   layouts: Layouts,
   keyLists: KeyListing,
-): Turns {
+): YieldSteps {
   const keys = keyLists.of(object);
   if (keys.length > WIDE_KEYS) {
     // A wide object: its members in batches, indexed when it spans several (S16.4, as lists: S16.3).
@@ -259,7 +262,7 @@ function* writeObject(
 }
 
 /** Items in batches of about `BATCH_CHARS`; the first batch starts at the writer's current offset. */
-function* writeItems(writer: PieceWriter, items: readonly unknown[]): Turns<Omit<ListLayout, "path">> {
+function* writeItems(writer: PieceWriter, items: readonly unknown[]): YieldSteps<Omit<ListLayout, "path">> {
   const batches: number[] = [];
   const start = writer.total;
   let count = 16;

@@ -7,7 +7,7 @@
  * `JSON.stringify`, and no chunk starts inside an escape.
  */
 import { isHighSurrogate, isLowSurrogate } from "../../util/json.js";
-import type { PieceWriter, Turns } from "./piece-writer.js";
+import type { PieceWriter, YieldSteps } from "./piece-writer.js";
 
 /** Where one long string's characters lie in the answer's UTF-8 JSON. */
 export interface StringLayout {
@@ -27,10 +27,10 @@ export function isLongString(value: unknown, chunkChars: number): value is strin
 }
 
 /**
- * Writes `text` as a JSON string in chunks of about `writer.batchChars` characters (a turn between chunks where held);
- * returns its layout.
+ * Writes `text` as a JSON string in chunks of about `writer.batchChars` characters (yielding between
+ * chunks where held); returns its layout.
  */
-export function* writeLongString(writer: PieceWriter, text: string, path: string[]): Turns<StringLayout> {
+export function* writeLongString(writer: PieceWriter, text: string, path: string[]): YieldSteps<StringLayout> {
   const chunks: number[] = [];
   const size = writer.batchChars;
   writer.write('"');

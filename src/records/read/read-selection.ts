@@ -31,7 +31,7 @@ export function readSelection(
   return readItems(read, selection.list, selection.from, selection.to);
 }
 
-/** Every piece, parsed as one answer (in parts, letting the thread go between them: `readWholeInParts`). */
+/** Every piece, parsed as one answer (in parts, yielding between them: `readWholeInParts`). */
 async function readWhole(read: AnswerRead): Promise<unknown> {
   const { state } = read;
   const whole = await readWholeInParts(read);

@@ -1,5 +1,5 @@
 /**
- * Reading a pieced answer whole (S8.5), parsed in parts with turns between them (S21.4). One `JSON.parse`
+ * Reading a pieced answer whole (S8.5), parsed in parts yielding between them (S21.4). One `JSON.parse`
  * of the whole text held the thread for all of it (a million rows, 9 MB: 150–400 ms); the index says where
  * every list's batches, long string's chunks and wide object's member batches lie, so the text outside
  * them is parsed alone (they read there as `[]`, `""` and `{}`), each part in windows of about
@@ -10,7 +10,7 @@ import { YIELD_AFTER_MS } from "../../defaults.js";
 import { piecesOf, type AnswerIndex } from "../format/answer-index.js";
 import { byteSpan } from "../format/layout.js";
 import { keepKeyList, setOwn, type JsonObject } from "../../util/json.js";
-import { nextTurn } from "../../util/turn.js";
+import { yieldToLoop } from "../../util/yield.js";
 import { MISSING, parseRead, placeAt, readRanges, type AnswerRead } from "./answer-state.js";
 
 type Range = { piece: number; from: number; to: number };
@@ -52,7 +52,7 @@ export function outsideRanges(index: AnswerIndex): Range[] {
 }
 
 /**
- * Every piece, parsed as one answer in parts, the thread let go between parts, and what it holds in
+ * Every piece, parsed as one answer in parts, yielding between parts, and what it holds in
  * memory when the read is counted (S16.3: estimated part by part, as the walk of the whole was one hold
  * too); MISSING when a piece is.
  */
@@ -107,7 +107,7 @@ export async function readWholeInParts(read: AnswerRead): Promise<{ value: unkno
     let indexed = false;
     for (const window of part.windows) {
       if (performance.now() - since >= YIELD_AFTER_MS) {
-        await nextTurn();
+        await yieldToLoop();
         since = performance.now();
       }
       const text = texts.slice(at, at + window.ranges).join("");

@@ -126,9 +126,9 @@ for (const store of ["memory", "redis"] as const) {
         expect(rooted.ms).toBeLessThan(ATTACK_MS);
         expect(rooted.waitMs).toBeLessThan(WAIT_MS);
         expect(rooted.stallMs).toBeLessThan(300); // room for a loaded machine's collector
-        // A filter from the root inside a filter selects the same nodes for every item: it runs once, taking
-        // turns, before the outer filter (S26.1; it ran once per item, held the thread 1.1-1.4 s and bob waited 1.7-2.1
-        // s).
+        // A filter from the root inside a filter selects the same nodes for every item: it runs once, yielding
+        // as it goes, before the outer filter (S26.1; it ran once per item, held the thread 1.1-1.4 s and bob
+        // waited 1.7-2.1 s).
         const rootInner = await withSecondCaller(
           () => bench.alice("result_query", { handle, path: "$[?count($.rows[?@.a == 1]) > 0]", limit: 1 }),
           bobSmall,
@@ -139,7 +139,7 @@ for (const store of ["memory", "redis"] as const) {
         expect(rootInner.ms).toBeLessThan(ATTACK_MS);
         expect(rootInner.waitMs).toBeLessThan(WAIT_MS);
         expect(rootInner.stallMs).toBeLessThan(300);
-        // A filter from @ inside a filter runs whole inside one item's evaluation, where nothing can pause:
+        // A filter from @ inside a filter runs whole inside one item's evaluation, where nothing can yield:
         // refused once it has held the thread MAX_HOLD_MS with MAX_HOLD_UNITS of work.
         const inner = await withSecondCaller(
           () => bench.alice("result_query", { handle, path: "$[?count(@[?@.a == 1]) > 0]" }),

@@ -10,7 +10,7 @@ import {
   MAX_WHOLE_RESOURCE_BYTES,
   STATIC_LIMITS,
 } from "../../../src/defaults.js";
-import { answerPlan, answerPlanSliced, queryValue } from "../../../src/query/query.js";
+import { answerPlan, answerPlanYielding, queryValue } from "../../../src/query/query.js";
 import { CostMeter } from "../../../src/query/cost.js";
 import { planPath } from "../../../src/query/paths/plan.js";
 import { startAttackBench, textOf, type AttackBench } from "../../helpers/attack-bench.js";
@@ -114,14 +114,14 @@ describe("S21.2 static limits of a filter, refused before any work", () => {
   });
 });
 
-describe(`S21.4 work that cannot take turns is refused once it holds the thread ${MAX_HOLD_MS} ms`, () => {
+describe(`S21.4 work that cannot yield is refused once it holds the thread ${MAX_HOLD_MS} ms`, () => {
   const answer = { x: 1, rows: Array.from({ length: 400_000 }, (_, i) => ({ a: i % 10 })) };
   const args = { handle: "h", path: "$[?count(@[?@.a == 1]) > 0]" };
 
   it("a filter inside a filter over a large list: a call's meter refuses it, naming the hold; an unguarded one (a worker's job) does not", async () => {
     const big = { x: 1, rows: Array.from({ length: 1_000_000 }, (_, i) => ({ a: i % 10 })) }; // 170 M units of work
     const guarded = new CostMeter(DEFAULT_COST_LIMIT, undefined, true);
-    const refused = await answerPlanSliced(big, planPath(args.path), args, 1_000_000, guarded).then(
+    const refused = await answerPlanYielding(big, planPath(args.path), args, 1_000_000, guarded).then(
       () => undefined,
       (error: unknown) => error,
     );
@@ -164,14 +164,20 @@ describe(`S21.4 work that cannot take turns is refused once it holds the thread 
     expect(() => looks(absorbed, 1)).not.toThrow();
   });
 
-  it("work that takes turns is never refused for its length: a filter reading $ over the same list answers", async () => {
+  it("work that yields is never refused for its length: a filter reading $ over the same list answers", async () => {
     const path = "$.rows[?@.a == $.x]";
     const meter = new CostMeter(DEFAULT_COST_LIMIT, undefined, true);
     const started = performance.now();
-    const answered = await answerPlanSliced(answer, planPath(path), { handle: "h", path, limit: 1 }, 1_000_000, meter);
-    console.log(`a filter reading $ over 400,000 items took turns for ${Math.round(performance.now() - started)} ms`);
+    const answered = await answerPlanYielding(
+      answer,
+      planPath(path),
+      { handle: "h", path, limit: 1 },
+      1_000_000,
+      meter,
+    );
+    console.log(`a filter reading $ over 400,000 items yielded for ${Math.round(performance.now() - started)} ms`);
     expect(answered).toMatchObject({ total: 40_000 });
-    // Many small lists take turns as one large one does (the count runs across lists), and so do a
+    // Many small lists yield as one large one does (the count runs across lists), and so do a
     // wildcard's nodes that the next segment drops.
     const small = {
       x: 1,
@@ -186,7 +192,7 @@ describe(`S21.4 work that cannot take turns is refused once it holds the thread 
       ["$.rows[*].missing", 0],
       ["$.groups[*].items[*].missing", 0],
     ] as const) {
-      const answered = await answerPlanSliced(
+      const answered = await answerPlanYielding(
         small,
         planPath(many),
         { handle: "h", path: many, limit: 1 },
@@ -195,10 +201,10 @@ describe(`S21.4 work that cannot take turns is refused once it holds the thread 
       );
       expect(answered, many).toMatchObject({ total });
     }
-    // A descendant walk whose filter meets the whole list takes turns inside that list too.
+    // A descendant walk whose filter meets the whole list yields inside that list too.
     const descendant = "$..[?@.a == $.x]";
     expect(
-      await answerPlanSliced(
+      await answerPlanYielding(
         answer,
         planPath(descendant),
         { handle: "h", path: descendant, limit: 1 },

@@ -1,5 +1,5 @@
 // S8.5 and S21.4: an answer stored in pieces reads back whole exactly as it was written, though its lists,
-// long strings and wide objects are parsed a window at a time with turns between (read-whole.ts): the
+// long strings and wide objects are parsed a window at a time yielding between them (read-whole.ts): the
 // same values, the same key order (the parts' keys keep their places), `__proto__` as an own key. Runs in
 // Node and again inside Chromium.
 import fc from "fast-check";

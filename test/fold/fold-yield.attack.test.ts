@@ -1,13 +1,13 @@
-// S21.4 a fold lets other work in while it serialises a large answer: between batches of a list, chunks of
+// S21.4 a fold yields while it serialises a large answer: between batches of a list, chunks of
 // a long string and member batches of a wide object, once it has held the thread SERIALISE_HOLD_MS. Before,
 // the event loop was held for the whole fold (a million keys: 1.1-1.3 s); the answer is the same either way.
 import { afterAll, describe, expect, it } from "vitest";
 import { ResultHandlesPlugin, foldToolResult } from "../../src/node/index.js";
 import { SERIALISE_HOLD_MS } from "../../src/defaults.js";
-import { serializeAnswer, serializeAnswerInTurns } from "../../src/records/format/serialize.js";
+import { serializeAnswer, serializeAnswerYielding } from "../../src/records/format/serialize.js";
 import { watchStalls } from "../helpers/attack-bench.js";
 
-const owner = { session: "session-turns-3a9c", caller: "alice@example.test" };
+const owner = { session: "session-yield-3a9c", caller: "alice@example.test" };
 const plugin = ResultHandlesPlugin.init({
   thresholdBytes: 16_384,
   storage: { type: "memory", memory: { maxBytes: 1_000_000_000 } },
@@ -25,7 +25,7 @@ function wide(keys: number) {
   return object;
 }
 
-describe("S21.4 a large answer's fold takes turns with other work", () => {
+describe("S21.4 a large answer's fold yields to other work", () => {
   const shapes: [string, () => unknown][] = [
     ["a 40 MB list of rows", () => rows(500_000)],
     ["a 60 MB string", () => "s".repeat(60_000_000)],
@@ -55,19 +55,19 @@ describe("S21.4 a large answer's fold takes turns with other work", () => {
     }, 60_000);
   }
 
-  it("in turns or in one go, the serialisation is the same bytes and layout", async () => {
+  it("yielding or in one go, the serialisation is the same bytes and layout", async () => {
     // about 150 ms of writing
     const value = { first: rows(300_000).rows, text: "é".repeat(3_000_000), wide: wide(200_000), last: rows(100_000) };
     const whole = serializeAnswer(value, { pieceBytes: 64 * 1024 });
     const stalls = watchStalls();
     const started = performance.now();
-    const turned = await serializeAnswerInTurns(value, { pieceBytes: 64 * 1024 });
+    const yielding = await serializeAnswerYielding(value, { pieceBytes: 64 * 1024 });
     const ms = performance.now() - started;
-    expect(stalls.stop()).toBeLessThan(0.6 * ms); // it did take turns
-    expect(turned.text).toBe(whole.text);
-    expect(turned.text).toBe(JSON.stringify(value));
-    expect([turned.lists, turned.strings, turned.objects]).toEqual([whole.lists, whole.strings, whole.objects]);
-    expect(turned.pieces.map((piece) => piece.bytes.byteLength)).toEqual(
+    expect(stalls.stop()).toBeLessThan(0.6 * ms); // it did yield
+    expect(yielding.text).toBe(whole.text);
+    expect(yielding.text).toBe(JSON.stringify(value));
+    expect([yielding.lists, yielding.strings, yielding.objects]).toEqual([whole.lists, whole.strings, whole.objects]);
+    expect(yielding.pieces.map((piece) => piece.bytes.byteLength)).toEqual(
       whole.pieces.map((piece) => piece.bytes.byteLength),
     );
     expect(SERIALISE_HOLD_MS).toBeLessThanOrEqual(50);

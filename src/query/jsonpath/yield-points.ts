@@ -1,26 +1,26 @@
 /**
- * Letting the thread go inside one segment (S21.4). json-p3's child segment selects all the nodes of a
+ * Yielding inside one segment (S21.4). json-p3's child segment selects all the nodes of a
  * list (a filter over every item, a wildcard, a slice) before it hands on the first, so a filter over a
  * list held in memory whole (one reading `$`, or an answer too small to index) held the thread for all of
  * it: `$.rows[?@.id == $.total]` over 1,000,000 rows, 1.5 s. The segments of a query's top level
  * (`compileJsonPath`) take their input nodes, a filter's items and a wildcard's or a slice's nodes one by
- * one instead, and every 256 of them (counted across lists: many small lists pause as one large one does)
- * hand up PAUSE once the call's meter says the thread was held long enough; the segments after pass it
- * on, and the evaluation's consumer lets other calls in (`selectNodes`, `pausable`). Queries inside a
- * filter never pause: their nodes are gathered whole inside one item's evaluation.
+ * one instead, and every 256 of them (counted across lists: many small lists yield as one large one does)
+ * hand up YIELD_NODE once the call's meter says the thread was held long enough; the segments after pass it
+ * on, and the evaluation's consumer yields (`selectNodes`, `mayYield`). Queries inside a
+ * filter never yield: their nodes are gathered whole inside one item's evaluation.
  */
 import { JSONPathNode } from "json-p3";
 import { currentMeter } from "../cost.js";
 import { FilterSelector, SliceSelector, WildcardSelector } from "../json-p3-classes.js";
 
-/** Not a node: the sign, handed along the segments, that the thread may be let go here. */
-export const PAUSE = new JSONPathNode(undefined as never, undefined as never, undefined as never);
+/** Not a node: the sign, handed along the segments, that the evaluation may yield here. */
+export const YIELD_NODE = new JSONPathNode(undefined as never, undefined as never, undefined as never);
 
 /** Values taken one by one between two looks at the clock (`performance.now()` is not free). */
 const VALUES_PER_LOOK = 256;
 let taken = 0;
 
-/** Whether to hand up PAUSE here: every VALUES_PER_LOOK values, when the meter says so. */
+/** Whether to hand up YIELD_NODE here: every VALUES_PER_LOOK values, when the meter says so. */
 function look(): boolean {
   return ++taken % VALUES_PER_LOOK === 0 && currentMeter().shouldYield();
 }
@@ -34,14 +34,14 @@ interface Filter {
   readonly expression: { evaluate(context: object): unknown };
 }
 
-/** The child segment of RFC 9535 2.5.1 over `nodes`, PAUSE passed on and handed up as it goes. */
+/** The child segment of RFC 9535 2.5.1 over `nodes`, YIELD_NODE passed on and handed up as it goes. */
 export function* childSegment(selectors: readonly unknown[], nodes: Iterable<JSONPathNode>): Generator<JSONPathNode> {
   for (const node of nodes) {
-    if (node === PAUSE) {
+    if (node === YIELD_NODE) {
       yield node;
       continue;
     }
-    if (look()) yield PAUSE;
+    if (look()) yield YIELD_NODE;
     for (const selector of selectors) yield* selected(selector, node);
   }
 }
@@ -49,19 +49,19 @@ export function* childSegment(selectors: readonly unknown[], nodes: Iterable<JSO
 /**
  * What one selector selects from `node`, as json-p3's `resolve` does: a filter item by item, a wildcard
  * and a slice node by node (their `lazyResolve`, which differs from `resolve` only on a boxed string, never
- * JSON), handing up PAUSE as they go; a name or an index at once.
+ * JSON), handing up YIELD_NODE as they go; a name or an index at once.
  */
 export function selected(selector: unknown, node: JSONPathNode): Iterable<JSONPathNode> {
   if (selector instanceof FilterSelector) return filtered(selector as unknown as Filter, node);
   if ((selector instanceof WildcardSelector || selector instanceof SliceSelector) && !(node.value instanceof String))
-    return pausing((selector as Selector).lazyResolve(node));
+    return yieldingEach((selector as Selector).lazyResolve(node));
   return (selector as Selector).resolve(node);
 }
 
 /**
  * What one selector selects from `node`, node by node where json-p3 can (a wildcard, a slice, a filter: its
  * `lazyResolve`), so each node is charged as it is made, never a whole object's or list's first (S26.1:
- * `@..*` inside a filter built the million nodes of a wide object before the first was charged). No PAUSE.
+ * `@..*` inside a filter built the million nodes of a wide object before the first was charged). No YIELD_NODE.
  */
 export function oneByOne(selector: unknown, node: JSONPathNode): Iterable<JSONPathNode> {
   const lazy =
@@ -71,21 +71,21 @@ export function oneByOne(selector: unknown, node: JSONPathNode): Iterable<JSONPa
     : (selector as Selector).resolve(node);
 }
 
-function* pausing(nodes: Iterable<JSONPathNode>): Generator<JSONPathNode> {
+function* yieldingEach(nodes: Iterable<JSONPathNode>): Generator<JSONPathNode> {
   for (const node of nodes) {
-    if (look()) yield PAUSE;
+    if (look()) yield YIELD_NODE;
     yield node;
   }
 }
 
-/** json-p3's `FilterSelector.resolve`, item by item, with PAUSE between items once the meter says so. */
+/** json-p3's `FilterSelector.resolve`, item by item, with YIELD_NODE between items once the meter says so. */
 function* filtered({ environment, expression }: Filter, node: JSONPathNode): Generator<JSONPathNode> {
   const value: unknown = node.value;
   if (value === null || typeof value !== "object" || value instanceof String) return;
   const root = node.root;
   if (Array.isArray(value)) {
     for (let i = 0; i < value.length; i++) {
-      if (look()) yield PAUSE;
+      if (look()) yield YIELD_NODE;
       const item: unknown = value[i];
       if (expression.evaluate({ environment, currentValue: item, rootValue: root, currentKey: i }))
         yield new JSONPathNode(item as never, node.location.concat(i), root);
@@ -93,7 +93,7 @@ function* filtered({ environment, expression }: Filter, node: JSONPathNode): Gen
     return;
   }
   for (const [key, item] of environment.entries(value)) {
-    if (look()) yield PAUSE;
+    if (look()) yield YIELD_NODE;
     if (expression.evaluate({ environment, currentValue: item, rootValue: root, currentKey: key }))
       yield new JSONPathNode(item as never, node.location.concat(key), root);
   }

@@ -1,15 +1,15 @@
 // S21.4: an evaluation over a value held in memory whole lets the thread go inside a filter's run over a
-// list and inside a descendant walk (the evaluation hands out PAUSED), and what it answers is what the
-// evaluation in one piece answers. The meter here says "let go" at every look, so every evaluation pauses
+// list and inside a descendant walk (the evaluation hands out YIELDED), and what it answers is what the
+// evaluation in one piece answers. The meter here says "yield" at every look, so every evaluation yields
 // every few hundred items; a real meter says it after 20 ms.
 import { JSONPathEnvironment } from "json-p3";
 import { describe, expect, it } from "vitest";
 import { CostMeter } from "../../../src/query/cost.js";
-import { PAUSED, selectNodes } from "../../../src/query/jsonpath/jsonpath.js";
+import { YIELDED, selectNodes } from "../../../src/query/jsonpath/jsonpath.js";
 import { planPath, type QueryArguments } from "../../../src/query/paths/plan.js";
-import { answerPlan, answerPlanSliced } from "../../../src/query/query.js";
-import { searchQuery, searchQuerySliced } from "../../../src/query/search/search-query.js";
-import { planValue, planValueSliced } from "../../../src/query/paths/evaluate.js";
+import { answerPlan, answerPlanYielding } from "../../../src/query/query.js";
+import { searchQuery, searchQueryYielding } from "../../../src/query/search/search-query.js";
+import { planValue, planValueYielding } from "../../../src/query/paths/evaluate.js";
 import { formatPath } from "../../../src/query/paths/path.js";
 
 /** What json-p3 itself answers, untouched by this package's segments: the values and paths to match. */
@@ -22,12 +22,12 @@ function reference(path: string, value: unknown): { values: unknown[]; paths: st
   };
 }
 
-/** A meter that asks to let go at every look. */
+/** A meter that asks to yield at every look. */
 class EagerMeter extends CostMeter {
   override shouldYield(): boolean {
     return true;
   }
-  override async letOthersIn(): Promise<void> {
+  override async yieldToLoop(): Promise<void> {
     await Promise.resolve();
   }
 }
@@ -45,25 +45,25 @@ const answer = {
 
 const paths = [
   "$.rows[?@.a == $.x]", // a filter reading $: the list is held whole
-  "$.rows[?@.a == $.x].id", // a segment after the filter passes PAUSE on
+  "$.rows[?@.a == $.x].id", // a segment after the filter passes YIELD_NODE on
   "$.rows[?@.a == $.x || @.id == 4999]['id','a']",
   "$.byKey[?@.a == $.x]", // a filter over an object's members
   "$..[?@.a == $.x]", // a descendant walk with a filter, over a list of 5000 too
   "$..[?@ == 'x']", // over every value
-  "$.rows[?count(@.tags[?@ == 'x']) > 0 && @.a == $.x]", // a filter inside a filter never pauses
+  "$.rows[?count(@.tags[?@ == 'x']) > 0 && @.a == $.x]", // a filter inside a filter never yields
   "$.rows[*].id",
   "$..a", // names only: the stack walk at the top level
   "$.rows[*][?@ == $.x]", // many small objects, one filter each
   "$.rows[*].missing",
 ];
 
-describe("S21.4 an evaluation held in memory takes turns and answers the same", () => {
+describe("S21.4 an evaluation held in memory yields and answers the same", () => {
   for (const path of paths) {
     it(path, async () => {
       const args: QueryArguments = { handle: "h", path, limit: 7, offset: 3 };
       const whole = answerPlan(answer, planPath(path), args, 1_000_000);
-      const sliced = await answerPlanSliced(answer, planPath(path), args, 1_000_000, new EagerMeter());
-      expect(sliced).toEqual(whole);
+      const yielding = await answerPlanYielding(answer, planPath(path), args, 1_000_000, new EagerMeter());
+      expect(yielding).toEqual(whole);
       // Both against json-p3 as it comes: the same nodes, in the same order, at the same paths.
       const plain = reference(path, answer);
       expect(whole).toMatchObject({
@@ -71,15 +71,15 @@ describe("S21.4 an evaluation held in memory takes turns and answers the same", 
         value: plain.values.slice(3, 10),
         paths: plain.paths.slice(3, 10),
       });
-      expect(await planValueSliced(answer, planPath(path), new EagerMeter())).toEqual(plain.values);
+      expect(await planValueYielding(answer, planPath(path), new EagerMeter())).toEqual(plain.values);
       expect(planValue(answer, planPath(path))).toEqual(plain.values);
-      // Each runs a filter, a wildcard or a walk over thousands of values: it pauses inside them.
+      // Each runs a filter, a wildcard or a walk over thousands of values: it yields inside them.
       const plan = planPath(path);
       if (plan.kind !== "nodelist") throw new Error("expected a nodelist plan");
-      const pauses = [...selectNodes(plan.compiled, answer, plan.path, new EagerMeter())].filter(
-        (node) => node === PAUSED,
+      const yields = [...selectNodes(plan.compiled, answer, plan.path, new EagerMeter())].filter(
+        (node) => node === YIELDED,
       ).length;
-      expect(pauses).toBeGreaterThan(5);
+      expect(yields).toBeGreaterThan(5);
     });
   }
 
@@ -88,16 +88,16 @@ describe("S21.4 an evaluation held in memory takes turns and answers the same", 
     const args = { handle: "h", path, search: "timeout", limit: 5 };
     const config = { thresholdBytes: 1_000_000, preview: { chars: 40 } };
     const whole = searchQuery(answer, planPath(path), args, config);
-    const sliced = await searchQuerySliced(answer, planPath(path), args, config, new EagerMeter());
-    expect(sliced).toEqual(whole);
+    const yielding = await searchQueryYielding(answer, planPath(path), args, config, new EagerMeter());
+    expect(yielding).toEqual(whole);
     expect((whole as { total: number }).total).toBe(500);
   });
 
-  it("PAUSED is handed out only by the top-level evaluation, between nodes, and never counted as one", () => {
+  it("YIELDED is handed out only by the top-level evaluation, between nodes, and never counted as one", () => {
     const plan = planPath("$.rows[?@.a == $.x].id");
     if (plan.kind !== "nodelist") throw new Error("expected a nodelist plan");
     const out = [...selectNodes(plan.compiled, answer, plan.path, new EagerMeter())];
-    const nodes = out.filter((node) => node !== PAUSED);
+    const nodes = out.filter((node) => node !== YIELDED);
     expect(out.length - nodes.length).toBeGreaterThan(10);
     expect(nodes.map((node) => (node as { value: unknown }).value)).toEqual(
       answer.rows.filter((row) => row.a === 3).map((row) => row.id),

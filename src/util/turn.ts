@@ -1,7 +1,0 @@
-/**
- * One turn of the event loop (S21.4): a macrotask, so timers and I/O run, then the caller goes on. Long
- * work on the calling thread awaits this between its pieces (`CostMeter.letOthersIn`, the reads in parts).
- */
-export function nextTurn(): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, 0)); // every runtime has it (Node, pages, workers, edge)
-}
