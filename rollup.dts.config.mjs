@@ -32,7 +32,7 @@ const nodeEntry = /\/node\/index\.js$/;
 
 export default [
   {
-    input: ".types/node/index.d.ts",
+    input: ".types/runtimes/node/index.d.ts",
     output: [
       { file: "dist/node/index.d.ts", format: "es" },
       { file: "dist/node/index.d.cts", format: "es" },

@@ -2,7 +2,7 @@ import { defineConfig, type Plugin } from "vite";
 
 /**
  * The page build starts its batch worker as `new Worker(new URL("./batch-worker.js", import.meta.url))`
- * (src/browser/batch-workers.ts): the form the page's own bundler recognises, to bundle the worker file
+ * (src/runtimes/browser/batch-workers.ts): the form the page's own bundler recognises, to bundle the worker file
  * with its imports. This library build must leave that line as written, so Vite's two plugins for that
  * form (which would bundle the worker into an asset, or inline its source) are taken out here.
  */
@@ -28,11 +28,11 @@ export default defineConfig({
     lib: {
       // Each build's batch worker (S14.6) is a file of its own, started by URL next to the entry.
       entry: {
-        "node/index": "src/node/index.ts",
-        "node/batch-worker": "src/node/batch-worker.ts",
-        "browser/index": "src/browser/index.ts",
-        "browser/batch-worker": "src/browser/batch-worker.ts",
-        "edge/index": "src/edge/index.ts",
+        "node/index": "src/runtimes/node/index.ts",
+        "node/batch-worker": "src/runtimes/node/batch-worker.ts",
+        "browser/index": "src/runtimes/browser/index.ts",
+        "browser/batch-worker": "src/runtimes/browser/batch-worker.ts",
+        "edge/index": "src/runtimes/edge/index.ts",
         "frontmcp/index": "src/frontmcp/index.ts",
       },
       formats: ["es", "cjs"],

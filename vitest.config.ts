@@ -7,7 +7,7 @@ import { LongestFirst } from "./scripts/test-order.js";
 // Tests import the package by its name; they run the sources of the matching build, never a stale dist/.
 const entry = (runtime: "node" | "browser") => ({
   find: /^mcp-result-handles$/,
-  replacement: fileURLToPath(new URL(`./src/${runtime}/index.ts`, import.meta.url)),
+  replacement: fileURLToPath(new URL(`./src/runtimes/${runtime}/index.ts`, import.meta.url)),
 });
 
 export default defineConfig({

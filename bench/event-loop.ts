@@ -7,7 +7,7 @@
  *
  *   node --import tsx bench/event-loop.ts [--rounds=5] [--kinds=filter,search]
  */
-import { ResultHandlesPlugin, ResultQueryTool, foldToolResult, type HandleSource } from "../src/node/index.js";
+import { ResultHandlesPlugin, ResultQueryTool, foldToolResult, type HandleSource } from "../src/runtimes/node/index.js";
 import { ticketsOf } from "./answers.js";
 import { heldWhile } from "./timing.js";
 

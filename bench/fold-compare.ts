@@ -23,7 +23,7 @@ const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floo
 const plugins = Object.fromEntries(
   await Promise.all(
     Object.entries(roots).map(async ([name, root]) => {
-      const api = (await import(pathToFileURL(`${root}/src/node/index.ts`).href)) as typeof PublicApi;
+      const api = (await import(pathToFileURL(`${root}/src/runtimes/node/index.ts`).href)) as typeof PublicApi;
       const plugin = api.ResultHandlesPlugin.init({
         thresholdBytes: 16_384,
         ttlSeconds: 300,

@@ -6,7 +6,7 @@
  *
  *   node --import tsx bench/fold-ratios.ts [--rounds=5] [--shapes=rows,keys]
  */
-import { ResultHandlesPlugin, foldToolResult } from "../src/node/index.js";
+import { ResultHandlesPlugin, foldToolResult } from "../src/runtimes/node/index.js";
 import { deepChain, emptyLists, longString, rowsOf, wideObject } from "./shapes.js";
 import { heldWhile } from "./timing.js";
 

@@ -22,7 +22,7 @@ const args = Object.fromEntries(
 const root = resolve(args.root ?? ".");
 const rounds = Number(args.rounds ?? 5);
 const stores = (args.stores ?? "memory,redis").split(",");
-const api = (await import(pathToFileURL(join(root, "src/node/index.ts")).href)) as typeof PublicApi;
+const api = (await import(pathToFileURL(join(root, "src/runtimes/node/index.ts")).href)) as typeof PublicApi;
 const { redisDriver } = (await import(pathToFileURL(join(root, "src/storage/redis.ts")).href)) as {
   redisDriver: AnyStorageDriver;
 };

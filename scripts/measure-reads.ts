@@ -3,7 +3,7 @@
  * a refused `$` on a 10 MB answer (rows, a log and events), through ResultQueryTool on the memory store,
  * with the event loop's longest block. Run: npx tsx scripts/measure-reads.ts
  */
-import { MemoryStorage, ResultHandleStore, ResultQueryError, ResultQueryTool } from "../src/node/index.js";
+import { MemoryStorage, ResultHandleStore, ResultQueryError, ResultQueryTool } from "../src/runtimes/node/index.js";
 import type { ResultHandlesConfig } from "../src/plugin/options.js";
 
 const owner = { session: "measure", caller: "measure" };

@@ -1,8 +1,8 @@
 // S13.4: every error the package throws carries a `code` and extends ResultHandlesError.
 import { McpServer } from "@modelcontextprotocol/server";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import * as nodeBuild from "../src/node/index.js";
-import * as pageBuild from "../src/browser/index.js";
+import * as nodeBuild from "../src/runtimes/node/index.js";
+import * as pageBuild from "../src/runtimes/browser/index.js";
 import { AnswerKeys } from "../src/records/crypto/keys.js";
 import { webCryptoBackend } from "../src/records/crypto/webcrypto.js";
 import { withinTimeout } from "../src/storage/timeout.js";

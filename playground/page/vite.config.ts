@@ -20,7 +20,8 @@ export default defineConfig({
     target: "es2022",
     sourcemap: true,
     reportCompressedSize: true,
-    // The repo tsconfig maps the package name to src/node for tests; the page must resolve it like a user would.
+    // The repo tsconfig maps the package name to src/runtimes/node for tests; the page must resolve it like a user
+    // would.
     rolldownOptions: { tsconfig: false },
   },
 });

@@ -16,7 +16,7 @@ import {
   type ResultHandlesConfig,
   type ResultHandlesOptions,
   type ToolResult,
-} from "../node/index.js";
+} from "../runtimes/node/index.js";
 import {
   contextSessionId,
   foldInFlow,
@@ -31,9 +31,10 @@ import {
 import { refusalResult } from "../query/tool/result-query-tool.js";
 import { ANNOTATIONS, INPUT_JSON_SCHEMA, OUTPUT_JSON_SCHEMA } from "../query/tool/listing.js";
 import { ResultQueryError } from "../errors.js";
+import { nodeBase64 } from "../runtimes/node/base64.js";
 import { fromFrontMcpStorage, isFrontMcpStorage, type FrontMcpStorageLike } from "../storage/frontmcp-storage.js";
 
-export * from "../node/index.js";
+export * from "../runtimes/node/index.js";
 
 /**
  * The plugin's store as a FrontMCP provider: `await this.get(ResultHandleStoreToken)` in a tool of the app
@@ -45,15 +46,6 @@ export const ResultHandlesConfigToken: Token<ResultHandlesConfig> = configToken;
 
 /** How a FrontMCP tool names the providers it reads (FrontMCP's `Token`). */
 type ProviderRecord = Record<string, unknown> & { provide: unknown };
-
-/** Node's base64, as the Node build's REST stores use it. */
-const nodeBase64 = {
-  encode: (bytes: Uint8Array) => Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString("base64"),
-  decode: (text: string) => {
-    const bytes = Buffer.from(text, "base64");
-    return new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-  },
-};
 
 /**
  * The store over an open storage (S2, S22.3): this package's `NamespacedStorage`, or a storage FrontMCP's

@@ -2,7 +2,7 @@
 // a long string and member batches of a wide object, once it has held the thread SERIALISE_HOLD_MS. Before,
 // the event loop was held for the whole fold (a million keys: 1.1-1.3 s); the answer is the same either way.
 import { afterAll, describe, expect, it } from "vitest";
-import { ResultHandlesPlugin, foldToolResult } from "../../src/node/index.js";
+import { ResultHandlesPlugin, foldToolResult } from "../../src/runtimes/node/index.js";
 import { SERIALISE_HOLD_MS } from "../../src/defaults.js";
 import { serializeAnswer, serializeAnswerYielding } from "../../src/records/format/serialize.js";
 import { watchStalls } from "../helpers/attack-bench.js";

@@ -8,7 +8,7 @@ import {
   type Runtime,
   type ToolResult,
 } from "mcp-result-handles";
-import { nodeRuntime } from "../../src/node/runtime.js";
+import { nodeRuntime } from "../../src/runtimes/node/runtime.js";
 
 const owner = { session: "session-open-retry", caller: "alice" };
 const big: ToolResult = {

@@ -49,7 +49,7 @@ describe("S3 init options", () => {
 
   it("S9.3 memory's byte cap: 256 MiB in Node, 64 MiB in a page, from the one table of defaults", async () => {
     const { DEFAULT_MEMORY_MAX_BYTES } = await import("../../src/defaults.js");
-    const page = await import("../../src/browser/index.js");
+    const page = await import("../../src/runtimes/browser/index.js");
     expect(ResultHandlesPlugin.init().config.storage).toMatchObject({
       memory: { maxBytes: DEFAULT_MEMORY_MAX_BYTES.node },
     });

@@ -2,9 +2,9 @@
 // Node only (the thread is worker_threads and node:crypto; pages seal every piece once the serialisation ends).
 import { afterAll, describe, expect, it, vi } from "vitest";
 import { ResultHandleStore } from "mcp-result-handles";
-import { ResultHandlesPlugin, foldToolResult } from "../../src/node/index.js";
-import { nodeSealThread } from "../../src/node/seal-thread.js";
-import { nodeCryptoBackend } from "../../src/records/crypto/node-crypto.js";
+import { ResultHandlesPlugin, foldToolResult } from "../../src/runtimes/node/index.js";
+import { nodeSealThread } from "../../src/runtimes/node/seal-thread.js";
+import { nodeCryptoBackend } from "../../src/runtimes/node/crypto.js";
 import { webCryptoBackend } from "../../src/records/crypto/webcrypto.js";
 import { AnswerKeys } from "../../src/records/crypto/keys.js";
 import { openRecord } from "../../src/records/format/format.js";

@@ -5,8 +5,8 @@ import { builtinModules } from "node:module";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
-import * as edge from "../../src/edge/index.js";
-import * as node from "../../src/node/index.js";
+import * as edge from "../../src/runtimes/edge/index.js";
+import * as node from "../../src/runtimes/node/index.js";
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), "../..");
 

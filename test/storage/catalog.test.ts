@@ -2,9 +2,9 @@
 // Checks the two builds' lists, and that an edge-like build (S17.1) is one list away.
 import { describe, expect, it } from "vitest";
 import { ResultHandlesError, ResultHandlesPluginCore } from "mcp-result-handles";
-import { browserRuntime } from "../../src/browser/runtime.js";
-import { edgeRuntime as edgeBuildRuntime } from "../../src/edge/runtime.js";
-import { nodeRuntime } from "../../src/node/runtime.js";
+import { browserRuntime } from "../../src/runtimes/browser/runtime.js";
+import { edgeRuntime as edgeBuildRuntime } from "../../src/runtimes/edge/runtime.js";
+import { nodeRuntime } from "../../src/runtimes/node/runtime.js";
 import { defineRuntime } from "../../src/plugin/runtime.js";
 import { webBase64 } from "../../src/storage/base64.js";
 import { customDriver } from "../../src/storage/custom.js";

@@ -51,7 +51,7 @@ describe("S9.5 onShutdown lets the process exit", () => {
     async (name) => {
       const storage = storages()[name];
       const { code, output, exitAfterClosedMs } = await run(`
-      import { ResultHandlesPlugin } from "./src/node/index.ts";
+      import { ResultHandlesPlugin } from "./src/runtimes/node/index.ts";
       const plugin = ResultHandlesPlugin.init({ storage: ${JSON.stringify(storage)} });
       const store = await plugin.store();
       const handle = store.newHandle();
@@ -68,7 +68,7 @@ describe("S9.5 onShutdown lets the process exit", () => {
 
   it("redis without onShutdown keeps its connection: the control that shows the test above can fail", async () => {
     const { code, output } = await run(`
-      import { ResultHandlesPlugin } from "./src/node/index.ts";
+      import { ResultHandlesPlugin } from "./src/runtimes/node/index.ts";
       const plugin = ResultHandlesPlugin.init({ storage: ${JSON.stringify(storages().redis)} });
       await plugin.store();
       console.log("closed");

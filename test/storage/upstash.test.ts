@@ -2,7 +2,7 @@
 import { Redis } from "ioredis";
 import { afterAll, describe, expect, it } from "vitest";
 import { createResultHandleStore, ResultHandlesConfigToken, ResultHandlesPlugin } from "mcp-result-handles";
-import { upstashDriver } from "../../src/node/runtime.js";
+import { upstashDriver } from "../../src/runtimes/node/runtime.js";
 import { webBase64 } from "../../src/storage/base64.js";
 import { restDrivers, type RestClientSetup, type RestCredentials } from "../../src/storage/upstash.js";
 import { useRedisWithUpstashBridge } from "../helpers/redis-with-upstash-bridge.js";

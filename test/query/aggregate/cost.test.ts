@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { MemoryStorage, ResultQueryError, type Owner } from "mcp-result-handles";
 import type { ResultHandlesConfig } from "../../../src/plugin/options.js";
 import { CostMeter } from "../../../src/query/cost.js";
-import { nodeBatchWorkers } from "../../../src/node/batch-workers.js";
+import { nodeBatchWorkers } from "../../../src/runtimes/node/batch-workers.js";
 import { randomAnswer } from "../../helpers/aggregate-oracle.js";
 import { countedQueries } from "../../helpers/store-queries.js";
 

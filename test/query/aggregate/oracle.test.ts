@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import type { Owner } from "mcp-result-handles";
 import type { ResultHandlesConfig } from "../../../src/plugin/options.js";
-import { nodeBatchWorkers } from "../../../src/node/batch-workers.js";
+import { nodeBatchWorkers } from "../../../src/runtimes/node/batch-workers.js";
 import { parseQueryArguments, queryValue } from "../../../src/query/query.js";
 import {
   closeTo,

@@ -4,7 +4,7 @@
 import { afterAll, describe, expect, it } from "vitest";
 import { MemoryStorage, type Owner } from "mcp-result-handles";
 import type { ResultHandlesConfig } from "../../../src/plugin/options.js";
-import { startBatchWorker, workerPort } from "../../../src/node/batch-workers.js";
+import { startBatchWorker, workerPort } from "../../../src/runtimes/node/batch-workers.js";
 import { WorkerPool, type WorkerPort } from "../../../src/query/workers/pool.js";
 import { closeTo, oracleAggregate, randomAnswer } from "../../helpers/aggregate-oracle.js";
 import { countedQueries } from "../../helpers/store-queries.js";

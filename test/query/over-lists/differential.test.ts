@@ -9,7 +9,7 @@ import { describe, expect, it, vi } from "vitest";
 import { StreamedAnswer } from "../../../src/records/read/batch-source.js";
 import { MemoryStorage, ResultHandleStore, ResultQueryTool, type Owner } from "mcp-result-handles";
 import type { ResultHandlesConfig } from "../../../src/plugin/options.js";
-import { nodeBatchWorkers } from "../../../src/node/batch-workers.js";
+import { nodeBatchWorkers } from "../../../src/runtimes/node/batch-workers.js";
 import type { BatchWorkers } from "../../../src/query/workers/pool.js";
 import { soakSized } from "../../helpers/soak.js";
 import { answered, wholeAnswer } from "../../helpers/store-queries.js";

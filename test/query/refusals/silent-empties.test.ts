@@ -8,7 +8,7 @@ import { StreamableHTTPClientTransport as V1HttpClientTransport } from "@modelco
 import { afterAll, describe, expect, it, vi } from "vitest";
 import { MemoryStorage, ResultHandleStore, ResultQueryTool, type Owner } from "mcp-result-handles";
 import type { ResultHandlesConfig } from "../../../src/plugin/options.js";
-import { nodeBatchWorkers } from "../../../src/node/batch-workers.js";
+import { nodeBatchWorkers } from "../../../src/runtimes/node/batch-workers.js";
 import { queryValue, parseQueryArguments } from "../../../src/query/query.js";
 import { startDemoServer } from "../../../playground/server/demo-server.js";
 import { queryServer } from "../../helpers/query-server.js";

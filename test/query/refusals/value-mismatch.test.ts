@@ -6,7 +6,7 @@
 import { afterAll, describe, expect, it } from "vitest";
 import { MemoryStorage, ResultHandleStore, ResultQueryTool, type Owner } from "mcp-result-handles";
 import type { ResultHandlesConfig } from "../../../src/plugin/options.js";
-import { nodeBatchWorkers } from "../../../src/node/batch-workers.js";
+import { nodeBatchWorkers } from "../../../src/runtimes/node/batch-workers.js";
 import { queryServer } from "../../helpers/query-server.js";
 
 const STATUSES = ["open", "closed", "pending"];

@@ -14,7 +14,7 @@ import {
 import type { ResultHandlesConfig } from "../../../src/plugin/options.js";
 import { StreamedAnswer } from "../../../src/records/read/batch-source.js";
 import { recentAnswersBytes } from "../../../src/records/recent-answers.js";
-import { nodeCryptoBackend } from "../../../src/records/crypto/node-crypto.js";
+import { nodeCryptoBackend } from "../../../src/runtimes/node/crypto.js";
 import { casesOn } from "../../helpers/soak.js";
 import {
   answered as answeredBy,

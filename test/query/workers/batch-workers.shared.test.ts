@@ -4,8 +4,8 @@
 import { describe, expect, it, vi } from "vitest";
 import { MemoryStorage, ResultHandleStore, ResultQueryTool, type Owner } from "mcp-result-handles";
 import type { ResultHandlesConfig } from "../../../src/plugin/options.js";
-import { browserBatchWorkers } from "../../../src/browser/batch-workers.js";
-import { nodeBatchWorkers } from "../../../src/node/batch-workers.js";
+import { browserBatchWorkers } from "../../../src/runtimes/browser/batch-workers.js";
+import { nodeBatchWorkers } from "../../../src/runtimes/node/batch-workers.js";
 import { WorkerPool } from "../../../src/query/workers/pool.js";
 import { parseQueryArguments, queryValue } from "../../../src/query/query.js";
 

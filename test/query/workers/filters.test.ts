@@ -8,7 +8,7 @@ import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { ResultQueryTool, type NamespacedStorage, type Owner } from "mcp-result-handles";
 import type { ResultHandlesConfig } from "../../../src/plugin/options.js";
-import { nodeBatchWorkers, startBatchWorker, workerPort } from "../../../src/node/batch-workers.js";
+import { nodeBatchWorkers, startBatchWorker, workerPort } from "../../../src/runtimes/node/batch-workers.js";
 import { WorkerPool, type BatchWorkers, type WorkerPort } from "../../../src/query/workers/pool.js";
 import {
   answered as answeredBy,
@@ -237,7 +237,7 @@ describe("S14.6 what the calling thread does, and what a worker sees", () => {
 describe("S14.6 a process whose queries used batch workers exits when its work is done", () => {
   it("a script folding a 3 MB answer and filtering it ends on its own, with the answer", async () => {
     const script = `
-      import { ResultHandlesPlugin, ResultQueryTool, foldToolResult } from ${JSON.stringify(new URL("../../../src/node/index.ts", import.meta.url).href)};
+      import { ResultHandlesPlugin, ResultQueryTool, foldToolResult } from ${JSON.stringify(new URL("../../../src/runtimes/node/index.ts", import.meta.url).href)};
       const rows = Array.from({ length: 20000 }, (_, i) => ({ id: i, amount: (i * 7919) % 100000, note: "row " + i + " ".repeat(100) }));
       const plugin = ResultHandlesPlugin.init({ storage: { type: "memory" } });
       const owner = { session: "s", caller: "c" };

@@ -2,7 +2,7 @@
 import { describe, expect, it } from "vitest";
 import { MemoryStorage, ResultHandleStore } from "mcp-result-handles";
 import { AnswerKeys } from "../../../src/records/crypto/keys.js";
-import { nodeCryptoBackend } from "../../../src/records/crypto/node-crypto.js";
+import { nodeCryptoBackend } from "../../../src/runtimes/node/crypto.js";
 import { webCryptoBackend } from "../../../src/records/crypto/webcrypto.js";
 import { openRecord, sealRecord } from "../../../src/records/format/format.js";
 

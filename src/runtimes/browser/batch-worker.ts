@@ -2,7 +2,7 @@
  * A page's batch worker (S14.6): a module Web Worker answering the count jobs it is posted (`replyTo`), started by
  * `browserBatchWorkers`.
  */
-import { replyTo } from "../query/workers/job.js";
+import { replyTo } from "../../query/workers/job.js";
 
 const scope = globalThis as unknown as {
   onmessage: ((event: { data: Parameters<typeof replyTo>[0] }) => void) | null;

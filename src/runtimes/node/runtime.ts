@@ -1,25 +1,17 @@
-import { defineRuntime } from "../plugin/runtime.js";
+import { defineRuntime } from "../../plugin/runtime.js";
+import { nodeBase64 } from "./base64.js";
 import { nodeBatchWorkers } from "./batch-workers.js";
 import { nodeSealThread } from "./seal-thread.js";
 import { nodeUtf8Codec } from "./utf8.js";
-import { nodeCryptoBackend } from "../records/crypto/node-crypto.js";
-import { webCryptoBackend } from "../records/crypto/webcrypto.js";
-import { customDriver } from "../storage/custom.js";
-import { memoryDriver } from "../storage/memory.js";
-import { redisDriver } from "../storage/redis.js";
-import { sqliteDriver } from "../storage/sqlite.js";
-import { restDrivers } from "../storage/upstash.js";
+import { nodeCryptoBackend } from "./crypto.js";
+import { webCryptoBackend } from "../../records/crypto/webcrypto.js";
+import { customDriver } from "../../storage/custom.js";
+import { memoryDriver } from "../../storage/memory.js";
+import { redisDriver } from "../../storage/redis.js";
+import { sqliteDriver } from "../../storage/sqlite.js";
+import { restDrivers } from "../../storage/upstash.js";
 
 const env = (name: string): string | undefined => globalThis.process?.env?.[name] || undefined;
-
-/** Node's base64, through Buffer: views of the same bytes, no copy on the way back. */
-const nodeBase64 = {
-  encode: (bytes: Uint8Array) => Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString("base64"),
-  decode: (text: string) => {
-    const bytes = Buffer.from(text, "base64");
-    return new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-  },
-};
 
 export const { upstash: upstashDriver, vercelKv: vercelKvDriver } = restDrivers({
   runsIn: ["node"],

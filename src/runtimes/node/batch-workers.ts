@@ -3,8 +3,8 @@
  * A worker is referenced only while it counts, so an idle pool never keeps a process alive. Where Node
  * has no `process.getBuiltinModule` (before 20.16) there are none, and queries count on the calling thread.
  */
-import { BATCH_WORKERS } from "../defaults.js";
-import { WorkerPool, type BatchWorkerSettings, type WorkerPort } from "../query/workers/pool.js";
+import { BATCH_WORKERS } from "../../defaults.js";
+import { WorkerPool, type BatchWorkerSettings, type WorkerPort } from "../../query/workers/pool.js";
 
 type Threads = typeof import("node:worker_threads");
 type NodeWorker = InstanceType<Threads["Worker"]>;

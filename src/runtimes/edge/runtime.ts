@@ -1,10 +1,10 @@
-import { EdgeStoreUnavailableError } from "../errors.js";
-import { defineRuntime } from "../plugin/runtime.js";
-import { webCryptoBackend } from "../records/crypto/webcrypto.js";
-import { webBase64 } from "../storage/base64.js";
-import { customDriver } from "../storage/custom.js";
-import { memoryDriver } from "../storage/memory.js";
-import { restDrivers } from "../storage/upstash.js";
+import { EdgeStoreUnavailableError } from "../../errors.js";
+import { defineRuntime } from "../../plugin/runtime.js";
+import { webCryptoBackend } from "../../records/crypto/webcrypto.js";
+import { webBase64 } from "../../storage/base64.js";
+import { customDriver } from "../../storage/custom.js";
+import { memoryDriver } from "../../storage/memory.js";
+import { restDrivers } from "../../storage/upstash.js";
 
 /** Upstash and Vercel KV through @upstash/redis's fetch-only entry, base64 by btoa/atob: no Node API. */
 export const { upstash: upstashDriver, vercelKv: vercelKvDriver } = restDrivers({

@@ -2,7 +2,7 @@
  * The same algorithms through `node:crypto` (S8.4): no fixed cost per call, HKDF in microseconds. The Node
  * runtime (`nodeRuntime`) picks it where the runtime has it; the core never looks for it.
  */
-import { HKDF_SALT, TAG_BYTES, type CryptoBackend } from "./backend.js";
+import { HKDF_SALT, TAG_BYTES, type CryptoBackend } from "../../records/crypto/backend.js";
 
 interface NodeCipher {
   setAAD(ad: Uint8Array): void;

@@ -12,9 +12,9 @@
  * within its deadline, rejects (the fold then seals that answer on its own thread); a thread that failed is
  * not used for SEAL_THREAD.retryMs.
  */
-import { SEAL_THREAD } from "../defaults.js";
-import type { PieceJob, SealedPiece, SealThread } from "../records/crypto/seal-thread.js";
-import { useSharedPieceBuffers } from "../records/buffer-pool.js";
+import { SEAL_THREAD } from "../../defaults.js";
+import type { PieceJob, SealedPiece, SealThread } from "../../records/crypto/seal-thread.js";
+import { useSharedPieceBuffers } from "../../records/buffer-pool.js";
 
 type Threads = typeof import("node:worker_threads");
 type NodeWorker = InstanceType<Threads["Worker"]>;

@@ -6,8 +6,8 @@
  * `worker-src 'self'`, a bundler that left the file behind), the pool stops using workers at the first
  * failure (for `retryMs`) and queries count on the page's thread, as they would without workers.
  */
-import { BATCH_WORKERS } from "../defaults.js";
-import { WorkerPool, type BatchWorkerSettings, type WorkerPort } from "../query/workers/pool.js";
+import { BATCH_WORKERS } from "../../defaults.js";
+import { WorkerPool, type BatchWorkerSettings, type WorkerPort } from "../../query/workers/pool.js";
 
 export function browserBatchWorkers(settings: BatchWorkerSettings = BATCH_WORKERS): WorkerPool | undefined {
   if (typeof Worker !== "function") return undefined;

@@ -3,8 +3,8 @@
  * started by `startBatchWorker`.
  */
 import { parentPort } from "node:worker_threads";
-import { replyTo } from "../query/workers/job.js";
-import { useUtf8Codec } from "../util/utf8.js";
+import { replyTo } from "../../query/workers/job.js";
+import { useUtf8Codec } from "../../util/utf8.js";
 import { nodeUtf8Codec } from "./utf8.js";
 
 useUtf8Codec(nodeUtf8Codec); // a worker is a fresh module graph: it decodes batches with Buffer too
