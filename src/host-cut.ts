@@ -6,10 +6,10 @@
 import { BYTES_PER_TOKEN, HOST_CUT_MARGIN, type HostLimit } from "./defaults.js";
 import type { ResultHandlesConfig } from "./config.js";
 
-export type HostUnit = "bytes" | "chars" | "lines" | "tokens";
+type HostUnit = "bytes" | "chars" | "lines" | "tokens";
 
 /** The cut of the host a call came from. */
-export interface HostCut {
+interface HostCut {
   /** Its `clientInfo.name`. */
   readonly client: string;
   /** How the hint names it ("Codex"). */
@@ -28,7 +28,7 @@ export function hostCutOf(
 }
 
 /** What the host keeps of `limit` for the answer itself: the cut less the envelope's margin (S23.1). */
-export function withinCut(limit: number): number {
+function withinCut(limit: number): number {
   return limit - Math.floor(limit * HOST_CUT_MARGIN);
 }
 

@@ -215,7 +215,7 @@ const SHORTHAND = /^[A-Za-z_][A-Za-z0-9_]*$/;
 /**
  * A path of names and indexes in RFC 9535's own syntax (the S7.5 form where the two agree): `$.rows`, `$['odd key']`.
  */
-export function rfcPath(steps: readonly (string | number)[]): string {
+function rfcPath(steps: readonly (string | number)[]): string {
   return "$" + steps.map((step) => (typeof step === "number" ? `[${step}]` : memberSelector(step))).join("");
 }
 

@@ -13,7 +13,7 @@ import type { FoldedAnswer } from "./folded-answer.js";
 import type { HintExamples } from "./hint-examples.js";
 import type { ContentBlock, ToolResult } from "../util/tool-result.js";
 
-export interface FoldedFacts {
+interface FoldedFacts {
   /** The answer's size as UTF-8 JSON (S4.3). */
   bytes: number;
   ttlSeconds: number;
@@ -30,7 +30,7 @@ export interface FoldedFacts {
 }
 
 /** The hint text of S5.2 (and S15.3), with the real handle and this answer's own examples filled in (S18.1). */
-export function hintText(handle: string, facts: FoldedFacts): string {
+function hintText(handle: string, facts: FoldedFacts): string {
   const { examples } = facts;
   const call = (args: Record<string, unknown>) => `${RESULT_QUERY_TOOL_NAME} ${JSON.stringify({ handle, ...args })}`;
   const first = { path: examples.path, limit: examples.limit };

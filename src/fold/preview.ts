@@ -11,7 +11,7 @@ export interface PreviewLimits {
 }
 
 /** A preview built within a byte budget. */
-export interface BoundedPreview {
+interface BoundedPreview {
   preview: unknown;
   /** Its size as UTF-8 JSON. */
   bytes: number;
@@ -43,7 +43,7 @@ interface Frame {
  * strings it kept. A try with smaller limits that still keep `keptItems` items and `keptChars` characters
  * cuts nothing this one did not, so it walks the same values to the same bytes: `fitFoldedAnswer` skips it.
  */
-export interface PreviewTry {
+interface PreviewTry {
   built: BoundedPreview | undefined;
   /** Most items kept of any list it opened (before it stopped, when over budget). */
   keptItems: number;

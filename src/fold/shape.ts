@@ -10,7 +10,7 @@ export type Shape =
   | { type: "object"; keys?: Record<string, Shape>; keyCount?: number; optional?: true }
   | { anyOf: Shape[]; optional?: true };
 
-export interface ShapeLimits {
+interface ShapeLimits {
   /** Containers this deep (the root is 0) are reduced to `{ type, length }` or `{ type, keyCount }`. */
   depth: number;
   /** Keys listed per object; past it `keyCount` gives the true number. */

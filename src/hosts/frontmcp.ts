@@ -12,7 +12,7 @@ import { HostInstances, isStandardSchema } from "./instances.js";
 import type { StandardSchemaLike } from "../fold/fold.js";
 
 /** What a FrontMCP call is to the registry: its owner, resolved once from the flow (S8.1). */
-export interface FrontMcpCall {
+interface FrontMcpCall {
   owner: Owner;
 }
 
@@ -28,7 +28,7 @@ export interface FrontMcpToolLike {
 }
 
 /** FrontMCP's call identity: `authInfo` (`user.sub`) and the request context's session id. */
-export interface FrontMcpAuthInfoLike {
+interface FrontMcpAuthInfoLike {
   user?: { sub?: unknown };
 }
 
@@ -47,7 +47,7 @@ export interface FrontMcpCallFlowLike {
 }
 
 /** FrontMCP's scope, for the `clientInfo` its notification service keeps per session (S23.2). */
-export interface FrontMcpScopeLike {
+interface FrontMcpScopeLike {
   notifications?: { getClientInfo?(sessionId: string): { name?: unknown } | undefined };
 }
 

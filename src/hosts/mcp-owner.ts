@@ -12,14 +12,14 @@ export interface McpRequestContextLike {
 }
 
 /** The caller a call's `authInfo` names, or `unusable` (with what was found) when its `sub` cannot name one. */
-export type CallerOf = { caller?: string } | { unusable: string };
+type CallerOf = { caller?: string } | { unusable: string };
 
 /**
  * S16.2: `extra.sub` when it is a non-empty string or a finite number (its decimal text: 0 and -0 are
  * "0", 1001 is the caller "1001" as a string sub would be) no larger than 2^53; absent or `null`, the
  * `clientId`; anything else (an empty string, a boolean, an object, NaN, 1e21) names nobody.
  */
-export function callerOf(authInfo: { clientId?: string; extra?: Record<string, unknown> } | undefined): CallerOf {
+function callerOf(authInfo: { clientId?: string; extra?: Record<string, unknown> } | undefined): CallerOf {
   const extra = authInfo?.extra;
   const sub = extra === undefined || extra === null || typeof extra !== "object" ? undefined : extra.sub;
   if (typeof sub === "string") return sub ? { caller: sub } : { unusable: "an empty string" };

@@ -6,13 +6,13 @@
  */
 import { UnsupportedMcpServerError } from "../errors.js";
 
-export interface RegisteredToolLike {
+interface RegisteredToolLike {
   outputSchema?: unknown;
   _meta?: Record<string, unknown>;
 }
 
-export type ExecuteToolHandler = (tool: RegisteredToolLike, args: unknown, ctx: unknown) => Promise<unknown>;
-export type ValidateToolInput = (tool: RegisteredToolLike, args: unknown, toolName: string) => Promise<unknown>;
+type ExecuteToolHandler = (tool: RegisteredToolLike, args: unknown, ctx: unknown) => Promise<unknown>;
+type ValidateToolInput = (tool: RegisteredToolLike, args: unknown, toolName: string) => Promise<unknown>;
 
 interface McpServerInternals {
   /**
@@ -45,7 +45,7 @@ export function assertSupportedServer(server: object): void {
 }
 
 /** What `around` gets of one client `tools/call`. */
-export interface InterceptedCall {
+interface InterceptedCall {
   /** The tool's registered name. */
   name: string;
   tool: RegisteredToolLike;

@@ -21,16 +21,16 @@ import { hasOwn, isPlainObject, setOwn } from "../util/json.js";
 import { jsonSizeUpTo } from "../util/size.js";
 
 /** What a reference names, read for the owner of this call; throws the `ResultQueryError` of `result_query`. */
-export type ReadReference = (handle: unknown, path: unknown) => Promise<unknown>;
+type ReadReference = (handle: unknown, path: unknown) => Promise<unknown>;
 /**
  * Checks a reference's handle and path as `result_query` would, before anything is read (S21.2); throws its refusal.
  */
-export type CheckReference = (handle: unknown, path: unknown) => void;
+type CheckReference = (handle: unknown, path: unknown) => void;
 /**
  * About how many bytes a reference resolves to, from its answer's index alone; throws the `ResultQueryError` of
  * `result_query`.
  */
-export type SizeReference = (handle: unknown, path: unknown) => Promise<number>;
+type SizeReference = (handle: unknown, path: unknown) => Promise<number>;
 
 /**
  * References read at once: a few in flight overlap a remote store's round trips, and bound what is held before the byte
@@ -42,7 +42,7 @@ const READS_AT_ONCE = 4;
  * The arguments with every reference replaced (and how many there were), or the refusal of the first (in document
  * order) that does not resolve.
  */
-export type Resolution = { args: unknown; references: number } | { refusal: unknown };
+type Resolution = { args: unknown; references: number } | { refusal: unknown };
 
 /** `{ "$result": … }` or `{ "$result": …, "path": … }`, nothing else: with any other key, it is data (S15.1). */
 function isReference(value: unknown): value is { $result: unknown; path?: unknown } {

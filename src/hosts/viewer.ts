@@ -25,7 +25,7 @@ import { clientCapabilities, decorateList } from "./mcp-sdk-internals.js";
 export type { ViewerOption } from "./viewer-option.js";
 
 /** A `result_view` page holds at most this many bytes as JSON, or this many items, keys or nodes (S19.2). */
-export const VIEW_PAGE = Object.freeze({ bytes: 1024 * 1024, items: 1000 });
+const VIEW_PAGE = Object.freeze({ bytes: 1024 * 1024, items: 1000 });
 
 /** A tool's own UI (S19.1: kept): `_meta.ui.resourceUri`, or the older flat key. */
 export function hasOwnUi(meta: unknown): boolean {

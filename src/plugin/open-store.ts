@@ -11,7 +11,7 @@ export interface CreateResultHandleStoreOptions {
 }
 
 /** What opening a store needs, already checked and resolved. */
-export interface ResolvedStoreOptions {
+interface ResolvedStoreOptions {
   readonly storage: ResolvedStorageConfig;
   readonly namespace: string;
   readonly ttlSeconds: number;

@@ -18,7 +18,6 @@ import {
   resolveStorage,
   storageSchema,
   storageTypeNames,
-  type ResolvedStorageConfig,
   type StorageCatalog,
   type StorageConfig,
   type StorageEnvironment,

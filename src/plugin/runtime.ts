@@ -33,7 +33,7 @@ export interface Runtime extends StorageEnvironment {
 }
 
 /** What else differs per build: how it seals (S8.4), whether it has batch workers (S14.6), its UTF-8 codec. */
-export interface RuntimeParts {
+interface RuntimeParts {
   /** What its stores seal with; WebCrypto when left out. */
   readonly crypto?: CryptoBackend;
   /** Starts the build's batch workers, once, on first use; none when left out. */

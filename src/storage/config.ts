@@ -63,7 +63,6 @@ export type StorageType = StorageConfig["type"];
  * them out, and every default applied: what a runtime opens.
  */
 export type ResolvedStorageConfig = ResolvedConfigOf<KnownDriver>;
-export type ResolvedStorageType = ResolvedStorageConfig["type"];
 
 /** What a runtime hands the config: the drivers it opens, and how it refuses the types of other builds. */
 export interface StorageCatalog {

@@ -78,7 +78,7 @@ export function restDrivers(setup: RestClientSetup) {
  * Values go as base64 text with automatic (de)serialization off: the REST protocol carries strings as
  * UTF-8 JSON, which would mangle binary records and numeric-looking strings.
  */
-export async function openUpstashStorage(
+async function openUpstashStorage(
   credentials: RestCredentials,
   timeoutMs: number,
   setup: RestClientSetup,

@@ -2,7 +2,7 @@
  * The viewer's one way to build DOM (S19.3): every string goes in as `textContent` or an attribute
  * value, never as markup, so an answer holding `<img onerror=…>` or `</script>` shows as the text it is.
  */
-export type Child = Node | string | number | false | null | undefined;
+type Child = Node | string | number | false | null | undefined;
 
 export function h<K extends keyof HTMLElementTagNameMap>(
   tag: K,
@@ -18,7 +18,7 @@ export function h<K extends keyof HTMLElementTagNameMap>(
   return element;
 }
 
-export function append(parent: Node, children: readonly Child[]): void {
+function append(parent: Node, children: readonly Child[]): void {
   for (const child of children) {
     if (child === null || child === undefined || child === false) continue;
     parent.appendChild(typeof child === "object" ? child : document.createTextNode(String(child)));

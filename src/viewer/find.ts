@@ -11,7 +11,7 @@ const SHOWN = 100;
 const GROUPS_SHOWN = 50;
 const FIGURES = ["sum", "min", "max", "avg"] as const;
 
-export interface FindOptions {
+interface FindOptions {
   read(args: ReadArgs): Promise<Slice>;
   goTo(path: string, line?: number): void;
   onError(error: unknown): void;

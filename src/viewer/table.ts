@@ -8,10 +8,10 @@ import { pathOf, type Key } from "./paths.js";
 import type { Source } from "./source.js";
 import { drawOncePerFrame, rowsInView } from "./rows-in-view.js";
 
-export const ROW_HEIGHT = 28;
+const ROW_HEIGHT = 28;
 const PAGE = 100;
 
-export interface TableOptions {
+interface TableOptions {
   source: Source;
   keys: readonly Key[];
   total: number;

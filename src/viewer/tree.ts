@@ -10,7 +10,7 @@ import type { Shape } from "./shape.js";
 
 const CHILDREN = 200;
 
-export interface TreeOptions {
+interface TreeOptions {
   source: Source;
   onSelect(keys: Key[], value: unknown): void;
   /** Opens a list of objects as a table. */

@@ -22,7 +22,7 @@ export interface ToolResultLike {
   isError?: boolean;
 }
 
-export interface ViewerHost {
+interface ViewerHost {
   callTool(name: string, args: Record<string, unknown>): Promise<ToolResultLike>;
   /** Sends a message to the conversation; resolves false when the host refused it. */
   tell(text: string): Promise<boolean>;

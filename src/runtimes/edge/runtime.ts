@@ -7,7 +7,7 @@ import { memoryDriver } from "../../storage/memory.js";
 import { restDrivers } from "../../storage/upstash.js";
 
 /** Upstash and Vercel KV through @upstash/redis's fetch-only entry, base64 by btoa/atob: no Node API. */
-export const { upstash: upstashDriver, vercelKv: vercelKvDriver } = restDrivers({
+const { upstash: upstashDriver, vercelKv: vercelKvDriver } = restDrivers({
   runsIn: ["edge"],
   load: () => import("@upstash/redis/cloudflare"),
   base64: webBase64,
