@@ -248,7 +248,7 @@ export const STATIC_LIMITS = Object.freeze({
 });
 /**
  * Bytes the compiled-pattern cache may hold (S21.3), by the program's size (about 100 bytes an
- * instruction, measured), within the memory budget of S16.3 (the recent answers get the rest).
+ * instruction, measured), within the memory cap of S16.3 (the recent answers get the rest).
  */
 export const PATTERN_CACHE_BYTES = 4 * 1024 * 1024;
 /**
@@ -281,7 +281,7 @@ export const BATCH_JOB_UNITS = DEFAULT_COST_LIMIT / 8;
 export const BATCH_WORKERS = Object.freeze({ minBytes: 1024 * 1024, threads: 2, idleMs: 30_000, retryMs: 5 * 60_000 });
 /**
  * A fold's serialisation yields once it has held the calling thread this long since it last
- * yielded (S21.4: about 50 ms at most), between batches of a list, chunks of a long string or members of a
+ * yielded (S21.4: about 50 ms at most), between batches of a list, batches of a long string or members of a
  * wide object. A 10 MB list of rows serialises in about 35 ms here, in one go.
  */
 export const SERIALISE_HOLD_MS = 40;

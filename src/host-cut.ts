@@ -1,7 +1,7 @@
 /**
  * The calling host's cut, for one call (S23): the entry of `hostLimits` its `clientInfo.name` names, whether
- * an answer passes it in the host's own unit, and the budgets it leaves the folded answer and `result_query`'s
- * slices. Beside the defaults and the config, because the fold and the query both derive their budgets here.
+ * an answer passes it in the host's own unit, and the allowances it leaves the folded answer and `result_query`'s
+ * slices. Beside the defaults and the config, because the fold and the query both derive their allowances here.
  */
 import { BYTES_PER_TOKEN, HOST_CUT_MARGIN, type HostLimit } from "./defaults.js";
 import type { ResultHandlesConfig } from "./config.js";
@@ -74,10 +74,13 @@ function cutBytes(cut: HostCut | undefined): number {
 }
 
 /**
- * The folded answer's budget (S5.4): half the threshold, and under a host's cut half of what the cut leaves,
+ * The folded answer's allowance (S5.4): half the threshold, and under a host's cut half of what the cut leaves,
  * so `{ preview, shape, handle }` and its hint pass the host whole.
  */
-export function foldBudgetBytes(config: Pick<ResultHandlesConfig, "thresholdBytes">, cut: HostCut | undefined): number {
+export function foldAllowanceBytes(
+  config: Pick<ResultHandlesConfig, "thresholdBytes">,
+  cut: HostCut | undefined,
+): number {
   return Math.floor(Math.min(config.thresholdBytes, cutBytes(cut)) / 2);
 }
 

@@ -9,38 +9,38 @@ import { jsonSize, jsonStringSize } from "../util/size.js";
 const FRAME_BYTES = FOLDED_KEYS.reduce((bytes, key) => bytes + key.length + 3, 0) + FOLDED_KEYS.length + 1;
 
 /**
- * Builds `{ preview, shape, handle }` no larger than `budgetBytes` as JSON (S5.4): the preview shrinks
+ * Builds `{ preview, shape, handle }` no larger than `allowanceBytes` as JSON (S5.4): the preview shrinks
  * first (fewer items and shorter strings, then shallower), then the shape is cut shallower.
  *
  * Linear in the answer whatever its depth or width (S4.8): the shape's outline is built once and rendered
- * at each depth; every try of a preview or shape stops as soon as it passes its share of the budget, so a
- * try costs about the budget; a try that would walk the same values as a failed one is skipped, and the
+ * at each depth; every try of a preview or shape stops as soon as it passes its share of the allowance, so a
+ * try costs about the allowance; a try that would walk the same values as a failed one is skipped, and the
  * depth that fits is measured in one walk (`deepestCutWithin`) rather than one try per level.
  */
 export function fitFoldedAnswer(
   value: unknown,
   handle: string,
   preview: { items: number; chars: number },
-  budgetBytes: number,
+  allowanceBytes: number,
   keyLists = new KeyLists(),
 ): FoldedAnswer {
   const outline = Outline.of(value, SHAPE_LIMITS, keyLists);
   const frame = FRAME_BYTES + jsonStringSize(handle);
   const smallest = previewWithin(value, { items: 0, chars: 0, depth: 0 }, Infinity, keyLists)!;
-  const fitting = (candidate: FoldedAnswer) => (jsonSize(candidate) <= budgetBytes ? candidate : undefined);
+  const fitting = (candidate: FoldedAnswer) => (jsonSize(candidate) <= allowanceBytes ? candidate : undefined);
 
   // Every preview is at least the smallest one: a shape with no room for it cannot go with any preview.
-  const full = outline.render(SHAPE_LIMITS.depth, budgetBytes - frame - smallest.bytes);
+  const full = outline.render(SHAPE_LIMITS.depth, allowanceBytes - frame - smallest.bytes);
   if (full) {
-    const previewBudget = budgetBytes - frame - full.bytes;
+    const previewAllowance = allowanceBytes - frame - full.bytes;
     const within = (limits: PreviewLimits): FoldedAnswer | undefined => {
-      const built = previewWithin(value, limits, previewBudget, keyLists);
+      const built = previewWithin(value, limits, previewAllowance, keyLists);
       return built && fitting({ preview: built.preview, shape: full.shape, handle });
     };
 
     let { items, chars } = preview;
     search: for (;;) {
-      const tried = previewTry(value, { items, chars }, previewBudget, keyLists);
+      const tried = previewTry(value, { items, chars }, previewAllowance, keyLists);
       const candidate = tried.built && fitting({ preview: tried.built.preview, shape: full.shape, handle });
       if (candidate) return candidate;
       // Halved limits that still keep every list and string the failed try saw whole would walk the same
@@ -55,7 +55,7 @@ export function fitFoldedAnswer(
     // Shallower: the deepest cut that fits (a deeper cut is never smaller), measured in one walk.
     const best = within({ items, chars, depth: 0 });
     if (best) {
-      const depth = deepestCutWithin(value, { items, chars }, previewBudget, keyLists);
+      const depth = deepestCutWithin(value, { items, chars }, previewAllowance, keyLists);
       return (depth > 0 && within({ items, chars, depth })) || best;
     }
     const candidate = fitting({ preview: smallest.preview, shape: full.shape, handle });
@@ -63,7 +63,7 @@ export function fitFoldedAnswer(
   }
 
   for (let depth = SHAPE_LIMITS.depth - 1; depth > 0; depth--) {
-    const cut = outline.render(depth, budgetBytes - frame - smallest.bytes);
+    const cut = outline.render(depth, allowanceBytes - frame - smallest.bytes);
     const candidate = cut && fitting({ preview: smallest.preview, shape: cut.shape, handle });
     if (candidate) return candidate;
   }

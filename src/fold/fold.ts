@@ -14,7 +14,7 @@ import type { SealAhead } from "../records/seal-ahead.js";
 import type { ToolResult } from "../util/tool-result.js";
 import {
   describeCut,
-  foldBudgetBytes,
+  foldAllowanceBytes,
   hostCutOf,
   lineCount,
   passedUnit,
@@ -196,7 +196,7 @@ async function foldOrKeep(
     // thread and the index). Anything it throws is caught where it is awaited.
     sealing = store.seal(handle, json, owner, ahead);
     sealing.catch(() => {}); // its failure is handled where it is awaited, or irrelevant if we stop first
-    const folded = fitFoldedAnswer(answer, handle, config.preview, foldBudgetBytes(config, cut), keyLists);
+    const folded = fitFoldedAnswer(answer, handle, config.preview, foldAllowanceBytes(config, cut), keyLists);
 
     if (input.outputSchema && !(await admits(input.outputSchema, folded))) {
       context.warnOnce(

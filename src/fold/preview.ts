@@ -10,7 +10,7 @@ export interface PreviewLimits {
   depth?: number;
 }
 
-/** A preview built within a byte budget. */
+/** A preview built within a byte allowance. */
 interface BoundedPreview {
   preview: unknown;
   /** Its size as UTF-8 JSON. */
@@ -39,13 +39,13 @@ interface Frame {
 }
 
 /**
- * A preview try (`previewTry`): the preview when it is within the budget, and how much of the lists and
+ * A preview try (`previewTry`): the preview when it is within the allowance, and how much of the lists and
  * strings it kept. A try with smaller limits that still keep `keptItems` items and `keptChars` characters
  * cuts nothing this one did not, so it walks the same values to the same bytes: `fitFoldedAnswer` skips it.
  */
 interface PreviewTry {
   built: BoundedPreview | undefined;
-  /** Most items kept of any list it opened (before it stopped, when over budget). */
+  /** Most items kept of any list it opened (before it stopped, when over allowance). */
   keptItems: number;
   /** Most characters kept of any string it opened. */
   keptChars: number;
@@ -53,23 +53,23 @@ interface PreviewTry {
 
 /**
  * `buildPreview`, counting the preview's UTF-8 JSON bytes as it is built and giving up (undefined) as
- * soon as they pass `budgetBytes`: a try costs at most about the budget, never the answer's size (S4.8).
+ * soon as they pass `allowanceBytes`: a try costs at most about the allowance, never the answer's size (S4.8).
  * Iterative, with its own stack, so no depth overflows the call stack.
  */
 export function previewWithin(
   value: unknown,
   limits: PreviewLimits,
-  budgetBytes: number,
+  allowanceBytes: number,
   keyLists = new KeyLists(),
 ): BoundedPreview | undefined {
-  return previewTry(value, limits, budgetBytes, keyLists).built;
+  return previewTry(value, limits, allowanceBytes, keyLists).built;
 }
 
 /** `previewWithin`, telling also how much of the lists and strings it kept (`PreviewTry`). */
 export function previewTry(
   value: unknown,
   limits: PreviewLimits,
-  budgetBytes: number,
+  allowanceBytes: number,
   keyLists = new KeyLists(),
 ): PreviewTry {
   const maxDepth = limits.depth ?? Infinity;
@@ -106,7 +106,7 @@ export function previewTry(
 
   const preview = open(keyLists.json(value, ""), 0);
   while (stack.length > 0) {
-    if (bytes > budgetBytes) return { built: undefined, keptItems, keptChars };
+    if (bytes > allowanceBytes) return { built: undefined, keptItems, keptChars };
     const frame = stack[stack.length - 1]!;
     if (frame.next >= frame.end) {
       stack.pop();
@@ -124,7 +124,7 @@ export function previewTry(
       (frame.target as unknown[]).push(open(keyLists.json((frame.source as unknown[])[index], index), frame.depth + 1));
     }
   }
-  return { built: bytes > budgetBytes ? undefined : { preview, bytes }, keptItems, keptChars };
+  return { built: bytes > allowanceBytes ? undefined : { preview, bytes }, keptItems, keptChars };
 }
 
 /**
@@ -148,21 +148,21 @@ function ownBytes(item: unknown, chars: number): number {
 
 /**
  * The deepest cut (`limits.depth`) at which the preview with these items and chars is within
- * `budgetBytes`: -1 when not even depth 0 is, Infinity when the preview uncut is. The preview cut at
+ * `allowanceBytes`: -1 when not even depth 0 is, Infinity when the preview uncut is. The preview cut at
  * depth d is the values down to depth d (a container at d counted as its brackets) with the keys and
  * commas before them, so its size only grows with d: one walk, level by level, adds each level's bytes
- * and stops at the level that passes the budget. It reads about the budget's worth of values,
+ * and stops at the level that passes the allowance. It reads about the allowance's worth of values,
  * where trying cut after cut (a doubling then halving search) built about twenty previews of a deep answer.
  */
 export function deepestCutWithin(
   value: unknown,
   limits: Omit<PreviewLimits, "depth">,
-  budgetBytes: number,
+  allowanceBytes: number,
   keyLists = new KeyLists(),
 ): number {
   const root = keyLists.json(value, "");
   let bytes = ownBytes(root, limits.chars);
-  if (bytes > budgetBytes) return -1;
+  if (bytes > allowanceBytes) return -1;
   let level: unknown[] = [root];
   for (let depth = 0; level.length > 0; depth++) {
     // Members of the containers at `depth`, which a cut at depth + 1 or deeper shows.
@@ -175,7 +175,7 @@ export function deepestCutWithin(
         for (let i = 0; i < end; i++) {
           const item: unknown = keyLists.json(container[i], i);
           bytes += (written++ > 0 ? 1 : 0) + ownBytes(item, limits.chars);
-          if (bytes > budgetBytes) return depth;
+          if (bytes > allowanceBytes) return depth;
           if (typeof item === "object" && item !== null) next.push(item);
         }
       } else {
@@ -183,7 +183,7 @@ export function deepestCutWithin(
           const member = keyLists.json((container as JsonObject)[key], key);
           if (!isJsonMember(member)) continue;
           bytes += (written++ > 0 ? 1 : 0) + jsonStringSize(key) + 1 + ownBytes(member, limits.chars);
-          if (bytes > budgetBytes) return depth;
+          if (bytes > allowanceBytes) return depth;
           if (typeof member === "object" && member !== null) next.push(member);
         }
       }

@@ -70,15 +70,15 @@ export class Outline {
 
   /**
    * The shape with containers at `depth` or deeper reduced to `{ type, length }` or `{ type, keyCount }`,
-   * and its size as UTF-8 JSON; undefined as soon as that size passes `budgetBytes`.
+   * and its size as UTF-8 JSON; undefined as soon as that size passes `allowanceBytes`.
    */
-  render(depth: number, budgetBytes: number): { shape: Shape; bytes: number } | undefined {
-    const writer = new ShapeWriter(Math.min(depth, this.limits.depth), this.limits.keys, budgetBytes);
+  render(depth: number, allowanceBytes: number): { shape: Shape; bytes: number } | undefined {
+    const writer = new ShapeWriter(Math.min(depth, this.limits.depth), this.limits.keys, allowanceBytes);
     try {
       const shape = writer.place(this.root);
       return { shape, bytes: writer.bytes };
     } catch (error) {
-      if (error === OVER_BUDGET) return undefined;
+      if (error === OVER_ALLOWANCE) return undefined;
       throw error;
     }
   }
@@ -221,7 +221,7 @@ function addKey(keys: KeyedPlaces, name: string, place: Place): void {
   keys.places.push(place);
 }
 
-const OVER_BUDGET = Symbol("over budget");
+const OVER_ALLOWANCE = Symbol("over allowance");
 
 /** Writes the plain `Shape` of an outline, counting its UTF-8 JSON bytes as `JSON.stringify` would write it. */
 class ShapeWriter {
@@ -230,7 +230,7 @@ class ShapeWriter {
   constructor(
     private readonly depth: number,
     private readonly keyLimit: number,
-    private readonly budget: number,
+    private readonly allowance: number,
   ) {}
 
   place(place: Place): Shape {
@@ -287,6 +287,6 @@ class ShapeWriter {
   }
 
   private check(): void {
-    if (this.bytes > this.budget) throw OVER_BUDGET;
+    if (this.bytes > this.allowance) throw OVER_ALLOWANCE;
   }
 }

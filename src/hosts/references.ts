@@ -171,11 +171,11 @@ export async function resolveReferences(
 }
 
 /**
- * A resolved value's JSON size up to `budget`, each item of a list that is one object repeated (a union
+ * A resolved value's JSON size up to `allowance`, each item of a list that is one object repeated (a union
  * naming one list 500 times) counted once: repeats are what `repeatedBytesOver` refuses, in its words.
  */
-function distinctBytes(value: unknown, budget: number): number {
-  if (!Array.isArray(value)) return jsonSizeUpTo(value, budget);
+function distinctBytes(value: unknown, allowance: number): number {
+  if (!Array.isArray(value)) return jsonSizeUpTo(value, allowance);
   const seen = new Set<unknown>();
   let bytes = 2;
   for (const item of value) {
@@ -183,8 +183,8 @@ function distinctBytes(value: unknown, budget: number): number {
       if (seen.has(item)) continue;
       seen.add(item);
     }
-    bytes += jsonSizeUpTo(item, budget - bytes) + 1;
-    if (bytes > budget) break;
+    bytes += jsonSizeUpTo(item, allowance - bytes) + 1;
+    if (bytes > allowance) break;
   }
   return bytes;
 }
@@ -203,10 +203,10 @@ function tooManyBytes(read: number, of: number, about?: number): ResultQueryErro
 /**
  * S16.1: a reference repeated in one call is read once, but the tool's input check walks (and copies) the
  * value at every place it stands: 1000 copies of a 300 KB list in a 50 KB request cost 2.5 s and 350 MB.
- * Each place after the first counts the value's size; past `budget` bytes in all, the call is refused
- * (`INVALID_INPUT`), having measured at most about `budget` bytes. A value passed once is never refused.
+ * Each place after the first counts the value's size; past `allowance` bytes in all, the call is refused
+ * (`INVALID_INPUT`), having measured at most about `allowance` bytes. A value passed once is never refused.
  */
-function repeatedBytesOver(outcomes: readonly { value: unknown }[], budget: number): ResultQueryError | undefined {
+function repeatedBytesOver(outcomes: readonly { value: unknown }[], allowance: number): ResultQueryError | undefined {
   // Places are counted by the value itself: one reference whose query names one list 500 times
   // (`$['rows','rows',…]`) puts that list in 500 places of the list it resolves to.
   const places = new Map<unknown, number>();
@@ -217,7 +217,7 @@ function repeatedBytesOver(outcomes: readonly { value: unknown }[], budget: numb
   for (const outcome of outcomes) place(outcome.value);
   for (const outcome of new Set(outcomes))
     if (Array.isArray(outcome.value)) for (const item of outcome.value) place(item);
-  let left = budget;
+  let left = allowance;
   for (const [value, count] of places) {
     if (count < 2) continue;
     const copies = count - 1;
@@ -226,7 +226,7 @@ function repeatedBytesOver(outcomes: readonly { value: unknown }[], budget: numb
     if (left < 0) {
       return new ResultQueryError(
         "INVALID_INPUT",
-        `This call repeats { "$result": … } references whose values add up to more than ${budget} bytes beyond their first use (${count} places name one value of ${size * copies > budget ? "more than " + Math.ceil(budget / copies) : size} bytes); pass each value once, for example one reference to the list that holds them all.`,
+        `This call repeats { "$result": … } references whose values add up to more than ${allowance} bytes beyond their first use (${count} places name one value of ${size * copies > allowance ? "more than " + Math.ceil(allowance / copies) : size} bytes); pass each value once, for example one reference to the list that holds them all.`,
       );
     }
   }

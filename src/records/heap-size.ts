@@ -19,8 +19,8 @@ const VIEW_BYTES = 64;
 
 /**
  * The estimate for `value`, walked without recursion (answers may be thousands of levels deep). Stops
- * counting once past `stopAt` (the caller's budget), so an answer too large to keep costs no more than
- * the budget's worth of walking.
+ * counting once past `stopAt` (the caller's cap), so an answer too large to keep costs no more than
+ * the cap's worth of walking.
  */
 export function heapEstimate(value: unknown, stopAt = Number.POSITIVE_INFINITY): number {
   let total = 0;

@@ -7,7 +7,7 @@
  *   anywhere reads as not found, from memory as from the storage), and it has not expired, so eviction,
  *   expiry and tampering behave exactly as without it. The compare is cheap: a pieced answer's main record
  *   is its small index, and a whole record is at most one piece.
- *   Entries count what they hold in memory (`heapEstimate`), not their JSON length, against one budget for
+ *   Entries count what they hold in memory (`heapEstimate`), not their JSON length, against one memory cap for
  *   the whole process (S16.3: `DEFAULT_RECENT_ANSWERS_BYTES`), shared by every store and plugin instance:
  *   past it the least recently used entry of any store goes, and an answer larger than it is not kept.
  * - `RecentKeys`: the keys derived for recent (handle, owner) pairs, so a repeated query skips HKDF.
@@ -26,8 +26,8 @@ interface Entry<T> {
   bytes: number;
 }
 
-/** One budget for every store's recent answers in this process, least recently used first. */
-class SharedBudget {
+/** One memory cap for every store's recent answers in this process, least recently used first. */
+class SharedCap {
   private readonly order = new Set<Entry<unknown>>();
   used = 0;
 
@@ -62,11 +62,11 @@ class SharedBudget {
   }
 }
 
-const processBudget = new SharedBudget(DEFAULT_RECENT_ANSWERS_BYTES);
+const processCap = new SharedCap(DEFAULT_RECENT_ANSWERS_BYTES);
 
 /** What every store's recent answers hold in memory together, by their estimate (tests and figures). */
 export function recentAnswersBytes(): number {
-  return processBudget.used;
+  return processCap.used;
 }
 
 export class RecentAnswers<T> {
@@ -74,12 +74,12 @@ export class RecentAnswers<T> {
 
   constructor(
     private readonly maxEntries = 4,
-    private readonly budget: SharedBudget = processBudget,
+    private readonly cap: SharedCap = processCap,
   ) {}
 
   /** The most the process keeps; an entry of more is not kept at all. */
   get limit(): number {
-    return this.budget.limit;
+    return this.cap.limit;
   }
 
   get(storageKey: string, record: Uint8Array, now: number): T | undefined {
@@ -91,7 +91,7 @@ export class RecentAnswers<T> {
     }
     this.entries.delete(storageKey); // most recently used goes last
     this.entries.set(storageKey, entry);
-    this.budget.touch(entry as Entry<unknown>);
+    this.cap.touch(entry as Entry<unknown>);
     return entry.state;
   }
 
@@ -99,11 +99,11 @@ export class RecentAnswers<T> {
   set(storageKey: string, record: Uint8Array, state: T, expiresAt: number, bytes: number): void {
     this.remove(storageKey);
     bytes += record.byteLength; // the copy kept to compare against counts too
-    if (bytes > this.budget.limit || this.maxEntries === 0) return;
+    if (bytes > this.cap.limit || this.maxEntries === 0) return;
     const entry: Entry<T> = { key: storageKey, owner: this, state, record: record.slice(), expiresAt, bytes };
     this.entries.set(storageKey, entry);
     while (this.entries.size > this.maxEntries) this.remove(this.entries.keys().next().value as string);
-    this.budget.add(entry as Entry<unknown>);
+    this.cap.add(entry as Entry<unknown>);
   }
 
   /** An entry grew (more of its answer was read): `bytes` is its new estimate; it goes when it no longer fits. */
@@ -111,15 +111,15 @@ export class RecentAnswers<T> {
     const entry = this.entries.get(storageKey);
     if (!entry || entry.state !== state) return;
     bytes += entry.record.byteLength;
-    if (bytes > this.budget.limit) return this.remove(storageKey);
-    this.budget.grow(entry as Entry<unknown>, bytes);
+    if (bytes > this.cap.limit) return this.remove(storageKey);
+    this.cap.grow(entry as Entry<unknown>, bytes);
   }
 
   remove(storageKey: string): void {
     const entry = this.entries.get(storageKey);
     if (!entry) return;
     this.entries.delete(storageKey);
-    this.budget.remove(entry as Entry<unknown>);
+    this.cap.remove(entry as Entry<unknown>);
   }
 
   clear(): void {

@@ -4,7 +4,7 @@
  *
  * Every piece's associated data binds its index and the answer's piece count (S8.5), and the count is
  * known only once the serialisation ends. So the count is settled before: when the first piece is
- * closed inside a value written part by part (a list in batches, a long string in chunks, a wide object in
+ * closed inside a value written part by part (a list in batches, a long string in batches, a wide object in
  * member batches), the writer guesses the whole answer's bytes from that value's bytes per item
  * (`PieceWriter.expectedBytes`), and the count bound is what that guess, with a margin
  * (SEAL_AHEAD_MARGIN), would need. Every piece from then on is handed to the thread under that count. When

@@ -1,13 +1,13 @@
 /**
  * A long string of a pieced answer as far as it is read (S16.4): its full length from the index, and the
- * chunks read so far. A query whose path ends at the string reads only the chunks its window touches and
+ * batches read so far. A query whose path ends at the string reads only the batches its window touches and
  * slices them here; `total` is still the string's whole length. It stands where the string is in the
  * answer read for that query; nothing else sees it (searches, nodelists and references read the answer
  * whole). Its state is private (`#`), so no path can name a key of it: it has no own keys.
  */
 export class PiecedString {
   readonly #length: number;
-  /** Character offset where each chunk starts, ascending, the first 0. */
+  /** Character offset where each batch starts, ascending, the first 0. */
   readonly #starts: readonly number[];
   readonly #texts: (string | undefined)[];
 
@@ -22,8 +22,8 @@ export class PiecedString {
     return this.#length;
   }
 
-  /** The chunks holding characters `from` to `to - 1` (clamped), as [first, end) chunk numbers. */
-  chunksOf(from: number, to: number): [number, number] {
+  /** The batches holding characters `from` to `to - 1` (clamped), as [first, end) batch numbers. */
+  batchesOf(from: number, to: number): [number, number] {
     const start = Math.max(0, Math.min(from, this.#length));
     const end = Math.max(start, Math.min(to, this.#length));
     const first = Math.max(0, lastAtOrBefore(this.#starts, start));
@@ -32,40 +32,40 @@ export class PiecedString {
     return [first, last];
   }
 
-  /** Whether chunks `first` to `end - 1` are all read. */
+  /** Whether batches `first` to `end - 1` are all read. */
   has(first: number, end: number): boolean {
-    for (let chunk = first; chunk < end; chunk++) if (this.#texts[chunk] === undefined) return false;
+    for (let batch = first; batch < end; batch++) if (this.#texts[batch] === undefined) return false;
     return true;
   }
 
-  /** The text of chunks `first` to `end - 1`, read together: cut at the chunk starts. */
+  /** The text of batches `first` to `end - 1`, read together: cut at the batch starts. */
   fill(first: number, end: number, text: string): void {
     let at = 0;
-    for (let chunk = first; chunk < end; chunk++) {
-      const length = (this.#starts[chunk + 1] ?? this.#length) - this.#starts[chunk]!;
-      this.#texts[chunk] = text.slice(at, at + length);
+    for (let batch = first; batch < end; batch++) {
+      const length = (this.#starts[batch + 1] ?? this.#length) - this.#starts[batch]!;
+      this.#texts[batch] = text.slice(at, at + length);
       at += length;
     }
   }
 
   charCodeAt(at: number): number {
-    const chunk = lastAtOrBefore(this.#starts, at);
-    const text = this.#texts[chunk];
+    const batch = lastAtOrBefore(this.#starts, at);
+    const text = this.#texts[batch];
     if (text === undefined || at < 0 || at >= this.#length) return Number.NaN;
-    return text.charCodeAt(at - this.#starts[chunk]!);
+    return text.charCodeAt(at - this.#starts[batch]!);
   }
 
-  /** Characters `start` to `end - 1`; the chunks they lie in must have been read. */
+  /** Characters `start` to `end - 1`; the batches they lie in must have been read. */
   slice(start: number, end = this.#length): string {
     start = Math.max(0, Math.min(start, this.#length));
     end = Math.max(start, Math.min(end, this.#length));
     if (start === end) return "";
-    const [first, last] = this.chunksOf(start, end);
+    const [first, last] = this.batchesOf(start, end);
     const parts: string[] = [];
-    for (let chunk = first; chunk < last; chunk++) {
-      const text = this.#texts[chunk];
+    for (let batch = first; batch < last; batch++) {
+      const text = this.#texts[batch];
       // a planner bug, never input
-      if (text === undefined) throw new Error("PiecedString: a slice outside the chunks read");
+      if (text === undefined) throw new Error("PiecedString: a slice outside the batches read");
       parts.push(text);
     }
     const offset = this.#starts[first]!;

@@ -1,6 +1,6 @@
 /**
  * The one size measure of this package: a value's size as UTF-8 JSON (S4.3). Thresholds, the folded
- * answer's budget (S5.4) and slice limits (S7.6) all compare against it. UTF-8 in and out is the runtime's codec
+ * answer's allowance (S5.4) and slice limits (S7.6) all compare against it. UTF-8 in and out is the runtime's codec
  * (utf8Bytes, utf8Length).
  */
 import { keyListOf } from "./json.js";

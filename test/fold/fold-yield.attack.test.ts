@@ -1,4 +1,4 @@
-// S21.4 a fold yields while it serialises a large answer: between batches of a list, chunks of
+// S21.4 a fold yields while it serialises a large answer: between batches of a list, batches of
 // a long string and member batches of a wide object, once it has held the thread SERIALISE_HOLD_MS. Before,
 // the event loop was held for the whole fold (a million keys: 1.1-1.3 s); the answer is the same either way.
 import { afterAll, describe, expect, it } from "vitest";

@@ -86,11 +86,11 @@ describe("S6.1 S6.2 properties of the bounded builders", () => {
     );
   });
 
-  it("a preview within a budget is given exactly when it fits", () => {
+  it("a preview within an allowance is given exactly when it fits", () => {
     fc.assert(
-      fc.property(jsonValues, previewLimits, fc.integer({ min: 0, max: 400 }), (value, limits, budget) => {
-        const fits = jsonSize(referencePreview(value, limits)) <= budget;
-        expect(previewWithin(value, limits, budget) !== undefined).toBe(fits);
+      fc.property(jsonValues, previewLimits, fc.integer({ min: 0, max: 400 }), (value, limits, allowance) => {
+        const fits = jsonSize(referencePreview(value, limits)) <= allowance;
+        expect(previewWithin(value, limits, allowance) !== undefined).toBe(fits);
       }),
     );
   });
@@ -103,11 +103,11 @@ describe("S6.1 S6.2 properties of the bounded builders", () => {
         fc.integer({ min: 0, max: 400 }),
         fc.nat(),
         fc.nat(),
-        (value, limits, budget, i, c) => {
-          const tried = previewTry(value, limits, budget);
+        (value, limits, allowance, i, c) => {
+          const tried = previewTry(value, limits, allowance);
           const items = tried.keptItems + (i % (limits.items - tried.keptItems + 1));
           const chars = tried.keptChars + (c % (limits.chars - tried.keptChars + 1));
-          const again = previewTry(value, { ...limits, items, chars }, budget);
+          const again = previewTry(value, { ...limits, items, chars }, allowance);
           expect(JSON.stringify(again.built)).toBe(JSON.stringify(tried.built));
         },
       ),
@@ -116,11 +116,11 @@ describe("S6.1 S6.2 properties of the bounded builders", () => {
 
   it("the deepest cut measured in one walk is the deepest at which the preview fits", () => {
     fc.assert(
-      fc.property(jsonValues, previewLimits, fc.integer({ min: 0, max: 400 }), (value, { items, chars }, budget) => {
-        const depth = deepestCutWithin(value, { items, chars }, budget);
-        const fits = (cut: number) => previewWithin(value, { items, chars, depth: cut }, budget) !== undefined;
+      fc.property(jsonValues, previewLimits, fc.integer({ min: 0, max: 400 }), (value, { items, chars }, allowance) => {
+        const depth = deepestCutWithin(value, { items, chars }, allowance);
+        const fits = (cut: number) => previewWithin(value, { items, chars, depth: cut }, allowance) !== undefined;
         if (depth === -1) expect(fits(0)).toBe(false);
-        else if (depth === Infinity) expect(previewWithin(value, { items, chars }, budget)).toBeDefined();
+        else if (depth === Infinity) expect(previewWithin(value, { items, chars }, allowance)).toBeDefined();
         else expect([fits(depth), fits(depth + 1)]).toEqual([true, false]);
       }),
     );
@@ -132,27 +132,27 @@ describe("S6.1 S6.2 properties of the bounded builders", () => {
         jsonValues,
         fc.integer({ min: 0, max: 8 }),
         fc.integer({ min: 0, max: 600 }),
-        (value, depth, budget) => {
+        (value, depth, allowance) => {
           const rendered = Outline.of(value).render(depth, Infinity)!;
           expect(rendered.shape).toEqual(buildShape(value, { ...SHAPE_LIMITS, depth }));
           expect(rendered.bytes).toBe(jsonSize(rendered.shape));
-          expect(Outline.of(value).render(depth, budget) !== undefined).toBe(rendered.bytes <= budget);
+          expect(Outline.of(value).render(depth, allowance) !== undefined).toBe(rendered.bytes <= allowance);
         },
       ),
     );
   });
 
-  it("S5.4 the folded answer fits its budget, and keeps the full preview and shape whenever they fit", () => {
+  it("S5.4 the folded answer fits its allowance, and keeps the full preview and shape whenever they fit", () => {
     fc.assert(
       fc.property(
         jsonValues,
         fc.record({ items: fc.integer({ min: 1, max: 8 }), chars: fc.integer({ min: 1, max: 40 }) }),
         fc.integer({ min: 512, max: 4096 }),
-        (value, preview, budget) => {
-          const folded = fitFoldedAnswer(value, HANDLE, preview, budget);
-          expect(jsonSize(folded)).toBeLessThanOrEqual(budget);
+        (value, preview, allowance) => {
+          const folded = fitFoldedAnswer(value, HANDLE, preview, allowance);
+          expect(jsonSize(folded)).toBeLessThanOrEqual(allowance);
           const whole = { preview: referencePreview(value, preview), shape: buildShape(value), handle: HANDLE };
-          if (jsonSize(whole) <= budget) expect(JSON.stringify(folded)).toBe(JSON.stringify(whole));
+          if (jsonSize(whole) <= allowance) expect(JSON.stringify(folded)).toBe(JSON.stringify(whole));
         },
       ),
     );

@@ -591,7 +591,7 @@ describe("S8.5 round trip: any answer reads back equal, through every path", () 
     );
   });
 
-  it("writes a value longer than one encoding chunk (64K units) whole, surrogate pairs intact at every chunk edge", () => {
+  it("writes a value longer than one encoding step (64K units) whole, surrogate pairs intact at each edge", () => {
     for (const lead of ["", "a", "ab"]) {
       const value = { note: lead + "😀é".repeat(70_000), deep: [[["x".repeat(140_000)]]] };
       const serialized = serializeAnswer(value, { pieceBytes: 100_000 });

@@ -52,12 +52,12 @@ export interface ItemPlan {
    * never parsed.
    */
   readonly needles?: readonly string[];
-  /** The nodes the query selects in `items`, the list's items from `first`, counted against `budget`. */
+  /** The nodes the query selects in `items`, the list's items from `first`, counted against `meter`. */
   select(
     items: readonly unknown[],
     first: number,
     length: number,
-    budget: CostMeter,
+    meter: CostMeter,
     path: string,
   ): Iterable<JsonPathNode>;
   /**
@@ -83,8 +83,8 @@ export function itemPlanOf(compiled: CompiledJsonPath): ItemPlan | undefined {
   const rest = segments.slice(at + 1);
   const selector = step.selectors[0] as unknown;
   const listLocation = () => names.reduce((location, name) => location.concat(name), new Location(undefined, ""));
-  const finish = (nodes: Iterable<JSONPathNode>, budget: CostMeter, path: string) =>
-    selectFrom(runFrom(rest, nodes), path, budget);
+  const finish = (nodes: Iterable<JSONPathNode>, meter: CostMeter, path: string) =>
+    selectFrom(runFrom(rest, nodes), path, meter);
 
   if (step instanceof DescendantSegment) {
     // names select nothing in the list itself
@@ -96,10 +96,10 @@ export function itemPlanOf(compiled: CompiledJsonPath): ItemPlan | undefined {
     return {
       names,
       window: (length) => ({ from: 0, to: length }),
-      select: (items, first, _length, budget, path) =>
+      select: (items, first, _length, meter, path) =>
         finish(
           nodesOf(items, first, listLocation(), () => true),
-          budget,
+          meter,
           path,
         ),
     };
@@ -111,11 +111,11 @@ export function itemPlanOf(compiled: CompiledJsonPath): ItemPlan | undefined {
     return {
       names,
       window: bounds,
-      select(items, first, length, budget, path) {
+      select(items, first, length, meter, path) {
         const { from, to } = bounds(length); // the batches hold items on both sides of the window
         return finish(
           nodesOf(items, first, listLocation(), (index) => index >= from && index < to && (index - from) % by === 0),
-          budget,
+          meter,
           path,
         );
       },
@@ -127,12 +127,12 @@ export function itemPlanOf(compiled: CompiledJsonPath): ItemPlan | undefined {
       names,
       window: (length) => ({ from: 0, to: length }),
       needles: needlesOf(expression),
-      select(items, first, _length, budget, path) {
+      select(items, first, _length, meter, path) {
         const passes = (index: number, item: unknown) =>
           Boolean(expression.evaluate({ environment, currentValue: item, rootValue: undefined, currentKey: index }));
         return finish(
           nodesOf(items, first, listLocation(), (index, item) => passes(index, item)),
-          budget,
+          meter,
           path,
         );
       },
@@ -159,12 +159,12 @@ export function descendantsPlanAt(
     // a key as JSON writes it
     needles: step.selectors.map((each) => `${JSON.stringify((each as unknown as { name: string }).name)}:`),
     window: (length) => ({ from: 0, to: length }),
-    select(items, first, _length, budget, path) {
+    select(items, first, _length, meter, path) {
       const list = listLocation();
       const nodes = items.map(
         (item, i) => new JSONPathNode(item as never, list.concat(first + i) as never, undefined as never),
       );
-      return selectFrom(runFrom(segments, nodes), path, budget);
+      return selectFrom(runFrom(segments, nodes), path, meter);
     },
   };
 }
@@ -176,7 +176,7 @@ export function admits(plan: ItemPlan, text: string): boolean {
 
 /**
  * Nodes of the items `keep` admits, at their indexes in the whole list, made as the evaluation pulls
- * them: a filter then runs inside `selectFrom`, against this query's budget (its inner queries count
+ * them: a filter then runs inside `selectFrom`, against this query's meter (its inner queries count
  * steps) and with its engine errors made coded refusals; each node costs a step, as the segment's nodes
  * do over the whole list (`runFrom`).
  */

@@ -33,12 +33,12 @@ export async function descendantNodes(
   items: ItemPlan,
   query: string,
   pager: NodeSink,
-  budget: CostMeter,
+  meter: CostMeter,
   workers?: BatchWorkers,
 ): Promise<BatchReading> {
   const { names, segments, rest } = items.descendants ?? unreachable();
   const emit = (nodes: Iterable<JSONPathNode>) => {
-    for (const node of selectFrom(runFrom(rest, nodes), query, budget) as Iterable<JsonPathNode>)
+    for (const node of selectFrom(runFrom(rest, nodes), query, meter) as Iterable<JsonPathNode>)
       if (!pager.add(node)) return false;
     return true;
   };
@@ -49,14 +49,14 @@ export async function descendantNodes(
     if (start === null || typeof start !== "object" || Array.isArray(start) || !hasOwn(start, name)) return "read";
     start = (start as Record<string, unknown>)[name];
     location = location.concat(name);
-    useMeter(budget);
+    useMeter(meter);
     tick(); // the node each name step yields, as `runFrom` counts it
   }
   const stack: Entry[] = [{ value: start, location }];
-  const watched = budget.watch?.plan.descendants.get(segments[0]!); // S18.2: the names, as `descend` watches them
+  const watched = meter.watch?.plan.descendants.get(segments[0]!); // S18.2: the names, as `descend` watches them
   while (stack.length > 0) {
     const entry = stack.pop()!;
-    useMeter(budget);
+    useMeter(meter);
     tick(); // each value the walk visits, lists included, as `descend` counts them
     if ("list" in entry) {
       // Each item of the list, then its descendants, in order: the item plan of `<list>..names<rest>`.
@@ -68,7 +68,7 @@ export async function descendantNodes(
         plan,
         { list: query, asked: query, at: steps },
         pager,
-        budget,
+        meter,
         workers,
       );
       if (ended !== "read") return ended === "stopped" ? "read" : ended;
@@ -82,7 +82,7 @@ export async function descendantNodes(
     }
     for (let n = 0; n < names.length; n++) {
       const name = names[n]!;
-      if (watched) budget.watch!.saw(watched[n]!, value, hasOwn(value, name));
+      if (watched) meter.watch!.saw(watched[n]!, value, hasOwn(value, name));
       if (
         hasOwn(value, name) &&
         (tick(), true) &&

@@ -2,7 +2,7 @@
  * One list's nodes into a nodelist page (S14.6): its batches read in order, each parsed on its own and
  * given to the item plan; a list of `workers.minBytes` or more is counted on the batch workers first, and
  * then only the batches holding nodes of the page are read here (`countInWorkers`). The pager and the
- * step budget may be shared with other parts of the same answer (`descendantNodes`).
+ * step meter may be shared with other parts of the same answer (`descendantNodes`).
  */
 import type { BatchReading, StreamedAnswer } from "../../records/read/batch-source.js";
 import { batchesToRead, countInWorkers, takeCounts } from "./worker-counts.js";
@@ -25,32 +25,32 @@ export async function listNodes(
   /** The query as the item plan reads this list (for the workers), and as the caller asked it (for refusals). */
   query: { list: string; asked: string; at?: readonly (string | number)[] },
   pager: NodeSink,
-  budget: CostMeter,
+  meter: CostMeter,
   workers?: BatchWorkers,
 ): Promise<ListReading> {
   const { length } = answer.lists[list]!;
-  const counts = await countInWorkers(answer, list, items, query, workers, budget, pager.aggregate);
+  const counts = await countInWorkers(answer, list, items, query, workers, meter, pager.aggregate);
   if (typeof counts === "string") return counts;
   const read = counts && batchesToRead(counts, pager);
-  let counted = 0; // batches before this one are in `pager` and `budget`
+  let counted = 0; // batches before this one are in `pager` and `meter`
   let stopped = false;
   const reading = await answer.forEachBatch(list, {
     ...items.window(length),
     // Batches are charged by their nodes, not their bytes: the streamed, worker and whole-value evaluations
     // then refuse at exactly the same point (S14.6, S21.1). A batch not parsed may still hold a watched
     // name as a key: then it never gets the note (S18.2).
-    admit: items.needles && ((text) => admits(items, text) || (budget.watch?.skipped(text), false)),
+    admit: items.needles && ((text) => admits(items, text) || (meter.watch?.skipped(text), false)),
     wants: read && ((batch) => read.has(batch)),
     visit: (first, batch, number) => {
-      if (counts) takeCounts(counts, counted, number, pager, budget);
+      if (counts) takeCounts(counts, counted, number, pager, meter);
       counted = number + 1;
-      for (const node of items.select(batch, first, length, budget, query.asked))
+      for (const node of items.select(batch, first, length, meter, query.asked))
         if (!pager.add(node)) return !(stopped = true);
     },
   });
   if (reading !== "read") return reading;
   if (stopped) return "stopped";
-  if (counts) takeCounts(counts, counted, counts.nodes.length, pager, budget);
-  if (counts) for (const state of counts.watches) budget.watch?.merge(state); // what the workers visited (S18.2)
+  if (counts) takeCounts(counts, counted, counts.nodes.length, pager, meter);
+  if (counts) for (const state of counts.watches) meter.watch?.merge(state); // what the workers visited (S18.2)
   return "read";
 }

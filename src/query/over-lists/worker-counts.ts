@@ -3,7 +3,7 @@
  * many nodes it gives and the steps it took; the calling thread then reads only the batches that hold the
  * page, and takes the others' counts in their place, in order. The answer is the one-thread answer
  * exactly: the same page, `total`, cost and refusals. A batch that threw in a worker (a comparison
- * too deep, the budget spent) makes the whole query run on the calling thread, where it throws its coded
+ * too deep, the meter spent) makes the whole query run on the calling thread, where it throws its coded
  * refusal in its place (or does not, on a thread with more stack).
  */
 import type { BatchReading, StreamedAnswer } from "../../records/read/batch-source.js";

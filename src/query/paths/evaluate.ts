@@ -24,7 +24,7 @@ export type Evaluation =
 /**
  * What `plan` selects in `answer`: the one value of a singular query (RESULT_PATH_NOT_FOUND when it
  * names nothing), or every node of any other query in the RFC's order (possibly none). Throws the
- * plan's refusal for a path of no form, and INVALID_INPUT when the query exceeds its work budget.
+ * plan's refusal for a path of no form, and INVALID_INPUT when the query exceeds its meter's limit.
  */
 export function evaluate(answer: unknown, plan: QueryPlan, meter?: CostMeter): Evaluation {
   if (plan.kind === "refused") throw plan.error;

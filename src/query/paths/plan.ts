@@ -142,7 +142,7 @@ export function sliceWindow(
 /**
  * What the store must read for this plan (S8.5, S16.4): a singular path into a large list reads only the
  * batches holding the window (path ends at the list) or the item (path goes through it); one ending at a
- * long string reads only the chunks holding its window of characters; one ending at a wide object reads the
+ * long string reads only the batches holding its window of characters; one ending at a wide object reads the
  * batches holding its window of keys, one stepping through it those that may hold the name (S16.4); a
  * nodelist or a search reads all.
  * A path above a list or long string (`$` on `{ rows, log }`) reads a summary for a page (a `result_query`,

@@ -11,12 +11,11 @@ import { partJsonBytes } from "../../records/format/layout.js";
 type Laid = {
   readonly length: number;
   readonly batches?: readonly number[];
-  readonly chunks?: readonly number[];
   readonly end?: number;
 };
 
 const bytesOf = (part: Laid | undefined): number => {
-  const pairs = part?.batches ?? part?.chunks;
+  const pairs = part?.batches;
   return pairs && part!.end !== undefined ? partJsonBytes(pairs, part!.end) : (part?.length ?? 0);
 };
 

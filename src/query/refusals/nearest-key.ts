@@ -14,7 +14,7 @@ const KEYS_COMPARED = 5000;
  * The nearest key of `object` (whose own keys are `keys`, in order) to `name`, when one is close enough.
  * For a wide object read in part (S16.4) `keys` are those read, and only keys read are suggested: the
  * reader read the batches that may hold the names one edit away, so the hint is the one a whole read gives
- * whenever that name's batch was within its budget, and is always a key of the object.
+ * whenever that name's batch was within its allowance, and is always a key of the object.
  */
 export function nearestKey(
   object: Record<string, unknown> | PiecedObject,

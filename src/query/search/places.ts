@@ -22,7 +22,7 @@ export class SearchedPlaces {
   /** Leaves searched as start nodes, by parent: their key, or the set of their keys (most parents give one). */
   private readonly leaves = new Map<object, string | number | Set<string | number>>();
 
-  /** `tick` counts one step of the search's budget (S14.3). */
+  /** `tick` counts one step on the search's meter (S14.3). */
   constructor(private readonly tick: () => void) {}
 
   /** Notes a container about to be walked; false when it was walked already. */

@@ -7,7 +7,7 @@
  * text). Hits outside the requested page are only counted: their paths and texts are never built.
  * Start nodes that overlap (a JSONPath nodelist such as `$..*` or `$['rows','rows']`) are searched once
  * per place: a container already walked is not walked again, and a leaf under one, or named again, is
- * skipped (`SearchedPlaces`); the whole search counts against the query step budget (S14.3, S16.1).
+ * skipped (`SearchedPlaces`); the whole search counts against the call's meter (S14.3, S16.1).
  */
 import { CostMeter } from "../cost.js";
 import { isJsonMember, isPlainObject, keyListOf } from "../../util/json.js";

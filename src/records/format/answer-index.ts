@@ -100,10 +100,16 @@ export function encodeIndex(index: AnswerIndex): Uint8Array {
     tags: Array.from(tags),
     ascii,
     lists,
-    strings,
+    strings: strings.map(({ path, length, batches, end }) => ({ path, length, chunks: batches, end })),
     objects,
   });
 }
+
+/**
+ * A long string's layout as the stored index spells it: its batches under the key `chunks`, the index's
+ * format from before "batch" named both a list's and a string's unit, kept so answers stored earlier still read.
+ */
+type StoredStringLayout = Omit<StringLayout, "batches"> & { chunks: number[] };
 
 /** The index, or undefined when the plaintext is not one (it decrypted, so this means a bug or a foreign writer). */
 export function decodeIndex(plaintext: Uint8Array): AnswerIndex | undefined {
@@ -117,7 +123,7 @@ export function decodeIndex(plaintext: Uint8Array): AnswerIndex | undefined {
       tags: number[];
       ascii: number[];
       lists: ListLayout[];
-      strings?: StringLayout[];
+      strings?: StoredStringLayout[];
       objects?: ObjectLayout[];
     };
     const { nonce, pieces, count, pad, ivs, tags, ascii, lists, strings = [], objects = [] } = raw;
@@ -140,7 +146,7 @@ export function decodeIndex(plaintext: Uint8Array): AnswerIndex | undefined {
       tags: Uint8Array.from(tags),
       ascii,
       lists,
-      strings,
+      strings: strings.map(({ path, length, chunks, end }) => ({ path, length, batches: chunks, end })),
       objects,
     };
   } catch {

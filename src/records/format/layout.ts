@@ -1,6 +1,6 @@
 /**
  * How the index lays out a part read by window (S8.5, S16.4): a list's item batches, a wide object's member
- * batches and a long string's chunks are each flat pairs, in order, of the batch's first unit (item,
+ * batches and a long string's batches are each flat pairs, in order, of the batch's first unit (item,
  * member, character) and the byte offset its JSON starts at; `end` is the offset just past the part's last
  * unit. What every such part is asked, answered once here: the whole arithmetic of the layouts.
  */
@@ -21,7 +21,7 @@ export function partJsonBytes(pairs: readonly number[], end: number): number {
 
 /**
  * Bytes of batches `first` to `past - 1`: to the next batch's start, less the `separator` bytes between
- * two batches (1 for the comma of lists and objects, 0 for a string's chunks), or to the part's end.
+ * two batches (1 for the comma of lists and objects, 0 for a string's batches), or to the part's end.
  */
 export function byteSpan(
   pairs: readonly number[],
@@ -80,14 +80,14 @@ export function itemSpan(list: ListLayout, from: number, to: number): ItemSpan |
   };
 }
 
-/** Byte range of the chunks holding characters `from` to `to - 1`, and the chunks (first, end) it spans. */
+/** Byte range of the batches holding characters `from` to `to - 1`, and the batches (first, end) it spans. */
 export interface CharSpan {
-  firstChunk: number;
-  endChunk: number;
+  firstBatch: number;
+  endBatch: number;
   start: number;
   end: number;
 }
 
-export function charSpan(layout: StringLayout, firstChunk: number, endChunk: number): CharSpan {
-  return { firstChunk, endChunk, ...byteSpan(layout.chunks, layout.end, firstChunk, endChunk, 0) };
+export function charSpan(layout: StringLayout, firstBatch: number, endBatch: number): CharSpan {
+  return { firstBatch, endBatch, ...byteSpan(layout.batches, layout.end, firstBatch, endBatch, 0) };
 }

@@ -14,7 +14,7 @@ import { SERIALISE_HOLD_MS } from "../../defaults.js";
 export const DEFAULT_PIECE_BYTES = 256 * 1024;
 /** A batch holds about this many UTF-16 units of JSON: the grain of the list index. */
 const BATCH_CHARS = 32 * 1024;
-/** Longer texts are encoded in chunks of this many UTF-16 units (see `PieceWriter.write`). */
+/** Longer texts are encoded this many UTF-16 units at a time (see `PieceWriter.write`). */
 const WRITE_CHARS = 64 * 1024;
 
 export interface Piece {
@@ -108,8 +108,9 @@ export class PieceWriter {
     if (this.same && this.repeatedBy!.slice(this.chars, this.chars + text.length) !== text) this.same = false;
     this.chars += text.length;
     if (text.length <= WRITE_CHARS) return this.encode(text);
-    // A long text (a deep or wide value serialised whole) goes in chunks: Chromium copies the whole string
-    // an `encodeInto` call is given, so giving it the rest of a 10 MB text once per piece copied it 20 times.
+    // A long text (a deep or wide value serialised whole) is encoded WRITE_CHARS units at a time: Chromium
+    // copies the whole string an `encodeInto` call is given, so giving it the rest of a 10 MB text once per
+    // piece copied it 20 times.
     for (let from = 0; from < text.length;) {
       let to = Math.min(text.length, from + WRITE_CHARS);
       if (to < text.length && isHighSurrogate(text.charCodeAt(to - 1))) to--; // never split a surrogate pair

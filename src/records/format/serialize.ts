@@ -6,7 +6,7 @@
  * such as `{ rows: [...] }` or `{ data: { search: { nodes: [...] } } }`) are serialised in batches of
  * items (`JSON.stringify` of slices, joined with commas): the same text as one `JSON.stringify`, with
  * the exact byte offset of every batch for free. Long strings in the same places are serialised in
- * chunks of characters the same way (`writeLongString`, S16.4), and objects of more than WIDE_KEYS keys in
+ * batches of characters the same way (`writeLongString`, S16.4), and objects of more than WIDE_KEYS keys in
  * batches of members (`writeWideObject`, S16.4; their members are written whole). Anything else is serialised whole. An
  * item with its own
  * `toJSON(key)` gets its index in the whole list, as `JSON.stringify` of the answer would pass (S16.7).
@@ -85,7 +85,7 @@ export function serializeAnswer(value: unknown, options: PieceOptions = {}): Ser
 
 /**
  * `serializeAnswer`, yielding (S21.4) whenever it has held the calling thread SERIALISE_HOLD_MS
- * since it last yielded: between batches of a list, chunks of a long string or members of a wide object
+ * since it last yielded: between batches of a list, batches of a long string or members of a wide object
  * (what it writes whole, it writes in one go). What the fold and `save` use.
  */
 export async function serializeAnswerYielding(value: unknown, options: PieceOptions = {}): Promise<SerializedAnswer> {
@@ -155,7 +155,7 @@ const OWN_KEYS: KeyListing = { of: (object) => Object.keys(object) };
 const LIST_DEPTH = 3;
 
 /**
- * A value at `path`: a list in item batches, a long string in chunks (S16.4), an object member by member
+ * A value at `path`: a list in item batches, a long string in batches (S16.4), an object member by member
  * (down to LIST_DEPTH), else whole.
  */
 function* writeValue(

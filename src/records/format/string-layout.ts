@@ -1,10 +1,10 @@
 /**
  * Long strings of an answer, written so their characters are found by range (S16.4): a string (at the
  * root, or reached from it through object keys, as lists are) long enough to span pieces is written in
- * chunks of characters, each escaped on its own (`JSON.stringify` of the chunk without its quotes), and
- * the index notes where each chunk starts, in characters and in bytes. Chunks never split a surrogate
- * pair, so the chunks' escapes joined are exactly those of the whole string: the text is the same as one
- * `JSON.stringify`, and no chunk starts inside an escape.
+ * batches of characters, each escaped on its own (`JSON.stringify` of the batch without its quotes), and
+ * the index notes where each batch starts, in characters and in bytes. Batches never split a surrogate
+ * pair, so the batches' escapes joined are exactly those of the whole string: the text is the same as one
+ * `JSON.stringify`, and no batch starts inside an escape.
  */
 import { isHighSurrogate, isLowSurrogate } from "../../util/json.js";
 import type { PieceWriter, YieldSteps } from "./piece-writer.js";
@@ -15,23 +15,23 @@ export interface StringLayout {
   path: string[];
   /** Its length in UTF-16 units. */
   length: number;
-  /** Flat pairs: the first character of each chunk, then the byte offset where its text starts. */
-  chunks: number[];
-  /** Byte offset just past the last chunk (where the closing `"` is). */
+  /** Flat pairs: the first character of each batch, then the byte offset where its text starts. */
+  batches: number[];
+  /** Byte offset just past the last batch (where the closing `"` is). */
   end: number;
 }
 
-/** Whether a string is written in chunks: one of at least two chunks, as lists need several batches. */
-export function isLongString(value: unknown, chunkChars: number): value is string {
-  return typeof value === "string" && value.length >= 2 * chunkChars;
+/** Whether a string is written in batches: one of at least two batches, as lists need several batches. */
+export function isLongString(value: unknown, batchChars: number): value is string {
+  return typeof value === "string" && value.length >= 2 * batchChars;
 }
 
 /**
- * Writes `text` as a JSON string in chunks of about `writer.batchChars` characters (yielding between
- * chunks where held); returns its layout.
+ * Writes `text` as a JSON string in batches of about `writer.batchChars` characters (yielding between
+ * batches where held); returns its layout.
  */
 export function* writeLongString(writer: PieceWriter, text: string, path: string[]): YieldSteps<StringLayout> {
-  const chunks: number[] = [];
+  const batches: number[] = [];
   const size = writer.batchChars;
   writer.write('"');
   const start = writer.total;
@@ -39,7 +39,7 @@ export function* writeLongString(writer: PieceWriter, text: string, path: string
     let to = Math.min(text.length, from + size);
     // never split a pair
     if (to < text.length && isHighSurrogate(text.charCodeAt(to - 1)) && isLowSurrogate(text.charCodeAt(to))) to--;
-    chunks.push(from, writer.total);
+    batches.push(from, writer.total);
     writer.progress = { start, done: from, length: text.length };
     writer.write(JSON.stringify(text.slice(from, to)).slice(1, -1));
     from = to;
@@ -48,5 +48,5 @@ export function* writeLongString(writer: PieceWriter, text: string, path: string
   writer.progress = undefined;
   const end = writer.total;
   writer.write('"');
-  return { path, length: text.length, chunks, end };
+  return { path, length: text.length, batches, end };
 }

@@ -107,15 +107,15 @@ export async function readNamed(read: AnswerRead, object: number, keys: readonly
     return MISSING;
   if (keys.some((key) => pieced.knows(key)) || pieced.size === 0) return root;
   if (!(await readBatches(read, object, pieced, range(...pieced.batchesOf(0, LISTED_KEYS))))) return MISSING;
-  let budget = HINT_BATCHES;
+  let allowance = HINT_BATCHES;
   for (const key of keys.slice(0, HINTED)) {
     for (const variant of oneEditVariants(key)) {
       if (variant === key) continue;
       if (pieced.knows(variant)) return root;
       const unread = pieced.candidates(variant).filter((batch) => !pieced.has(batch));
       if (unread.length === 0) continue;
-      if (unread.length > budget) return root;
-      budget -= unread.length;
+      if (unread.length > allowance) return root;
+      allowance -= unread.length;
       if (!(await readBatches(read, object, pieced, unread))) return MISSING;
       if (pieced.knows(variant)) return root;
     }

@@ -99,8 +99,8 @@ async function readItems(read: AnswerRead, list: number, from: number, to: numbe
 }
 
 /**
- * Characters `from` to `to - 1` of one long string (S16.4): only the chunks holding them are read, parsed
- * as one JSON string (chunks start outside escapes) and kept in the string's `PiecedString`, which
+ * Characters `from` to `to - 1` of one long string (S16.4): only the batches holding them are read, parsed
+ * as one JSON string (batches start outside escapes) and kept in the string's `PiecedString`, which
  * stands in the root at the string's path.
  */
 async function readChars(read: AnswerRead, text: number, from: number, to: number): Promise<unknown> {
@@ -110,14 +110,14 @@ async function readChars(read: AnswerRead, text: number, from: number, to: numbe
   if (!layout) return MISSING;
   let pieced = state.strings.get(text);
   if (!pieced) {
-    pieced = new PiecedString(layout.length, unitStarts(layout.chunks));
-    setKnownJsonSize(pieced, partJsonBytes(layout.chunks, layout.end)); // a summary measures it whole
+    pieced = new PiecedString(layout.length, unitStarts(layout.batches));
+    setKnownJsonSize(pieced, partJsonBytes(layout.batches, layout.end)); // a summary measures it whole
     state.strings.set(text, pieced);
     state.root = placeAt(state.root, layout.path, pieced);
     if (state.counted) state.bytes += pieced.heapBytes;
   }
   const root = state.root; // a concurrent whole read may reset the state meanwhile
-  const [first, end] = pieced.chunksOf(from, to);
+  const [first, end] = pieced.batchesOf(from, to);
   if (from < to && from < layout.length && !pieced.has(first, end)) {
     const span = charSpan(layout, first, end);
     const texts = await readRanges(read, piecesOf(index, span.start, span.end));

@@ -1,7 +1,7 @@
 /**
  * Reading a pieced answer whole (S8.5), parsed in parts yielding between them (S21.4). One `JSON.parse`
  * of the whole text held the thread for all of it (a million rows, 9 MB: 150–400 ms); the index says where
- * every list's batches, long string's chunks and wide object's member batches lie, so the text outside
+ * every list's batches, long string's batches and wide object's member batches lie, so the text outside
  * them is parsed alone (they read there as `[]`, `""` and `{}`), each part in windows of about
  * WINDOW_BYTES, and each part put in its place: the same value as one parse of the whole, key order and
  * all (a part replaces its own empty stand-in, so its key keeps its place).
@@ -15,10 +15,10 @@ import { MISSING, parseRead, placeAt, readRanges, type AnswerRead } from "./answ
 
 type Range = { piece: number; from: number; to: number };
 
-/** Text parsed in one piece at most (a window of batches, or of chunks): a few ms of `JSON.parse`. */
+/** Text parsed in one piece at most (a window of batches, or of batches): a few ms of `JSON.parse`. */
 const WINDOW_BYTES = 256 * 1024;
 
-/** One part of the answer as windows, each a run of its units (batches or chunks) read as one text. */
+/** One part of the answer as windows, each a run of its units (batches or batches) read as one text. */
 interface Part {
   kind: "list" | "string" | "object";
   path: readonly string[];
@@ -35,8 +35,8 @@ export function outsideRanges(index: AnswerIndex): Range[] {
       .filter((list) => list.batches.length > 0)
       .map((list) => ({ start: list.batches[1]!, end: list.end })), // an empty list: nothing to leave out
     ...index.strings
-      .filter((text) => text.chunks.length > 0)
-      .map((text) => ({ start: text.chunks[1]!, end: text.end })),
+      .filter((text) => text.batches.length > 0)
+      .map((text) => ({ start: text.batches[1]!, end: text.end })),
     ...index.objects
       .filter((object) => object.batches.length > 0)
       .map((object) => ({ start: object.batches[1]!, end: object.end })), // reads as {}
@@ -85,7 +85,7 @@ export async function readWholeInParts(read: AnswerRead): Promise<{ value: unkno
   for (const list of index.lists)
     if (list.batches.length > 0) windowsOf("list", list.path, list.length, list.batches, list.end, 1);
   for (const text of index.strings)
-    if (text.chunks.length > 0) windowsOf("string", text.path, text.length, text.chunks, text.end, 0);
+    if (text.batches.length > 0) windowsOf("string", text.path, text.length, text.batches, text.end, 0);
   for (const object of index.objects)
     if (object.batches.length > 0) windowsOf("object", object.path, object.length, object.batches, object.end, 1);
 

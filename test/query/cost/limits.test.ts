@@ -71,7 +71,7 @@ describe("S21.1 costLimit", () => {
         /^INVALID_INPUT: The call would cost more than its limit \(cost over 50000000 units, costLimit; most of it \d+ bytes parsed\): read a deeper path, a slice/,
       );
       expect(parsedLong).toBe(false);
-      // Nothing changed: the narrower call the refusal names reads the chunk it needs, and the search still refuses the
+      // Nothing changed: the narrower call the refusal names reads the batch it needs, and the search still refuses the
       // same way.
       // 23 characters a line
       const window = await bench.alice("result_query", { handle: big, path: "$.log", offset: 299_999 * 23, limit: 22 });

@@ -73,7 +73,7 @@ describe("S21.2 S21.3 distinct 4 KB patterns", () => {
     }, 120_000);
   }
 
-  it("100 distinct 4 KB patterns within the limit: all answer, the cache keeps what fits in its budget", async () => {
+  it("100 distinct 4 KB patterns within the limit: all answer, the cache keeps what fits in its cap", async () => {
     (globalThis as { gc?: () => void }).gc?.();
     const heap = process.memoryUsage().heapUsed;
     for (let i = 0; i < 100; i++) {

@@ -1,7 +1,7 @@
 // S14.6 descendants by name above indexed lists (`$..x`), each list read where it stands: the review's
 // cases answer exactly as over the whole value, with and without batch workers: a name that selects an
 // object holding a list (read whole then), number literals json-p3 would write back differently, a list
-// under a key longer than a query may be, and the step budget (S14.3) refusing at the same size.
+// under a key longer than a query may be, and the meter (S14.3) refusing at the same size.
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { MemoryStorage, ResultHandleStore, ResultQueryTool, type Owner } from "mcp-result-handles";
 import type { ResultHandlesConfig } from "../../../src/plugin/options.js";
@@ -103,7 +103,7 @@ describe.each([
   }, 60_000);
 });
 
-describe("S14.3 S14.6 S21.1 the step budget counts the walk as it counts the whole value, and the walk's reads besides", () => {
+describe("S14.3 S14.6 S21.1 the meter counts the walk as it counts the whole value, and the walk's reads besides", () => {
   it("the walk by batch is charged the nodes the whole-value evaluation is, plus what it decrypts and parses; both refuse past the limit", async () => {
     // A tenth of the default limit (the costLimit option, S21.1): the bisection below evaluates the whole
     // value about sixteen times, each up to the limit (0.4 s at the default).
@@ -127,7 +127,7 @@ describe("S14.3 S14.6 S21.1 the step budget counts the walk as it counts the who
     };
     /** The walk through a store of 32 KB pieces: its outcome and what it was charged, by kind. */
     const walk = async (rows: number) => {
-      const store = new ResultHandleStore(new MemoryStorage("budget", { maxBytes: 2e9 }), 60, {
+      const store = new ResultHandleStore(new MemoryStorage("meter", { maxBytes: 2e9 }), 60, {
         pieceBytes: 32 * 1024,
       });
       const tool = new ResultQueryTool(() => [{ config: { ...config, costLimit }, store: async () => store }]);

@@ -74,7 +74,7 @@ describe("S18.3 S18.5 the demo's tools/list over HTTP", () => {
   });
   afterAll(() => demo.close());
 
-  it.each(["v2", "v1"])("SDK %s: result_query's entry fits its budget and names references", (sdk) => {
+  it.each(["v2", "v1"])("SDK %s: result_query's entry fits its allowance and names references", (sdk) => {
     const entry = lists[sdk]!.find((tool) => tool.name === "result_query")!;
     const compact = { name: entry.name, description: entry.description, inputSchema: entry.inputSchema };
     expect(bytes(compact)).toBeLessThanOrEqual(1800);

@@ -15,7 +15,7 @@ import { answered as answeredBy, everyStore, savedCounted, wholeAnswer } from ".
 
 const owner: Owner = { session: "s-reads", caller: "reader" };
 
-/** A log of `chars` characters with escapes, non-ASCII and surrogate pairs everywhere, so chunk edges fall on them. */
+/** A log of `chars` characters with escapes, non-ASCII and surrogate pairs everywhere, so batch edges fall on them. */
 function logText(chars: number): string {
   const line = 'line "quoted" \\ tab\t ünï 😀 end\n';
   return line.repeat(Math.ceil(chars / line.length)).slice(0, chars);

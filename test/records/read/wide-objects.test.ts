@@ -75,7 +75,7 @@ async function saved(storage: NamespacedStorage, value: object) {
 
 /**
  * The answer read whole, except that a hint for a key the object lacks (S14.5) may name another key one
- * edit away when the whole read's lies in a batch past the reader's budget: then it is still a key of the object.
+ * edit away when the whole read's lies in a batch past the reader's allowance: then it is still a key of the object.
  */
 function expectSameAnswer(received: unknown, whole: unknown, value: Record<string, unknown>, label: string): void {
   const hint = /; did you mean "([^"]+)", at [^?]+\?$/;

@@ -1,5 +1,5 @@
 // S16.3 memory stays bounded by configuration: the cache of parsed answers counts what they hold in memory
-// against one budget for the process, and an answer's index is a small fraction of the answer.
+// against one memory cap for the process, and an answer's index is a small fraction of the answer.
 import v8 from "node:v8";
 import vm from "node:vm";
 import { McpServer } from "@modelcontextprotocol/server";
@@ -22,15 +22,15 @@ function heapAfterGc(): number {
   return process.memoryUsage().heapUsed;
 }
 
-describe("S16.3 the parsed-answer cache counts memory, not JSON length, against one budget per process", () => {
+describe("S16.3 the parsed-answer cache counts memory, not JSON length, against one memory cap per process", () => {
   it(
-    "four queries of 7.5 MB answers of empty objects, on two plugin instances, keep at most the budget",
+    "four queries of 7.5 MB answers of empty objects, on two plugin instances, keep at most the cap",
     { timeout: 120_000 },
     async () => {
-      const storage = new MemoryStorage("budget", { maxBytes: 0 });
+      const storage = new MemoryStorage("cap", { maxBytes: 0 });
       const reports = pluginOver(storage, { thresholdBytes: 4096 }).plugin;
       const orders = pluginOver(storage, { thresholdBytes: 8192 }).plugin;
-      const server = new McpServer({ name: "budget", version: "1" });
+      const server = new McpServer({ name: "cap", version: "1" });
       reports.install(server, { tools: ["empties_a"] });
       orders.install(server, { tools: ["empties_b"] });
       const empties = () => ({ items: Array.from({ length: 2_500_000 }, () => ({})), total: 2_500_000 });
@@ -40,7 +40,7 @@ describe("S16.3 the parsed-answer cache counts memory, not JSON length, against 
           content: [],
         }));
       }
-      const client = await linkInMemory(server, "session-budget");
+      const client = await linkInMemory(server, "session-cap");
       const handles: string[] = [];
       for (const name of ["empties_a", "empties_b", "empties_a", "empties_b"]) {
         const folded = await client.callTool({ name, arguments: {} });
@@ -67,7 +67,7 @@ describe("S16.3 the parsed-answer cache counts memory, not JSON length, against 
     },
   );
 
-  it("answers that fit are still served from memory; many stores together stay within the one budget", async () => {
+  it("answers that fit are still served from memory; many stores together stay within the one cap", async () => {
     const stores = Array.from({ length: 10 }, () => new ResultHandleStore(new StorageDouble(), 60));
     // about 2 MB of JSON, some 13 MB parsed
     const value = { rows: Array.from({ length: 60_000 }, (_, i) => ({ i, note: `row ${i}` })) };

@@ -77,7 +77,7 @@ describe("S14.6 a search above lists reads every list whole, whatever a concurre
   });
 });
 
-describe("S14.3 S14.6 a filter over batches counts its steps against its own budget", () => {
+describe("S14.3 S14.6 a filter over batches counts its steps on its own meter", () => {
   it("a query refused for its steps leaves nothing behind: a filter whose inner queries count steps then answers", async () => {
     const value = { rows: rows.map((row, i) => ({ ...row, tags: i % 4 ? [] : ["a", "b"] })) };
     const { store, tool, handle } = await stored(value);
