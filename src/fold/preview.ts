@@ -17,14 +17,6 @@ interface BoundedPreview {
   bytes: number;
 }
 
-/**
- * The start of the answer (S6.1): every list cut to its first `items` items and every string to its
- * first `chars` characters, at every depth. Valid JSON of the same structure as the value.
- */
-export function buildPreview(value: unknown, limits: PreviewLimits): unknown {
-  return previewWithin(value, limits, Infinity)!.preview;
-}
-
 /** A container being copied: the next of its items or keys to visit. */
 interface Frame {
   source: unknown[] | JsonObject;
@@ -52,8 +44,10 @@ interface PreviewTry {
 }
 
 /**
- * `buildPreview`, counting the preview's UTF-8 JSON bytes as it is built and giving up (undefined) as
- * soon as they pass `allowanceBytes`: a try costs at most about the allowance, never the answer's size (S4.8).
+ * The start of the answer (S6.1): every list cut to its first `items` items and every string to its first
+ * `chars` characters, at every depth; valid JSON of the same structure as the value. Its UTF-8 JSON bytes
+ * are counted as it is built, and it gives up (undefined) as soon as they pass `allowanceBytes`: a try costs
+ * at most about the allowance, never the answer's size (S4.8).
  * Iterative, with its own stack, so no depth overflows the call stack.
  */
 export function previewWithin(

@@ -19,10 +19,6 @@ interface ShapeLimits {
   items: number;
 }
 
-export function buildShape(value: unknown, limits: ShapeLimits = SHAPE_LIMITS): Shape {
-  return Outline.of(value, limits).render(limits.depth, Infinity)!.shape;
-}
-
 type Kind = "null" | "boolean" | "number" | "string" | "array" | "object";
 
 /** One kind of value seen at a place of the answer; lengths and key counts are the first such value's. */

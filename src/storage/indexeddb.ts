@@ -29,10 +29,7 @@ export const indexedDbDriver = defineDriver({
  * their TTL. Expiry is checked on every read and an expired record is removed; records left by earlier
  * page loads are swept once at open, and those this page wrote are swept as they expire.
  */
-export async function openIndexedDbStorage(
-  database: string,
-  options: { sweepIntervalMs?: number } = {},
-): Promise<NamespacedStorage> {
+async function openIndexedDbStorage(database: string): Promise<NamespacedStorage> {
   if (typeof indexedDB === "undefined")
     throw new ResultHandlesError(
       "STORAGE_UNAVAILABLE",
@@ -40,7 +37,7 @@ export async function openIndexedDbStorage(
     );
   const store = createStore(database, OBJECT_STORE);
   await sweepAll(store);
-  return new IndexedDbStorage(store, options.sweepIntervalMs ?? SWEEP_INTERVAL_MS.indexeddb);
+  return new IndexedDbStorage(store, SWEEP_INTERVAL_MS.indexeddb);
 }
 
 /** One pass over every record, deleting the expired ones. */

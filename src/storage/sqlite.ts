@@ -7,15 +7,13 @@ import { defineDriver } from "./driver.js";
 import { loadClient } from "./load-client.js";
 import type { NamespacedStorage } from "./types.js";
 
-export interface SqliteStorageOptions {
+interface SqliteStorageOptions {
   /**
    * How long a call keeps trying while another process holds the database's lock (ms); the store's
    * `timeoutMs` when opened by a config, else `DEFAULT_STORE_TIMEOUT_MS`. It waits between tries on a
    * timer, never on the calling thread (S26.4).
    */
   busyTimeoutMs?: number;
-  /** How often expired rows are deleted (ms). */
-  sweepIntervalMs?: number;
 }
 
 const TABLE = "result_handles";
@@ -44,7 +42,7 @@ export const sqliteDriver = defineDriver({
  *   faster; 64 KB pages (`SQLITE_PAGE_BYTES`) in a new file make up for it.)
  * The WAL's index (the `-shm` file) is still mapped, as SQLite requires for several processes.
  */
-export async function openSqliteStorage(path: string, options: SqliteStorageOptions = {}): Promise<NamespacedStorage> {
+async function openSqliteStorage(path: string, options: SqliteStorageOptions = {}): Promise<NamespacedStorage> {
   const { default: Sqlite } = await loadClient("better-sqlite3", "sqlite", () => import("better-sqlite3"));
   const busyMs = options.busyTimeoutMs ?? DEFAULT_STORE_TIMEOUT_MS;
   const db = new Sqlite(path, { timeout: 0 });
@@ -67,7 +65,7 @@ export async function openSqliteStorage(path: string, options: SqliteStorageOpti
     db.close();
     throw error;
   }
-  return new SqliteStorage(db, busyMs, options.sweepIntervalMs ?? SWEEP_INTERVAL_MS.sqlite);
+  return new SqliteStorage(db, busyMs, SWEEP_INTERVAL_MS.sqlite);
 }
 
 /**

@@ -34,7 +34,7 @@ interface UpstashConfig {
 type UpstashModule = { Redis: new (config: UpstashConfig) => UpstashClient };
 
 /** How a build reaches Upstash: where the REST stores run, how the client loads, and its base64. */
-export interface RestClientSetup {
+interface RestClientSetup {
   readonly runsIn: readonly RuntimeKind[];
   /**
    * Loads the client on first use (S9.5), written out as `() => import("<name>")` so bundlers see the

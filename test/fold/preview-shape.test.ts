@@ -2,16 +2,16 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { fitFoldedAnswer } from "../../src/fold/fit.js";
 import { cutString, isPlainObject, jsonKeys, type JsonObject } from "../../src/util/json.js";
-import {
-  buildPreview,
-  deepestCutWithin,
-  previewTry,
-  previewWithin,
-  type PreviewLimits,
-} from "../../src/fold/preview.js";
+import { deepestCutWithin, previewTry, previewWithin, type PreviewLimits } from "../../src/fold/preview.js";
 import { SHAPE_LIMITS } from "../../src/defaults.js";
-import { buildShape, Outline } from "../../src/fold/shape.js";
+import { Outline } from "../../src/fold/shape.js";
 import { jsonSize, jsonStringSize, toJsonBytes } from "../../src/util/size.js";
+
+/** The whole preview of `value` (S6.1), as the fit builds it (fold/fit.ts) with no byte allowance. */
+const buildPreview = (value: unknown, limits: PreviewLimits) => previewWithin(value, limits, Infinity)!.preview;
+/** The whole shape of `value` (S6.2), as the fit renders its outline with no byte allowance. */
+const buildShape = (value: unknown, limits: Parameters<typeof Outline.of>[1] = SHAPE_LIMITS) =>
+  Outline.of(value, limits).render(limits.depth, Infinity)!.shape;
 
 const HANDLE = "3f1c2a4e-9b7d-4c1e-8f2a-1b2c3d4e5f60";
 const orders = (n: number) => ({

@@ -1,17 +1,16 @@
 // IndexedDB through idb-keyval inside Chromium (browser project): the contract, expiry on read, S8.3 on raw records.
 import { describe, expect, it } from "vitest";
 import { ResultHandlesConfigToken, ResultHandlesPlugin } from "mcp-result-handles";
-import { indexedDbDriver, openIndexedDbStorage as openDatabase } from "../../src/storage/indexeddb.js";
-import { withNamespace } from "../../src/storage/namespace.js";
-import { binaryValue, storageKey, testDriver } from "./contract.js";
+import { indexedDbDriver } from "../../src/storage/indexeddb.js";
+import { binaryValue, openDriver, storageKey, testDriver } from "./contract.js";
 import { expectNoSecrets, foldMarkedAnswers } from "./secrets.js";
 
 const database = `contract-${crypto.randomUUID()}`;
 testDriver({ name: "indexeddb", driver: indexedDbDriver, config: { indexeddb: { database } }, persistent: true });
 
 /** The database's storage behind the namespace wrapper, as the page build opens it. */
-const openIndexedDbStorage = async (name: string, namespace: string) =>
-  withNamespace(await openDatabase(name), namespace);
+const openIndexedDbStorage = (name: string, namespace: string) =>
+  openDriver(indexedDbDriver, { indexeddb: { database: name } }, namespace);
 
 /** Every record of a database, read with the plain IndexedDB API: what anyone with the page's origin sees. */
 async function rawRecords(name: string): Promise<{ key: IDBValidKey; value: unknown }[]> {

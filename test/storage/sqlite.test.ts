@@ -5,11 +5,11 @@ import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import Sqlite from "better-sqlite3";
-import { afterAll, describe, expect, it } from "vitest";
+import { afterAll, describe, expect, it, vi } from "vitest";
 import { ResultHandlesPlugin } from "mcp-result-handles";
-import { withNamespace } from "../../src/storage/namespace.js";
-import { openSqliteStorage as openFile, sqliteDriver, type SqliteStorageOptions } from "../../src/storage/sqlite.js";
-import { binaryValue, storageKey, testDriver } from "./contract.js";
+import { SWEEP_INTERVAL_MS } from "../../src/defaults.js";
+import { sqliteDriver } from "../../src/storage/sqlite.js";
+import { binaryValue, openDriver, storageKey, testDriver } from "./contract.js";
 import { expectNoSecrets, foldMarkedAnswers } from "./secrets.js";
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), "../..");
@@ -19,9 +19,9 @@ const path = join(dir, "contract.sqlite");
 
 testDriver({ name: "sqlite", driver: sqliteDriver, config: { sqlite: { path } }, persistent: true });
 
-/** The file's storage behind the namespace wrapper, as a build opens it, with the timers of `options`. */
-const openSqliteStorage = async (file: string, namespace: string, options?: SqliteStorageOptions) =>
-  withNamespace(await openFile(file, options), namespace);
+/** The file's storage behind the namespace wrapper, as a build opens it. */
+const openSqliteStorage = (file: string, namespace: string) =>
+  openDriver(sqliteDriver, { sqlite: { path: file } }, namespace);
 
 describe("sqlite specifics", () => {
   it("uses WAL and keeps expires_at in milliseconds", async () => {
@@ -44,22 +44,28 @@ describe("sqlite specifics", () => {
   });
 
   it("the sweep deletes expired rows without anyone reading them, and its timer stops at close", async () => {
-    const storage = await openSqliteStorage(path, "sweep", { sweepIntervalMs: 100 });
+    // The store's clock and timers are faked: its sweep runs every SWEEP_INTERVAL_MS.sqlite (a minute).
+    vi.useFakeTimers({ toFake: ["Date", "setInterval", "clearInterval"] });
+    const storage = await openSqliteStorage(path, "sweep");
     const expiring = storageKey();
     const lasting = storageKey();
     await storage.set(expiring, binaryValue(3), 1);
-    await storage.set(lasting, binaryValue(3), 60);
+    await storage.set(lasting, binaryValue(3), 3600);
     const raw = new Sqlite(path, { readonly: true });
     const count = (key: string) =>
       (raw.prepare("SELECT count(*) AS n FROM result_handles WHERE key = ?").get(`sweep:${key}`) as { n: number }).n;
     try {
       expect(count(expiring)).toBe(1);
-      await new Promise((resolve) => setTimeout(resolve, 1400));
+      vi.advanceTimersByTime(SWEEP_INTERVAL_MS.sqlite - 1);
+      expect(count(expiring)).toBe(1); // expired, but no sweep ran yet
+      vi.advanceTimersByTime(1);
       expect(count(expiring)).toBe(0);
       expect(count(lasting)).toBe(1);
+      await storage.close();
+      expect(vi.getTimerCount()).toBe(0);
     } finally {
       raw.close();
-      await storage.close();
+      vi.useRealTimers();
     }
   });
 
@@ -69,9 +75,9 @@ describe("sqlite specifics", () => {
     const key = storageKey();
     await mine.set(key, binaryValue(200), 60);
     const script = `
-      import { openSqliteStorage } from "./src/storage/sqlite.ts";
-      import { withNamespace } from "./src/storage/namespace.ts";
-      const storage = withNamespace(await openSqliteStorage(${JSON.stringify(file)}), "shared");
+      import { nodeRuntime } from "./src/runtimes/node/runtime.ts";
+      const config = { type: "sqlite", sqlite: { path: ${JSON.stringify(file)} }, timeoutMs: 3000 };
+      const storage = await nodeRuntime.openStorage(config, "shared");
       const read = await storage.get(${JSON.stringify(key)});
       await storage.set("from-child", new Uint8Array([4, 2]), 60);
       await storage.close();

@@ -2,13 +2,18 @@
 import { Redis } from "ioredis";
 import { afterAll, describe, expect, it } from "vitest";
 import { createResultHandleStore, ResultHandlesConfigToken, ResultHandlesPlugin } from "mcp-result-handles";
-import { upstashDriver } from "../../src/runtimes/node/runtime.js";
-import { webBase64 } from "../../src/storage/base64.js";
-import { restDrivers, type RestClientSetup, type RestCredentials } from "../../src/storage/upstash.js";
+import type { Runtime } from "../../src/plugin/runtime.js";
+import { edgeRuntime } from "../../src/runtimes/edge/runtime.js";
+import { nodeRuntime } from "../../src/runtimes/node/runtime.js";
+import type { RestCredentials } from "../../src/storage/upstash.js";
 import { useRedisWithUpstashBridge } from "../helpers/redis-with-upstash-bridge.js";
 import { binaryValue, openDriver, storageKey, testDriver } from "./contract.js";
 
 const servers = useRedisWithUpstashBridge();
+
+/** A build's Upstash driver, found in its catalog as the build finds it when it opens a store. */
+const upstashOf = (runtime: Runtime) => runtime.storage!.drivers.find((driver) => driver.type === "upstash")!;
+const upstashDriver = upstashOf(nodeRuntime);
 
 testDriver({
   name: "upstash",
@@ -17,11 +22,10 @@ testDriver({
   persistent: true,
 });
 
-// S17.1 the set-up an edge build uses: the client's Cloudflare entry (fetch only) and base64 without Buffer.
-const edge: RestClientSetup = { runsIn: ["node"], load: () => import("@upstash/redis/cloudflare"), base64: webBase64 };
+// S17.1 the edge build's driver: the client's Cloudflare entry (fetch only) and base64 without Buffer.
 testDriver({
   name: "upstash as at the edge (@upstash/redis/cloudflare, web base64)",
-  driver: restDrivers(edge).upstash,
+  driver: upstashOf(edgeRuntime),
   config: () => ({ upstash: { url: servers.bridge.url, token: servers.bridge.token } }),
   persistent: true,
 });

@@ -13,7 +13,7 @@ import { restDrivers } from "../../storage/upstash.js";
 
 const env = (name: string): string | undefined => globalThis.process?.env?.[name] || undefined;
 
-export const { upstash: upstashDriver, vercelKv: vercelKvDriver } = restDrivers({
+const { upstash: upstashDriver, vercelKv: vercelKvDriver } = restDrivers({
   runsIn: ["node"],
   load: () => import("@upstash/redis"),
   base64: nodeBase64,
