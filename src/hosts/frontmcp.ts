@@ -8,7 +8,7 @@ import type { Owner } from "../records/crypto/keys.js";
 import type { PluginInstance } from "../plugin/instance.js";
 import type { ToolResult } from "../util/tool-result.js";
 import { isPlainObject } from "../util/json.js";
-import { HostInstances, isStandardSchema } from "./instances.js";
+import { HostInstances, isStandardSchema } from "../plugin/host-instances.js";
 import type { StandardSchemaLike } from "../fold/fold.js";
 
 /** What a FrontMCP call is to the registry: its owner, resolved once from the flow (S8.1). */

@@ -9,7 +9,7 @@
  */
 import { MAX_RESOURCE_QUERY_PARAMETERS, MAX_WHOLE_RESOURCE_BYTES, RESULT_HANDLE_URI_SCHEME } from "../defaults.js";
 import { ResultQueryError } from "../errors.js";
-import type { HostInstances } from "./instances.js";
+import type { HostInstances } from "../plugin/host-instances.js";
 import type { McpRequestContextLike } from "./mcp-owner.js";
 import { UnsupportedMcpServerError } from "../errors.js";
 import { resourceTemplateLike } from "./mcp-sdk-internals.js";

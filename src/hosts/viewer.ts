@@ -18,11 +18,11 @@ import { refusalResult, ResultQueryTool, type HandleSource } from "../query/tool
 import type { ToolResult } from "../util/tool-result.js";
 import { textResult } from "../util/tool-result.js";
 import { loadViewerHtml, RESULT_VIEW_TOOL_NAME, VIEWER_RESOURCE_URI } from "../viewer/html.js";
-import type { HostInstances } from "./instances.js";
+import type { HostInstances } from "../plugin/host-instances.js";
 import type { McpRequestContextLike } from "./mcp-owner.js";
 import { clientCapabilities, decorateList } from "./mcp-sdk-internals.js";
 
-export type { ViewerOption } from "./viewer-option.js";
+export type { ViewerOption } from "../plugin/viewer-option.js";
 
 /** A `result_view` page holds at most this many bytes as JSON, or this many items, keys or nodes (S19.2). */
 const VIEW_PAGE = Object.freeze({ bytes: 1024 * 1024, items: 1000 });

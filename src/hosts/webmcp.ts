@@ -12,7 +12,7 @@ import { jsonSchemaAdmitsFoldedAnswer } from "../fold/json-schema-admits-folded.
 import type { PluginInstance } from "../plugin/instance.js";
 import { isPlainObject } from "../util/json.js";
 import type { ToolResult } from "../util/tool-result.js";
-import { isStandardSchema, isToolResult, joinHost, type HostInstances } from "./instances.js";
+import { isStandardSchema, isToolResult, joinHost, type HostInstances } from "../plugin/host-instances.js";
 import { hasOwnUi, resultViewHandler, withViewerUi, type ViewerOption } from "./viewer.js";
 
 /** A WebMCP tool as a page declares it (the draft's `ModelContextTool`, with the MCP extras pages use). */

@@ -1,4 +1,4 @@
-// The host-neutral registry (src/hosts/instances.ts) as the MCP host uses it.
+// The host-neutral registry (src/plugin/host-instances.ts) as the MCP host uses it.
 import { McpServer } from "@modelcontextprotocol/server";
 import { describe, expect, it } from "vitest";
 import { brokenStorage, pluginOver, rejects } from "../helpers/storage-double.js";
@@ -36,7 +36,7 @@ describe("dependencies run one way", () => {
     const { readdirSync, readFileSync } = await import("node:fs");
     const folder = new URL("../../src/hosts/", import.meta.url);
     const files = readdirSync(folder).filter((name) => name.endsWith(".ts"));
-    expect(files).toEqual(expect.arrayContaining(["instances.ts", "mcp.ts", "webmcp.ts"]));
+    expect(files).toEqual(expect.arrayContaining(["mcp.ts", "webmcp.ts"]));
     for (const name of files)
       expect(readFileSync(new URL(name, folder), "utf8"), name).not.toMatch(/from "\.\.\/plugin\.js"/);
   });

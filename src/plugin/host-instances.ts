@@ -15,7 +15,7 @@ import {
   type StandardSchemaLike,
 } from "../fold/fold.js";
 import { unsendableResult, whyUnsendable } from "../fold/sendable.js";
-import { foldContextFor, type PluginInstance } from "../plugin/instance.js";
+import { foldContextFor, type PluginInstance } from "./instance.js";
 import { isPlainObject } from "../util/json.js";
 import { callMeters, refusalResult, ResultQueryTool, type HandleSource } from "../query/tool/result-query-tool.js";
 import { resolveReferences } from "./references.js";

@@ -3,7 +3,7 @@
  * `$result` and optionally `path` is replaced, at any depth, by the value it names, before the tool's input
  * is checked and before the tool runs. The model passes a folded answer on without ever re-typing it.
  *
- * The walk is iterative (arguments thousands of levels deep cannot overflow the stack), yields with
+ * The walk is iterative (arguments thousands of levels deep cannot overflow the stack), yields to
  * other calls (S21.4: a million levels deep is a second of work) and visits each part of the arguments
  * once; the arguments are copied, never changed (an in-process client may still hold them). Each distinct reference is
  * read once, all at once, and at most `MAX_REFERENCES_PER_CALL`
