@@ -17,7 +17,7 @@ async function perQuery(value: unknown, args: Record<string, unknown>, runs: num
   await store.save(handle, value, owner);
   saves.push(performance.now() - saving);
   const tool = new ResultQueryTool(() => [
-    { config: { thresholdBytes: 16_384, preview: { chars: 500 } } as ResultHandlesConfig, store: async () => store },
+    { config: { sliceLimitBytes: 16_384, preview: { chars: 500 } } as ResultHandlesConfig, store: async () => store },
   ]);
   const times: number[] = [];
   for (let i = 0; i < runs; i++) {

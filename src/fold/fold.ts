@@ -7,20 +7,12 @@ import { hintExamples } from "./hint-examples.js";
 import { overTokens } from "./tokens.js";
 import { isPlainObject, KeyLists } from "../util/json.js";
 import { repeats } from "./same-json.js";
-import type { ResultHandlesConfig } from "../config.js";
+import { callSliceLimit, foldAllowanceBytes, hostCutOf, type ResultHandlesConfig } from "../config.js";
 import { serializeAnswerYielding, type PieceOptions, type SerializedAnswer } from "../records/format/serialize.js";
 import { StoreCall, type ResultHandleStore } from "../records/store.js";
 import type { SealAhead } from "../records/seal-ahead.js";
 import type { ToolResult } from "../util/tool-result.js";
-import {
-  describeCut,
-  foldAllowanceBytes,
-  hostCutOf,
-  lineCount,
-  passedUnit,
-  sliceBytes,
-  type HostMeasures,
-} from "../host-cut.js";
+import { describeCut, lineCount, passedUnit, type HostMeasures } from "./host-cut.js";
 import { utf8Length } from "../util/utf8.js";
 
 /** Anything with a Standard Schema `validate` (zod 4, valibot, the MCP SDK's wrappers). */
@@ -119,11 +111,9 @@ async function foldOrKeep(
   if (result.isError || rendersWidget(input.toolMeta)) return result;
   const keyLists = new KeyLists(); // one key listing per object for the serialisation, preview and shape
   // A call nobody could read back never folds (below): nothing to seal ahead for it.
-  // It seals nothing until the answer has passed the byte threshold: a small answer costs it nothing.
-  const ahead =
-    owner.session || owner.caller
-      ? context.sealAhead?.(owner, config.thresholdTokens === undefined ? config.thresholdBytes : 0)
-      : undefined;
+  // It seals nothing until the answer has passed the fold threshold in bytes: a small answer costs it nothing (a
+  // threshold in tokens has none: it seals from the first piece).
+  const ahead = owner.session || owner.caller ? context.sealAhead?.(owner, config.foldBytes ?? 0) : undefined;
   // A seal thread reads pieces in place: their buffers go back once it has let go of them too.
   const release = (json: SerializedAnswer) =>
     ahead ? void ahead.settled().then(() => json.release()) : json.release();
@@ -146,12 +136,12 @@ async function foldOrKeep(
     const cut = hostCutOf(config, input.client);
     let tokens: number | undefined;
     let over: boolean;
-    if (config.thresholdTokens !== undefined) {
+    if (config.foldTokens !== undefined) {
       // S18.6: by estimated tokens, the estimate made only where the byte size does not decide alone.
-      const counted = await overTokens(json, config.thresholdTokens);
+      const counted = await overTokens(json, config.foldTokens);
       over = counted.fold;
       tokens = counted.tokens;
-    } else over = bytes > config.thresholdBytes;
+    } else over = bytes > config.foldBytes;
     // S23.1: under the threshold, an answer still folds when the calling host would cut it.
     const cutBy = over ? undefined : passedUnit(cut, hostMeasures(result, json));
     if (!over && cutBy === undefined) return result;
@@ -217,7 +207,7 @@ async function foldOrKeep(
       return result;
     }
     // Examples sized to the slices this host's calls get (S23.2), so each works as written.
-    const examples = hintExamples(answer, folded.preview, sliceBytes(config, cut), keyLists);
+    const examples = hintExamples(answer, folded.preview, callSliceLimit(config, cut), keyLists);
     return foldedResult(result, folded, {
       bytes,
       ttlSeconds: config.ttlSeconds,

@@ -6,7 +6,8 @@
  * never the whole answer.
  */
 import { isPlainObject, type KeyLists } from "../util/json.js";
-import { jsonSize } from "../util/size.js";
+import { fittingItems, jsonSize } from "../util/size.js";
+import { sliceAllowances, type SliceAllowances } from "../config.js";
 
 export interface HintExamples {
   /** Where to read first: the first list the walk below reaches (S7.5 form, valid RFC 9535), or `$`. */
@@ -37,21 +38,23 @@ const FIRST_READ_ITEMS = 20;
 const STRINGS_LOOKED_AT = 200;
 const WORD = /\p{L}{3,}/u;
 
+/** `sliceLimitBytes`: the slice limit of the calls that will read the handle (S23.2): each example fits it. */
 export function hintExamples(
   answer: unknown,
   preview: unknown,
-  thresholdBytes: number,
+  sliceLimitBytes: number,
   keyLists: KeyLists,
 ): HintExamples {
+  const allowances = sliceAllowances(sliceLimitBytes);
   if (typeof answer === "string") {
     const shown = typeof preview === "string" ? preview : answer.slice(0, 500);
     const search = wordIn(shown, undefined);
     const longest = Math.max(...shown.split("\n").map((line) => jsonSize(line)));
     return {
       path: "$",
-      limit: Math.min(2000, Math.max(1, Math.floor(thresholdBytes / 8))),
+      limit: allowances.exampleChars,
       text: true,
-      searchLimit: hitsFitting(longest, thresholdBytes),
+      searchLimit: hitsFitting(longest, allowances),
       ...(search ? { search } : {}),
     };
   }
@@ -60,7 +63,8 @@ export function hintExamples(
   let filterValue: unknown;
   if (found) {
     examples.path = rfcPath(found.steps);
-    examples.limit = fittingItems(found.list, thresholdBytes);
+    // As many of the first items as fit, at least one (S7.6: the first read must not be refused).
+    examples.limit = Math.max(1, fittingItems(found.list.slice(0, FIRST_READ_ITEMS), allowances.exampleBytes));
     const filter = filterOf(found.list, keyLists);
     if (filter) {
       examples.filter = `${examples.path}[?@${memberSelector(filter.key)} ${filter.operator} ${literal(filter.value)}]`;
@@ -72,17 +76,17 @@ export function hintExamples(
     (found ? wordInPreview(preview, filterValue) : undefined);
   if (search) {
     examples.search = search;
-    examples.searchLimit = hitsFitting(longestString(preview) + jsonSize(examples.path) * 2, thresholdBytes);
+    examples.searchLimit = hitsFitting(longestString(preview) + jsonSize(examples.path) * 2, allowances);
   }
   return examples;
 }
 
 /**
- * Hits of about `hitBytes` (their text, plus path and line) that fit half the slice limit, 1 to 20: later
+ * Hits of about `hitBytes` (their text, plus path and line) that fit the example's allowance, 1 to 20: later
  * strings may be longer than the preview's, as a filter's later items may be larger than the first.
  */
-function hitsFitting(hitBytes: number, thresholdBytes: number): number {
-  return Math.max(1, Math.min(FIRST_READ_ITEMS, Math.floor(thresholdBytes / 2 / (hitBytes + HIT_FRAME_BYTES))));
+function hitsFitting(hitBytes: number, allowances: SliceAllowances): number {
+  return Math.max(1, Math.min(FIRST_READ_ITEMS, Math.floor(allowances.exampleBytes / (hitBytes + HIT_FRAME_BYTES))));
 }
 
 /** `{"path":…,"text":…,"line":…,"offset":…}` around a hit's text and path. */
@@ -124,21 +128,6 @@ function firstList(answer: unknown, keyLists: KeyLists): { list: unknown[]; step
     }
   }
   return any;
-}
-
-/**
- * How many of the list's first items fit the slice limit together, at least one (S7.6: the first read must not be
- * refused).
- */
-function fittingItems(list: readonly unknown[], thresholdBytes: number): number {
-  let bytes = 2;
-  let count = 0;
-  for (; count < Math.min(list.length, FIRST_READ_ITEMS); count++) {
-    // Half the limit: later items, which a filter may select, can be larger than these.
-    bytes += jsonSize(list[count]) + 1;
-    if (bytes > thresholdBytes / 2) break;
-  }
-  return Math.max(1, count);
 }
 
 type Filter = { key: string; operator: "==" | ">="; value: string | number | boolean };

@@ -39,15 +39,18 @@ export function withViewerUi(meta: Record<string, unknown> | undefined): Record<
   return { ...meta, ui: { ...ui, resourceUri: VIEWER_RESOURCE_URI }, [RESOURCE_URI_META_KEY]: VIEWER_RESOURCE_URI };
 }
 
-/** The instance as `result_view` reads it: its store and rules, but pages of up to 1 MiB (S19.2). */
+/**
+ * The instance as `result_view` reads it: its store and rules, but pages of up to 1 MiB (S19.2): the slice
+ * limit only; what folds is the instance's own.
+ */
 const viewSources = new WeakMap<HandleSource, HandleSource>();
 const originals = new WeakMap<HandleSource, HandleSource>();
 function viewSource(source: HandleSource): HandleSource {
   let view = viewSources.get(source);
-  const thresholdBytes = Math.max(source.config.thresholdBytes, VIEW_PAGE.bytes);
-  if (!view || view.config.thresholdBytes !== thresholdBytes) {
+  const sliceLimitBytes = Math.max(source.config.sliceLimitBytes, VIEW_PAGE.bytes);
+  if (!view || view.config.sliceLimitBytes !== sliceLimitBytes) {
     view = {
-      config: { ...source.config, thresholdBytes },
+      config: { ...source.config, sliceLimitBytes },
       store: () => source.store(),
       get workers() {
         return source.workers;

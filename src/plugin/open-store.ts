@@ -21,14 +21,15 @@ interface ResolvedStoreOptions {
 
 /**
  * What tells plugin instances sharing a store and namespace apart (S16.6): the rules a handle is answered
- * under (its threshold, which bounds every slice, and its preview). Bound into the keys of every record
- * (`AnswerKeys`), so only an instance of the same rules finds a handle: `result_query` asks every
- * instance and the one that folded it answers. Equal configs give equal tags, so processes of one
- * deployment still read each other's handles (S9.6).
+ * under (its slice limit and its preview). Bound into the keys of every record (`AnswerKeys`), so only an
+ * instance of the same rules finds a handle: `result_query` asks every instance and the one that folded it
+ * answers. Equal configs give equal tags, so processes of one deployment still read each other's handles
+ * (S9.6). The tag's text is as it was when the slice limit was named `thresholdBytes`: records kept before
+ * are still found.
  */
-export function instanceTag(config: Pick<ResultHandlesConfig, "thresholdBytes" | "preview">): string {
+export function instanceTag(config: Pick<ResultHandlesConfig, "sliceLimitBytes" | "preview">): string {
   return JSON.stringify({
-    thresholdBytes: config.thresholdBytes,
+    thresholdBytes: config.sliceLimitBytes,
     preview: [config.preview.items, config.preview.chars],
   });
 }

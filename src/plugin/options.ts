@@ -5,7 +5,6 @@ import {
   DEFAULT_PREVIEW,
   DEFAULT_THRESHOLD_BYTES,
   DEFAULT_TTL_SECONDS,
-  BYTES_PER_TOKEN,
   KNOWN_HOST_LIMITS,
   MIN_THRESHOLD_BYTES,
   type HostLimit,
@@ -31,7 +30,7 @@ const positive = () => whole(1);
 
 export type { ResolvedStorageConfig, StorageConfig, StorageType } from "../storage/config.js";
 export type { FoldPolicy, FoldPolicyContext, HostLimit, ResultHandlesConfig } from "../config.js";
-import type { FoldPolicy, ResultHandlesConfig } from "../config.js";
+import { tokenThresholdBytes, type FoldPolicy, type ResultHandlesConfig } from "../config.js";
 
 /**
  * Options of `ResultHandlesPlugin.init`, all optional. An invalid value or unknown key throws
@@ -39,8 +38,8 @@ import type { FoldPolicy, ResultHandlesConfig } from "../config.js";
  */
 export interface ResultHandlesOptions {
   /**
-   * Answers larger than this, as UTF-8 JSON, fold; the folded answer is at most half of it. Whole number ≥ 1024
-   * (`MIN_THRESHOLD_BYTES`). Default 16384.
+   * Answers larger than this, as UTF-8 JSON, fold; the folded answer is at most half of it, and no slice of
+   * `result_query` is larger. Whole number ≥ 1024 (`MIN_THRESHOLD_BYTES`). Default 16384.
    */
   thresholdBytes?: number;
   /**
@@ -158,11 +157,13 @@ export function resolveOptions(input: unknown, given: OptionsRuntime): ResultHan
   if (envIssues.length > 0) throw new ResultHandlesConfigurationError(envIssues);
 
   return Object.freeze({
-    thresholdBytes:
-      options.thresholdTokens !== undefined
-        ? Math.max(MIN_THRESHOLD_BYTES, options.thresholdTokens * BYTES_PER_TOKEN)
-        : (options.thresholdBytes ?? DEFAULT_THRESHOLD_BYTES),
-    ...(options.thresholdTokens !== undefined ? { thresholdTokens: options.thresholdTokens } : {}),
+    // S4.3, S18.6: what folds; S7.6: the slice limit, the same bytes, or 4 bytes a token of a threshold in tokens.
+    ...(options.thresholdTokens !== undefined
+      ? { foldTokens: options.thresholdTokens, sliceLimitBytes: tokenThresholdBytes(options.thresholdTokens) }
+      : {
+          foldBytes: options.thresholdBytes ?? DEFAULT_THRESHOLD_BYTES,
+          sliceLimitBytes: options.thresholdBytes ?? DEFAULT_THRESHOLD_BYTES,
+        }),
     ttlSeconds: options.ttlSeconds ?? DEFAULT_TTL_SECONDS,
     preview: Object.freeze({
       items: options.preview?.items ?? DEFAULT_PREVIEW.items,

@@ -51,6 +51,19 @@ function sizeWithKnown(value: unknown): number {
   return utf8Length(json ?? "null") + extra;
 }
 
+/**
+ * How many leading items of a list fit in `limit` bytes as one JSON array (stops at the first that does not): what
+ * a refusal says fits (S7.6), and what a hint's first read asks for (S18.1).
+ */
+export function fittingItems(items: readonly unknown[], limit: number): number {
+  let bytes = 2; // []
+  for (let i = 0; i < items.length; i++) {
+    bytes += jsonSize(items[i]) + (i > 0 ? 1 : 0);
+    if (bytes > limit) return i;
+  }
+  return items.length;
+}
+
 /** Size of a string as a JSON string (quotes and escapes included), in UTF-8 bytes. */
 export function jsonStringSize(text: string): number {
   // Printable ASCII without quote or backslash is written as it is: the common case, counted without copying.

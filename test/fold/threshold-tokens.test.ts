@@ -65,7 +65,8 @@ describe("S18.6 thresholdTokens", async () => {
   });
 
   it("the slice limit of result_query is 4 bytes a token", async () => {
-    expect(plugin.config.thresholdBytes).toBe(4 * threshold);
+    expect(plugin.config).toMatchObject({ foldTokens: threshold, sliceLimitBytes: 4 * threshold });
+    expect(plugin.config.foldBytes).toBeUndefined(); // the fold is by tokens alone
     const { handle } = (await call("huge")).structuredContent as { handle: string };
     const refused = await call("result_query", { handle, path: "$.rows", limit: 1000 });
     expect(refused.structuredContent).toMatchObject({ error: { code: "RESULT_SLICE_TOO_LARGE" } });

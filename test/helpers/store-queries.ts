@@ -150,11 +150,11 @@ export function wholeAnswer(value: unknown, args: Record<string, unknown>, confi
     const parsed = parseQueryArguments({ handle: "h", ...args });
     if (parsed.search !== undefined)
       return searchQuery(value, planPath(parsed.path), { ...parsed, search: parsed.search }, config);
-    return queryValue(value, parsed, config.thresholdBytes);
+    return queryValue(value, parsed, config.sliceLimitBytes);
   });
   // The reference is src's own query code over the whole value: an oracle of the tests' own holds it to
   // json-p3's evaluation and plain code first, so a fault both reads share does not pass unseen.
-  checkAnswer(value, args, result, config.thresholdBytes);
+  checkAnswer(value, args, result, config.sliceLimitBytes);
   return result;
 }
 
@@ -166,7 +166,7 @@ const references = new WeakMap<object, Map<string, Outcome>>();
  */
 export function referenceAnswer(value: object, args: Record<string, unknown>, config: SearchConfig): Outcome {
   const known = references.get(value) ?? references.set(value, new Map()).get(value)!;
-  const key = JSON.stringify([config.thresholdBytes, config.preview.chars, args]);
+  const key = JSON.stringify([config.sliceLimitBytes, config.preview.chars, args]);
   if (!known.has(key)) known.set(key, wholeAnswer(value, args, config));
   return known.get(key);
 }

@@ -32,7 +32,9 @@ describe("S3 init options", () => {
   it("S3 applies every default", () => {
     const config = ResultHandlesPlugin.init().get(ResultHandlesConfigToken);
     expect(config).toMatchObject({
-      thresholdBytes: 16384,
+      // S4.3 S7.6: the one option is both what folds and the slice limit, two values of the resolved config
+      foldBytes: 16384,
+      sliceLimitBytes: 16384,
       ttlSeconds: 600,
       preview: { items: 5, chars: 500 },
       // S9.2 S9.3: auto without REDIS_URL or REST variables is memory, with its default caps.
@@ -67,7 +69,8 @@ describe("S3 init options", () => {
       namespace: "x",
     }).config;
     expect(config).toMatchObject({
-      thresholdBytes: 1024,
+      foldBytes: 1024,
+      sliceLimitBytes: 1024,
       ttlSeconds: 1,
       preview: { items: 2, chars: 500 },
       namespace: "x",

@@ -37,11 +37,11 @@ export async function answerOverBatches(
   if (plan.kind !== "nodelist" || !plan.items)
     throw new Error("unreachable: a stream is selected only for an item plan");
   const { items } = plan;
-  if (args.aggregate) return aggregateOverBatches(answer, plan, args, config.thresholdBytes, workers, meter);
+  if (args.aggregate) return aggregateOverBatches(answer, plan, args, config.sliceLimitBytes, workers, meter);
   let reading: BatchReading = "read";
   const result = await nodelistResult(
     async () => {
-      const pager = new NodelistPager(plan.path, args, config.thresholdBytes, plan.compiled.watch);
+      const pager = new NodelistPager(plan.path, args, config.sliceLimitBytes, plan.compiled.watch);
       meter.watch = pager.watch; // what each batch visits is told to the one watch (S18.2)
       try {
         const ended =
@@ -55,7 +55,7 @@ export async function answerOverBatches(
       }
     },
     plan.path,
-    config.thresholdBytes,
+    config.sliceLimitBytes,
   );
   return reading === "read" ? result : reading;
 }

@@ -18,6 +18,7 @@ import { ResultQueryError } from "../../errors.js";
 import { DEFAULT_LIMITS, MAX_PATH_CHARS } from "../../defaults.js";
 import { ChildSegment, leadingNames, WildcardSelector } from "../json-p3-classes.js";
 import { quoteArgument } from "../../util/quote-argument.js";
+import { sliceAllowances } from "../../config.js";
 import { compileJsonPath, type CompiledJsonPath } from "../jsonpath/jsonpath.js";
 import { itemPlanOf, type ItemPlan } from "../jsonpath/item-plan.js";
 import { listIndex, objectKey, parsePath, type PathSegment } from "./path.js";
@@ -30,11 +31,11 @@ import type { AggregateSpec } from "../aggregate/spec.js";
 const PICKED_FIELDS = 32;
 
 /**
- * What a read is for, said by the caller: a `result_query` page, answered under its instance's
- * `thresholdBytes` (summaries, windows and batch readings of S8.5 and S14.6), or a reference (S15.1),
+ * What a read is for, said by the caller: a `result_query` page, answered under the call's slice limit
+ * (summaries, windows and batch readings of S8.5 and S14.6), or a reference (S15.1),
  * which takes what it names whole and unpaged.
  */
-export type ReadMode = { readonly kind: "page"; readonly thresholdBytes: number } | { readonly kind: "reference" };
+export type ReadMode = { readonly kind: "page"; readonly sliceLimitBytes: number } | { readonly kind: "reference" };
 
 /** Arguments of `result_query` after validation (S7.1). */
 export interface QueryArguments {
@@ -173,7 +174,8 @@ export function selectorFor(
         );
         if (object < 0) return undefined;
         const { offset, limit } = sliceWindow(args, DEFAULT_LIMITS.nodes);
-        return { object, from: offset, to: offset + Math.min(limit, Math.floor(mode.thresholdBytes / 2) + 2) };
+        const most = sliceAllowances(mode.sliceLimitBytes).memberNodes;
+        return { object, from: offset, to: offset + Math.min(limit, most) };
       };
       const rest = selectorFor({ ...plan, members: undefined }, args, mode);
       return (lists, strings = [], objects = []) => windowOf(objects) ?? rest(lists, strings, objects);
@@ -250,10 +252,10 @@ export function selectorFor(
         return fields.length <= PICKED_FIELDS ? { object, keys: fields } : "all";
       }
       if (step === undefined) {
-        // A window of its keys in key order (S7.4, S16.4): no more than could fit under the limit (5 bytes a member at
-        // least).
+        // A window of its keys in key order (S7.4, S16.4): no more than could fit under the limit.
         const { offset, limit } = sliceWindow(args, DEFAULT_LIMITS.keys);
-        return { object, from: offset, to: offset + Math.min(limit, Math.floor(mode.thresholdBytes / 5) + 2) };
+        const most = sliceAllowances(mode.sliceLimitBytes).objectKeys;
+        return { object, from: offset, to: offset + Math.min(limit, most) };
       }
       return { object, keys: [objectKey(step) ?? (step.kind === "index" ? String(step.index) : "")] };
     }
@@ -264,7 +266,7 @@ export function selectorFor(
       objects.some(({ path }) => above(path));
     if (!aboveAPart) return lists.length === 0 && strings.length === 0 && objects.length === 0 ? "all" : "outside";
     if (mode.kind === "reference") return "all";
-    if (args.search === undefined) return { summary: mode.thresholdBytes };
+    if (args.search === undefined) return { summary: mode.sliceLimitBytes };
     // A search streams the lists and wide objects under it; a long string under it is read whole with the rest.
     return strings.some(({ path }) => above(path)) ? "all" : { stream: "all" };
   };

@@ -7,7 +7,7 @@
 import { ResultQueryError } from "../../errors.js";
 import { cutString, hasOwn, isPlainObject, keyListOf } from "../../util/json.js";
 import { cutForMessage, quoteArgument } from "../../util/quote-argument.js";
-import { jsonSize } from "../../util/size.js";
+import { fittingItems, jsonSize } from "../../util/size.js";
 import { formatPath, type PathSegment } from "../canonical-path.js";
 import { nearestKey } from "./nearest-key.js";
 import { isText } from "../../util/pieced-string.js";
@@ -222,16 +222,6 @@ function shallowSize(value: unknown): number {
 function fittingLimit(value: unknown, thresholdBytes: number): number {
   if (isText(value)) return Math.max(1, fittingChars(value.slice(0, thresholdBytes), thresholdBytes));
   return Math.max(1, fittingItems(value as unknown[], thresholdBytes));
-}
-
-/** How many leading entries of a list fit in `limit` bytes as one JSON array (stops at the first that does not). */
-export function fittingItems(items: readonly unknown[], limit: number): number {
-  let bytes = 2; // []
-  for (let i = 0; i < items.length; i++) {
-    bytes += jsonSize(items[i]) + (i > 0 ? 1 : 0);
-    if (bytes > limit) return i;
-  }
-  return items.length;
 }
 
 /**

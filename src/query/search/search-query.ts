@@ -4,20 +4,20 @@
  */
 import { ResultQueryError } from "../../errors.js";
 import { cutForMessage } from "../../util/quote-argument.js";
-import { jsonSize } from "../../util/size.js";
+import { fittingItems, jsonSize } from "../../util/size.js";
 import { DEFAULT_LIMITS } from "../../defaults.js";
+import { sliceAllowances } from "../../config.js";
 import { evaluate, evaluateYielding, type Evaluation } from "../paths/evaluate.js";
 import { formatPath } from "../paths/path.js";
 import { sliceWindow, type QueryArguments, type QueryPlan } from "../paths/plan.js";
 import type { QueryResult } from "../query.js";
-import { fittingItems } from "../refusals/refusals.js";
 import { Search, type SearchHit, type SearchOptions, type StartNode } from "./search.js";
 import type { CostMeter } from "../cost.js";
 import { describeSearched, searchedNothing } from "../refusals/notes.js";
 
 /** What of the plugin instance that folded the handle a search needs: its slice limit and preview length. */
 export interface SearchConfig {
-  readonly thresholdBytes: number;
+  readonly sliceLimitBytes: number;
   readonly preview: { readonly chars: number };
 }
 
@@ -71,9 +71,9 @@ export function searchWindow(
 ): { offset: number; limit: number; previewChars: number } {
   const { offset, limit } = sliceWindow(args, DEFAULT_LIMITS.items);
   // A hit's text is at most 2 × preview.chars (S14.4), and never so long that one hit alone is over the
-  // slice limit: at 3 UTF-8 bytes a character at worst, it takes at most 3/4 of thresholdBytes. (A window
-  // of 2 × 500 characters never fits a 1024-byte limit: every hit in a long string was refused.)
-  return { offset, limit, previewChars: Math.min(config.preview.chars, Math.floor(config.thresholdBytes / 8)) };
+  // slice limit (`hitChars`).
+  const previewChars = Math.min(config.preview.chars, sliceAllowances(config.sliceLimitBytes).hitChars);
+  return { offset, limit, previewChars };
 }
 
 /** The page of hits as an answer, or its refusal when over the slice limit (S7.6). */
@@ -86,11 +86,12 @@ export function searchResult(
   empty?: { needle: string; searched: () => string },
 ): QueryResult {
   const bytes = jsonSize(hits);
-  if (bytes > config.thresholdBytes) {
-    const fit = fittingItems(hits, config.thresholdBytes);
+  if (bytes > config.sliceLimitBytes) {
+    const fit = fittingItems(hits, config.sliceLimitBytes);
     throw new ResultQueryError(
       "RESULT_SLICE_TOO_LARGE",
-      `The ${hits.length} hits from offset ${offset} under ${cutForMessage(path)} are ${bytes} bytes, over the ${config.thresholdBytes}-byte limit. ` +
+      `The ${hits.length} hits from offset ${offset} under ${cutForMessage(path)} are ${bytes} bytes, ` +
+        `over the ${config.sliceLimitBytes}-byte limit. ` +
         (fit > 0
           ? `At most ${fit} hits fit: call result_query again with limit ${fit}.`
           : `Not even one hit fits (its path is long): search under a deeper path.`),

@@ -1,17 +1,11 @@
-import {
-  CLAUDE_CODE_MAX_RESULT_CHARS,
-  DEFAULT_THRESHOLD_BYTES,
-  MAX_RESULT_SIZE_META_KEY,
-  RESULT_ENVELOPE_CHARS,
-  RESULT_QUERY_TOOL_NAME,
-} from "../../defaults.js";
+import { DEFAULT_THRESHOLD_BYTES, MAX_RESULT_SIZE_META_KEY, RESULT_QUERY_TOOL_NAME } from "../../defaults.js";
 import type { Owner } from "../../records/crypto/keys.js";
 import { describeError, ResultQueryError } from "../../errors.js";
 import { StreamedAnswer } from "../../records/read/batch-source.js";
 import { answerOverBatches } from "../over-lists/over-lists.js";
 import type { BatchWorkers } from "../workers/pool.js";
 import { quoteArgument } from "../../util/quote-argument.js";
-import type { ResultHandlesConfig } from "../../config.js";
+import { callSliceLimit, hostCutOf, largestAnswerChars, type ResultHandlesConfig } from "../../config.js";
 import type { Selector } from "../../records/format/answer-index.js";
 import type { ReadCharge } from "../../records/read/answer-state.js";
 import { planPath, selectorFor } from "../paths/plan.js";
@@ -31,7 +25,6 @@ import { StoreCall, type ResultHandleStore, type StoredValue } from "../../recor
 import { textResult, type ToolResult } from "../../util/tool-result.js";
 import { jsonSize, withKnownSizes } from "../../util/size.js";
 import { withNotes } from "../refusals/notes.js";
-import { hostCutOf, sliceBytes } from "../../host-cut.js";
 import { aggregatePlan } from "../aggregate/aggregate.js";
 
 /** A plugin instance as `result_query` sees it: where its handles live and how large a slice may be. */
@@ -60,16 +53,13 @@ export class ResultQueryTool {
   }
   /**
    * S18.5: `_meta` of the `tools/list` entry. `anthropic/maxResultSizeChars` is the largest answer this
-   * tool returns, as characters: a slice is at most the largest `thresholdBytes` of the instances (bytes
-   * are never fewer than characters), its nodes' paths about as much again, plus the envelope; so Claude
-   * Code keeps the plugin's own slices in context instead of spilling them to a file.
+   * tool returns, as characters, under the largest slice limit of the instances; so Claude Code keeps the
+   * plugin's own slices in context instead of spilling them to a file.
    */
   listingMeta(): Record<string, unknown> {
-    const thresholds = this.sources().map((source) => source.config.thresholdBytes);
-    const threshold = thresholds.length > 0 ? Math.max(...thresholds) : DEFAULT_THRESHOLD_BYTES;
-    return {
-      [MAX_RESULT_SIZE_META_KEY]: Math.min(CLAUDE_CODE_MAX_RESULT_CHARS, 2 * threshold + RESULT_ENVELOPE_CHARS),
-    };
+    const limits = this.sources().map((source) => source.config.sliceLimitBytes);
+    const limit = limits.length > 0 ? Math.max(...limits) : DEFAULT_THRESHOLD_BYTES;
+    return { [MAX_RESULT_SIZE_META_KEY]: largestAnswerChars(limit) };
   }
   readonly inputJsonSchema: Record<string, unknown> = INPUT_JSON_SCHEMA;
   readonly outputJsonSchema: Record<string, unknown> = OUTPUT_JSON_SCHEMA;
@@ -108,13 +98,13 @@ export class ResultQueryTool {
     const meterOf = callMeters();
     // S23.2: slices within the calling host's cut as well as the threshold (the instance's own table).
     const configOf = (source: HandleSource): ResultHandlesConfig => {
-      const limit = sliceBytes(source.config, hostCutOf(source.config, client));
-      return limit === source.config.thresholdBytes ? source.config : { ...source.config, thresholdBytes: limit };
+      const limit = callSliceLimit(source.config, hostCutOf(source.config, client));
+      return limit === source.config.sliceLimitBytes ? source.config : { ...source.config, sliceLimitBytes: limit };
     };
     let found = await this.find(
       args.handle,
       owner,
-      (source) => selectorFor(plan, args, { kind: "page", thresholdBytes: configOf(source).thresholdBytes }),
+      (source) => selectorFor(plan, args, { kind: "page", sliceLimitBytes: configOf(source).sliceLimitBytes }),
       "shared",
       meterOf,
       storeCall,
@@ -126,7 +116,7 @@ export class ResultQueryTool {
       // Read as a summary (S16.4): a refusal built from it is the refusal of the whole (every part counts at
       // its whole size); a slice that fits is read whole and answered from that.
       try {
-        withKnownSizes(() => answerPlan(found.value, plan, args, config.thresholdBytes, meter));
+        withKnownSizes(() => answerPlan(found.value, plan, args, config.sliceLimitBytes, meter));
       } catch (error) {
         if (error instanceof ResultQueryError && error.code === "RESULT_SLICE_TOO_LARGE") throw error;
       }
@@ -143,7 +133,7 @@ export class ResultQueryTool {
     const result =
       args.search !== undefined
         ? await searchQueryYielding(found.value, plan, { ...args, search: args.search }, config, meter)
-        : await answerPlanYielding(found.value, plan, args, config.thresholdBytes, meter);
+        : await answerPlanYielding(found.value, plan, args, config.sliceLimitBytes, meter);
     if (args.fieldsOfSearch) throw searchWithFields(args, args.fieldsOfSearch, result.value);
     return { result: withNotes(result, args.notes), expiresAt: found.expiresAt };
   }

@@ -48,7 +48,7 @@ describe("S24.3 an aggregate costs at most what the same filter costs", () => {
     ["the calling thread", false],
     ["the batch workers", true],
   ] as const)("on %s", async (_where, threaded) => {
-    const config = { thresholdBytes: 16_384, preview: { chars: 500 } } as ResultHandlesConfig;
+    const config = { sliceLimitBytes: 16_384, preview: { chars: 500 } } as ResultHandlesConfig;
     const setup = countedQueries(new MemoryStorage("aggregate-cost", { maxBytes: 256 * 1024 * 1024 }), {
       config,
       owner,
@@ -78,7 +78,7 @@ describe("S24.3 an aggregate costs at most what the same filter costs", () => {
   });
 
   it("where the filter is refused for its cost, the aggregate is refused too", async () => {
-    const config = { thresholdBytes: 16_384, preview: { chars: 500 }, costLimit: 2_000_000 } as ResultHandlesConfig;
+    const config = { sliceLimitBytes: 16_384, preview: { chars: 500 }, costLimit: 2_000_000 } as ResultHandlesConfig;
     const setup = countedQueries(new MemoryStorage("aggregate-cost-limit", { maxBytes: 256 * 1024 * 1024 }), {
       config,
       owner,

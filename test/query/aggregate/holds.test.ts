@@ -15,7 +15,7 @@ import { countedQueries } from "../../helpers/store-queries.js";
 import { watchStalls } from "../../helpers/attack-bench.js";
 
 const owner: Owner = { session: "s-aggregate-holds", caller: "reader" };
-const config = { thresholdBytes: 64 * 1024, preview: { chars: 500 } } as ResultHandlesConfig;
+const config = { sliceLimitBytes: 64 * 1024, preview: { chars: 500 } } as ResultHandlesConfig;
 
 describe("S24.3 an aggregate's holds", () => {
   it("example paths past AGGREGATE_LIMITS.exampleChars together are refused naming a narrower call", async () => {

@@ -21,7 +21,7 @@ import { countedQueries, everyStore } from "../../helpers/store-queries.js";
 import { casesOn, soakSized } from "../../helpers/soak.js";
 
 const owner: Owner = { session: "s-aggregate", caller: "reader" };
-const config = { thresholdBytes: 64 * 1024, preview: { chars: 500 } } as ResultHandlesConfig;
+const config = { sliceLimitBytes: 64 * 1024, preview: { chars: 500 } } as ResultHandlesConfig;
 const workers = nodeBatchWorkers({ minBytes: 0, threads: 2, idleMs: 60_000 })!;
 beforeAll(async () => expect(await workers.warm()).toBe(true));
 afterAll(() => workers.stop());
@@ -80,7 +80,7 @@ describe("S24.4 aggregates against the oracle, the answer read whole", () => {
       for (const { path, spec, paging } of cases(seed * 17, soakSized(60, 300))) {
         const args = parseQueryArguments({ handle: "h", path, aggregate: spec, ...paging });
         expectSame(
-          queryValue(answer, args, config.thresholdBytes),
+          queryValue(answer, args, config.sliceLimitBytes),
           oracleAggregate(answer, path, spec, paging),
           `seed ${seed} ${path} ${JSON.stringify(spec)} ${JSON.stringify(paging)}`,
         );
@@ -121,26 +121,26 @@ describe("S24.4 aggregates against the oracle, the answer read whole", () => {
     const missing = queryValue(
       answer,
       parseQueryArguments({ handle: "h", path: "$.rows[*]", aggregate: { by: "priorty" } }),
-      config.thresholdBytes,
+      config.sliceLimitBytes,
     );
     // nearest first
     expect(missing.note).toMatch(/^no node \$\.rows\[\*\] selects has "priorty"; they have priority, /);
     const present = queryValue(
       answer,
       parseQueryArguments({ handle: "h", path: "$.rows[*]", aggregate: { by: "owner", avg: "amount" } }),
-      config.thresholdBytes,
+      config.sliceLimitBytes,
     );
     expect(present.note).toBeUndefined();
     const nested = queryValue(
       answer,
       parseQueryArguments({ handle: "h", path: "$.rows[*]", aggregate: { sum: "@.customer.cuntry" } }),
-      config.thresholdBytes,
+      config.sliceLimitBytes,
     );
     expect(nested.note).toContain('has "@.customer.cuntry"');
     const none = queryValue(
       answer,
       parseQueryArguments({ handle: "h", path: "$.rows[?@.statuss == 'open']", aggregate: { by: "owner" } }),
-      config.thresholdBytes,
+      config.sliceLimitBytes,
     );
     expect(none).toMatchObject({ groups: [], total: 0, groupCount: 0 });
     // the path's own watch (S18.2)

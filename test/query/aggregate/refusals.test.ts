@@ -9,7 +9,7 @@ import { AGGREGATE_LIMITS } from "../../../src/defaults.js";
 import { countedQueries } from "../../helpers/store-queries.js";
 
 const owner: Owner = { session: "s-aggregate-refusals", caller: "reader" };
-const config = { thresholdBytes: 4096, preview: { chars: 500 } } as ResultHandlesConfig;
+const config = { sliceLimitBytes: 4096, preview: { chars: 500 } } as ResultHandlesConfig;
 const rows = Array.from({ length: 500 }, (_, i) => ({
   id: i,
   owner: `user${i % 7}`,
@@ -112,7 +112,7 @@ describe("S24.3 bounds: groups held, the page's size, paging", () => {
     expect(fit).toBeGreaterThan(0);
     const page = await call({ path: "$.rows[*]", aggregate: { by: "long" }, limit: fit });
     expect(page.groups).toHaveLength(fit);
-    expect(JSON.stringify(page).length).toBeLessThanOrEqual(config.thresholdBytes);
+    expect(JSON.stringify(page).length).toBeLessThanOrEqual(config.sliceLimitBytes);
   });
 
   it("paging: nextOffset until the last page, and past the groups an empty page that still counts them", async () => {

@@ -10,7 +10,7 @@ import { closeTo, oracleAggregate, randomAnswer } from "../../helpers/aggregate-
 import { countedQueries } from "../../helpers/store-queries.js";
 
 const owner: Owner = { session: "s-aggregate-jobs", caller: "reader" };
-const config = { thresholdBytes: 16_384, preview: { chars: 500 } } as ResultHandlesConfig;
+const config = { sliceLimitBytes: 16_384, preview: { chars: 500 } } as ResultHandlesConfig;
 const pools: WorkerPool[] = [];
 afterAll(() => pools.forEach((pool) => pool.stop()));
 

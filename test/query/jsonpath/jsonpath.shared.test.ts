@@ -20,7 +20,10 @@ describe("S14.1 S14.3 JSONPath in this runtime", () => {
     const handle = store.newHandle();
     await store.save(handle, { rows }, owner);
     const tool = new ResultQueryTool(() => [
-      { config: { thresholdBytes: 100_000, preview: { chars: 500 } } as ResultHandlesConfig, store: async () => store },
+      {
+        config: { sliceLimitBytes: 100_000, preview: { chars: 500 } } as ResultHandlesConfig,
+        store: async () => store,
+      },
     ]);
     const result = await tool.query(
       { handle, path: "$.rows[?@.status == 'open' && search(@.text, 'é{4}')].id", limit: 3 },
@@ -50,7 +53,7 @@ describe("S14.1 S14.3 JSONPath in this runtime", () => {
               { rows },
               planPath(parsed.path),
               { ...parsed, search: parsed.search },
-              { thresholdBytes: 100_000, preview: { chars: 500 } },
+              { sliceLimitBytes: 100_000, preview: { chars: 500 } },
             );
       expect(await tool.query({ handle, ...args }, owner), JSON.stringify(args)).toEqual(whole);
     }

@@ -15,7 +15,7 @@ import type { ResultQueryError } from "../../../src/errors.js";
 import { answered, wholeAnswer } from "../../helpers/store-queries.js";
 
 const owner: Owner = { session: "s-descendants", caller: "reader" };
-const config = { thresholdBytes: 16_384, preview: { chars: 500 } } as ResultHandlesConfig;
+const config = { sliceLimitBytes: 16_384, preview: { chars: 500 } } as ResultHandlesConfig;
 // stopped after all: never for idleness mid-test
 const workers = nodeBatchWorkers({ minBytes: 0, threads: 2, idleMs: 60_000 })!;
 beforeAll(async () => expect(await workers.warm()).toBe(true));
@@ -118,7 +118,7 @@ describe("S14.3 S14.6 S21.1 the meter counts the walk as it counts the whole val
     const whole = (rows: number) => {
       const meter = new CostMeter(costLimit);
       try {
-        answerPlan(make(rows), planPath(args.path), { handle: "h", ...args }, config.thresholdBytes, meter);
+        answerPlan(make(rows), planPath(args.path), { handle: "h", ...args }, config.sliceLimitBytes, meter);
         return meter;
       } catch (error) {
         if ((error as ResultQueryError).code === "INVALID_INPUT") return "refused";

@@ -15,7 +15,7 @@ import { soakSized } from "../../helpers/soak.js";
 import { answered, wholeAnswer } from "../../helpers/store-queries.js";
 
 const owner: Owner = { session: "s-diff", caller: "reader" };
-const config = { thresholdBytes: 16_384, preview: { chars: 60 } } as ResultHandlesConfig;
+const config = { sliceLimitBytes: 16_384, preview: { chars: 60 } } as ResultHandlesConfig;
 
 /** mulberry32: a small seeded generator, so a failure can be replayed. */
 function random(seed: number) {

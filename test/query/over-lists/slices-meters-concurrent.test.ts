@@ -14,7 +14,7 @@ import type { ResultHandlesConfig } from "../../../src/plugin/options.js";
 import { answered as answeredBy, PassThroughStorage, wholeAnswer } from "../../helpers/store-queries.js";
 
 const owner: Owner = { session: "s-review", caller: "reader" };
-const config = { thresholdBytes: 16_384, preview: { chars: 500 } } as ResultHandlesConfig;
+const config = { sliceLimitBytes: 16_384, preview: { chars: 500 } } as ResultHandlesConfig;
 const expected = (value: unknown, args: Record<string, unknown>) => wholeAnswer(value, args, config);
 const answered = (tool: ResultQueryTool, handle: string, args: Record<string, unknown>) =>
   answeredBy(tool, handle, args, owner);

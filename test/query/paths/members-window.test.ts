@@ -8,7 +8,7 @@ import type { ResultHandlesConfig } from "../../../src/plugin/options.js";
 import { answered, countedQueries, wholeAnswer } from "../../helpers/store-queries.js";
 
 const owner: Owner = { session: "s-members-window", caller: "reader" };
-const config = { thresholdBytes: 4096, preview: { chars: 500 } } as ResultHandlesConfig;
+const config = { sliceLimitBytes: 4096, preview: { chars: 500 } } as ResultHandlesConfig;
 
 // Names, array-index keys (listed first by Object.keys), escapes and non-ASCII, in a shuffled order.
 const keys = Array.from({ length: 200_000 }, (_, i) =>

@@ -190,7 +190,7 @@ describe("S14.6 filters over an answer stored in pieces", () => {
     const handle = store.newHandle();
     await store.save(handle, value, owner);
     const tool = new ResultQueryTool(() => [
-      { config: { thresholdBytes: 100_000 } as ResultHandlesConfig, store: async () => store },
+      { config: { sliceLimitBytes: 100_000 } as ResultHandlesConfig, store: async () => store },
     ]);
     const expected = value.rows.filter((row) => row.owner === "user5" && row.amount > 14000);
     expect(expected.length).toBeGreaterThan(20);

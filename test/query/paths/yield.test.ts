@@ -86,7 +86,7 @@ describe("S21.4 an evaluation held in memory yields and answers the same", () =>
   it("a search under a filter reading $ finds what it finds in one piece", async () => {
     const path = "$.rows[?@.a == $.x]";
     const args = { handle: "h", path, search: "timeout", limit: 5 };
-    const config = { thresholdBytes: 1_000_000, preview: { chars: 40 } };
+    const config = { sliceLimitBytes: 1_000_000, preview: { chars: 40 } };
     const whole = searchQuery(answer, planPath(path), args, config);
     const yielding = await searchQueryYielding(answer, planPath(path), args, config, new EagerMeter());
     expect(yielding).toEqual(whole);

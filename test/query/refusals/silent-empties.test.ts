@@ -87,10 +87,10 @@ describe("S18.2 on an answer read whole (a real SDK client and server)", async (
 
 describe("S18.2 over a list read batch by batch, and counted on batch workers", () => {
   const owner: Owner = { session: "s-notes", caller: "reader" };
-  const config = { thresholdBytes: 16_384, preview: { chars: 60 } } as ResultHandlesConfig;
+  const config = { sliceLimitBytes: 16_384, preview: { chars: 60 } } as ResultHandlesConfig;
   const value = tickets(20_000);
   const workers = nodeBatchWorkers({ minBytes: 0, threads: 2, idleMs: 60_000 })!;
-  const whole = (path: string) => queryValue(value, parseQueryArguments({ handle: "h", path }), config.thresholdBytes);
+  const whole = (path: string) => queryValue(value, parseQueryArguments({ handle: "h", path }), config.sliceLimitBytes);
 
   it.each([
     ["on the calling thread", undefined],

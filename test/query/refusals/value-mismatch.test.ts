@@ -92,7 +92,7 @@ describe("S25.1 long strings", async () => {
 
 describe("S25.1 over a list read batch by batch, and counted on batch workers", () => {
   const owner: Owner = { session: "s-values", caller: "reader" };
-  const config = { thresholdBytes: 16_384, preview: { chars: 60 } } as ResultHandlesConfig;
+  const config = { sliceLimitBytes: 16_384, preview: { chars: 60 } } as ResultHandlesConfig;
   const value = tickets(20_000);
   const workers = nodeBatchWorkers({ minBytes: 0, threads: 2, idleMs: 60_000 })!;
 
@@ -131,7 +131,7 @@ describe("S25.1 over a list read batch by batch, and counted on batch workers", 
 describe("S25.1 values written with escapes, over a list kept in batches", () => {
   it("are named in the note as their JSON decodes them", async () => {
     const owner: Owner = { session: "s-escapes", caller: "reader" };
-    const config = { thresholdBytes: 16_384, preview: { chars: 60 } } as ResultHandlesConfig;
+    const config = { sliceLimitBytes: 16_384, preview: { chars: 60 } } as ResultHandlesConfig;
     const labels = ['Say "hi"', "back\\slash", "tab\there", "plain"];
     const value = { rows: Array.from({ length: 5_000 }, (_, i) => ({ id: i, label: labels[i % 4] })) };
     const store = new ResultHandleStore(new MemoryStorage("escapes", { maxBytes: 64 * 1024 * 1024 }), 60, {

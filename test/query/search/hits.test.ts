@@ -86,7 +86,7 @@ describe("searchHits", () => {
   it("S14.4 one hit per place when the nodes of a nodelist overlap ($..*, unions), and each container is walked once", async () => {
     const { searchQuery } = await import("../../../src/query/search/search-query.js");
     const { planPath } = await import("../../../src/query/paths/plan.js");
-    const config = { thresholdBytes: 1_000_000, preview: { chars: 50 } };
+    const config = { sliceLimitBytes: 1_000_000, preview: { chars: 50 } };
     const run = (answer: unknown, path: string, search: string) =>
       searchQuery(answer, planPath(path), { handle: "h", path, search }, config);
     const nested = { a: { b: "timeout here", c: ["timeout"] } };
@@ -114,7 +114,7 @@ describe("searchHits", () => {
       deep,
       planPath("$..*"),
       { handle: "h", path: "$..*", search: "TEXT", offset: 0, limit: 1 },
-      { thresholdBytes: 1_000_000, preview: { chars: 50 } },
+      { sliceLimitBytes: 1_000_000, preview: { chars: 50 } },
     );
     const ms = performance.now() - started;
     console.log(`search of $..* over a 20,000-deep chain: ${ms.toFixed(0)} ms (was 2.6 s building each leaf's path)`);

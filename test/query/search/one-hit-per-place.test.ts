@@ -6,7 +6,7 @@ import { MemoryStorage, ResultHandleStore, ResultQueryTool, type Owner } from "m
 import type { ResultHandlesConfig } from "../../../src/plugin/options.js";
 import { answered, wholeAnswer } from "../../helpers/store-queries.js";
 
-const config = { thresholdBytes: 16_384, preview: { chars: 500 } } as ResultHandlesConfig;
+const config = { sliceLimitBytes: 16_384, preview: { chars: 500 } } as ResultHandlesConfig;
 const owner: Owner = { session: "s-places", caller: "reader" };
 const value = { t: "hello", a: ["hello", { x: "hello" }, "hello"], o: { k: "hello", m: "HELLO there" }, n: 5 };
 

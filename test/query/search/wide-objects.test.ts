@@ -25,7 +25,7 @@ import {
 } from "../../helpers/store-queries.js";
 
 const owner: Owner = { session: "s-wide-search", caller: "reader" };
-const config = { thresholdBytes: 16_384, preview: { chars: 60 } } as ResultHandlesConfig;
+const config = { sliceLimitBytes: 16_384, preview: { chars: 60 } } as ResultHandlesConfig;
 const PIECE_BYTES = 16 * 1024; // member batches of about 1 KB (piece-writer.ts: a 16th of a piece)
 const expected = (value: object, args: Record<string, unknown>) => referenceAnswer(value, args, config);
 const answered = (tool: ResultQueryTool, handle: string, args: Record<string, unknown>) =>

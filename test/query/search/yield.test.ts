@@ -9,7 +9,7 @@ import { watchStalls } from "../../helpers/attack-bench.js";
 import { answered, wholeAnswer } from "../../helpers/store-queries.js";
 
 const owner: Owner = { session: "s-yield", caller: "reader" };
-const config = { thresholdBytes: 16_384, preview: { chars: 500 } } as ResultHandlesConfig;
+const config = { sliceLimitBytes: 16_384, preview: { chars: 500 } } as ResultHandlesConfig;
 const store = new ResultHandleStore(new MemoryStorage("yield", { maxBytes: 1e9 }), 60);
 const tool = new ResultQueryTool(() => [{ config, store: async () => store }]);
 afterAll(() => store.onShutdown());

@@ -24,7 +24,7 @@ describe(`S14.6 batch workers in ${inPage ? "a page" : "Node"}`, () => {
       text: `row ${i} ${"é".repeat(i % 5)}`,
     }));
     const store = new ResultHandleStore(new MemoryStorage("workers"), 60, { pieceBytes: 16 * 1024 });
-    const config = { thresholdBytes: 100_000, preview: { chars: 500 } } as ResultHandlesConfig;
+    const config = { sliceLimitBytes: 100_000, preview: { chars: 500 } } as ResultHandlesConfig;
     const tool = new ResultQueryTool(() => [{ config, store: async () => store, workers }]);
     const count = vi.spyOn(workers, "count");
     try {

@@ -19,7 +19,7 @@ import {
 } from "../../helpers/store-queries.js";
 
 const owner: Owner = { session: "s-workers", caller: "reader" };
-const config = { thresholdBytes: 16_384, preview: { chars: 500 } } as ResultHandlesConfig;
+const config = { sliceLimitBytes: 16_384, preview: { chars: 500 } } as ResultHandlesConfig;
 const expected = (value: object, args: Record<string, unknown>) => referenceAnswer(value, args, config);
 /** The answer, built once for the file (no test changes it), so its references are worked out once for every store. */
 let orders: ReturnType<typeof ordersAnswer> | undefined;

@@ -23,14 +23,17 @@ function logText(chars: number): string {
 
 /** What result_query answers for the whole value, read as one: the reference (S7.3, S7.5, S14.5). */
 const expected = (value: unknown, args: Record<string, unknown>, thresholdBytes: number) =>
-  wholeAnswer(value, args, { thresholdBytes, preview: { chars: 500 } });
+  wholeAnswer(value, args, { sliceLimitBytes: thresholdBytes, preview: { chars: 500 } });
 const answered = (tool: ResultQueryTool, handle: string, args: Record<string, unknown>) =>
   answeredBy(tool, handle, args, owner);
 
 async function setUp(storage: NamespacedStorage, value: unknown, thresholdBytes = 16_384) {
   const { counted, store, handle, foldMs } = await savedCounted(storage, value, owner);
   const tool = new ResultQueryTool(() => [
-    { config: { thresholdBytes, preview: { chars: 500 } } as ResultHandlesConfig, store: async () => store },
+    {
+      config: { sliceLimitBytes: thresholdBytes, preview: { chars: 500 } } as ResultHandlesConfig,
+      store: async () => store,
+    },
   ]);
   return { counted, store, handle, tool, foldMs, pieceBytes: store.pieceBytes };
 }

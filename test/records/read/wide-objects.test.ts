@@ -32,7 +32,7 @@ const THRESHOLD = 16_384;
  * object lists its keys, about 0.5 s each).
  */
 const expected = (value: object, args: Record<string, unknown>) =>
-  referenceAnswer(value, args, { thresholdBytes: THRESHOLD, preview: { chars: 500 } });
+  referenceAnswer(value, args, { sliceLimitBytes: THRESHOLD, preview: { chars: 500 } });
 
 /** The 1M-key object, built once for the file: every test here reads it, none changes it. */
 let millionKeys: Record<string, string> | undefined;
@@ -43,7 +43,10 @@ const answered = (tool: ResultQueryTool, handle: string, args: Record<string, un
 
 function toolOver(store: ResultHandleStore): ResultQueryTool {
   return new ResultQueryTool(() => [
-    { config: { thresholdBytes: THRESHOLD, preview: { chars: 500 } } as ResultHandlesConfig, store: async () => store },
+    {
+      config: { sliceLimitBytes: THRESHOLD, preview: { chars: 500 } } as ResultHandlesConfig,
+      store: async () => store,
+    },
   ]);
 }
 
