@@ -37,7 +37,7 @@ export const RESULT_QUERY_ERROR_CODES = [
   "RESULT_HANDLE_NOT_FOUND",
   /** The path has no form of S7.2 / S14.1, or names nothing in the answer. */
   "RESULT_PATH_NOT_FOUND",
-  /** The slice would be larger than the folding instance's `thresholdBytes`. */
+  /** The slice would be larger than the folding instance's slice limit (its `thresholdBytes`, S7.6). */
   "RESULT_SLICE_TOO_LARGE",
   /** A refused argument: what an input-schema check would refuse, and more. */
   "INVALID_INPUT",

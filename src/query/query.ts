@@ -202,11 +202,11 @@ function wholeNumber(name: string, value: unknown, min: number, max: number, not
 }
 
 /**
- * Reads one slice of a stored answer (S7.2 to S7.6, S14.2). `thresholdBytes` is that of the plugin
- * instance that folded the handle: a larger slice is refused, never folded again (S7.7).
+ * Reads one slice of a stored answer (S7.2 to S7.6, S14.2). `sliceLimitBytes` is the slice limit of the plugin
+ * instance that folded the handle, for this call: a larger slice is refused, never folded again (S7.7).
  */
-export function queryValue(answer: unknown, args: QueryArguments, thresholdBytes: number): QueryResult {
-  return answerPlan(answer, planPath(args.path), args, thresholdBytes);
+export function queryValue(answer: unknown, args: QueryArguments, sliceLimitBytes: number): QueryResult {
+  return answerPlan(answer, planPath(args.path), args, sliceLimitBytes);
 }
 
 /** `queryValue` for a path planned already (the plan the store read with). */
@@ -214,14 +214,14 @@ export function answerPlan(
   answer: unknown,
   plan: QueryPlan,
   args: QueryArguments,
-  thresholdBytes: number,
+  sliceLimitBytes: number,
   meter?: CostMeter,
 ): QueryResult {
-  if (args.aggregate) return aggregateWhole(answer, aggregatePlan(plan), args.aggregate, args, thresholdBytes, meter);
+  if (args.aggregate) return aggregateWhole(answer, aggregatePlan(plan), args.aggregate, args, sliceLimitBytes, meter);
   if (plan.kind === "refused") throw plan.error;
   if (plan.kind === "nodelist") {
     const { compiled } = plan;
-    const window = membersWindow(answer, plan, args, thresholdBytes);
+    const window = membersWindow(answer, plan, args, sliceLimitBytes);
     if (window) return window;
     return nodelistResult(
       () =>
@@ -229,11 +229,11 @@ export function answerPlan(
           (watch) => selectNodes(compiled, answer, plan.path, meter, watch),
           plan.path,
           args,
-          thresholdBytes,
+          sliceLimitBytes,
           compiled.watch,
         ),
       plan.path,
-      thresholdBytes,
+      sliceLimitBytes,
     );
   }
   const at = resolveSegments(answer, plan.segments, plan.path);
@@ -247,21 +247,21 @@ export function answerPlan(
     const { offset, limit } = sliceWindow(args, DEFAULT_LIMITS.chars);
     const [start, end] = stringRange(target, offset, limit);
     const value = target.slice(start, end);
-    checkSize(value, thresholdBytes, at, () => fittingChars(value, thresholdBytes), "characters", start);
+    checkSize(value, sliceLimitBytes, at, () => fittingChars(value, sliceLimitBytes), "characters", start);
     return withPaging(path, value, target.length, start, end);
   }
   if (Array.isArray(target)) {
     const { offset, limit } = sliceWindow(args, DEFAULT_LIMITS.items);
     const from = Math.min(offset, target.length);
     const end = Math.min(target.length, offset + limit);
-    const built = buildEntries(from, end, (at) => (pick ? pick(target[at]) : target[at]), itemSize, thresholdBytes);
+    const built = buildEntries(from, end, (at) => (pick ? pick(target[at]) : target[at]), itemSize, sliceLimitBytes);
     // Fields naming no key are told first: a page of empty objects too large to return says nothing useful (S14.5).
     if (pick)
       checkFieldsFound(target.slice(from, from + built.entries.length), built.entries, args.fields!, {
         path,
         offset: from,
       });
-    if (!built.fits) refuseSize(path, thresholdBytes, built.bytes, built.fit, "items", from, !built.whole, at);
+    if (!built.fits) refuseSize(path, sliceLimitBytes, built.bytes, built.fit, "items", from, !built.whole, at);
     return withPaging(path, built.entries, target.length, from, end);
   }
   if (isPlainObject(target)) {
@@ -284,13 +284,13 @@ export function answerPlan(
     const entryAt = pieced
       ? (at: number) => pieced.memberAt(at)
       : (at: number) => [keys[at]!, source[keys[at]!]] as const;
-    const built = buildEntries(from, end, entryAt, memberSize, thresholdBytes);
-    if (!built.fits) refuseSize(path, thresholdBytes, built.bytes, built.fit, "keys", from, !built.whole, at);
+    const built = buildEntries(from, end, entryAt, memberSize, sliceLimitBytes);
+    if (!built.fits) refuseSize(path, sliceLimitBytes, built.bytes, built.fit, "keys", from, !built.whole, at);
     const value: JsonObject = {};
     for (const [key, member] of built.entries) setOwn(value, key, member);
     return withPaging(path, value, count, from, end);
   }
-  checkSize(target, thresholdBytes, at, () => 0, "items", 0);
+  checkSize(target, sliceLimitBytes, at, () => 0, "items", 0);
   return { path, value: target };
 }
 
@@ -302,13 +302,13 @@ export async function answerPlanYielding(
   answer: unknown,
   plan: QueryPlan,
   args: QueryArguments,
-  thresholdBytes: number,
+  sliceLimitBytes: number,
   meter: CostMeter,
 ): Promise<QueryResult> {
   if (args.aggregate)
-    return aggregateWholeYielding(answer, aggregatePlan(plan), args.aggregate, args, thresholdBytes, meter);
-  if (plan.kind !== "nodelist") return answerPlan(answer, plan, args, thresholdBytes);
-  const window = membersWindow(answer, plan, args, thresholdBytes);
+    return aggregateWholeYielding(answer, aggregatePlan(plan), args.aggregate, args, sliceLimitBytes, meter);
+  if (plan.kind !== "nodelist") return answerPlan(answer, plan, args, sliceLimitBytes);
+  const window = membersWindow(answer, plan, args, sliceLimitBytes);
   if (window) return window;
   return nodelistResult(
     () =>
@@ -316,12 +316,12 @@ export async function answerPlanYielding(
         (watch) => selectNodes(plan.compiled, answer, plan.path, meter, watch),
         plan.path,
         args,
-        thresholdBytes,
+        sliceLimitBytes,
         meter,
         plan.compiled.watch,
       ),
     plan.path,
-    thresholdBytes,
+    sliceLimitBytes,
   );
 }
 
@@ -335,7 +335,7 @@ function membersWindow(
   answer: unknown,
   plan: Extract<QueryPlan, { kind: "nodelist" }>,
   args: QueryArguments,
-  thresholdBytes: number,
+  sliceLimitBytes: number,
 ): QueryResult | undefined {
   if (!plan.members) return undefined;
   let target: unknown = answer;
@@ -351,7 +351,7 @@ function membersWindow(
   const object = target;
   return nodelistResult(
     () => {
-      const pager = new NodelistPager(plan.path, args, thresholdBytes, plan.compiled.watch);
+      const pager = new NodelistPager(plan.path, args, sliceLimitBytes, plan.compiled.watch);
       const { offset, limit } = sliceWindow(args, DEFAULT_LIMITS.nodes);
       const from = Math.min(offset, object.size);
       const end = Math.min(object.size, offset + limit);
@@ -365,24 +365,24 @@ function membersWindow(
       return pager.page();
     },
     plan.path,
-    thresholdBytes,
+    sliceLimitBytes,
   );
 }
 
 /** The nodelist page `build` makes, or its refusal (S7.6, S14.2). */
-export function nodelistResult(build: () => NodelistPage, path: string, thresholdBytes: number): QueryResult;
+export function nodelistResult(build: () => NodelistPage, path: string, sliceLimitBytes: number): QueryResult;
 export function nodelistResult(
   build: () => NodelistPage | Promise<NodelistPage>,
   path: string,
-  thresholdBytes: number,
+  sliceLimitBytes: number,
 ): Promise<QueryResult>;
 export function nodelistResult(
   build: () => NodelistPage | Promise<NodelistPage>,
   path: string,
-  thresholdBytes: number,
+  sliceLimitBytes: number,
 ): QueryResult | Promise<QueryResult> {
   const answer = (page: NodelistPage): QueryResult => {
-    if (!page.fits) refuseSize(path, thresholdBytes, page.bytes, page.fit, "nodes", page.offset, true);
+    if (!page.fits) refuseSize(path, sliceLimitBytes, page.bytes, page.fit, "nodes", page.offset, true);
     return page.result;
   };
   const tooDeep = (error: unknown): never => {
@@ -430,15 +430,15 @@ function withPaging(path: string, value: unknown, total: number, offset: number,
 
 function checkSize(
   value: unknown,
-  thresholdBytes: number,
+  sliceLimitBytes: number,
   at: Resolved,
   fitting: () => number,
   unit: string,
   offset: number,
 ): void {
   const bytes = jsonSize(value);
-  if (bytes > thresholdBytes)
-    refuseSize(formatPath(at.steps), thresholdBytes, bytes, fitting(), unit, offset, false, at);
+  if (bytes > sliceLimitBytes)
+    refuseSize(formatPath(at.steps), sliceLimitBytes, bytes, fitting(), unit, offset, false, at);
 }
 
 /**
@@ -447,7 +447,7 @@ function checkSize(
  */
 function refuseSize(
   fullPath: string,
-  thresholdBytes: number,
+  sliceLimitBytes: number,
   bytes: number,
   fit: number,
   unit: string,
@@ -457,13 +457,14 @@ function refuseSize(
 ): never {
   const path = cutForMessage(fullPath);
   const advice = at
-    ? sliceAdvice(at.value, at.steps, thresholdBytes, fit, unit, offset)
+    ? sliceAdvice(at.value, at.steps, sliceLimitBytes, fit, unit, offset)
     : fit > 0
       ? `At most ${fit} ${unit} from offset ${offset} fit: call result_query again with limit ${fit}, fewer fields or a deeper path.`
       : `Not even one ${unit.slice(0, -1)} fits: use a deeper path under ${path} or fewer fields.`;
   throw new ResultQueryError(
     "RESULT_SLICE_TOO_LARGE",
-    `The slice at ${path} is ${lowerBound ? "more than " : ""}${bytes} bytes, over the ${thresholdBytes}-byte limit. ${advice}`,
+    `The slice at ${path} is ${lowerBound ? "more than " : ""}${bytes} bytes, ` +
+      `over the ${sliceLimitBytes}-byte limit. ${advice}`,
   );
 }
 

@@ -40,14 +40,14 @@ export function aggregateWhole(
   plan: NodelistPlan,
   spec: AggregateSpec,
   args: QueryArguments,
-  thresholdBytes: number,
+  sliceLimitBytes: number,
   meter?: CostMeter,
 ): AggregateResult {
   const aggregation = new Aggregation(spec, plan.path, plan.compiled.watch, meter);
   return deepRefused(plan.path, () => {
     for (const node of selectNodes(plan.compiled, answer, plan.path, meter, aggregation.watch))
       if (node !== YIELDED) aggregation.add(node);
-    return aggregation.result(args, thresholdBytes);
+    return aggregation.result(args, sliceLimitBytes);
   });
 }
 
@@ -60,7 +60,7 @@ export async function aggregateWholeYielding(
   plan: NodelistPlan,
   spec: AggregateSpec,
   args: QueryArguments,
-  thresholdBytes: number,
+  sliceLimitBytes: number,
   meter: CostMeter,
 ): Promise<AggregateResult> {
   const aggregation = new Aggregation(spec, plan.path, plan.compiled.watch, meter);
@@ -73,7 +73,7 @@ export async function aggregateWholeYielding(
   } catch (error) {
     throw tooDeepToAggregate(plan.path, error);
   }
-  return aggregation.result(args, thresholdBytes);
+  return aggregation.result(args, sliceLimitBytes);
 }
 
 function deepRefused<T>(path: string, run: () => T): T {

@@ -256,9 +256,9 @@ export class Aggregation {
 
   /**
    * The answer: the figures of all nodes, or the page of groups `args` asks for (S7.1), refused when it
-   * would pass `thresholdBytes` (S7.6) with how many groups fit.
+   * would pass `sliceLimitBytes` (S7.6) with how many groups fit.
    */
-  result(args: Pick<QueryArguments, "offset" | "limit" | "page">, thresholdBytes: number): AggregateResult {
+  result(args: Pick<QueryArguments, "offset" | "limit" | "page">, sliceLimitBytes: number): AggregateResult {
     const path = cutForMessage(this.query);
     const note = this.note();
     if (!this.groupMember) {
@@ -282,7 +282,7 @@ export class Aggregation {
     for (let at = offset; at < end; at++) {
       const group = { key: sorted[at]!.key, ...this.figuresOf(sorted[at]!), examples: sorted[at]!.examples };
       bytes += jsonSize(group) + (groups.length > 0 ? 1 : 0);
-      if (bytes > thresholdBytes) throw pageTooLarge(path, thresholdBytes, bytes, groups.length, offset);
+      if (bytes > sliceLimitBytes) throw pageTooLarge(path, sliceLimitBytes, bytes, groups.length, offset);
       groups.push(group);
     }
     const result: AggregateResult = { path, groups, total: this.total, groupCount };
@@ -294,8 +294,8 @@ export class Aggregation {
         : undefined;
     const notes = [note, past, this.overflowNote()].filter((text) => text !== undefined);
     if (notes.length > 0) result.note = notes.join("; ");
-    if (jsonSize(result) > thresholdBytes)
-      throw pageTooLarge(path, thresholdBytes, jsonSize(result), Math.max(0, groups.length - 1), offset);
+    if (jsonSize(result) > sliceLimitBytes)
+      throw pageTooLarge(path, sliceLimitBytes, jsonSize(result), Math.max(0, groups.length - 1), offset);
     return result;
   }
 
@@ -428,7 +428,7 @@ function byCountThenKey(a: Group, b: Group): number {
 
 function pageTooLarge(
   path: string,
-  thresholdBytes: number,
+  sliceLimitBytes: number,
   bytes: number,
   fit: number,
   offset: number,
@@ -439,6 +439,6 @@ function pageTooLarge(
       : `Not even one group fits: group by a member with shorter values, or drop a figure.`;
   return new ResultQueryError(
     "RESULT_SLICE_TOO_LARGE",
-    `The groups of ${path} are more than ${bytes} bytes, over the ${thresholdBytes}-byte limit. ${advice}`,
+    `The groups of ${path} are more than ${bytes} bytes, over the ${sliceLimitBytes}-byte limit. ${advice}`,
   );
 }

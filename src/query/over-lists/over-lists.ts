@@ -69,7 +69,7 @@ async function aggregateOverBatches(
   answer: StreamedAnswer,
   plan: NodelistPlan,
   args: QueryArguments,
-  thresholdBytes: number,
+  sliceLimitBytes: number,
   workers: BatchWorkers | undefined,
   meter: CostMeter,
 ): Promise<QueryResult | Exclude<BatchReading, "read">> {
@@ -96,7 +96,7 @@ async function aggregateOverBatches(
     meter.watch = undefined;
   }
   if (ended === "lost" || ended === "unavailable") return ended;
-  return aggregation.result(args, thresholdBytes);
+  return aggregation.result(args, sliceLimitBytes);
 }
 
 /**

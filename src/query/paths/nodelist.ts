@@ -36,10 +36,10 @@ export function nodelistPage(
   nodes: (watch: MemberWatch | undefined) => Iterable<JsonPathNode | Yielded>,
   query: string,
   args: QueryArguments,
-  thresholdBytes: number,
+  sliceLimitBytes: number,
   watch?: WatchPlan,
 ): NodelistPage {
-  const pager = new NodelistPager(query, args, thresholdBytes, watch);
+  const pager = new NodelistPager(query, args, sliceLimitBytes, watch);
   for (const node of nodes(pager.watch)) if (node !== YIELDED && !pager.add(node)) break;
   return pager.page();
 }
@@ -54,11 +54,11 @@ export async function nodelistPageYielding(
   nodes: (watch: MemberWatch | undefined) => Iterable<JsonPathNode | Yielded>,
   query: string,
   args: QueryArguments,
-  thresholdBytes: number,
+  sliceLimitBytes: number,
   meter: CostMeter,
   watch?: WatchPlan,
 ): Promise<NodelistPage> {
-  const pager = new NodelistPager(query, args, thresholdBytes, watch);
+  const pager = new NodelistPager(query, args, sliceLimitBytes, watch);
   if (meter.shouldYield()) await meter.yieldToLoop(); // after the read, before the evaluation: two holds, not one
   for (const node of nodes(pager.watch)) {
     if (node !== YIELDED && !pager.add(node)) break;
@@ -85,7 +85,7 @@ export class NodelistPager {
   constructor(
     query: string,
     private readonly args: QueryArguments,
-    private readonly thresholdBytes: number,
+    private readonly sliceLimitBytes: number,
     watch?: WatchPlan,
   ) {
     ({ offset: this.offset, limit: this.limit } = sliceWindow(args, DEFAULT_LIMITS.nodes));
@@ -100,10 +100,10 @@ export class NodelistPager {
     if (this.total >= offset && this.total - offset < limit) {
       const kept = pick ? pick(node.value) : node.value;
       this.bytes +=
-        jsonSizeUpTo(kept, Math.max(this.thresholdBytes - this.bytes, EXACT_SIZE_FACTOR * this.thresholdBytes)) +
+        jsonSizeUpTo(kept, Math.max(this.sliceLimitBytes - this.bytes, EXACT_SIZE_FACTOR * this.sliceLimitBytes)) +
         (value.length > 0 ? 1 : 0); // never a huge node measured whole (S26.1)
       // Stop at the first node past the limit (S16.1): a union naming one large node 2000 times costs one.
-      if (this.bytes > this.thresholdBytes) return !(this.refused = true);
+      if (this.bytes > this.sliceLimitBytes) return !(this.refused = true);
       if (pick) this.read.push(node.value);
       value.push(kept);
       this.paths.push(formatPath(node.location()));

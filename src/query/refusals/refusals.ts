@@ -117,7 +117,7 @@ export function checkFieldsFound(
 export function sliceAdvice(
   target: unknown,
   steps: readonly (string | number)[],
-  thresholdBytes: number,
+  sliceLimitBytes: number,
   fit: number,
   unit: string,
   offset: number,
@@ -129,7 +129,7 @@ export function sliceAdvice(
     const item = [...steps, Math.min(offset, target.length - 1)];
     return (
       `Item ${cutForMessage(formatPath(item))} alone is over the limit: read it with path ${quoteArgument(formatPath(item))}.` +
-      largestParts(target[item.at(-1) as number], item, thresholdBytes)
+      largestParts(target[item.at(-1) as number], item, sliceLimitBytes)
     );
   }
   if (isText(target)) {
@@ -142,7 +142,7 @@ export function sliceAdvice(
     fit > 0
       ? `At most ${fit} keys from offset ${offset} fit (limit ${fit}).`
       : `Not even one key of ${path} fits whole.`;
-  return keys + largestParts(target, steps, thresholdBytes);
+  return keys + largestParts(target, steps, sliceLimitBytes);
 }
 
 /**
@@ -151,7 +151,7 @@ export function sliceAdvice(
  * a cheap estimate of their size: a string by its length, a list by its length times a shallow guess at
  * its first item's size (never a serialisation: an item may be megabytes).
  */
-function largestParts(root: unknown, steps: readonly (string | number)[], thresholdBytes: number): string {
+function largestParts(root: unknown, steps: readonly (string | number)[], sliceLimitBytes: number): string {
   const parts: Part[] = [];
   const queue: { value: unknown; steps: (string | number)[] }[] = [{ value: root, steps: [...steps] }];
   for (let head = 0, visited = 0; head < queue.length && visited < PARTS_VISITED; head++) {
@@ -189,7 +189,12 @@ function largestParts(root: unknown, steps: readonly (string | number)[], thresh
     (part) =>
       `${Array.isArray(part.value) ? "a list of " + part.length + " items" : "a string of " + part.length + " characters"} at ${cutForMessage(formatPath(part.steps))}`,
   );
-  return ` Its largest parts: ${named.join("; ")}. Try: result_query with path ${quoteArgument(formatPath(top[0]!.steps))} and limit ${fittingLimit(top[0]!.value, thresholdBytes)}.`;
+  const largest = top[0]!;
+  return (
+    ` Its largest parts: ${named.join("; ")}. ` +
+    `Try: result_query with path ${quoteArgument(formatPath(largest.steps))} ` +
+    `and limit ${fittingLimit(largest.value, sliceLimitBytes)}.`
+  );
 }
 
 interface Part {
@@ -219,9 +224,9 @@ function shallowSize(value: unknown): number {
  * A limit that fits from offset 0, at least 1 (when even one item does not fit, the refusal of that call says where to
  * go).
  */
-function fittingLimit(value: unknown, thresholdBytes: number): number {
-  if (isText(value)) return Math.max(1, fittingChars(value.slice(0, thresholdBytes), thresholdBytes));
-  return Math.max(1, fittingItems(value as unknown[], thresholdBytes));
+function fittingLimit(value: unknown, sliceLimitBytes: number): number {
+  if (isText(value)) return Math.max(1, fittingChars(value.slice(0, sliceLimitBytes), sliceLimitBytes));
+  return Math.max(1, fittingItems(value as unknown[], sliceLimitBytes));
 }
 
 /**
