@@ -29,7 +29,7 @@ export function nodeBatchWorkers(settings: BatchWorkerSettings = BATCH_WORKERS):
 }
 
 /** One batch worker thread. */
-export function startBatchWorker({ Worker }: Threads = builtin<Threads>("node:worker_threads")!): NodeWorker {
+function startBatchWorker({ Worker }: Threads): NodeWorker {
   // The CommonJS build has no import.meta (its bundler leaves an empty object): it knows its file instead.
   const here =
     typeof __filename === "string"
@@ -68,7 +68,7 @@ function workerFromSources(here: string): string {
 }
 
 /** A worker thread as the pool drives it: a failure, an exit or an error event ends it for the pool. */
-export function workerPort(worker: NodeWorker): WorkerPort {
+function workerPort(worker: NodeWorker): WorkerPort {
   return {
     post: (message, transfer) => worker.postMessage(message, transfer),
     listen(receive) {

@@ -3,13 +3,12 @@
 // batches of the page; a worker that fails costs nothing but time; a lost piece or a failing store answers
 // the coded refusal; what a worker is handed holds no key; and a process using them exits when done.
 import { execFile } from "node:child_process";
-import { Worker } from "node:worker_threads";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { ResultQueryTool, type NamespacedStorage, type Owner } from "mcp-result-handles";
 import type { ResultHandlesConfig } from "../../../src/plugin/options.js";
-import { nodeBatchWorkers, startBatchWorker, workerPort } from "../../../src/runtimes/node/batch-workers.js";
-import { WorkerPool, type BatchWorkers, type WorkerPort } from "../../../src/query/workers/pool.js";
+import { nodeBatchWorkers } from "../../../src/runtimes/node/batch-workers.js";
+import type { BatchWorkers, WorkerPool, WorkerPort } from "../../../src/query/workers/pool.js";
 import {
   answered as answeredBy,
   countedQueries,
@@ -29,6 +28,17 @@ const answered = (tool: ResultQueryTool, handle: string, args: Record<string, un
   answeredBy(tool, handle, args, owner);
 // stopped after all: never for idleness mid-test
 const workers = nodeBatchWorkers({ minBytes: 0, threads: 2, idleMs: 60_000 })!;
+/** A pool of real worker threads as the Node runtime starts them, with the timings of a test. */
+const nodePool = (threads: number, idleMs: number, retryMs?: number) =>
+  nodeBatchWorkers({ minBytes: 0, threads, idleMs, retryMs })!;
+/** The ports of a pool's running workers (what the runtime handed the pool for each thread). */
+const portsOf = (pool: WorkerPool) =>
+  (pool as unknown as { workers: { port: WorkerPort }[] }).workers.map((w) => w.port);
+/** Starts a pool's workers and ends them at once, before they load: each start fails, as a worker that cannot load. */
+const failStarts = (pool: WorkerPool) => {
+  expect(pool.available()).toBe(false); // starting, none loaded yet
+  for (const port of portsOf(pool)) port.terminate();
+};
 beforeAll(async () => expect(await workers.warm()).toBe(true)); // loaded before the first query: every query uses them
 afterAll(() => workers.stop());
 
@@ -135,33 +145,19 @@ describe("S14.6 what the calling thread does, and what a worker sees", () => {
     expect(helped).toBe(1); // the first batch holds the page
   }, 60_000);
 
-  it("a worker that fails (here: its code throws as it loads) fails nothing: queries run here, and the pool is not used again", async () => {
-    const broken = new WorkerPool(
-      () => workerPort(new Worker("throw new Error('no such worker')", { eval: true })),
-      2,
-      0,
-      1000,
-    );
+  it("a worker that ends before it loads fails nothing: queries run here, and the pool is not used again", async () => {
+    const broken = nodePool(2, 1000);
+    failStarts(broken);
     const setup = await setUp(await open(), broken);
     try {
       const value = answer();
       const args = { path: "$.rows[?@.amount > 50000].id", offset: 100, limit: 5 };
-      // while they start
-      expect(await answered(setup.tool, await setup.fold(value), args)).toEqual(expected(value, args));
       expect(await broken.warm()).toBe(false);
       expect(broken.usable).toBe(false);
+      expect(await answered(setup.tool, await setup.fold(value), args)).toEqual(expected(value, args));
       // Not for good: after its pause the pool tries threads again (here a pause of 50 ms, and workers that load).
-      let starts = 0;
-      const healing = new WorkerPool(
-        () =>
-          starts++ === 0
-            ? workerPort(new Worker("throw new Error('first start fails')", { eval: true }))
-            : workerPort(startBatchWorker()),
-        1,
-        0,
-        60_000,
-        50,
-      );
+      const healing = nodePool(1, 60_000, 50);
+      failStarts(healing);
       expect(await healing.warm()).toBe(false);
       expect(healing.usable).toBe(false);
       await new Promise((resolve) => setTimeout(resolve, 60));
@@ -170,9 +166,9 @@ describe("S14.6 what the calling thread does, and what a worker sees", () => {
       expect(await answered(setup.tool, await setup.fold(value), args)).toEqual(expected(value, args));
 
       // One that dies holding jobs: the query it held answers from this thread.
-      const dying = new WorkerPool(() => workerPort(startBatchWorker()), 1, 0, 60_000);
+      const dying = nodePool(1, 60_000);
       expect(await dying.warm()).toBe(true);
-      const port = (dying as unknown as { workers: { port: WorkerPort }[] }).workers[0]!.port;
+      const port = portsOf(dying)[0]!;
       // the worker goes away mid-query
       const posted = vi.spyOn(port, "post").mockImplementation(() => port.terminate());
       const counted = vi.spyOn(dying, "count");
@@ -185,35 +181,26 @@ describe("S14.6 what the calling thread does, and what a worker sees", () => {
 
       // Workers that stop for idleness before they load: warm() says no worker can take jobs, and they start again when
       // asked.
-      const impatient = new WorkerPool(() => workerPort(startBatchWorker()), 1, 0, 1);
+      const impatient = nodePool(1, 1);
       expect(await impatient.warm()).toBe(false); // stopped after 1 ms idle, before loading (100 ms or more)
       expect(impatient.usable).toBe(true); // not a failure: available() starts them again
       impatient.stop();
     } finally {
+      broken.stop();
       await setup.store.onShutdown();
     }
   }, 60_000);
 
   it("a worker is handed a piece's plaintext, the query (and the list's place in it) and byte ranges: no key, no handle, no owner (S8)", async () => {
-    const posted: unknown[] = [];
-    const watched = new WorkerPool(
-      () => {
-        const port = workerPort(startBatchWorker());
-        return {
-          ...port,
-          post: (message, transfer) => (posted.push(message), port.post(message, transfer)),
-        } satisfies WorkerPort;
-      },
-      1,
-      0,
-      60_000,
-    );
+    const watched = nodePool(1, 60_000);
     const setup = await setUp(await open(), watched);
     expect(await watched.warm()).toBe(true);
+    const post = vi.spyOn(portsOf(watched)[0]!, "post"); // observes: every message still goes to the worker
     try {
       const value = answer();
       const handle = await setup.fold(value);
       await answered(setup.tool, handle, { path: "$.rows[?@.amount > 50000].id" });
+      const posted: unknown[] = post.mock.calls.map(([message]) => message);
       expect(posted.length).toBeGreaterThan(10);
       for (const message of posted as { id: number; job: Record<string, unknown> }[]) {
         expect(Object.keys(message).sort()).toEqual(["id", "job"]);
