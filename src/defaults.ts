@@ -225,10 +225,11 @@ export const MAX_HOLD_MS = 50;
 /**
  * ... and has done at least this much evaluation meanwhile (units of COST_WEIGHTS): the time alone counts
  * a piece that waited for the processor on a loaded machine (a 20,000-row filter was refused at 258 ms
- * under a full test run). An inner filter over a list does 98–124 M units in 200 ms here, so a refusal
- * comes after 50-100 ms of such work, idle.
+ * under a full test run). About 15 ms of work idle; on a machine several times slower, the refusal comes
+ * when that work is done (50 M let such a piece hold the thread 0.3-1.7 s under load, S26.1). Work that
+ * takes turns charges at most about a million units between two looks at the clock (`pause.ts`).
  */
-export const MAX_HOLD_UNITS = 50_000_000;
+export const MAX_HOLD_UNITS = 15_000_000;
 /**
  * A page's entry is measured exactly up to this many times the size limit, and past it only until it is
  * known to be larger (S26.1: one member of a million keys was measured whole, 0.3 s in one piece, only to

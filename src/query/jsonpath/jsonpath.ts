@@ -16,7 +16,7 @@ import { MAX_QUERY_CHARS } from "../../defaults.js";
 import { cutForMessage, quoteArgument } from "../../util/quote-argument.js";
 import { regexFunction } from "./iregexp.js";
 import { descend } from "./descendants.js";
-import { childSegment, YIELD_NODE } from "./yield-points.js";
+import { childSegment, oneByOne, YIELD_NODE } from "./yield-points.js";
 import { Location } from "./steps.js";
 import { CostMeter, tick, useMeter, watching } from "../cost.js";
 import { meterFilter } from "./filter-limits.js";
@@ -109,6 +109,14 @@ export function runFrom(segments: readonly Segment[], nodes: Iterable<JSONPathNo
   return nodes;
 }
 
+/**
+ * A child segment of a query inside a filter: each selector's nodes one by one (`oneByOne`: each item a filter
+ * tests charged as a node visited), never YIELD_NODE (S26.1).
+ */
+function* innerChildSegment(selectors: readonly unknown[], nodes: Iterable<JSONPathNode>): Generator<JSONPathNode> {
+  for (const node of nodes) for (const selector of selectors) yield* oneByOne(selector, node);
+}
+
 function* counted(nodes: Iterable<JSONPathNode>): Generator<JSONPathNode> {
   for (const node of nodes) {
     if (node !== YIELD_NODE) tick();
@@ -184,10 +192,10 @@ function useStackWalk(query: JSONPathQuery, path: string, watch: WatchPlan): { u
       segment.lazyResolve = ((nodes: Iterable<JSONPathNode>) =>
         descend(selectors, names, nodes, watched, mayYield)) as never;
       segment.resolve = (nodes) => Array.from(descend(selectors, names, nodes as never, watched)) as never;
-    } else if (item instanceof ChildSegment && top.has(item)) {
+    } else if (item instanceof ChildSegment) {
       const selectors = (item as unknown as Segment).selectors;
       (item as unknown as Segment).lazyResolve = ((nodes: Iterable<JSONPathNode>) =>
-        childSegment(selectors, nodes)) as never;
+        top.has(item) ? childSegment(selectors, nodes) : innerChildSegment(selectors, nodes)) as never;
     } else if (item !== query && item instanceof JSONPathQuery) {
       const inner = item;
       const select = inner.singularQuery()

@@ -150,10 +150,12 @@ for (const store of ["memory", "redis"] as const) {
           inner,
           /^INVALID_INPUT: The query held the server \d+ ms in one piece, more than the 50 ms .*run such an inner query as a query of its own/,
         );
-        // The hold limit (50 ms and 50 M units: 100-200 ms here cold) and room for a loaded machine: held 595 ms
-        // on Redis in a clean-clone CI run. S26.1's ~50 ms is not met for this shape yet (issue #40): this bound
-        // only keeps it from growing.
-        expect(inner.stallMs).toBeLessThan(1000);
+        // S26.1: the hold limit (50 ms and 15 M units, each item the inner filter tests charged as a node) and room
+        // for a loaded machine and its collector, as for the filter reading $ above. It held 300-600 ms before
+        // (595 ms on Redis in a clean-clone CI run, 593-1678 ms under a load of 16 on 2 cores, when the inner
+        // filter's items were charged their expression alone and the limit was 50 M units); 162-236 ms under
+        // that load now, about 60-100 ms on a quieter machine.
+        expect(inner.stallMs).toBeLessThan(300);
       },
       TIMEOUT,
     );
