@@ -10,6 +10,7 @@ import {
   BYTES_PER_TOKEN,
   CLAUDE_CODE_MAX_RESULT_CHARS,
   DEFAULT_LIMITS,
+  EXACT_SIZE_FACTOR,
   HOST_CUT_MARGIN,
   MIN_THRESHOLD_BYTES,
   RESULT_ENVELOPE_CHARS,
@@ -147,6 +148,8 @@ export interface SliceAllowances {
   readonly exampleBytes: number;
   /** Characters the first read of a string answer a hint suggests asks for (S18.1). */
   readonly exampleChars: number;
+  /** Bytes up to which a page's entry is measured exactly; past them, only until it is known to be larger (S26.1). */
+  readonly exactBytes: number;
 }
 
 /** The allowances a slice limit of `sliceLimitBytes` leaves (S7.6), derived here and nowhere else. */
@@ -164,6 +167,8 @@ export function sliceAllowances(sliceLimitBytes: number): SliceAllowances {
     // A character takes up to 6 bytes as JSON (`\u0001`): an eighth of the limit always fits; at most
     // `result_query`'s own default (S7.1).
     exampleChars: Math.min(DEFAULT_LIMITS.chars, Math.max(1, Math.floor(sliceLimitBytes / 8))),
+    // EXACT_SIZE_FACTOR says why.
+    exactBytes: EXACT_SIZE_FACTOR * sliceLimitBytes,
   };
 }
 

@@ -6,7 +6,8 @@
  * `path` in the result is the query as given (no single canonical path names a nodelist), cut like a
  * quoted argument (S7.10) so a long query is not echoed whole; each node's canonical path is in `paths`.
  */
-import { DEFAULT_LIMITS, EXACT_SIZE_FACTOR } from "../../defaults.js";
+import { DEFAULT_LIMITS } from "../../defaults.js";
+import { sliceAllowances } from "../../config.js";
 import { cutForMessage } from "../../util/quote-argument.js";
 import { jsonSizeUpTo } from "../../util/size.js";
 import { YIELDED, type CostMeter, type JsonPathNode, type Yielded } from "../jsonpath/jsonpath.js";
@@ -81,6 +82,8 @@ export class NodelistPager {
   private refused = false;
   /** The names the query looks up, as the evaluation finds them (S18.2): an empty answer says which no node had. */
   readonly watch?: MemberWatch;
+  /** Up to this, a node is measured exactly (S26.1). */
+  private readonly exactBytes: number;
 
   constructor(
     query: string,
@@ -89,6 +92,7 @@ export class NodelistPager {
     watch?: WatchPlan,
   ) {
     ({ offset: this.offset, limit: this.limit } = sliceWindow(args, DEFAULT_LIMITS.nodes));
+    this.exactBytes = sliceAllowances(sliceLimitBytes).exactBytes;
     this.pick = fieldPicker(args.fields);
     this.path = cutForMessage(query);
     if (watch && watch.watched.length > 0) this.watch = new MemberWatch(watch);
@@ -99,9 +103,9 @@ export class NodelistPager {
     const { offset, limit, pick, value } = this;
     if (this.total >= offset && this.total - offset < limit) {
       const kept = pick ? pick(node.value) : node.value;
+      // never a huge node measured whole (S26.1)
       this.bytes +=
-        jsonSizeUpTo(kept, Math.max(this.sliceLimitBytes - this.bytes, EXACT_SIZE_FACTOR * this.sliceLimitBytes)) +
-        (value.length > 0 ? 1 : 0); // never a huge node measured whole (S26.1)
+        jsonSizeUpTo(kept, Math.max(this.sliceLimitBytes - this.bytes, this.exactBytes)) + (value.length > 0 ? 1 : 0);
       // Stop at the first node past the limit (S16.1): a union naming one large node 2000 times costs one.
       if (this.bytes > this.sliceLimitBytes) return !(this.refused = true);
       if (pick) this.read.push(node.value);

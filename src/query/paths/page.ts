@@ -5,7 +5,7 @@
  */
 import { hasOwn, isPlainObject, keyListOf, setOwn, type JsonObject } from "../../util/json.js";
 import { jsonSizeUpTo, jsonStringSize } from "../../util/size.js";
-import { EXACT_SIZE_FACTOR } from "../../defaults.js";
+import { sliceAllowances } from "../../config.js";
 
 /** Below this many fields, probing each field costs less than listing an item's keys. */
 const PROBED_FIELDS = 32;
@@ -69,10 +69,11 @@ export function buildEntries<T>(
   limit: number,
 ): Built<T> {
   const entries: T[] = [];
+  const exact = sliceAllowances(limit).exactBytes;
   let bytes = 2; // [] or {}
   for (let at = from; at < to; at++) {
     const entry = entryAt(at);
-    const cap = Math.max(limit - bytes, EXACT_SIZE_FACTOR * limit); // past it, its size need not be exact
+    const cap = Math.max(limit - bytes, exact); // past it, its size need not be exact
     const size = sizeOf(entry, cap);
     bytes += size + (entries.length > 0 ? 1 : 0);
     if (bytes > limit) return { fits: false, fit: entries.length, bytes, entries, whole: at === to - 1 && size <= cap };
