@@ -60,7 +60,7 @@ export type {
   StorageConfig,
   StorageType,
 } from "./plugin/options.js";
-export { ResultHandlesConfigToken, ResultHandleStoreToken } from "./plugin/plugin.js";
+export { ResultHandlesConfigToken, ResultHandleStoreToken } from "./plugin/tokens.js";
 export { ResultHandlesPluginCore } from "./plugin-with-hosts.js";
 export type { QueryArguments, QueryResult } from "./query/query.js";
 export type { Runtime } from "./plugin/runtime.js";

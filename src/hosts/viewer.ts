@@ -14,7 +14,8 @@ import {
 } from "@modelcontextprotocol/ext-apps/server";
 import { ResultQueryError } from "../errors.js";
 import { isPlainObject } from "../util/json.js";
-import { refusalResult, ResultQueryTool, type HandleSource } from "../query/tool/result-query-tool.js";
+import { refusalResult, ResultQueryTool } from "../query/tool/result-query-tool.js";
+import type { PluginInstance } from "../plugin/instance.js";
 import type { ToolResult } from "../util/tool-result.js";
 import { textResult } from "../util/tool-result.js";
 import { loadViewerHtml, RESULT_VIEW_TOOL_NAME, VIEWER_RESOURCE_URI } from "../viewer/html.js";
@@ -43,9 +44,10 @@ export function withViewerUi(meta: Record<string, unknown> | undefined): Record<
  * The instance as `result_view` reads it: its store and rules, but pages of up to 1 MiB (S19.2): the slice
  * limit only; what folds is the instance's own.
  */
-const viewSources = new WeakMap<HandleSource, HandleSource>();
-const originals = new WeakMap<HandleSource, HandleSource>();
-function viewSource(source: HandleSource): HandleSource {
+// A view is the part of an instance `result_query` reads (a Pick of `PluginInstance`), with its own config.
+const viewSources = new WeakMap<PluginInstance, Pick<PluginInstance, "config" | "store" | "workers">>();
+const originals = new WeakMap<object, PluginInstance>();
+function viewSource(source: PluginInstance): Pick<PluginInstance, "config" | "store" | "workers"> {
   let view = viewSources.get(source);
   const sliceLimitBytes = Math.max(source.config.sliceLimitBytes, VIEW_PAGE.bytes);
   if (!view || view.config.sliceLimitBytes !== sliceLimitBytes) {

@@ -17,7 +17,7 @@ import {
 import { unsendableResult, whyUnsendable } from "../fold/sendable.js";
 import { foldContextFor, type PluginInstance } from "./instance.js";
 import { isPlainObject } from "../util/json.js";
-import { callMeters, refusalResult, ResultQueryTool, type HandleSource } from "../query/tool/result-query-tool.js";
+import { callMeters, refusalResult, ResultQueryTool } from "../query/tool/result-query-tool.js";
 import { resolveReferences } from "./references.js";
 import { RESULT_VIEW_TOOL_NAME } from "../viewer/html.js";
 import { viewerShows, type ViewerOption } from "./viewer-option.js";
@@ -228,7 +228,7 @@ export class HostInstances<Call> {
   }
 
   /** The owner of a call per instance: each installation names it its own way (S8.1). */
-  ownerFor(call: Call): (source: HandleSource) => Owner {
+  ownerFor(call: Call): (source: Pick<PluginInstance, "config" | "store" | "workers">) => Owner {
     return (source) => {
       const installation =
         this.installations.find((candidate) => candidate.instance === source) ?? this.installations[0]!;

@@ -4,10 +4,11 @@ import type { HandleSource } from "../query/tool/result-query-tool.js";
 import type { ResultHandleStore } from "../records/store.js";
 
 /**
- * What a host needs of one plugin instance: its resolved options, its lazily opened store, and a place
- * for warnings. `PluginCore` implements it; hosts (MCP, WebMCP) depend on this interface
- * only, so the plugin class and the hosts do not import each other. It is at once the fold's
- * `FoldContext` and the query tool's `HandleSource`.
+ * One plugin instance, the one type name for it: its resolved options, its lazily opened store, and a place
+ * for warnings. `ResultHandlesPluginCore` implements it; hosts (MCP, WebMCP, FrontMCP) depend on this
+ * interface only, so the plugin class and the hosts do not import each other. The fold and the query tool
+ * sit below plugin/ and cannot name it: each declares the part it reads (`FoldContext`, `HandleSource`),
+ * and this type is both.
  *
  * `logger` on `warn`/`warnOnce` is the installation's logger: a logger given to one `install` belongs to
  * that installation, not to the whole plugin. Without it the plugin's own logger is used.
