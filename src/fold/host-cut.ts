@@ -1,6 +1,6 @@
 /**
  * Whether an answer passes the calling host's cut (S23.1), in the host's own unit, and how the hint names the
- * cut that made it fold (S23.2). The cut itself and the budgets it leaves the folded answer and the slices are
+ * cut that made it fold (S23.2). The cut itself and the allowances it leaves the folded answer and the slices are
  * the resolved configuration's (`hostCutOf`, `foldAllowanceBytes`, `callSliceLimit` in config.ts).
  */
 import { BYTES_PER_TOKEN } from "../defaults.js";
