@@ -149,8 +149,9 @@ async function foldOrKeep(
       // S4.4: nobody could read the handle back. Say why once per tool, or a user never learns it.
       context.warnOnce(
         `anonymous:${toolName}`,
-        `result-handles: tool "${toolName}" answered ${bytes} bytes to an anonymous call (no session, no caller) and was sent whole; ` +
-          `answers fold for calls with a session or an authenticated caller, or with hostOptions.owner`,
+        `result-handles: tool "${toolName}" answered ${bytes} bytes to an anonymous call (no session, no caller) ` +
+          `and was sent whole; answers fold for calls with a session or an authenticated caller, ` +
+          `or with hostOptions.owner`,
       );
       return result;
     }
@@ -202,7 +203,8 @@ async function foldOrKeep(
       await store.put(sealed, storeCall);
     } catch (error) {
       context.warn(
-        `result-handles: the store could not keep the answer of tool "${toolName}" (${describeError(error)}); sent it whole`,
+        `result-handles: the store could not keep the answer of tool "${toolName}" (${describeError(error)}); ` +
+          `sent it whole`,
       );
       return result;
     }
@@ -315,7 +317,9 @@ async function admits(schema: StandardSchemaLike, value: FoldedAnswer): Promise<
 const warnedOpenFailures = new WeakSet<object>();
 
 function warnOpenFailure(context: FoldContext, toolName: string, error: unknown): void {
-  const message = `result-handles: could not open the store for tool "${toolName}" (${describeError(error)}); sent its answer whole`;
+  const message =
+    `result-handles: could not open the store for tool "${toolName}" (${describeError(error)}); ` +
+    `sent its answer whole`;
   if (error instanceof StorageClientMissingError)
     return context.warnOnce("store-client-missing", `${message}, as every large answer will be`);
   if (typeof error === "object" && error !== null) {

@@ -34,9 +34,11 @@ function hintText(handle: string, facts: FoldedFacts): string {
   const { examples } = facts;
   const call = (args: Record<string, unknown>) => `${RESULT_QUERY_TOOL_NAME} ${JSON.stringify({ handle, ...args })}`;
   const first = { path: examples.path, limit: examples.limit };
+  const folded = `was folded${facts.cut ? ` to fit ${facts.cut}` : ""}`;
   let hint =
-    `This answer (${facts.bytes} bytes) was folded${facts.cut ? ` to fit ${facts.cut}` : ""}: above are its preview and shape. Read the parts you need with the ` +
-    `${RESULT_QUERY_TOOL_NAME} tool and handle ${handle}, valid for ${facts.ttlSeconds} seconds. Example: ${call(first)}.`;
+    `This answer (${facts.bytes} bytes) ${folded}: above are its preview and shape. ` +
+    `Read the parts you need with the ${RESULT_QUERY_TOOL_NAME} tool and handle ${handle}, ` +
+    `valid for ${facts.ttlSeconds} seconds. Example: ${call(first)}.`;
   if (examples.text) hint += ` It is one string: offset and limit count characters.`;
   // S14.7, S18.1: a filter and a search true of this answer, each a call that works as written.
   const limit = examples.limit === DEFAULT_LIMITS.nodes ? {} : { limit: examples.limit };
@@ -46,9 +48,10 @@ function hintText(handle: string, facts: FoldedFacts): string {
     hint += ` Find text${examples.text ? " (a hit per line)" : ""}: ${call({ search: examples.search, ...hits })}.`;
   if (facts.references) {
     const reference = examples.path === "$" ? { $result: handle } : { $result: handle, path: examples.path };
+    const whole = examples.path === "$" ? "" : ' (without "path" for the whole answer)';
     hint +=
       ` To give this answer, or a part of it, to another tool without copying it, put ${JSON.stringify(reference)} ` +
-      `where that tool expects the data${examples.path === "$" ? "" : ' (without "path" for the whole answer)'}: the server puts the data there.`;
+      `where that tool expects the data${whole}: the server puts the data there.`;
   }
   return hint;
 }

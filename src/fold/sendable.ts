@@ -45,7 +45,9 @@ const UNSENDABLE: ResultHandlesErrorCode = "ANSWER_NOT_SERIALIZABLE";
  * for a tool whose own output schema would not admit `{ error }` (an SDK v1 client checks it, S7.9).
  */
 export function unsendableResult(toolName: string, why: string, structured = true): ToolResult {
-  const message = `the tool "${toolName}" returned an answer that cannot be sent as JSON (${why}). This is a fault of the tool, not of the call: trying again will not help.`;
+  const message =
+    `the tool "${toolName}" returned an answer that cannot be sent as JSON (${why}). ` +
+    `This is a fault of the tool, not of the call: trying again will not help.`;
   return {
     content: [{ type: "text", text: `${UNSENDABLE}: ${message}` }],
     ...(structured ? { structuredContent: { error: { code: UNSENDABLE, message } } } : {}),
