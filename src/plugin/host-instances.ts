@@ -25,9 +25,9 @@ import type { ToolResult } from "../util/tool-result.js";
 import { StoreCall } from "../records/store.js";
 
 /** How one installation names its call's owner (S8.1); `Call` is whatever the host knows of a call. */
-export type CallOwner<Call> = (call: Call) => Owner;
+type CallOwner<Call> = (call: Call) => Owner;
 
-export interface JoinOptions<Call> {
+interface JoinOptions<Call> {
   /** Tools this instance folds; without it, every tool no other instance names (S10.1). */
   tools?: readonly string[];
   owner: CallOwner<Call>;
@@ -51,7 +51,7 @@ interface Installation<Call> {
 }
 
 /** What the host knows of one tool call, for the fold. */
-export interface ToolCall<Call> {
+interface ToolCall<Call> {
   toolName: string;
   /** The name the host lists the tool under, for `foldPolicy`'s `context.fullName` (FrontMCP's `app:name`). */
   fullName?: string;
