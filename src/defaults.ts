@@ -216,7 +216,7 @@ export const COST_WEIGHTS = Object.freeze({
 export const YIELD_AFTER_MS = 20;
 /**
  * Work that cannot yield (a query from `@` inside a filter runs whole inside each
- * item it filters) is refused once it has held the thread this long in one piece (S21.4, S26.1: about
+ * item it filters) is refused once it has held the thread this long without yielding (S21.4, S26.1: about
  * 50 ms; it was 200, and such a call held the loop 0.4-1.5 s under load): the meter's limit alone let one
  * such call hold everyone else up for a second. Above what the work that yields holds between two
  * yields (YIELD_AFTER_MS). A query from the root inside a filter yields: it runs once, beforehand.
@@ -224,15 +224,15 @@ export const YIELD_AFTER_MS = 20;
 export const MAX_HOLD_MS = 50;
 /**
  * ... and has done at least this much evaluation meanwhile (units of COST_WEIGHTS): the time alone counts
- * a piece that waited for the processor on a loaded machine (a 20,000-row filter was refused at 258 ms
+ * a hold that only waited for the processor on a loaded machine (a 20,000-row filter was refused at 258 ms
  * under a full test run). About 15 ms of work idle; on a machine several times slower, the refusal comes
- * when that work is done (50 M let such a piece hold the thread 0.3-1.7 s under load, S26.1). Work that
- * takes turns charges at most about a million units between two looks at the clock (`pause.ts`).
+ * when that work is done (50 M let such a hold last 0.3-1.7 s under load, S26.1). Work that
+ * yields charges at most about a million units between two looks at the clock (`yield-points.ts`).
  */
 export const MAX_HOLD_UNITS = 15_000_000;
 /**
  * A page's entry is measured exactly up to this many times the size limit, and past it only until it is
- * known to be larger (S26.1: one member of a million keys was measured whole, 0.3 s in one piece, only to
+ * known to be larger (S26.1: one member of a million keys was measured whole, 0.3 s without yielding, only to
  * refuse it); the refusal then says "more than".
  */
 export const EXACT_SIZE_FACTOR = 4;

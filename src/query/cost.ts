@@ -10,7 +10,7 @@
  *
  * The meter also says when the calling thread has been held long enough (S21.4): long work asks
  * `shouldYield` between steps and yields (`yieldToLoop`). A call's meter (`guarded`) also
- * refuses evaluation that holds the thread MAX_HOLD_MS in one piece, with MAX_HOLD_UNITS of work in it,
+ * refuses evaluation that holds the thread MAX_HOLD_MS without yielding, with MAX_HOLD_UNITS of work in it,
  * where no step can yield (`lookAtHold`).
  */
 import { COST_WEIGHTS, DEFAULT_COST_LIMIT, MAX_HOLD_MS, MAX_HOLD_UNITS, YIELD_AFTER_MS } from "../defaults.js";
@@ -88,7 +88,7 @@ export class CostMeter {
     readonly limit: number = DEFAULT_COST_LIMIT,
     /** How the call may be narrowed, when the meter cannot say better (what the caller asked). */
     private readonly advice?: string,
-    /** A call's meter on the calling thread: refuses evaluation that holds it too long in one piece (`lookAtHold`). */
+    /** A call's meter on the calling thread: refuses evaluation that holds it too long without yielding. */
     private readonly guarded = false,
   ) {}
 
@@ -110,9 +110,9 @@ export class CostMeter {
   }
 
   /**
-   * S21.4 for work that cannot yield: the first look in a piece of work starts its clock, and a timer
+   * S21.4 for work that cannot yield: the first look in a hold starts its clock, and a timer
    * stops it, which runs only once the thread has yielded; a later look that finds
-   * the clock past MAX_HOLD_MS, with at least MAX_HOLD_UNITS of evaluation done meanwhile (so a piece that
+   * the clock past MAX_HOLD_MS, with at least MAX_HOLD_UNITS of evaluation done meanwhile (so a hold that
    * only waited for the processor, on a loaded machine, is never refused), refuses the call, and the work
    * stops there.
    */

@@ -34,7 +34,7 @@ function stepOf(segment: PathSegment): string | number {
   return /^(0|[1-9][0-9]*)$/.test(segment.token) ? Number(segment.token) : segment.token;
 }
 
-/** An aggregate over `answer` read whole, on this thread in one piece (what tests and a reference compare with). */
+/** An aggregate over `answer` read whole, on this thread without yielding (what tests and a reference compare with). */
 export function aggregateWhole(
   answer: unknown,
   plan: NodelistPlan,

@@ -16,7 +16,7 @@ import { keyListOf } from "../../util/json.js";
  * below that; other selectors take the stack walk, no generator per level. Each node yielded costs a
  * step here (runFrom does not wrap this segment again), and each value visited one more. A segment of the
  * query's top level (`mayYield`) passes YIELD_NODE on and takes the stack walk for names too, which hands up
- * YIELD_NODE as it goes (S21.4: `$..tag` over a million-key object held whole held the thread in one piece).
+ * YIELD_NODE as it goes (S21.4: `$..tag` over a million-key object held whole held the thread without yielding).
  */
 export function* descend(
   selectors: readonly unknown[],

@@ -84,7 +84,7 @@ export function buildEntries<T>(
 
 /**
  * Size of a list item as JSON, exact up to `cap` and some number past it beyond (S26.1: one member of a
- * million keys on a page was measured whole, 0.3 s in one piece, to learn it was over the limit).
+ * million keys on a page was measured whole, 0.3 s without yielding, to learn it was over the limit).
  */
 export const itemSize = (value: unknown, cap: number): number => jsonSizeUpTo(value, cap);
 

@@ -153,7 +153,7 @@ export class StreamedAnswer {
     const pieces = new BatchPieces(this.read, layout.end, readAhead);
     let since = performance.now();
     for (let batch = 0; batch < layout.batches.length / 2; batch++) {
-      // S21.4: batches already in memory come without a turn of the event loop between them (a million rows
+      // S21.4: batches already in memory come without yielding between them (a million rows
       // filtered held it 100-220 ms): the reading yields between two batches once it has held the thread
       // YIELD_AFTER_MS
       if (performance.now() - since >= YIELD_AFTER_MS) {

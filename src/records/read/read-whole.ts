@@ -15,7 +15,7 @@ import { MISSING, parseRead, placeAt, readRanges, type AnswerRead } from "./answ
 
 type Range = { piece: number; from: number; to: number };
 
-/** Text parsed in one piece at most (a window of batches, or of batches): a few ms of `JSON.parse`. */
+/** Text parsed at once at most (a window of a list's, a string's or an object's batches): a few ms of `JSON.parse`. */
 const WINDOW_BYTES = 256 * 1024;
 
 /** One part of the answer as windows, each a run of its units (batches or batches) read as one text. */

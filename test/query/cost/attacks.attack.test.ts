@@ -114,7 +114,7 @@ for (const store of ["memory", "redis"] as const) {
           /^INVALID_INPUT: The call would cost more than its limit .*filter-expression nodes/,
         );
         // S21.4: a filter reading $ needs the answer whole, so it runs over the list in memory, not batch by
-        // batch; it lets the thread go as it runs (it held it for all of it, 1.5-1.6 s), and the whole read
+        // batch; it yields as it runs (it held it for all of it, 1.5-1.6 s), and the whole read
         // is parsed a window of batches at a time (one parse of the 9 MB held it 0.2-0.4 s): 54-61 ms here.
         const rooted = await withSecondCaller(
           () => bench.alice("result_query", { handle, path: "$.rows[?@.a == $.x]", limit: 1 }),

@@ -1,6 +1,6 @@
-// S21.4: an evaluation over a value held in memory whole lets the thread go inside a filter's run over a
+// S21.4: an evaluation over a value held in memory whole yields inside a filter's run over a
 // list and inside a descendant walk (the evaluation hands out YIELDED), and what it answers is what the
-// evaluation in one piece answers. The meter here says "yield" at every look, so every evaluation yields
+// evaluation without yielding answers. The meter here says "yield" at every look, so every evaluation yields
 // every few hundred items; a real meter says it after 20 ms.
 import { JSONPathEnvironment } from "json-p3";
 import { describe, expect, it } from "vitest";
@@ -83,7 +83,7 @@ describe("S21.4 an evaluation held in memory yields and answers the same", () =>
     });
   }
 
-  it("a search under a filter reading $ finds what it finds in one piece", async () => {
+  it("a search under a filter reading $ finds what it finds without yielding", async () => {
     const path = "$.rows[?@.a == $.x]";
     const args = { handle: "h", path, search: "timeout", limit: 5 };
     const config = { sliceLimitBytes: 1_000_000, preview: { chars: 40 } };
