@@ -19,6 +19,12 @@ export const REFERENCE_ITEM_DEPTH = 4;
  */
 export const MAX_REPEATED_REFERENCE_BYTES = 16 * 1024 * 1024;
 /**
+ * References of a call read before their cost so far is projected over all of them (S26.2, S21.5): past the
+ * call's cost limit, the call is refused then, not once the limit is met (64 references of count($.b[*]), each
+ * a fiftieth of the limit, were refused after 3.6-6.6 s on a loaded machine).
+ */
+export const REFERENCES_BEFORE_PROJECTING = 8;
+/**
  * Memory store defaults (S9.3), the one place both a plugin's resolved config and a bare
  * `new MemoryStorage(namespace)` read them. Answers a memory store keeps unless `storage.memory.maxEntries`
  * (or the `maxEntries` option) says otherwise.

@@ -215,6 +215,7 @@ export class HostInstances<Call> {
         (await this.queryTool.referenced(handle, path, this.ownerFor(call), "fresh", storeCall, meters)).value,
       (handle, path) => this.queryTool.checkReference(handle, path),
       (handle, path) => this.queryTool.referenceBytes(handle, path, this.ownerFor(call), storeCall),
+      meters.share,
     );
     return "refusal" in resolved ? { refusal: refusalResult(resolved.refusal, structuredError) } : resolved;
   }

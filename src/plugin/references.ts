@@ -13,6 +13,7 @@ import {
   MAX_REFERENCE_BYTES_PER_CALL,
   MAX_REFERENCES_PER_CALL,
   MAX_REPEATED_REFERENCE_BYTES,
+  REFERENCES_BEFORE_PROJECTING,
   REFERENCE_ITEM_DEPTH,
 } from "../defaults.js";
 import { ResultQueryError } from "../errors.js";
@@ -81,6 +82,8 @@ export async function resolveReferences(
   read: ReadReference,
   check?: CheckReference,
   size?: SizeReference,
+  /** The share of the call's cost limit its references have spent so far (`CallMeters.share`, S26.2). */
+  spent?: () => number,
 ): Promise<Resolution> {
   // charged nothing: its clock alone, so arguments a million levels deep hold no one else up
   const meter = new CostMeter();
@@ -162,6 +165,12 @@ export async function resolveReferences(
       if (bytes > MAX_REFERENCE_BYTES_PER_CALL) return { refusal: tooManyBytes(at + i + 1, entries.length) };
       values.set(batch[i]![0], { value });
     }
+    // S26.2 S21.5: once the first references have cost more than their share of the call's limit, the rest
+    // would pass it: refused now, not after reading them (64 of count($.b[*]) were refused after 3.6-6.6 s)
+    const done = at + batch.length;
+    const share = spent?.() ?? 0;
+    if (done >= REFERENCES_BEFORE_PROJECTING && done < entries.length && (share * entries.length) / done > 1)
+      return { refusal: tooCostly(done, entries.length, share) };
   }
   const settled = keys.map((key) => values.get(key)!);
   const repeated = repeatedBytesOver(settled, MAX_REPEATED_REFERENCE_BYTES);
@@ -187,6 +196,16 @@ function distinctBytes(value: unknown, allowance: number): number {
     if (bytes > allowance) break;
   }
   return bytes;
+}
+
+function tooCostly(read: number, of: number, share: number): ResultQueryError {
+  return new ResultQueryError(
+    "INVALID_INPUT",
+    `The ${of} distinct { "$result": … } references of this call would cost about ` +
+      `${Math.round((share * of * 100) / read)}% of its cost limit (costLimit): the first ${read} cost ` +
+      `${Math.round(share * 100)}% of it (S26.2). Pass fewer references, or references to smaller parts, ` +
+      `or call the tool once per part.`,
+  );
 }
 
 function tooManyBytes(read: number, of: number, about?: number): ResultQueryError {

@@ -312,13 +312,18 @@ function asQueryError(error: unknown): ResultQueryError {
  * The meters of one call: one per instance it asks (each with its own costLimit); the holding instance's is
  * the call's (S21.1). Every reference of a call draws on the same ones (S26.2: `callMeters` once per call).
  */
-export type CallMeters = (source: HandleSource) => CostMeter;
+export type CallMeters = ((source: HandleSource) => CostMeter) & {
+  /** The largest share of its cost limit one of the call's meters has spent so far (0 to 1 and past it). */
+  share(): number;
+};
 
 /** Fresh meters for one call. */
 export function callMeters(): CallMeters {
   const meters = new Map<HandleSource, CostMeter>();
-  return (source) =>
+  const meterOf = (source: HandleSource) =>
     meters.get(source) ?? meters.set(source, new CostMeter(source.config.costLimit, undefined, true)).get(source)!;
+  const share = () => Math.max(0, ...[...meters.values()].map((meter) => meter.spent / meter.limit));
+  return Object.assign(meterOf, { share });
 }
 
 /** What a store read decrypts and parses, charged to `meter` before it is done (S21.1). */
