@@ -74,7 +74,8 @@ export class ResultHandlesConfigurationError extends ResultHandlesError {
     const lines = issues.map((issue) => `- ${issue.path}: ${issue.message}`);
     super(
       "RESULT_HANDLES_CONFIGURATION",
-      `Invalid result-handles options (${issues.length} problem${issues.length === 1 ? "" : "s"}):\n${lines.join("\n")}`,
+      `Invalid result-handles options (${issues.length} problem${issues.length === 1 ? "" : "s"}):\n` +
+        lines.join("\n"),
     );
     this.issues = issues;
   }

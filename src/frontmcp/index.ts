@@ -128,7 +128,8 @@ export class ResultHandlesPlugin extends DynamicPlugin<ResultHandlesConfig, Resu
     } catch (error) {
       // S4.7: nothing in the fold fails the call; the answer goes out as FrontMCP built it.
       this.instance.warn(
-        `result-handles: could not fold an answer on FrontMCP (${error instanceof Error ? error.message : String(error)}); sent it whole`,
+        `result-handles: could not fold an answer on FrontMCP ` +
+          `(${error instanceof Error ? error.message : String(error)}); sent it whole`,
       );
     }
   }

@@ -67,7 +67,8 @@ function mcpOwnerResolver(instance: PluginInstance, server: McpServerLike, optio
       // S16.2: never fall back to the client id, shared by every user of one OAuth client. Once per kind.
       instance.warnOnce(
         `unusable-sub:${unusable}`,
-        `result-handles: a call's authInfo.extra.sub is ${unusable}, which names no user; the call is anonymous and its answers go out whole. ` +
+        `result-handles: a call's authInfo.extra.sub is ${unusable}, which names no user; ` +
+          `the call is anonymous and its answers go out whole. ` +
           `Give tokens a non-empty string or numeric sub, or pass hostOptions.owner`,
         options.logger,
       );

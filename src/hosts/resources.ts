@@ -56,7 +56,8 @@ export function serveHandleResources(server: object, instances: HostInstances<Mc
     {
       title: "A folded answer",
       description:
-        "The whole answer behind a result handle, as JSON; ?path=…&offset=…&limit=…&page=…&fields=a,b reads a part, as result_query does",
+        "The whole answer behind a result handle, as JSON; " +
+        "?path=…&offset=…&limit=…&page=…&fields=a,b reads a part, as result_query does",
       mimeType: "application/json",
     },
     (uri, _variables, ctx) => readHandleResource(instances, uri.toString(), ctx as ReadContext),
@@ -131,7 +132,9 @@ async function tooLargeWhole(
   const ranged = tried ? `${base}?path=${encodeURIComponent(tried[1]!)}&limit=${tried[2]}` : `${base}?path=$&limit=20`;
   return new ResultQueryError(
     "RESULT_SLICE_TOO_LARGE",
-    `The whole answer is ${bytes} bytes, over the ${MAX_WHOLE_RESOURCE_BYTES} a whole resources/read returns (S21.3): read it in parts with a query string (the arguments of result_query), such as ${ranged}.${advice ? ` ${advice}` : ""}`,
+    `The whole answer is ${bytes} bytes, over the ${MAX_WHOLE_RESOURCE_BYTES} a whole resources/read returns ` +
+      `(S21.3): read it in parts with a query string (the arguments of result_query), such as ${ranged}.` +
+      (advice ? ` ${advice}` : ""),
   );
 }
 
@@ -159,7 +162,9 @@ function queryArguments(uri: string): Record<string, unknown> | undefined {
   if (count > MAX_RESOURCE_QUERY_PARAMETERS) {
     throw new ResultQueryError(
       "INVALID_INPUT",
-      `The query string has ${count} parameters, over the ${MAX_RESOURCE_QUERY_PARAMETERS} a result-handle URI may have (S21.2): it takes path, search, offset, limit, page and fields (the arguments of result_query), each once`,
+      `The query string has ${count} parameters, over the ${MAX_RESOURCE_QUERY_PARAMETERS} a result-handle URI ` +
+        `may have (S21.2): it takes path, search, offset, limit, page and fields (the arguments of result_query), ` +
+        `each once`,
     );
   }
   const params = new URLSearchParams(query);

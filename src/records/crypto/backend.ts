@@ -62,7 +62,8 @@ export function randomBytes(length: number): Uint8Array {
   if (typeof crypto?.getRandomValues !== "function") {
     throw new ResultHandlesError(
       "WEBCRYPTO_UNAVAILABLE",
-      "WebCrypto (globalThis.crypto.getRandomValues) is required: use Node 20+ or a page served over https or localhost",
+      "WebCrypto (globalThis.crypto.getRandomValues) is required: " +
+        "use Node 20+ or a page served over https or localhost",
     );
   }
   const out = new Uint8Array(length);
