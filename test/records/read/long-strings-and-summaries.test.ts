@@ -10,6 +10,8 @@ import {
   type NamespacedStorage,
   type Owner,
 } from "mcp-result-handles";
+import { decodeIndex, encodeIndex } from "../../../src/records/format/answer-index.js";
+import { decodeUtf8 } from "../../../src/util/utf8.js";
 import type { ResultHandlesConfig } from "../../../src/plugin/options.js";
 import { answered as answeredBy, everyStore, savedCounted, wholeAnswer } from "../../helpers/store-queries.js";
 
@@ -174,5 +176,33 @@ describe("S16.4 reads cost what they return, on every store", () => {
       expect(run.gets).toBeLessThanOrEqual(3);
     }
     await setup.store.onShutdown();
+  });
+});
+
+describe("S16.4 S8.5 a long string's batches in the stored index", () => {
+  const layout = { path: ["log"], length: 100, batches: [0, 9, 50, 60], end: 111 };
+  const index = {
+    nonce: new Uint8Array(16),
+    pieces: [120],
+    pad: 128,
+    ivs: new Uint8Array(12),
+    tags: new Uint8Array(16),
+    ascii: [1],
+    lists: [],
+    strings: [layout],
+    objects: [],
+  };
+
+  it('are stored under the key `chunks`, as indexes written before the word "batch" named them', () => {
+    const stored = JSON.parse(decodeUtf8(encodeIndex(index))) as { strings: Record<string, unknown>[] };
+    expect(stored.strings).toEqual([{ path: ["log"], length: 100, chunks: [0, 9, 50, 60], end: 111 }]);
+  });
+
+  it("of an index written earlier (its text as that version wrote it) read back as the string's batches", () => {
+    const earlier =
+      '{"nonce":[0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0],"pieces":[120],"pad":128,"ivs":[0,0,0,0,0,0,0,0,0,0,0,0],' +
+      '"tags":[0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0],"ascii":[1],"lists":[],' +
+      '"strings":[{"path":["log"],"length":100,"chunks":[0,9,50,60],"end":111}],"objects":[]}';
+    expect(decodeIndex(new TextEncoder().encode(earlier))?.strings).toEqual([layout]);
   });
 });
