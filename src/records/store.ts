@@ -1,6 +1,6 @@
 import { boundCount, decodeIndex, type Selector } from "./format/answer-index.js";
 import { MISSING, readOutside, readSelection, type AnswerState, type ReadCharge } from "./read/read-selection.js";
-import { StreamedAnswer } from "./read/batch-source.js";
+import { AnswerReader } from "./read/answer-reader.js";
 import { randomBytes, type CryptoBackend } from "./crypto/backend.js";
 import {
   AnswerKeys,
@@ -319,7 +319,7 @@ export class ResultHandleStore {
       const list = typeof selection.stream === "number" ? selection.stream : undefined;
       const object = "object" in selection ? selection.object : undefined;
       return {
-        value: new StreamedAnswer(read, root, list, () => this.recent.remove(keys.storageKey), object),
+        value: new AnswerReader(read, root, list, () => this.recent.remove(keys.storageKey), object),
         expiresAt: state.expiresAt,
       };
     }

@@ -9,7 +9,7 @@
  * lies below (`selectorFor`).
  */
 import { JSONPathNode } from "json-p3";
-import type { BatchReading, StreamedAnswer } from "../../records/read/batch-source.js";
+import type { AnswerReader } from "../../records/read/answer-reader.js";
 import { hasOwn, keyListOf } from "../../util/json.js";
 import {
   Location,
@@ -27,26 +27,29 @@ import type { BatchWorkers } from "../workers/pool.js";
 
 type Entry = { value: unknown; location: Location } | { list: number; location: Location };
 
-/** The nodes of `items` (descendants by name) in `answer`'s outside parts and lists, into `pager`, in order. */
+/**
+ * The nodes of `items` (descendants by name) in the reader's outside parts and lists, into `pager`, in order. A
+ * piece that cannot be read throws the reader's `ReadFailed`.
+ */
 export async function descendantNodes(
-  answer: StreamedAnswer,
+  reader: AnswerReader,
   items: ItemPlan,
   query: string,
   pager: NodeSink,
   meter: CostMeter,
   workers?: BatchWorkers,
-): Promise<BatchReading> {
+): Promise<void> {
   const { names, segments, rest } = items.descendants ?? unreachable();
   const emit = (nodes: Iterable<JSONPathNode>) => {
     for (const node of selectFrom(runFrom(rest, nodes), query, meter) as Iterable<JsonPathNode>)
       if (!pager.add(node)) return false;
     return true;
   };
-  let start: unknown = answer.root;
+  let start: unknown = reader.root;
   let location = new Location(undefined, "");
   for (const name of items.names) {
     // nothing there
-    if (start === null || typeof start !== "object" || Array.isArray(start) || !hasOwn(start, name)) return "read";
+    if (start === null || typeof start !== "object" || Array.isArray(start) || !hasOwn(start, name)) return;
     start = (start as Record<string, unknown>)[name];
     location = location.concat(name);
     useMeter(meter);
@@ -63,7 +66,7 @@ export async function descendantNodes(
       const steps = entry.location.steps();
       const plan = descendantsPlanAt(steps, segments, rest);
       const ended = await listNodes(
-        answer,
+        reader,
         entry.list,
         plan,
         { list: query, asked: query, at: steps },
@@ -71,7 +74,7 @@ export async function descendantNodes(
         meter,
         workers,
       );
-      if (ended !== "read") return ended === "stopped" ? "read" : ended;
+      if (ended === "stopped") return; // the page was refused as too large: nothing more to read
       continue;
     }
     const { value, location: here } = entry;
@@ -90,11 +93,11 @@ export async function descendantNodes(
           new JSONPathNode((value as Record<string, never>)[name]!, here.concat(name) as never, undefined as never),
         ])
       )
-        return "read";
+        return;
     }
     const keys = keyListOf(value);
     for (let i = keys.length - 1; i >= 0; i--) {
-      const part = answer.partAt(value, keys[i]!);
+      const part = reader.partAt(value, keys[i]!);
       const at = here.concat(keys[i]!);
       stack.push(
         part && "list" in part
@@ -103,7 +106,6 @@ export async function descendantNodes(
       );
     }
   }
-  return "read";
 }
 
 function unreachable(): never {

@@ -1,15 +1,16 @@
 /**
- * Queries answered over lists read batch by batch (S14.6): the store hands a `StreamedAnswer` (selection
- * `{ stream }`, chosen by `selectorFor`), and the query walks each batch as it comes, keeping only the
- * page it returns. A nodelist takes its item plan (`itemPlanOf`); a search walks the parts outside
+ * Queries answered over lists read batch by batch (S14.6): the store hands an `AnswerReader` (selection
+ * `{ stream }`, chosen by `selectorFor`), and the query pulls each batch from it and walks it, keeping only
+ * the page it returns. A nodelist takes its item plan (`itemPlanOf`); a search walks the parts outside
  * the lists and wide objects, and each list's items and each wide object's members where it stands, in
  * document order, so hits, `total` and pages are those of the whole answer. A batch whose JSON text
  * cannot hold a match is not even parsed.
  *
  * Resolves to "lost" when a piece is missing, expired or tampered (the handle reads as not found), and to
- * "unavailable" when the storage fails between two batches; anything else thrown is the query's own.
+ * "unavailable" when the storage fails between two batches (the reader's `ReadFailed`); anything else thrown
+ * is the query's own.
  */
-import type { BatchedPart, BatchReading, StreamedAnswer } from "../../records/read/batch-source.js";
+import { ReadFailed, type AnswerReader, type BatchedPart } from "../../records/read/answer-reader.js";
 import { descendantNodes } from "./descendants-over-lists.js";
 import { listNodes } from "./list-nodes.js";
 import { CostMeter } from "../jsonpath/jsonpath.js";
@@ -26,29 +27,42 @@ import { Aggregation } from "../aggregate/aggregation.js";
 import { tooDeepToAggregate, type NodelistPlan } from "../aggregate/aggregate.js";
 
 export async function answerOverBatches(
-  answer: StreamedAnswer,
+  reader: AnswerReader,
   plan: QueryPlan,
   args: QueryArguments,
   config: SearchConfig,
   workers?: BatchWorkers,
   meter = new CostMeter(),
-): Promise<QueryResult | Exclude<BatchReading, "read">> {
-  if (args.search !== undefined) return searchOverBatches(answer, plan, args.search, args, config, meter);
+): Promise<QueryResult | ReadFailed["reason"]> {
+  try {
+    return await answerOver(reader, plan, args, config, workers, meter);
+  } catch (error) {
+    if (error instanceof ReadFailed) return error.reason;
+    throw error;
+  }
+}
+
+async function answerOver(
+  reader: AnswerReader,
+  plan: QueryPlan,
+  args: QueryArguments,
+  config: SearchConfig,
+  workers: BatchWorkers | undefined,
+  meter: CostMeter,
+): Promise<QueryResult> {
+  if (args.search !== undefined) return searchOverBatches(reader, plan, args.search, args, config, meter);
   if (plan.kind !== "nodelist" || !plan.items)
     throw new Error("unreachable: a stream is selected only for an item plan");
   const { items } = plan;
-  if (args.aggregate) return aggregateOverBatches(answer, plan, args, config.sliceLimitBytes, workers, meter);
-  let reading: BatchReading = "read";
-  const result = await nodelistResult(
+  if (args.aggregate) return aggregateOverBatches(reader, plan, args, config.sliceLimitBytes, workers, meter);
+  return nodelistResult(
     async () => {
       const pager = new NodelistPager(plan.path, args, config.sliceLimitBytes, plan.compiled.watch);
       meter.watch = pager.watch; // what each batch visits is told to the one watch (S18.2)
       try {
-        const ended =
-          answer.list !== undefined
-            ? await listNodes(answer, answer.list, items, { list: plan.path, asked: plan.path }, pager, meter, workers)
-            : await descendantNodes(answer, items, plan.path, pager, meter, workers); // `$..title` above the lists
-        if (ended === "lost" || ended === "unavailable") reading = ended;
+        if (reader.list !== undefined)
+          await listNodes(reader, reader.list, items, { list: plan.path, asked: plan.path }, pager, meter, workers);
+        else await descendantNodes(reader, items, plan.path, pager, meter, workers); // `$..title` above the lists
         return pager.page();
       } finally {
         meter.watch = undefined; // the watch is this evaluation's: nothing after it reports into it
@@ -57,7 +71,6 @@ export async function answerOverBatches(
     plan.path,
     config.sliceLimitBytes,
   );
-  return reading === "read" ? result : reading;
 }
 
 /**
@@ -66,36 +79,25 @@ export async function answerOverBatches(
  * again here (an aggregate has no page of nodes).
  */
 async function aggregateOverBatches(
-  answer: StreamedAnswer,
+  reader: AnswerReader,
   plan: NodelistPlan,
   args: QueryArguments,
   sliceLimitBytes: number,
   workers: BatchWorkers | undefined,
   meter: CostMeter,
-): Promise<QueryResult | Exclude<BatchReading, "read">> {
+): Promise<QueryResult> {
   const items = plan.items!;
   const aggregation = new Aggregation(args.aggregate!, plan.path, plan.compiled.watch, meter);
   meter.watch = aggregation.watch; // what each batch visits is told to the one watch (S18.2)
-  let ended: BatchReading | "stopped";
   try {
-    ended =
-      answer.list !== undefined
-        ? await listNodes(
-            answer,
-            answer.list,
-            items,
-            { list: plan.path, asked: plan.path },
-            aggregation,
-            meter,
-            workers,
-          )
-        : await descendantNodes(answer, items, plan.path, aggregation, meter, workers);
+    if (reader.list !== undefined)
+      await listNodes(reader, reader.list, items, { list: plan.path, asked: plan.path }, aggregation, meter, workers);
+    else await descendantNodes(reader, items, plan.path, aggregation, meter, workers);
   } catch (error) {
     throw tooDeepToAggregate(plan.path, error);
   } finally {
     meter.watch = undefined;
   }
-  if (ended === "lost" || ended === "unavailable") return ended;
   return aggregation.result(args, sliceLimitBytes);
 }
 
@@ -104,13 +106,13 @@ async function aggregateOverBatches(
  * outside them, each list and wide object where it stands).
  */
 async function searchOverBatches(
-  answer: StreamedAnswer,
+  reader: AnswerReader,
   plan: QueryPlan,
   needle: string,
   args: QueryArguments,
   config: SearchConfig,
   meter: CostMeter,
-): Promise<QueryResult | Exclude<BatchReading, "read">> {
+): Promise<QueryResult> {
   if (plan.kind !== "singular") throw new Error("unreachable: a search streams under a singular path only");
   const window = searchWindow(args, config);
   const search = new Search(needle, { ...window, meter });
@@ -121,47 +123,47 @@ async function searchOverBatches(
   // and a key holding the needle is a hit as a string is, so the same rules hold for it.
   // Every batch read costs its decryption, one parsed its parse too (S21.1): the read charges them.
   const admit = mayHold && ((text: string) => mayHold(text) && !(count && search.countedFromText(text, count)));
-  const walkPart = (part: BatchedPart, steps: readonly (string | number)[]) =>
-    "list" in part
-      ? answer.forEachBatch(part.list, { admit, visit: (first, items) => search.walkItems(items, first, steps) })
-      : answer.forEachMemberBatch(part.object, {
-          admit,
-          visit: (members) => search.walkAll({ value: members, steps }),
-        }); // a batch walks as the object would
+  const walkPart = async (part: BatchedPart, steps: readonly (string | number)[]) => {
+    if ("list" in part) {
+      for await (const { first, text, items } of reader.batches(part.list))
+        if (text === undefined || !admit || admit(text)) search.walkItems(items(), first, steps);
+    } else {
+      for await (const { text, members } of reader.memberBatches(part.object))
+        if (!admit || admit(text)) search.walkAll({ value: members(), steps }); // a batch walks as the object would
+    }
+  };
   let start: StartNode;
   const one: BatchedPart | undefined =
-    answer.list !== undefined
-      ? { list: answer.list }
-      : answer.object !== undefined
-        ? { object: answer.object }
+    reader.list !== undefined
+      ? { list: reader.list }
+      : reader.object !== undefined
+        ? { object: reader.object }
         : undefined;
   if (one) {
     start = {
       value: undefined,
-      steps: "list" in one ? answer.lists[one.list]!.path : answer.objects[one.object]!.path,
+      steps: "list" in one ? reader.lists[one.list]!.path : reader.objects[one.object]!.path,
     };
-    const reading = await walkPart(one, start.steps);
-    if (reading !== "read") return reading;
+    await walkPart(one, start.steps);
   } else {
-    const at = resolveSegments(answer.root, plan.segments, plan.path);
+    const at = resolveSegments(reader.root, plan.segments, plan.path);
     start = { value: at.value, steps: at.steps };
     // The path is above the parts (`selectorFor`), never at one: each is met where it stands.
-    const walk = search.start(start, (container, key) => answer.partAt(container, key));
+    const walk = search.start(start, (container, key) => reader.partAt(container, key));
     for (let next = walk && search.run(walk, true); next; next = search.run(walk!, true)) {
       if (next === "yielded") {
         // held the thread long enough (S21.4): other calls first
         await meter.yieldToLoop();
         continue;
       }
-      const reading = await walkPart(next.part, next.steps);
-      if (reading !== "read") return reading;
+      await walkPart(next.part, next.steps);
     }
   }
   const searched = () => {
     if (one)
       return "list" in one
-        ? plural(answer.lists[one.list]!.length, "a list of", "item")
-        : plural(answer.objects[one.object]!.length, "an object of", "key");
+        ? plural(reader.lists[one.list]!.length, "a list of", "item")
+        : plural(reader.objects[one.object]!.length, "an object of", "key");
     return describeSearched(start.value); // as a read of the whole describes it: the keys of the object at the path
   };
   return searchResult(search.hits, search.total, formatPath(start.steps), window.offset, config, { needle, searched });

@@ -1,12 +1,13 @@
 /**
- * A filter's batches counted on batch workers (S14.6, `WorkerPool`): the workers tell, per batch, how
- * many nodes it gives and the steps it took; the calling thread then reads only the batches that hold the
- * page, and takes the others' counts in their place, in order. The answer is the one-thread answer
+ * A filter's batches counted on batch workers (S14.6, `WorkerPool`): the list's pieces are pulled from
+ * the reader and handed to the workers (query → records, then query → workers: nothing calls back), which
+ * tell, per batch, how many nodes it gives and the steps it took; the calling thread then reads only the
+ * batches that hold the page, and takes the others' counts in their place, in order. The answer is the one-thread answer
  * exactly: the same page, `total`, cost and refusals. A batch that threw in a worker (a comparison
  * too deep, the meter spent) makes the whole query run on the calling thread, where it throws its coded
  * refusal in its place (or does not, on a thread with more stack).
  */
-import type { BatchReading, StreamedAnswer } from "../../records/read/batch-source.js";
+import { ReadFailed, type AnswerReader } from "../../records/read/answer-reader.js";
 import type { CostMeter } from "../jsonpath/jsonpath.js";
 import type { CostKind } from "../cost.js";
 import { JobOverrun } from "../workers/pool.js";
@@ -32,9 +33,10 @@ export interface BatchCounts {
 /**
  * The counts of every batch of `list` in `plan`'s window, from the workers; undefined when the list is too
  * small to be worth it, a worker failed, or a batch threw there (the query then runs on the calling thread alone).
+ * A piece that cannot be read throws the reader's `ReadFailed`, once the jobs handed out have answered.
  */
 export async function countInWorkers(
-  answer: StreamedAnswer,
+  reader: AnswerReader,
   list: number,
   plan: ItemPlan,
   query: { list: string; at?: readonly (string | number)[] },
@@ -42,10 +44,10 @@ export async function countInWorkers(
   meter: CostMeter,
   /** An aggregate's spec: each job also answers the state of its batches' nodes (S24.3). */
   aggregate?: AggregateSpec,
-): Promise<BatchCounts | Exclude<BatchReading, "read"> | undefined> {
-  const { batches, bytes } = answer.sizeOf(list);
+): Promise<BatchCounts | undefined> {
+  const { batches, bytes } = reader.sizeOf(list);
   if (!workers || bytes < workers.minBytes || !workers.available()) return undefined;
-  const { length } = answer.lists[list]!;
+  const { length } = reader.lists[list]!;
   const counts: BatchCounts = {
     nodes: new Int32Array(batches),
     steps: new Float64Array(batches),
@@ -57,50 +59,56 @@ export async function countInWorkers(
   let failed = false;
   // a job spent its share, or overran its deadline: the call is refused, never run again here (S21.1, S21.4)
   let over = false;
-  const reading = await answer.forEachPiece(list, plan.window(length), async (piece) => {
-    // a worker failed: the calling thread reads the list instead, so stop fetching for them
-    if (failed || over) return false;
-    await workers.ready(meter);
-    // Each job may spend BATCH_JOB_UNITS (one short hold, S21.4); what it spent is charged here as its counts are
-    // taken.
-    const job = {
-      query: query.list,
-      at: query.at,
-      length,
-      bytes: piece.bytes,
-      ranges: piece.ranges,
-      ascii: piece.ascii,
-      head: piece.head,
-      ...(aggregate && { aggregate }),
-    };
-    const wanted = piece.ascii.length;
-    jobs.push(
-      workers.count(job, meter).then(
-        (reply) => {
-          const { nodes, steps, watch } = reply;
-          for (const [kind, units] of Object.entries(reply.by ?? {}))
-            counts.by[kind as CostKind] = (counts.by[kind as CostKind] ?? 0) + units;
-          if (watch) counts.watches.push(watch);
-          if (reply.over) over = true;
-          else if (nodes?.length !== wanted || steps?.length !== wanted || (aggregate && !reply.aggregate))
-            failed = true; // not the reply asked for
-          else {
-            for (let i = 0; i < wanted; i++)
-              [counts.nodes[piece.batch + i], counts.steps[piece.batch + i]] = [nodes[i]!, steps[i]!];
-            counts.states[piece.batch] = reply.aggregate;
-          }
-        },
-        (error: unknown) => void (error instanceof JobOverrun ? (over = true) : (failed = true)),
-      ),
-    );
-  });
+  let unread: ReadFailed | undefined;
+  try {
+    for await (const piece of reader.pieces(list, plan.window(length))) {
+      // a worker failed: the calling thread reads the list instead, so stop fetching for them
+      if (failed || over) break;
+      await workers.ready(meter);
+      // Each job may spend BATCH_JOB_UNITS (one short hold, S21.4); what it spent is charged here as its counts are
+      // taken.
+      const job = {
+        query: query.list,
+        at: query.at,
+        length,
+        bytes: piece.bytes,
+        ranges: piece.ranges,
+        ascii: piece.ascii,
+        head: piece.head,
+        ...(aggregate && { aggregate }),
+      };
+      const wanted = piece.ascii.length;
+      jobs.push(
+        workers.count(job, meter).then(
+          (reply) => {
+            const { nodes, steps, watch } = reply;
+            for (const [kind, units] of Object.entries(reply.by ?? {}))
+              counts.by[kind as CostKind] = (counts.by[kind as CostKind] ?? 0) + units;
+            if (watch) counts.watches.push(watch);
+            if (reply.over) over = true;
+            else if (nodes?.length !== wanted || steps?.length !== wanted || (aggregate && !reply.aggregate))
+              failed = true; // not the reply asked for
+            else {
+              for (let i = 0; i < wanted; i++)
+                [counts.nodes[piece.batch + i], counts.steps[piece.batch + i]] = [nodes[i]!, steps[i]!];
+              counts.states[piece.batch] = reply.aggregate;
+            }
+          },
+          (error: unknown) => void (error instanceof JobOverrun ? (over = true) : (failed = true)),
+        ),
+      );
+    }
+  } catch (error) {
+    if (!(error instanceof ReadFailed)) throw error;
+    unread = error; // the jobs handed out are awaited first
+  }
   await Promise.all(jobs);
   if (over) {
     // so the refusal names what cost most there
     for (const [kind, units] of Object.entries(counts.by)) meter.record(kind as CostKind, units);
     throw meter.refusal();
   }
-  if (reading !== "read") return reading;
+  if (unread) throw unread;
   return failed || counts.nodes.some((nodes) => nodes < 0) ? undefined : counts;
 }
 

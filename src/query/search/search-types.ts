@@ -3,7 +3,7 @@
  * has entered, and a multi-line string whose lines it was going through when it stopped to let other
  * calls in (S21.4). `Search` runs them.
  */
-import type { BatchedPart } from "../../records/read/batch-source.js";
+import type { BatchedPart } from "../../records/read/answer-reader.js";
 import type { CostMeter } from "../cost.js";
 import type { Folded, FoldedMatch } from "./text.js";
 
@@ -35,7 +35,7 @@ export interface SearchOptions {
 
 /**
  * The list or wide object read batch by batch (S14.6) at `key` of `container`, if one: told by place
- * (`StreamedAnswer.partAt`).
+ * (`AnswerReader.partAt`).
  */
 export type PlaceholderAt = (container: object, key: string | number) => BatchedPart | undefined;
 

@@ -11,7 +11,7 @@
  */
 import { CostMeter } from "../cost.js";
 import { isJsonMember, isPlainObject, keyListOf } from "../../util/json.js";
-import type { BatchedPart } from "../../records/read/batch-source.js";
+import type { BatchedPart } from "../../records/read/answer-reader.js";
 import { formatPath } from "../paths/path.js";
 import { SearchedPlaces, type StartNode } from "./places.js";
 import { around, findFolded, fold, type FoldedMatch } from "./text.js";

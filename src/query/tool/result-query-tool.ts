@@ -1,7 +1,7 @@
 import { DEFAULT_THRESHOLD_BYTES, MAX_RESULT_SIZE_META_KEY, RESULT_QUERY_TOOL_NAME } from "../../defaults.js";
 import type { Owner } from "../../records/crypto/keys.js";
 import { describeError, ResultQueryError } from "../../errors.js";
-import { StreamedAnswer } from "../../records/read/batch-source.js";
+import { AnswerReader } from "../../records/read/answer-reader.js";
 import { answerOverBatches } from "../over-lists/over-lists.js";
 import type { BatchWorkers } from "../workers/pool.js";
 import { quoteArgument } from "../../util/quote-argument.js";
@@ -122,7 +122,7 @@ export class ResultQueryTool {
       }
       found = await this.readWhole(args.handle, owner, found.source, meter, storeCall);
     }
-    if (found.value instanceof StreamedAnswer) {
+    if (found.value instanceof AnswerReader) {
       const streamed = await answerOverBatches(found.value, plan, args, config, found.source.workers, meter);
       if (streamed === "lost") throw handleNotFound(args.handle);
       // the store failed between two batches (S9.1): try again

@@ -46,7 +46,7 @@ export interface AnswerIndex {
  * standing in at its full length and JSON size and with its first `summary` bytes read (what a refused
  * `$` needs, S14.5, S16.4); or a stream (S14.6): one list, one wide object, or everything outside the
  * lists and wide objects and then each of them, read batch by batch as the query walks them
- * (`StreamedAnswer`), nothing of them kept.
+ * (`AnswerReader`), nothing of them kept.
  */
 export type Selection =
   | "all"

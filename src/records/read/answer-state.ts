@@ -37,6 +37,17 @@ export interface AnswerState {
 export const MISSING = Symbol("missing record");
 
 /**
+ * A reading of an answer's batches or pieces that could not go on (S14.6): a piece lost (missing, expired
+ * or tampered: the whole handle reads as not found, S8.5), or the storage failing (the call may be tried
+ * again, S9.1). What the reader throws; the query that pulls answers it as the refusal it names.
+ */
+export class ReadFailed extends Error {
+  constructor(readonly reason: "lost" | "unavailable") {
+    super(`the answer's pieces could not be read: ${reason}`);
+  }
+}
+
+/**
  * What a read costs the call that asked for it (S21.1), told before the work is done: the bytes of each
  * piece about to be decrypted, the characters of each text about to be parsed. It may throw (the call's
  * cost meter, past its limit): the read then stops there, its state as it was. The records know no meter;

@@ -1,12 +1,12 @@
 /**
- * A list's pieces handed whole to a reader elsewhere (a batch worker, S14.6, `countInWorkers`):
- * each piece's plaintext with the byte ranges of the batches that end in it, in order. The piece is the
- * receiver's to move to another thread without copying; a batch begun in earlier pieces brings those
- * bytes along as a copy (`head`), taken before the piece they lie in is handed on.
+ * A list's pieces handed whole to a reader elsewhere (a batch worker, S14.6): each piece's plaintext with
+ * the byte ranges of the batches that end in it, in order. The piece is the receiver's to move to another
+ * thread without copying; a batch begun in earlier pieces brings those bytes along as a copy (`head`),
+ * taken before the piece they lie in is handed on.
  */
 import { piecesOf } from "../format/answer-index.js";
-import type { AnswerRead } from "./answer-state.js";
-import { BatchPieces, type BatchReading } from "./pieces.js";
+import { ReadFailed, type AnswerRead } from "./answer-state.js";
+import { BatchPieces } from "./pieces.js";
 import { batchAt } from "../format/layout.js";
 
 export interface BatchPiece {
@@ -22,17 +22,16 @@ export interface BatchPiece {
 }
 
 /**
- * Hands the pieces holding batches of `list` with items `from` to `to - 1` to `take`, in order, and says
- * how the reading ended. `take`'s promise holds the next piece back, so a slow taker bounds what is read
- * ahead; `false` from it ends the reading. Batches a slice read before are read again (they are not moved
- * out of the cache).
+ * The pieces holding batches of `list` with items `from` to `to - 1`, in order. Pulled: the next piece
+ * is fetched only when the one before has been taken, so a slow taker bounds what is read ahead, and
+ * leaving the loop ends the reading. Batches a slice read before are read again (they are not moved out
+ * of the cache). A piece that cannot be read throws `ReadFailed`.
  */
-export async function forEachPiece(
+export async function* handOver(
   read: AnswerRead,
   list: number,
   { from = 0, to = Number.MAX_SAFE_INTEGER }: { from?: number; to?: number },
-  take: (piece: BatchPiece) => Promise<boolean | void>,
-): Promise<BatchReading> {
+): AsyncGenerator<BatchPiece, void, undefined> {
   const index = read.state.index!;
   const layout = index.lists[list]!;
   const pieces = new BatchPieces(read, layout.end);
@@ -44,15 +43,17 @@ export async function forEachPiece(
     if (first >= to) break;
     const parts = piecesOf(index, start, end);
     for (const [at, { piece, from: begin, to: until }] of parts.entries()) {
-      let bytes: Uint8Array | Exclude<BatchReading, "read">;
+      let bytes: Uint8Array;
       if (current?.piece === piece) bytes = current.bytes;
       else {
-        if (current && (await take(current)) === false) return "read";
+        if (current) yield current;
         current = undefined;
-        if (typeof (bytes = await pieces.bytes(piece)) === "string") return bytes;
+        const opened = await pieces.bytes(piece);
+        if (typeof opened === "string") throw new ReadFailed(opened);
+        bytes = opened;
       }
       if (at < parts.length - 1) {
-        head.push(bytes.slice(begin, until)); // a copy: the piece itself goes to `take` with the batches ending in it
+        head.push(bytes.slice(begin, until)); // a copy: the piece itself goes on with the batches ending in it
         continue;
       }
       current ??= { piece, bytes, batch, ranges: [], ascii: [] };
@@ -62,8 +63,7 @@ export async function forEachPiece(
       current.ascii.push(index.ascii[piece] === 1);
     }
   }
-  if (current) await take(current);
-  return "read";
+  if (current) yield current;
 }
 
 function joinBytes(parts: readonly Uint8Array[]): Uint8Array {

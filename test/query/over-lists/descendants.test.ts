@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { MemoryStorage, ResultHandleStore, ResultQueryTool, type Owner } from "mcp-result-handles";
 import type { ResultHandlesConfig } from "../../../src/plugin/options.js";
 import { nodeBatchWorkers } from "../../../src/runtimes/node/batch-workers.js";
-import { StreamedAnswer } from "../../../src/records/read/batch-source.js";
+import { AnswerReader } from "../../../src/records/read/answer-reader.js";
 import { answerPlan } from "../../../src/query/query.js";
 import { planPath } from "../../../src/query/paths/plan.js";
 import { CostMeter } from "../../../src/query/cost.js";
@@ -30,7 +30,7 @@ async function compare(
     pieceBytes: 16 * 1024,
   });
   const tool = new ResultQueryTool(() => [{ config, store: async () => store, workers: pool }]);
-  const walked = vi.spyOn(StreamedAnswer.prototype, "partAt");
+  const walked = vi.spyOn(AnswerReader.prototype, "partAt");
   try {
     for (const args of queries) {
       const handle = store.newHandle();
@@ -133,7 +133,7 @@ describe("S14.3 S14.6 S21.1 the meter counts the walk as it counts the whole val
       const tool = new ResultQueryTool(() => [{ config: { ...config, costLimit }, store: async () => store }]);
       const handle = store.newHandle();
       await store.save(handle, make(rows), owner);
-      const walked = vi.spyOn(StreamedAnswer.prototype, "partAt"); // observed: the rows are walked batch by batch
+      const walked = vi.spyOn(AnswerReader.prototype, "partAt"); // observed: the rows are walked batch by batch
       const charged = vi.spyOn(CostMeter.prototype, "charge"); // observed: what the call is charged
       try {
         const outcome = (await answered(tool, handle, args, owner)) as { code?: string };

@@ -6,7 +6,7 @@
 // than 1024 keys, in member batches) at the root or under keys, beside lists, holding lists and rows, one
 // inside a list's item, searched at, above and under them. Deterministic (one seed) and fast.
 import { describe, expect, it, vi } from "vitest";
-import { StreamedAnswer } from "../../../src/records/read/batch-source.js";
+import { AnswerReader } from "../../../src/records/read/answer-reader.js";
 import { MemoryStorage, ResultHandleStore, ResultQueryTool, type Owner } from "mcp-result-handles";
 import type { ResultHandlesConfig } from "../../../src/plugin/options.js";
 import { nodeBatchWorkers } from "../../../src/runtimes/node/batch-workers.js";
@@ -457,7 +457,7 @@ describe.each([
     const failures: string[] = [];
     let asked = 0;
     let streams = 0;
-    const streamed = vi.spyOn(StreamedAnswer.prototype, "forEachBatch");
+    const streamed = vi.spyOn(AnswerReader.prototype, "batches");
     try {
       for (let round = 0; round < ROUNDS.lists; round++) {
         const places = PLACES[round % PLACES.length]!;
@@ -495,7 +495,7 @@ describe("S14.6, S16.4 differential: searches over wide objects' member batches 
     const store = new ResultHandleStore(storage, 60, { pieceBytes: 16 * 1024 });
     const failures: string[] = [];
     let asked = 0;
-    const streamed = vi.spyOn(StreamedAnswer.prototype, "forEachMemberBatch");
+    const streamed = vi.spyOn(AnswerReader.prototype, "memberBatches");
     try {
       for (let round = 0; round < ROUNDS.wide; round++) {
         const { lists, objects } = WIDE_PLACES[round % WIDE_PLACES.length]!;
@@ -530,7 +530,7 @@ describe.each([
       const store = new ResultHandleStore(storage, 60, { pieceBytes: 16 * 1024 });
       if (pool) expect(await pool.warm()).toBe(true);
       const counted = pool && vi.spyOn(pool, "count");
-      const walked = vi.spyOn(StreamedAnswer.prototype, "partAt");
+      const walked = vi.spyOn(AnswerReader.prototype, "partAt");
       const failures: string[] = [];
       let asked = 0;
       try {

@@ -12,7 +12,7 @@ import {
   type Owner,
 } from "mcp-result-handles";
 import type { ResultHandlesConfig } from "../../../src/plugin/options.js";
-import { StreamedAnswer } from "../../../src/records/read/batch-source.js";
+import { AnswerReader } from "../../../src/records/read/answer-reader.js";
 import { recentAnswersBytes } from "../../../src/records/recent-answers.js";
 import { nodeCryptoBackend } from "../../../src/runtimes/node/crypto.js";
 import { casesOn } from "../../helpers/soak.js";
@@ -142,7 +142,7 @@ describe("S14.6 a search over a wide object reads its member batches, on every s
     async (name, open) => {
       const value = answer();
       const setup = await setUp(await open(), value);
-      const streamed = vi.spyOn(StreamedAnswer.prototype, "forEachMemberBatch");
+      const streamed = vi.spyOn(AnswerReader.prototype, "memberBatches");
       try {
         const searches = casesOn(name, SEARCHES);
         for (const args of searches) {
