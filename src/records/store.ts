@@ -1,6 +1,6 @@
-import { boundCount, decodeIndex, type Selector } from "./format/answer-index.js";
-import { MISSING, readOutside, readSelection, type AnswerState, type ReadCharge } from "./read/read-selection.js";
-import { AnswerReader } from "./read/answer-reader.js";
+import { boundCount, decodeIndex } from "./format/answer-index.js";
+import type { AnswerState, ReadCharge } from "./read/answer-state.js";
+import { AnswerReader, ReadFailed } from "./read/answer-reader.js";
 import { randomBytes, type CryptoBackend } from "./crypto/backend.js";
 import {
   AnswerKeys,
@@ -28,12 +28,6 @@ export { StoreCall } from "../storage/timeout.js";
 import { decodeUtf8 } from "../util/utf8.js";
 
 export type { SealedAnswer } from "./seal-answer.js";
-
-/**
- * A read answer, and when its handle expires (epoch milliseconds). `summary`: what was read is a summary
- * (Selection `{ summary }`, S16.4), good only for building a refusal; read it whole for anything else.
- */
-export type StoredValue = { value: unknown; expiresAt: number; summary?: true };
 
 /** Internals a test or benchmark may pin; defaults suit production. */
 export interface StoreOptions extends Pick<PieceOptions, "pieceBytes"> {
@@ -71,7 +65,7 @@ const MAX_EXTRA_SECONDS = 59;
 /**
  * Keeps folded answers, encrypted, for `ttlSeconds` (S2, S8). Handles and owners never reach the
  * storage: only derived keys and sealed records do. An answer larger than one piece is stored as pieces
- * plus an index (S8.5), so `readShared` with a selector reads only what a query touches.
+ * plus an index (S8.5), so a query reads only what it touches (`open`: the answer's reader).
  */
 export class ResultHandleStore {
   private readonly recent = new RecentAnswers<AnswerState>();
@@ -213,49 +207,41 @@ export class ResultHandleStore {
    * foreign handles read as undefined.
    */
   async read(handle: string, owner: Owner): Promise<{ value: unknown } | undefined> {
-    const found = await this.load(handle, owner, false, undefined);
-    return found && { value: found.value };
+    return this.readAll(handle, owner, false);
   }
 
   /**
-   * `read` for `result_query`: a recent answer may be served from memory instead of being decrypted and
-   * parsed again, and with `select`, only the list items the query needs are read (the rest of the value is
-   * missing: use it only for that query). The value may be shared with other calls: treat it as read-only.
+   * `read` as `result_query` reads: a recent answer may be served from memory instead of being decrypted and
+   * parsed again. The value may be shared with other calls: treat it as read-only.
    */
-  async readShared(handle: string, owner: Owner, select?: Selector): Promise<{ value: unknown } | undefined> {
-    const found = await this.load(handle, owner, true, select);
-    return found && { value: found.value };
+  async readShared(handle: string, owner: Owner): Promise<{ value: unknown } | undefined> {
+    return this.readAll(handle, owner, true);
+  }
+
+  private async readAll(handle: string, owner: Owner, shared: boolean): Promise<{ value: unknown } | undefined> {
+    const reader = await this.open(handle, owner, { shared });
+    try {
+      return reader && { value: await reader.all() };
+    } catch (error) {
+      if (error instanceof ReadFailed) return undefined; // a piece lost: the handle reads as not found (S8.5)
+      throw error;
+    }
   }
 
   /**
-   * `readShared` (`shared`) or `read` (with `select`, only the items it selects), and when the handle
-   * expires (S15.4 `ttlMs`). `charge` is told what the read decrypts and parses before it does (S21.1);
-   * what it throws ends the read and comes out of this call. Its store calls, those of a streamed answer's
-   * later batches included, count against the tool call's `call` (S26.3).
+   * The reader of the answer saved for this handle and owner (its main record read: the answer whole, or its
+   * index), or undefined when missing, expired, tampered or foreign: a query then reads from it only the
+   * parts it needs (S8.5), and pulls lists and wide objects batch by batch (S14.6). `shared`: a recent
+   * answer may be served from memory, and what is read is kept there for the next query (S16.3); the value
+   * may be shared with other calls: treat it as read-only. `charge` is told what the reads decrypt and parse
+   * before they do (S21.1); what it throws ends the read and comes out of the reader's call. Its store
+   * calls, those of later batches included, count against the tool call's `call` (S26.3).
    */
-  async readWithExpiry(
+  async open(
     handle: string,
     owner: Owner,
-    select: Selector | undefined,
-    shared: boolean,
-    charge?: ReadCharge,
-    call?: StoreCall,
-  ): Promise<StoredValue | undefined> {
-    return this.load(handle, owner, shared, select, charge, call);
-  }
-
-  private keysFor(handle: string, owner: Owner): Promise<AnswerKeys> {
-    return this.keys.get(handle, owner, () => AnswerKeys.derive(handle, owner, this.crypto, this.scope));
-  }
-
-  private async load(
-    handle: string,
-    owner: Owner,
-    shared: boolean,
-    select: Selector | undefined,
-    charge?: ReadCharge,
-    call?: StoreCall,
-  ): Promise<StoredValue | undefined> {
+    { shared = false, charge, call }: { shared?: boolean; charge?: ReadCharge; call?: StoreCall } = {},
+  ): Promise<AnswerReader | undefined> {
     if (!isUuidV4(handle)) return undefined;
     const storage = this.storageFor(call);
     const keys = await this.keysFor(handle, owner);
@@ -301,9 +287,6 @@ export class ResultHandleStore {
       }
       if (shared) this.recent.set(keys.storageKey, main, state, state.expiresAt, state.bytes);
     }
-    if (state.whole) return { value: state.whole.value, expiresAt: state.expiresAt };
-
-    const selection = select ? select(state.index!.lists, state.index!.strings, state.index!.objects) : "all";
     const read = {
       storage,
       keys,
@@ -312,29 +295,15 @@ export class ResultHandleStore {
       estimate: (value: unknown, counted = 0) => this.estimate(value, counted),
       charge,
     };
-    if (typeof selection === "object" && "stream" in selection) {
-      const root = selection.stream === "all" ? await readOutside(read) : undefined;
-      if (root === MISSING) return this.lost(keys.storageKey);
-      if (shared) this.recent.resize(keys.storageKey, state, state.bytes);
-      const list = typeof selection.stream === "number" ? selection.stream : undefined;
-      const object = "object" in selection ? selection.object : undefined;
-      return {
-        value: new AnswerReader(read, root, list, () => this.recent.remove(keys.storageKey), object),
-        expiresAt: state.expiresAt,
-      };
-    }
-    const value = selection === "none" ? undefined : await readSelection(read, selection);
-    if (value === MISSING) return this.lost(keys.storageKey);
-    if (shared) this.recent.resize(keys.storageKey, state, state.bytes);
-    return typeof selection === "object" && "summary" in selection
-      ? { value, expiresAt: state.expiresAt, summary: true }
-      : { value, expiresAt: state.expiresAt };
+    const kept = state;
+    return new AnswerReader(read, {
+      lost: () => this.recent.remove(keys.storageKey),
+      grown: () => shared && this.recent.resize(keys.storageKey, kept, kept.bytes),
+    });
   }
 
-  /** A missing or tampered piece: the whole handle reads as not found (S8.5), and is not kept. */
-  private lost(storageKey: string): undefined {
-    this.recent.remove(storageKey);
-    return undefined;
+  private keysFor(handle: string, owner: Owner): Promise<AnswerKeys> {
+    return this.keys.get(handle, owner, () => AnswerKeys.derive(handle, owner, this.crypto, this.scope));
   }
 
   /** What a parsed value holds in memory, counted only as far as the cache could keep it (S16.3). */

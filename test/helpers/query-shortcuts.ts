@@ -5,7 +5,7 @@
 import { parsePath, resolveSegments } from "../../src/query/paths/path.js";
 import { planValue } from "../../src/query/paths/evaluate.js";
 import { planPath, selectorFor, type QueryArguments, type ReadMode } from "../../src/query/paths/plan.js";
-import type { Selector } from "../../src/records/format/answer-index.js";
+import type { Selector } from "../../src/query/paths/selection.js";
 
 /** Follows `path` (any form of S7.2) through own properties only, as a singular query does. */
 export const resolvePath = (root: unknown, path: string) => resolveSegments(root, parsePath(path), path);

@@ -123,8 +123,8 @@ describe("S16.3 an answer's index is a small fraction of the answer", () => {
     await store.save(handle, value, alice);
     const pieces = spy.sets.length - 1;
     spy.gets.length = 0;
-    const found = await store.readShared(handle, alice, () => ({ list: 0, from: 39_990, to: 40_000 }));
-    expect((found!.value as { rows: unknown[] }).rows.slice(39_990)).toEqual(value.rows.slice(39_990));
+    const found = await (await store.open(handle, alice, { shared: true }))!.items(0, 39_990, 40_000);
+    expect((found as { rows: unknown[] }).rows.slice(39_990)).toEqual(value.rows.slice(39_990));
     expect(spy.gets.length).toBeLessThan(pieces); // the index and the last piece or two, not all of them
   });
 });

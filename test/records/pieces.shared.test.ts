@@ -15,6 +15,7 @@ import { webCryptoBackend } from "../../src/records/crypto/webcrypto.js";
 import { pluginOver, StorageDouble as SpyStorage } from "../helpers/storage-double.js";
 import { queryValue, parseQueryArguments, type QueryArguments } from "../../src/query/query.js";
 import { selectForQuery } from "../helpers/query-shortcuts.js";
+import { readSelection, selectionOf } from "../../src/query/paths/selection.js";
 import { dropSpareBuffers, spareBufferCount } from "../../src/records/buffer-pool.js";
 import { serializeAnswer } from "../../src/records/format/serialize.js";
 
@@ -50,6 +51,8 @@ function outcome(run: () => unknown): unknown {
   }
 }
 
+const lost = Symbol("lost");
+
 async function query(
   store: ResultHandleStore,
   handle: string,
@@ -57,8 +60,15 @@ async function query(
   owner: Owner = alice,
 ) {
   const args = parseQueryArguments({ handle, ...raw });
-  const found = await store.readShared(handle, owner, selectForQuery(args, { kind: "reference" }));
-  return found && outcome(() => queryValue(found.value, args, 1_000_000));
+  const reader = await store.open(handle, owner, { shared: true });
+  const selection = reader && selectionOf(reader, selectForQuery(args, { kind: "reference" }));
+  if (!reader || (typeof selection === "object" && "stream" in selection)) return undefined;
+  // a piece lost reads as not found (S8.5)
+  const value = await readSelection(reader, selection!).catch((error: unknown) => {
+    if ((error as { reason?: unknown }).reason === "lost") return lost;
+    throw error;
+  });
+  return value === lost ? undefined : outcome(() => queryValue(value, args, 1_000_000));
 }
 
 function hexForms(secret: string): string[] {

@@ -1,6 +1,6 @@
 /**
- * Queries answered over lists read batch by batch (S14.6): the store hands an `AnswerReader` (selection
- * `{ stream }`, chosen by `selectorFor`), and the query pulls each batch from it and walks it, keeping only
+ * Queries answered over lists read batch by batch (S14.6): for a selection `{ stream }` (chosen by
+ * `selectorFor`) the query pulls each batch from the answer's `AnswerReader` and walks it, keeping only
  * the page it returns. A nodelist takes its item plan (`itemPlanOf`); a search walks the parts outside
  * the lists and wide objects, and each list's items and each wide object's members where it stands, in
  * document order, so hits, `total` and pages are those of the whole answer. A batch whose JSON text
@@ -17,6 +17,7 @@ import { CostMeter } from "../jsonpath/jsonpath.js";
 import { NodelistPager } from "../paths/nodelist.js";
 import { formatPath, resolveSegments } from "../paths/path.js";
 import type { QueryArguments, QueryPlan } from "../paths/plan.js";
+import type { Selection } from "../paths/selection.js";
 import { nodelistResult, type QueryResult } from "../query.js";
 import { searchResult, searchWindow, type SearchConfig } from "../search/search-query.js";
 import { Search, type StartNode } from "../search/search.js";
@@ -26,16 +27,29 @@ import { describeSearched, plural } from "../refusals/notes.js";
 import { Aggregation } from "../aggregate/aggregation.js";
 import { tooDeepToAggregate, type NodelistPlan } from "../aggregate/aggregate.js";
 
+/** The part a stream reads (`{ stream }`): one list, one wide object, or neither: each where it stands. */
+interface Streamed {
+  readonly list?: number;
+  readonly object?: number;
+}
+
+/**
+ * The answer of `plan` over the parts `stream` names, pulled batch by batch from `reader` (for
+ * `{ stream: "all" }`, its parts outside the lists and wide objects read already: `reader.root`).
+ */
 export async function answerOverBatches(
   reader: AnswerReader,
+  stream: Extract<Selection, { stream: unknown }>,
   plan: QueryPlan,
   args: QueryArguments,
   config: SearchConfig,
   workers?: BatchWorkers,
   meter = new CostMeter(),
 ): Promise<QueryResult | ReadFailed["reason"]> {
+  const part: Streamed =
+    typeof stream.stream === "number" ? { list: stream.stream } : "object" in stream ? { object: stream.object } : {};
   try {
-    return await answerOver(reader, plan, args, config, workers, meter);
+    return await answerOver(reader, part, plan, args, config, workers, meter);
   } catch (error) {
     if (error instanceof ReadFailed) return error.reason;
     throw error;
@@ -44,24 +58,25 @@ export async function answerOverBatches(
 
 async function answerOver(
   reader: AnswerReader,
+  part: Streamed,
   plan: QueryPlan,
   args: QueryArguments,
   config: SearchConfig,
   workers: BatchWorkers | undefined,
   meter: CostMeter,
 ): Promise<QueryResult> {
-  if (args.search !== undefined) return searchOverBatches(reader, plan, args.search, args, config, meter);
+  if (args.search !== undefined) return searchOverBatches(reader, part, plan, args.search, args, config, meter);
   if (plan.kind !== "nodelist" || !plan.items)
     throw new Error("unreachable: a stream is selected only for an item plan");
   const { items } = plan;
-  if (args.aggregate) return aggregateOverBatches(reader, plan, args, config.sliceLimitBytes, workers, meter);
+  if (args.aggregate) return aggregateOverBatches(reader, part, plan, args, config.sliceLimitBytes, workers, meter);
   return nodelistResult(
     async () => {
       const pager = new NodelistPager(plan.path, args, config.sliceLimitBytes, plan.compiled.watch);
       meter.watch = pager.watch; // what each batch visits is told to the one watch (S18.2)
       try {
-        if (reader.list !== undefined)
-          await listNodes(reader, reader.list, items, { list: plan.path, asked: plan.path }, pager, meter, workers);
+        if (part.list !== undefined)
+          await listNodes(reader, part.list, items, { list: plan.path, asked: plan.path }, pager, meter, workers);
         else await descendantNodes(reader, items, plan.path, pager, meter, workers); // `$..title` above the lists
         return pager.page();
       } finally {
@@ -80,6 +95,7 @@ async function answerOver(
  */
 async function aggregateOverBatches(
   reader: AnswerReader,
+  part: Streamed,
   plan: NodelistPlan,
   args: QueryArguments,
   sliceLimitBytes: number,
@@ -90,8 +106,8 @@ async function aggregateOverBatches(
   const aggregation = new Aggregation(args.aggregate!, plan.path, plan.compiled.watch, meter);
   meter.watch = aggregation.watch; // what each batch visits is told to the one watch (S18.2)
   try {
-    if (reader.list !== undefined)
-      await listNodes(reader, reader.list, items, { list: plan.path, asked: plan.path }, aggregation, meter, workers);
+    if (part.list !== undefined)
+      await listNodes(reader, part.list, items, { list: plan.path, asked: plan.path }, aggregation, meter, workers);
     else await descendantNodes(reader, items, plan.path, aggregation, meter, workers);
   } catch (error) {
     throw tooDeepToAggregate(plan.path, error);
@@ -107,6 +123,7 @@ async function aggregateOverBatches(
  */
 async function searchOverBatches(
   reader: AnswerReader,
+  streamed: Streamed,
   plan: QueryPlan,
   needle: string,
   args: QueryArguments,
@@ -134,10 +151,10 @@ async function searchOverBatches(
   };
   let start: StartNode;
   const one: BatchedPart | undefined =
-    reader.list !== undefined
-      ? { list: reader.list }
-      : reader.object !== undefined
-        ? { object: reader.object }
+    streamed.list !== undefined
+      ? { list: streamed.list }
+      : streamed.object !== undefined
+        ? { object: streamed.object }
         : undefined;
   if (one) {
     start = {

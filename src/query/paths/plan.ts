@@ -7,13 +7,8 @@
  * The plan also says which pieces the store reads (`select`), from the same segments and the same window
  * rule `queryValue` slices with, so no rule is written twice.
  */
-import type {
-  ListSummary,
-  ObjectSummary,
-  Selection,
-  Selector,
-  StringSummary,
-} from "../../records/format/answer-index.js";
+import type { ListSummary, ObjectSummary, StringSummary } from "../../records/format/answer-index.js";
+import type { Selection, Selector } from "./selection.js";
 import { ResultQueryError } from "../../errors.js";
 import { DEFAULT_LIMITS, MAX_PATH_CHARS } from "../../defaults.js";
 import { ChildSegment, leadingNames, WildcardSelector } from "../json-p3-classes.js";

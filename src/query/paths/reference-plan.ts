@@ -4,7 +4,7 @@
  * A path that names nothing throws the `RESULT_PATH_NOT_FOUND` of `result_query`, text and all. The path
  * is planned once: the plan says what the store reads and what is taken from it.
  */
-import type { Selector } from "../../records/format/answer-index.js";
+import type { Selector } from "./selection.js";
 import type { CostMeter } from "../cost.js";
 import { planValueYielding } from "./evaluate.js";
 import { planPath, selectorFor } from "./plan.js";

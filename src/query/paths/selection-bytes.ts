@@ -5,7 +5,8 @@
  * the list. Parts outside the lists, long strings and wide objects are not counted (they are small: an
  * answer's index leaves out what is not worth reading in parts).
  */
-import type { ListSummary, ObjectSummary, Selection, StringSummary } from "../../records/format/answer-index.js";
+import type { ListSummary, ObjectSummary, StringSummary } from "../../records/format/answer-index.js";
+import type { Selection } from "./selection.js";
 import { partJsonBytes } from "../../records/format/layout.js";
 
 type Laid = {

@@ -1,16 +1,16 @@
 import { DEFAULT_THRESHOLD_BYTES, MAX_RESULT_SIZE_META_KEY, RESULT_QUERY_TOOL_NAME } from "../../defaults.js";
 import type { Owner } from "../../records/crypto/keys.js";
 import { describeError, ResultQueryError } from "../../errors.js";
-import { AnswerReader } from "../../records/read/answer-reader.js";
+import { ReadFailed, type AnswerReader } from "../../records/read/answer-reader.js";
 import { answerOverBatches } from "../over-lists/over-lists.js";
 import type { BatchWorkers } from "../workers/pool.js";
 import { quoteArgument } from "../../util/quote-argument.js";
 import { callSliceLimit, hostCutOf, largestAnswerChars, type ResultHandlesConfig } from "../../config.js";
-import type { Selector } from "../../records/format/answer-index.js";
 import type { ReadCharge } from "../../records/read/answer-state.js";
 import { planPath, selectorFor } from "../paths/plan.js";
 import { planReference } from "../paths/reference-plan.js";
 import { selectionBytes } from "../paths/selection-bytes.js";
+import { readSelection, selectionOf } from "../paths/selection.js";
 import { searchQueryYielding } from "../search/search-query.js";
 import { answerPlan, answerPlanYielding, parseQueryArguments, searchWithFields, type QueryResult } from "../query.js";
 import {
@@ -21,7 +21,7 @@ import {
   passThroughSchema,
 } from "./listing.js";
 import { CostMeter } from "../cost.js";
-import { StoreCall, type ResultHandleStore, type StoredValue } from "../../records/store.js";
+import { StoreCall, type ResultHandleStore } from "../../records/store.js";
 import { textResult, type ToolResult } from "../../util/tool-result.js";
 import { jsonSize, withKnownSizes } from "../../util/size.js";
 import { withNotes } from "../refusals/notes.js";
@@ -101,41 +101,40 @@ export class ResultQueryTool {
       const limit = callSliceLimit(source.config, hostCutOf(source.config, client));
       return limit === source.config.sliceLimitBytes ? source.config : { ...source.config, sliceLimitBytes: limit };
     };
-    let found = await this.find(
-      args.handle,
-      owner,
-      (source) => selectorFor(plan, args, { kind: "page", sliceLimitBytes: configOf(source).sliceLimitBytes }),
-      "shared",
-      meterOf,
-      storeCall,
-    );
-    const config = configOf(found.source);
+    const { reader, source } = await this.find(args.handle, owner, "shared", meterOf, storeCall);
+    const config = configOf(source);
     // one meter for all the call does (S21.1): its reads, the summary's check, the query
-    const meter = meterOf(found.source);
-    if (found.summary) {
-      // Read as a summary (S16.4): a refusal built from it is the refusal of the whole (every part counts at
-      // its whole size); a slice that fits is read whole and answered from that.
-      try {
-        withKnownSizes(() => answerPlan(found.value, plan, args, config.sliceLimitBytes, meter));
-      } catch (error) {
-        if (error instanceof ResultQueryError && error.code === "RESULT_SLICE_TOO_LARGE") throw error;
-      }
-      found = await this.readWhole(args.handle, owner, found.source, meter, storeCall);
-    }
-    if (found.value instanceof AnswerReader) {
-      const streamed = await answerOverBatches(found.value, plan, args, config, found.source.workers, meter);
+    const meter = meterOf(source);
+    const selection = selectionOf(
+      reader,
+      selectorFor(plan, args, { kind: "page", sliceLimitBytes: config.sliceLimitBytes }),
+    );
+    if (typeof selection === "object" && "stream" in selection) {
+      if (selection.stream === "all") await served(args.handle, () => reader.outside());
+      const streamed = await answerOverBatches(reader, selection, plan, args, config, source.workers, meter);
       if (streamed === "lost") throw handleNotFound(args.handle);
       // the store failed between two batches (S9.1): try again
       if (streamed === "unavailable") throw storeUnavailable();
       if (args.fieldsOfSearch) throw searchWithFields(args, args.fieldsOfSearch, streamed.value);
-      return { result: withNotes(streamed, args.notes), expiresAt: found.expiresAt };
+      return { result: withNotes(streamed, args.notes), expiresAt: reader.expiresAt };
+    }
+    let value = await served(args.handle, () => readSelection(reader, selection));
+    if (typeof selection === "object" && "summary" in selection) {
+      // Read as a summary (S16.4): a refusal built from it is the refusal of the whole (every part counts at
+      // its whole size); a slice that fits is read whole and answered from that.
+      try {
+        withKnownSizes(() => answerPlan(value, plan, args, config.sliceLimitBytes, meter));
+      } catch (error) {
+        if (error instanceof ResultQueryError && error.code === "RESULT_SLICE_TOO_LARGE") throw error;
+      }
+      value = await served(args.handle, () => reader.all());
     }
     const result =
       args.search !== undefined
-        ? await searchQueryYielding(found.value, plan, { ...args, search: args.search }, config, meter)
-        : await answerPlanYielding(found.value, plan, args, config.sliceLimitBytes, meter);
+        ? await searchQueryYielding(value, plan, { ...args, search: args.search }, config, meter)
+        : await answerPlanYielding(value, plan, args, config.sliceLimitBytes, meter);
     if (args.fieldsOfSearch) throw searchWithFields(args, args.fieldsOfSearch, result.value);
-    return { result: withNotes(result, args.notes), expiresAt: found.expiresAt };
+    return { result: withNotes(result, args.notes), expiresAt: reader.expiresAt };
   }
 
   /**
@@ -158,17 +157,18 @@ export class ResultQueryTool {
     const args = parseQueryArguments({ handle, path });
     const given = path === undefined ? undefined : args.path;
     const reference = planReference(given); // parsed once: what the store reads, and what is taken from it
-    let bytes = 0; // what the reference reads, from the index (S21.1: references are charged by their bytes)
-    const select: Selector = (lists, strings, objects) => {
-      const selection = reference.select(lists, strings, objects);
-      bytes = selectionBytes(selection, lists, strings, objects);
-      return selection;
-    };
-    const found = await this.find(args.handle, owner, () => select, read, meters, storeCall);
+    const found = await this.find(args.handle, owner, read, meters, storeCall);
+    const { reader } = found;
+    const selection = selectionOf(reader, reference.select);
+    // what the reference reads, from the index (S21.1: references are charged by their bytes)
+    const bytes = reader.whole ? 0 : selectionBytes(selection, reader.lists, reader.strings, reader.objects);
+    if (typeof selection === "object" && "stream" in selection)
+      throw new Error("unreachable: a reference reads its value whole, never in batches");
+    const value = await served(args.handle, () => readSelection(reader, selection));
     // the holding instance's limit (S21.1), charged with the read already, and with the call's other references (S26.2)
     const meter = meters(found.source);
     meter.charge("references", bytes);
-    return { value: await reference.value(found.value, meter), expiresAt: found.expiresAt };
+    return { value: await reference.value(value, meter), expiresAt: reader.expiresAt };
   }
 
   /**
@@ -189,78 +189,47 @@ export class ResultQueryTool {
   async referenceBytes(handle: unknown, path: unknown, owner: OwnerOf, storeCall = new StoreCall()): Promise<number> {
     const args = parseQueryArguments({ handle, path });
     const reference = planReference(path === undefined ? undefined : args.path);
-    let bytes = 0;
-    const sized: Selector = (lists, strings, objects) => (
-      (bytes = selectionBytes(reference.select(lists, strings, objects), lists, strings, objects)),
-      "none"
-    );
-    await this.find(args.handle, owner, () => sized, "shared", undefined, storeCall);
-    return bytes;
+    const { reader } = await this.find(args.handle, owner, "shared", undefined, storeCall);
+    if (reader.whole) return 0;
+    const { lists, strings, objects } = reader;
+    return selectionBytes(reference.select(lists, strings, objects), lists, strings, objects);
   }
 
   /**
    * The JSON size of the whole answer, from its summary (S16.4): what a whole read would cost, known before it (S21.3).
    */
   async answerBytes(handle: string, owner: OwnerOf, storeCall = new StoreCall()): Promise<number> {
-    const found = await this.find(handle, owner, () => () => ({ summary: 0 }), "shared", undefined, storeCall);
-    return withKnownSizes(() => jsonSize(found.value));
+    const { reader } = await this.find(handle, owner, "shared", undefined, storeCall);
+    const value = await served(handle, () => reader.summary(0));
+    return withKnownSizes(() => jsonSize(value));
   }
 
-  /** The whole answer from the instance that held it (after a summary read, S16.4); not found as `find` says it. */
-  private async readWhole(
-    handle: string,
-    owner: OwnerOf,
-    source: HandleSource,
-    meter: CostMeter,
-    storeCall: StoreCall,
-  ): Promise<StoredValue & { source: HandleSource }> {
-    let found: StoredValue | undefined;
-    try {
-      const store = await source.store();
-      found = await store.readWithExpiry(
-        handle,
-        typeof owner === "function" ? owner(source) : owner,
-        () => "all",
-        true,
-        chargeTo(meter),
-        storeCall,
-      );
-    } catch (error) {
-      if (error instanceof ResultQueryError) throw error; // the call's meter refused the read (S21.1)
-      throw storeUnavailable();
-    }
-    if (!found) throw handleNotFound(handle);
-    return { ...found, source };
-  }
-
-  /** The first instance (in install order) holding the handle for its owner, and the value it read. */
+  /**
+   * The first instance (in install order) holding the handle for its owner, and the answer's reader (its
+   * main record read: the parts are read as the query asks for them).
+   */
   private async find(
     handle: string,
     owner: OwnerOf,
-    selectFor: (source: HandleSource) => Selector,
     read: "shared" | "fresh",
     meterOf?: (source: HandleSource) => CostMeter,
     storeCall = new StoreCall(),
-  ): Promise<StoredValue & { source: HandleSource }> {
+  ): Promise<{ reader: AnswerReader; source: HandleSource }> {
     // Every instance's store is asked at once, so a slow or hung store costs one timeout, not one per
     // instance; the first instance (in install order) that holds the handle answers.
     const reads = this.sources().map((source) => ({
       source,
       found: source
         .store()
-        .then((store) => {
-          const who = typeof owner === "function" ? owner(source) : owner;
-          return store.readWithExpiry(
-            handle,
-            who,
-            selectFor(source),
-            read === "shared",
-            meterOf && chargeTo(meterOf(source)),
-            storeCall,
-          );
-        })
+        .then((store) =>
+          store.open(handle, typeof owner === "function" ? owner(source) : owner, {
+            shared: read === "shared",
+            charge: meterOf && chargeTo(meterOf(source)),
+            call: storeCall,
+          }),
+        )
         .then(
-          (found): StoredValue | "not found" | "unavailable" => found ?? "not found",
+          (reader): AnswerReader | "not found" | "unavailable" => reader ?? "not found",
           // a meter's refusal is the call's answer
           (error: unknown) => (error instanceof ResultQueryError ? error : ("unavailable" as const)),
         ),
@@ -270,10 +239,25 @@ export class ResultQueryTool {
       const found = await read.found;
       if (found instanceof ResultQueryError) throw found;
       if (found === "unavailable") unavailable = true;
-      else if (found !== "not found") return { ...found, source: read.source };
+      else if (found !== "not found") return { reader: found, source: read.source };
     }
     if (unavailable) throw storeUnavailable();
     throw handleNotFound(handle);
+  }
+}
+
+/**
+ * A read of the answer's parts, its failures answered as `result_query` answers them: the call's meter
+ * refusing the read (S21.1) as it is, a piece lost as the handle not found (S8.5), a failing store as
+ * unavailable (S9.1).
+ */
+async function served<T>(handle: string, reading: () => Promise<T>): Promise<T> {
+  try {
+    return await reading();
+  } catch (error) {
+    if (error instanceof ResultQueryError) throw error;
+    if (error instanceof ReadFailed && error.reason === "lost") throw handleNotFound(handle);
+    throw storeUnavailable();
   }
 }
 

@@ -36,34 +36,7 @@ export interface AnswerIndex {
   objects: ObjectLayout[];
 }
 
-/**
- * What a query needs of an answer: all of it; nothing (its path cannot be valid); everything outside the
- * indexed lists' items, long strings' characters and wide objects' members ("outside": its path names none
- * of them, nor a key on the way to one, so the lists may read as empty, the strings as "" and the wide
- * objects as {}; the store then reads only the pieces around them); items of one list; characters of one
- * long string (S16.4: as a `PiecedString`); members of one wide object, by window or by name (S16.4: as a
- * `PiecedObject`); a summary: everything outside, with every list, long string and wide object
- * standing in at its full length and JSON size and with its first `summary` bytes read (what a refused
- * `$` needs, S14.5, S16.4); or a stream (S14.6): one list, one wide object, or everything outside the
- * lists and wide objects and then each of them, read batch by batch as the query walks them
- * (`AnswerReader`), nothing of them kept.
- */
-export type Selection =
-  | "all"
-  | "none"
-  | "outside"
-  | { list: number; from: number; to: number }
-  | { string: number; from: number; to: number }
-  | { summary: number }
-  // A wide object's members `from` to `to - 1` (S7.4: keys in key order), or its members `keys` (a name step, or
-  // `fields`: the batches that may hold them; when it has none of them, also those of its first keys and of keys one
-  // edit away, for the refusal, S14.5).
-  | { object: number; from: number; to: number }
-  | { object: number; keys: string[] }
-  | { stream: number | "all" }
-  | { stream: "object"; object: number };
-
-/** What a query planner may know of the lists before anything else is read. */
+/** What a query planner may know of the lists before anything else is read (`AnswerReader.lists`). */
 export interface ListSummary {
   /** Keys from the root to the list; empty when the root is the list. */
   readonly path: readonly string[];
@@ -81,12 +54,6 @@ export interface ObjectSummary {
   readonly path: readonly string[];
   readonly length: number;
 }
-
-export type Selector = (
-  lists: readonly ListSummary[],
-  strings: readonly StringSummary[],
-  objects?: readonly ObjectSummary[],
-) => Selection;
 
 export function encodeIndex(index: AnswerIndex): Uint8Array {
   const { nonce, pieces, pad, ivs, tags, ascii, lists, strings, objects, count } = index;

@@ -1,6 +1,9 @@
 /**
  * One read answer as the records serve it to a query (S8.5, S14.6): the query pulls, the records never
- * call back. An indexed list (or a wide object, S16.4) is read batch by batch: a filter, a wildcard or a
+ * call back. The store opens it (`ResultHandleStore.open`: the answer's main record, whole or its index);
+ * the query then asks for the parts it needs: everything, everything outside the indexed parts, a window
+ * of a list's items, of a long string's characters or of a wide object's keys, a wide object's members by
+ * name, or a summary (each read once, kept in the answer's state). An indexed list (or a wide object, S16.4) is read batch by batch: a filter, a wildcard or a
  * search over it reads every item once, but holds at most a few pieces and one batch of it at a time.
  * Each batch is handed out as its JSON text, parsed only when the query asks (`items()`, `members()`)
  * and then dropped: its items die young (a 10 MB answer parsed whole is 13 MB of heap the collector
@@ -9,9 +12,11 @@
  * search for ASCII text) skips it unparsed. The pieces under a list are also handed out whole, for the
  * batch workers (`pieces`).
  */
-import type { ListSummary, ObjectSummary } from "../format/answer-index.js";
+import type { ListSummary, ObjectSummary, StringSummary } from "../format/answer-index.js";
 import { batchAt, byteSpan, partJsonBytes } from "../format/layout.js";
-import { parseRead, ReadFailed, type AnswerRead } from "./answer-state.js";
+import { MISSING, parseRead, ReadFailed, type AnswerRead } from "./answer-state.js";
+import { readChars, readItems, readOutside, readSummary, readWhole } from "./read-parts.js";
+import { readMembers, readNamed } from "./object-members.js";
 import { BatchPieces } from "./pieces.js";
 import { handOver, type BatchPiece } from "./handover.js";
 import { YIELD_AFTER_MS } from "../../defaults.js";
@@ -50,32 +55,103 @@ export interface MemberBatch {
 export type BatchedPart = { readonly list: number } | { readonly object: number };
 
 /**
- * An answer whose lists and wide objects are read batch by batch (Selection `{ stream }`): its root as far
- * as read (the parts outside them, for `{ stream: "all" }`; each stands there as a placeholder) and their
- * batches on demand. Reading a batch whose piece is missing, expired or tampered throws `ReadFailed`
- * "lost", and the whole handle then reads as not found (S8.5).
+ * One answer as read for one call. Every read answers the value as far as read (the root: other parts may be
+ * missing), or throws `ReadFailed` when a piece is missing, expired or tampered: the whole handle then reads
+ * as not found (S8.5), and is no longer kept. An answer stored (or kept) whole answers every read with the
+ * whole value.
  */
 export class AnswerReader {
   constructor(
     private readonly read: AnswerRead,
-    /**
-     * Everything outside the lists' items and wide objects' members (placeholders at their paths), or undefined when
-     * not read.
-     */
-    readonly root: unknown,
-    /** The one list selected (`{ stream: list }`), or undefined when all are (`{ stream: "all" }`). */
-    readonly list: number | undefined,
-    private readonly lost: () => void,
-    /** The one wide object selected (`{ stream: "object" }`, S16.4), if one is. */
-    readonly object?: number,
+    /** The store's own: the answer dropped from memory (a piece lost), or what it holds there grown. */
+    private readonly kept: { readonly lost: () => void; readonly grown: () => void },
   ) {}
 
-  get lists(): readonly ListSummary[] {
-    return this.read.state.index!.lists;
+  /**
+   * Everything outside the lists' items and wide objects' members as `outside` last read it (placeholders
+   * at their paths), or undefined before: where a reading in batches finds the parts (`partAt`).
+   */
+  root: unknown;
+
+  /** When the handle expires (epoch milliseconds, S15.4). */
+  get expiresAt(): number {
+    return this.read.state.expiresAt;
   }
 
+  /** The answer, when it is stored whole or kept whole in memory: every read answers it. */
+  get whole(): { readonly value: unknown } | undefined {
+    return this.read.state.whole;
+  }
+
+  /** The indexed lists: where, and how long (none when whole). */
+  get lists(): readonly ListSummary[] {
+    return this.read.state.index?.lists ?? [];
+  }
+
+  /** The long strings (S16.4; none when whole). */
+  get strings(): readonly StringSummary[] {
+    return this.read.state.index?.strings ?? [];
+  }
+
+  /** The wide objects (S16.4; none when whole). */
   get objects(): readonly ObjectSummary[] {
-    return this.read.state.index!.objects;
+    return this.read.state.index?.objects ?? [];
+  }
+
+  /** The whole answer: every piece, parsed as one answer (in parts, yielding between them). */
+  all(): Promise<unknown> {
+    return this.serve(() => readWhole(this.read));
+  }
+
+  /**
+   * Everything but the items of the indexed lists, the characters of the long strings and the members of
+   * the wide objects, which read as empty (or as far as read): `$.total` beside `rows` reads the pieces
+   * around them, not those inside.
+   */
+  async outside(): Promise<unknown> {
+    return (this.root = await this.serve(() => readOutside(this.read)));
+  }
+
+  /** Items `from` to `to - 1` of `list`. */
+  items(list: number, from: number, to: number): Promise<unknown> {
+    return this.serve(() => readItems(this.read, list, from, to));
+  }
+
+  /** Characters `from` to `to - 1` of long string `string` (S16.4), as a `PiecedString`. */
+  chars(string: number, from: number, to: number): Promise<unknown> {
+    return this.serve(() => readChars(this.read, string, from, to));
+  }
+
+  /** Members `from` to `to - 1` (in key order, S7.4) of wide object `object` (S16.4), as a `PiecedObject`. */
+  members(object: number, from: number, to: number): Promise<unknown> {
+    return this.serve(() => readMembers(this.read, object, from, to));
+  }
+
+  /**
+   * The members `keys` of wide object `object` (a name step, or `fields`): the batches that may hold them;
+   * when it has none of them, also those of its first keys and of keys one edit away, for the refusal (S14.5).
+   */
+  named(object: number, keys: readonly string[]): Promise<unknown> {
+    return this.serve(() => readNamed(this.read, object, keys));
+  }
+
+  /**
+   * A summary (S16.4): everything outside, each list, long string and wide object standing in at its whole
+   * length and JSON size with its first `bytes` read; good only for building a refusal (S14.5).
+   */
+  summary(bytes: number): Promise<unknown> {
+    return this.serve(() => readSummary(this.read, bytes));
+  }
+
+  private async serve(reading: () => Promise<unknown>): Promise<unknown> {
+    if (this.read.state.whole) return this.read.state.whole.value;
+    const value = await reading();
+    if (value === MISSING) {
+      this.kept.lost();
+      throw new ReadFailed("lost");
+    }
+    this.kept.grown();
+    return value;
   }
 
   /** How many batches `list` is stored in, and the bytes of its JSON. */
@@ -168,7 +244,7 @@ export class AnswerReader {
 
   /** A reading that failed: a piece lost makes the whole handle read as not found (S8.5). */
   private failed(error: unknown): unknown {
-    if (error instanceof ReadFailed && error.reason === "lost") this.lost();
+    if (error instanceof ReadFailed && error.reason === "lost") this.kept.lost();
     return error;
   }
 }

@@ -1,7 +1,7 @@
 /**
  * What every reader of a pieced answer shares (S8.5): the answer's state as far as read, fetching and
  * decrypting the pieces a byte range touches, and placing a part read in the root. The readers of lists,
- * long strings (`readSelection`) and wide objects (`readMembers`, `readNamed`, S16.4) build on it.
+ * long strings (read-parts.ts) and wide objects (`readMembers`, `readNamed`, S16.4) build on it.
  */
 import { boundCount, pieceSeal, type AnswerIndex } from "../format/answer-index.js";
 import type { AnswerKeys } from "../crypto/keys.js";

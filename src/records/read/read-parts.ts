@@ -1,38 +1,21 @@
 /**
- * Reading an answer stored in pieces (S8.5): only the pieces a selection touches are fetched and
+ * Reading the parts of an answer stored in pieces (S8.5): only the pieces a part touches are fetched and
  * decrypted, each checked against what its index expects (a missing, expired or tampered piece makes the
- * whole handle read as not found). What is read is kept in the answer's state, which `readShared` may
- * keep in memory for the next query (`RecentAnswers`), counting what it holds (S16.3).
+ * whole handle read as not found: MISSING). What is read is kept in the answer's state, which the store may
+ * keep in memory for the next query (`RecentAnswers`), counting what it holds (S16.3). `AnswerReader`
+ * serves them.
  */
-import { piecesOf, type Selection } from "../format/answer-index.js";
+import { piecesOf } from "../format/answer-index.js";
 import { charSpan, itemSpan, partJsonBytes, unitStarts } from "../format/layout.js";
 import { PiecedString } from "../../util/pieced-string.js";
 import { MISSING, parseRead, placeAt, readRanges, type AnswerRead } from "./answer-state.js";
-import { readMembers, readNamed } from "./object-members.js";
+import { readMembers } from "./object-members.js";
 import { outsideRanges, readWholeInParts } from "./read-whole.js";
 import { listSlotsBytes } from "../heap-size.js";
 import { setKnownJsonSize } from "../../util/size.js";
 
-export { MISSING, type AnswerRead, type AnswerState, type ReadCharge } from "./answer-state.js";
-
-/** The value a selection needs (other parts may be missing), or MISSING when a piece is. */
-export function readSelection(
-  read: AnswerRead,
-  selection: Exclude<Selection, "none" | { stream: unknown }>,
-): Promise<unknown> {
-  if (selection === "all") return readWhole(read);
-  if (selection === "outside") return readOutside(read);
-  if ("summary" in selection) return readSummary(read, selection.summary);
-  if ("string" in selection) return readChars(read, selection.string, selection.from, selection.to);
-  if ("object" in selection)
-    return "keys" in selection
-      ? readNamed(read, selection.object, selection.keys)
-      : readMembers(read, selection.object, selection.from, selection.to);
-  return readItems(read, selection.list, selection.from, selection.to);
-}
-
 /** Every piece, parsed as one answer (in parts, yielding between them: `readWholeInParts`). */
-async function readWhole(read: AnswerRead): Promise<unknown> {
+export async function readWhole(read: AnswerRead): Promise<unknown> {
   const { state } = read;
   const whole = await readWholeInParts(read);
   if (whole === MISSING) return MISSING;
@@ -71,7 +54,7 @@ export async function readOutside(read: AnswerRead): Promise<unknown> {
 }
 
 /** Items `from` to `to - 1` of one list, in the root as far as read (other items and keys may be missing). */
-async function readItems(read: AnswerRead, list: number, from: number, to: number): Promise<unknown> {
+export async function readItems(read: AnswerRead, list: number, from: number, to: number): Promise<unknown> {
   const { state } = read;
   const index = state.index!;
   const layout = index.lists[list];
@@ -103,7 +86,7 @@ async function readItems(read: AnswerRead, list: number, from: number, to: numbe
  * as one JSON string (batches start outside escapes) and kept in the string's `PiecedString`, which
  * stands in the root at the string's path.
  */
-async function readChars(read: AnswerRead, text: number, from: number, to: number): Promise<unknown> {
+export async function readChars(read: AnswerRead, text: number, from: number, to: number): Promise<unknown> {
   const { state } = read;
   const index = state.index!;
   const layout = index.strings[text];
@@ -135,7 +118,7 @@ async function readChars(read: AnswerRead, text: number, from: number, to: numbe
  * whole length and JSON size (known from the index), with its first `bytes` read: enough for a refusal
  * of `$` to name the largest parts and a limit that fits (S14.5) without reading every piece.
  */
-async function readSummary(read: AnswerRead, bytes: number): Promise<unknown> {
+export async function readSummary(read: AnswerRead, bytes: number): Promise<unknown> {
   const index = read.state.index!;
   if ((await readOutside(read)) === MISSING) return MISSING;
   for (let list = 0; list < index.lists.length; list++) {
