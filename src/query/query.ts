@@ -18,8 +18,8 @@ import { DEFAULT_LIMITS, MAX_LIMIT, MAX_SEARCH_CHARS } from "../defaults.js";
 import { planPath, sliceWindow, type QueryArguments, type QueryPlan } from "./paths/plan.js";
 import { cutForMessage, quoteArgument } from "../util/quote-argument.js";
 import { jsonSize } from "../util/size.js";
-import { isText, type PiecedString } from "../util/pieced-string.js";
-import { PiecedObject } from "../util/pieced-object.js";
+import { isText, type PiecedString } from "../records/read/pieced-string.js";
+import { PiecedObject } from "../records/read/pieced-object.js";
 import { parseAggregate } from "./aggregate/spec.js";
 import { aggregatePlan, aggregateWhole, aggregateWholeYielding } from "./aggregate/aggregate.js";
 

@@ -3,7 +3,7 @@ import { hasOwn, isPlainObject } from "../../util/json.js";
 import { quoteArgument } from "../../util/quote-argument.js";
 import { formatPath, type PathSegment } from "../canonical-path.js";
 import { pathNotFound } from "../refusals/refusals.js";
-import { PiecedObject } from "../../util/pieced-object.js";
+import { PiecedObject } from "../../records/read/pieced-object.js";
 
 export { formatPath };
 

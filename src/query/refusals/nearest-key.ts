@@ -5,7 +5,7 @@
  * edit away from the name are looked up directly (a few thousand lookups, not a million comparisons).
  */
 import { hasOwn } from "../../util/json.js";
-import { PiecedObject } from "../../util/pieced-object.js";
+import { PiecedObject } from "../../records/read/pieced-object.js";
 import { NAME_CHARS, maxDistance, oneEditVariants } from "../../util/one-edit.js";
 
 const KEYS_COMPARED = 5000;

@@ -10,8 +10,8 @@ import { cutForMessage, quoteArgument } from "../../util/quote-argument.js";
 import { fittingItems, jsonSize } from "../../util/size.js";
 import { formatPath, type PathSegment } from "../canonical-path.js";
 import { nearestKey } from "./nearest-key.js";
-import { isText } from "../../util/pieced-string.js";
-import { PiecedObject } from "../../util/pieced-object.js";
+import { isText } from "../../records/read/pieced-string.js";
+import { PiecedObject } from "../../records/read/pieced-object.js";
 
 /** Keys listed when a refusal says what an object holds; then a count. */
 const KEYS_LISTED = 20;

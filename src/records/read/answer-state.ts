@@ -6,8 +6,8 @@
 import { boundCount, pieceSeal, type AnswerIndex } from "../format/answer-index.js";
 import type { AnswerKeys } from "../crypto/keys.js";
 import { openPiece, paddedPieceLength, pieceHeader } from "../format/format.js";
-import type { PiecedString } from "../../util/pieced-string.js";
-import type { PiecedObject } from "../../util/pieced-object.js";
+import type { PiecedString } from "./pieced-string.js";
+import type { PiecedObject } from "./pieced-object.js";
 import { hasOwn, setOwn, type JsonObject } from "../../util/json.js";
 import type { NamespacedStorage } from "../../storage/types.js";
 import { decodeUtf8 } from "../../util/utf8.js";

@@ -7,7 +7,7 @@ import { MISSING, parseRead, placeAt, readRanges, type AnswerRead } from "./answ
 import { piecesOf } from "../format/answer-index.js";
 import { batchesFor } from "../format/object-layout.js";
 import { byteSpan, partJsonBytes, unitStarts } from "../format/layout.js";
-import { PiecedObject } from "../../util/pieced-object.js";
+import { PiecedObject } from "./pieced-object.js";
 import { oneEditVariants } from "../../util/one-edit.js";
 import { setKnownJsonSize } from "../../util/size.js";
 

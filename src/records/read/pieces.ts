@@ -1,8 +1,7 @@
 /**
- * The pieces under a part read batch by batch (S14.6): a list's item batches or a wide
- * object's member batches (S16.4; both `StreamedAnswer.eachBatch`) are read in order, each batch's text decoded from
- * the
- * pieces it spans. Each piece is opened once, the next one fetched while a batch is parsed (a remote
+ * The pieces under a part read batch by batch (S14.6): a list's item batches or a wide object's member
+ * batches (S16.4; `AnswerReader.batches` and `memberBatches`) are read in order, each batch's text decoded
+ * from the pieces it spans. Each piece is opened once, the next one fetched while a batch is parsed (a remote
  * store's round trips overlap the parsing), and the pieces read past are let go, so a reading holds a piece
  * or two whatever the part's size. A reading yields to the loop between batches at least every YIELD_AFTER_MS
  * (S14.3, S21.4; measured: 1 ms a yield in Node, 2-3% of a reading at 40 ms, so a batch's work on top stays near

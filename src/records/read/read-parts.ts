@@ -7,7 +7,7 @@
  */
 import { piecesOf } from "../format/answer-index.js";
 import { charSpan, itemSpan, partJsonBytes, unitStarts } from "../format/layout.js";
-import { PiecedString } from "../../util/pieced-string.js";
+import { PiecedString } from "./pieced-string.js";
 import { MISSING, parseRead, placeAt, readRanges, type AnswerRead } from "./answer-state.js";
 import { readMembers } from "./object-members.js";
 import { outsideRanges, readWholeInParts } from "./read-whole.js";

@@ -1,4 +1,4 @@
-import { setOwn } from "./json.js";
+import { setOwn } from "../../util/json.js";
 
 /**
  * A wide object of a pieced answer as far as it is read (S16.4): its key count from the index, and the
