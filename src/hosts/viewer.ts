@@ -85,7 +85,8 @@ export function resultViewHandler<Call>(
       if (count > VIEW_PAGE.items) {
         throw new ResultQueryError(
           "INVALID_INPUT",
-          `result_view answers at most ${VIEW_PAGE.items} items, keys or nodes a page (this one held ${count}): ask with limit ${VIEW_PAGE.items} or less. A string may be read ${VIEW_PAGE.bytes} bytes at a time.`,
+          `result_view answers at most ${VIEW_PAGE.items} items, keys or nodes a page (this one held ${count}): ` +
+            `ask with limit ${VIEW_PAGE.items} or less. A string may be read ${VIEW_PAGE.bytes} bytes at a time.`,
         );
       }
       return textResult(result as unknown as Record<string, unknown>);
@@ -135,7 +136,8 @@ export function serveViewer(server: object, instances: HostInstances<McpRequestC
     {
       title: "Read a folded answer for the viewer",
       description:
-        "Reads part of a folded answer for the result viewer, as result_query does, in pages of up to 1 MiB or 1000 items.",
+        "Reads part of a folded answer for the result viewer, as result_query does, " +
+        "in pages of up to 1 MiB or 1000 items.",
       inputSchema: query.inputSchema,
       outputSchema: query.outputSchema,
       annotations: query.annotations,

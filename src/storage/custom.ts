@@ -7,7 +7,8 @@ const REQUIRED = ["get", "set", "delete", "close"] as const;
 /** What an object lacks to be a namespaced storage (S9.0), or undefined when it is one. */
 function shortcomings(value: unknown): string | undefined {
   if (typeof value !== "object" || value === null) {
-    return `must be an object with the functions ${REQUIRED.join(", ")} (S9.0); got ${value === null ? "null" : typeof value}`;
+    const got = value === null ? "null" : typeof value;
+    return `must be an object with the functions ${REQUIRED.join(", ")} (S9.0); got ${got}`;
   }
   const record = value as Record<string, unknown>;
   const missing = REQUIRED.filter((name) => typeof record[name] !== "function");

@@ -155,7 +155,8 @@ export class MemoryStore implements NamespacedStorage {
         this.drop(answer);
         throw new ResultHandlesError(
           "STORE_FULL",
-          `memory is full (maxEntries ${this.maxEntries}, maxBytes ${this.maxBytes}) and this answer's owner holds as much as any other: ` +
+          `memory is full (maxEntries ${this.maxEntries}, maxBytes ${this.maxBytes}) ` +
+            `and this answer's owner holds as much as any other: ` +
             `it is not kept, and no other owner's answer is dropped for it (S26.5)`,
         );
       }

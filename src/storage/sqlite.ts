@@ -56,8 +56,11 @@ async function openSqliteStorage(path: string, options: SqliteStorageOptions = {
     db.pragma("mmap_size = 0");
     await whenUnlocked(
       () =>
-        db.exec(`CREATE TABLE IF NOT EXISTS ${TABLE} (key TEXT PRIMARY KEY, value BLOB NOT NULL, expires_at INTEGER NOT NULL) WITHOUT ROWID;
-      CREATE INDEX IF NOT EXISTS ${TABLE}_expires_at ON ${TABLE} (expires_at);`),
+        db.exec(
+          `CREATE TABLE IF NOT EXISTS ${TABLE} ` +
+            `(key TEXT PRIMARY KEY, value BLOB NOT NULL, expires_at INTEGER NOT NULL) WITHOUT ROWID; ` +
+            `CREATE INDEX IF NOT EXISTS ${TABLE}_expires_at ON ${TABLE} (expires_at);`,
+        ),
       until,
       "open",
     );
@@ -119,7 +122,8 @@ class SqliteStorage implements NamespacedStorage {
   ) {
     this.select = db.prepare(`SELECT value, expires_at FROM ${TABLE} WHERE key = ?`);
     this.upsert = db.prepare(
-      `INSERT INTO ${TABLE} (key, value, expires_at) VALUES (?, ?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value, expires_at = excluded.expires_at`,
+      `INSERT INTO ${TABLE} (key, value, expires_at) VALUES (?, ?, ?) ` +
+        `ON CONFLICT (key) DO UPDATE SET value = excluded.value, expires_at = excluded.expires_at`,
     );
     this.remove = db.prepare(`DELETE FROM ${TABLE} WHERE key = ?`);
     this.removeExpired = db.prepare(`DELETE FROM ${TABLE} WHERE expires_at <= ?`);

@@ -78,7 +78,9 @@ export function findPanel(options: FindOptions) {
     const unit = hits ? "hit" : "node";
     fill(
       status,
-      `${formatNumber(total)} ${unit}${total === 1 ? "" : "s"}${total > values.length ? `, the first ${values.length} shown` : ""}${slice.note ? ` · ${slice.note}` : ""}`,
+      `${formatNumber(total)} ${unit}${total === 1 ? "" : "s"}` +
+        (total > values.length ? `, the first ${values.length} shown` : "") +
+        (slice.note ? ` · ${slice.note}` : ""),
     );
     values.forEach((value, at) => {
       const hit = hits ? (value as { path: string; text: string; line?: number }) : undefined;
@@ -105,7 +107,10 @@ export function findPanel(options: FindOptions) {
     const count = slice.groupCount ?? shown.length;
     fill(
       status,
-      `${formatNumber(count)} group${count === 1 ? "" : "s"} of ${formatNumber(slice.total ?? 0)} nodes of ${slice.path}${count > shown.length ? `, the first ${shown.length} shown` : ""}${slice.note ? ` · ${slice.note}` : ""}`,
+      `${formatNumber(count)} group${count === 1 ? "" : "s"} ` +
+        `of ${formatNumber(slice.total ?? 0)} nodes of ${slice.path}` +
+        (count > shown.length ? `, the first ${shown.length} shown` : "") +
+        (slice.note ? ` · ${slice.note}` : ""),
     );
     const figures = FIGURES.filter((name) => asked[name] !== undefined);
     const head = h(

@@ -26,7 +26,8 @@ export function loadViewerHtml(): Promise<string> {
       // Only a source checkout without a build lands here: the package ships the file.
       throw new ResultHandlesError(
         "INVALID_USAGE",
-        `The result viewer's page is not built (dist/viewer/viewer-html.js): run npm run build (${describeError(error)})`,
+        `The result viewer's page is not built (dist/viewer/viewer-html.js): ` +
+          `run npm run build (${describeError(error)})`,
       );
     },
   );

@@ -94,7 +94,8 @@ export class LinesView {
     this.body.replaceChildren(...drawn);
     fill(
       this.status,
-      `${formatNumber(this.total)} characters · ${formatNumber(this.lines.length)} lines read${this.read < this.total ? ` · ${Math.floor((100 * this.read) / this.total)}%` : ""}`,
+      `${formatNumber(this.total)} characters · ${formatNumber(this.lines.length)} lines read` +
+        (this.read < this.total ? ` · ${Math.floor((100 * this.read) / this.total)}%` : ""),
     );
     if (this.read < this.total && !this.failed && to + 50 > this.lines.length) void this.more();
   }

@@ -27,7 +27,8 @@ if (window.parent === window) {
     h(
       "p",
       { class: "alone", "data-testid": "standalone" },
-      "This page shows tool answers inside an MCP Apps host (Claude, ChatGPT, VS Code…); opened on its own it has nothing to show.",
+      "This page shows tool answers inside an MCP Apps host (Claude, ChatGPT, VS Code…); " +
+        "opened on its own it has nothing to show.",
     ),
   );
 } else {

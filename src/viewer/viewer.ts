@@ -260,7 +260,8 @@ export class Viewer {
     const args = line ? { handle, path, offset: line.offset, limit: Math.max(1, line.length) } : { handle, path };
     const text = handle
       ? `Look at ${where} in the folded answer ${handle}: result_query ${JSON.stringify(args)}`
-      : `Look at ${where} in the last answer: ${textOf(this.selected.value ?? valueAt(answer.preview, this.selected.keys), 2000)}`;
+      : `Look at ${where} in the last answer: ` +
+        textOf(this.selected.value ?? valueAt(answer.preview, this.selected.keys), 2000);
     fill(
       this.told,
       (await this.host.tell(text).catch(() => false))

@@ -50,7 +50,8 @@ const singleFile: Plugin = {
     const notice = packages.map((pkg) => `${pkg.name} ${pkg.version} (${pkg.license})`).join(", ");
     html = html.replace(
       /^(<!doctype html>)/i,
-      `$1\n<!-- mcp-result-handles result viewer. Bundles ${notice}; license texts: dist/viewer/THIRD-PARTY-LICENSES.txt in the mcp-result-handles package. -->`,
+      `$1\n<!-- mcp-result-handles result viewer. Bundles ${notice}; ` +
+        `license texts: dist/viewer/THIRD-PARTY-LICENSES.txt in the mcp-result-handles package. -->`,
     );
     const texts = packages
       .map((pkg) => `${pkg.name} ${pkg.version} (${pkg.license})\n\n${pkg.text}`)

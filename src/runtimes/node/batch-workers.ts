@@ -64,7 +64,10 @@ function workerFromSources(here: string): string {
   };
   // import(), not require: the code is CommonJS or a module by the process's --input-type, and import() is in both.
   const bundle = `(esbuild.buildSync ?? esbuild.default.buildSync)(${JSON.stringify(options)}).outputFiles[0].text`;
-  return `import(${JSON.stringify(esbuild)}).then((esbuild) => import("data:text/javascript," + encodeURIComponent(${bundle})))`;
+  return (
+    `import(${JSON.stringify(esbuild)})` +
+    `.then((esbuild) => import("data:text/javascript," + encodeURIComponent(${bundle})))`
+  );
 }
 
 /** A worker thread as the pool drives it: a failure, an exit or an error event ends it for the pool. */
