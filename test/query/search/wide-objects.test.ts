@@ -288,8 +288,8 @@ describe("S14.3 a long search over a wide object yields", () => {
       const ms = performance.now() - started;
       clearInterval(probe);
       expect(got).toEqual(expected(value, args));
-      // The reading lets the loop go at least every 40 ms (batch-pieces.ts): a reading of more than 100 ms saw timers
-      // run.
+      // The reading yields at least every YIELD_AFTER_MS (records/read/pieces.ts): a reading of more than 100 ms saw
+      // timers run.
       if (ms > 100) expect(ticks, `${ms.toFixed(0)} ms`).toBeGreaterThan(0);
     } finally {
       await store.onShutdown();
