@@ -174,8 +174,10 @@ function refuseFlags(pattern: string, path: string): void {
   const example = word ? rest.replace(word[0], `[${word[0].toUpperCase()}${word[0].toLowerCase()}]`) : rest;
   throw new ResultQueryError(
     "INVALID_INPUT",
-    `The pattern ${quoteArgument(cutForMessage(pattern))} in ${quoteArgument(path)} has the flag group ${quoteArgument(flags[0])}, which I-Regexp (RFC 9485) does not have: ` +
-      `it would match nothing. Write the cases out, as in ${quoteArgument(cutForMessage(example))}, or use result_query's search argument, which finds text in any case.`,
+    `The pattern ${quoteArgument(cutForMessage(pattern))} in ${quoteArgument(path)} ` +
+      `has the flag group ${quoteArgument(flags[0])}, which I-Regexp (RFC 9485) does not have: ` +
+      `it would match nothing. Write the cases out, as in ${quoteArgument(cutForMessage(example))}, ` +
+      `or use result_query's search argument, which finds text in any case.`,
   );
 }
 
@@ -189,7 +191,10 @@ export function checkPattern(pattern: string, path?: string): void {
   if (compiled && compiled.instructions > STATIC_LIMITS.regexInstructions) {
     throw new ResultQueryError(
       "INVALID_INPUT",
-      `The pattern ${quoteArgument(cutForMessage(pattern))}${path ? ` in ${quoteArgument(path)}` : ""} compiles to ${compiled.instructions} instructions, over the ${STATIC_LIMITS.regexInstructions} a pattern may have (S21.2): use fewer or smaller repeats, such as .{0,100} instead of .{1000}.`,
+      `The pattern ${quoteArgument(cutForMessage(pattern))}${path ? ` in ${quoteArgument(path)}` : ""} ` +
+        `compiles to ${compiled.instructions} instructions, ` +
+        `over the ${STATIC_LIMITS.regexInstructions} a pattern may have (S21.2): ` +
+        `use fewer or smaller repeats, such as .{0,100} instead of .{1000}.`,
     );
   }
 }
@@ -210,7 +215,10 @@ export function regexFunction(whole: boolean) {
       if (work * COST_WEIGHTS.regex > STATIC_LIMITS.regexRunUnits) {
         throw new ResultQueryError(
           "INVALID_INPUT",
-          `One ${whole ? "match" : "search"}() of ${quoteArgument(cutForMessage(pattern))} over a text of ${text.length} characters would take ${work} character × instruction steps at once, over the ${STATIC_LIMITS.regexRunUnits / COST_WEIGHTS.regex} one run may (S21.4): use a simpler pattern, or match a shorter field.`,
+          `One ${whole ? "match" : "search"}() of ${quoteArgument(cutForMessage(pattern))} ` +
+            `over a text of ${text.length} characters would take ${work} character × instruction steps at once, ` +
+            `over the ${STATIC_LIMITS.regexRunUnits / COST_WEIGHTS.regex} one run may (S21.4): ` +
+            `use a simpler pattern, or match a shorter field.`,
         );
       }
       return whole ? compiled.re.matches(text) : compiled.re.test(text);

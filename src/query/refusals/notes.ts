@@ -21,7 +21,10 @@ export function plural(count: number, before: string, unit: string): string {
 
 /** S18.2: a search with no hit says where it looked and how much it read there. */
 export function searchedNothing(needle: string, path: string, searched: string): string {
-  return `no string, number, boolean or key under ${path} contains ${JSON.stringify(needle)} (in any case); the search read all of ${path}: ${searched}`;
+  return (
+    `no string, number, boolean or key under ${path} contains ${JSON.stringify(needle)} (in any case); ` +
+    `the search read all of ${path}: ${searched}`
+  );
 }
 
 /** The result with the call's reading notes (S18.4) before its own note (S18.2), joined into one `note`. */

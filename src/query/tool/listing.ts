@@ -87,14 +87,18 @@ export function describeResultQuery(references: boolean): string {
   return (
     "Reads part of a large tool answer folded into { preview, shape, handle }. " +
     "path: $.rows[2].title, rows.2.title, /rows/2/title, or an RFC 9535 JSONPath " +
-    "query such as $.rows[?@.status == 'open'] or $..title, answering { value: [nodes], paths, total } (limit 1: the count). " +
-    `offset, limit or page (one-based) slice lists (${DEFAULT_LIMITS.items} items by default), objects (${DEFAULT_LIMITS.keys} keys) and strings ` +
-    `(${DEFAULT_LIMITS.chars} characters); nextOffset says where the next slice starts. fields keeps those keys of each object. ` +
-    'search finds text in values and keys under path, in any case, e.g. { handle, search: "timeout" }: hits { path, text, line? }. ' +
+    "query such as $.rows[?@.status == 'open'] or $..title, " +
+    "answering { value: [nodes], paths, total } (limit 1: the count). " +
+    `offset, limit or page (one-based) slice lists (${DEFAULT_LIMITS.items} items by default), ` +
+    `objects (${DEFAULT_LIMITS.keys} keys) and strings (${DEFAULT_LIMITS.chars} characters); ` +
+    "nextOffset says where the next slice starts. fields keeps those keys of each object. " +
+    'search finds text in values and keys under path, in any case, e.g. { handle, search: "timeout" }: ' +
+    "hits { path, text, line? }. " +
     'aggregate { by: "owner", sum|min|max|avg: "priority" } counts path\'s nodes per owner. ' +
     (references
       ? 'To pass an answer, or a part, to another tool, put { "$result": handle, "path": … } in its arguments. '
       : "") +
-    "Handles expire after minutes and work only in the session that got them: on RESULT_HANDLE_NOT_FOUND, call the original tool again."
+    "Handles expire after minutes and work only in the session that got them: " +
+    "on RESULT_HANDLE_NOT_FOUND, call the original tool again."
   );
 }
