@@ -46,7 +46,7 @@ export async function sealAnswer(keys: AnswerKeys, answer: SerializedAnswer, exp
 }
 
 /** How an answer's pieces were sealed: what its index records and every piece's header binds. */
-export interface PieceSealing {
+interface PieceSealing {
   readonly expiresAt: number;
   /** Random per save, bound into every piece's associated data. */
   readonly nonce: Uint8Array;

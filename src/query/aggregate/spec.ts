@@ -23,12 +23,12 @@ export interface AggregateSpec {
 
 /** The figures that take numbers (S24.2). */
 export const FIGURES = ["sum", "min", "max", "avg"] as const;
-export type Figure = (typeof FIGURES)[number];
+type Figure = (typeof FIGURES)[number];
 
 const KEYS = ["count", "sum", "min", "max", "avg", "distinct", "by"] as const;
 
 /** One step of a member: a key of an object, or an index of a list (negative from its end). */
-export type MemberStep = string | { index: number };
+type MemberStep = string | { index: number };
 
 /**
  * Checks `aggregate` as it arrived (S7.6: every refusal INVALID_INPUT). A JSON text of an object is read as
@@ -143,7 +143,7 @@ export function memberReader(steps: readonly MemberStep[]): (node: unknown) => u
 }
 
 /** The member's value in `node`, or `undefined` when the node has no such member. */
-export function memberValue(node: unknown, steps: readonly MemberStep[]): unknown {
+function memberValue(node: unknown, steps: readonly MemberStep[]): unknown {
   let value = node;
   for (const step of steps) {
     if (typeof step === "string") {

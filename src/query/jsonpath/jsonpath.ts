@@ -44,7 +44,7 @@ export interface JsonPathNode {
   key(): string | number | undefined;
 }
 
-export class SelectedNode implements JsonPathNode {
+class SelectedNode implements JsonPathNode {
   constructor(
     readonly value: unknown,
     private readonly at: Location,

@@ -19,7 +19,7 @@ import type { BatchWorkers } from "../workers/pool.js";
 import type { WatchState } from "../refusals/member-watch.js";
 
 /** Per batch of the list: nodes and steps; batches outside the window give none. */
-export interface BatchCounts {
+interface BatchCounts {
   readonly nodes: Int32Array;
   readonly steps: Float64Array;
   /** Units the workers spent per kind of work: their units are charged as the kind that cost most. */

@@ -7,7 +7,7 @@ import { formatPath, resolveSegments } from "./path.js";
 import type { QueryPlan } from "./plan.js";
 
 /** One selected node; `path` (canonical, S7.5) is computed when first read. */
-export interface EvaluatedNode {
+interface EvaluatedNode {
   readonly value: unknown;
   readonly path: string;
   /** Keys and indexes from the root (S7.5), made when first read. */

@@ -52,7 +52,7 @@ export function pickedKeys(object: JsonObject, fields: readonly string[]): strin
  * `entries` are those built; when the page does not fit, the `fit` entries that did (a refusal looks at them), and
  * `whole` when every entry was measured (the size is exact).
  */
-export type Built<T> =
+type Built<T> =
   | { fits: true; entries: T[]; bytes: number }
   | { fits: false; fit: number; bytes: number; entries: T[]; whole: boolean };
 

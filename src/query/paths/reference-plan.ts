@@ -9,7 +9,7 @@ import type { CostMeter } from "../cost.js";
 import { planValueYielding } from "./evaluate.js";
 import { planPath, selectorFor } from "./plan.js";
 
-export interface ReferencePlan {
+interface ReferencePlan {
   /** Which parts of a stored answer the reference needs: everything at its path, not one page of it (S8.5). */
   readonly select: Selector;
   /**

@@ -262,7 +262,7 @@ function shortString(value: string): string {
 }
 
 /** A counted value: a primitive (a string cut by shortString), or one of two marks for a list or an object. */
-export type Counted = string | number | boolean | null;
+type Counted = string | number | boolean | null;
 const LIST = "\u0000list";
 const OBJECT = "\u0000object";
 const COUNTED_VALUE_CHARS = 40;

@@ -74,8 +74,3 @@ export function findFolded(folded: Folded, needle: string, from = 0): FoldedMatc
   while (end < folded.toOriginal.length - 1 && folded.toOriginal[end] === folded.toOriginal[end - 1]) end++;
   return { at: first, length: folded.toOriginal[end]! - first };
 }
-
-/** The longest text the folding of `length` characters can come from: a character folds to at most three. */
-export function shortestHolding(needleLength: number): number {
-  return Math.ceil(needleLength / 3);
-}

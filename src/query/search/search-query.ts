@@ -119,7 +119,7 @@ export function searchHits(
  * `searchHits` as a tool call runs it (S21.4): the walk stops when the call has held the thread for
  * YIELD_AFTER_MS, inside a long string too (a string of a million matching lines), and goes on after it yielded.
  */
-export async function searchHitsYielding(
+async function searchHitsYielding(
   nodes: readonly StartNode[],
   needle: string,
   options: SearchOptions & { meter: CostMeter },

@@ -71,7 +71,7 @@ let kept: { query: string; at: string; plan: ItemPlan | undefined; watch: WatchP
  * What a worker answers for `job`. Whatever a batch throws is told as -1: the calling thread evaluates that batch
  * itself, to throw the coded refusal where it belongs.
  */
-export function countJob(job: CountJob): CountReply {
+function countJob(job: CountJob): CountReply {
   const at = job.at ? JSON.stringify(job.at) : "";
   if (kept?.query !== job.query || kept.at !== at) {
     const compiled = compileJsonPath(job.query);
@@ -114,7 +114,7 @@ export function countJob(job: CountJob): CountReply {
 }
 
 /** Nodes of one batch (its JSON text: items joined by commas), as the calling thread would select them. */
-export function countBatch(
+function countBatch(
   plan: ItemPlan,
   query: string,
   length: number,

@@ -45,12 +45,12 @@ const TRAILER_BYTES = TAG_BYTES + IV_BYTES + 1;
 const encoder = new TextEncoder();
 
 /** What a record holds: the whole answer, the index of a pieced answer, or one of its pieces. */
-export type RecordKind = "whole" | "index" | "piece";
+type RecordKind = "whole" | "index" | "piece";
 const KIND_BITS: Record<RecordKind, number> = { whole: 0, index: 1, piece: 2 };
 const KINDS: RecordKind[] = ["whole", "index", "piece"];
 const ASCII_FLAG = 4;
 
-export interface RecordHeader {
+interface RecordHeader {
   kind: RecordKind;
   /** The plaintext is pure ASCII (flagged at seal time), so it may be decoded as latin1. */
   ascii: boolean;
@@ -65,7 +65,7 @@ export function pieceHeader(expiresAt: number, pieceIndex: number, pieceCount: n
 }
 
 /** What sealing and opening need of an answer's keys (`AnswerKeys`). */
-export interface SealingKeys {
+interface SealingKeys {
   readonly backend: CryptoBackend;
   readonly aesKey: AesKey;
   /** The store's scope (namespace, instance) as bytes, bound into every record's associated data. */
@@ -199,7 +199,7 @@ export async function sealPiece(
  * What a piece's associated data binds: its store's scope, its storage key, its header and its index's nonce
  * (`sealPiece`).
  */
-export function pieceAssociatedData(
+function pieceAssociatedData(
   keys: SealingKeys,
   storageKey: string,
   header: RecordHeader,

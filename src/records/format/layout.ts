@@ -50,7 +50,7 @@ export function batchAt(
 }
 
 /** Byte range of the batches holding items `from` to `to - 1` of a list, and the items they hold. */
-export interface ItemSpan {
+interface ItemSpan {
   firstBatch: number;
   endBatch: number;
   start: number;
@@ -81,7 +81,7 @@ export function itemSpan(list: ListLayout, from: number, to: number): ItemSpan |
 }
 
 /** Byte range of the batches holding characters `from` to `to - 1`, and the batches (first, end) it spans. */
-export interface CharSpan {
+interface CharSpan {
   firstBatch: number;
   endBatch: number;
   start: number;

@@ -35,7 +35,7 @@ const FIRST_BUFFER_BYTES = 64 * 1024;
  * Where the writer is in a value written part by part (a list's items, a long string's characters, a wide
  * object's members): what lets it guess the answer's whole size.
  */
-export interface Progress {
+interface Progress {
   /** Byte offset where the value's first part starts. */
   readonly start: number;
   /** Items, characters or members written before the part being written. */

@@ -26,7 +26,7 @@ export type { BatchPiece } from "./handover.js";
 export { ReadFailed } from "./answer-state.js";
 
 /** One batch of a list's items, as read. */
-export interface ListBatch {
+interface ListBatch {
   /** Its number in the list. */
   readonly batch: number;
   /** Its first item's index in the list. */
@@ -38,7 +38,7 @@ export interface ListBatch {
 }
 
 /** One batch of a wide object's members, as read (S16.4). */
-export interface MemberBatch {
+interface MemberBatch {
   /** Its JSON text: members `"key":value` joined by commas. */
   readonly text: string;
   /**

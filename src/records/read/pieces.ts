@@ -23,7 +23,7 @@ const PIECES_AHEAD = 1;
  * How a reading ended: read (to the end, or as far as the visit wanted), a piece lost (missing, expired or
  * tampered: the handle reads as not found, S8.5), or the storage failing (the call may be tried again).
  */
-export type BatchReading = "read" | "lost" | "unavailable";
+type BatchReading = "read" | "lost" | "unavailable";
 
 export class BatchPieces {
   private readonly pieces = new Map<number, Promise<Uint8Array | typeof MISSING>>();
