@@ -75,13 +75,13 @@ export function jsonStringSize(text: string): number {
 }
 
 /**
- * `jsonSize(value)` when it is at most `cap`; otherwise `cap + 1`, found without looking at
- * the rest: the cost is that of measuring `cap` bytes, however large the value. Iterative, so any depth.
+ * `jsonSize(value)` when it is at most `upTo`; otherwise `upTo + 1`, found without looking at
+ * the rest: the cost is that of measuring `upTo` bytes, however large the value. Iterative, so any depth.
  */
-export function jsonSizeUpTo(value: unknown, cap: number): number {
+export function jsonSizeUpTo(value: unknown, upTo: number): number {
   let size = 0;
   const pending: unknown[] = [value];
-  while (pending.length > 0 && size <= cap) {
+  while (pending.length > 0 && size <= upTo) {
     const item = pending.pop();
     const known =
       measuringKnownSizes > 0 && typeof item === "object" && item !== null ? knownSizes.get(item) : undefined;
@@ -101,9 +101,10 @@ export function jsonSizeUpTo(value: unknown, cap: number): number {
         if (member === undefined || typeof member === "function" || typeof member === "symbol") continue;
         size += jsonStringSize(key) + 1 + (members++ > 0 ? 1 : 0); // "key": and a comma before all but the first
         pending.push(member);
-        if (size > cap) break;
+        if (size > upTo) break;
       }
     } else size += item === undefined ? 4 : utf8Length(JSON.stringify(item) ?? "null");
   }
-  return Math.min(size, cap + 1); // past `cap`, one number however the value was held (whole, or a summary's stand-ins)
+  // past `upTo`, one number however the value was held (whole, or a summary's stand-ins)
+  return Math.min(size, upTo + 1);
 }
