@@ -104,12 +104,15 @@ export function parseQueryArguments(raw: unknown): QueryArguments {
   if (aggregate !== undefined) {
     if (args.search !== undefined) {
       throw invalid(
-        "give search or aggregate, not both: search finds text ({ handle, search }); aggregate counts the nodes a path selects, and a filter finds text in them (path \"$.rows[?search(@.title, 'printer')]\")",
+        "give search or aggregate, not both: search finds text ({ handle, search }); " +
+          "aggregate counts the nodes a path selects, and a filter finds text in them " +
+          "(path \"$.rows[?search(@.title, 'printer')]\")",
       );
     }
     if (args.fields)
       throw invalid(
-        "give fields or aggregate, not both: fields picks keys of each node; an aggregate answers counts and figures of the members it names (by, sum, min, max, avg, distinct)",
+        "give fields or aggregate, not both: fields picks keys of each node; " +
+          "an aggregate answers counts and figures of the members it names (by, sum, min, max, avg, distinct)",
       );
     args.aggregate = parseAggregate(aggregate, notes);
   }
@@ -148,7 +151,8 @@ export function searchWithFields(args: QueryArguments, fields: readonly string[]
   const busiest = [...places].sort((a, b) => sum(b[1]) - sum(a[1]))[0];
   if (!busiest) {
     return invalid(
-      `${refused} Search without fields first: its hits' paths name the objects and members that hold ${JSON.stringify(text)}.`,
+      `${refused} Search without fields first: ` +
+        `its hits' paths name the objects and members that hold ${JSON.stringify(text)}.`,
     );
   }
   const [list, members] = busiest;
@@ -161,7 +165,8 @@ export function searchWithFields(args: QueryArguments, fields: readonly string[]
     fields,
   });
   return invalid(
-    `${refused} The text is in ${named.join(" and ")} of the items of ${list}: to get ${fields.join(", ")} of those items, filter: ${call}`,
+    `${refused} The text is in ${named.join(" and ")} of the items of ${list}: ` +
+      `to get ${fields.join(", ")} of those items, filter: ${call}`,
   );
 }
 
@@ -460,7 +465,8 @@ function refuseSize(
   const advice = at
     ? sliceAdvice(at.value, at.steps, sliceLimitBytes, fit, unit, offset)
     : fit > 0
-      ? `At most ${fit} ${unit} from offset ${offset} fit: call result_query again with limit ${fit}, fewer fields or a deeper path.`
+      ? `At most ${fit} ${unit} from offset ${offset} fit: ` +
+        `call result_query again with limit ${fit}, fewer fields or a deeper path.`
       : `Not even one ${unit.slice(0, -1)} fits: use a deeper path under ${path} or fewer fields.`;
   throw new ResultQueryError(
     "RESULT_SLICE_TOO_LARGE",

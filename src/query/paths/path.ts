@@ -147,6 +147,7 @@ function pathError(path: string, detail: string): ResultQueryError {
   return new ResultQueryError(
     "RESULT_PATH_NOT_FOUND",
     `Path ${quoteArgument(path)} names nothing in this answer (${detail}). ` +
-      `Use a path present in the shape, such as $.rows[0].title, rows.0.title or /rows/0/title; "$" is the whole answer.`,
+      `Use a path present in the shape, such as $.rows[0].title, rows.0.title or /rows/0/title; ` +
+      `"$" is the whole answer.`,
   );
 }

@@ -271,6 +271,7 @@ export function selectorFor(
 function pathTooLong(path: string): ResultQueryError {
   return new ResultQueryError(
     "INVALID_INPUT",
-    `Path ${quoteArgument(path)} is ${path.length} characters, over the ${MAX_PATH_CHARS} a path may have: use a shorter path (search finds a key or text anywhere under a path).`,
+    `Path ${quoteArgument(path)} is ${path.length} characters, over the ${MAX_PATH_CHARS} a path may have: ` +
+      `use a shorter path (search finds a key or text anywhere under a path).`,
   );
 }

@@ -42,10 +42,14 @@ export function pathNotFound(
         `${at} is a list of ${value.length} items, so [${index}] is past its end` +
         (value.length > 0 ? ` (indexes 0 to ${value.length - 1}, or -1 for the last)` : "");
     } else {
-      detail = `${at} is a list of ${value.length} items: step into it with an index such as ${cutForMessage(formatPath([...steps, 0]))}`;
+      detail =
+        `${at} is a list of ${value.length} items: ` +
+        `step into it with an index such as ${cutForMessage(formatPath([...steps, 0]))}`;
       const name = segment.kind === "name" ? segment.name : segment.kind === "token" ? segment.token : "";
       if (isPlainObject(value[0]) && hasOwn(value[0], name))
-        detail += `, or keep ${quoteArgument(name)} of every item with path ${quoteArgument(formatPath(steps))} and fields [${quoteArgument(name)}]`;
+        detail +=
+          `, or keep ${quoteArgument(name)} of every item ` +
+          `with path ${quoteArgument(formatPath(steps))} and fields [${quoteArgument(name)}]`;
     }
   } else if (isPlainObject(value) && !isText(value)) {
     const name =
@@ -54,7 +58,8 @@ export function pathNotFound(
     // read.
     const pieced = value instanceof PiecedObject ? value : undefined;
     const keys = pieced ? pieced.keysRead() : keyListOf(value);
-    detail = `${at} is ${pieced ? describeObject(pieced.leadingKeys(KEYS_LISTED), pieced.size) : describeObject(keys)} and none is ${quoteArgument(name)}`;
+    const described = pieced ? describeObject(pieced.leadingKeys(KEYS_LISTED), pieced.size) : describeObject(keys);
+    detail = `${at} is ${described} and none is ${quoteArgument(name)}`;
     const near = nearestKey(value, keys, name);
     if (near !== undefined)
       detail += `; did you mean ${quoteArgument(near)}, at ${cutForMessage(formatPath([...steps, near]))}?`;
@@ -125,10 +130,14 @@ export function sliceAdvice(
   const path = cutForMessage(formatPath(steps));
   if (Array.isArray(target)) {
     if (fit > 0)
-      return `At most ${fit} ${unit} from offset ${offset} fit: call result_query again with limit ${fit}, fewer fields or a deeper path.`;
+      return (
+        `At most ${fit} ${unit} from offset ${offset} fit: ` +
+        `call result_query again with limit ${fit}, fewer fields or a deeper path.`
+      );
     const item = [...steps, Math.min(offset, target.length - 1)];
     return (
-      `Item ${cutForMessage(formatPath(item))} alone is over the limit: read it with path ${quoteArgument(formatPath(item))}.` +
+      `Item ${cutForMessage(formatPath(item))} alone is over the limit: ` +
+      `read it with path ${quoteArgument(formatPath(item))}.` +
       largestParts(target[item.at(-1) as number], item, sliceLimitBytes)
     );
   }
@@ -187,7 +196,8 @@ function largestParts(root: unknown, steps: readonly (string | number)[], sliceL
   if (top.length === 0) return " Read it with a deeper path, fewer fields or a smaller limit.";
   const named = top.map(
     (part) =>
-      `${Array.isArray(part.value) ? "a list of " + part.length + " items" : "a string of " + part.length + " characters"} at ${cutForMessage(formatPath(part.steps))}`,
+      (Array.isArray(part.value) ? `a list of ${part.length} items` : `a string of ${part.length} characters`) +
+      ` at ${cutForMessage(formatPath(part.steps))}`,
   );
   const largest = top[0]!;
   return (

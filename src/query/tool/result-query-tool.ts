@@ -271,7 +271,8 @@ function storeUnavailable(): ResultQueryError {
 function handleNotFound(handle: string): ResultQueryError {
   return new ResultQueryError(
     "RESULT_HANDLE_NOT_FOUND",
-    `No answer is kept for handle ${quoteArgument(handle)}: it expired, was evicted, or was not issued to this session and caller. Call the original tool again for a new handle.`,
+    `No answer is kept for handle ${quoteArgument(handle)}: it expired, was evicted, ` +
+      `or was not issued to this session and caller. Call the original tool again for a new handle.`,
   );
 }
 
