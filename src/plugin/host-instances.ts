@@ -157,7 +157,8 @@ export class HostInstances<Call> {
     }
     const warn = installation?.context ?? this.installations[0]?.context;
     warn?.warn(
-      `result-handles: tool "${call.toolName}" returned an answer that cannot be sent as JSON (${why}); the call ended with an error`,
+      `result-handles: tool "${call.toolName}" returned an answer that cannot be sent as JSON (${why}); ` +
+        `the call ended with an error`,
     );
     return unsendableResult(call.toolName, why, call.outputSchema === undefined);
   }
@@ -174,7 +175,8 @@ export class HostInstances<Call> {
     } catch (error) {
       // S4.7: a host's owner resolver (or a page without crypto.randomUUID) never fails the call.
       installation.context.warn(
-        `result-handles: could not resolve the owner of a call to tool "${call.toolName}" (${describeError(error)}); sent its answer whole`,
+        `result-handles: could not resolve the owner of a call to tool "${call.toolName}" ` +
+          `(${describeError(error)}); sent its answer whole`,
       );
       return { result, failed: false };
     }

@@ -105,7 +105,8 @@ export async function resolveReferences(
       return {
         refusal: new ResultQueryError(
           "INVALID_INPUT",
-          `A call may carry at most ${MAX_REFERENCES_PER_CALL} different { "$result": … } references; pass fewer, or one reference to a list that holds them all.`,
+          `A call may carry at most ${MAX_REFERENCES_PER_CALL} different { "$result": … } references; ` +
+            `pass fewer, or one reference to a list that holds them all.`,
         ),
       };
     }
@@ -215,7 +216,9 @@ function tooManyBytes(read: number, of: number, about?: number): ResultQueryErro
       : `about ${about} bytes, told by their answers' indexes before any was read`;
   return new ResultQueryError(
     "INVALID_INPUT",
-    `The { "$result": … } references of this call resolve to more than ${MAX_REFERENCE_BYTES_PER_CALL} bytes in all (${measured}; S21.3): pass fewer or smaller references, for example one to a slice such as $.rows[0:1000], or call the tool once per part.`,
+    `The { "$result": … } references of this call resolve to more than ${MAX_REFERENCE_BYTES_PER_CALL} bytes in all ` +
+      `(${measured}; S21.3): pass fewer or smaller references, for example one to a slice such as $.rows[0:1000], ` +
+      `or call the tool once per part.`,
   );
 }
 
@@ -245,7 +248,10 @@ function repeatedBytesOver(outcomes: readonly { value: unknown }[], allowance: n
     if (left < 0) {
       return new ResultQueryError(
         "INVALID_INPUT",
-        `This call repeats { "$result": … } references whose values add up to more than ${allowance} bytes beyond their first use (${count} places name one value of ${size * copies > allowance ? "more than " + Math.ceil(allowance / copies) : size} bytes); pass each value once, for example one reference to the list that holds them all.`,
+        `This call repeats { "$result": … } references whose values add up to more than ${allowance} bytes ` +
+          `beyond their first use (${count} places name one value of ` +
+          `${size * copies > allowance ? "more than " + Math.ceil(allowance / copies) : size} bytes); ` +
+          `pass each value once, for example one reference to the list that holds them all.`,
       );
     }
   }
@@ -270,7 +276,9 @@ export async function withShortValidationErrors<T>(run: () => Promise<T>): Promi
       error.message.length > MAX_VALIDATION_MESSAGE_CHARS
     ) {
       const total = error.message.length;
-      error.message = `${error.message.slice(0, MAX_VALIDATION_MESSAGE_CHARS)}… (${total} characters in all: the arguments, with their references resolved, fail the tool's input schema in many places)`;
+      error.message =
+        `${error.message.slice(0, MAX_VALIDATION_MESSAGE_CHARS)}… (${total} characters in all: ` +
+        `the arguments, with their references resolved, fail the tool's input schema in many places)`;
     }
     throw error;
   }

@@ -23,7 +23,8 @@ const redisConnection = z.union(
     }),
   ],
   {
-    error: "must be { url }, { host, port, password?, db?, tls? } or { cluster: [{ host, port }, …], password?, tls? }",
+    error:
+      "must be { url }, { host, port, password?, db?, tls? } " + "or { cluster: [{ host, port }, …], password?, tls? }",
   },
 ) satisfies z.ZodType<RedisConnection>;
 export type { RedisConnection } from "./redis-client.js";
