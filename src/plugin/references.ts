@@ -199,13 +199,19 @@ function distinctBytes(value: unknown, allowance: number): number {
   return bytes;
 }
 
+/**
+ * The refusal of S26.2's projection, naming a call that works (S7.6): at most `fit` such references, one fewer
+ * than the limit holds at the first ones' average cost, so a call of references alike stays under the limit and
+ * is never projected past it (the first ones also read and parse the answer: later ones cost as much or less).
+ */
 function tooCostly(read: number, of: number, share: number): ResultQueryError {
+  const fit = Math.max(1, Math.floor(read / share) - 1);
   return new ResultQueryError(
     "INVALID_INPUT",
     `The ${of} distinct { "$result": … } references of this call would cost about ` +
       `${Math.round((share * of * 100) / read)}% of its cost limit (costLimit): the first ${read} cost ` +
-      `${Math.round(share * 100)}% of it (S26.2). Pass fewer references, or references to smaller parts, ` +
-      `or call the tool once per part.`,
+      `${Math.round(share * 100)}% of it (S26.2). Pass at most ${fit} such references in one call, ` +
+      `or references to smaller parts, or call the tool once per part.`,
   );
 }
 

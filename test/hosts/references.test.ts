@@ -278,6 +278,44 @@ describe("S15.1 arguments of any depth, and hostile ones", () => {
   });
 });
 
+describe("S26.2 references whose first ones' cost, projected over all, passes the call's limit", () => {
+  it("are refused naming how many such references fit, and a call of that many answers", async () => {
+    const server = new McpServer({ name: "t", version: "1" });
+    // A cost limit a few count($.b[*]) over 6,000 items fill (each about a twentieth of it), as 64 over 60,000
+    // items fill the default limit.
+    ResultHandlesPlugin.init({ thresholdBytes: 1024, storage: { type: "memory" }, costLimit: 40_000_000 }).install(
+      server,
+      { logger: quiet },
+    );
+    const mine = noRuns();
+    registerReferenceTools(server, mine, () => ({ a: [1], b: Array.from({ length: 6000 }, (_, i) => i) }));
+    const client = await linkInMemory(server, "s");
+    const call = async (name: string, args: Record<string, unknown> = {}) =>
+      (await client.callTool({ name, arguments: args })) as Result;
+    const handle = handleOf(await call("report"));
+    const refs = (n: number) =>
+      Array.from({ length: n }, (_, i) => ({ $result: handle, path: `$.a[?count($.b[*]) > ${i}]` }));
+    const refused = await call("echo_shape", { data: refs(64) });
+    const said = new RegExp(
+      String.raw`^INVALID_INPUT: The 64 distinct .* would cost about (\d+)% of its cost limit \(costLimit\): ` +
+        String.raw`the first (\d+) cost (\d+)% of it \(S26\.2\)\. Pass at most (\d+) such references in one call`,
+    ).exec(textOf(refused) ?? "");
+    expect(said, textOf(refused)).not.toBeNull();
+    const [projected, read, spent, fit] = said!.slice(1).map(Number) as [number, number, number, number];
+    console.log(`S26.2 64 references: refused after ${read} (${spent}%, ${projected}% projected); ${fit} fit`);
+    expect(mine.echo).toBe(0);
+    // One fewer than the limit holds at the first ones' average (their share is rounded in the text: within one).
+    expect(Math.abs(fit - ((100 * read) / spent - 1))).toBeLessThanOrEqual(1.5);
+    expect(fit).toBeGreaterThanOrEqual(1);
+    expect(fit).toBeLessThan(64);
+    // The call it names works: the tool runs with every reference resolved.
+    const answered = await call("echo_shape", { data: refs(fit) });
+    expect(answered.isError, textOf(answered)).toBeFalsy();
+    expect(answered.structuredContent).toMatchObject({ got: { list: fit, first: { list: 1, first: 1 } } });
+    expect(mine.echo).toBe(1);
+  });
+});
+
 describe("S15.3 the hint, and references: false", () => {
   it("the folded hint holds the reference JSON with the real handle", async () => {
     const folded = await alice("report");
