@@ -24,7 +24,9 @@ export function aggregatePlan(plan: QueryPlan): NodelistPlan {
   const at = plan.path.startsWith("$") ? plan.path : formatPath(plan.segments.map(stepOf));
   throw new ResultQueryError(
     "INVALID_INPUT",
-    `aggregate counts the nodes a JSONPath query selects, and path ${quoteArgument(plan.path)} names one value: use ${quoteArgument(`${at}[*]`)} for the items of a list there, or a filter such as ${quoteArgument(`${at}[?@.status == 'open']`)}.`,
+    `aggregate counts the nodes a JSONPath query selects, and path ${quoteArgument(plan.path)} names one value: ` +
+      `use ${quoteArgument(`${at}[*]`)} for the items of a list there, ` +
+      `or a filter such as ${quoteArgument(`${at}[?@.status == 'open']`)}.`,
   );
 }
 
