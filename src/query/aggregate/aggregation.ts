@@ -24,6 +24,12 @@ import { MemberWatch, type WatchPlan } from "../refusals/member-watch.js";
 import { sliceWindow, type QueryArguments } from "../paths/plan.js";
 import { figureMembers, FIGURES, groupMember, memberReader, memberSteps, type AggregateSpec } from "./spec.js";
 
+/**
+ * An aggregate's refusal for what it holds (AGGREGATE_LIMITS): a batch worker's job that meets it hands its words
+ * back, and the call is refused with them at once (S24.3, S21.5).
+ */
+export class AggregateLimitError extends ResultQueryError {}
+
 /** Per figure member: numbers seen, their sum, least and greatest. */
 type Figures = number[]; // [n, sum, min, max] per member, flat
 
@@ -89,6 +95,8 @@ export class Aggregation {
   private readonly keys = new Set<string>();
   private objects = 0;
   private total = 0;
+  /** The keys the batch workers' states hold, seen as they come (`seeGroups`). */
+  private readonly seen = { keys: new Set<unknown>(), texts: new Set<string>() };
   /** The names the path's own query looks up (S18.2): an aggregate over no node says which no node had. */
   readonly watch?: MemberWatch;
 
@@ -209,16 +217,29 @@ export class Aggregation {
     return made;
   }
 
-  private tooManyGroups(): ResultQueryError {
+  /**
+   * Sees the groups of a batch worker's job state as it comes, before any is merged (`merge`, in the list's order):
+   * past AGGREGATE_LIMITS.groups distinct keys among them, the call is refused then (S24.3, S21.5).
+   */
+  seeGroups(state: AggregationState): void {
+    for (const [key, , , , text] of state.groups) {
+      if (text === undefined) this.seen.keys.add(key);
+      else this.seen.texts.add(text);
+    }
+    if (this.seen.keys.size + this.seen.texts.size > AGGREGATE_LIMITS.groups) throw this.tooManyGroups(true);
+  }
+
+  private tooManyGroups(distinct = false): AggregateLimitError {
     const member = JSON.stringify(groupMember(this.spec));
-    const many =
-      this.exampleChars > AGGREGATE_LIMITS.exampleChars
+    const many = distinct
+      ? `more than ${AGGREGATE_LIMITS.groups} distinct values`
+      : this.exampleChars > AGGREGATE_LIMITS.exampleChars
         ? `groups whose example paths pass ${AGGREGATE_LIMITS.exampleChars} characters together ` +
           "(its nodes sit deep or under long keys)"
         : this.groups.size + this.composites.size >= AGGREGATE_LIMITS.groups
           ? `more than ${AGGREGATE_LIMITS.groups} distinct values`
           : `distinct values longer than ${AGGREGATE_LIMITS.keyChars} characters together`;
-    return new ResultQueryError(
+    return new AggregateLimitError(
       "INVALID_INPUT",
       `aggregate by ${cutForMessage(member)} over ${cutForMessage(this.query)} meets ${many}: group by a member with fewer values (such as a status or an owner), or narrow the path with a filter such as [?@.status == 'open']; { "count": true } alone counts the nodes.`,
     );

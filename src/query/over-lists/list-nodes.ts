@@ -10,6 +10,7 @@ import type { CostMeter } from "../jsonpath/jsonpath.js";
 import { admits, type ItemPlan } from "../jsonpath/item-plan.js";
 import type { BatchWorkers } from "../workers/pool.js";
 import type { NodeSink } from "./node-sink.js";
+import type { AggregationState } from "../aggregate/aggregation.js";
 
 /**
  * The nodes of `list` into `pager`: "read" when every batch was, "stopped" when the page was refused as too
@@ -26,7 +27,8 @@ export async function listNodes(
   workers?: BatchWorkers,
 ): Promise<"read" | "stopped"> {
   const { length } = reader.lists[list]!;
-  const counts = await countInWorkers(reader, list, items, query, workers, meter, pager.aggregate);
+  const see = pager.seeGroups && ((state: AggregationState) => pager.seeGroups!(state));
+  const counts = await countInWorkers(reader, list, items, query, workers, meter, pager.aggregate, see);
   const only = counts && batchesToRead(counts, pager);
   let counted = 0; // batches before this one are in `pager` and `meter`
   for await (const { batch, first, text, items: parsed } of reader.batches(list, { ...items.window(length), only })) {
@@ -42,7 +44,12 @@ export async function listNodes(
     for (const node of items.select(parsed(), first, length, meter, query.asked))
       if (!pager.add(node)) return "stopped";
   }
-  if (counts) takeCounts(counts, counted, counts.nodes.length, pager, meter);
+  // the rest in turns: an aggregate's job states are merged here, each up to AGGREGATE_LIMITS.groups groups (S21.4)
+  if (counts)
+    for (let batch = counted; batch < counts.nodes.length; batch++) {
+      if (meter.shouldYield()) await meter.yieldToLoop();
+      takeCounts(counts, batch, batch + 1, pager, meter);
+    }
   if (counts) for (const state of counts.watches) meter.watch?.merge(state); // what the workers visited (S18.2)
   return "read";
 }

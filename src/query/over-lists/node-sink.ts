@@ -19,4 +19,6 @@ export interface NodeSink {
   readonly watch?: MemberWatch;
   /** The aggregate the workers build a state of, when the sink is one. */
   readonly aggregate?: AggregateSpec;
+  /** Sees a worker's state as it comes, before its place in the list is reached; throws the aggregate's refusal. */
+  seeGroups?(state: AggregationState): void;
 }

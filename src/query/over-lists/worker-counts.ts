@@ -14,6 +14,7 @@ import { JobOverrun } from "../workers/pool.js";
 import type { ItemPlan } from "../jsonpath/item-plan.js";
 import type { NodeSink } from "./node-sink.js";
 import type { AggregationState } from "../aggregate/aggregation.js";
+import { ResultQueryError } from "../../errors.js";
 import type { AggregateSpec } from "../aggregate/spec.js";
 import type { BatchWorkers } from "../workers/pool.js";
 import type { WatchState } from "../refusals/member-watch.js";
@@ -44,6 +45,12 @@ export async function countInWorkers(
   meter: CostMeter,
   /** An aggregate's spec: each job also answers the state of its batches' nodes (S24.3). */
   aggregate?: AggregateSpec,
+  /**
+   * Sees the jobs' states as they come (an aggregate's `seeGroups`): past the aggregate's limits it throws its
+   * refusal, and the call ends then, no other job sent (S24.3, S21.5: a million distinct values were all counted
+   * and sent back, 60 jobs' states, before the merge refused them after 7-9 s).
+   */
+  see?: (state: AggregationState) => void,
 ): Promise<BatchCounts | undefined> {
   const { batches, bytes } = reader.sizeOf(list);
   if (!workers || bytes < workers.minBytes || !workers.available()) return undefined;
@@ -59,11 +66,13 @@ export async function countInWorkers(
   let failed = false;
   // a job spent its share, or overran its deadline: the call is refused, never run again here (S21.1, S21.4)
   let over = false;
+  // a job met an aggregate's limit on its own (S24.3): the call is refused with its words, nothing counted again
+  let refused: string | undefined;
   let unread: ReadFailed | undefined;
   try {
     for await (const piece of reader.pieces(list, plan.window(length))) {
       // a worker failed: the calling thread reads the list instead, so stop fetching for them
-      if (failed || over) break;
+      if (failed || over || refused !== undefined) break;
       await workers.ready(meter);
       // Each job may spend BATCH_JOB_UNITS (one short hold, S21.4); what it spent is charged here as its counts are
       // taken.
@@ -86,12 +95,21 @@ export async function countInWorkers(
               counts.by[kind as CostKind] = (counts.by[kind as CostKind] ?? 0) + units;
             if (watch) counts.watches.push(watch);
             if (reply.over) over = true;
+            else if (reply.refused !== undefined) refused ??= reply.refused;
             else if (nodes?.length !== wanted || steps?.length !== wanted || (aggregate && !reply.aggregate))
               failed = true; // not the reply asked for
             else {
               for (let i = 0; i < wanted; i++)
                 [counts.nodes[piece.batch + i], counts.steps[piece.batch + i]] = [nodes[i]!, steps[i]!];
               counts.states[piece.batch] = reply.aggregate;
+              if (see && refused === undefined && reply.aggregate) {
+                try {
+                  see(reply.aggregate);
+                } catch (error) {
+                  if (!(error instanceof ResultQueryError)) throw error;
+                  refused = error.message;
+                }
+              }
             }
           },
           (error: unknown) => void (error instanceof JobOverrun ? (over = true) : (failed = true)),
@@ -103,6 +121,7 @@ export async function countInWorkers(
     unread = error; // the jobs handed out are awaited first
   }
   await Promise.all(jobs);
+  if (refused !== undefined && !over) throw new ResultQueryError("INVALID_INPUT", refused);
   if (over) {
     // so the refusal names what cost most there
     for (const [kind, units] of Object.entries(counts.by)) meter.record(kind as CostKind, units);

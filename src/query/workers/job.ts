@@ -15,7 +15,7 @@ import { BATCH_JOB_UNITS } from "../../defaults.js";
 import { admits, descendantsPlanAt, itemPlanOf, type ItemPlan } from "../jsonpath/item-plan.js";
 import { decodeUtf8 } from "../../util/utf8.js";
 import { MemberWatch, type WatchPlan, type WatchState } from "../refusals/member-watch.js";
-import { Aggregation, type AggregationState } from "../aggregate/aggregation.js";
+import { AggregateLimitError, Aggregation, type AggregationState } from "../aggregate/aggregation.js";
 import type { AggregateSpec } from "../aggregate/spec.js";
 import type { JsonPathNode } from "../jsonpath/jsonpath.js";
 
@@ -53,6 +53,11 @@ export interface CountReply {
   readonly watch?: WatchState;
   /** For an aggregate: its state over all the job's nodes, in order (S24.3). */
   readonly aggregate?: AggregationState;
+  /**
+   * An aggregate's refusal met in the job alone (more distinct values than AGGREGATE_LIMITS allow): the call is
+   * refused with it at once (S24.3, S21.5), not counted again on the calling thread.
+   */
+  readonly refused?: string;
 }
 
 /** A worker's answer to one message: never a throw, which would end the worker (a batch that fails is -1). */
@@ -100,6 +105,7 @@ function countJob(job: CountJob): CountReply {
       ? countBatch(plan, job.query, job.length, first, text, meter, watch, take)
       : { nodes: -1, steps: 0 };
     if (counted.over) return { nodes, steps, over: true, by: meter.by }; // its share is spent: stop at once (S21.1)
+    if (counted.refused) return { nodes, steps, refused: counted.refused, by: meter.by };
     nodes.push(counted.nodes);
     steps.push(counted.steps);
   }
@@ -124,7 +130,7 @@ function countBatch(
   watch?: MemberWatch,
   /** Takes each node (an aggregate's, S24.3), besides counting it. */
   take?: (node: JsonPathNode) => void,
-): { nodes: number; steps: number; over?: boolean } {
+): { nodes: number; steps: number; over?: boolean; refused?: string } {
   if (!admits(plan, text)) return (watch?.skipped(text), { nodes: 0, steps: 0 }); // not even parsed there
   const before = meter.spent;
   meter.watch = watch;
@@ -137,6 +143,7 @@ function countBatch(
     return { nodes, steps: meter.spent - before };
   } catch (error) {
     const over = error instanceof ResultQueryError && meter.spent > meter.limit;
-    return { nodes: -1, steps: meter.spent - before, over };
+    const refused = error instanceof AggregateLimitError ? error.message : undefined;
+    return { nodes: -1, steps: meter.spent - before, over, ...(refused !== undefined && { refused }) };
   }
 }
