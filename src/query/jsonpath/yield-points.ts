@@ -10,7 +10,7 @@
  * filter never yield: their nodes are gathered whole inside one item's evaluation.
  */
 import { JSONPathNode } from "json-p3";
-import { currentMeter, tick } from "../cost.js";
+import { currentMeter, tick, type CostMeter } from "../cost.js";
 import { FilterSelector, SliceSelector, WildcardSelector } from "../json-p3-classes.js";
 
 /** Not a node: the sign, handed along the segments, that the evaluation may yield here. */
@@ -25,12 +25,16 @@ const VALUES_PER_LOOK = 256;
  */
 const UNITS_PER_LOOK = 1_000_000;
 let taken = 0;
+/** The meter of the last look, and its units past which the next look comes (units count per meter: per call). */
+let lookedOn: CostMeter | undefined;
 let lookAfter = 0;
 
 /** Whether to hand up YIELD_NODE here: every VALUES_PER_LOOK values or UNITS_PER_LOOK units, when the meter says so. */
 function look(): boolean {
   const meter = currentMeter();
-  if (++taken % VALUES_PER_LOOK !== 0 && meter.spent < lookAfter) return false;
+  // Another call's meter (one that spent more would hold off this call's looks): look now, and count from here.
+  if (++taken % VALUES_PER_LOOK !== 0 && meter === lookedOn && meter.spent < lookAfter) return false;
+  lookedOn = meter;
   lookAfter = meter.spent + UNITS_PER_LOOK;
   return meter.shouldYield();
 }

@@ -93,6 +93,27 @@ describe("S21.4 an evaluation held in memory yields and answers the same", () =>
     expect((whole as { total: number }).total).toBe(500);
   });
 
+  it("items whose filter runs a query inside look at the clock by the units they charge, whatever ran before", () => {
+    // S26.1: an item's inner query (a filter inside a filter) charges ~1.2 M units here; the evaluation looks at
+    // the clock once a million units were charged since its last look, not only every 256 items. A call that ran
+    // before on another meter, however much it spent, changes nothing (the units are counted per meter).
+    const before = new CostMeter(Number.MAX_SAFE_INTEGER);
+    before.charge("nodes", 10_000_000); // 3,000 M units spent: far more than the next call will
+    const first = planPath("$.rows[?@.a == 1].id");
+    if (first.kind !== "nodelist") throw new Error("expected a nodelist plan");
+    expect([...selectNodes(first.compiled, answer, first.path, before)].length).toBeGreaterThan(0);
+
+    const inner = Array.from({ length: 4000 }, (_, i) => ({ a: i % 3 }));
+    const groups = { groups: Array.from({ length: 50 }, (_, g) => ({ g, rows: inner })) };
+    const plan = planPath("$.groups[?count(@.rows[?@.a == 1]) > 0].g");
+    if (plan.kind !== "nodelist") throw new Error("expected a nodelist plan");
+    const out = [...selectNodes(plan.compiled, groups, plan.path, new EagerMeter())];
+    const nodes = out.filter((node) => node !== YIELDED);
+    expect(nodes.map((node) => (node as { value: unknown }).value)).toEqual(groups.groups.map(({ g }) => g));
+    // One look (and so one yield, with this meter) about every group; by items alone, at most one in 50.
+    expect(out.length - nodes.length).toBeGreaterThan(25);
+  });
+
   it("YIELDED is handed out only by the top-level evaluation, between nodes, and never counted as one", () => {
     const plan = planPath("$.rows[?@.a == $.x].id");
     if (plan.kind !== "nodelist") throw new Error("expected a nodelist plan");
