@@ -35,14 +35,16 @@ const COUNTS: Record<CostKind, string> = {
 /** How to narrow a call when `kind` cost most. */
 const NARROWER: Record<CostKind, string> = {
   nodes:
-    "narrow it, for example $.rows[?@.id == 5] instead of $..*..id, or search under a deeper path such as $.rows instead of $..*",
+    "narrow it, for example $.rows[?@.id == 5] instead of $..*..id, " +
+    "or search under a deeper path such as $.rows instead of $..*",
   expressions: "use a shorter filter, or filter a deeper or smaller list (a slice such as $.rows[0:1000] first)",
   regex: "use a simpler pattern (fewer repeats), or match a shorter field than the whole text",
   decrypted: "read a deeper path, a slice (offset and limit) or one list instead of the whole answer",
   parsed: "read a deeper path, a slice (offset and limit) or one list instead of the whole answer",
   references: "pass fewer or smaller references, for example one reference to a slice such as $.rows[0:1000]",
   keyed:
-    'group by a member whose values are strings, numbers or booleans (such as "@.customer.country"), not a list or object, or select fewer nodes',
+    'group by a member whose values are strings, numbers or booleans (such as "@.customer.country"), ' +
+    "not a list or object, or select fewer nodes",
 };
 
 export class CostMeter {
@@ -126,7 +128,11 @@ export class CostMeter {
     } else if (at - this.heldSince > MAX_HOLD_MS && this.evaluated - this.heldFrom > MAX_HOLD_UNITS) {
       throw new ResultQueryError(
         "INVALID_INPUT",
-        `The query held the server ${Math.floor(at - this.heldSince)} ms in one piece, more than the ${MAX_HOLD_MS} ms a piece may take, where it could not let other calls in (a query from @ inside a filter, such as count(@.rows[?…]) in $.groups[?count(@.rows[?…]) > 0], runs whole inside each item the outer filter tests): run such an inner query as a query of its own, or ${NARROWER[this.most]}.`,
+        `The query held the server ${Math.floor(at - this.heldSince)} ms in one piece, ` +
+          `more than the ${MAX_HOLD_MS} ms a piece may take, where it could not let other calls in ` +
+          `(a query from @ inside a filter, such as count(@.rows[?…]) in $.groups[?count(@.rows[?…]) > 0], ` +
+          `runs whole inside each item the outer filter tests): ` +
+          `run such an inner query as a query of its own, or ${NARROWER[this.most]}.`,
       );
     }
   }
@@ -171,7 +177,9 @@ export class CostMeter {
         : `The call would cost more than its limit`;
     return new ResultQueryError(
       "INVALID_INPUT",
-      `${visited} (cost over ${this.limit} units, costLimit; most of it ${Math.round(this.counts[kind])} ${COUNTS[kind]}): ${kind === "nodes" && this.advice ? this.advice : NARROWER[kind]}.`,
+      `${visited} (cost over ${this.limit} units, costLimit; ` +
+        `most of it ${Math.round(this.counts[kind])} ${COUNTS[kind]}): ` +
+        `${kind === "nodes" && this.advice ? this.advice : NARROWER[kind]}.`,
     );
   }
 

@@ -44,13 +44,15 @@ export function parseAggregate(raw: unknown, notes: string[]): AggregateSpec {
     }
     if (!isPlainObject(given))
       throw invalid(
-        `aggregate must be an object such as { "by": "owner" } or { "count": true, "avg": "priority" } (got the text ${cutForMessage(JSON.stringify(raw))})`,
+        `aggregate must be an object such as { "by": "owner" } or { "count": true, "avg": "priority" } ` +
+          `(got the text ${cutForMessage(JSON.stringify(raw))})`,
       );
     notes.push(`aggregate ${cutForMessage(JSON.stringify(raw))} was read as the object it spells`);
   }
   if (!isPlainObject(given)) {
     throw invalid(
-      `aggregate must be an object such as { "by": "owner" } or { "count": true, "avg": "priority" } (got ${given === null ? "null" : Array.isArray(given) ? "a list" : `a ${typeof given}`})`,
+      `aggregate must be an object such as { "by": "owner" } or { "count": true, "avg": "priority" } ` +
+        `(got ${given === null ? "null" : Array.isArray(given) ? "a list" : `a ${typeof given}`})`,
     );
   }
   const spec: Record<string, unknown> = {};
@@ -65,14 +67,17 @@ export function parseAggregate(raw: unknown, notes: string[]): AggregateSpec {
     }
     if (typeof value !== "string")
       throw invalid(
-        `aggregate.${key} names a member of each node, such as "priority" or "@.customer.country" (got ${value === null ? "null" : Array.isArray(value) ? "a list" : `a ${typeof value}`})`,
+        `aggregate.${key} names a member of each node, such as "priority" or "@.customer.country" ` +
+          `(got ${value === null ? "null" : Array.isArray(value) ? "a list" : `a ${typeof value}`})`,
       );
     memberSteps(value, key); // refused here, before anything is read
     spec[key] = value;
   }
   if (spec.by !== undefined && spec.distinct !== undefined) {
     throw invalid(
-      `give by or distinct, not both: { "by": ${JSON.stringify(spec.by)} } groups the nodes (with counts and figures), { "distinct": ${JSON.stringify(spec.distinct)} } lists the values of one member with their counts`,
+      `give by or distinct, not both: { "by": ${JSON.stringify(spec.by)} } groups the nodes ` +
+        `(with counts and figures), { "distinct": ${JSON.stringify(spec.distinct)} } ` +
+        `lists the values of one member with their counts`,
     );
   }
   return spec as AggregateSpec;
@@ -106,7 +111,8 @@ export function memberSteps(member: string, argument = "member"): MemberStep[] {
     throw invalid(`aggregate.${argument} is ${member.length} characters, over the ${MAX_QUERY_CHARS} a query may have`);
   if (member.startsWith("$")) {
     throw invalid(
-      `aggregate.${argument} ${cutForMessage(JSON.stringify(member))} starts at the answer's root: a member is read from each node, as a name ("owner") or with @ ("@.customer.country")`,
+      `aggregate.${argument} ${cutForMessage(JSON.stringify(member))} starts at the answer's root: ` +
+        `a member is read from each node, as a name ("owner") or with @ ("@.customer.country")`,
     );
   }
   if (!member.startsWith("@")) return [member];
@@ -118,7 +124,8 @@ export function memberSteps(member: string, argument = "member"): MemberStep[] {
   }
   if (!compiled?.singular) {
     throw invalid(
-      `aggregate.${argument} ${cutForMessage(JSON.stringify(member))} is not a member of each node: use a name ("owner") or a singular query of names and indexes ("@.customer.country", "@.tags[0]")`,
+      `aggregate.${argument} ${cutForMessage(JSON.stringify(member))} is not a member of each node: ` +
+        `use a name ("owner") or a singular query of names and indexes ("@.customer.country", "@.tags[0]")`,
     );
   }
   return compiled.query.segments.map((segment) => {
