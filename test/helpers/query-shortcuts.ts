@@ -3,15 +3,17 @@
  * reference names, the selector of a query's arguments. The package plans a path once and passes the plan on.
  */
 import { parsePath, resolveSegments } from "../../src/query/paths/path.js";
-import { planValue } from "../../src/query/paths/evaluate.js";
+import { planValueYielding } from "../../src/query/paths/evaluate.js";
+import { CostMeter } from "../../src/query/cost.js";
 import { planPath, selectorFor, type QueryArguments, type ReadMode } from "../../src/query/paths/plan.js";
 import type { Selector } from "../../src/query/paths/selection.js";
 
 /** Follows `path` (any form of S7.2) through own properties only, as a singular query does. */
 export const resolvePath = (root: unknown, path: string) => resolveSegments(root, parsePath(path), path);
 
-/** What `{ "$result": handle, "path": path }` names in `answer` (S15.1). */
-export const resolveReferenceValue = (answer: unknown, path: string): unknown => planValue(answer, planPath(path));
+/** What `{ "$result": handle, "path": path }` names in `answer` (S15.1), evaluated as a tool call does. */
+export const resolveReferenceValue = (answer: unknown, path: string): Promise<unknown> =>
+  planValueYielding(answer, planPath(path), new CostMeter());
 
 /** The pieces a store reads for `args` (S8.5). */
 export const selectForQuery = (args: QueryArguments, mode: ReadMode): Selector =>

@@ -19,9 +19,10 @@ import {
 } from "mcp-result-handles";
 import type { ResultHandlesConfig } from "../../src/plugin/options.js";
 import type { BatchWorkers } from "../../src/query/workers/pool.js";
-import { parseQueryArguments, queryValue } from "../../src/query/query.js";
+import { answerPlanYielding, parseQueryArguments } from "../../src/query/query.js";
 import { planPath } from "../../src/query/paths/plan.js";
-import { searchQuery, type SearchConfig } from "../../src/query/search/search-query.js";
+import { searchQueryYielding, type SearchConfig } from "../../src/query/search/search-query.js";
+import { CostMeter } from "../../src/query/cost.js";
 import { redisDriver } from "../../src/storage/redis.js";
 import { sqliteDriver } from "../../src/storage/sqlite.js";
 import { openDriver } from "../storage/contract.js";
@@ -144,13 +145,21 @@ export function ordersAnswer() {
 
 type Outcome = unknown;
 
-/** What `result_query` answers for `args` over the whole value read as one, or its refusal `{ code, message }`. */
-export function wholeAnswer(value: unknown, args: Record<string, unknown>, config: SearchConfig): Outcome {
-  const result = outcome(() => {
+/**
+ * What `result_query` answers for `args` over the whole value read as one, or its refusal `{ code, message }`:
+ * the evaluation a tool call runs over an answer held whole (`answerPlanYielding`, `searchQueryYielding`).
+ */
+export async function wholeAnswer(
+  value: unknown,
+  args: Record<string, unknown>,
+  config: SearchConfig,
+): Promise<Outcome> {
+  const result = await outcome(() => {
     const parsed = parseQueryArguments({ handle: "h", ...args });
+    const plan = planPath(parsed.path);
     if (parsed.search !== undefined)
-      return searchQuery(value, planPath(parsed.path), { ...parsed, search: parsed.search }, config);
-    return queryValue(value, parsed, config.sliceLimitBytes);
+      return searchQueryYielding(value, plan, { ...parsed, search: parsed.search }, config, new CostMeter());
+    return answerPlanYielding(value, plan, parsed, config.sliceLimitBytes, new CostMeter());
   });
   // The reference is src's own query code over the whole value: an oracle of the tests' own holds it to
   // json-p3's evaluation and plain code first, so a fault both reads share does not pass unseen.
@@ -158,17 +167,17 @@ export function wholeAnswer(value: unknown, args: Record<string, unknown>, confi
   return result;
 }
 
-const references = new WeakMap<object, Map<string, Outcome>>();
+const references = new WeakMap<object, Map<string, Promise<Outcome>>>();
 
 /**
  * `wholeAnswer`, computed once per value, config and query: where several stores (or runs) are held to the
  * same reference, it is worked out once. `value` must not change after its first use here.
  */
-export function referenceAnswer(value: object, args: Record<string, unknown>, config: SearchConfig): Outcome {
+export function referenceAnswer(value: object, args: Record<string, unknown>, config: SearchConfig): Promise<Outcome> {
   const known = references.get(value) ?? references.set(value, new Map()).get(value)!;
   const key = JSON.stringify([config.sliceLimitBytes, config.preview.chars, args]);
   if (!known.has(key)) known.set(key, wholeAnswer(value, args, config));
-  return known.get(key);
+  return known.get(key)!;
 }
 
 /** What the tool answers for `args` on `handle`, or its refusal `{ code, message }`. */

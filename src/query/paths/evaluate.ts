@@ -66,13 +66,8 @@ function evaluated(node: JsonPathNode): EvaluatedNode {
 /**
  * The value a `$result` reference names (S15): the value at a singular path, or the list of node values
  * for any other query; nothing cut, paged or field-filtered. Throws `ResultQueryError` as `result_query`
- * would (RESULT_PATH_NOT_FOUND, INVALID_INPUT). Charged to `meter` (S21.1).
+ * would (RESULT_PATH_NOT_FOUND, INVALID_INPUT). Charged to `meter` (S21.1), yielding as it goes (S21.4).
  */
-export function planValue(answer: unknown, plan: QueryPlan, meter?: CostMeter): unknown {
-  return valueOf(evaluate(answer, plan, meter));
-}
-
-/** `planValue` for a call that must not hold the thread (S21.4). */
 export async function planValueYielding(answer: unknown, plan: QueryPlan, meter: CostMeter): Promise<unknown> {
   return valueOf(await evaluateYielding(answer, plan, meter));
 }

@@ -40,7 +40,7 @@ export interface QueryArguments {
   limit?: number;
   page?: number;
   fields?: string[];
-  /** Text to find under `path` (S14.4); answered by `searchQuery`. */
+  /** Text to find under `path` (S14.4); answered by `searchQueryYielding`. */
   search?: string;
   /** Counts and figures over the nodes `path` selects (S24.1), instead of the nodes. */
   aggregate?: AggregateSpec;

@@ -7,7 +7,7 @@ import { cutForMessage } from "../../util/quote-argument.js";
 import { fittingItems, jsonSize } from "../../util/size.js";
 import { DEFAULT_LIMITS } from "../../defaults.js";
 import { sliceAllowances } from "../../config.js";
-import { evaluate, evaluateYielding, type Evaluation } from "../paths/evaluate.js";
+import { evaluateYielding, type Evaluation } from "../paths/evaluate.js";
 import { formatPath } from "../paths/path.js";
 import { sliceWindow, type QueryArguments, type QueryPlan } from "../paths/plan.js";
 import type { QueryResult } from "../query.js";
@@ -21,18 +21,10 @@ export interface SearchConfig {
   readonly preview: { readonly chars: number };
 }
 
-export function searchQuery(
-  answer: unknown,
-  plan: QueryPlan,
-  args: QueryArguments & { search: string },
-  config: SearchConfig,
-  meter?: CostMeter,
-): QueryResult {
-  const search = prepared(evaluate(answer, plan, meter), plan, args, config, meter);
-  return search.answer(searchHits(search.starts, args.search, search.options));
-}
-
-/** `searchQuery` as a tool call runs it: the walk yields as it goes (S21.4, `searchHitsYielding`). */
+/**
+ * A search under `plan`'s path (S14.4) over an answer held whole, as a tool call runs it: the evaluation
+ * and the walk yield as they go (S21.4, `searchHitsYielding`).
+ */
 export async function searchQueryYielding(
   answer: unknown,
   plan: QueryPlan,

@@ -5,7 +5,8 @@ import { MemoryStorage, ResultHandleStore, ResultQueryTool, type Owner } from "m
 import type { ResultHandlesConfig } from "../../../src/plugin/options.js";
 import { parseQueryArguments, queryValue } from "../../../src/query/query.js";
 import { planPath } from "../../../src/query/paths/plan.js";
-import { searchQuery } from "../../../src/query/search/search-query.js";
+import { searchQueryYielding } from "../../../src/query/search/search-query.js";
+import { CostMeter } from "../../../src/query/cost.js";
 
 const owner: Owner = { session: "shared-jsonpath" };
 
@@ -49,11 +50,12 @@ describe("S14.1 S14.3 JSONPath in this runtime", () => {
       const whole =
         parsed.search === undefined
           ? queryValue({ rows }, parsed, 100_000)
-          : searchQuery(
+          : await searchQueryYielding(
               { rows },
               planPath(parsed.path),
               { ...parsed, search: parsed.search },
               { sliceLimitBytes: 100_000, preview: { chars: 500 } },
+              new CostMeter(),
             );
       expect(await tool.query({ handle, ...args }, owner), JSON.stringify(args)).toEqual(whole);
     }

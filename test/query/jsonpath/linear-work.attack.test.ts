@@ -65,10 +65,10 @@ describe("S14.3 descendants on an answer 3000 levels deep", () => {
     expect(run(deep, "$..i", { limit: 2 })).toMatchObject({ value: [2999, 2998], total: 3000, nextOffset: 2 });
   });
 
-  it("filters with descendants inside, and resolveReferenceValue, take the deep answer too", () => {
+  it("filters with descendants inside, and resolveReferenceValue, take the deep answer too", async () => {
     expect(run(deep, "$[?@..x]").paths).toEqual(["$.a"]);
     expect(run(deep, "$..[?@.x == 'bottom']").total).toBe(1);
-    expect(resolveReferenceValue(deep, "$..x")).toEqual(["bottom"]);
+    expect(await resolveReferenceValue(deep, "$..x")).toEqual(["bottom"]);
   });
 
   it("quadratic descendants ($..*..x) are refused as INVALID_INPUT, not run for seconds", () => {

@@ -35,7 +35,9 @@ async function compare(
     for (const args of queries) {
       const handle = store.newHandle();
       await store.save(handle, value, owner);
-      expect(await answered(tool, handle, args, owner), JSON.stringify(args)).toEqual(wholeAnswer(value, args, config));
+      expect(await answered(tool, handle, args, owner), JSON.stringify(args)).toEqual(
+        await wholeAnswer(value, args, config),
+      );
     }
     return walked.mock.calls.length;
   } finally {

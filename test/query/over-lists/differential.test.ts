@@ -423,7 +423,7 @@ async function compare(
   window?: Record<string, unknown>,
 ) {
   if (window) await answered(tool, handle, window, owner);
-  const want = wholeAnswer(value, args, config);
+  const want = await wholeAnswer(value, args, config);
   const got = await answered(tool, handle, args, owner);
   try {
     expect(got).toEqual(want);

@@ -89,7 +89,7 @@ describe("S14.6 queries over lists read batch by batch, on every store", () => {
           const handle = await setup.fold();
           setup.counted.gets = 0;
           const got = await answered(setup.tool, handle, args);
-          expect(got, JSON.stringify(args)).toEqual(expected(value, args));
+          expect(got, JSON.stringify(args)).toEqual(await expected(value, args));
           // The main record and each piece once; a search over the whole answer reads the pieces holding a
           // list's edges twice (the parts outside the list, then the list).
           expect(setup.counted.gets, JSON.stringify(args)).toBeLessThanOrEqual(setup.pieces + 2 + 2 * 2);
@@ -143,7 +143,7 @@ describe("S14.6 queries over lists read batch by batch, on every store", () => {
         });
         setup.counted.failAfter = undefined;
         expect(await answered(setup.tool, handle, { path: "$.rows[?@.amount > 1].id" })).toEqual(
-          expected(value, { path: "$.rows[?@.amount > 1].id" }),
+          await expected(value, { path: "$.rows[?@.amount > 1].id" }),
         );
 
         // A piece in the middle of the list deleted: found as the pieces a filter fetches, in order.
@@ -186,7 +186,7 @@ describe("S14.6 the answer is parsed batch by batch, never whole (observed with 
         await answered(setup.tool, handle, { path: "$.rows[0].id" }); // the index read and cached first
         parse.mockClear();
         const got = await answered(setup.tool, handle, args);
-        expect(got, JSON.stringify(args)).toEqual(expected(value, args));
+        expect(got, JSON.stringify(args)).toEqual(await expected(value, args));
         const sizes = parse.mock.calls.map(([text]) => String(text).length);
         return { largest: Math.max(0, ...sizes), total: sizes.reduce((sum, size) => sum + size, 0) };
       };
@@ -241,7 +241,7 @@ describe("S14.6 a search counts the hits of batches off its page from their text
         { path: "$", search: "second line", offset: 3 },
       ]) {
         parse.mockClear();
-        expect(await answered(setup.tool, handle, args), JSON.stringify(args)).toEqual(expected(value, args));
+        expect(await answered(setup.tool, handle, args), JSON.stringify(args)).toEqual(await expected(value, args));
         const parsed = parse.mock.calls.reduce((sum, [text]) => sum + String(text).length, 0);
         expect(parsed, JSON.stringify(args)).toBeLessThan(JSON.stringify(value).length / 4);
       }

@@ -58,7 +58,9 @@ describe("S26.1 a window of a wide object's members, read as a window", () => {
       { path: "$.nothing[*]" },
       { path: "$.tail[*]", limit: 2 },
     ]) {
-      expect(await answered(tool, handle, args, owner), JSON.stringify(args)).toEqual(wholeAnswer(value, args, config));
+      expect(await answered(tool, handle, args, owner), JSON.stringify(args)).toEqual(
+        await wholeAnswer(value, args, config),
+      );
     }
   });
 });

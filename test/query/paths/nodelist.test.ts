@@ -166,14 +166,14 @@ describe("evaluate and resolveReferenceValue: what a query selects, nothing cut 
     expect(evaluate(answer, planPath("rows.49.id"))).toEqual({ singular: true, value: 49, steps: ["rows", 49, "id"] });
   });
 
-  it("resolveReferenceValue: the whole value at a singular path, the node values of any other query", () => {
-    expect(resolveReferenceValue(answer, "$.rows")).toEqual(answer.rows); // 50 rows, not a page of 20
-    expect(resolveReferenceValue(answer, "$.rows[*].id")).toEqual(answer.rows.map((row) => row.id));
-    expect(resolveReferenceValue(answer, "$.rows[?@.id > 100]")).toEqual([]);
-    expect(() => resolveReferenceValue(answer, "$.nope")).toThrow(
+  it("resolveReferenceValue: the whole value at a singular path, the node values of any other query", async () => {
+    expect(await resolveReferenceValue(answer, "$.rows")).toEqual(answer.rows); // 50 rows, not a page of 20
+    expect(await resolveReferenceValue(answer, "$.rows[*].id")).toEqual(answer.rows.map((row) => row.id));
+    expect(await resolveReferenceValue(answer, "$.rows[?@.id > 100]")).toEqual([]);
+    await expect(resolveReferenceValue(answer, "$.nope")).rejects.toThrow(
       expect.objectContaining({ code: "RESULT_PATH_NOT_FOUND" }),
     );
-    expect(() => resolveReferenceValue(answer, "$.rows[?")).toThrow(
+    await expect(resolveReferenceValue(answer, "$.rows[?")).rejects.toThrow(
       expect.objectContaining({ code: "RESULT_PATH_NOT_FOUND" }),
     );
   });

@@ -8,8 +8,9 @@ import { CostMeter } from "../../../src/query/cost.js";
 import { YIELDED, selectNodes } from "../../../src/query/jsonpath/jsonpath.js";
 import { planPath, type QueryArguments } from "../../../src/query/paths/plan.js";
 import { answerPlan, answerPlanYielding } from "../../../src/query/query.js";
-import { searchQuery, searchQueryYielding } from "../../../src/query/search/search-query.js";
-import { planValue, planValueYielding } from "../../../src/query/paths/evaluate.js";
+import { searchQueryYielding } from "../../../src/query/search/search-query.js";
+import { checkAnswer } from "../../helpers/query-oracle.js";
+import { planValueYielding } from "../../../src/query/paths/evaluate.js";
 import { formatPath } from "../../../src/query/paths/path.js";
 
 /** What json-p3 itself answers, untouched by this package's segments: the values and paths to match. */
@@ -72,7 +73,6 @@ describe("S21.4 an evaluation held in memory yields and answers the same", () =>
         paths: plain.paths.slice(3, 10),
       });
       expect(await planValueYielding(answer, planPath(path), new EagerMeter())).toEqual(plain.values);
-      expect(planValue(answer, planPath(path))).toEqual(plain.values);
       // Each runs a filter, a wildcard or a walk over thousands of values: it yields inside them.
       const plan = planPath(path);
       if (plan.kind !== "nodelist") throw new Error("expected a nodelist plan");
@@ -87,10 +87,9 @@ describe("S21.4 an evaluation held in memory yields and answers the same", () =>
     const path = "$.rows[?@.a == $.x]";
     const args = { handle: "h", path, search: "timeout", limit: 5 };
     const config = { sliceLimitBytes: 1_000_000, preview: { chars: 40 } };
-    const whole = searchQuery(answer, planPath(path), args, config);
     const yielding = await searchQueryYielding(answer, planPath(path), args, config, new EagerMeter());
-    expect(yielding).toEqual(whole);
-    expect((whole as { total: number }).total).toBe(500);
+    expect(checkAnswer(answer, args, yielding, config.sliceLimitBytes)).toBe(true); // the oracle's hits
+    expect((yielding as { total: number }).total).toBe(500);
   });
 
   it("items whose filter runs a query inside look at the clock by the units they charge, whatever ran before", () => {

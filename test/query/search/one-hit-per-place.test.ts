@@ -21,7 +21,7 @@ describe("S14.4 a search under a nodelist answers each place once", () => {
     ["$..[?@ == 'hello', ?@ == 'hello']", ["$.t", "$.a[0]", "$.a[2]", "$.a[1].x", "$.o.k"]],
   ])("%s", async (path, places) => {
     const args = { path, search: "hello" };
-    const whole = wholeAnswer(value, args, config) as { value: { path: string }[]; total: number };
+    const whole = (await wholeAnswer(value, args, config)) as { value: { path: string }[]; total: number };
     expect(whole.value.map((hit) => hit.path)).toEqual(places);
     expect(whole.total).toBe(places.length);
     // The same through the tool over a stored answer.

@@ -148,7 +148,7 @@ describe("S14.6 a search over a wide object reads its member batches, on every s
         for (const args of searches) {
           const handle = await setup.fold();
           const got = await answered(setup.tool, handle, args);
-          expect(got, JSON.stringify(args)).toEqual(expected(value, args));
+          expect(got, JSON.stringify(args)).toEqual(await expected(value, args));
           // A second time, the index cached, and once more after a window of the object read (its batches in memory).
           expect(await answered(setup.tool, handle, args), JSON.stringify(args)).toEqual(got);
           await answered(setup.tool, handle, { path: "$.map", offset: 1500, limit: 40 });
@@ -177,14 +177,14 @@ describe("S14.6 a search over a wide object reads its member batches, on every s
       try {
         const handle = await setup.fold();
         for (const args of casesOn(name, pages))
-          expect(await answered(setup.tool, handle, args), JSON.stringify(args)).toEqual(expected(value, args));
+          expect(await answered(setup.tool, handle, args), JSON.stringify(args)).toEqual(await expected(value, args));
         setup.counted.failAfter = setup.counted.gets + 3;
         expect(await answered(setup.tool, handle, { path: "$", search: "user5" })).toMatchObject({
           code: "RESULT_STORE_UNAVAILABLE",
         });
         setup.counted.failAfter = undefined;
         expect(await answered(setup.tool, handle, { path: "$", search: "user5" })).toEqual(
-          expected(value, { path: "$", search: "user5" }),
+          await expected(value, { path: "$", search: "user5" }),
         );
 
         // A piece in the middle of the object deleted: found as the pieces a search fetches, in order.
@@ -226,7 +226,7 @@ describe("S14.6 a wide object is searched batch by batch, never parsed whole nor
     const parse = vi.spyOn(JSON, "parse");
     try {
       const parsedBy = async (args: Record<string, unknown>) => {
-        const want = expected(value, args);
+        const want = await expected(value, args);
         const handle = await setup.fold();
         await answered(setup.tool, handle, { path: "$.meta" }); // the index read and cached first
         const held = recentAnswersBytes();
@@ -287,7 +287,7 @@ describe("S14.3 a long search over a wide object yields", () => {
       const got = await answered(tool, handle, args);
       const ms = performance.now() - started;
       clearInterval(probe);
-      expect(got).toEqual(expected(value, args));
+      expect(got).toEqual(await expected(value, args));
       // The reading yields at least every YIELD_AFTER_MS (records/read/pieces.ts): a reading of more than 100 ms saw
       // timers run.
       if (ms > 100) expect(ticks, `${ms.toFixed(0)} ms`).toBeGreaterThan(0);

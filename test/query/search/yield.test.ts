@@ -39,7 +39,7 @@ describe("S21.4 a search yields as it goes", () => {
       const stallMs = stalls.stop();
       const stepped = yields.mock.calls.length;
       yields.mockRestore();
-      expect(result, JSON.stringify(args)).toEqual(wholeAnswer(value, args, config));
+      expect(result, JSON.stringify(args)).toEqual(await wholeAnswer(value, args, config));
       expect(stepped, JSON.stringify(args)).toBeGreaterThan(0);
       console.log(
         `S21.4 ${JSON.stringify(args)}: ${ms.toFixed(0)} ms, ${stepped} yields, the event loop held at most ${stallMs.toFixed(0)} ms`,

@@ -73,7 +73,7 @@ describe("S14.6 filters counted on batch workers, on every store", () => {
         for (const args of QUERIES) {
           const jobs = count.mock.calls.length;
           expect(await answered(setup.tool, await setup.fold(value), args), JSON.stringify(args)).toEqual(
-            expected(value, args),
+            await expected(value, args),
           );
           expect(count.mock.calls.length, JSON.stringify(args)).toBeGreaterThan(jobs);
         }
@@ -101,7 +101,7 @@ describe("S14.6 filters counted on batch workers, on every store", () => {
         });
         setup.counted.failAfter = undefined;
         expect(await answered(setup.tool, handle, { path: "$.rows[?@.amount > 1].id" })).toEqual(
-          expected(value, { path: "$.rows[?@.amount > 1].id" }),
+          await expected(value, { path: "$.rows[?@.amount > 1].id" }),
         );
         // A piece in the middle of the list deleted: found among the keys a filter fetches, in order.
         const watch = vi.spyOn(setup.counted.inner, "get");
@@ -131,7 +131,7 @@ describe("S14.6 what the calling thread does, and what a worker sees", () => {
       const handle = await setup.fold(value);
       const parse = vi.spyOn(JSON, "parse");
       try {
-        expect(await answered(setup.tool, handle, args)).toEqual(expected(value, args));
+        expect(await answered(setup.tool, handle, args)).toEqual(await expected(value, args));
         // a batch of rows
         return parse.mock.calls.filter(([text]) => typeof text === "string" && text.startsWith('[{"id":')).length;
       } finally {
@@ -154,7 +154,7 @@ describe("S14.6 what the calling thread does, and what a worker sees", () => {
       const args = { path: "$.rows[?@.amount > 50000].id", offset: 100, limit: 5 };
       expect(await broken.warm()).toBe(false);
       expect(broken.usable).toBe(false);
-      expect(await answered(setup.tool, await setup.fold(value), args)).toEqual(expected(value, args));
+      expect(await answered(setup.tool, await setup.fold(value), args)).toEqual(await expected(value, args));
       // Not for good: after its pause the pool tries threads again (here a pause of 50 ms, and workers that load).
       const healing = nodePool(1, 60_000, 50);
       failStarts(healing);
@@ -163,7 +163,7 @@ describe("S14.6 what the calling thread does, and what a worker sees", () => {
       await new Promise((resolve) => setTimeout(resolve, 60));
       expect(await healing.warm()).toBe(true);
       healing.stop();
-      expect(await answered(setup.tool, await setup.fold(value), args)).toEqual(expected(value, args));
+      expect(await answered(setup.tool, await setup.fold(value), args)).toEqual(await expected(value, args));
 
       // One that dies holding jobs: the query it held answers from this thread.
       const dying = nodePool(1, 60_000);
@@ -173,7 +173,7 @@ describe("S14.6 what the calling thread does, and what a worker sees", () => {
       const posted = vi.spyOn(port, "post").mockImplementation(() => port.terminate());
       const counted = vi.spyOn(dying, "count");
       const tool = new ResultQueryTool(() => [{ config, store: async () => setup.store, workers: dying }]);
-      expect(await answered(tool, await setup.fold(value), args)).toEqual(expected(value, args));
+      expect(await answered(tool, await setup.fold(value), args)).toEqual(await expected(value, args));
       expect(posted).toHaveBeenCalled();
       expect(dying.usable).toBe(false);
       // of about 90 pieces: once one failed, the rest were not fetched for workers
