@@ -1,11 +1,11 @@
 /**
- * A filter's batches counted on batch workers (S14.6, `WorkerPool`): the list's pieces are pulled from
- * the reader and handed to the workers (query → records, then query → workers: nothing calls back), which
- * tell, per batch, how many nodes it gives and the steps it took; the calling thread then reads only the
- * batches that hold the page, and takes the others' counts in their place, in order. The answer is the one-thread answer
- * exactly: the same page, `total`, cost and refusals. A batch that threw in a worker (a comparison
- * too deep, the meter spent) makes the whole query run on the calling thread, where it throws its coded
- * refusal in its place (or does not, on a thread with more stack).
+ * A filter's batches counted on batch workers (S14.6, `WorkerPool`): the list's pieces are pulled from the
+ * reader and handed to the workers (query → records, then query → workers: nothing calls back), which tell, per
+ * batch, how many nodes it gives and the steps it took; the calling thread then reads only the batches that hold
+ * the page, and takes the others' counts in their place, in order. The answer is the one-thread answer exactly:
+ * the same page, `total`, cost and refusals. A batch that threw in a worker (a comparison too deep, the meter
+ * spent) makes the whole query run on the calling thread, where it throws its coded refusal in its place (or
+ * does not, on a thread with more stack).
  */
 import { ReadFailed, type AnswerReader } from "../../records/read/answer-reader.js";
 import type { CostMeter } from "../jsonpath/jsonpath.js";

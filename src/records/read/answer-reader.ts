@@ -1,16 +1,16 @@
 /**
- * One read answer as the records serve it to a query (S8.5, S14.6): the query pulls, the records never
- * call back. The store opens it (`ResultHandleStore.open`: the answer's main record, whole or its index);
- * the query then asks for the parts it needs: everything, everything outside the indexed parts, a window
- * of a list's items, of a long string's characters or of a wide object's keys, a wide object's members by
- * name, or a summary (each read once, kept in the answer's state). An indexed list (or a wide object, S16.4) is read batch by batch: a filter, a wildcard or a
- * search over it reads every item once, but holds at most a few pieces and one batch of it at a time.
- * Each batch is handed out as its JSON text, parsed only when the query asks (`items()`, `members()`)
- * and then dropped: its items die young (a 10 MB answer parsed whole is 13 MB of heap the collector
- * promotes and copies; in batches it is garbage the scavenger drops), and nothing is added to the cache.
- * A query that knows from a batch's text alone that nothing in it can match (a filter naming a string, a
- * search for ASCII text) skips it unparsed. The pieces under a list are also handed out whole, for the
- * batch workers (`pieces`).
+ * One read answer as the records serve it to a query (S8.5, S14.6): the query pulls, the records never call
+ * back. The store opens it (`ResultHandleStore.open`: the answer's main record, whole or its index); the query
+ * then asks for the parts it needs: everything, everything outside the indexed parts, a window of a list's
+ * items, of a long string's characters or of a wide object's keys, a wide object's members by name, or a summary
+ * (each read once, kept in the answer's state). An indexed list (or a wide object, S16.4) is read batch by
+ * batch: a filter, a wildcard or a search over it reads every item once, but holds at most a few pieces and one
+ * batch of it at a time. Each batch is handed out as its JSON text, parsed only when the query asks (`items()`,
+ * `members()`) and then dropped: its items die young (a 10 MB answer parsed whole is 13 MB of heap the collector
+ * promotes and copies; in batches it is garbage the scavenger drops), and nothing is added to the cache. A query
+ * that knows from a batch's text alone that nothing in it can match (a filter naming a string, a search for
+ * ASCII text) skips it unparsed. The pieces under a list are also handed out whole, for the batch workers
+ * (`pieces`).
  */
 import type { ListSummary, ObjectSummary, StringSummary } from "../format/answer-index.js";
 import { batchAt, byteSpan, partJsonBytes } from "../format/layout.js";
