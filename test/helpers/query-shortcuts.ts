@@ -5,7 +5,7 @@
 import { parsePath, resolveSegments } from "../../src/query/paths/path.js";
 import { planValueYielding } from "../../src/query/paths/evaluate.js";
 import { CostMeter } from "../../src/query/cost.js";
-import { planPath, selectorFor, type QueryArguments, type ReadMode } from "../../src/query/paths/plan.js";
+import { planPath, selectorFor, type QueryArguments } from "../../src/query/paths/plan.js";
 import type { Selector } from "../../src/query/paths/selection.js";
 
 /** Follows `path` (any form of S7.2) through own properties only, as a singular query does. */
@@ -16,5 +16,5 @@ export const resolveReferenceValue = (answer: unknown, path: string): Promise<un
   planValueYielding(answer, planPath(path), new CostMeter());
 
 /** The pieces a store reads for `args` (S8.5). */
-export const selectForQuery = (args: QueryArguments, mode: ReadMode): Selector =>
+export const selectForQuery = (args: QueryArguments, mode: Parameters<typeof selectorFor>[2]): Selector =>
   selectorFor(planPath(args.path), args, mode);

@@ -30,7 +30,7 @@ const PICKED_FIELDS = 32;
  * (summaries, windows and batch readings of S8.5 and S14.6), or a reference (S15.1),
  * which takes what it names whole and unpaged.
  */
-export type ReadMode = { readonly kind: "page"; readonly sliceLimitBytes: number } | { readonly kind: "reference" };
+type ReadMode = { readonly kind: "page"; readonly sliceLimitBytes: number } | { readonly kind: "reference" };
 
 /** Arguments of `result_query` after validation (S7.1). */
 export interface QueryArguments {

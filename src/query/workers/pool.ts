@@ -23,7 +23,7 @@ import type { CountJob, CountReply } from "./job.js";
 export class JobOverrun extends Error {}
 
 /** What a worker posts: once `{ loaded: true }` when it can take jobs, then one reply per job. */
-export type WorkerMessage = { loaded: true } | { id: number; reply: CountReply };
+type WorkerMessage = { loaded: true } | { id: number; reply: CountReply };
 
 /** One started worker, as the runtime gives it. */
 export interface WorkerPort {

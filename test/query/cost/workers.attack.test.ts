@@ -2,13 +2,13 @@
 // replaced, and the pool goes on; waiting callers are served in turn. Worker ports stand in for threads
 // here (the pool is the same code for Node and pages; real threads run in attacks.test.ts).
 import { describe, expect, it } from "vitest";
-import { JobOverrun, WorkerPool, type WorkerMessage, type WorkerPort } from "../../../src/query/workers/pool.js";
+import { JobOverrun, WorkerPool, type WorkerPort } from "../../../src/query/workers/pool.js";
 import type { CountJob } from "../../../src/query/workers/job.js";
 
 /** A port that loads at once and answers each job after `replyMs` (never, when undefined). */
 function port(replyMs: number | undefined, started: { count: number; terminated: number }): WorkerPort {
   started.count++;
-  let receive: (message: WorkerMessage | undefined) => void = () => {};
+  let receive: Parameters<WorkerPort["listen"]>[0] = () => {};
   return {
     post: ({ id, job }) => {
       if (replyMs !== undefined)
