@@ -241,7 +241,9 @@ export class Aggregation {
           : `distinct values longer than ${AGGREGATE_LIMITS.keyChars} characters together`;
     return new AggregateLimitError(
       "INVALID_INPUT",
-      `aggregate by ${cutForMessage(member)} over ${cutForMessage(this.query)} meets ${many}: group by a member with fewer values (such as a status or an owner), or narrow the path with a filter such as [?@.status == 'open']; { "count": true } alone counts the nodes.`,
+      `aggregate by ${cutForMessage(member)} over ${cutForMessage(this.query)} meets ${many}: ` +
+        `group by a member with fewer values (such as a status or an owner), ` +
+        `or narrow the path with a filter such as [?@.status == 'open']; { "count": true } alone counts the nodes.`,
     );
   }
 
@@ -346,7 +348,10 @@ export class Aggregation {
   /** What the answer gives as null because it passed the largest JSON number (S24.2: null means no number). */
   private overflowNote(): string | undefined {
     if (this.overflowed.size === 0) return undefined;
-    return `${[...this.overflowed].join(", ")} passed the largest JSON number (about 1.8e308) and ${this.overflowed.size > 1 ? "are" : "is"} given as null`;
+    return (
+      `${[...this.overflowed].join(", ")} passed the largest JSON number (about 1.8e308) ` +
+      `and ${this.overflowed.size > 1 ? "are" : "is"} given as null`
+    );
   }
 
   /**
@@ -417,7 +422,8 @@ function keyText(key: unknown, query: string): string {
     if (error instanceof RangeError)
       throw new ResultQueryError(
         "INVALID_INPUT",
-        `aggregate over ${cutForMessage(query)} groups by values nested too deeply to compare: group by a member deeper in them.`,
+        `aggregate over ${cutForMessage(query)} groups by values nested too deeply to compare: ` +
+          `group by a member deeper in them.`,
       );
     throw error;
   }

@@ -101,6 +101,7 @@ export function meterFilter(selector: object, path: string, before: number): num
 function refused(path: string, why: string): ResultQueryError {
   return new ResultQueryError(
     "INVALID_INPUT",
-    `Path ${quoteArgument(path)} ${why} (S21.2, checked before any work): use a shorter, flatter filter, such as $.rows[?@.status == 'open' && @.priority > 2].`,
+    `Path ${quoteArgument(path)} ${why} (S21.2, checked before any work): ` +
+      `use a shorter, flatter filter, such as $.rows[?@.status == 'open' && @.priority > 2].`,
   );
 }

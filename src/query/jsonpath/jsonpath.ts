@@ -265,7 +265,8 @@ export function compileJsonPath(path: string): CompiledJsonPath {
   if (path.length > MAX_QUERY_CHARS) {
     throw new ResultQueryError(
       "INVALID_INPUT",
-      `Path ${quoteArgument(path)} is a JSONPath query of ${path.length} characters, over the ${MAX_QUERY_CHARS} a query may have: use a shorter query.`,
+      `Path ${quoteArgument(path)} is a JSONPath query of ${path.length} characters, ` +
+        `over the ${MAX_QUERY_CHARS} a query may have: use a shorter query.`,
     );
   }
   let query: JSONPathQuery;
@@ -277,14 +278,17 @@ export function compileJsonPath(path: string): CompiledJsonPath {
     if (equals) {
       throw new ResultQueryError(
         "RESULT_PATH_NOT_FOUND",
-        `Path ${quoteArgument(path)} is not a valid query: a filter compares with ==, not ${equals.written}. Write ${quoteArgument(equals.fixed)}.`,
+        `Path ${quoteArgument(path)} is not a valid query: a filter compares with ==, not ${equals.written}. ` +
+          `Write ${quoteArgument(equals.fixed)}.`,
       );
     }
     const detail =
       error instanceof JSONPathError ? cutForMessage(inWords(error.message.split("\n")[0]!)) : "not a JSONPath query";
     throw new ResultQueryError(
       "RESULT_PATH_NOT_FOUND",
-      `Path ${quoteArgument(path)} is not a valid query (${detail}). Use a path such as $.rows[2].title, $.rows[*].id, $.rows[?@.status == 'open'], rows.2.title or /rows/2/title; "$" is the whole answer.`,
+      `Path ${quoteArgument(path)} is not a valid query (${detail}). ` +
+        `Use a path such as $.rows[2].title, $.rows[*].id, $.rows[?@.status == 'open'], rows.2.title ` +
+        `or /rows/2/title; "$" is the whole answer.`,
     );
   }
   const watch = planWatch(query, watching); // before the stack walk, which takes its entries

@@ -234,10 +234,14 @@ function mismatchNote(watched: Watched, compared: Comparison, counted: [Counted,
   const more = values.length > NOTE_VALUES ? ` and ${values.length - NOTE_VALUES} more` : "";
   const seen = `${member} in ${watched.where} is ${shown}${more}`;
   const quoted = (text: string) => `'${text.replace(/\\/g, "\\\\").replace(/'/g, "\\'")}'`;
-  const comparison = `${member} ${compared.operator} ${typeof literal === "string" ? quoted(literal) : JSON.stringify(literal)}`;
+  const written = typeof literal === "string" ? quoted(literal) : JSON.stringify(literal);
+  const comparison = `${member} ${compared.operator} ${written}`;
   if (otherCase) {
     const value = otherCase[2] as string;
-    return `${comparison} matched nothing, but ${quoted(value)} differs only in case (comparisons are exact): ${seen}. Write ${member} ${compared.operator} ${quoted(value)}, or use search for any case`;
+    return (
+      `${comparison} matched nothing, but ${quoted(value)} differs only in case (comparisons are exact): ${seen}. ` +
+      `Write ${member} ${compared.operator} ${quoted(value)}, or use search for any case`
+    );
   }
   const types = [...new Set(values.map(([, , value]) => typeOf(value)))];
   let write = "";
@@ -250,7 +254,8 @@ function mismatchNote(watched: Watched, compared: Comparison, counted: [Counted,
     write = `. Write ${member} ${compared.operator} ${Number(literal)}, without quotes`;
   if (typeof literal === "number" && types.includes("string"))
     write = `. Write ${member} ${compared.operator} ${quoted(String(literal))}, in quotes`;
-  return `${comparison} compares with a ${kindOf(literal)}, but ${member} there is ${types.map((type) => (type === "object" ? "an object" : `a ${type}`)).join(" or ")}: ${seen}${write}`;
+  const there = types.map((type) => (type === "object" ? "an object" : `a ${type}`)).join(" or ");
+  return `${comparison} compares with a ${kindOf(literal)}, but ${member} there is ${there}: ${seen}${write}`;
 }
 
 /**
