@@ -26,7 +26,7 @@ export type Evaluation =
  * names nothing), or every node of any other query in the RFC's order (possibly none). Throws the
  * plan's refusal for a path of no form, and INVALID_INPUT when the query exceeds its meter's limit.
  */
-export function evaluate(answer: unknown, plan: QueryPlan, meter?: CostMeter): Evaluation {
+function evaluate(answer: unknown, plan: QueryPlan, meter?: CostMeter): Evaluation {
   if (plan.kind === "refused") throw plan.error;
   if (plan.kind === "singular") return { singular: true, ...resolveSegments(answer, plan.segments, plan.path) };
   const nodes: EvaluatedNode[] = [];

@@ -11,7 +11,8 @@ import {
   type Owner,
 } from "mcp-result-handles";
 import type { ResultHandlesConfig } from "../../../src/plugin/options.js";
-import { evaluate } from "../../../src/query/paths/evaluate.js";
+import { evaluateYielding } from "../../../src/query/paths/evaluate.js";
+import { CostMeter } from "../../../src/query/cost.js";
 import { resolveReferenceValue } from "../../helpers/query-shortcuts.js";
 import { planPath } from "../../../src/query/paths/plan.js";
 import { linkInMemory } from "../../helpers/in-memory.js";
@@ -153,17 +154,21 @@ describe("S14.2 nodelists through result_query", () => {
   });
 });
 
-describe("evaluate and resolveReferenceValue: what a query selects, nothing cut or paged (for search, S14.4, and references, S15)", () => {
+describe("evaluateYielding and resolveReferenceValue: what a query selects, nothing cut or paged (for search, S14.4, and references, S15)", () => {
   const answer = { rows: rows(50), meta: { count: 50 } };
 
-  it("a nodelist query gives every node with its canonical path; a singular one its value and steps", () => {
-    const nodes = evaluate(answer, planPath("$.rows[?@.status == 'open'].title"));
+  it("a nodelist query gives every node with its canonical path; a singular one its value and steps", async () => {
+    const nodes = await evaluateYielding(answer, planPath("$.rows[?@.status == 'open'].title"), new CostMeter());
     const open = answer.rows.filter((row) => row.status === "open");
     expect(nodes).toMatchObject({ singular: false });
     if (nodes.singular) throw new Error("expected a nodelist");
     expect(nodes.nodes.map((node) => node.value)).toEqual(open.map((row) => row.title));
     expect(nodes.nodes.map((node) => node.path)).toEqual(open.map((row) => `$.rows[${row.id}].title`));
-    expect(evaluate(answer, planPath("rows.49.id"))).toEqual({ singular: true, value: 49, steps: ["rows", 49, "id"] });
+    expect(await evaluateYielding(answer, planPath("rows.49.id"), new CostMeter())).toEqual({
+      singular: true,
+      value: 49,
+      steps: ["rows", 49, "id"],
+    });
   });
 
   it("resolveReferenceValue: the whole value at a singular path, the node values of any other query", async () => {
