@@ -97,21 +97,12 @@ export function searchResult(
 }
 
 /** The hits of the page `offset … offset+limit-1`, and how many hits there are in all. */
-export function searchHits(
-  nodes: readonly StartNode[],
-  needle: string,
-  options: SearchOptions,
-): { hits: SearchHit[]; total: number } {
-  const search = new Search(needle, options);
-  for (const node of nodes) if (!search.covered(node)) search.walkAll(node);
-  return { hits: search.hits, total: search.total };
-}
-
 /**
- * `searchHits` as a tool call runs it (S21.4): the walk stops when the call has held the thread for
- * YIELD_AFTER_MS, inside a long string too (a string of a million matching lines), and goes on after it yielded.
+ * The hits of `needle` under `nodes` (S14.4), in order, a page of them and their total, as a tool call finds them
+ * (S21.4): the walk stops when the call has held the thread for YIELD_AFTER_MS, inside a long string too (a string
+ * of a million matching lines), and goes on after it yielded.
  */
-async function searchHitsYielding(
+export async function searchHitsYielding(
   nodes: readonly StartNode[],
   needle: string,
   options: SearchOptions & { meter: CostMeter },

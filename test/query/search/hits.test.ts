@@ -1,12 +1,13 @@
-// S14.4 the search engine itself, `searchHits`, against a plain recursive reference on random JSON, and
+// S14.4 the search engine itself, `searchHitsYielding`, against a plain recursive reference on random JSON, and
 // over several start nodes (as a JSONPath nodelist hands it).
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { formatPath } from "../../../src/query/paths/path.js";
 import type { SearchHit } from "../../../src/query/search/search.js";
-import { searchHits } from "../../../src/query/search/search-query.js";
+import { searchHitsYielding } from "../../../src/query/search/search-query.js";
+import { CostMeter } from "../../../src/query/cost.js";
 
-/** Every hit, by plain recursion: what searchHits must find, in the same order. */
+/** Every hit, by plain recursion: what searchHitsYielding must find, in the same order. */
 function reference(
   value: unknown,
   needle: string,
@@ -31,18 +32,23 @@ function reference(
 }
 
 const all = (value: unknown, needle: string, steps: (string | number)[] = []) =>
-  searchHits([{ value, steps }], needle, { offset: 0, limit: 1_000_000, previewChars: 5 });
+  searchHitsYielding([{ value, steps }], needle, {
+    offset: 0,
+    limit: 1_000_000,
+    previewChars: 5,
+    meter: new CostMeter(),
+  });
 
-describe("searchHits", () => {
-  it("finds what a plain recursive search finds, in document order, on random JSON (ASCII needles)", () => {
+describe("searchHitsYielding", () => {
+  it("finds what a plain recursive search finds, in document order, on random JSON (ASCII needles)", async () => {
     const text = fc.string({ unit: fc.constantFrom("a", "B", "c", "\n", " ", "1") });
-    fc.assert(
-      fc.property(
+    await fc.assert(
+      fc.asyncProperty(
         fc.jsonValue({ maxDepth: 4 }),
         fc.oneof(text, fc.constantFrom("a", "b", "1", "true", "null")).filter((s) => s.length > 0 && !s.includes("\n")),
-        (value, needle) => {
+        async (value, needle) => {
           // Strings with the needle's letters, so that hits are common.
-          const { hits, total } = all(value, needle);
+          const { hits, total } = await all(value, needle);
           const expected = reference(value, needle);
           expect(total).toBe(expected.length);
           expect(
@@ -58,23 +64,33 @@ describe("searchHits", () => {
     );
   });
 
-  it("pages: the hits of a page are that slice of all hits, and total is always every hit", () => {
+  it("pages: the hits of a page are that slice of all hits, and total is always every hit", async () => {
     const value = { a: ["xa", "ax", { ax: "b\nxa\nc\nax" }], b: "xxx" };
-    const every = all(value, "x");
+    const every = await all(value, "x");
     expect(every.total).toBe(6);
     for (let offset = 0; offset <= 8; offset++) {
-      const page = searchHits([{ value, steps: [] }], "x", { offset, limit: 2, previewChars: 5 });
+      const page = await searchHitsYielding([{ value, steps: [] }], "x", {
+        offset,
+        limit: 2,
+        previewChars: 5,
+        meter: new CostMeter(),
+      });
       expect(page).toEqual({ hits: every.hits.slice(offset, offset + 2), total: 6 });
     }
   });
 
-  it("searches several start nodes in order, each under its own path (a JSONPath nodelist)", () => {
+  it("searches several start nodes in order, each under its own path (a JSONPath nodelist)", async () => {
     const nodes = [
       { value: { title: "Open door" }, steps: ["rows", 3] },
       { value: "door\nwindow\ndoors", steps: ["log"] },
       { value: 42, steps: ["n"] },
     ];
-    const { hits, total } = searchHits(nodes, "DOOR", { offset: 0, limit: 10, previewChars: 500 });
+    const { hits, total } = await searchHitsYielding(nodes, "DOOR", {
+      offset: 0,
+      limit: 10,
+      previewChars: 500,
+      meter: new CostMeter(),
+    });
     expect(total).toBe(3);
     expect(hits).toEqual([
       { path: "$.rows[3].title", text: "Open door" },
@@ -126,20 +142,23 @@ describe("searchHits", () => {
     expect(ms).toBeLessThan(2000);
   });
 
-  it("keeps indexes true to the original when lower case changes a length (İ), and ends lines at \\r\\n", () => {
+  it("keeps indexes true to the original when lower case changes a length (İ), and ends lines at \\r\\n", async () => {
     // Cut to 10 characters around the match: the offset is where the text starts in the original.
-    expect(all("İstanbul Kapı", "kapı").hits).toEqual([{ path: "$", text: "anbul Kapı", offset: 3 }]);
-    expect(all("İİİİİİİİİİİİİİ kapı", "KApı").hits).toEqual([{ path: "$", text: "İİİİİ kapı", offset: 9 }]);
-    expect(all("one\r\ntwo ERR\r\nthree", "err").hits).toEqual([{ path: "$", text: "two ERR", line: 2, offset: 5 }]);
+    expect((await all("İstanbul Kapı", "kapı")).hits).toEqual([{ path: "$", text: "anbul Kapı", offset: 3 }]);
+    expect((await all("İİİİİİİİİİİİİİ kapı", "KApı")).hits).toEqual([{ path: "$", text: "İİİİİ kapı", offset: 9 }]);
+    expect((await all("one\r\ntwo ERR\r\nthree", "err")).hits).toEqual([
+      { path: "$", text: "two ERR", line: 2, offset: 5 },
+    ]);
   });
 
-  it("counts a million hits while building the texts of one page only", () => {
+  it("counts a million hits while building the texts of one page only", async () => {
     const value = Array.from({ length: 1_000_000 }, (_, i) => `match ${i}`);
     const started = performance.now();
-    const { hits, total } = searchHits([{ value, steps: [] }], "MATCH", {
+    const { hits, total } = await searchHitsYielding([{ value, steps: [] }], "MATCH", {
       offset: 999_998,
       limit: 5,
       previewChars: 500,
+      meter: new CostMeter(),
     });
     console.log(
       `a million hits counted, a page of ${hits.length} built: ${(performance.now() - started).toFixed(0)} ms`,
