@@ -154,35 +154,39 @@ describe("S14.2 nodelists through result_query", () => {
   });
 });
 
-describe("evaluateYielding and resolveReferenceValue: what a query selects, nothing cut or paged (for search, S14.4, and references, S15)", () => {
-  const answer = { rows: rows(50), meta: { count: 50 } };
+describe(
+  "evaluateYielding and resolveReferenceValue: " +
+    "what a query selects, nothing cut or paged (for search, S14.4, and references, S15)",
+  () => {
+    const answer = { rows: rows(50), meta: { count: 50 } };
 
-  it("a nodelist query gives every node with its canonical path; a singular one its value and steps", async () => {
-    const nodes = await evaluateYielding(answer, planPath("$.rows[?@.status == 'open'].title"), new CostMeter());
-    const open = answer.rows.filter((row) => row.status === "open");
-    expect(nodes).toMatchObject({ singular: false });
-    if (nodes.singular) throw new Error("expected a nodelist");
-    expect(nodes.nodes.map((node) => node.value)).toEqual(open.map((row) => row.title));
-    expect(nodes.nodes.map((node) => node.path)).toEqual(open.map((row) => `$.rows[${row.id}].title`));
-    expect(await evaluateYielding(answer, planPath("rows.49.id"), new CostMeter())).toEqual({
-      singular: true,
-      value: 49,
-      steps: ["rows", 49, "id"],
+    it("a nodelist query gives every node with its canonical path; a singular one its value and steps", async () => {
+      const nodes = await evaluateYielding(answer, planPath("$.rows[?@.status == 'open'].title"), new CostMeter());
+      const open = answer.rows.filter((row) => row.status === "open");
+      expect(nodes).toMatchObject({ singular: false });
+      if (nodes.singular) throw new Error("expected a nodelist");
+      expect(nodes.nodes.map((node) => node.value)).toEqual(open.map((row) => row.title));
+      expect(nodes.nodes.map((node) => node.path)).toEqual(open.map((row) => `$.rows[${row.id}].title`));
+      expect(await evaluateYielding(answer, planPath("rows.49.id"), new CostMeter())).toEqual({
+        singular: true,
+        value: 49,
+        steps: ["rows", 49, "id"],
+      });
     });
-  });
 
-  it("resolveReferenceValue: the whole value at a singular path, the node values of any other query", async () => {
-    expect(await resolveReferenceValue(answer, "$.rows")).toEqual(answer.rows); // 50 rows, not a page of 20
-    expect(await resolveReferenceValue(answer, "$.rows[*].id")).toEqual(answer.rows.map((row) => row.id));
-    expect(await resolveReferenceValue(answer, "$.rows[?@.id > 100]")).toEqual([]);
-    await expect(resolveReferenceValue(answer, "$.nope")).rejects.toThrow(
-      expect.objectContaining({ code: "RESULT_PATH_NOT_FOUND" }),
-    );
-    await expect(resolveReferenceValue(answer, "$.rows[?")).rejects.toThrow(
-      expect.objectContaining({ code: "RESULT_PATH_NOT_FOUND" }),
-    );
-  });
-});
+    it("resolveReferenceValue: the whole value at a singular path, the node values of any other query", async () => {
+      expect(await resolveReferenceValue(answer, "$.rows")).toEqual(answer.rows); // 50 rows, not a page of 20
+      expect(await resolveReferenceValue(answer, "$.rows[*].id")).toEqual(answer.rows.map((row) => row.id));
+      expect(await resolveReferenceValue(answer, "$.rows[?@.id > 100]")).toEqual([]);
+      await expect(resolveReferenceValue(answer, "$.nope")).rejects.toThrow(
+        expect.objectContaining({ code: "RESULT_PATH_NOT_FOUND" }),
+      );
+      await expect(resolveReferenceValue(answer, "$.rows[?")).rejects.toThrow(
+        expect.objectContaining({ code: "RESULT_PATH_NOT_FOUND" }),
+      );
+    });
+  },
+);
 
 describe("S14.6 filters over an answer stored in pieces", () => {
   const owner: Owner = { session: "s-pieces", caller: "alice" };
