@@ -13,6 +13,7 @@ import { MISSING, openPieceOf, type AnswerRead } from "./answer-state.js";
 import { decodeUtf8 } from "../../util/utf8.js";
 import { yieldToLoop } from "../../util/yield.js";
 import { YIELD_AFTER_MS } from "../../defaults.js";
+import { ResultQueryError } from "../../errors.js";
 
 /**
  * Pieces fetched ahead of the one being parsed (more in flight measured slower on Redis: the replies are read on this
@@ -24,6 +25,16 @@ const PIECES_AHEAD = 1;
  * tampered: the handle reads as not found, S8.5), or the storage failing (the call may be tried again).
  */
 type BatchReading = "read" | "lost" | "unavailable";
+
+/**
+ * A piece that failed to open: the storage failed (S9.1), and the call may be tried again; but the meter's
+ * refusal, charged as the piece is opened (`charge`), is the call's answer (S21.1): thrown on, so the model
+ * reads what cost most and a narrower call, not "try again".
+ */
+function storageFailed(error: unknown): "unavailable" {
+  if (error instanceof ResultQueryError) throw error;
+  return "unavailable";
+}
 
 export class BatchPieces {
   private readonly pieces = new Map<number, Promise<Uint8Array | typeof MISSING>>();
@@ -53,8 +64,8 @@ export class BatchPieces {
     try {
       const bytes = await opened;
       return bytes === MISSING ? "lost" : bytes;
-    } catch {
-      return "unavailable";
+    } catch (error) {
+      return storageFailed(error);
     }
   }
 
@@ -75,8 +86,8 @@ export class BatchPieces {
       let bytes: Uint8Array | typeof MISSING;
       try {
         bytes = await this.open(piece);
-      } catch {
-        return "unavailable"; // the storage failed (S9.1); what the query's own code throws is not caught here
+      } catch (error) {
+        return storageFailed(error);
       }
       if (bytes === MISSING) return "lost";
       texts.push(decodeUtf8(bytes.subarray(from, to), index.ascii[piece] === 1));
