@@ -21,7 +21,9 @@ export default defineConfig({
   },
   webServer: {
     // E2E_PREBUILT: the page is built already (npm test builds it beside the Vitest files).
-    command: `${process.env.E2E_PREBUILT ? "" : "npm run playground:build --silent && "}vite preview --config playground/page/vite.config.ts --port ${port} --strictPort`,
+    command:
+      `${process.env.E2E_PREBUILT ? "" : "npm run playground:build --silent && "}` +
+      `vite preview --config playground/page/vite.config.ts --port ${port} --strictPort`,
     url: `http://127.0.0.1:${port}/`,
     timeout: 60_000,
     reuseExistingServer: false,

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # npm test: every suite, each step's time printed. Two cores: what is not timed runs beside other work.
-#   0. Prettier's check (.prettierrc.json: 120 columns), a few seconds;
+#   0. Prettier's check (.prettierrc.json: 120 columns) and the width of comments and strings, a few seconds;
 #   1. the package's build, alone: it empties dist/ first, and tests of every project read it (the tarball,
 #      the docs, the viewer's HTML the page build serves);
 #   2. the Vitest project "node", three files at a time (two left a quarter of the two cores idle while

@@ -94,20 +94,23 @@ describe("S13.4 one base error class with codes", () => {
 });
 
 describe("docs/api.md: the errors table", () => {
-  it("names every exported error class and every code but the result_query ones (listed in their own table)", async () => {
-    const { readFileSync } = await import("node:fs");
-    const page = readFileSync(new URL("../docs/api.md", import.meta.url), "utf8");
-    const table = page.slice(page.indexOf("\n## Errors\n"));
-    const source = readFileSync(new URL("../src/errors.ts", import.meta.url), "utf8");
-    const allCodes = source.slice(
-      source.indexOf("export type ResultHandlesErrorCode"),
-      source.indexOf("export type ResultQueryErrorCode"),
-    );
-    const codes = [...allCodes.matchAll(/\| "([A-Z_]+)"/g)].map((match) => match[1]!);
-    expect(codes).toContain("RESULT_HANDLES_CONFIGURATION");
-    for (const code of codes) expect(table, code).toContain(`\`${code}\``);
-    for (const name of exportedErrorClasses(nodeBuild)) expect(table, name).toContain(`\`${name}\``);
-  });
+  it(
+    "names every exported error class and every code but the result_query ones (listed in their " + "own table)",
+    async () => {
+      const { readFileSync } = await import("node:fs");
+      const page = readFileSync(new URL("../docs/api.md", import.meta.url), "utf8");
+      const table = page.slice(page.indexOf("\n## Errors\n"));
+      const source = readFileSync(new URL("../src/errors.ts", import.meta.url), "utf8");
+      const allCodes = source.slice(
+        source.indexOf("export type ResultHandlesErrorCode"),
+        source.indexOf("export type ResultQueryErrorCode"),
+      );
+      const codes = [...allCodes.matchAll(/\| "([A-Z_]+)"/g)].map((match) => match[1]!);
+      expect(codes).toContain("RESULT_HANDLES_CONFIGURATION");
+      for (const code of codes) expect(table, code).toContain(`\`${code}\``);
+      for (const name of exportedErrorClasses(nodeBuild)) expect(table, name).toContain(`\`${name}\``);
+    },
+  );
 });
 
 describe("S13.4 the throw sites use coded errors", () => {
@@ -139,14 +142,17 @@ describe("S13.4 the throw sites use coded errors", () => {
     await memory.close();
   });
 
-  it("seal or save with a handle that is not a UUID v4 (a caller's bug, not a refused query): INVALID_USAGE", async () => {
-    const store = new nodeBuild.ResultHandleStore(new MemoryStorage("ns"), 60);
-    expectCoded(await thrown(() => store.save("not-a-uuid", [1], { session: "s" })), "INVALID_USAGE");
-    expectCoded(
-      await thrown(() => store.seal("6f1c3c1e-8c39-1a57-9a52-8d6c4c1b2f10", serializeAnswer([1]), { session: "s" })),
-      "INVALID_USAGE",
-    );
-  });
+  it(
+    "seal or save with a handle that is not a UUID v4 (a caller's bug, not a refused query): " + "INVALID_USAGE",
+    async () => {
+      const store = new nodeBuild.ResultHandleStore(new MemoryStorage("ns"), 60);
+      expectCoded(await thrown(() => store.save("not-a-uuid", [1], { session: "s" })), "INVALID_USAGE");
+      expectCoded(
+        await thrown(() => store.seal("6f1c3c1e-8c39-1a57-9a52-8d6c4c1b2f10", serializeAnswer([1]), { session: "s" })),
+        "INVALID_USAGE",
+      );
+    },
+  );
 
   it("no WebCrypto in the runtime: WEBCRYPTO_UNAVAILABLE", async () => {
     vi.stubGlobal("crypto", undefined);
@@ -173,20 +179,24 @@ describe("S13.4 the throw sites use coded errors", () => {
 });
 
 describe("S7.6 the result_query codes, one list", () => {
-  it("the tool's outputSchema lists exactly the codes of errors.ts, and each is a ResultHandlesErrorCode of a ResultQueryError", async () => {
-    const { RESULT_QUERY_ERROR_CODES } = await import("../src/errors.js");
-    const tool = new nodeBuild.ResultQueryTool(() => []);
-    const schema = tool.outputJsonSchema as {
-      properties: { error: { properties: { code: { enum: readonly string[] } } } };
-    };
-    expect(schema.properties.error.properties.code.enum).toEqual([...RESULT_QUERY_ERROR_CODES]);
-    expect(RESULT_QUERY_ERROR_CODES).toEqual([
-      "RESULT_HANDLE_NOT_FOUND",
-      "RESULT_PATH_NOT_FOUND",
-      "RESULT_SLICE_TOO_LARGE",
-      "INVALID_INPUT",
-      "RESULT_STORE_UNAVAILABLE",
-    ]);
-    for (const code of RESULT_QUERY_ERROR_CODES) expectCoded(new ResultQueryError(code, "x"), code);
-  });
+  it(
+    "the tool's outputSchema lists exactly the codes of errors.ts, and " +
+      "each is a ResultHandlesErrorCode of a ResultQueryError",
+    async () => {
+      const { RESULT_QUERY_ERROR_CODES } = await import("../src/errors.js");
+      const tool = new nodeBuild.ResultQueryTool(() => []);
+      const schema = tool.outputJsonSchema as {
+        properties: { error: { properties: { code: { enum: readonly string[] } } } };
+      };
+      expect(schema.properties.error.properties.code.enum).toEqual([...RESULT_QUERY_ERROR_CODES]);
+      expect(RESULT_QUERY_ERROR_CODES).toEqual([
+        "RESULT_HANDLE_NOT_FOUND",
+        "RESULT_PATH_NOT_FOUND",
+        "RESULT_SLICE_TOO_LARGE",
+        "INVALID_INPUT",
+        "RESULT_STORE_UNAVAILABLE",
+      ]);
+      for (const code of RESULT_QUERY_ERROR_CODES) expectCoded(new ResultQueryError(code, "x"), code);
+    },
+  );
 });

@@ -40,24 +40,27 @@ describe("S15 references through plugin.webmcp()", () => {
     expect(JSON.parse(mixed.content[0].text)).toEqual({ count: 2, last: "mine" });
   });
 
-  it("S15.2 an unknown handle or a path naming nothing: result_query's code and text, and the tool does not run", async () => {
-    const handle = (await call("tickets")).structuredContent.handle as string;
-    const before = counted;
-    for (const [reference, query, code] of [
-      [
-        { $result: "00000000-0000-4000-8000-000000000000" },
-        { handle: "00000000-0000-4000-8000-000000000000" },
-        "RESULT_HANDLE_NOT_FOUND",
-      ],
-      [{ $result: handle, path: "$.rows[500]" }, { handle, path: "$.rows[500]" }, "RESULT_PATH_NOT_FOUND"],
-    ] as const) {
-      const refused = await call("count_tickets", { tickets: reference });
-      expect(refused.isError).toBe(true);
-      expect(refused.content[0].text).toMatch(new RegExp(`^${code}: `));
-      expect(refused.content[0].text).toBe((await call("result_query", query)).content[0].text);
-    }
-    expect(counted).toBe(before);
-  });
+  it(
+    "S15.2 an unknown handle or a path naming nothing: result_query's code and text, and the tool " + "does not run",
+    async () => {
+      const handle = (await call("tickets")).structuredContent.handle as string;
+      const before = counted;
+      for (const [reference, query, code] of [
+        [
+          { $result: "00000000-0000-4000-8000-000000000000" },
+          { handle: "00000000-0000-4000-8000-000000000000" },
+          "RESULT_HANDLE_NOT_FOUND",
+        ],
+        [{ $result: handle, path: "$.rows[500]" }, { handle, path: "$.rows[500]" }, "RESULT_PATH_NOT_FOUND"],
+      ] as const) {
+        const refused = await call("count_tickets", { tickets: reference });
+        expect(refused.isError).toBe(true);
+        expect(refused.content[0].text).toMatch(new RegExp(`^${code}: `));
+        expect(refused.content[0].text).toBe((await call("result_query", query)).content[0].text);
+      }
+      expect(counted).toBe(before);
+    },
+  );
 
   it("references: false: the tool sees the object as sent, and the hint does not mention it", async () => {
     const declared: { name: string; execute(input: Record<string, unknown>): Promise<unknown> }[] = [];

@@ -57,48 +57,52 @@ describe("S10.2 plugin.webmcp()", () => {
     });
   });
 
-  it("S4.6 a JSON Schema outputSchema is listed; the tool folds only if it admits { preview, shape, handle }, else sends whole and warns once per tool", async () => {
-    const warnings: string[] = [];
-    const host = ResultHandlesPlugin.init({ thresholdBytes: 4096, namespace: "webmcp-output-schema" }).webmcp({
-      tools: ["strict_rows", "open_rows", "rows_or_folded"], // this instance folds them, with its logger (S10.1)
-      logger: { warn: (m) => void warnings.push(m) },
-    });
-    const own = {
-      type: "object",
-      properties: { rows: { type: "array" } },
-      required: ["rows"],
-      additionalProperties: false,
-    };
-    const schemas: Record<string, Record<string, unknown>> = {
-      strict_rows: own, // requires rows: the folded form would break it
-      open_rows: { type: "object", properties: { rows: { type: "array" } } }, // nothing required: admits it
-      rows_or_folded: { anyOf: [own, z.toJSONSchema(foldedAnswerSchema)] },
-    };
-    for (const [name, outputSchema] of Object.entries(schemas)) {
-      await host.registerTool({ name, description: "Every ticket", outputSchema, execute: () => rows(200) });
-    }
-    // The polyfill keeps no outputSchema; a model context of our own shows what the browser is given.
-    const declared: Record<string, unknown>[] = [];
-    const seen = ResultHandlesPlugin.init({ namespace: "webmcp-output-schema-listed" }).webmcp({
-      modelContext: { registerTool: (tool) => void declared.push(tool) },
-    });
-    await seen.registerTool({
-      name: "strict_rows",
-      description: "Every ticket",
-      outputSchema: own,
-      execute: () => rows(200),
-    });
-    expect(declared.find((tool) => tool.name === "strict_rows")!.outputSchema).toEqual(own);
+  it(
+    "S4.6 a JSON Schema outputSchema is listed; the tool folds only if it admits { " +
+      "preview, shape, handle }, else sends whole and warns once per tool",
+    async () => {
+      const warnings: string[] = [];
+      const host = ResultHandlesPlugin.init({ thresholdBytes: 4096, namespace: "webmcp-output-schema" }).webmcp({
+        tools: ["strict_rows", "open_rows", "rows_or_folded"], // this instance folds them, with its logger (S10.1)
+        logger: { warn: (m) => void warnings.push(m) },
+      });
+      const own = {
+        type: "object",
+        properties: { rows: { type: "array" } },
+        required: ["rows"],
+        additionalProperties: false,
+      };
+      const schemas: Record<string, Record<string, unknown>> = {
+        strict_rows: own, // requires rows: the folded form would break it
+        open_rows: { type: "object", properties: { rows: { type: "array" } } }, // nothing required: admits it
+        rows_or_folded: { anyOf: [own, z.toJSONSchema(foldedAnswerSchema)] },
+      };
+      for (const [name, outputSchema] of Object.entries(schemas)) {
+        await host.registerTool({ name, description: "Every ticket", outputSchema, execute: () => rows(200) });
+      }
+      // The polyfill keeps no outputSchema; a model context of our own shows what the browser is given.
+      const declared: Record<string, unknown>[] = [];
+      const seen = ResultHandlesPlugin.init({ namespace: "webmcp-output-schema-listed" }).webmcp({
+        modelContext: { registerTool: (tool) => void declared.push(tool) },
+      });
+      await seen.registerTool({
+        name: "strict_rows",
+        description: "Every ticket",
+        outputSchema: own,
+        execute: () => rows(200),
+      });
+      expect(declared.find((tool) => tool.name === "strict_rows")!.outputSchema).toEqual(own);
 
-    expect(await call("strict_rows")).toEqual(rows(200));
-    expect(await call("strict_rows")).toEqual(rows(200));
-    expect(warnings).toHaveLength(1);
-    expect(warnings[0]).toContain('tool "strict_rows"');
-    for (const name of ["open_rows", "rows_or_folded"]) {
-      expect(Object.keys((await call(name)).structuredContent).sort(), name).toEqual(["handle", "preview", "shape"]);
-    }
-    expect(warnings).toHaveLength(1);
-  });
+      expect(await call("strict_rows")).toEqual(rows(200));
+      expect(await call("strict_rows")).toEqual(rows(200));
+      expect(warnings).toHaveLength(1);
+      expect(warnings[0]).toContain('tool "strict_rows"');
+      for (const name of ["open_rows", "rows_or_folded"]) {
+        expect(Object.keys((await call(name)).structuredContent).sort(), name).toEqual(["handle", "preview", "shape"]);
+      }
+      expect(warnings).toHaveLength(1);
+    },
+  );
 
   it("a small answer comes back exactly as the tool returned it", async () => {
     const host = ResultHandlesPlugin.init({ thresholdBytes: 4096, namespace: "webmcp-small" }).webmcp();
@@ -148,25 +152,30 @@ describe("S10.2 plugin.webmcp()", () => {
     expect((await read(args)).structuredContent).toMatchObject({ error: { code: "RESULT_HANDLE_NOT_FOUND" } });
   });
 
-  it("with document.modelContext present, navigator.modelContext is never read (the polyfill warns on that read)", () => {
-    const descriptor = Object.getOwnPropertyDescriptor(navigator, "modelContext")!;
-    const modelContext = (document as unknown as { modelContext: unknown }).modelContext;
-    let reads = 0;
-    Object.defineProperty(navigator, "modelContext", {
-      configurable: true,
-      get: () => {
-        reads += 1;
-        return modelContext;
-      },
-    });
-    try {
-      expect(findModelContext()).toBe(modelContext);
-      expect(ResultHandlesPlugin.init({ namespace: "webmcp-document-first" }).webmcp().modelContext).toBe(modelContext);
-      expect(reads).toBe(0);
-    } finally {
-      Object.defineProperty(navigator, "modelContext", descriptor);
-    }
-  });
+  it(
+    "with document.modelContext present, navigator.modelContext is never read (the polyfill warns on " + "that read)",
+    () => {
+      const descriptor = Object.getOwnPropertyDescriptor(navigator, "modelContext")!;
+      const modelContext = (document as unknown as { modelContext: unknown }).modelContext;
+      let reads = 0;
+      Object.defineProperty(navigator, "modelContext", {
+        configurable: true,
+        get: () => {
+          reads += 1;
+          return modelContext;
+        },
+      });
+      try {
+        expect(findModelContext()).toBe(modelContext);
+        expect(ResultHandlesPlugin.init({ namespace: "webmcp-document-first" }).webmcp().modelContext).toBe(
+          modelContext,
+        );
+        expect(reads).toBe(0);
+      } finally {
+        Object.defineProperty(navigator, "modelContext", descriptor);
+      }
+    },
+  );
 
   it("a page of the older draft: navigator.modelContext is accepted as a fallback", async () => {
     // An older-draft page: the context only on navigator, as a plain getter (the polyfill's own alias warns on read).

@@ -44,18 +44,22 @@ describe("docs/design.md defines every rule the repository cites", () => {
     expect(defined.filter((id, at) => defined.indexOf(id) !== at)).toEqual([]);
   });
 
-  it("every S<section>.<rule> cited in src, test, bench, playground, e2e, examples, scripts, the README and the site's pages is defined", () => {
-    const undefinedCitations: string[] = [];
-    let cited = 0;
-    for (const file of [...CITING, ...PAGES].flatMap((path) => filesUnder(join(root, path)))) {
-      for (const id of new Set(ruleIds(readFileSync(file, "utf8")))) {
-        cited++;
-        if (!defined.includes(id)) undefinedCitations.push(`${id} in ${file.slice(root.length + 1)}`);
+  it(
+    "every S<section>.<rule> cited in src, test, bench, playground, e2e, " +
+      "examples, scripts, the README and the site's pages is defined",
+    () => {
+      const undefinedCitations: string[] = [];
+      let cited = 0;
+      for (const file of [...CITING, ...PAGES].flatMap((path) => filesUnder(join(root, path)))) {
+        for (const id of new Set(ruleIds(readFileSync(file, "utf8")))) {
+          cited++;
+          if (!defined.includes(id)) undefinedCitations.push(`${id} in ${file.slice(root.length + 1)}`);
+        }
       }
-    }
-    expect(cited).toBeGreaterThan(100); // the scan reads the tree, not an empty folder
-    expect(undefinedCitations.sort(byNumber)).toEqual([]);
-  });
+      expect(cited).toBeGreaterThan(100); // the scan reads the tree, not an empty folder
+      expect(undefinedCitations.sort(byNumber)).toEqual([]);
+    },
+  );
 
   it("every rule the document cites in its own text is one it defines", () => {
     expect([...new Set(ruleIds(design))].filter((id) => !defined.includes(id)).sort(byNumber)).toEqual([]);

@@ -59,7 +59,10 @@ ${plugin ? "const plugin = ResultHandlesPlugin.init({ thresholdBytes: 4096 });" 
 /** Registers text tools of the given sizes, calls each through an in-memory client and prints which folded. */
 const callTools = (tools: Record<string, number>) => `
 for (const [name, bytes] of Object.entries(${JSON.stringify(tools)})) {
-  server.registerTool(name, { description: name }, async () => ({ content: [{ type: "text", text: JSON.stringify({ rows: Array.from({ length: Math.ceil(bytes / 30) }, (_, i) => ({ id: "R-" + i, pad: "x".repeat(14) })) }) }] }));
+  const rows = Array.from({ length: Math.ceil(bytes / 30) }, (_, i) => ({ id: "R-" + i, pad: "x".repeat(14) }));
+  server.registerTool(name, { description: name }, async () => ({
+    content: [{ type: "text", text: JSON.stringify({ rows }) }],
+  }));
 }
 const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
 await server.connect(serverSide);
@@ -69,7 +72,8 @@ const out: Record<string, unknown> = {};
 for (const name of Object.keys(${JSON.stringify(tools)})) {
   const answer = await client.callTool({ name, arguments: {} });
   const meta = answer._meta?.["frontmcp/result-handle"];
-  out[name] = meta ? { folded: true, previewRows: (answer.structuredContent as { preview: { rows: unknown[] } }).preview.rows.length } : { folded: false };
+  const preview = (answer.structuredContent as { preview?: { rows: unknown[] } }).preview;
+  out[name] = meta ? { folded: true, previewRows: preview!.rows.length } : { folded: false };
 }
 console.log(JSON.stringify(out));
 await client.close();
@@ -77,47 +81,61 @@ process.exit(0);
 `;
 
 describe("S17.4 the docs' TypeScript fragments", () => {
-  it('"Who owns a call": owner replaces the default rule, so an in-process call with no clientId stays anonymous', async () => {
-    const fragment = docBlock("docs/getting-started.md", "Who owns a call");
-    const withOwner = JSON.parse(
-      (await runModule("owner.ts", prelude(true) + fragment + callTools({ big: 9000 }))).stdout,
-    );
-    expect(withOwner).toEqual({ big: { folded: false } });
-    // Control: the default owner (the in-process connection is one session) folds the same answer.
-    const control = JSON.parse(
-      (await runModule("owner-control.ts", prelude(true) + "plugin.install(server);\n" + callTools({ big: 9000 })))
-        .stdout,
-    );
-    expect(control).toEqual({ big: { folded: true, previewRows: 5 } });
-  }, 60_000);
+  it(
+    '"Who owns a call": owner replaces the default rule, so an in-process call with no clientId stays ' + "anonymous",
+    async () => {
+      const fragment = docBlock("docs/getting-started.md", "Who owns a call");
+      const withOwner = JSON.parse(
+        (await runModule("owner.ts", prelude(true) + fragment + callTools({ big: 9000 }))).stdout,
+      );
+      expect(withOwner).toEqual({ big: { folded: false } });
+      // Control: the default owner (the in-process connection is one session) folds the same answer.
+      const control = JSON.parse(
+        (await runModule("owner-control.ts", prelude(true) + "plugin.install(server);\n" + callTools({ big: 9000 })))
+          .stdout,
+      );
+      expect(control).toEqual({ big: { folded: true, previewRows: 5 } });
+    },
+    60_000,
+  );
 
-  it('"Options": two instances on one server, each with its threshold and preview, folding only the tools it names', async () => {
-    const fragment = docBlock("docs/api.md", "Options");
-    const tools = { report: 6000, server_log: 3000, orders: 6000, order_count: 12000 };
-    const small = JSON.parse((await runModule("options.ts", prelude(false) + fragment + callTools(tools))).stdout);
-    expect(small).toEqual({
-      report: { folded: true, previewRows: 5 },
-      server_log: { folded: false },
-      orders: { folded: false },
-      order_count: { folded: false },
-    });
-    const large = JSON.parse(
-      (await runModule("options-large.ts", prelude(false) + fragment + callTools({ orders: 12000 }))).stdout,
-    );
-    expect(large).toEqual({ orders: { folded: true, previewRows: 2 } });
-  }, 60_000);
+  it(
+    '"Options": two instances on one server, each with its ' + "threshold and preview, folding only the tools it names",
+    async () => {
+      const fragment = docBlock("docs/api.md", "Options");
+      const tools = { report: 6000, server_log: 3000, orders: 6000, order_count: 12000 };
+      const small = JSON.parse((await runModule("options.ts", prelude(false) + fragment + callTools(tools))).stdout);
+      expect(small).toEqual({
+        report: { folded: true, previewRows: 5 },
+        server_log: { folded: false },
+        orders: { folded: false },
+        order_count: { folded: false },
+      });
+      const large = JSON.parse(
+        (await runModule("options-large.ts", prelude(false) + fragment + callTools({ orders: 12000 }))).stdout,
+      );
+      expect(large).toEqual({ orders: { folded: true, previewRows: 2 } });
+    },
+    60_000,
+  );
 
-  it('"Passing a folded answer to another tool": count_tickets receives all 200 tickets through the $result reference its comment shows', async () => {
-    const fragment = docBlock("docs/references.md", "Passing a folded answer to another tool");
-    // The call the fragment's comment shows, and what it says the tool receives.
-    const call = /^\/\/\s+(\w+) (\{.*\})\s*$/m.exec(fragment)!;
-    const [tool, args] = [call[1]!, JSON.parse(call[2]!) as { tickets: { $result: string; path?: string } }];
-    expect(tool).toBe("count_tickets");
-    expect(Object.keys(args.tickets).sort()).toEqual(["$result", "path"]);
-    const received = Number(/receives all (\d+) tickets/.exec(fragment)![1]);
-    // The demo's report tool (the fragment says "The model calls report, which folds"), copied in as is.
-    writeFileSync(join(project!.dir, "demo-tools.ts"), readFileSync(join(root, "playground", "demo-tools.ts"), "utf8"));
-    const code = `${prelude(true)}import { z } from "zod";
+  it(
+    '"Passing a folded answer to another tool": count_tickets receives all ' +
+      "200 tickets through the $result reference its comment shows",
+    async () => {
+      const fragment = docBlock("docs/references.md", "Passing a folded answer to another tool");
+      // The call the fragment's comment shows, and what it says the tool receives.
+      const call = /^\/\/\s+(\w+) (\{.*\})\s*$/m.exec(fragment)!;
+      const [tool, args] = [call[1]!, JSON.parse(call[2]!) as { tickets: { $result: string; path?: string } }];
+      expect(tool).toBe("count_tickets");
+      expect(Object.keys(args.tickets).sort()).toEqual(["$result", "path"]);
+      const received = Number(/receives all (\d+) tickets/.exec(fragment)![1]);
+      // The demo's report tool (the fragment says "The model calls report, which folds"), copied in as is.
+      writeFileSync(
+        join(project!.dir, "demo-tools.ts"),
+        readFileSync(join(root, "playground", "demo-tools.ts"), "utf8"),
+      );
+      const code = `${prelude(true)}import { z } from "zod";
 import { registerReport } from "./demo-tools.ts";
 plugin.install(server);
 registerReport(server);
@@ -135,17 +153,19 @@ console.log(JSON.stringify({ handle, sent: JSON.stringify(args).length, counted 
 await client.close();
 process.exit(0);
 `;
-    const out = JSON.parse((await runModule("references.ts", code)).stdout) as {
-      handle: string;
-      sent: number;
-      counted: { isError?: boolean; content: { text: string }[] };
-    };
-    expect(out.handle).toMatch(/^[0-9a-f-]{36}$/);
-    expect(out.counted.isError ?? false).toBe(false);
-    expect(out.counted.content[0]!.text).toBe(String(received));
-    expect(received).toBe(200);
-    expect(out.sent).toBeLessThan(200); // the reference, not the tickets, went over the wire
-  }, 60_000);
+      const out = JSON.parse((await runModule("references.ts", code)).stdout) as {
+        handle: string;
+        sent: number;
+        counted: { isError?: boolean; content: { text: string }[] };
+      };
+      expect(out.handle).toMatch(/^[0-9a-f-]{36}$/);
+      expect(out.counted.isError ?? false).toBe(false);
+      expect(out.counted.content[0]!.text).toBe(String(received));
+      expect(received).toBe(200);
+      expect(out.sent).toBeLessThan(200); // the reference, not the tickets, went over the wire
+    },
+    60_000,
+  );
 
   it('"Errors": the example catches the coded configuration error and prints its message', async () => {
     const { stdout, stderr } = await runModule("errors.ts", docBlock("docs/api.md", "Errors"));
@@ -190,62 +210,69 @@ describe('S17.4 "What the model receives" (docs/model.md) is what the README\'s 
   }, 60_000);
 });
 
-describe("S17.4 the docs' complete programs typecheck as a user's project would (strict, skipLibCheck off for ours)", () => {
-  it("the stdio, HTTP, Worker, WebMCP, in-page and errors blocks", async () => {
-    const blocks = {
-      "stdio-server.ts": docBlock("README.md", "A stdio server"),
-      "http-server.ts": docBlock("docs/getting-started.md", "An HTTP server"),
-      "worker.ts": docBlock("docs/runtimes.md", "On Cloudflare Workers and other edge runtimes"),
-      "webmcp.ts": docBlock("docs/runtimes.md", "In web pages (WebMCP and the playground)", 0),
-      "mcp-in-page.ts": docBlock("docs/runtimes.md", "In web pages (WebMCP and the playground)", 1),
-      "errors.ts": docBlock("docs/api.md", "Errors"),
-    };
-    const dir = join(project!.dir, "typecheck");
-    mkdirSync(dir, { recursive: true });
-    for (const [name, code] of Object.entries(blocks)) writeFileSync(join(dir, name), code);
-    const compilerOptions = {
-      target: "es2022",
-      module: "esnext",
-      moduleResolution: "bundler",
-      lib: ["es2023", "dom"],
-      strict: true,
-      noEmit: true,
-      // the SDK's own declarations are not ours to check; ours are checked in package/install.test.ts
-      skipLibCheck: true,
-      typeRoots: [join(root, "node_modules", "@types")],
-      types: ["node"],
-    };
-    writeFileSync(join(dir, "tsconfig.json"), JSON.stringify({ compilerOptions, files: Object.keys(blocks) }));
-    const tsc = join(root, "node_modules", "typescript", "bin", "tsc");
-    const result = await run(process.execPath, [tsc, "-p", "tsconfig.json"], { cwd: dir }).catch(
-      (error: { stdout: string }) => ({ stdout: error.stdout }),
-    );
-    expect(result.stdout).toBe("");
-  }, 60_000);
-});
+describe(
+  "S17.4 the docs' complete programs typecheck as a user's project would (strict, skipLibCheck off " + "for ours)",
+  () => {
+    it("the stdio, HTTP, Worker, WebMCP, in-page and errors blocks", async () => {
+      const blocks = {
+        "stdio-server.ts": docBlock("README.md", "A stdio server"),
+        "http-server.ts": docBlock("docs/getting-started.md", "An HTTP server"),
+        "worker.ts": docBlock("docs/runtimes.md", "On Cloudflare Workers and other edge runtimes"),
+        "webmcp.ts": docBlock("docs/runtimes.md", "In web pages (WebMCP and the playground)", 0),
+        "mcp-in-page.ts": docBlock("docs/runtimes.md", "In web pages (WebMCP and the playground)", 1),
+        "errors.ts": docBlock("docs/api.md", "Errors"),
+      };
+      const dir = join(project!.dir, "typecheck");
+      mkdirSync(dir, { recursive: true });
+      for (const [name, code] of Object.entries(blocks)) writeFileSync(join(dir, name), code);
+      const compilerOptions = {
+        target: "es2022",
+        module: "esnext",
+        moduleResolution: "bundler",
+        lib: ["es2023", "dom"],
+        strict: true,
+        noEmit: true,
+        // the SDK's own declarations are not ours to check; ours are checked in package/install.test.ts
+        skipLibCheck: true,
+        typeRoots: [join(root, "node_modules", "@types")],
+        types: ["node"],
+      };
+      writeFileSync(join(dir, "tsconfig.json"), JSON.stringify({ compilerOptions, files: Object.keys(blocks) }));
+      const tsc = join(root, "node_modules", "typescript", "bin", "tsc");
+      const result = await run(process.execPath, [tsc, "-p", "tsconfig.json"], { cwd: dir }).catch(
+        (error: { stdout: string }) => ({ stdout: error.stdout }),
+      );
+      expect(result.stdout).toBe("");
+    }, 60_000);
+  },
+);
 
 describe('S17.4 "Clients": a one-shot client cannot read a handle back', () => {
-  it("a new stdio process per call: the handle folded by the first reads as RESULT_HANDLE_NOT_FOUND in the next", async () => {
-    const stdioServer = await stdioServerOfReadme();
-    const oneShot = async (name: string, args: Record<string, unknown>) => {
-      const client = new Client({ name: "one-shot", version: "1.0.0" });
-      await client.connect(
-        new StdioClientTransport({
-          command: process.execPath,
-          args: [stdioServer],
-          cwd: project!.dir,
-          env: cleanEnv as Record<string, string>,
-          stderr: "ignore",
-        }),
-      );
-      const result = (await client.callTool({ name, arguments: args })) as {
-        structuredContent: Record<string, unknown>;
+  it(
+    "a new stdio process per call: the handle folded by the first reads as RESULT_HANDLE_NOT_FOUND " + "in the next",
+    async () => {
+      const stdioServer = await stdioServerOfReadme();
+      const oneShot = async (name: string, args: Record<string, unknown>) => {
+        const client = new Client({ name: "one-shot", version: "1.0.0" });
+        await client.connect(
+          new StdioClientTransport({
+            command: process.execPath,
+            args: [stdioServer],
+            cwd: project!.dir,
+            env: cleanEnv as Record<string, string>,
+            stderr: "ignore",
+          }),
+        );
+        const result = (await client.callTool({ name, arguments: args })) as {
+          structuredContent: Record<string, unknown>;
+        };
+        await client.close();
+        return result.structuredContent;
       };
-      await client.close();
-      return result.structuredContent;
-    };
-    const { handle } = (await oneShot("tickets", {})) as { handle: string };
-    expect(handle).toMatch(/^[0-9a-f-]{36}$/);
-    expect(await oneShot("result_query", { handle })).toMatchObject({ error: { code: "RESULT_HANDLE_NOT_FOUND" } });
-  }, 60_000);
+      const { handle } = (await oneShot("tickets", {})) as { handle: string };
+      expect(handle).toMatch(/^[0-9a-f-]{36}$/);
+      expect(await oneShot("result_query", { handle })).toMatchObject({ error: { code: "RESULT_HANDLE_NOT_FOUND" } });
+    },
+    60_000,
+  );
 });

@@ -101,14 +101,18 @@ async function openPage(name: string, until: number): Promise<{ logs: unknown[];
 }
 
 describe("S17.4 the Runtimes page's page blocks in Chromium, from the installed tarball", () => {
-  it("the WebMCP page sets up the polyfill, registers report, and its own call folds and reads a slice back", async () => {
-    const { logs, errors, bundle } = await openPage("webmcp", 1);
-    expect(errors).toEqual([]);
-    expect(logs).toEqual([{ title: "Printer 199 jams" }]);
-    // The page build, by the browser condition: no Node store adapter in the bundle.
-    expect(bundle).not.toContain("@upstash/redis");
-    expect(bundle).not.toContain("better-sqlite3");
-  }, 30_000);
+  it(
+    "the WebMCP page sets up the polyfill, registers report, and its own call folds and reads a " + "slice back",
+    async () => {
+      const { logs, errors, bundle } = await openPage("webmcp", 1);
+      expect(errors).toEqual([]);
+      expect(logs).toEqual([{ title: "Printer 199 jams" }]);
+      // The page build, by the browser condition: no Node store adapter in the bundle.
+      expect(bundle).not.toContain("@upstash/redis");
+      expect(bundle).not.toContain("better-sqlite3");
+    },
+    30_000,
+  );
 
   it("the in-page McpServer folds for its in-memory client and reads the last rows back", async () => {
     const { logs, errors } = await openPage("mcp-in-page", 1);

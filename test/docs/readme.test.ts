@@ -124,15 +124,19 @@ describe("S17.4 the shell blocks name what exists", () => {
     }
   });
 
-  it("the README's first two commands start the demo and set up and run the tests; it says the first keeps running (S20.3)", () => {
-    const steps = commands(docBlock("README.md", "Quick start"));
-    expect(steps.slice(0, 2)).toEqual(["npm install", "npm start"]);
-    expect(steps.slice(2)).toEqual(["bash scripts/install-system-deps.sh", "npm install", "npm test"]);
-    const readme = readFileSync(join(root, "README.md"), "utf8");
-    expect(readme.slice(readme.indexOf("## Quick start"))).toMatch(
-      /`npm start` keeps running until you stop it with Ctrl-C/,
-    );
-  });
+  it(
+    "the README's first two commands start the demo and set up and run " +
+      "the tests; it says the first keeps running (S20.3)",
+    () => {
+      const steps = commands(docBlock("README.md", "Quick start"));
+      expect(steps.slice(0, 2)).toEqual(["npm install", "npm start"]);
+      expect(steps.slice(2)).toEqual(["bash scripts/install-system-deps.sh", "npm install", "npm test"]);
+      const readme = readFileSync(join(root, "README.md"), "utf8");
+      expect(readme.slice(readme.indexOf("## Quick start"))).toMatch(
+        /`npm start` keeps running until you stop it with Ctrl-C/,
+      );
+    },
+  );
 
   it("the clone steps: the repository's URL, npm ci before npm pack (prepack builds with the dev tools)", () => {
     const steps = commands(docBlock("docs/getting-started.md", "Install", 1));
@@ -142,28 +146,34 @@ describe("S17.4 the shell blocks name what exists", () => {
     expect(pkg.scripts.prepack).toBe("npm run build");
   });
 
-  it("the Inspector lines: npx -y, a pinned version per Node, the HTTP example's URL, a bearer token it accepts", () => {
-    const page = "docs/getting-started.md";
-    const lines = commands(docBlock(page, "Clients: the MCP Inspector and one-shot CLIs"));
-    for (const line of lines) expect(line).toMatch(/^npx -y @modelcontextprotocol\/inspector@(0\.15\.0|2\.12\.0) /);
-    const http = docBlock(page, "An HTTP server");
-    for (const line of lines.filter((line) => line.includes("--cli"))) {
-      expect(line).toContain("http://127.0.0.1:3000/mcp");
-      expect(http).toContain("process.env.PORT ?? 3000");
-      expect(line).toContain("--protocol-era modern");
-      const token = /--header "Authorization: Bearer (\S+)"/.exec(line)![1]!;
-      expect(http).toContain(`["${token}", `);
-    }
-  });
+  it(
+    "the Inspector lines: npx -y, a pinned version per Node, the HTTP example's URL, a bearer token " + "it accepts",
+    () => {
+      const page = "docs/getting-started.md";
+      const lines = commands(docBlock(page, "Clients: the MCP Inspector and one-shot CLIs"));
+      for (const line of lines) expect(line).toMatch(/^npx -y @modelcontextprotocol\/inspector@(0\.15\.0|2\.12\.0) /);
+      const http = docBlock(page, "An HTTP server");
+      for (const line of lines.filter((line) => line.includes("--cli"))) {
+        expect(line).toContain("http://127.0.0.1:3000/mcp");
+        expect(http).toContain("process.env.PORT ?? 3000");
+        expect(line).toContain("--protocol-era modern");
+        const token = /--header "Authorization: Bearer (\S+)"/.exec(line)![1]!;
+        expect(http).toContain(`["${token}", `);
+      }
+    },
+  );
 
-  it("S20.3 the README fits the package page: at most 250 lines, the picture, and a link to every page of the site", () => {
-    const readme = readFileSync(join(root, "README.md"), "utf8");
-    expect(readme.split("\n").length).toBeLessThanOrEqual(250);
-    expect(readme).toContain("](docs/flow.svg)");
-    const pages = readdirSync(join(root, "docs")).filter((name) => name.endsWith(".md") && name !== "index.md");
-    expect(pages.length).toBeGreaterThanOrEqual(12);
-    expect(pages.filter((name) => !readme.includes(`](docs/${name}`))).toEqual([]);
-  });
+  it(
+    "S20.3 the README fits the package page: at most 250 lines, " + "the picture, and a link to every page of the site",
+    () => {
+      const readme = readFileSync(join(root, "README.md"), "utf8");
+      expect(readme.split("\n").length).toBeLessThanOrEqual(250);
+      expect(readme).toContain("](docs/flow.svg)");
+      const pages = readdirSync(join(root, "docs")).filter((name) => name.endsWith(".md") && name !== "index.md");
+      expect(pages.length).toBeGreaterThanOrEqual(12);
+      expect(pages.filter((name) => !readme.includes(`](docs/${name}`))).toEqual([]);
+    },
+  );
 
   it("the README's install line is Getting started's", () => {
     expect(docBlock("README.md", "Install")).toBe(docBlock("docs/getting-started.md", "Install"));

@@ -193,44 +193,50 @@ const answer = fc.oneof(
   fc.tuple(items, fc.constant([])).map(([list, empty]) => ({ empty, rows: list })), // an empty list first
 );
 
-describe("S18.1 seeded random answers: every example call answers, every filter and search finds what it names", async () => {
-  let next: unknown;
-  const server = await queryServer({ random: () => next }, { thresholdBytes: 1024, preview: { items: 5, chars: 100 } });
-  afterAll(() => server.plugin.onShutdown());
-  const call = async (args: Record<string, unknown>) => (await server.query(args)).result;
-
-  it("300 answers (seed 1801)", async () => {
-    let folded = 0;
-    let filters = 0;
-    let searches = 0;
-    await fc.assert(
-      fc.asyncProperty(answer, async (value) => {
-        next = value;
-        const result = (await server.client.callTool({ name: "random", arguments: {} })) as Result;
-        if (!result.structuredContent || !("handle" in result.structuredContent)) return; // too small to fold
-        folded++;
-        const handle = result.structuredContent.handle as string;
-        const seen = await checkHint(call, hintOf(result), handle);
-        if (seen.filter) filters++;
-        if (seen.search) searches++;
-        if (typeof value === "string") expect(hintOf(result)).toContain("offset and limit count characters");
-        const hasObjects = (function find(v: unknown, depth: number): boolean {
-          if (Array.isArray(v))
-            return v.some((item) => item !== null && typeof item === "object" && !Array.isArray(item));
-          return (
-            depth < 8 &&
-            v !== null &&
-            typeof v === "object" &&
-            Object.values(v).some((member) => find(member, depth + 1))
-          );
-        })(value, 0);
-        if (!hasObjects) expect(seen.filter, "no list of objects, no filter").toBeUndefined();
-      }),
-      { numRuns: 300, seed: 1801 },
+describe(
+  "S18.1 seeded random answers: every example call answers, every filter and search finds " + "what it names",
+  async () => {
+    let next: unknown;
+    const server = await queryServer(
+      { random: () => next },
+      { thresholdBytes: 1024, preview: { items: 5, chars: 100 } },
     );
-    // The property was not vacuous: most answers folded, and filters and searches were tried.
-    expect(folded).toBeGreaterThan(200);
-    expect(filters).toBeGreaterThan(60);
-    expect(searches).toBeGreaterThan(50);
-  }, 120_000);
-});
+    afterAll(() => server.plugin.onShutdown());
+    const call = async (args: Record<string, unknown>) => (await server.query(args)).result;
+
+    it("300 answers (seed 1801)", async () => {
+      let folded = 0;
+      let filters = 0;
+      let searches = 0;
+      await fc.assert(
+        fc.asyncProperty(answer, async (value) => {
+          next = value;
+          const result = (await server.client.callTool({ name: "random", arguments: {} })) as Result;
+          if (!result.structuredContent || !("handle" in result.structuredContent)) return; // too small to fold
+          folded++;
+          const handle = result.structuredContent.handle as string;
+          const seen = await checkHint(call, hintOf(result), handle);
+          if (seen.filter) filters++;
+          if (seen.search) searches++;
+          if (typeof value === "string") expect(hintOf(result)).toContain("offset and limit count characters");
+          const hasObjects = (function find(v: unknown, depth: number): boolean {
+            if (Array.isArray(v))
+              return v.some((item) => item !== null && typeof item === "object" && !Array.isArray(item));
+            return (
+              depth < 8 &&
+              v !== null &&
+              typeof v === "object" &&
+              Object.values(v).some((member) => find(member, depth + 1))
+            );
+          })(value, 0);
+          if (!hasObjects) expect(seen.filter, "no list of objects, no filter").toBeUndefined();
+        }),
+        { numRuns: 300, seed: 1801 },
+      );
+      // The property was not vacuous: most answers folded, and filters and searches were tried.
+      expect(folded).toBeGreaterThan(200);
+      expect(filters).toBeGreaterThan(60);
+      expect(searches).toBeGreaterThan(50);
+    }, 120_000);
+  },
+);

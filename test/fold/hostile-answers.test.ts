@@ -63,23 +63,26 @@ describe("S4.8 answers of any shape fold in linear time", () => {
     await instance.onShutdown();
   });
 
-  it("folds a text repeating a 3000-deep structuredContent in another key order (no recursion in the comparison)", async () => {
-    const value = deepObject(3000);
-    let reversed: Record<string, unknown> | null = null;
-    for (let level = 2999; level >= 0; level--)
-      reversed = { child: reversed, note: "n".repeat(100), name: `node ${level}`, level };
-    const reordered = JSON.stringify(reversed);
-    expect(reordered).not.toBe(JSON.stringify(value));
-    const { instance, warnings } = plugin();
-    const result = await foldToolResult(instance, {
-      toolName: "deep",
-      result: { content: [{ type: "text", text: reordered }], structuredContent: value },
-      owner: alice,
-    });
-    expect(warnings).toEqual([]);
-    expect(isFolded(result)).toBe(true);
-    await instance.onShutdown();
-  });
+  it(
+    "folds a text repeating a 3000-deep structuredContent in another key order (no recursion in the " + "comparison)",
+    async () => {
+      const value = deepObject(3000);
+      let reversed: Record<string, unknown> | null = null;
+      for (let level = 2999; level >= 0; level--)
+        reversed = { child: reversed, note: "n".repeat(100), name: `node ${level}`, level };
+      const reordered = JSON.stringify(reversed);
+      expect(reordered).not.toBe(JSON.stringify(value));
+      const { instance, warnings } = plugin();
+      const result = await foldToolResult(instance, {
+        toolName: "deep",
+        result: { content: [{ type: "text", text: reordered }], structuredContent: value },
+        owner: alice,
+      });
+      expect(warnings).toEqual([]);
+      expect(isFolded(result)).toBe(true);
+      await instance.onShutdown();
+    },
+  );
 });
 
 describe("S4.7 a fold never fails the call", () => {
@@ -147,27 +150,30 @@ describe("S4.7 a fold never fails the call", () => {
     }
   });
 
-  it("sends whole, with a warning, an answer that fails while the preview is built, after encryption started", async () => {
-    let reads = 0;
-    const rows = wideRows(100).rows;
-    const answer = {
-      get rows() {
-        if (++reads > 1) throw new Error("answer changed under the fold");
-        return rows;
-      },
-    };
-    const unhandled = vi.fn();
-    process.on("unhandledRejection", unhandled);
-    const { instance, warnings } = plugin();
-    const original: ToolResult = { structuredContent: answer };
-    const result = await foldToolResult(instance, { toolName: "moving", result: original, owner: alice });
-    await new Promise((resolve) => setTimeout(resolve, 20));
-    process.off("unhandledRejection", unhandled);
-    expect(result).toBe(original);
-    expect(warnings.join()).toContain("answer changed under the fold");
-    expect(unhandled).not.toHaveBeenCalled();
-    await instance.onShutdown();
-  });
+  it(
+    "sends whole, with a warning, an answer that fails while the preview is built, after " + "encryption started",
+    async () => {
+      let reads = 0;
+      const rows = wideRows(100).rows;
+      const answer = {
+        get rows() {
+          if (++reads > 1) throw new Error("answer changed under the fold");
+          return rows;
+        },
+      };
+      const unhandled = vi.fn();
+      process.on("unhandledRejection", unhandled);
+      const { instance, warnings } = plugin();
+      const original: ToolResult = { structuredContent: answer };
+      const result = await foldToolResult(instance, { toolName: "moving", result: original, owner: alice });
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      process.off("unhandledRejection", unhandled);
+      expect(result).toBe(original);
+      expect(warnings.join()).toContain("answer changed under the fold");
+      expect(unhandled).not.toHaveBeenCalled();
+      await instance.onShutdown();
+    },
+  );
 });
 
 describe("S4.8 the answer is serialised once", () => {
@@ -194,45 +200,48 @@ describe("S4.8 the answer is serialised once", () => {
     await instance.onShutdown();
   });
 
-  it("folds a repeat in any layout: pretty-printed with any indent (one more JSON.stringify at most), CRLF", async () => {
-    const value = { note: 'say:"hi"and\\done', ...wideRows(300) }; // no whitespace inside its strings
-    const { instance } = plugin();
-    await instance.store();
-    const pretty = JSON.stringify(value, null, 2);
-    for (const text of [
-      pretty,
-      JSON.stringify(value, null, 4),
-      JSON.stringify(value, null, "\t"),
-      pretty.replaceAll("\n", "\r\n"),
-    ]) {
-      const original: ToolResult = { content: [{ type: "text", text }], structuredContent: value };
-      const stringify = vi.spyOn(JSON, "stringify"); // observes only
-      try {
-        expect(isFolded(await foldToolResult(instance, { toolName: "rows", result: original, owner: alice }))).toBe(
-          true,
-        );
-        expect(stringify.mock.calls.filter(([argument]) => argument === value).length).toBeLessThanOrEqual(2);
-      } finally {
-        stringify.mockRestore();
+  it(
+    "folds a repeat in any layout: pretty-printed with any indent (one more JSON.stringify at " + "most), CRLF",
+    async () => {
+      const value = { note: 'say:"hi"and\\done', ...wideRows(300) }; // no whitespace inside its strings
+      const { instance } = plugin();
+      await instance.store();
+      const pretty = JSON.stringify(value, null, 2);
+      for (const text of [
+        pretty,
+        JSON.stringify(value, null, 4),
+        JSON.stringify(value, null, "\t"),
+        pretty.replaceAll("\n", "\r\n"),
+      ]) {
+        const original: ToolResult = { content: [{ type: "text", text }], structuredContent: value };
+        const stringify = vi.spyOn(JSON, "stringify"); // observes only
+        try {
+          expect(isFolded(await foldToolResult(instance, { toolName: "rows", result: original, owner: alice }))).toBe(
+            true,
+          );
+          expect(stringify.mock.calls.filter(([argument]) => argument === value).length).toBeLessThanOrEqual(2);
+        } finally {
+          stringify.mockRestore();
+        }
       }
-    }
-    // Whitespace inside a string is data, also after an escaped quote: a text that adds some says something else.
-    for (const [from, to] of [
-      ["say:", "say :"],
-      ['\\"hi', '\\" hi'],
-      ["and\\\\done", "and\\\\ done"],
-    ]) {
-      const text = JSON.stringify(value, null, 2).replace(from!, to!);
-      expect(text).not.toBe(JSON.stringify(value, null, 2));
-      const result = await foldToolResult(instance, {
-        toolName: "rows",
-        result: { content: [{ type: "text", text }], structuredContent: value },
-        owner: alice,
-      });
-      expect(isFolded(result)).toBe(false);
-    }
-    await instance.onShutdown();
-  });
+      // Whitespace inside a string is data, also after an escaped quote: a text that adds some says something else.
+      for (const [from, to] of [
+        ["say:", "say :"],
+        ['\\"hi', '\\" hi'],
+        ["and\\\\done", "and\\\\ done"],
+      ]) {
+        const text = JSON.stringify(value, null, 2).replace(from!, to!);
+        expect(text).not.toBe(JSON.stringify(value, null, 2));
+        const result = await foldToolResult(instance, {
+          toolName: "rows",
+          result: { content: [{ type: "text", text }], structuredContent: value },
+          owner: alice,
+        });
+        expect(isFolded(result)).toBe(false);
+      }
+      await instance.onShutdown();
+    },
+  );
 
   it("still folds a pretty-printed repeat and still refuses a text that differs", async () => {
     const value = wideRows(300);

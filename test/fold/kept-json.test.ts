@@ -29,36 +29,39 @@ async function fold(value: Record<string, unknown>) {
 }
 
 describe("S26.6 preview and shape from the kept JSON", () => {
-  it("a Date and a class with toJSON appear as their JSON, at every depth, the same as the fold of the JSON itself", async () => {
-    const value = { when: at(3), rows: rows(200), nested: { list: [[new Money(5, "USD")], [at(1)]] } };
-    const live = await fold(value);
-    const kept = await fold(JSON.parse(JSON.stringify(value)) as Record<string, unknown>);
-    expect(live.preview).toEqual(kept.preview);
-    expect(live.shape).toEqual(kept.shape);
-    const preview = live.preview as {
-      when: unknown;
-      rows: { at: unknown; price: unknown }[];
-      nested: { list: unknown[][] };
-    };
-    expect(preview.when).toBe("2026-01-04T12:00:03.000Z");
-    expect(preview.rows[0]).toEqual({
-      id: 0,
-      at: "2026-01-01T12:00:00.000Z",
-      price: { amount: "10.00", currency: "EUR", under: "price" },
-    });
-    // toJSON gets its index, as a string
-    expect(preview.nested.list[0]).toEqual([{ amount: "0.05", currency: "USD", under: "0" }]);
-    const shape = live.shape as { keys: { when: unknown; rows: { items: { keys: Record<string, unknown> } } } };
-    expect(shape.keys.when).toEqual({ type: "string", length: 24 });
-    expect(shape.keys.rows.items.keys.at).toEqual({ type: "string", length: 24 });
-    expect(shape.keys.rows.items.keys.price).toMatchObject({
-      type: "object",
-      keys: { amount: { type: "string" }, currency: { type: "string" }, under: { type: "string" } },
-    });
-    // What the preview shows is what a query reads back.
-    const read = await tool.handler({ handle: live.handle, path: "$.rows[0]" }, owner);
-    expect(read.structuredContent).toMatchObject({ value: (preview.rows as unknown[])[0] });
-  });
+  it(
+    "a Date and a class with toJSON appear as their JSON, at every " + "depth, the same as the fold of the JSON itself",
+    async () => {
+      const value = { when: at(3), rows: rows(200), nested: { list: [[new Money(5, "USD")], [at(1)]] } };
+      const live = await fold(value);
+      const kept = await fold(JSON.parse(JSON.stringify(value)) as Record<string, unknown>);
+      expect(live.preview).toEqual(kept.preview);
+      expect(live.shape).toEqual(kept.shape);
+      const preview = live.preview as {
+        when: unknown;
+        rows: { at: unknown; price: unknown }[];
+        nested: { list: unknown[][] };
+      };
+      expect(preview.when).toBe("2026-01-04T12:00:03.000Z");
+      expect(preview.rows[0]).toEqual({
+        id: 0,
+        at: "2026-01-01T12:00:00.000Z",
+        price: { amount: "10.00", currency: "EUR", under: "price" },
+      });
+      // toJSON gets its index, as a string
+      expect(preview.nested.list[0]).toEqual([{ amount: "0.05", currency: "USD", under: "0" }]);
+      const shape = live.shape as { keys: { when: unknown; rows: { items: { keys: Record<string, unknown> } } } };
+      expect(shape.keys.when).toEqual({ type: "string", length: 24 });
+      expect(shape.keys.rows.items.keys.at).toEqual({ type: "string", length: 24 });
+      expect(shape.keys.rows.items.keys.price).toMatchObject({
+        type: "object",
+        keys: { amount: { type: "string" }, currency: { type: "string" }, under: { type: "string" } },
+      });
+      // What the preview shows is what a query reads back.
+      const read = await tool.handler({ handle: live.handle, path: "$.rows[0]" }, owner);
+      expect(read.structuredContent).toMatchObject({ value: (preview.rows as unknown[])[0] });
+    },
+  );
 
   it("toJSON runs once per value in a fold, however many previews the fit tries", async () => {
     let calls = 0;

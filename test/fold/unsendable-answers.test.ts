@@ -110,12 +110,16 @@ describe("S16.7 an answer JSON cannot write ends the call with an isError result
     expect(runs).toBe(3 * Object.keys(answers).length);
   });
 
-  it("S26.7 S7.9: a tool with its own output schema gets the code in the text only (its schema would not admit { error })", async () => {
-    const client = await connect(http.url, { era: "2026-07-28", token: "alice" });
-    const result = (await client.callTool({ name: "typed_bigint", arguments: {} }, { timeout: 10_000 })) as Result;
-    expect(result.isError).toBe(true);
-    expect(result.content?.[0]?.text).toMatch(/^ANSWER_NOT_SERIALIZABLE: the tool "typed_bigint" .*BigInt/);
-    expect(result.structuredContent).toBeUndefined();
-    await client.close();
-  });
+  it(
+    "S26.7 S7.9: a tool with its own output schema gets the code in " +
+      "the text only (its schema would not admit { error })",
+    async () => {
+      const client = await connect(http.url, { era: "2026-07-28", token: "alice" });
+      const result = (await client.callTool({ name: "typed_bigint", arguments: {} }, { timeout: 10_000 })) as Result;
+      expect(result.isError).toBe(true);
+      expect(result.content?.[0]?.text).toMatch(/^ANSWER_NOT_SERIALIZABLE: the tool "typed_bigint" .*BigInt/);
+      expect(result.structuredContent).toBeUndefined();
+      await client.close();
+    },
+  );
 });

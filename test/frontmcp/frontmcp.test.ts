@@ -166,16 +166,20 @@ describe("S22.4 the reference's Usage example on FrontMCP 1.5.2, SDK 1.x client 
     );
   });
 
-  it("S7.6 result_query checks its own arguments: FrontMCP's schema refuses nothing, the plugin answers with a code", async () => {
-    const alice = await client();
-    const handle = handleOf(await alice.call("report"));
-    const both = await alice.call("result_query", { handle, path: "rows", page: 2, offset: 3 });
-    expect(both.isError).toBe(true);
-    expect(errorOf(both).code).toBe("INVALID_INPUT");
-    const none = await alice.call("result_query", {});
-    expect(none.isError).toBe(true);
-    expect(none.content![0]!.text).toMatch(/^INVALID_INPUT: /);
-  });
+  it(
+    "S7.6 result_query checks its own arguments: FrontMCP's schema " +
+      "refuses nothing, the plugin answers with a code",
+    async () => {
+      const alice = await client();
+      const handle = handleOf(await alice.call("report"));
+      const both = await alice.call("result_query", { handle, path: "rows", page: 2, offset: 3 });
+      expect(both.isError).toBe(true);
+      expect(errorOf(both).code).toBe("INVALID_INPUT");
+      const none = await alice.call("result_query", {});
+      expect(none.isError).toBe(true);
+      expect(none.content![0]!.text).toMatch(/^INVALID_INPUT: /);
+    },
+  );
 
   it("S8 another session gets RESULT_HANDLE_NOT_FOUND with the text a never-issued handle gets", async () => {
     const alice = await client();
@@ -202,7 +206,11 @@ describe("S22.1 the entry as users load it", () => {
   const probe = `
     const entry = ENTRY;
     let refusal;
-    try { entry.ResultHandlesPlugin.init({ thresholdBytes: 10, ttlSeconds: 0, bogus: true }); } catch (error) { refusal = error; }
+    try {
+      entry.ResultHandlesPlugin.init({ thresholdBytes: 10, ttlSeconds: 0, bogus: true });
+    } catch (error) {
+      refusal = error;
+    }
     const registered = entry.ResultHandlesPlugin.init({ thresholdBytes: 4096 });
     console.log(JSON.stringify({
       same: entry.default === entry.ResultHandlesPlugin,
@@ -214,28 +222,31 @@ describe("S22.1 the entry as users load it", () => {
       paths: refusal && refusal.issues.map((issue) => issue.path).sort(),
     }));`;
 
-  it("S3.1 ESM and CommonJS: init refuses naming every problem, and registers the instance with its providers", async () => {
-    const runs = [
-      ["--input-type=module", "-e", probe.replace("ENTRY", "await import('mcp-result-handles/frontmcp')")],
-      [
-        "--input-type=commonjs",
-        "-e",
-        `(async () => { ${probe.replace("ENTRY", "require('mcp-result-handles/frontmcp')")} })()`,
-      ],
-    ];
-    for (const args of runs) {
-      const { stdout } = await run(process.execPath, args, { cwd: project, env: cleanEnv });
-      expect(JSON.parse(stdout.trim().split("\n").at(-1)!)).toEqual({
-        same: true,
-        provide: true,
-        providers: 3,
-        tool: "function",
-        fold: "function",
-        code: "RESULT_HANDLES_CONFIGURATION",
-        paths: ["bogus", "thresholdBytes", "ttlSeconds"],
-      });
-    }
-  });
+  it(
+    "S3.1 ESM and CommonJS: init refuses naming every problem, and registers the instance with its " + "providers",
+    async () => {
+      const runs = [
+        ["--input-type=module", "-e", probe.replace("ENTRY", "await import('mcp-result-handles/frontmcp')")],
+        [
+          "--input-type=commonjs",
+          "-e",
+          `(async () => { ${probe.replace("ENTRY", "require('mcp-result-handles/frontmcp')")} })()`,
+        ],
+      ];
+      for (const args of runs) {
+        const { stdout } = await run(process.execPath, args, { cwd: project, env: cleanEnv });
+        expect(JSON.parse(stdout.trim().split("\n").at(-1)!)).toEqual({
+          same: true,
+          provide: true,
+          providers: 3,
+          tool: "function",
+          fold: "function",
+          code: "RESULT_HANDLES_CONFIGURATION",
+          paths: ["bogus", "thresholdBytes", "ttlSeconds"],
+        });
+      }
+    },
+  );
 });
 
 describe("S22.2 what folds on FrontMCP, and what stays whole", () => {
@@ -264,20 +275,24 @@ describe("S22.2 what folds on FrontMCP, and what stays whole", () => {
       expect(result._meta?.["frontmcp/result-handle"]).toBeUndefined();
   });
 
-  it("S4.6 an output schema without the folded form keeps the answer whole, with one warning; a union with it folds", async () => {
-    const alice = await client();
-    const strict = await alice.call("strict_rows");
-    expect(strict.structuredContent).toEqual({ rows: rows(300) });
-    await alice.call("strict_rows");
-    const warnings = server
-      .output()
-      .split("\n")
-      .filter((line) => line.startsWith("result-handles:") && line.includes('"strict_rows"'));
-    expect(warnings).toHaveLength(1);
-    expect(warnings[0]).toContain("foldedAnswerSchema");
-    const open = await alice.call("open_rows");
-    expect(Object.keys(open.structuredContent!).sort()).toEqual(["handle", "preview", "shape"]);
-  });
+  it(
+    "S4.6 an output schema without the folded form keeps the answer " +
+      "whole, with one warning; a union with it folds",
+    async () => {
+      const alice = await client();
+      const strict = await alice.call("strict_rows");
+      expect(strict.structuredContent).toEqual({ rows: rows(300) });
+      await alice.call("strict_rows");
+      const warnings = server
+        .output()
+        .split("\n")
+        .filter((line) => line.startsWith("result-handles:") && line.includes('"strict_rows"'));
+      expect(warnings).toHaveLength(1);
+      expect(warnings[0]).toContain("foldedAnswerSchema");
+      const open = await alice.call("open_rows");
+      expect(Object.keys(open.structuredContent!).sort()).toEqual(["handle", "preview", "shape"]);
+    },
+  );
 
   it("S10.1 each instance folds only its own app's tools: an app without the plugin answers whole", async () => {
     const alice = await client();
@@ -310,38 +325,45 @@ describe("S22.5 references on FrontMCP: resolved before FrontMCP validates the a
     expect(counted.structuredContent).toEqual({ count: 300, last: 299 });
   });
 
-  it("S15.2 a reference another session cannot read ends the call before the tool runs, with result_query's code and text", async () => {
-    const alice = await client();
-    const bob = await client();
-    const handle = handleOf(await alice.call("dump"));
-    const refused = await bob.call("count_rows", { rows: { $result: handle, path: "$.rows" } });
-    expect(refused.isError).toBe(true);
-    expect(refused.content![0]!.text).toMatch(/^RESULT_HANDLE_NOT_FOUND: /);
-    const missing = await alice.call("count_rows", { rows: { $result: handle, path: "$.nothing" } });
-    expect(missing.isError).toBe(true);
-    expect(missing.content![0]!.text).toMatch(/^RESULT_PATH_NOT_FOUND: /);
-  });
+  it(
+    "S15.2 a reference another session cannot read ends the call " +
+      "before the tool runs, with result_query's code and text",
+    async () => {
+      const alice = await client();
+      const bob = await client();
+      const handle = handleOf(await alice.call("dump"));
+      const refused = await bob.call("count_rows", { rows: { $result: handle, path: "$.rows" } });
+      expect(refused.isError).toBe(true);
+      expect(refused.content![0]!.text).toMatch(/^RESULT_HANDLE_NOT_FOUND: /);
+      const missing = await alice.call("count_rows", { rows: { $result: handle, path: "$.nothing" } });
+      expect(missing.isError).toBe(true);
+      expect(missing.content![0]!.text).toMatch(/^RESULT_PATH_NOT_FOUND: /);
+    },
+  );
 });
 
 describe("S22.5 resources are not served on FrontMCP", () => {
-  it("S15.4 reading result-handle://{handle} is refused by FrontMCP, naming the resource, and changes nothing", async () => {
-    const reader = new V1Client({ name: "frontmcp-test-resources", version: "1.0.0" });
-    await reader.connect(new V1Transport(new URL(server.url)));
-    try {
-      const folded = (await reader.callTool({ name: "report", arguments: {} })) as Result;
-      const handle = handleOf(folded);
-      expect(folded.content!.some((block) => block.type === "resource_link")).toBe(false);
-      const uri = `result-handle://${handle}`;
-      await expect(reader.readResource({ uri })).rejects.toThrow(
-        new RegExp(`not found.*${uri}|${uri}.*not found`, "i"),
-      );
-      expect(
-        (await reader.callTool({ name: "result_query", arguments: { handle, path: "$.rows[1]" } })).structuredContent,
-      ).toMatchObject({ value: tickets[1] });
-    } finally {
-      await reader.close();
-    }
-  });
+  it(
+    "S15.4 reading result-handle://{handle} is refused by FrontMCP, naming the resource, and " + "changes nothing",
+    async () => {
+      const reader = new V1Client({ name: "frontmcp-test-resources", version: "1.0.0" });
+      await reader.connect(new V1Transport(new URL(server.url)));
+      try {
+        const folded = (await reader.callTool({ name: "report", arguments: {} })) as Result;
+        const handle = handleOf(folded);
+        expect(folded.content!.some((block) => block.type === "resource_link")).toBe(false);
+        const uri = `result-handle://${handle}`;
+        await expect(reader.readResource({ uri })).rejects.toThrow(
+          new RegExp(`not found.*${uri}|${uri}.*not found`, "i"),
+        );
+        expect(
+          (await reader.callTool({ name: "result_query", arguments: { handle, path: "$.rows[1]" } })).structuredContent,
+        ).toMatchObject({ value: tickets[1] });
+      } finally {
+        await reader.close();
+      }
+    },
+  );
 });
 
 describe("S23 on FrontMCP: the calling host's cut, by the clientInfo.name FrontMCP recorded", () => {
@@ -376,7 +398,8 @@ describe("S22.4 transparent JWT auth over an offline JWKS", () => {
   const base64 = (value: unknown) => Buffer.from(JSON.stringify(value)).toString("base64url");
   const token = (sub: string, key: KeyObject = privateKey) => {
     const now = Math.floor(Date.now() / 1000);
-    const signed = `${base64({ alg: "RS256", typ: "JWT", kid: "test-key" })}.${base64({ iss: issuer, sub, iat: now, exp: now + 3600 })}`;
+    const header = base64({ alg: "RS256", typ: "JWT", kid: "test-key" });
+    const signed = `${header}.${base64({ iss: issuer, sub, iat: now, exp: now + 3600 })}`;
     return `${signed}.${createSign("RSA-SHA256").update(signed).sign(key).toString("base64url")}`;
   };
   let authed: FrontMcpServer;
@@ -489,20 +512,24 @@ describe("S22.4 two server processes on one Redis", () => {
     await redis?.dispose();
   });
 
-  it("S9 the second process reads what the first folded for the same session; another session gets RESULT_HANDLE_NOT_FOUND", async () => {
-    const client = new V1Client({ name: "frontmcp-test-redis", version: "1.0.0" });
-    const transport = new V1Transport(new URL(first.url));
-    await client.connect(transport);
-    opened.push(client);
-    const result = (await client.callTool({ name: "shared_dump", arguments: {} })) as Result;
-    const handle = handleOf(result);
-    const sessionId = transport.sessionId!;
-    const elsewhere = await callInSession(second.url, sessionId, "result_query", { handle, path: "$.rows[250]" });
-    expect(elsewhere.structuredContent).toMatchObject({ value: { id: 250, name: "row 250" } });
-    const other = await v1(second.url);
-    clients.push(other);
-    expect(errorOf(await other.call("result_query", { handle })).code).toBe("RESULT_HANDLE_NOT_FOUND");
-  });
+  it(
+    "S9 the second process reads what the first folded for the same " +
+      "session; another session gets RESULT_HANDLE_NOT_FOUND",
+    async () => {
+      const client = new V1Client({ name: "frontmcp-test-redis", version: "1.0.0" });
+      const transport = new V1Transport(new URL(first.url));
+      await client.connect(transport);
+      opened.push(client);
+      const result = (await client.callTool({ name: "shared_dump", arguments: {} })) as Result;
+      const handle = handleOf(result);
+      const sessionId = transport.sessionId!;
+      const elsewhere = await callInSession(second.url, sessionId, "result_query", { handle, path: "$.rows[250]" });
+      expect(elsewhere.structuredContent).toMatchObject({ value: { id: 250, name: "row 250" } });
+      const other = await v1(second.url);
+      clients.push(other);
+      expect(errorOf(await other.call("result_query", { handle })).code).toBe("RESULT_HANDLE_NOT_FOUND");
+    },
+  );
 });
 
 describe("S22.3 new ResultHandleStore(storage, ttlSeconds) over @frontmcp/utils createStorage()", () => {
@@ -526,21 +553,25 @@ describe("S22.3 new ResultHandleStore(storage, ttlSeconds) over @frontmcp/utils 
     };
   };
 
-  it("S8.3 memory and Redis: the owner reads the answer back, nobody else; keys and values reveal nothing; records expire", async () => {
-    redis = await startRedisServer();
-    for (const env of [{}, { REDIS_URL: redis.url }] as Record<string, string>[]) {
-      const outcome = await storeOver(env);
-      expect(outcome).toMatchObject({
-        same: true,
-        otherCaller: null,
-        otherSession: null,
-        namespaced: true,
-        revealing: false,
-      });
-      expect(outcome.keys.length).toBeGreaterThan(0);
-      // S16.5: each record outlives its handle by 1 to 59 s in the storage; the expiry sealed inside ends reads at 60
-      // s.
-      for (const ttl of outcome.ttls) (expect(ttl).toBeGreaterThan(0), expect(ttl).toBeLessThanOrEqual(60 + 60));
-    }
-  });
+  it(
+    "S8.3 memory and Redis: the owner reads the answer back, nobody " +
+      "else; keys and values reveal nothing; records expire",
+    async () => {
+      redis = await startRedisServer();
+      for (const env of [{}, { REDIS_URL: redis.url }] as Record<string, string>[]) {
+        const outcome = await storeOver(env);
+        expect(outcome).toMatchObject({
+          same: true,
+          otherCaller: null,
+          otherSession: null,
+          namespaced: true,
+          revealing: false,
+        });
+        expect(outcome.keys.length).toBeGreaterThan(0);
+        // S16.5: each record outlives its handle by 1 to 59 s in the storage; the expiry sealed inside ends reads at 60
+        // s.
+        for (const ttl of outcome.ttls) (expect(ttl).toBeGreaterThan(0), expect(ttl).toBeLessThanOrEqual(60 + 60));
+      }
+    },
+  );
 });

@@ -152,4 +152,5 @@ export const textOf = (result: Result) => result.content?.[0]?.text ?? "";
 export const round = (n: number) => Math.round(n * 10) / 10;
 /** One line of figures for an attack: its time, the longest event-loop stall, the bystander's tools/list. */
 export const figures = (m: { ms: number; stallMs: number; listMaxMs: number; lists: number }) =>
-  `${round(m.ms)} ms, event loop stalled up to ${round(m.stallMs)} ms, bystander tools/list max ${round(m.listMaxMs)} ms over ${m.lists} calls`;
+  `${round(m.ms)} ms, event loop stalled up to ${round(m.stallMs)} ms, bystander ` +
+  `tools/list max ${round(m.listMaxMs)} ms over ${m.lists} calls`;

@@ -47,5 +47,8 @@ export async function withSecondCaller(
 const round = (n: number) => Math.round(n);
 /** One line of figures: what the attack answered, its time, the second caller's wait, the longest hold of the loop. */
 export function line(label: string, m: Measured): string {
-  return `${label}: ${round(m.ms)} ms (${textOf(m.result).slice(0, 60).replace(/\n/g, " ")}…), second caller waited ${round(m.waitMs)} ms, event loop held up to ${round(m.stallMs)} ms`;
+  return (
+    `${label}: ${round(m.ms)} ms (${textOf(m.result).slice(0, 60).replace(/\n/g, " ")}…), second ` +
+    `caller waited ${round(m.waitMs)} ms, event loop held up to ${round(m.stallMs)} ms`
+  );
 }

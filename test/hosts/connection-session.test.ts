@@ -47,21 +47,24 @@ describe("S8.1 in-process connections without a session id", () => {
     await Promise.all([first.close(), second.close()]);
   });
 
-  it("a server reconnected on a new transport is a new session: the old connection's handles do not read back", async () => {
-    const plugin = ResultHandlesPlugin.init({ thresholdBytes: 1024, storage: { type: "memory" } });
-    const server = serverOn(plugin);
-    const before = await linkInMemory(server);
-    const handle = handleOf((await before.callTool({ name: "report", arguments: {} })) as Result);
-    await before.close();
-    await server.close();
-    const after = await linkInMemory(server);
-    expect(
-      ((await after.callTool({ name: "result_query", arguments: { handle } })) as Result).structuredContent,
-    ).toMatchObject({
-      error: { code: "RESULT_HANDLE_NOT_FOUND" },
-    });
-    await after.close();
-  });
+  it(
+    "a server reconnected on a new transport is a new session: the old connection's handles do not " + "read back",
+    async () => {
+      const plugin = ResultHandlesPlugin.init({ thresholdBytes: 1024, storage: { type: "memory" } });
+      const server = serverOn(plugin);
+      const before = await linkInMemory(server);
+      const handle = handleOf((await before.callTool({ name: "report", arguments: {} })) as Result);
+      await before.close();
+      await server.close();
+      const after = await linkInMemory(server);
+      expect(
+        ((await after.callTool({ name: "result_query", arguments: { handle } })) as Result).structuredContent,
+      ).toMatchObject({
+        error: { code: "RESULT_HANDLE_NOT_FOUND" },
+      });
+      await after.close();
+    },
+  );
 
   it("a transport's own session id is kept as the session", async () => {
     const plugin = ResultHandlesPlugin.init({ thresholdBytes: 1024, storage: { type: "memory" } });

@@ -76,39 +76,42 @@ describe("S10.1 install", () => {
     expect(((await client.callTool({ name: "report", arguments: {} })) as Result).structuredContent).toEqual(big());
   });
 
-  it("several instances list one result_query that reads each instance's handles, each with its own threshold", async () => {
-    const server = new McpServer({ name: "t", version: "1" });
-    const small = quietPlugin({ thresholdBytes: 1024, namespace: "small" });
-    const large = quietPlugin({ thresholdBytes: 65536, namespace: "large" });
-    const other = quietPlugin({ thresholdBytes: 2048, namespace: "other" });
-    small.plugin.install(server, { tools: ["a"], logger: small.logger });
-    large.plugin.install(server, { tools: ["b"], logger: large.logger });
-    other.plugin.install(server, { logger: other.logger });
-    for (const name of ["a", "b", "c"]) addTool(server, name, () => big(1000));
-    const client = await linkInMemory(server, "s");
-    const { tools } = await client.listTools();
-    expect(tools.filter((tool) => tool.name === "result_query")).toHaveLength(1);
+  it(
+    "several instances list one result_query that reads each instance's handles, each with its own " + "threshold",
+    async () => {
+      const server = new McpServer({ name: "t", version: "1" });
+      const small = quietPlugin({ thresholdBytes: 1024, namespace: "small" });
+      const large = quietPlugin({ thresholdBytes: 65536, namespace: "large" });
+      const other = quietPlugin({ thresholdBytes: 2048, namespace: "other" });
+      small.plugin.install(server, { tools: ["a"], logger: small.logger });
+      large.plugin.install(server, { tools: ["b"], logger: large.logger });
+      other.plugin.install(server, { logger: other.logger });
+      for (const name of ["a", "b", "c"]) addTool(server, name, () => big(1000));
+      const client = await linkInMemory(server, "s");
+      const { tools } = await client.listTools();
+      expect(tools.filter((tool) => tool.name === "result_query")).toHaveLength(1);
 
-    const a = (await client.callTool({ name: "a", arguments: {} })) as Result;
-    const b = (await client.callTool({ name: "b", arguments: {} })) as Result;
-    const c = (await client.callTool({ name: "c", arguments: {} })) as Result;
-    expect([isFolded(a), isFolded(b), isFolded(c)]).toEqual([true, false, true]); // b's 30 KB is under 64 KiB
-    expect(new TextEncoder().encode(JSON.stringify(a.structuredContent)).byteLength).toBeLessThanOrEqual(512);
-    expect(new TextEncoder().encode(JSON.stringify(c.structuredContent)).byteLength).toBeLessThanOrEqual(1024);
+      const a = (await client.callTool({ name: "a", arguments: {} })) as Result;
+      const b = (await client.callTool({ name: "b", arguments: {} })) as Result;
+      const c = (await client.callTool({ name: "c", arguments: {} })) as Result;
+      expect([isFolded(a), isFolded(b), isFolded(c)]).toEqual([true, false, true]); // b's 30 KB is under 64 KiB
+      expect(new TextEncoder().encode(JSON.stringify(a.structuredContent)).byteLength).toBeLessThanOrEqual(512);
+      expect(new TextEncoder().encode(JSON.stringify(c.structuredContent)).byteLength).toBeLessThanOrEqual(1024);
 
-    // The same 40-item slice is too large for a's 1024-byte instance, fine for c's 2048-byte one.
-    const slice = { path: "$.rows", limit: 40 };
-    const fromA = (await client.callTool({
-      name: "result_query",
-      arguments: { handle: handleOf(a), ...slice },
-    })) as Result;
-    const fromC = (await client.callTool({
-      name: "result_query",
-      arguments: { handle: handleOf(c), ...slice },
-    })) as Result;
-    expect(fromA.structuredContent).toMatchObject({ error: { code: "RESULT_SLICE_TOO_LARGE" } });
-    expect(fromC.structuredContent).toMatchObject({ total: 1000, offset: 0, nextOffset: 40 });
-  });
+      // The same 40-item slice is too large for a's 1024-byte instance, fine for c's 2048-byte one.
+      const slice = { path: "$.rows", limit: 40 };
+      const fromA = (await client.callTool({
+        name: "result_query",
+        arguments: { handle: handleOf(a), ...slice },
+      })) as Result;
+      const fromC = (await client.callTool({
+        name: "result_query",
+        arguments: { handle: handleOf(c), ...slice },
+      })) as Result;
+      expect(fromA.structuredContent).toMatchObject({ error: { code: "RESULT_SLICE_TOO_LARGE" } });
+      expect(fromC.structuredContent).toMatchObject({ total: 1000, offset: 0, nextOffset: 40 });
+    },
+  );
 
   it("installs on many per-request servers while keeping one store per plugin", async () => {
     const { plugin, logger } = quietPlugin();
@@ -184,22 +187,25 @@ describe("S4 through the host", () => {
     expect(warnings[0]).toContain("foldedAnswerSchema");
   });
 
-  it("S4.7 a store whose set rejects, or that never answers: the call succeeds with the full answer and a warning", async () => {
-    for (const [set, reason] of [
-      [rejects("READONLY replica"), /READONLY replica/],
-      [hangs, /longer than 100 ms/],
-    ] as const) {
-      const { plugin, warnings, logger } = pluginOver(brokenStorage({ set }), {
-        thresholdBytes: 1024,
-        storage: { type: "memory", timeoutMs: 100 },
-      });
-      const result = await callReport(plugin, { logger });
-      expect(result.isError).toBeFalsy();
-      expect(result.structuredContent).toEqual(big());
-      expect(warnings).toHaveLength(1);
-      expect(warnings[0]).toMatch(reason);
-    }
-  });
+  it(
+    "S4.7 a store whose set rejects, or that never answers: the " + "call succeeds with the full answer and a warning",
+    async () => {
+      for (const [set, reason] of [
+        [rejects("READONLY replica"), /READONLY replica/],
+        [hangs, /longer than 100 ms/],
+      ] as const) {
+        const { plugin, warnings, logger } = pluginOver(brokenStorage({ set }), {
+          thresholdBytes: 1024,
+          storage: { type: "memory", timeoutMs: 100 },
+        });
+        const result = await callReport(plugin, { logger });
+        expect(result.isError).toBeFalsy();
+        expect(result.structuredContent).toEqual(big());
+        expect(warnings).toHaveLength(1);
+        expect(warnings[0]).toMatch(reason);
+      }
+    },
+  );
 
   it("S4.7 an owner resolver that throws never fails the call: the full answer and a warning", async () => {
     const { plugin, warnings, logger } = quietPlugin();
@@ -226,27 +232,30 @@ describe("S4 through the host", () => {
     expect(read.structuredContent).toMatchObject({ error: { code: "RESULT_STORE_UNAVAILABLE" } });
   });
 
-  it("S7.6 several instances whose stores hang: result_query answers after one store timeout, not one per instance", async () => {
-    const timeoutMs = 400;
-    const server = new McpServer({ name: "t", version: "1" });
-    for (const tool of ["a", "b", "c"]) {
-      const { plugin, logger } = pluginOver(brokenStorage({ get: hangs }), {
-        thresholdBytes: 1024,
-        storage: { type: "memory", timeoutMs },
-      });
-      plugin.install(server, { tools: [tool], logger });
-    }
-    const client = await linkInMemory(server, "s");
-    const started = performance.now();
-    const read = (await client.callTool({
-      name: "result_query",
-      arguments: { handle: crypto.randomUUID() },
-    })) as Result;
-    const elapsed = performance.now() - started;
-    expect(read.structuredContent).toMatchObject({ error: { code: "RESULT_STORE_UNAVAILABLE" } });
-    expect(elapsed).toBeGreaterThanOrEqual(timeoutMs - 50);
-    expect(elapsed).toBeLessThan(2 * timeoutMs); // one after another would take 3 timeouts
-  });
+  it(
+    "S7.6 several instances whose stores hang: result_query " + "answers after one store timeout, not one per instance",
+    async () => {
+      const timeoutMs = 400;
+      const server = new McpServer({ name: "t", version: "1" });
+      for (const tool of ["a", "b", "c"]) {
+        const { plugin, logger } = pluginOver(brokenStorage({ get: hangs }), {
+          thresholdBytes: 1024,
+          storage: { type: "memory", timeoutMs },
+        });
+        plugin.install(server, { tools: [tool], logger });
+      }
+      const client = await linkInMemory(server, "s");
+      const started = performance.now();
+      const read = (await client.callTool({
+        name: "result_query",
+        arguments: { handle: crypto.randomUUID() },
+      })) as Result;
+      const elapsed = performance.now() - started;
+      expect(read.structuredContent).toMatchObject({ error: { code: "RESULT_STORE_UNAVAILABLE" } });
+      expect(elapsed).toBeGreaterThanOrEqual(timeoutMs - 50);
+      expect(elapsed).toBeLessThan(2 * timeoutMs); // one after another would take 3 timeouts
+    },
+  );
 
   it("passes error results through untouched", async () => {
     const server = new McpServer({ name: "t", version: "1" });
@@ -333,17 +342,21 @@ describe("S7.8 result_query as the model sees it", () => {
     expect(tool.annotations).toMatchObject({ readOnlyHint: true, idempotentHint: true });
   });
 
-  it("S7.9 its listed output schema has an object root and requires a slice, an aggregate's groups (S24.1) or an error", async () => {
-    const server = new McpServer({ name: "t", version: "1" });
-    quietPlugin().plugin.install(server);
-    const client = await linkInMemory(server, "s");
-    const tool = (await client.listTools()).tools.find((t) => t.name === "result_query")!;
-    expect(tool.outputSchema).toMatchObject({
-      type: "object",
-      properties: { error: { type: "object", required: ["code", "message"] } },
-      anyOf: [{ required: ["path", "value"] }, { required: ["path", "groups"] }, { required: ["error"] }],
-    });
-  });
+  it(
+    "S7.9 its listed output schema has an object root and requires a " +
+      "slice, an aggregate's groups (S24.1) or an error",
+    async () => {
+      const server = new McpServer({ name: "t", version: "1" });
+      quietPlugin().plugin.install(server);
+      const client = await linkInMemory(server, "s");
+      const tool = (await client.listTools()).tools.find((t) => t.name === "result_query")!;
+      expect(tool.outputSchema).toMatchObject({
+        type: "object",
+        properties: { error: { type: "object", required: ["code", "message"] } },
+        anyOf: [{ required: ["path", "value"] }, { required: ["path", "groups"] }, { required: ["error"] }],
+      });
+    },
+  );
 });
 
 describe("SDK internals (one adapter file)", () => {

@@ -81,16 +81,20 @@ describe("S16.2 odd subs from the outside", () => {
     expect(await reads("zero", "n1001")).toBe(false);
   });
 
-  it("whitespace subs are subjects of their own, and a 5,000-character sub is one too (never cut: a prefix would be shared)", async () => {
-    expect(await reads("spaces", "space")).toBe(false);
-    expect(await reads("spaces", "spaces")).toBe(true);
-    const start = performance.now();
-    expect(await reads("long", "longOther")).toBe(false); // they differ in their last character only
-    expect(await reads("long", "long")).toBe(true);
-    console.log(`5,000-character subs: two fold-and-read rounds in ${Math.round(performance.now() - start)} ms`);
-    expect(await reads("medium", "mediumOther")).toBe(false); // 990–1000 characters: the info just past 1024 bytes
-    expect(await reads("mediumOther", "mediumOther")).toBe(true);
-  });
+  it(
+    "whitespace subs are subjects of their own, and a 5,000-character " +
+      "sub is one too (never cut: a prefix would be shared)",
+    async () => {
+      expect(await reads("spaces", "space")).toBe(false);
+      expect(await reads("spaces", "spaces")).toBe(true);
+      const start = performance.now();
+      expect(await reads("long", "longOther")).toBe(false); // they differ in their last character only
+      expect(await reads("long", "long")).toBe(true);
+      console.log(`5,000-character subs: two fold-and-read rounds in ${Math.round(performance.now() - start)} ms`);
+      expect(await reads("medium", "mediumOther")).toBe(false); // 990–1000 characters: the info just past 1024 bytes
+      expect(await reads("mediumOther", "mediumOther")).toBe(true);
+    },
+  );
 
   it("a number past 2^53 names nobody (many subjects round to it): anonymous, whole answers, one warning", async () => {
     const before = warnings.length;

@@ -37,32 +37,36 @@ describe("S25.2 through the demo and an SDK v1 client that validates arguments",
     await demo.close();
   });
 
-  it("count_tickets' listed schema admits the reference, in place of the list and among its items; the call counts all 200", async () => {
-    const tools = (await client.listTools()).tools as Tool[];
-    const schema = tools.find((tool) => tool.name === "count_tickets")!.inputSchema;
-    const check = new AjvJsonSchemaValidator().getValidator(schema as never);
-    const folded = (await client.callTool({ name: "report", arguments: {} })) as Result;
-    const handle = (folded.structuredContent as { handle: string }).handle;
-    const reference = { tickets: { $result: handle, path: "$.rows" } };
-    expect(check(reference).valid).toBe(true);
-    expect(check({ tickets: [{ id: "T-1" }, { $result: handle, path: "/rows/3" }] }).valid).toBe(true);
-    expect(check({ tickets: { $result: handle } }).valid).toBe(true);
-    // Still a schema: what is neither tickets nor a reference is refused by the client.
-    expect(check({ tickets: "all" }).valid).toBe(false);
-    expect(check({ tickets: { $result: 5 } }).valid).toBe(false);
-    expect(check({ tickets: { $result: handle, path: "$.rows", extra: 1 } }).valid).toBe(false);
-    expect(check({ tickets: [{ title: "no id" }] }).valid).toBe(false);
+  it(
+    "count_tickets' listed schema admits the reference, in place of " +
+      "the list and among its items; the call counts all 200",
+    async () => {
+      const tools = (await client.listTools()).tools as Tool[];
+      const schema = tools.find((tool) => tool.name === "count_tickets")!.inputSchema;
+      const check = new AjvJsonSchemaValidator().getValidator(schema as never);
+      const folded = (await client.callTool({ name: "report", arguments: {} })) as Result;
+      const handle = (folded.structuredContent as { handle: string }).handle;
+      const reference = { tickets: { $result: handle, path: "$.rows" } };
+      expect(check(reference).valid).toBe(true);
+      expect(check({ tickets: [{ id: "T-1" }, { $result: handle, path: "/rows/3" }] }).valid).toBe(true);
+      expect(check({ tickets: { $result: handle } }).valid).toBe(true);
+      // Still a schema: what is neither tickets nor a reference is refused by the client.
+      expect(check({ tickets: "all" }).valid).toBe(false);
+      expect(check({ tickets: { $result: 5 } }).valid).toBe(false);
+      expect(check({ tickets: { $result: handle, path: "$.rows", extra: 1 } }).valid).toBe(false);
+      expect(check({ tickets: [{ title: "no id" }] }).valid).toBe(false);
 
-    const counted = (await client.callTool({ name: "count_tickets", arguments: reference })) as Result;
-    expect(counted.structuredContent).toEqual({ count: 200, first: "T-0", last: "T-199" });
-    // The tool's own schema checks the resolved value: a list of titles is no list of tickets.
-    const refused = (await client.callTool({
-      name: "count_tickets",
-      arguments: { tickets: { $result: handle, path: "$.rows[*].title" } },
-    })) as Result;
-    expect(refused.isError).toBe(true);
-    expect(refused.content?.[0]?.text).toMatch(/Input validation error/);
-  });
+      const counted = (await client.callTool({ name: "count_tickets", arguments: reference })) as Result;
+      expect(counted.structuredContent).toEqual({ count: 200, first: "T-0", last: "T-199" });
+      // The tool's own schema checks the resolved value: a list of titles is no list of tickets.
+      const refused = (await client.callTool({
+        name: "count_tickets",
+        arguments: { tickets: { $result: handle, path: "$.rows[*].title" } },
+      })) as Result;
+      expect(refused.isError).toBe(true);
+      expect(refused.content?.[0]?.text).toMatch(/Input validation error/);
+    },
+  );
 
   it("result_query lists its own schema, with no reference in it", async () => {
     const tools = (await client.listTools()).tools as Tool[];

@@ -39,30 +39,35 @@ async function rawCall(token: string, name: string, argsJson: string): Promise<{
 }
 
 describe("S16.1 one reference repeated many times cannot multiply the work of the tool's input check", () => {
-  it("1000 places naming one 10,000-row list (a 50 KB request): refused at once, nothing run; 1000 small items still pass", async () => {
-    const handle = await folded(rowsOf(10_000));
-    const before = bench.runs.lists;
-    const lists = Array.from({ length: 1000 }, () => ({ $result: handle, path: "$.rows" }));
-    const rss = process.memoryUsage().rss;
-    const attack = await whileServing(bench.bystander, () => bench.alice("merge_lists", { lists }));
-    const grew = (process.memoryUsage().rss - rss) / 2 ** 20;
-    console.log(
-      `1000 x a 10,000-row list by reference: ${figures(attack)}, rss +${round(grew)} MiB; answer ${textOf(attack.value).length} chars`,
-    );
-    expect(textOf(attack.value)).toMatch(/^INVALID_INPUT: This call repeats \{ "\$result": … \} references/);
-    expect(textOf(attack.value).length).toBeLessThan(500);
-    expect(bench.runs.lists).toBe(before);
-    expect(attack.ms).toBeLessThan(1000);
-    // Repeats that stay small are data like any other: ten copies of the list, and 1000 of one row.
-    const ten = await bench.alice("merge_lists", {
-      lists: Array.from({ length: 10 }, () => ({ $result: handle, path: "$.rows" })),
-    });
-    expect(textOf(ten)).toBe("100000");
-    const rows = await bench.alice("count_items", {
-      items: Array.from({ length: 1000 }, () => ({ $result: handle, path: "$.rows[7]" })),
-    });
-    expect(rows.structuredContent).toMatchObject({ count: 1000, idSum: 7000 });
-  });
+  it(
+    "1000 places naming one 10,000-row list (a 50 KB request): refused " +
+      "at once, nothing run; 1000 small items still pass",
+    async () => {
+      const handle = await folded(rowsOf(10_000));
+      const before = bench.runs.lists;
+      const lists = Array.from({ length: 1000 }, () => ({ $result: handle, path: "$.rows" }));
+      const rss = process.memoryUsage().rss;
+      const attack = await whileServing(bench.bystander, () => bench.alice("merge_lists", { lists }));
+      const grew = (process.memoryUsage().rss - rss) / 2 ** 20;
+      console.log(
+        `1000 x a 10,000-row list by reference: ${figures(attack)}, rss ` +
+          `+${round(grew)} MiB; answer ${textOf(attack.value).length} chars`,
+      );
+      expect(textOf(attack.value)).toMatch(/^INVALID_INPUT: This call repeats \{ "\$result": … \} references/);
+      expect(textOf(attack.value).length).toBeLessThan(500);
+      expect(bench.runs.lists).toBe(before);
+      expect(attack.ms).toBeLessThan(1000);
+      // Repeats that stay small are data like any other: ten copies of the list, and 1000 of one row.
+      const ten = await bench.alice("merge_lists", {
+        lists: Array.from({ length: 10 }, () => ({ $result: handle, path: "$.rows" })),
+      });
+      expect(textOf(ten)).toBe("100000");
+      const rows = await bench.alice("count_items", {
+        items: Array.from({ length: 1000 }, () => ({ $result: handle, path: "$.rows[7]" })),
+      });
+      expect(rows.structuredContent).toMatchObject({ count: 1000, idSum: 7000 });
+    },
+  );
 
   it("one reference whose union names one list 500 times is counted as 500 places: refused, nothing run", async () => {
     const handle = await folded(rowsOf(10_000));
@@ -89,55 +94,65 @@ describe("S15.2 references that must not resolve, and cannot hurt", () => {
     expect(bench.runs.count).toBe(before);
   });
 
-  it("a reference 10,000 to 1,000,000 lists deep, or 10,000 to 100,000 objects deep: resolved or refused, never a hang", async () => {
-    const handle = await folded(rowsOf(300));
-    const reference = `{"$result":"${handle}","path":"$.rows[0]"}`;
-    for (const depth of [10_000, 100_000, 1_000_000]) {
-      const lists = await whileServing(bench.bystander, () =>
-        rawCall("alice", "depth_of", `{"data":${"[".repeat(depth)}${reference}${"]".repeat(depth)}}`),
+  it(
+    "a reference 10,000 to 1,000,000 lists deep, or 10,000 to " +
+      "100,000 objects deep: resolved or refused, never a hang",
+    async () => {
+      const handle = await folded(rowsOf(300));
+      const reference = `{"$result":"${handle}","path":"$.rows[0]"}`;
+      for (const depth of [10_000, 100_000, 1_000_000]) {
+        const lists = await whileServing(bench.bystander, () =>
+          rawCall("alice", "depth_of", `{"data":${"[".repeat(depth)}${reference}${"]".repeat(depth)}}`),
+        );
+        console.log(`reference ${depth} lists deep: HTTP ${lists.value.status} in ${figures(lists)}`);
+        expect(lists.value.status).toBe(200);
+        expect(lists.value.text).toContain(`\\"depth\\":${depth}`);
+        expect(lists.ms).toBeLessThan(3000);
+        // S21.4: the walk of the arguments yields: the thread is held for a fraction of the call (it was
+        // held for all of it, 1.1-1.2 s; what holds it now is the SDK's parse of the 2 MB request, one call).
+        if (depth === 1_000_000) expect(lists.stallMs).toBeLessThan(lists.ms / 2);
+      }
+      for (const depth of [10_000, 100_000]) {
+        const ran = bench.runs.echo;
+        const objects = await whileServing(bench.bystander, () =>
+          rawCall("alice", "echo_shape", `{"data":${'{"a":'.repeat(depth)}${reference}${"}".repeat(depth)}}`),
+        );
+        console.log(
+          `reference ${depth} objects deep: HTTP ${objects.value.status} in ` +
+            `${figures(objects)}: ${objects.value.text.slice(0, 160).replace(/\s+/g, " ")}`,
+        );
+        expect(objects.value.status).toBe(200);
+        // resolved and run: a stack overflow here is echo_shape's own recursive describe()
+        expect(bench.runs.echo).toBe(ran + 1);
+        expect(objects.ms).toBeLessThan(3000);
+      }
+    },
+  );
+
+  it(
+    "a 1 MB path (refused before it is parsed, S21.2) or a 1 MB handle: the " +
+      "refusal is a few hundred bytes (S7.10), the server stays responsive",
+    async () => {
+      const handle = await folded(rowsOf(300));
+      const path = "$.rows" + ".x".repeat(500_000);
+      const longPath = await whileServing(bench.bystander, () =>
+        bench.alice("echo_shape", { data: { $result: handle, path } }),
       );
-      console.log(`reference ${depth} lists deep: HTTP ${lists.value.status} in ${figures(lists)}`);
-      expect(lists.value.status).toBe(200);
-      expect(lists.value.text).toContain(`\\"depth\\":${depth}`);
-      expect(lists.ms).toBeLessThan(3000);
-      // S21.4: the walk of the arguments yields: the thread is held for a fraction of the call (it was
-      // held for all of it, 1.1-1.2 s; what holds it now is the SDK's parse of the 2 MB request, one call).
-      if (depth === 1_000_000) expect(lists.stallMs).toBeLessThan(lists.ms / 2);
-    }
-    for (const depth of [10_000, 100_000]) {
-      const ran = bench.runs.echo;
-      const objects = await whileServing(bench.bystander, () =>
-        rawCall("alice", "echo_shape", `{"data":${'{"a":'.repeat(depth)}${reference}${"}".repeat(depth)}}`),
+      const longHandle = await whileServing(bench.bystander, () =>
+        bench.alice("echo_shape", { data: { $result: "h".repeat(1_000_000), path: "$.rows" } }),
       );
       console.log(
-        `reference ${depth} objects deep: HTTP ${objects.value.status} in ${figures(objects)}: ${objects.value.text.slice(0, 160).replace(/\s+/g, " ")}`,
+        `1 MB path: ${figures(longPath)}, answer ${textOf(longPath.value).length} chars; 1 MB ` +
+          `handle: ${figures(longHandle)}, ${textOf(longHandle.value).length} chars`,
       );
-      expect(objects.value.status).toBe(200);
-      // resolved and run: a stack overflow here is echo_shape's own recursive describe()
-      expect(bench.runs.echo).toBe(ran + 1);
-      expect(objects.ms).toBeLessThan(3000);
-    }
-  });
-
-  it("a 1 MB path (refused before it is parsed, S21.2) or a 1 MB handle: the refusal is a few hundred bytes (S7.10), the server stays responsive", async () => {
-    const handle = await folded(rowsOf(300));
-    const path = "$.rows" + ".x".repeat(500_000);
-    const longPath = await whileServing(bench.bystander, () =>
-      bench.alice("echo_shape", { data: { $result: handle, path } }),
-    );
-    const longHandle = await whileServing(bench.bystander, () =>
-      bench.alice("echo_shape", { data: { $result: "h".repeat(1_000_000), path: "$.rows" } }),
-    );
-    console.log(
-      `1 MB path: ${figures(longPath)}, answer ${textOf(longPath.value).length} chars; 1 MB handle: ${figures(longHandle)}, ${textOf(longHandle.value).length} chars`,
-    );
-    expect(textOf(longPath.value)).toMatch(
-      /^INVALID_INPUT: Path .* is 1000006 characters, over the 65536 a path may have/,
-    ); // S21.2, before any parse
-    expect(textOf(longHandle.value)).toMatch(/^RESULT_HANDLE_NOT_FOUND: /);
-    expect(textOf(longPath.value).length).toBeLessThan(1000);
-    expect(textOf(longHandle.value).length).toBeLessThan(1000);
-  });
+      expect(textOf(longPath.value)).toMatch(
+        /^INVALID_INPUT: Path .* is 1000006 characters, over the 65536 a path may have/,
+      ); // S21.2, before any parse
+      expect(textOf(longHandle.value)).toMatch(/^RESULT_HANDLE_NOT_FOUND: /);
+      expect(textOf(longPath.value).length).toBeLessThan(1000);
+      expect(textOf(longHandle.value).length).toBeLessThan(1000);
+    },
+  );
 
   it("references inside result_query's own arguments are not resolved", async () => {
     const handle = await folded(rowsOf(300));
@@ -175,7 +190,8 @@ describe("S15.2 references that must not resolve, and cannot hurt", () => {
       JSON.parse(`{"rows":${rows},"__proto__":{"polluted":"yes"},"constructor":{"prototype":{"polluted":"yes"}}}`),
     );
     const args = JSON.parse(
-      `{"data":{"__proto__":{"$result":"${handle}","path":"/__proto__"},"constructor":{"prototype":{"$result":"${handle}","path":"$.constructor"}},"whole":{"$result":"${handle}"}}}`,
+      `{"data":{"__proto__":{"$result":"${handle}","path":"/__proto__"},` +
+        `"constructor":{"prototype":{"$result":"${handle}","path":"$.constructor"}},"whole":{"$result":"${handle}"}}}`,
     );
     const result = await bench.alice("echo_shape", args);
     const got = (result.structuredContent as { got: { keys: string[]; __proto__: unknown } }).got;

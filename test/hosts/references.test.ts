@@ -116,82 +116,89 @@ describe("S15.1 a reference is replaced by the value it names, before the input 
   });
 });
 
-describe("S15.2 a reference that does not resolve ends the call with result_query's code and text; the tool does not run", () => {
-  it("another user's handle: RESULT_HANDLE_NOT_FOUND, exactly as result_query says it, and nothing ran", async () => {
-    const handle = handleOf(await alice("report"));
-    const before = { ...runs };
-    const refused = await bob("count_items", { items: { $result: handle, path: "$.rows" } });
-    const queried = await bob("result_query", { handle, path: "$.rows" });
-    expect(refused.isError).toBe(true);
-    expect(textOf(refused)).toMatch(/^RESULT_HANDLE_NOT_FOUND: /);
-    expect(textOf(refused)).toBe(textOf(queried));
-    expect(refused.structuredContent).toEqual(queried.structuredContent);
-    expect(runs).toEqual(before);
-  });
-
-  it.each([
-    ["an unknown handle", { $result: "00000000-0000-4000-8000-000000000000" }, "RESULT_HANDLE_NOT_FOUND"],
-    ["a path naming nothing", { path: "$.rows[300]" }, "RESULT_PATH_NOT_FOUND"],
-    ["a misspelt key", { path: "$.rowz" }, "RESULT_PATH_NOT_FOUND"],
-    ["a path of no form", { path: "$$" }, "RESULT_PATH_NOT_FOUND"],
-    ["a number for $result", { $result: 42 }, "INVALID_INPUT"],
-    ["null for $result", { $result: null }, "INVALID_INPUT"],
-    ["a path that is not a string", { path: 3 }, "INVALID_INPUT"],
-    [
-      "a reference inside a reference's path",
-      { path: { $result: "00000000-0000-4000-8000-000000000000" } },
-      "INVALID_INPUT",
-    ],
-  ])("%s: %s", async (_, change, code) => {
-    const handle = handleOf(await alice("report"));
-    const reference = { $result: handle, ...change };
-    const before = { ...runs };
-    const refused = await alice("count_items", { items: reference });
-    const queried = await alice("result_query", {
-      handle: reference.$result,
-      ...("path" in reference ? { path: reference.path } : {}),
+describe(
+  "S15.2 a reference that does not resolve ends the call with " + "result_query's code and text; the tool does not run",
+  () => {
+    it("another user's handle: RESULT_HANDLE_NOT_FOUND, exactly as result_query says it, and nothing ran", async () => {
+      const handle = handleOf(await alice("report"));
+      const before = { ...runs };
+      const refused = await bob("count_items", { items: { $result: handle, path: "$.rows" } });
+      const queried = await bob("result_query", { handle, path: "$.rows" });
+      expect(refused.isError).toBe(true);
+      expect(textOf(refused)).toMatch(/^RESULT_HANDLE_NOT_FOUND: /);
+      expect(textOf(refused)).toBe(textOf(queried));
+      expect(refused.structuredContent).toEqual(queried.structuredContent);
+      expect(runs).toEqual(before);
     });
-    expect(refused.isError).toBe(true);
-    expect(textOf(refused)).toMatch(new RegExp(`^${code}: `));
-    expect(textOf(refused)).toBe(textOf(queried));
-    expect(runs).toEqual(before);
-  });
 
-  it("the first reference that fails decides, in the order of the arguments", async () => {
-    const handle = handleOf(await alice("report"));
-    const refused = await alice("echo_shape", {
-      data: [{ $result: handle, path: "$.nope" }, { $result: "00000000-0000-4000-8000-000000000000" }],
+    it.each([
+      ["an unknown handle", { $result: "00000000-0000-4000-8000-000000000000" }, "RESULT_HANDLE_NOT_FOUND"],
+      ["a path naming nothing", { path: "$.rows[300]" }, "RESULT_PATH_NOT_FOUND"],
+      ["a misspelt key", { path: "$.rowz" }, "RESULT_PATH_NOT_FOUND"],
+      ["a path of no form", { path: "$$" }, "RESULT_PATH_NOT_FOUND"],
+      ["a number for $result", { $result: 42 }, "INVALID_INPUT"],
+      ["null for $result", { $result: null }, "INVALID_INPUT"],
+      ["a path that is not a string", { path: 3 }, "INVALID_INPUT"],
+      [
+        "a reference inside a reference's path",
+        { path: { $result: "00000000-0000-4000-8000-000000000000" } },
+        "INVALID_INPUT",
+      ],
+    ])("%s: %s", async (_, change, code) => {
+      const handle = handleOf(await alice("report"));
+      const reference = { $result: handle, ...change };
+      const before = { ...runs };
+      const refused = await alice("count_items", { items: reference });
+      const queried = await alice("result_query", {
+        handle: reference.$result,
+        ...("path" in reference ? { path: reference.path } : {}),
+      });
+      expect(refused.isError).toBe(true);
+      expect(textOf(refused)).toMatch(new RegExp(`^${code}: `));
+      expect(textOf(refused)).toBe(textOf(queried));
+      expect(runs).toEqual(before);
     });
-    expect(textOf(refused)).toMatch(/^RESULT_PATH_NOT_FOUND: /);
-  });
 
-  it("a resolved value the input schema refuses: the SDK's own validation error, as if the client had sent the value", async () => {
-    const handle = handleOf(await alice("report"));
-    const before = runs.count;
-    const byReference = await alice("count_items", { items: { $result: handle, path: "$.rows[0].title" } });
-    const sentDirectly = await alice("count_items", { items: "Row number 0" });
-    expect(byReference.isError).toBe(true);
-    expect(textOf(byReference)).toMatch(/Input validation error/);
-    expect(textOf(byReference)).toBe(textOf(sentDirectly));
-    expect(runs.count).toBe(before);
-  });
+    it("the first reference that fails decides, in the order of the arguments", async () => {
+      const handle = handleOf(await alice("report"));
+      const refused = await alice("echo_shape", {
+        data: [{ $result: handle, path: "$.nope" }, { $result: "00000000-0000-4000-8000-000000000000" }],
+      });
+      expect(textOf(refused)).toMatch(/^RESULT_PATH_NOT_FOUND: /);
+    });
 
-  it("the store down while resolving: RESULT_STORE_UNAVAILABLE, and the tool does not run", async () => {
-    const broken = pluginOver(brokenStorage({ get: rejects("connection reset") }), { thresholdBytes: 1024 });
-    const server = new McpServer({ name: "t", version: "1" });
-    broken.plugin.install(server, { logger: broken.logger });
-    const mine = noRuns();
-    registerReferenceTools(server, mine);
-    const client = await linkInMemory(server, "s");
-    const handle = handleOf((await client.callTool({ name: "report", arguments: {} })) as Result);
-    const refused = (await client.callTool({
-      name: "count_items",
-      arguments: { items: { $result: handle, path: "$.rows" } },
-    })) as Result;
-    expect(textOf(refused)).toMatch(/^RESULT_STORE_UNAVAILABLE: /);
-    expect(mine.count).toBe(0);
-  });
-});
+    it(
+      "a resolved value the input schema refuses: the SDK's own " +
+        "validation error, as if the client had sent the value",
+      async () => {
+        const handle = handleOf(await alice("report"));
+        const before = runs.count;
+        const byReference = await alice("count_items", { items: { $result: handle, path: "$.rows[0].title" } });
+        const sentDirectly = await alice("count_items", { items: "Row number 0" });
+        expect(byReference.isError).toBe(true);
+        expect(textOf(byReference)).toMatch(/Input validation error/);
+        expect(textOf(byReference)).toBe(textOf(sentDirectly));
+        expect(runs.count).toBe(before);
+      },
+    );
+
+    it("the store down while resolving: RESULT_STORE_UNAVAILABLE, and the tool does not run", async () => {
+      const broken = pluginOver(brokenStorage({ get: rejects("connection reset") }), { thresholdBytes: 1024 });
+      const server = new McpServer({ name: "t", version: "1" });
+      broken.plugin.install(server, { logger: broken.logger });
+      const mine = noRuns();
+      registerReferenceTools(server, mine);
+      const client = await linkInMemory(server, "s");
+      const handle = handleOf((await client.callTool({ name: "report", arguments: {} })) as Result);
+      const refused = (await client.callTool({
+        name: "count_items",
+        arguments: { items: { $result: handle, path: "$.rows" } },
+      })) as Result;
+      expect(textOf(refused)).toMatch(/^RESULT_STORE_UNAVAILABLE: /);
+      expect(mine.count).toBe(0);
+    });
+  },
+);
 
 describe("S15.1 arguments of any depth, and hostile ones", () => {
   async function local(options: McpHostOptions = {}) {

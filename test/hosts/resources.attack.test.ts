@@ -74,33 +74,38 @@ describe("S15.4 resources/read under attack", () => {
     ).toMatchObject({ path: "$.rows[1]" });
   });
 
-  it("a 1.5 MB query string and 300,000 parameters: short refusals before parsing (S21.2), the server stays responsive", async () => {
-    const base = `result-handle://${handle}`;
-    const longPath = await whileServing(bench.bystander, () =>
-      read(alice2025, `${base}?path=%24${".rows".repeat(300_000)}`),
-    );
-    const manyParams = await whileServing(bench.bystander, () =>
-      read(alice2025, `${base}?${"a=1&".repeat(300_000)}path=%24.rows%5B0%5D`),
-    );
-    console.log(`resources/read, 1.5 MB path: ${figures(longPath)}, message ${longPath.value.message?.length} chars`);
-    console.log(`resources/read, 300,000 parameters: ${figures(manyParams)}`);
-    // S21.2: refused before it is parsed
-    expect(longPath.value.message).toMatch(/^INVALID_INPUT: Path .* over the 65536 a path may have/);
-    expect(longPath.value.message!.length).toBeLessThan(600);
-    // S21.2: counted, not parsed; the refusal names the limit and the parameters there are.
-    expect(manyParams.value.code).toBe(-32602);
-    expect(manyParams.value.message).toBe(
-      "INVALID_INPUT: The query string has 300001 parameters, over the 64 a result-handle URI may have (S21.2): it takes path, search, offset, limit, page and fields (the arguments of result_query), each once",
-    );
-    // At the limit, unknown names are still ignored (S15.4).
-    expect(JSON.parse((await read(alice2025, `${base}?${"a=1&".repeat(63)}path=%24.rows%5B0%5D`)).text!)).toMatchObject(
-      { value: { id: 0 } },
-    );
-    expect((await read(alice2025, `${base}?${"a=1&".repeat(64)}path=%24.rows%5B0%5D`)).message).toMatch(
-      /^INVALID_INPUT: The query string has 65 parameters, over the 64/,
-    );
-    expect(Math.max(longPath.stallMs, manyParams.stallMs)).toBeLessThan(1000);
-  });
+  it(
+    "a 1.5 MB query string and 300,000 parameters: short refusals " +
+      "before parsing (S21.2), the server stays responsive",
+    async () => {
+      const base = `result-handle://${handle}`;
+      const longPath = await whileServing(bench.bystander, () =>
+        read(alice2025, `${base}?path=%24${".rows".repeat(300_000)}`),
+      );
+      const manyParams = await whileServing(bench.bystander, () =>
+        read(alice2025, `${base}?${"a=1&".repeat(300_000)}path=%24.rows%5B0%5D`),
+      );
+      console.log(`resources/read, 1.5 MB path: ${figures(longPath)}, message ${longPath.value.message?.length} chars`);
+      console.log(`resources/read, 300,000 parameters: ${figures(manyParams)}`);
+      // S21.2: refused before it is parsed
+      expect(longPath.value.message).toMatch(/^INVALID_INPUT: Path .* over the 65536 a path may have/);
+      expect(longPath.value.message!.length).toBeLessThan(600);
+      // S21.2: counted, not parsed; the refusal names the limit and the parameters there are.
+      expect(manyParams.value.code).toBe(-32602);
+      expect(manyParams.value.message).toBe(
+        "INVALID_INPUT: The query string has 300001 parameters, over the 64 a result-handle URI may have " +
+          "(S21.2): it takes path, search, offset, limit, page and fields (the arguments of result_query), each once",
+      );
+      // At the limit, unknown names are still ignored (S15.4).
+      expect(
+        JSON.parse((await read(alice2025, `${base}?${"a=1&".repeat(63)}path=%24.rows%5B0%5D`)).text!),
+      ).toMatchObject({ value: { id: 0 } });
+      expect((await read(alice2025, `${base}?${"a=1&".repeat(64)}path=%24.rows%5B0%5D`)).message).toMatch(
+        /^INVALID_INPUT: The query string has 65 parameters, over the 64/,
+      );
+      expect(Math.max(longPath.stallMs, manyParams.stallMs)).toBeLessThan(1000);
+    },
+  );
 });
 
 describe("S16.1 100,000 fields over 100,000 items cost what the items cost", () => {
@@ -109,7 +114,8 @@ describe("S16.1 100,000 fields over 100,000 items cost what the items cost", () 
     const uri = `result-handle://${handle}?path=%24.rows&limit=100000&fields=${fields.join(",")}`;
     const attack = await whileServing(bench.bystander, () => read(alice2025, uri));
     console.log(
-      `resources/read with 100,000 fields over 100,000 items: ${figures(attack)}; ${attack.value.message?.slice(0, 120)}`,
+      `resources/read with 100,000 fields over 100,000 items: ` +
+        `${figures(attack)}; ${attack.value.message?.slice(0, 120)}`,
     );
     expect(attack.value.message).toMatch(
       /^RESULT_PATH_NOT_FOUND: fields "f0", "f1", "f2", "f3", "f4" and 99995 more name no key/,
@@ -118,28 +124,33 @@ describe("S16.1 100,000 fields over 100,000 items cost what the items cost", () 
     expect(attack.stallMs).toBeLessThan(1500);
   }, 20_000);
 
-  it("as result_query arguments, with the real keys among them and duplicated: each once, in the order asked", async () => {
-    const asked = [...fields.slice(0, 50_000), "title", ...fields.slice(50_000), "id", "title", "id"];
-    const attack = await whileServing(bench.bystander, () =>
-      bench.alice("result_query", { handle, path: "$.rows", limit: 100_000, fields: asked }),
-    );
-    console.log(
-      `result_query with 100,004 fields over 100,000 items: ${figures(attack)}; ${attack.value.content?.[0]?.text?.slice(0, 100)}`,
-    );
-    expect(attack.value.content?.[0]?.text).toMatch(/^RESULT_SLICE_TOO_LARGE: /);
-    expect(attack.ms).toBeLessThan(2000);
-    const page = await bench.alice("result_query", { handle, path: "$.rows", offset: 5, limit: 2, fields: asked });
-    expect(JSON.stringify(page.structuredContent)).toBe(
-      JSON.stringify({
-        path: "$.rows",
-        value: [
-          { title: "Row number 5", id: 5 },
-          { title: "Row number 6", id: 6 },
-        ],
-        total: 100_000,
-        offset: 5,
-        nextOffset: 7,
-      }),
-    );
-  }, 20_000);
+  it(
+    "as result_query arguments, with the real keys among them and duplicated: each once, in the " + "order asked",
+    async () => {
+      const asked = [...fields.slice(0, 50_000), "title", ...fields.slice(50_000), "id", "title", "id"];
+      const attack = await whileServing(bench.bystander, () =>
+        bench.alice("result_query", { handle, path: "$.rows", limit: 100_000, fields: asked }),
+      );
+      console.log(
+        `result_query with 100,004 fields over 100,000 items: ` +
+          `${figures(attack)}; ${attack.value.content?.[0]?.text?.slice(0, 100)}`,
+      );
+      expect(attack.value.content?.[0]?.text).toMatch(/^RESULT_SLICE_TOO_LARGE: /);
+      expect(attack.ms).toBeLessThan(2000);
+      const page = await bench.alice("result_query", { handle, path: "$.rows", offset: 5, limit: 2, fields: asked });
+      expect(JSON.stringify(page.structuredContent)).toBe(
+        JSON.stringify({
+          path: "$.rows",
+          value: [
+            { title: "Row number 5", id: 5 },
+            { title: "Row number 6", id: 6 },
+          ],
+          total: 100_000,
+          offset: 5,
+          nextOffset: 7,
+        }),
+      );
+    },
+    20_000,
+  );
 });

@@ -135,27 +135,30 @@ function suite(name: string, storage: () => ResultHandlesOptions["storage"]) {
       },
     );
 
-    it("foreign, unknown and malformed handles: the SDK's resource-not-found error, the same but for the URI", async () => {
-      const alice = await client(on.http.url, "alice");
-      const bob = await client(on.http.url, "bob");
-      const uri = ((await alice.call("report")).content?.[2] as { uri: string }).uri;
-      const unknown = "result-handle://00000000-0000-4000-8000-000000000000";
-      const refusals = [
-        await bob.refusal(uri),
-        await alice.refusal(unknown),
-        await alice.refusal("result-handle://not-a-handle"),
-        await bob.refusal(`${uri}?path=%24.rows`),
-      ];
-      const uris = [uri, unknown, "result-handle://not-a-handle", `${uri}?path=%24.rows`];
-      for (let i = 0; i < refusals.length; i++) {
-        const refusal = refusals[i]!;
-        expect(refusal, uris[i]).toBeDefined();
-        expect(refusal!.code).toBe(-32602);
-        expect(refusal!.message.replace(uris[i]!, "<uri>")).toBe(refusals[0]!.message.replace(uris[0]!, "<uri>"));
-        expect(refusal!.message).toMatch(/Resource not found/);
-      }
-      await Promise.all([alice.close(), bob.close()]);
-    });
+    it(
+      "foreign, unknown and malformed handles: the SDK's resource-not-found error, the same but " + "for the URI",
+      async () => {
+        const alice = await client(on.http.url, "alice");
+        const bob = await client(on.http.url, "bob");
+        const uri = ((await alice.call("report")).content?.[2] as { uri: string }).uri;
+        const unknown = "result-handle://00000000-0000-4000-8000-000000000000";
+        const refusals = [
+          await bob.refusal(uri),
+          await alice.refusal(unknown),
+          await alice.refusal("result-handle://not-a-handle"),
+          await bob.refusal(`${uri}?path=%24.rows`),
+        ];
+        const uris = [uri, unknown, "result-handle://not-a-handle", `${uri}?path=%24.rows`];
+        for (let i = 0; i < refusals.length; i++) {
+          const refusal = refusals[i]!;
+          expect(refusal, uris[i]).toBeDefined();
+          expect(refusal!.code).toBe(-32602);
+          expect(refusal!.message.replace(uris[i]!, "<uri>")).toBe(refusals[0]!.message.replace(uris[0]!, "<uri>"));
+          expect(refusal!.message).toMatch(/Resource not found/);
+        }
+        await Promise.all([alice.close(), bob.close()]);
+      },
+    );
 
     it("other refusals of S7.6: invalid params whose message starts with the code", async () => {
       const alice = await client(on.http.url, "alice");

@@ -93,21 +93,24 @@ describe("S19.1 the viewer is listed only where it is turned on", () => {
     expect(listed.result_view).toBeDefined();
   });
 
-  it("resources/read of the ui:// URI is one self-contained HTML page, mime text/html;profile=mcp-app, no domains", async () => {
-    const { c } = await client("all");
-    expect((await c.listResources()).resources.map((resource) => resource.uri)).toContain(VIEWER);
-    const read = (await c.readResource({ uri: VIEWER })) as {
-      contents: { uri: string; mimeType: string; text: string; _meta?: any }[];
-    };
-    const [page] = read.contents;
-    expect(page!.mimeType).toBe("text/html;profile=mcp-app");
-    expect(page!.text).toMatch(/^<!doctype html>/i);
-    expect(page!.text).toContain('<script type="module">');
-    // Nothing loaded from anywhere: no src or href but data: (the empty icon that stops a favicon request).
-    expect(/<(script|link|img|iframe)[^>]*\s(src|href)\s*=\s*(?!["']?data:)/i.test(page!.text)).toBe(false);
-    expect(/(src|href)\s*=\s*["']?https?:/i.test(page!.text)).toBe(false);
-    expect(page!._meta?.ui?.csp ?? {}).toEqual({});
-  });
+  it(
+    "resources/read of the ui:// URI is one self-contained HTML " + "page, mime text/html;profile=mcp-app, no domains",
+    async () => {
+      const { c } = await client("all");
+      expect((await c.listResources()).resources.map((resource) => resource.uri)).toContain(VIEWER);
+      const read = (await c.readResource({ uri: VIEWER })) as {
+        contents: { uri: string; mimeType: string; text: string; _meta?: any }[];
+      };
+      const [page] = read.contents;
+      expect(page!.mimeType).toBe("text/html;profile=mcp-app");
+      expect(page!.text).toMatch(/^<!doctype html>/i);
+      expect(page!.text).toContain('<script type="module">');
+      // Nothing loaded from anywhere: no src or href but data: (the empty icon that stops a favicon request).
+      expect(/<(script|link|img|iframe)[^>]*\s(src|href)\s*=\s*(?!["']?data:)/i.test(page!.text)).toBe(false);
+      expect(/(src|href)\s*=\s*["']?https?:/i.test(page!.text)).toBe(false);
+      expect(page!._meta?.ui?.csp ?? {}).toEqual({});
+    },
+  );
 
   it("hosts without MCP Apps get the same folded answer as before", async () => {
     const [off, on] = await Promise.all([client("off"), client("all")]);
@@ -135,12 +138,15 @@ describe("S19.1 clients known not to render MCP Apps see the list as before", ()
     return { tools, resources: (await c.listResources()).resources.map((resource) => resource.uri) };
   }
 
-  it("a 2026-07-28 client without the MCP Apps extension: no result_view, no _meta.ui, no ui:// resource listed", async () => {
-    const { tools, resources } = await modern();
-    expect(Object.keys(tools).sort()).toEqual(["own_ui", "report", "result_query", "small"]);
-    expect(tools.report!._meta).toBeUndefined();
-    expect(resources).not.toContain(VIEWER);
-  });
+  it(
+    "a 2026-07-28 client without the MCP Apps extension: no result_view, no _meta.ui, no ui:// " + "resource listed",
+    async () => {
+      const { tools, resources } = await modern();
+      expect(Object.keys(tools).sort()).toEqual(["own_ui", "report", "result_query", "small"]);
+      expect(tools.report!._meta).toBeUndefined();
+      expect(resources).not.toContain(VIEWER);
+    },
+  );
 
   it("a 2026-07-28 client declaring io.modelcontextprotocol/ui gets the viewer", async () => {
     const { tools, resources } = await modern(UI);

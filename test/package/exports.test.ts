@@ -46,11 +46,15 @@ function localChunks(entry: string): string[] {
 }
 
 describe("package exports", () => {
-  it("S17.1 puts the edge conditions first for '.', then browser, so Wrangler (workerd, worker, browser) takes the edge build and bundlers for pages the page build", () => {
-    expect(Object.keys(pkg.exports["."]).slice(0, 4)).toEqual(["workerd", "worker", "edge-light", "browser"]);
-    expect(pkg.sideEffects).toBe(false);
-    expect(pkg.engines.node).toBe(">=20");
-  });
+  it(
+    "S17.1 puts the edge conditions first for '.', then browser, so Wrangler (workerd, " +
+      "worker, browser) takes the edge build and bundlers for pages the page build",
+    () => {
+      expect(Object.keys(pkg.exports["."]).slice(0, 4)).toEqual(["workerd", "worker", "edge-light", "browser"]);
+      expect(pkg.sideEffects).toBe(false);
+      expect(pkg.engines.node).toBe(">=20");
+    },
+  );
 
   it("serves the same API from ESM and CommonJS, in both builds", async () => {
     const esmNode = await import("mcp-result-handles");
@@ -92,7 +96,8 @@ describe("package exports", () => {
     for (const entry of ["dist/browser/index.js", "dist/browser/index.cjs"]) {
       const imported = [...importGraph(entry)];
       expect(imported.filter((specifier) => nodeOnly.has(specifier) || specifier.startsWith("node:"))).toEqual([]);
-      // JSONPath and its regex engine are dependencies (S14.1, S14.3), and so is tokenx, imported only by a plugin with thresholdTokens (S18.6).
+      // JSONPath and its regex engine are dependencies (S14.1, S14.3), and so is tokenx, imported only by a
+      // plugin with thresholdTokens (S18.6).
       expect(imported.sort()).toEqual(["idb-keyval", "json-p3", "re2js", "tokenx", "zod"]);
       // Not even the adapters' code: no client name appears anywhere in the page build.
       const code = readFileSync(join(root, entry), "utf8");

@@ -42,7 +42,10 @@ export const folded: Output = { preview: { rows: [] }, shape: { type: "object", 
 const options: handles.ResultHandlesOptions = { thresholdBytes: 4096, storage: { type: "memory" } };
 const server = new sdk.McpServer({ name: "consumer", version: "1.0.0" });
 handles.ResultHandlesPlugin.init(options).install(server, { tools: ["report"] });
-server.registerTool("report", { description: "rows", outputSchema }, async () => ({ content: [], structuredContent: { rows: [] } }));
+server.registerTool("report", { description: "rows", outputSchema }, async () => ({
+  content: [],
+  structuredContent: { rows: [] },
+}));
 export const code = (error: unknown) => (error instanceof handles.ResultHandlesError ? error.code : undefined);
 // @ts-expect-error the constant is a string
 export const notANumber: number = handles.RESULT_QUERY_TOOL_NAME;
@@ -67,11 +70,16 @@ plugin.install(server);
 // 2 MB of rows: a filter over them is counted on the package's batch worker threads (S14.6).
 server.registerTool("big", { description: "Many rows" }, async () => ({
   content: [],
-  structuredContent: { rows: Array.from({ length: 20000 }, (_, i) => ({ id: i, n: (i * 7919) % 100, note: "row " + i + " ".repeat(80) })) },
+  structuredContent: {
+    rows: Array.from({ length: 20000 }, (_, i) => ({ id: i, n: (i * 7919) % 100, note: "row " + i + " ".repeat(80) })),
+  },
 }));
 server.registerTool(
   "report",
-  { description: "Every open ticket", outputSchema: z.union([z.object({ rows: z.array(ticket) }), foldedAnswerSchema]) },
+  {
+    description: "Every open ticket",
+    outputSchema: z.union([z.object({ rows: z.array(ticket) }), foldedAnswerSchema]),
+  },
   async () => {
     const report = { rows: Array.from({ length: 200 }, (_, i) => ({ id: "T-" + i, title: "Ticket " + i })) };
     return { content: [{ type: "text", text: JSON.stringify(report) }], structuredContent: report };
@@ -89,7 +97,10 @@ serverSide.sessionId = "scratch-session";
   const slice = await client.callTool({ name: "result_query", arguments: { handle, path: "$.rows[199]" } });
   const big = await client.callTool({ name: "big", arguments: {} });
   const warmed = await plugin.workers.warm(); // the threads loaded (the first filter would not wait for them)
-  const filtered = await client.callTool({ name: "result_query", arguments: { handle: big.structuredContent.handle, path: "$.rows[?@.n > 95].id", limit: 3 } });
+  const filtered = await client.callTool({
+    name: "result_query",
+    arguments: { handle: big.structuredContent.handle, path: "$.rows[?@.n > 95].id", limit: 3 },
+  });
   console.log(JSON.stringify({
     tools: tools.map((tool) => ({ name: tool.name, outputType: tool.outputSchema && tool.outputSchema.type })),
     answerKeys: Object.keys(answer.structuredContent || {}).sort(),
@@ -152,44 +163,54 @@ afterAll(() => installed?.dispose());
 const project = () => installed!.dir;
 
 describe("S13 the package as users install it", () => {
-  it("S13.1 the tarball ships dist with ESM, CommonJS and both declaration kinds, a LICENSE, the README's picture, and nothing of ours", () => {
-    const besideDist = ["LICENSE", "README.md", "docs/flow.svg", "package.json"];
-    for (const file of besideDist) expect(packedFiles).toContain(file);
-    for (const entry of ["node", "browser", "edge", "frontmcp"]) {
-      for (const ext of ["js", "cjs", "d.ts", "d.cts"]) expect(packedFiles).toContain(`dist/${entry}/index.${ext}`);
-    }
-    expect(packedFiles.filter((file) => !file.startsWith("dist/") && !besideDist.includes(file))).toEqual([]);
-    // Lean (S13.1): the build is not minified, so stack traces read well without source maps, which would
-    // double the tarball (they carry the sources). 140 KB packed with the edge build (S17.1, whose
-    // declarations re-export the node build's rather than copy them); 207 KB with JSONPath, search,
-    // references, resources and the hardening of sections 14 to 16 (json-p3 and re2js stay dependencies);
-    // 252 KB with lists read batch by batch and wide objects by window (S14.6, S16.4); 360 KB with the
-    // result viewer's page (S19: one minified HTML file as a string, shared by every build, read only when served,
-    // and the license texts of what it bundles); 20 KB more with section 18 (hints from the answer, notes of
-    // empty answers and their watch on the workers, tokenx as a lazy chunk); 405 KB with section 21 and the
-    // seal thread (S21.7: pieces sealed while the fold serialises, in every build's store); 10 KB more with the
-    // FrontMCP entry (S22.1: its two classes and adapter, its declarations re-exporting the node build's);
-    // 475 KB with sections 23 to 26 (host cuts, aggregates, the truths of S25, every call bounded).
-    expect(packedFiles.filter((file) => file.endsWith(".map"))).toEqual([]);
-    expect(tarballBytes).toBeLessThan(485_000);
-  });
+  it(
+    "S13.1 the tarball ships dist with ESM, CommonJS and both declaration " +
+      "kinds, a LICENSE, the README's picture, and nothing of ours",
+    () => {
+      const besideDist = ["LICENSE", "README.md", "docs/flow.svg", "package.json"];
+      for (const file of besideDist) expect(packedFiles).toContain(file);
+      for (const entry of ["node", "browser", "edge", "frontmcp"]) {
+        for (const ext of ["js", "cjs", "d.ts", "d.cts"]) expect(packedFiles).toContain(`dist/${entry}/index.${ext}`);
+      }
+      expect(packedFiles.filter((file) => !file.startsWith("dist/") && !besideDist.includes(file))).toEqual([]);
+      // Lean (S13.1): the build is not minified, so stack traces read well without source maps, which would
+      // double the tarball (they carry the sources). 140 KB packed with the edge build (S17.1, whose
+      // declarations re-export the node build's rather than copy them); 207 KB with JSONPath, search,
+      // references, resources and the hardening of sections 14 to 16 (json-p3 and re2js stay dependencies);
+      // 252 KB with lists read batch by batch and wide objects by window (S14.6, S16.4); 360 KB with the
+      // result viewer's page (S19: one minified HTML file as a string, shared by every build, read only when served,
+      // and the license texts of what it bundles); 20 KB more with section 18 (hints from the answer, notes of
+      // empty answers and their watch on the workers, tokenx as a lazy chunk); 405 KB with section 21 and the
+      // seal thread (S21.7: pieces sealed while the fold serialises, in every build's store); 10 KB more with the
+      // FrontMCP entry (S22.1: its two classes and adapter, its declarations re-exporting the node build's);
+      // 475 KB with sections 23 to 26 (host cuts, aggregates, the truths of S25, every call bounded); 486 KB
+      // after Prettier's layout (the unminified build keeps its line breaks and indents), the reader of S14.6 and
+      // the rest of S26.
+      expect(packedFiles.filter((file) => file.endsWith(".map"))).toEqual([]);
+      expect(tarballBytes).toBeLessThan(495_000);
+    },
+  );
 
-  it("S13.3 @arethetypeswrong/cli finds no problem for node10, node16 (ESM and CommonJS) and bundler resolution", async () => {
-    const attw = join(root, "node_modules", ".bin", "attw");
-    const { stdout } = await run(attw, [tarball, "--format", "json"], { cwd: root }).catch(
-      (error: { stdout: string }) => error,
-    );
-    const report = JSON.parse(stdout) as { problems: unknown; analysis: { entrypoints: Record<string, unknown> } };
-    expect(Object.keys(report.analysis.entrypoints).sort()).toEqual([
-      ".",
-      "./browser",
-      "./edge",
-      "./frontmcp",
-      "./node",
-      "./package.json",
-    ]);
-    expect(report.problems).toEqual({});
-  }, 60_000);
+  it(
+    "S13.3 @arethetypeswrong/cli finds no problem for node10, node16 (ESM and CommonJS) and bundler " + "resolution",
+    async () => {
+      const attw = join(root, "node_modules", ".bin", "attw");
+      const { stdout } = await run(attw, [tarball, "--format", "json"], { cwd: root }).catch(
+        (error: { stdout: string }) => error,
+      );
+      const report = JSON.parse(stdout) as { problems: unknown; analysis: { entrypoints: Record<string, unknown> } };
+      expect(Object.keys(report.analysis.entrypoints).sort()).toEqual([
+        ".",
+        "./browser",
+        "./edge",
+        "./frontmcp",
+        "./node",
+        "./package.json",
+      ]);
+      expect(report.problems).toEqual({});
+    },
+    60_000,
+  );
 
   it("S13.2 installs beside zod 4.3.6 and SDK 2.3.1 with exactly one zod in the tree", async () => {
     expect(zodCopies(project()).map((dir) => dir.slice(project().length))).toEqual(["/node_modules/zod"]);
@@ -200,30 +221,39 @@ describe("S13 the package as users install it", () => {
     expect(JSON.parse(stdout).dependencies["mcp-result-handles"].version).toBe("0.1.0");
   });
 
-  it("S13.3 z.union([myOutput, foldedAnswerSchema]) typechecks as ESM import and CommonJS require (node16, skipLibCheck false)", async () => {
-    const result = await run(process.execPath, [typecheckOurs, "tsconfig.json", "mcp-result-handles"], {
-      cwd: project(),
-    }).catch((error: { stdout: string }) => ({ stdout: error.stdout, failed: true }));
-    expect(result.stdout).toBe("");
-  }, 60_000);
+  it(
+    "S13.3 z.union([myOutput, foldedAnswerSchema]) typechecks as ESM " +
+      "import and CommonJS require (node16, skipLibCheck false)",
+    async () => {
+      const result = await run(process.execPath, [typecheckOurs, "tsconfig.json", "mcp-result-handles"], {
+        cwd: project(),
+      }).catch((error: { stdout: string }) => ({ stdout: error.stdout, failed: true }));
+      expect(result.stdout).toBe("");
+    },
+    60_000,
+  );
 
   for (const script of ["run.mjs", "run.cjs"]) {
-    it(`S13.2 ${script}: tools/list lists the union schema and result_query; an answer folds and reads back`, async () => {
-      const { stdout } = await run(process.execPath, [script], { cwd: project() });
-      const outcome = JSON.parse(stdout);
-      expect(outcome.tools.map((tool: { name: string }) => tool.name).sort()).toEqual([
-        "big",
-        "report",
-        "result_query",
-      ]);
-      expect(outcome.tools.find((tool: { name: string }) => tool.name === "report").outputType).toBe("object");
-      expect(outcome.answerKeys).toEqual(["handle", "preview", "shape"]);
-      expect(outcome.meta.bytes).toBeGreaterThan(4096);
-      expect(outcome.slice).toMatchObject({ path: "$.rows[199]", value: { id: "T-199", title: "Ticket 199" } });
-      const selected = Array.from({ length: 20000 }, (_, i) => i).filter((i) => (i * 7919) % 100 > 95);
-      expect(outcome.filtered).toMatchObject({ value: selected.slice(0, 3), total: selected.length, nextOffset: 3 });
-      expect(outcome.warmed).toBe(true);
-      expect(outcome.workersUsable).toBe(true);
-    }, 30_000);
+    it(
+      `S13.2 ${script}: tools/list lists the union schema and result_query; an answer folds and ` + `reads back`,
+      async () => {
+        const { stdout } = await run(process.execPath, [script], { cwd: project() });
+        const outcome = JSON.parse(stdout);
+        expect(outcome.tools.map((tool: { name: string }) => tool.name).sort()).toEqual([
+          "big",
+          "report",
+          "result_query",
+        ]);
+        expect(outcome.tools.find((tool: { name: string }) => tool.name === "report").outputType).toBe("object");
+        expect(outcome.answerKeys).toEqual(["handle", "preview", "shape"]);
+        expect(outcome.meta.bytes).toBeGreaterThan(4096);
+        expect(outcome.slice).toMatchObject({ path: "$.rows[199]", value: { id: "T-199", title: "Ticket 199" } });
+        const selected = Array.from({ length: 20000 }, (_, i) => i).filter((i) => (i * 7919) % 100 > 95);
+        expect(outcome.filtered).toMatchObject({ value: selected.slice(0, 3), total: selected.length, nextOffset: 3 });
+        expect(outcome.warmed).toBe(true);
+        expect(outcome.workersUsable).toBe(true);
+      },
+      30_000,
+    );
   }
 });

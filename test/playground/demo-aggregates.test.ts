@@ -45,26 +45,30 @@ function countsBy<T>(rows: readonly T[], key: (row: T) => string): [string, numb
 }
 
 describe("S24.4 the demo's report answers the docs' aggregates", () => {
-  it("which owner has the most open priority-1 tickets: one call, the counts, evidence that reads back, as the docs say", async () => {
-    const { rows } = reportRows();
-    const expected = countsBy(
-      rows.filter((row) => row.status === "open" && row.priority === 1),
-      (row) => row.owner,
-    );
-    const answer = await call({ path: "$.rows[?@.status == 'open' && @.priority == 1]", aggregate: { by: "owner" } });
-    expect(answer.isError ?? false).toBe(false);
-    const groups = answer.structuredContent!.groups!;
-    expect(groups.map((group) => [group.key, group.count])).toEqual(expected);
-    for (const group of groups) {
-      for (const path of group.examples) {
-        const read = await call({ path });
-        expect(read.structuredContent!.value, path).toMatchObject({ owner: group.key, status: "open", priority: 1 });
+  it(
+    "which owner has the most open priority-1 tickets: one call, the " +
+      "counts, evidence that reads back, as the docs say",
+    async () => {
+      const { rows } = reportRows();
+      const expected = countsBy(
+        rows.filter((row) => row.status === "open" && row.priority === 1),
+        (row) => row.owner,
+      );
+      const answer = await call({ path: "$.rows[?@.status == 'open' && @.priority == 1]", aggregate: { by: "owner" } });
+      expect(answer.isError ?? false).toBe(false);
+      const groups = answer.structuredContent!.groups!;
+      expect(groups.map((group) => [group.key, group.count])).toEqual(expected);
+      for (const group of groups) {
+        for (const path of group.examples) {
+          const read = await call({ path });
+          expect(read.structuredContent!.value, path).toMatchObject({ owner: group.key, status: "open", priority: 1 });
+        }
       }
-    }
-    const most = expected.filter(([, count]) => count === expected[0]![1]).map(([owner]) => owner);
-    const docs = readFileSync(join(root, "docs", "finding.md"), "utf8");
-    expect(docs).toContain(`${most.join(" and ")} have the most open priority-1 tickets, ${expected[0]![1]} each`);
-  });
+      const most = expected.filter(([, count]) => count === expected[0]![1]).map(([owner]) => owner);
+      const docs = readFileSync(join(root, "docs", "finding.md"), "utf8");
+      expect(docs).toContain(`${most.join(" and ")} have the most open priority-1 tickets, ${expected[0]![1]} each`);
+    },
+  );
 
   it("open tickets per owner, and the mean priority per status", async () => {
     const { rows } = reportRows();

@@ -17,37 +17,40 @@ const close = (url: string, sessionId: string) =>
   );
 
 describe("S16.3 the demo caps open 2025 sessions", () => {
-  it("past maxSessions a new session gets HTTP 503 and the log one line; a closed session frees its place", async () => {
-    const warnings: string[] = [];
-    const demo = await startDemoServer({ port: 0, maxSessions: 3, logger: { warn: (line) => warnings.push(line) } });
-    try {
-      const opened: string[] = [];
-      for (let i = 0; i < 3; i++) {
-        const response = await initialize(demo.url);
-        await response.body?.cancel();
-        expect(response.status).toBe(200);
-        opened.push(response.headers.get("mcp-session-id")!);
+  it(
+    "past maxSessions a new session gets HTTP 503 and the log one line; a closed session frees " + "its place",
+    async () => {
+      const warnings: string[] = [];
+      const demo = await startDemoServer({ port: 0, maxSessions: 3, logger: { warn: (line) => warnings.push(line) } });
+      try {
+        const opened: string[] = [];
+        for (let i = 0; i < 3; i++) {
+          const response = await initialize(demo.url);
+          await response.body?.cancel();
+          expect(response.status).toBe(200);
+          opened.push(response.headers.get("mcp-session-id")!);
+        }
+        const burst = await Promise.all(Array.from({ length: 5 }, () => initialize(demo.url)));
+        for (const response of burst) {
+          expect(response.status).toBe(503);
+          expect(await response.json()).toMatchObject({
+            error: { message: expect.stringMatching(/Too many open sessions \(3\)/) },
+          });
+        }
+        expect(warnings.filter((line) => /maxSessions 3/.test(line))).toHaveLength(1); // one line, not one per refusal
+        // A 2026-07-28 client has no session: the cap does not touch it.
+        const modern = await connect(demo.url, { era: "2026-07-28" });
+        expect((await modern.listTools()).tools.length).toBeGreaterThan(0);
+        await modern.close();
+        await close(demo.url, opened[0]!);
+        const again = await initialize(demo.url);
+        await again.body?.cancel();
+        expect(again.status).toBe(200);
+      } finally {
+        await demo.close();
       }
-      const burst = await Promise.all(Array.from({ length: 5 }, () => initialize(demo.url)));
-      for (const response of burst) {
-        expect(response.status).toBe(503);
-        expect(await response.json()).toMatchObject({
-          error: { message: expect.stringMatching(/Too many open sessions \(3\)/) },
-        });
-      }
-      expect(warnings.filter((line) => /maxSessions 3/.test(line))).toHaveLength(1); // one line, not one per refusal
-      // A 2026-07-28 client has no session: the cap does not touch it.
-      const modern = await connect(demo.url, { era: "2026-07-28" });
-      expect((await modern.listTools()).tools.length).toBeGreaterThan(0);
-      await modern.close();
-      await close(demo.url, opened[0]!);
-      const again = await initialize(demo.url);
-      await again.body?.cancel();
-      expect(again.status).toBe(200);
-    } finally {
-      await demo.close();
-    }
-  });
+    },
+  );
 
   it("a burst of initializations together never opens more than the cap", async () => {
     const demo = await startDemoServer({ port: 0, maxSessions: 4, logger: { warn: () => {} } });

@@ -36,31 +36,34 @@ function pluginOpening(openStorage: Runtime["openStorage"], storage: Record<stri
 afterEach(() => vi.useRealTimers());
 
 describe("S4.7 S9.1 a failed store open is remembered for a while", () => {
-  it("Redis unreachable (a real client, a closed loopback port): one open per window, one warning per window", async () => {
-    const { plugin, opens, warnings, fold } = pluginOpening(nodeRuntime.openStorage, {
-      type: "redis",
-      redis: { url: "redis://127.0.0.1:1" },
-      timeoutMs: 300,
-    });
-    const first = await Promise.all([fold(), fold()]); // concurrent calls share one attempt
-    expect(first.every((result) => result === big)).toBe(true);
-    expect(opens).toHaveLength(1);
+  it(
+    "Redis unreachable (a real client, a closed loopback port): one open per window, one warning " + "per window",
+    async () => {
+      const { plugin, opens, warnings, fold } = pluginOpening(nodeRuntime.openStorage, {
+        type: "redis",
+        redis: { url: "redis://127.0.0.1:1" },
+        timeoutMs: 300,
+      });
+      const first = await Promise.all([fold(), fold()]); // concurrent calls share one attempt
+      expect(first.every((result) => result === big)).toBe(true);
+      expect(opens).toHaveLength(1);
 
-    const started = performance.now();
-    for (let i = 0; i < 5; i++) expect(await fold()).toBe(big);
-    expect(performance.now() - started).toBeLessThan(250); // no call waited for the storage
-    expect(opens).toHaveLength(1);
-    expect(warnings).toHaveLength(1);
-    expect(warnings[0]).toMatch(/could not open the store for tool "report"/);
-    await expect(plugin.store()).rejects.toThrow();
+      const started = performance.now();
+      for (let i = 0; i < 5; i++) expect(await fold()).toBe(big);
+      expect(performance.now() - started).toBeLessThan(250); // no call waited for the storage
+      expect(opens).toHaveLength(1);
+      expect(warnings).toHaveLength(1);
+      expect(warnings[0]).toMatch(/could not open the store for tool "report"/);
+      await expect(plugin.store()).rejects.toThrow();
 
-    await new Promise((resolve) => setTimeout(resolve, 1050)); // the window: max(1 s, timeoutMs 300)
-    expect(await fold()).toBe(big);
-    expect(opens).toHaveLength(2);
-    expect(opens[1]! - opens[0]!).toBeGreaterThanOrEqual(1000);
-    expect(warnings).toHaveLength(2);
-    await plugin.onShutdown();
-  });
+      await new Promise((resolve) => setTimeout(resolve, 1050)); // the window: max(1 s, timeoutMs 300)
+      expect(await fold()).toBe(big);
+      expect(opens).toHaveLength(2);
+      expect(opens[1]! - opens[0]!).toBeGreaterThanOrEqual(1000);
+      expect(warnings).toHaveLength(2);
+      await plugin.onShutdown();
+    },
+  );
 
   it("the window is timeoutMs when that is longer than 1 s; an open that then succeeds is kept", async () => {
     vi.useFakeTimers({ toFake: ["Date"] });
@@ -86,20 +89,24 @@ describe("S4.7 S9.1 a failed store open is remembered for a while", () => {
     await plugin.onShutdown();
   });
 
-  it("S9.5 a missing client package warns once per plugin instance, though the open is tried again after each window", async () => {
-    vi.useFakeTimers({ toFake: ["Date"] });
-    vi.setSystemTime(0);
-    const missing = () => Promise.reject(new StorageClientMissingError("ioredis", "redis"));
-    const one = pluginOpening(missing, { type: "memory" });
-    const other = pluginOpening(missing, { type: "memory" });
-    for (let window = 0; window < 3; window++) {
-      vi.setSystemTime(window * 5000);
-      for (let i = 0; i < 3; i++) expect(await one.fold()).toBe(big);
-    }
-    expect(await other.fold()).toBe(big);
-    expect(one.opens).toHaveLength(3);
-    expect(one.warnings).toHaveLength(1);
-    expect(one.warnings[0]).toContain("npm install ioredis");
-    expect(other.warnings).toHaveLength(1);
-  });
+  it(
+    "S9.5 a missing client package warns once per plugin instance, " +
+      "though the open is tried again after each window",
+    async () => {
+      vi.useFakeTimers({ toFake: ["Date"] });
+      vi.setSystemTime(0);
+      const missing = () => Promise.reject(new StorageClientMissingError("ioredis", "redis"));
+      const one = pluginOpening(missing, { type: "memory" });
+      const other = pluginOpening(missing, { type: "memory" });
+      for (let window = 0; window < 3; window++) {
+        vi.setSystemTime(window * 5000);
+        for (let i = 0; i < 3; i++) expect(await one.fold()).toBe(big);
+      }
+      expect(await other.fold()).toBe(big);
+      expect(one.opens).toHaveLength(3);
+      expect(one.warnings).toHaveLength(1);
+      expect(one.warnings[0]).toContain("npm install ioredis");
+      expect(other.warnings).toHaveLength(1);
+    },
+  );
 });

@@ -214,7 +214,8 @@ describe("S3.1 a misspelt option names the option it is close to (issue 16)", ()
       {
         path: "storage.type",
         message:
-          'must be one of "auto", "custom", "indexeddb", "memory", "redis", "sqlite", "upstash", "vercel-kv"; did you mean "memory"?',
+          'must be one of "auto", "custom", "indexeddb", "memory", "redis", ' +
+          '"sqlite", "upstash", "vercel-kv"; did you mean "memory"?',
       },
     ]);
   });

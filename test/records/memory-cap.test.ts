@@ -57,8 +57,10 @@ describe("S16.3 the parsed-answer cache counts memory, not JSON length, against 
       const after = heapAfterGc();
       const held = recentAnswersBytes();
       console.log(
-        `S16.3 four queries of 7.5 MB answers of empty objects (two instances): heap +${((after - before) / MiB).toFixed(1)} MiB after GC, ` +
-          `cache accounts ${(held / MiB).toFixed(1)} MiB of ${DEFAULT_RECENT_ANSWERS_BYTES / MiB} MiB; per query ${times.map((t) => t.toFixed(0)).join(", ")} ms`,
+        `S16.3 four queries of 7.5 MB answers of empty objects (two instances): ` +
+          `heap +${((after - before) / MiB).toFixed(1)} MiB after GC, ` +
+          `cache accounts ${(held / MiB).toFixed(1)} MiB of ` +
+          `${DEFAULT_RECENT_ANSWERS_BYTES / MiB} MiB; per query ${times.map((t) => t.toFixed(0)).join(", ")} ms`,
       );
       expect(held).toBeLessThanOrEqual(DEFAULT_RECENT_ANSWERS_BYTES);
       expect(after - before).toBeLessThan(DEFAULT_RECENT_ANSWERS_BYTES + 16 * MiB);
@@ -83,7 +85,8 @@ describe("S16.3 the parsed-answer cache counts memory, not JSON length, against 
       expect(recentAnswersBytes()).toBeLessThanOrEqual(DEFAULT_RECENT_ANSWERS_BYTES);
     }
     console.log(
-      `S16.3 ten stores of one process reading 2 MB answers whole: the cache accounts ${(recentAnswersBytes() / MiB).toFixed(1)} MiB`,
+      `S16.3 ten stores of one process reading 2 MB answers whole: the cache ` +
+        `accounts ${(recentAnswersBytes() / MiB).toFixed(1)} MiB`,
     );
     expect(recentAnswersBytes()).toBeGreaterThan(DEFAULT_RECENT_ANSWERS_BYTES / 2);
     // The least recently used went, whichever store held it: the first store parses its answer again, the last does
@@ -95,22 +98,28 @@ describe("S16.3 the parsed-answer cache counts memory, not JSON length, against 
 });
 
 describe("S16.3 an answer's index is a small fraction of the answer", () => {
-  it("1,048,576 empty lists (1024 × 1024 under object keys): no list is indexed, the index is a few KB, queries answer", async () => {
-    const inner = () => Object.fromEntries(Array.from({ length: 1024 }, (_, j) => [`list${j}`, []]));
-    const value = Object.fromEntries(Array.from({ length: 1024 }, (_, i) => [`group${i}`, inner()]));
-    const answerBytes = Buffer.byteLength(JSON.stringify(value));
-    const spy = new StorageDouble();
-    const store = new ResultHandleStore(spy, 60);
-    const handle = store.newHandle();
-    await store.save(handle, value, alice);
-    const index = spy.sets[0]!.value.byteLength;
-    console.log(
-      `S16.3 1,048,576 empty lists, ${(answerBytes / 1e6).toFixed(1)} MB of JSON: index record ${index} bytes (${((100 * index) / answerBytes).toFixed(3)}% of the answer), ${spy.sets.length - 1} pieces`,
-    );
-    expect(index).toBeLessThan(answerBytes / 100);
-    expect(await store.read(handle, alice)).toEqual({ value });
-    await store.onShutdown();
-  }, 60_000); // 5 s alone; several times that beside other files on a loaded machine
+  it(
+    "1,048,576 empty lists (1024 × 1024 under object keys): no list " +
+      "is indexed, the index is a few KB, queries answer",
+    async () => {
+      const inner = () => Object.fromEntries(Array.from({ length: 1024 }, (_, j) => [`list${j}`, []]));
+      const value = Object.fromEntries(Array.from({ length: 1024 }, (_, i) => [`group${i}`, inner()]));
+      const answerBytes = Buffer.byteLength(JSON.stringify(value));
+      const spy = new StorageDouble();
+      const store = new ResultHandleStore(spy, 60);
+      const handle = store.newHandle();
+      await store.save(handle, value, alice);
+      const index = spy.sets[0]!.value.byteLength;
+      console.log(
+        `S16.3 1,048,576 empty lists, ${(answerBytes / 1e6).toFixed(1)} MB of JSON: index record ${index} bytes ` +
+          `(${((100 * index) / answerBytes).toFixed(3)}% of the answer), ${spy.sets.length - 1} pieces`,
+      );
+      expect(index).toBeLessThan(answerBytes / 100);
+      expect(await store.read(handle, alice)).toEqual({ value });
+      await store.onShutdown();
+    },
+    60_000,
+  ); // 5 s alone; several times that beside other files on a loaded machine
 
   it("large lists are still indexed, and a slice reads only their pieces", async () => {
     const value = {

@@ -162,15 +162,19 @@ describe("S8.5 what the storage sees of an answer in pieces", () => {
     });
   });
 
-  it("a path outside the indexed lists reads only the pieces around them (S16.4), and answers as from the whole value", async () => {
-    const value = { rows: rows(2000), total: 2000 };
-    const { spy, store, handle } = await storedAnswer(value);
-    expect(await query(store, handle, { path: "$.total" })).toEqual({ path: "$.total", value: 2000 });
-    expect(spy.gets.length).toBeLessThanOrEqual(3); // the index, the first and the last piece, of about 15
-    expect(spy.sets.length).toBeGreaterThan(10);
-    expect(await query(store, handle, { path: "$.nothing" })).toBe("RESULT_PATH_NOT_FOUND");
-    expect(await query(store, handle, { path: "$.rows[2000]" })).toBe("RESULT_PATH_NOT_FOUND");
-  });
+  it(
+    "a path outside the indexed lists reads only the pieces around " +
+      "them (S16.4), and answers as from the whole value",
+    async () => {
+      const value = { rows: rows(2000), total: 2000 };
+      const { spy, store, handle } = await storedAnswer(value);
+      expect(await query(store, handle, { path: "$.total" })).toEqual({ path: "$.total", value: 2000 });
+      expect(spy.gets.length).toBeLessThanOrEqual(3); // the index, the first and the last piece, of about 15
+      expect(spy.sets.length).toBeGreaterThan(10);
+      expect(await query(store, handle, { path: "$.nothing" })).toBe("RESULT_PATH_NOT_FOUND");
+      expect(await query(store, handle, { path: "$.rows[2000]" })).toBe("RESULT_PATH_NOT_FOUND");
+    },
+  );
 
   it("a dropped or flipped index or piece: the handle reads as not found", async () => {
     const value = rows(2000);
@@ -274,18 +278,21 @@ describe("S8.5 through the fold and result_query", () => {
 });
 
 describe("S8.5 storing in pieces", () => {
-  it("an answer larger than a memory store's maxBytes is refused (S4.7: sent whole), and leaves nothing behind", async () => {
-    const memory = new MemoryStorage("ns", { maxBytes: 64 * 1024 });
-    const store = new ResultHandleStore(memory, 60, { pieceBytes: 8 * 1024 });
-    const handle = store.newHandle();
-    await expect(store.save(handle, rows(2000), alice)).rejects.toMatchObject({ code: "STORE_FULL" });
-    await new Promise((resolve) => setTimeout(resolve, 0));
-    expect(memory.size).toBe(0);
-    expect(await store.read(handle, alice)).toBeUndefined();
-    await store.save(handle, rows(100), alice); // a smaller one still fits
-    expect(await store.read(handle, alice)).toEqual({ value: rows(100) });
-    await memory.close();
-  });
+  it(
+    "an answer larger than a memory store's maxBytes is refused (S4.7: sent whole), and leaves " + "nothing behind",
+    async () => {
+      const memory = new MemoryStorage("ns", { maxBytes: 64 * 1024 });
+      const store = new ResultHandleStore(memory, 60, { pieceBytes: 8 * 1024 });
+      const handle = store.newHandle();
+      await expect(store.save(handle, rows(2000), alice)).rejects.toMatchObject({ code: "STORE_FULL" });
+      await new Promise((resolve) => setTimeout(resolve, 0));
+      expect(memory.size).toBe(0);
+      expect(await store.read(handle, alice)).toBeUndefined();
+      await store.save(handle, rows(100), alice); // a smaller one still fits
+      expect(await store.read(handle, alice)).toEqual({ value: rows(100) });
+      await memory.close();
+    },
+  );
 
   it("storing an answer in pieces reads nothing back (no extra round trip on a remote storage)", async () => {
     const spy = new SpyStorage();
@@ -295,13 +302,16 @@ describe("S8.5 storing in pieces", () => {
     expect(spy.gets).toEqual([]);
   });
 
-  it("a memory store behind the timeout wrapper every opened store wears still takes an answer's records together", async () => {
-    const { withTimeout } = await import("../../src/storage/timeout.js");
-    const memory = new MemoryStorage("ns", { maxBytes: 64 * 1024 });
-    const store = new ResultHandleStore(withTimeout(memory, 1000), 60, { pieceBytes: 8 * 1024 });
-    await expect(store.save(store.newHandle(), rows(2000), alice)).rejects.toMatchObject({ code: "STORE_FULL" });
-    await memory.close();
-  });
+  it(
+    "a memory store behind the timeout wrapper every opened store " + "wears still takes an answer's records together",
+    async () => {
+      const { withTimeout } = await import("../../src/storage/timeout.js");
+      const memory = new MemoryStorage("ns", { maxBytes: 64 * 1024 });
+      const store = new ResultHandleStore(withTimeout(memory, 1000), 60, { pieceBytes: 8 * 1024 });
+      await expect(store.save(store.newHandle(), rows(2000), alice)).rejects.toMatchObject({ code: "STORE_FULL" });
+      await memory.close();
+    },
+  );
 
   it("buffers handed on to the next answer once one is encrypted leave every stored answer intact", async () => {
     // Default pieces (512 KB): their buffers are the ones reused. Answers of 2-4 pieces, each its own text.
@@ -360,29 +370,32 @@ describe("S8.5 storing in pieces", () => {
     expect(spareBufferCount()).toBe(0); // and the plaintext they held goes at shutdown
   });
 
-  it("the spare buffers, holding the plaintext of the last answers, go once no answer has folded for 10 s", async () => {
-    dropSpareBuffers(); // no timer left from an earlier test
-    vi.useFakeTimers({ shouldAdvanceTime: true, toFake: ["setTimeout", "clearTimeout", "Date"] });
-    try {
-      const big = { rows: rows(16_000) };
-      const { plugin } = pluginOver(new SpyStorage(), { storage: { type: "memory" } });
-      const fold = async () => {
-        await foldToolResult(plugin, { toolName: "t", result: { structuredContent: big }, owner: alice });
-        await new Promise((resolve) => setTimeout(resolve, 0));
-      };
-      await fold();
-      expect(spareBufferCount()).toBeGreaterThan(0);
-      await vi.advanceTimersByTimeAsync(9_000);
-      await fold(); // answers keep coming: the spares stay
-      await vi.advanceTimersByTimeAsync(9_000);
-      expect(spareBufferCount()).toBeGreaterThan(0);
-      await vi.advanceTimersByTimeAsync(1_500);
-      expect(spareBufferCount()).toBe(0);
-      await plugin.onShutdown();
-    } finally {
-      vi.useRealTimers();
-    }
-  });
+  it(
+    "the spare buffers, holding the plaintext of the last answers, go once no answer has " + "folded for 10 s",
+    async () => {
+      dropSpareBuffers(); // no timer left from an earlier test
+      vi.useFakeTimers({ shouldAdvanceTime: true, toFake: ["setTimeout", "clearTimeout", "Date"] });
+      try {
+        const big = { rows: rows(16_000) };
+        const { plugin } = pluginOver(new SpyStorage(), { storage: { type: "memory" } });
+        const fold = async () => {
+          await foldToolResult(plugin, { toolName: "t", result: { structuredContent: big }, owner: alice });
+          await new Promise((resolve) => setTimeout(resolve, 0));
+        };
+        await fold();
+        expect(spareBufferCount()).toBeGreaterThan(0);
+        await vi.advanceTimersByTimeAsync(9_000);
+        await fold(); // answers keep coming: the spares stay
+        await vi.advanceTimersByTimeAsync(9_000);
+        expect(spareBufferCount()).toBeGreaterThan(0);
+        await vi.advanceTimersByTimeAsync(1_500);
+        expect(spareBufferCount()).toBe(0);
+        await plugin.onShutdown();
+      } finally {
+        vi.useRealTimers();
+      }
+    },
+  );
 
   it("a whole read and slice reads at the same time all answer right", async () => {
     const value = { rows: rows(2000), total: 2000 };
@@ -417,30 +430,38 @@ describe("S8.5 storing in pieces", () => {
     expect(await query(store, handle, { path: "$.constructor" })).toBe("RESULT_PATH_NOT_FOUND");
   });
 
-  it("a storage failing on a piece makes result_query answer RESULT_STORE_UNAVAILABLE, not a wrong or partial slice", async () => {
-    const spy = new SpyStorage();
-    const { plugin } = pluginOver(spy, { storage: { type: "memory" } });
-    const value = { rows: rows(16_000) };
-    const folded = await foldToolResult(plugin, { toolName: "t", result: { structuredContent: value }, owner: alice });
-    const handle = (folded.structuredContent as { handle: string }).handle;
-    const indexKey = spy.sets[0]!.key;
-    const get = spy.get.bind(spy);
-    spy.get = async (key: string) => (key === indexKey ? get(key) : Promise.reject(new Error("connection reset")));
-    const tool = new ResultQueryTool(() => [plugin]);
-    const refused = await tool.handler({ handle, path: "$.rows", offset: 9000 }, alice);
-    expect(refused.isError).toBe(true);
-    expect(refused.structuredContent).toMatchObject({ error: { code: "RESULT_STORE_UNAVAILABLE" } });
-    spy.get = get;
-    const answered = await tool.handler({ handle, path: "$.rows", offset: 9000, limit: 2 }, alice);
-    expect(answered.structuredContent).toEqual({
-      path: "$.rows",
-      value: value.rows.slice(9000, 9002),
-      total: 16_000,
-      offset: 9000,
-      nextOffset: 9002,
-    });
-    await plugin.onShutdown();
-  });
+  it(
+    "a storage failing on a piece makes result_query answer " +
+      "RESULT_STORE_UNAVAILABLE, not a wrong or partial slice",
+    async () => {
+      const spy = new SpyStorage();
+      const { plugin } = pluginOver(spy, { storage: { type: "memory" } });
+      const value = { rows: rows(16_000) };
+      const folded = await foldToolResult(plugin, {
+        toolName: "t",
+        result: { structuredContent: value },
+        owner: alice,
+      });
+      const handle = (folded.structuredContent as { handle: string }).handle;
+      const indexKey = spy.sets[0]!.key;
+      const get = spy.get.bind(spy);
+      spy.get = async (key: string) => (key === indexKey ? get(key) : Promise.reject(new Error("connection reset")));
+      const tool = new ResultQueryTool(() => [plugin]);
+      const refused = await tool.handler({ handle, path: "$.rows", offset: 9000 }, alice);
+      expect(refused.isError).toBe(true);
+      expect(refused.structuredContent).toMatchObject({ error: { code: "RESULT_STORE_UNAVAILABLE" } });
+      spy.get = get;
+      const answered = await tool.handler({ handle, path: "$.rows", offset: 9000, limit: 2 }, alice);
+      expect(answered.structuredContent).toEqual({
+        path: "$.rows",
+        value: value.rows.slice(9000, 9002),
+        total: 16_000,
+        offset: 9000,
+        nextOffset: 9002,
+      });
+      await plugin.onShutdown();
+    },
+  );
 
   it("an answer in one piece gets an index when a query could read less: over 64 KB with a long list", async () => {
     const recordsOf = async (value: unknown) => {
@@ -485,15 +506,18 @@ describe("S8.5 storing in pieces", () => {
     }
   });
 
-  it("an answer of more pieces than one call of getRandomValues can give IVs for (5,462 and up) saves and reads", async () => {
-    const value = { rows: Array.from({ length: 3000 }, (_, i) => ({ i, s: "x".repeat(60) })) }; // about 230 KB
-    const spy = new SpyStorage();
-    const store = new ResultHandleStore(spy, 60, { pieceBytes: 32 });
-    const handle = store.newHandle();
-    await store.save(handle, value, alice);
-    expect(spy.data.size).toBeGreaterThan(5462);
-    expect(await store.read(handle, alice)).toEqual({ value });
-  });
+  it(
+    "an answer of more pieces than one call of getRandomValues can give IVs for (5,462 and up) saves " + "and reads",
+    async () => {
+      const value = { rows: Array.from({ length: 3000 }, (_, i) => ({ i, s: "x".repeat(60) })) }; // about 230 KB
+      const spy = new SpyStorage();
+      const store = new ResultHandleStore(spy, 60, { pieceBytes: 32 });
+      const handle = store.newHandle();
+      await store.save(handle, value, alice);
+      expect(spy.data.size).toBeGreaterThan(5462);
+      expect(await store.read(handle, alice)).toEqual({ value });
+    },
+  );
 
   it("derived keys of recent (handle, owner) pairs stay in memory: repeated queries run no HKDF", async () => {
     let derivations = 0;

@@ -42,24 +42,27 @@ describe("S8.2 handles", () => {
     for (const handle of handles) expect(handle).toMatch(UUID_V4);
   });
 
-  it("read back only for the same session and caller; anything else is exactly like a handle never issued", async () => {
-    const store = new ResultHandleStore(new StorageDouble(), 60);
-    const handle = store.newHandle();
-    await store.save(handle, { rows: [1, 2, 3] }, alice);
-    expect(await store.read(handle, alice)).toEqual({ value: { rows: [1, 2, 3] } });
-    for (const other of [
-      { session: alice.session },
-      { caller: alice.caller },
-      { session: "other", caller: alice.caller },
-      { session: alice.session, caller: "bob" },
-      {},
-      { session: alice.caller, caller: alice.session },
-    ]) {
-      expect(await store.read(handle, other)).toBeUndefined();
-    }
-    expect(await store.read(store.newHandle(), alice)).toBeUndefined();
-    expect(await store.read("not-a-uuid", alice)).toBeUndefined();
-  });
+  it(
+    "read back only for the same session and caller; anything else is exactly like a handle " + "never issued",
+    async () => {
+      const store = new ResultHandleStore(new StorageDouble(), 60);
+      const handle = store.newHandle();
+      await store.save(handle, { rows: [1, 2, 3] }, alice);
+      expect(await store.read(handle, alice)).toEqual({ value: { rows: [1, 2, 3] } });
+      for (const other of [
+        { session: alice.session },
+        { caller: alice.caller },
+        { session: "other", caller: alice.caller },
+        { session: alice.session, caller: "bob" },
+        {},
+        { session: alice.caller, caller: alice.session },
+      ]) {
+        expect(await store.read(handle, other)).toBeUndefined();
+      }
+      expect(await store.read(store.newHandle(), alice)).toBeUndefined();
+      expect(await store.read("not-a-uuid", alice)).toBeUndefined();
+    },
+  );
 });
 
 describe("S8.3 what the store sees", () => {
@@ -155,24 +158,28 @@ describe("recent answers for result_query", () => {
     expect(await store.readShared(handle, alice)).toBeUndefined();
   });
 
-  it("S8.5 a record changed anywhere, even mid-ciphertext with its trailer intact, reads as not found from memory too", async () => {
-    const spy = new StorageDouble();
-    const store = new ResultHandleStore(spy, 60);
-    const handle = store.newHandle();
-    await store.save(handle, { rows: Array.from({ length: 200 }, (_, i) => `row ${i}`) }, alice);
-    const { key, value } = spy.sets[0]!;
-    expect(value.length).toBeGreaterThan(1000);
-    await store.readShared(handle, alice); // now cached
-    for (const position of [0, 100, value.length >> 1, value.length - 47]) {
-      const tampered = value.slice();
-      tampered[position]! ^= 0x01;
-      spy.data.set(key, tampered);
-      expect(await store.read(handle, alice)).toBeUndefined();
-      expect(await store.readShared(handle, alice)).toBeUndefined();
-      spy.data.set(key, value);
-      expect((await store.readShared(handle, alice))!.value).toHaveProperty("rows.199", "row 199");
-    }
-  });
+  it(
+    "S8.5 a record changed anywhere, even mid-ciphertext with its " +
+      "trailer intact, reads as not found from memory too",
+    async () => {
+      const spy = new StorageDouble();
+      const store = new ResultHandleStore(spy, 60);
+      const handle = store.newHandle();
+      await store.save(handle, { rows: Array.from({ length: 200 }, (_, i) => `row ${i}`) }, alice);
+      const { key, value } = spy.sets[0]!;
+      expect(value.length).toBeGreaterThan(1000);
+      await store.readShared(handle, alice); // now cached
+      for (const position of [0, 100, value.length >> 1, value.length - 47]) {
+        const tampered = value.slice();
+        tampered[position]! ^= 0x01;
+        spy.data.set(key, tampered);
+        expect(await store.read(handle, alice)).toBeUndefined();
+        expect(await store.readShared(handle, alice)).toBeUndefined();
+        spy.data.set(key, value);
+        expect((await store.readShared(handle, alice))!.value).toHaveProperty("rows.199", "row 199");
+      }
+    },
+  );
 
   it("never serves an expired answer", async () => {
     vi.useFakeTimers({ toFake: ["Date"] });
@@ -247,28 +254,31 @@ describe("S9.3 memory storage", () => {
     await memory.close();
   });
 
-  it("keeps its counts exact when records are replaced: inside one answer, or an older answer's (which goes whole)", async () => {
-    const memory = new MemoryStorage("ns", { maxEntries: 10 });
-    await memory.setTogether(
-      [
-        { key: "a", value: bytes(10) },
-        { key: "b", value: bytes(20) },
-        { key: "a", value: bytes(5) },
-      ],
-      60,
-    );
-    expect([memory.size, memory.answerCount, memory.storedBytes]).toEqual([2, 1, 25]);
-    expect(await memory.get("a")).toEqual(bytes(5));
-    await memory.set("c", bytes(3), 60);
-    await memory.set("b", bytes(7), 60); // the first answer cannot be read without its b: it goes whole (S8.5)
-    expect(await memory.get("a")).toBeUndefined();
-    expect([memory.size, memory.answerCount, memory.storedBytes]).toEqual([2, 2, 10]);
-    await memory.delete("c");
-    expect([memory.size, memory.answerCount, memory.storedBytes]).toEqual([1, 1, 7]);
-    await memory.setTogether([], 60); // nothing to keep: not an answer
-    expect([memory.size, memory.answerCount, memory.storedBytes]).toEqual([1, 1, 7]);
-    await memory.close();
-  });
+  it(
+    "keeps its counts exact when records are replaced: inside one " + "answer, or an older answer's (which goes whole)",
+    async () => {
+      const memory = new MemoryStorage("ns", { maxEntries: 10 });
+      await memory.setTogether(
+        [
+          { key: "a", value: bytes(10) },
+          { key: "b", value: bytes(20) },
+          { key: "a", value: bytes(5) },
+        ],
+        60,
+      );
+      expect([memory.size, memory.answerCount, memory.storedBytes]).toEqual([2, 1, 25]);
+      expect(await memory.get("a")).toEqual(bytes(5));
+      await memory.set("c", bytes(3), 60);
+      await memory.set("b", bytes(7), 60); // the first answer cannot be read without its b: it goes whole (S8.5)
+      expect(await memory.get("a")).toBeUndefined();
+      expect([memory.size, memory.answerCount, memory.storedBytes]).toEqual([2, 2, 10]);
+      await memory.delete("c");
+      expect([memory.size, memory.answerCount, memory.storedBytes]).toEqual([1, 1, 7]);
+      await memory.setTogether([], 60); // nothing to keep: not an answer
+      expect([memory.size, memory.answerCount, memory.storedBytes]).toEqual([1, 1, 7]);
+      await memory.close();
+    },
+  );
 
   it("defaults to 1000 entries, and 0 means no limit", async () => {
     const bounded = new MemoryStorage("ns");
@@ -284,27 +294,31 @@ describe("S9.3 memory storage", () => {
     await Promise.all([bounded.close(), unbounded.close()]);
   });
 
-  it("used bare (new MemoryStorage(ns)), it keeps the S9.3 default of where it runs: 256 MiB in Node, 64 MiB in a page", async () => {
-    // A Worker isolate has 128 MB in all: the edge build (S17.1) keeps a quarter of it.
-    expect(DEFAULT_MEMORY_MAX_BYTES).toEqual({
-      node: 256 * 1024 * 1024,
-      browser: 64 * 1024 * 1024,
-      edge: 32 * 1024 * 1024,
-    });
-    const MiB = 1024 * 1024;
-    const cap =
-      typeof (globalThis as { process?: { versions?: { node?: string } } }).process?.versions?.node === "string"
-        ? 256 * MiB
-        : 64 * MiB;
-    const memory = new MemoryStorage("ns");
-    await expect(memory.set("huge", new Uint8Array(cap + 1), 60)).rejects.toMatchObject({ code: "STORE_FULL" });
-    await memory.set("a", new Uint8Array(cap / 2 + MiB), 60);
-    await memory.set("b", new Uint8Array(cap / 4), 60);
-    await memory.set("c", new Uint8Array(cap / 4), 60);
-    expect(await memory.get("a")).toBeUndefined();
-    expect(memory.storedBytes).toBe(cap / 2);
-    await memory.close();
-  });
+  it(
+    "used bare (new MemoryStorage(ns)), it keeps the S9.3 default of " +
+      "where it runs: 256 MiB in Node, 64 MiB in a page",
+    async () => {
+      // A Worker isolate has 128 MB in all: the edge build (S17.1) keeps a quarter of it.
+      expect(DEFAULT_MEMORY_MAX_BYTES).toEqual({
+        node: 256 * 1024 * 1024,
+        browser: 64 * 1024 * 1024,
+        edge: 32 * 1024 * 1024,
+      });
+      const MiB = 1024 * 1024;
+      const cap =
+        typeof (globalThis as { process?: { versions?: { node?: string } } }).process?.versions?.node === "string"
+          ? 256 * MiB
+          : 64 * MiB;
+      const memory = new MemoryStorage("ns");
+      await expect(memory.set("huge", new Uint8Array(cap + 1), 60)).rejects.toMatchObject({ code: "STORE_FULL" });
+      await memory.set("a", new Uint8Array(cap / 2 + MiB), 60);
+      await memory.set("b", new Uint8Array(cap / 4), 60);
+      await memory.set("c", new Uint8Array(cap / 4), 60);
+      expect(await memory.get("a")).toBeUndefined();
+      expect(memory.storedBytes).toBe(cap / 2);
+      await memory.close();
+    },
+  );
 
   it("keeps at most maxBytes, dropping the oldest, and refuses a value larger than maxBytes", async () => {
     const memory = new MemoryStorage("ns", { maxBytes: 100 });

@@ -66,28 +66,32 @@ for (const [name, runtime] of Object.entries(runtimes)) {
       expect(stdout.trim()).toMatch(/\/node_modules\/mcp-result-handles\/dist\/node\/index\.js$/);
     });
 
-    it("lists tickets and result_query; the large answer folds and a slice reads back over the same connection", async () => {
-      const { tools } = await client.listTools();
-      expect(tools.map((tool) => tool.name).sort()).toEqual(["result_query", "tickets"]);
-      const answer = (await client.callTool({ name: "tickets", arguments: {} })) as Result;
-      expect(Object.keys(answer.structuredContent ?? {}).sort(), stderr).toEqual(["handle", "preview", "shape"]);
-      expect(answer._meta?.["frontmcp/result-handle"]).toMatchObject({ bytes: 6990, ttlSeconds: 600 });
-      const handle = answer.structuredContent!.handle;
-      const slice = (await client.callTool({
-        name: "result_query",
-        arguments: { handle, path: "$.rows[-1]" },
-      })) as Result;
-      expect(slice.structuredContent).toMatchObject({
-        path: "$.rows[199]",
-        value: { id: "T-199", title: "Ticket 199" },
-      });
-      const page = (await client.callTool({
-        name: "result_query",
-        arguments: { handle, path: "$.rows", page: 3, limit: 50, fields: ["id"] },
-      })) as Result;
-      expect(page.structuredContent).toMatchObject({ total: 200, offset: 100, nextOffset: 150 });
-      expect((page.structuredContent!.value as unknown[])[0]).toEqual({ id: "T-100" });
-    }, 30_000);
+    it(
+      "lists tickets and result_query; the large answer folds and a slice reads back over the same " + "connection",
+      async () => {
+        const { tools } = await client.listTools();
+        expect(tools.map((tool) => tool.name).sort()).toEqual(["result_query", "tickets"]);
+        const answer = (await client.callTool({ name: "tickets", arguments: {} })) as Result;
+        expect(Object.keys(answer.structuredContent ?? {}).sort(), stderr).toEqual(["handle", "preview", "shape"]);
+        expect(answer._meta?.["frontmcp/result-handle"]).toMatchObject({ bytes: 6990, ttlSeconds: 600 });
+        const handle = answer.structuredContent!.handle;
+        const slice = (await client.callTool({
+          name: "result_query",
+          arguments: { handle, path: "$.rows[-1]" },
+        })) as Result;
+        expect(slice.structuredContent).toMatchObject({
+          path: "$.rows[199]",
+          value: { id: "T-199", title: "Ticket 199" },
+        });
+        const page = (await client.callTool({
+          name: "result_query",
+          arguments: { handle, path: "$.rows", page: 3, limit: 50, fields: ["id"] },
+        })) as Result;
+        expect(page.structuredContent).toMatchObject({ total: 200, offset: 100, nextOffset: 150 });
+        expect((page.structuredContent!.value as unknown[])[0]).toEqual({ id: "T-100" });
+      },
+      30_000,
+    );
 
     it("a refusal reaches the v1 client as a coded isError result", async () => {
       const refused = (await client.callTool({

@@ -36,31 +36,39 @@ function builtCode(entry: string): { code: string; specifiers: Set<string> } {
 
 describe("S17.1 the edge build as built", () => {
   for (const entry of ["dist/edge/index.js", "dist/edge/index.cjs"]) {
-    it(`${entry} imports no Node module, only zod, json-p3, re2js, tokenx and @upstash/redis's fetch-only entry (the last two loaded on first use)`, () => {
-      const { code, specifiers } = builtCode(entry);
-      const nodeModules = new Set([...builtinModules, ...builtinModules.map((name) => `node:${name}`)]);
-      expect(
-        [...specifiers].filter((specifier) => nodeModules.has(specifier) || specifier.startsWith("node:")),
-      ).toEqual([]);
-      // json-p3 and re2js (JSONPath and its linear-time regex, S14.1, S14.3) and tokenx (S18.6, imported only
-      // with thresholdTokens) are plain JavaScript, no Node API.
-      expect([...specifiers].sort()).toEqual(["@upstash/redis/cloudflare", "json-p3", "re2js", "tokenx", "zod"]);
-      expect(code).toContain('import("@upstash/redis/cloudflare")');
-      for (const name of ["ioredis", "better-sqlite3", "idb-keyval"]) expect(code).not.toContain(name);
-    });
+    it(
+      `${entry} imports no Node module, only zod, json-p3, re2js, tokenx and ` +
+        `@upstash/redis's fetch-only entry (the last two loaded on first use)`,
+      () => {
+        const { code, specifiers } = builtCode(entry);
+        const nodeModules = new Set([...builtinModules, ...builtinModules.map((name) => `node:${name}`)]);
+        expect(
+          [...specifiers].filter((specifier) => nodeModules.has(specifier) || specifier.startsWith("node:")),
+        ).toEqual([]);
+        // json-p3 and re2js (JSONPath and its linear-time regex, S14.1, S14.3) and tokenx (S18.6, imported only
+        // with thresholdTokens) are plain JavaScript, no Node API.
+        expect([...specifiers].sort()).toEqual(["@upstash/redis/cloudflare", "json-p3", "re2js", "tokenx", "zod"]);
+        expect(code).toContain('import("@upstash/redis/cloudflare")');
+        for (const name of ["ioredis", "better-sqlite3", "idb-keyval"]) expect(code).not.toContain(name);
+      },
+    );
 
-    it(`${entry} touches Buffer and process only as globalThis.Buffer and globalThis.process, where a runtime may lack them`, () => {
-      const { code } = builtCode(entry);
-      // Strings aside (log texts name them), every other mention must be a guarded property of globalThis.
-      const bare = [
-        ...code
-          .replace(/"(?:[^"\\\n]|\\.)*"|'(?:[^'\\\n]|\\.)*'|`(?:[^`\\]|\\.)*`/g, '""')
-          .matchAll(/(\S{0,12})\b(Buffer|process)\b(?!\s*:)/g),
-      ]
-        .filter((match) => !match[1]!.endsWith("globalThis.") && !match[1]!.endsWith("globalThis?."))
-        .map((match) => match[0]);
-      expect(bare).toEqual([]);
-    });
+    it(
+      `${entry} touches Buffer and process only as globalThis.Buffer and ` +
+        `globalThis.process, where a runtime may lack them`,
+      () => {
+        const { code } = builtCode(entry);
+        // Strings aside (log texts name them), every other mention must be a guarded property of globalThis.
+        const bare = [
+          ...code
+            .replace(/"(?:[^"\\\n]|\\.)*"|'(?:[^'\\\n]|\\.)*'|`(?:[^`\\]|\\.)*`/g, '""')
+            .matchAll(/(\S{0,12})\b(Buffer|process)\b(?!\s*:)/g),
+        ]
+          .filter((match) => !match[1]!.endsWith("globalThis.") && !match[1]!.endsWith("globalThis?."))
+          .map((match) => match[0]);
+        expect(bare).toEqual([]);
+      },
+    );
   }
 });
 

@@ -77,7 +77,8 @@ describe("S25.5 npm test's last line (scripts/test-summary.mjs)", () => {
       { ...everyReport, "vitest.json": [897, 3], "vitest-attacks.json": [59, 1] },
     );
     expect(lines).toEqual([
-      "npm test: FAILED: vitest node (exit 1, 3 failed); docs site and playground (exit 2); vitest attacks (exit 1, 1 failed) (1056 tests passed, 4 failed)",
+      "npm test: FAILED: vitest node (exit 1, 3 failed); docs site and playground (exit " +
+        "2); vitest attacks (exit 1, 1 failed) (1056 tests passed, 4 failed)",
     ]);
     expect(status).toBe(1);
   });
@@ -87,7 +88,8 @@ describe("S25.5 npm test's last line (scripts/test-summary.mjs)", () => {
     delete (reports as Record<string, unknown>)["vitest-browser.json"];
     const { lines, status } = run(allPassed, reports);
     expect(lines).toEqual([
-      "npm test: FAILED: vitest browser (no vitest-browser.json); end-to-end (Playwright) (1 failed) (979 tests passed, 1 failed)",
+      "npm test: FAILED: vitest browser (no vitest-browser.json); " +
+        "end-to-end (Playwright) (1 failed) (979 tests passed, 1 failed)",
     ]);
     expect(status).toBe(1);
   });
@@ -100,20 +102,25 @@ describe("S25.5 npm test's last line (scripts/test-summary.mjs)", () => {
     expect(status).toBe(1);
   });
 
-  it("a report that parses but holds no counts is its step's failure, named on the line (null crashed it, {} gave NaN)", () => {
-    const reports = {
-      ...everyReport,
-      "vitest.json": "null",
-      "vitest-attacks.json": "{}",
-      "playwright.json": '{"errors":[]}',
-    };
-    const { lines, status } = run(allPassed, reports);
-    expect(lines).toEqual([
-      "npm test: FAILED: vitest node (vitest.json holds no test counts); end-to-end (Playwright) (playwright.json holds no test counts); " +
-        "vitest attacks (vitest-attacks.json holds no test counts) (80 tests passed, 0 failed)",
-    ]);
-    expect(status).toBe(1);
-  });
+  it(
+    "a report that parses but holds no counts is its step's failure, " +
+      "named on the line (null crashed it, {} gave NaN)",
+    () => {
+      const reports = {
+        ...everyReport,
+        "vitest.json": "null",
+        "vitest-attacks.json": "{}",
+        "playwright.json": '{"errors":[]}',
+      };
+      const { lines, status } = run(allPassed, reports);
+      expect(lines).toEqual([
+        "npm test: FAILED: vitest node (vitest.json holds no test counts); " +
+          "end-to-end (Playwright) (playwright.json holds no test counts); " +
+          "vitest attacks (vitest-attacks.json holds no test counts) (80 tests passed, 0 failed)",
+      ]);
+      expect(status).toBe(1);
+    },
+  );
 
   it("a failed build: names it and says the rest did not run", () => {
     const { lines, status } = run({ build: 2 }, {});

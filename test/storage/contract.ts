@@ -126,50 +126,56 @@ export function testStorage(options: TestStorageOptions): void {
       },
     );
 
-    it("a view into a larger buffer keeps only its own bytes (a piece is stored as a view of the cipher's output)", async () => {
-      const key = storageKey();
-      const whole = binaryValue(70_000);
-      const view = whole.subarray(13, 13 + 65_537);
-      await storage.set(key, view, 60);
-      const read = await storage.get(key);
-      expect(read!.byteLength).toBe(view.byteLength);
-      expect(sameBytes(read!, whole.slice(13, 13 + 65_537))).toBe(true);
-    });
+    it(
+      "a view into a larger buffer keeps only its own bytes (a " + "piece is stored as a view of the cipher's output)",
+      async () => {
+        const key = storageKey();
+        const whole = binaryValue(70_000);
+        const view = whole.subarray(13, 13 + 65_537);
+        await storage.set(key, view, 60);
+        const read = await storage.get(key);
+        expect(read!.byteLength).toBe(view.byteLength);
+        expect(sameBytes(read!, whole.slice(13, 13 + 65_537))).toBe(true);
+      },
+    );
 
-    it("S9.0 S9.3 expiry is kept to the millisecond: never early, and gone right after the TTL, not a second later", async () => {
-      // The store's clock (Date.now in Node's stores, Redis's own) against this test's performance.now: on a
-      // loaded 2-core VM they part by more than the 5 ms this allowed once (the wall clock is slewed, timers
-      // coarsen). 50 ms still tells a store that keeps the TTL from one that rounds it to whole seconds.
-      const CLOCKS_MS = 50;
-      const key = storageKey();
-      const lasting = storageKey();
-      await storage.set(lasting, binaryValue(4), 60);
-      const before = performance.now();
-      await storage.set(key, binaryValue(4), 1);
-      const after = performance.now();
-      let seen = false;
-      let goneAt: number | undefined;
-      await sleep(Math.max(0, before + 800 - performance.now()));
-      // Polls until 400 ms past the TTL: a store that rounds expiry up to whole seconds still holds it then.
-      while (performance.now() < after + 1400) {
-        const started = performance.now();
-        const value = await storage.get(key);
-        const ended = performance.now();
-        if (value) {
-          // Still there: this read began before the TTL ran out after the set ended.
-          expect(started).toBeLessThanOrEqual(after + 1000 + CLOCKS_MS);
-          seen = true;
-        } else {
-          // Gone: this read ended after the TTL counted from when the set began.
-          expect(ended).toBeGreaterThanOrEqual(before + 1000 - CLOCKS_MS);
-          goneAt ??= ended;
+    it(
+      "S9.0 S9.3 expiry is kept to the millisecond: never early, " + "and gone right after the TTL, not a second later",
+      async () => {
+        // The store's clock (Date.now in Node's stores, Redis's own) against this test's performance.now: on a
+        // loaded 2-core VM they part by more than the 5 ms this allowed once (the wall clock is slewed, timers
+        // coarsen). 50 ms still tells a store that keeps the TTL from one that rounds it to whole seconds.
+        const CLOCKS_MS = 50;
+        const key = storageKey();
+        const lasting = storageKey();
+        await storage.set(lasting, binaryValue(4), 60);
+        const before = performance.now();
+        await storage.set(key, binaryValue(4), 1);
+        const after = performance.now();
+        let seen = false;
+        let goneAt: number | undefined;
+        await sleep(Math.max(0, before + 800 - performance.now()));
+        // Polls until 400 ms past the TTL: a store that rounds expiry up to whole seconds still holds it then.
+        while (performance.now() < after + 1400) {
+          const started = performance.now();
+          const value = await storage.get(key);
+          const ended = performance.now();
+          if (value) {
+            // Still there: this read began before the TTL ran out after the set ended.
+            expect(started).toBeLessThanOrEqual(after + 1000 + CLOCKS_MS);
+            seen = true;
+          } else {
+            // Gone: this read ended after the TTL counted from when the set began.
+            expect(ended).toBeGreaterThanOrEqual(before + 1000 - CLOCKS_MS);
+            goneAt ??= ended;
+          }
+          await sleep(20);
         }
-        await sleep(20);
-      }
-      expect(seen).toBe(true);
-      expect(goneAt).toBeDefined();
-      expect(await storage.get(lasting)).toEqual(binaryValue(4));
-    });
+        expect(seen).toBe(true);
+        expect(goneAt).toBeDefined();
+        expect(await storage.get(lasting)).toEqual(binaryValue(4));
+      },
+    );
 
     it("S9.0 applies its namespace inside: another namespace never sees the keys", async () => {
       const key = storageKey();
@@ -184,7 +190,8 @@ export function testStorage(options: TestStorageOptions): void {
       }
     });
 
-    it(`close resolves${options.persistent ? ", and a new instance reads what the closed one wrote" : ""}`, async () => {
+    const reopened = options.persistent ? ", and a new instance reads what the closed one wrote" : "";
+    it(`close resolves${reopened}`, async () => {
       const second = await options.open(namespace);
       const key = storageKey();
       await second.set(key, binaryValue(16), 60);

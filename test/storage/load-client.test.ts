@@ -38,7 +38,8 @@ describe("S9.5 lazy client loading", () => {
     writeFileSync(log, "");
     const hooks = `import { appendFileSync } from "node:fs";
       export async function resolve(specifier, context, next) {
-        if (/^(ioredis|better-sqlite3|@upstash\\/redis)$/.test(specifier)) appendFileSync(${JSON.stringify(log)}, specifier + "\\n");
+        if (/^(ioredis|better-sqlite3|@upstash\\/redis)$/.test(specifier))
+          appendFileSync(${JSON.stringify(log)}, specifier + "\\n");
         return next(specifier, context);
       }`;
     const script = `

@@ -154,56 +154,61 @@ describe("S17.2 one master down", () => {
     }
   }, 30_000);
 
-  it("a stopped master: folds that would land there go out whole, queries that need it answer RESULT_STORE_UNAVAILABLE, the rest work", async () => {
-    const { plugin, client, call, warnings } = await foldingServer("stopped", 3000);
-    try {
-      const handles: string[] = [];
-      for (let i = 0; i < 24; i++) handles.push(handleOf(await call("rows"))!);
-      expect(handles.every((handle) => typeof handle === "string")).toBe(true);
-      const onStopped = (await cluster.keysOn(2, "stopped:*")).length;
-      expect(onStopped).toBeGreaterThan(0);
-      expect(onStopped).toBeLessThan(24);
-      await cluster.stop(2);
+  it(
+    "a stopped master: folds that would land there go out whole, queries " +
+      "that need it answer RESULT_STORE_UNAVAILABLE, the rest work",
+    async () => {
+      const { plugin, client, call, warnings } = await foldingServer("stopped", 3000);
+      try {
+        const handles: string[] = [];
+        for (let i = 0; i < 24; i++) handles.push(handleOf(await call("rows"))!);
+        expect(handles.every((handle) => typeof handle === "string")).toBe(true);
+        const onStopped = (await cluster.keysOn(2, "stopped:*")).length;
+        expect(onStopped).toBeGreaterThan(0);
+        expect(onStopped).toBeLessThan(24);
+        await cluster.stop(2);
 
-      const started = performance.now();
-      const codes = [];
-      for (const handle of handles) {
-        const read = await call("result_query", { handle, path: "$.rows[3].i" });
-        codes.push(
-          read.isError
-            ? (read.structuredContent as { error: { code: string } }).error.code
-            : (read.structuredContent as { value: unknown }).value,
-        );
-      }
-      expect(codes.filter((code) => code === "RESULT_STORE_UNAVAILABLE")).toHaveLength(onStopped);
-      expect(codes.filter((code) => code === 3)).toHaveLength(24 - onStopped);
-
-      let folded = 0;
-      let whole = 0;
-      for (let i = 0; i < 24; i++) {
-        const result = await call("rows");
-        const handle = handleOf(result);
-        if (!handle) {
-          whole++;
-          expect(JSON.parse((result.content as { text: string }[])[0]!.text).rows).toHaveLength(100);
-          continue;
+        const started = performance.now();
+        const codes = [];
+        for (const handle of handles) {
+          const read = await call("result_query", { handle, path: "$.rows[3].i" });
+          codes.push(
+            read.isError
+              ? (read.structuredContent as { error: { code: string } }).error.code
+              : (read.structuredContent as { value: unknown }).value,
+          );
         }
-        folded++;
-        expect((await call("result_query", { handle, path: "$.rows[99].title" })).structuredContent).toMatchObject({
-          value: "Row 99",
-        });
+        expect(codes.filter((code) => code === "RESULT_STORE_UNAVAILABLE")).toHaveLength(onStopped);
+        expect(codes.filter((code) => code === 3)).toHaveLength(24 - onStopped);
+
+        let folded = 0;
+        let whole = 0;
+        for (let i = 0; i < 24; i++) {
+          const result = await call("rows");
+          const handle = handleOf(result);
+          if (!handle) {
+            whole++;
+            expect(JSON.parse((result.content as { text: string }[])[0]!.text).rows).toHaveLength(100);
+            continue;
+          }
+          folded++;
+          expect((await call("result_query", { handle, path: "$.rows[99].title" })).structuredContent).toMatchObject({
+            value: "Row 99",
+          });
+        }
+        expect(folded).toBeGreaterThan(0);
+        expect(whole).toBeGreaterThan(0);
+        expect(warnings.length).toBeGreaterThanOrEqual(whole);
+        // Nothing waited on the stopped master: 48 queries and 24 folds well under one store timeout each.
+        expect(performance.now() - started).toBeLessThan(3000);
+      } finally {
+        await client.close();
+        await plugin.onShutdown();
+        await cluster.start(2);
       }
-      expect(folded).toBeGreaterThan(0);
-      expect(whole).toBeGreaterThan(0);
-      expect(warnings.length).toBeGreaterThanOrEqual(whole);
-      // Nothing waited on the stopped master: 48 queries and 24 folds well under one store timeout each.
-      expect(performance.now() - started).toBeLessThan(3000);
-    } finally {
-      await client.close();
-      await plugin.onShutdown();
-      await cluster.start(2);
-    }
-  }, 60_000);
+    },
+    60_000,
+  );
 });
 
 describe("S17.2 S9.2 the cluster in the config", () => {
@@ -253,30 +258,35 @@ describe("S17.2 S9.2 the cluster in the config", () => {
     );
   });
 
-  it("S3.1 a redis block names its three shapes; a cluster needs at least one node; without block or variables it is refused", () => {
-    withEnv({});
-    const error = (redis: unknown) => {
-      try {
-        ResultHandlesPlugin.init({ storage: { type: "redis", redis: redis as never } });
-      } catch (e) {
-        return (e as Error).message;
+  it(
+    "S3.1 a redis block names its three shapes; a cluster needs at " +
+      "least one node; without block or variables it is refused",
+    () => {
+      withEnv({});
+      const error = (redis: unknown) => {
+        try {
+          ResultHandlesPlugin.init({ storage: { type: "redis", redis: redis as never } });
+        } catch (e) {
+          return (e as Error).message;
+        }
+        return "accepted";
+      };
+      expect(error({ cluster: [] })).toContain("storage.redis.cluster: must be at least 1");
+      for (const redis of [{ cluster: [{ host: "h" }] }, { host: "h" }, { url: "redis://h", cluster: [] }]) {
+        let message = "";
+        try {
+          ResultHandlesPlugin.init({ storage: { type: "redis", redis: redis as never } });
+        } catch (error) {
+          message = (error as Error).message;
+        }
+        expect(message).toContain(
+          "storage.redis: must be { url }, { host, port, password?, db?, tls? } " +
+            "or { cluster: [{ host, port }, …], password?, tls? }",
+        );
       }
-      return "accepted";
-    };
-    expect(error({ cluster: [] })).toContain("storage.redis.cluster: must be at least 1");
-    for (const redis of [{ cluster: [{ host: "h" }] }, { host: "h" }, { url: "redis://h", cluster: [] }]) {
-      let message = "";
-      try {
-        ResultHandlesPlugin.init({ storage: { type: "redis", redis: redis as never } });
-      } catch (error) {
-        message = (error as Error).message;
-      }
-      expect(message).toContain(
-        "storage.redis: must be { url }, { host, port, password?, db?, tls? } or { cluster: [{ host, port }, …], password?, tls? }",
+      expect(() => ResultHandlesPlugin.init({ storage: { type: "redis" } })).toThrow(
+        "storage.redis: required unless REDIS_CLUSTER_URLS or REDIS_URL is set",
       );
-    }
-    expect(() => ResultHandlesPlugin.init({ storage: { type: "redis" } })).toThrow(
-      "storage.redis: required unless REDIS_CLUSTER_URLS or REDIS_URL is set",
-    );
-  });
+    },
+  );
 });

@@ -49,73 +49,85 @@ describe("S4.7 S7.6 the demo server with REDIS_URL when Redis goes away and come
     expect(read.result.structuredContent).toMatchObject({ value: { id: "T-1", title: reportRows().rows[1]!.title } });
   });
 
-  it("with redis-server stopped: folds send the full answer with a warning, queries answer RESULT_STORE_UNAVAILABLE, nothing waits", async () => {
-    await redis.stop();
-    const warningsBefore = demo.stderr().length;
+  it(
+    "with redis-server stopped: folds send the full answer with a warning, " +
+      "queries answer RESULT_STORE_UNAVAILABLE, nothing waits",
+    async () => {
+      await redis.stop();
+      const warningsBefore = demo.stderr().length;
 
-    const report = await timed("report");
-    expect(report.result.isError).toBeFalsy();
-    expect(report.result.structuredContent).toEqual(reportRows());
-    expect(handleOf(report.result)).toBeUndefined();
-    expect(report.ms).toBeLessThan(STORE_TIMEOUT_MS / 2); // failed at once, not after waiting out the timeout
-
-    const orders = await timed("orders", { n: 400 }); // the other plugin instance, on the same Redis
-    expect(orders.result.isError).toBeFalsy();
-    expect((orders.result.structuredContent as { orders: unknown[] }).orders).toHaveLength(400);
-    expect(handleOf(orders.result)).toBeUndefined();
-
-    const query = await timed("result_query", { handle: before });
-    expect(query.result.isError).toBe(true);
-    expect(query.result.structuredContent).toMatchObject({ error: { code: "RESULT_STORE_UNAVAILABLE" } });
-    expect(query.ms).toBeLessThan(STORE_TIMEOUT_MS / 2);
-
-    const warnings = demo.stderr().slice(warningsBefore);
-    expect(warnings).toMatch(
-      /result-handles: .*"report".*sent it whole|result-handles: .*"report".*sent its answer whole/,
-    );
-    expect(warnings).toMatch(/"orders"/);
-  });
-
-  it("started again: folding resumes without restarting the demo server (the client reconnects by itself)", async () => {
-    await redis.start();
-    let handle: string | undefined;
-    const deadline = Date.now() + 10_000;
-    while (!handle && Date.now() < deadline) {
-      handle = handleOf((await timed("report")).result);
-      if (!handle) await new Promise((resolve) => setTimeout(resolve, 200));
-    }
-    expect(handle).toBeTypeOf("string");
-    const read = await timed("result_query", { handle, path: "$.rows[199].id" });
-    expect(read.result.structuredContent).toMatchObject({ value: "T-199" });
-    // The restarted server kept nothing (no persistence): the earlier handle is gone, not unavailable.
-    const old = await timed("result_query", { handle: before });
-    expect(old.result.structuredContent).toMatchObject({ error: { code: "RESULT_HANDLE_NOT_FOUND" } });
-  }, 20_000);
-
-  it("S9.1 with redis-server frozen (connected, never answering): every call returns within the store timeout", async () => {
-    const handle = handleOf((await timed("report")).result)!;
-    redis.pause();
-    try {
-      const [report, query] = await Promise.all([timed("report"), timed("result_query", { handle })]);
+      const report = await timed("report");
+      expect(report.result.isError).toBeFalsy();
       expect(report.result.structuredContent).toEqual(reportRows());
       expect(handleOf(report.result)).toBeUndefined();
-      expect(report.ms).toBeGreaterThanOrEqual(STORE_TIMEOUT_MS - 100); // it did wait for the store…
-      expect(report.ms).toBeLessThan(STORE_TIMEOUT_MS + 1500); // …but no longer than its timeout
+      expect(report.ms).toBeLessThan(STORE_TIMEOUT_MS / 2); // failed at once, not after waiting out the timeout
+
+      const orders = await timed("orders", { n: 400 }); // the other plugin instance, on the same Redis
+      expect(orders.result.isError).toBeFalsy();
+      expect((orders.result.structuredContent as { orders: unknown[] }).orders).toHaveLength(400);
+      expect(handleOf(orders.result)).toBeUndefined();
+
+      const query = await timed("result_query", { handle: before });
+      expect(query.result.isError).toBe(true);
       expect(query.result.structuredContent).toMatchObject({ error: { code: "RESULT_STORE_UNAVAILABLE" } });
-      expect(query.ms).toBeLessThan(STORE_TIMEOUT_MS + 1500);
-    } finally {
-      redis.resume();
-    }
-    // Once thawed, reads work again within a second (S26.3): the lane's probe is answered as soon as Redis
-    // runs (src/storage/redis-client.ts), not a timeout later. A loaded machine gets margin.
-    const thawed = Date.now();
-    const deadline = thawed + 2000;
-    let after = await timed("result_query", { handle, path: "$.rows[0].id" });
-    while ((after.result.structuredContent as { error?: unknown } | undefined)?.error && Date.now() < deadline) {
-      await new Promise((resolve) => setTimeout(resolve, 200));
-      after = await timed("result_query", { handle, path: "$.rows[0].id" });
-    }
-    expect(after.result.structuredContent).toMatchObject({ value: "T-0" });
-    expect(Date.now() - thawed).toBeLessThan(2000);
-  }, 30_000);
+      expect(query.ms).toBeLessThan(STORE_TIMEOUT_MS / 2);
+
+      const warnings = demo.stderr().slice(warningsBefore);
+      expect(warnings).toMatch(
+        /result-handles: .*"report".*sent it whole|result-handles: .*"report".*sent its answer whole/,
+      );
+      expect(warnings).toMatch(/"orders"/);
+    },
+  );
+
+  it(
+    "started again: folding resumes without restarting the demo server (the client reconnects " + "by itself)",
+    async () => {
+      await redis.start();
+      let handle: string | undefined;
+      const deadline = Date.now() + 10_000;
+      while (!handle && Date.now() < deadline) {
+        handle = handleOf((await timed("report")).result);
+        if (!handle) await new Promise((resolve) => setTimeout(resolve, 200));
+      }
+      expect(handle).toBeTypeOf("string");
+      const read = await timed("result_query", { handle, path: "$.rows[199].id" });
+      expect(read.result.structuredContent).toMatchObject({ value: "T-199" });
+      // The restarted server kept nothing (no persistence): the earlier handle is gone, not unavailable.
+      const old = await timed("result_query", { handle: before });
+      expect(old.result.structuredContent).toMatchObject({ error: { code: "RESULT_HANDLE_NOT_FOUND" } });
+    },
+    20_000,
+  );
+
+  it(
+    "S9.1 with redis-server frozen (connected, never answering): every call returns within the " + "store timeout",
+    async () => {
+      const handle = handleOf((await timed("report")).result)!;
+      redis.pause();
+      try {
+        const [report, query] = await Promise.all([timed("report"), timed("result_query", { handle })]);
+        expect(report.result.structuredContent).toEqual(reportRows());
+        expect(handleOf(report.result)).toBeUndefined();
+        expect(report.ms).toBeGreaterThanOrEqual(STORE_TIMEOUT_MS - 100); // it did wait for the store…
+        expect(report.ms).toBeLessThan(STORE_TIMEOUT_MS + 1500); // …but no longer than its timeout
+        expect(query.result.structuredContent).toMatchObject({ error: { code: "RESULT_STORE_UNAVAILABLE" } });
+        expect(query.ms).toBeLessThan(STORE_TIMEOUT_MS + 1500);
+      } finally {
+        redis.resume();
+      }
+      // Once thawed, reads work again within a second (S26.3): the lane's probe is answered as soon as Redis
+      // runs (src/storage/redis-client.ts), not a timeout later. A loaded machine gets margin.
+      const thawed = Date.now();
+      const deadline = thawed + 2000;
+      let after = await timed("result_query", { handle, path: "$.rows[0].id" });
+      while ((after.result.structuredContent as { error?: unknown } | undefined)?.error && Date.now() < deadline) {
+        await new Promise((resolve) => setTimeout(resolve, 200));
+        after = await timed("result_query", { handle, path: "$.rows[0].id" });
+      }
+      expect(after.result.structuredContent).toMatchObject({ value: "T-0" });
+      expect(Date.now() - thawed).toBeLessThan(2000);
+    },
+    30_000,
+  );
 });

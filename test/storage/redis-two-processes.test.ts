@@ -42,40 +42,47 @@ describe("S9.6 a handle folded by one process reads back through another that sh
     for (const demo of [first, second]) expect(demo.startLine).toContain("storage: redis");
   });
 
-  it("2026-07-28 era: alice folds on one and reads on the other; bob and anonymous callers get RESULT_HANDLE_NOT_FOUND", async () => {
-    const aliceOnFirst = await client(first, "2026-07-28", "demo-alice");
-    const aliceOnSecond = await client(second, "2026-07-28", "demo-alice");
-    const bobOnSecond = await client(second, "2026-07-28", "demo-bob");
-    const anonymousOnSecond = await client(second, "2026-07-28");
+  it(
+    "2026-07-28 era: alice folds on one and reads on the other; bob " +
+      "and anonymous callers get RESULT_HANDLE_NOT_FOUND",
+    async () => {
+      const aliceOnFirst = await client(first, "2026-07-28", "demo-alice");
+      const aliceOnSecond = await client(second, "2026-07-28", "demo-alice");
+      const bobOnSecond = await client(second, "2026-07-28", "demo-bob");
+      const anonymousOnSecond = await client(second, "2026-07-28");
 
-    const handle = handleOf(await call(aliceOnFirst, "report"));
-    expect((await call(aliceOnSecond, "result_query", { handle, path: "$.rows[42]" })).structuredContent).toMatchObject(
-      {
+      const handle = handleOf(await call(aliceOnFirst, "report"));
+      expect(
+        (await call(aliceOnSecond, "result_query", { handle, path: "$.rows[42]" })).structuredContent,
+      ).toMatchObject({
         path: "$.rows[42]",
         value: { id: "T-42", title: reportRows().rows[42]!.title },
-      },
-    );
-    const orders = handleOf(await call(aliceOnSecond, "orders"));
-    expect(
-      (await call(aliceOnFirst, "result_query", { handle: orders, path: "$.orders[1].status" })).structuredContent,
-    ).toMatchObject({ value: "shipped" });
+      });
+      const orders = handleOf(await call(aliceOnSecond, "orders"));
+      expect(
+        (await call(aliceOnFirst, "result_query", { handle: orders, path: "$.orders[1].status" })).structuredContent,
+      ).toMatchObject({ value: "shipped" });
 
-    for (const other of [bobOnSecond, anonymousOnSecond]) {
-      const refused = await call(other, "result_query", { handle });
-      expect(refused.isError).toBe(true);
-      expect(refused.structuredContent).toMatchObject({ error: { code: "RESULT_HANDLE_NOT_FOUND" } });
-    }
-  });
+      for (const other of [bobOnSecond, anonymousOnSecond]) {
+        const refused = await call(other, "result_query", { handle });
+        expect(refused.isError).toBe(true);
+        expect(refused.structuredContent).toMatchObject({ error: { code: "RESULT_HANDLE_NOT_FOUND" } });
+      }
+    },
+  );
 
-  it("2025 era: a handle is bound to its session, which lives in one process, so another process cannot read it", async () => {
-    const onFirst = await client(first, "2025", "demo-alice");
-    const onSecond = await client(second, "2025", "demo-alice");
-    const handle = handleOf(await call(onFirst, "report"));
-    expect((await call(onFirst, "result_query", { handle, path: "$.rows[0].id" })).structuredContent).toMatchObject({
-      value: "T-0",
-    });
-    expect((await call(onSecond, "result_query", { handle })).structuredContent).toMatchObject({
-      error: { code: "RESULT_HANDLE_NOT_FOUND" },
-    });
-  });
+  it(
+    "2025 era: a handle is bound to its session, which lives in one process, so another process " + "cannot read it",
+    async () => {
+      const onFirst = await client(first, "2025", "demo-alice");
+      const onSecond = await client(second, "2025", "demo-alice");
+      const handle = handleOf(await call(onFirst, "report"));
+      expect((await call(onFirst, "result_query", { handle, path: "$.rows[0].id" })).structuredContent).toMatchObject({
+        value: "T-0",
+      });
+      expect((await call(onSecond, "result_query", { handle })).structuredContent).toMatchObject({
+        error: { code: "RESULT_HANDLE_NOT_FOUND" },
+      });
+    },
+  );
 });

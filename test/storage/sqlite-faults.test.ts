@@ -37,7 +37,9 @@ async function lockHolder(
     const Sqlite = require("better-sqlite3");
     const db = new Sqlite(${JSON.stringify(file)});
     db.exec("BEGIN ${begin}");
-    db.prepare("INSERT OR REPLACE INTO result_handles (key, value, expires_at) VALUES ('other-process', x'00', 0)").run();
+    db.prepare(
+      "INSERT OR REPLACE INTO result_handles (key, value, expires_at) VALUES ('other-process', x'00', 0)",
+    ).run();
     console.log("locked");
     setTimeout(() => { db.exec("COMMIT"); db.close(); }, ${holdMs});`;
   const child = spawn(process.execPath, ["-e", script], { cwd: root });
@@ -59,43 +61,49 @@ describe("S26.4 another process holds the SQLite database's write lock", () => {
   afterAll(() => bench?.close());
 
   for (const begin of ["IMMEDIATE", "EXCLUSIVE"] as const) {
-    it(`BEGIN ${begin} for 4 s: a fold waits on a timer, not on the thread, and goes out whole; reads and a second caller go on`, async () => {
-      const kept = handleOf(await bench.alice("report"))!;
-      expect(kept).toBeTypeOf("string");
-      const holder = await lockHolder(file, begin, 4000);
-      const stalls = watchStalls();
-      const started = performance.now();
-      const second = new Promise<{ result: Result; ms: number }>((resolveSecond) =>
-        setTimeout(async () => {
-          const due = performance.now();
-          // another owner: not found, at once
-          const result = await bench.bob("result_query", { handle: kept, path: "$.rows[1].id" });
-          resolveSecond({ result, ms: performance.now() - due });
-        }, 300),
-      );
-      const fold = await bench.alice("report");
-      const foldMs = performance.now() - started;
-      const read = await bench.alice("result_query", { handle: kept, path: "$.rows[1399].id" });
-      const { result: other, ms: secondMs } = await second;
-      const stallMs = stalls.stop();
-      console.log(
-        `S26.4 BEGIN ${begin} held by another process: the fold went out ${handleOf(fold) ? "folded" : "whole"} after ${Math.round(foldMs)} ms; ` +
-          `event loop held up to ${Math.round(stallMs)} ms; a second caller answered in ${Math.round(secondMs)} ms`,
-      );
-      expect(handleOf(fold)).toBeUndefined(); // the lock outlived the store timeout: sent whole…
-      expect(fold.structuredContent).toEqual(answer); // …and complete
-      expect(foldMs).toBeGreaterThanOrEqual(STORE_TIMEOUT_MS - 200); // it did wait for the lock…
-      expect(foldMs).toBeLessThan(STORE_TIMEOUT_MS + 1500); // …no longer than the store timeout
-      // 4.04 s before S26.4 (busy_timeout slept on the calling thread); here 44–224 ms on a loaded machine,
-      // folding and (as its client) reading a 1.4 MB answer in this process.
-      expect(stallMs).toBeLessThan(500);
-      expect(secondMs).toBeLessThan(1000);
-      expect(codeOf(other)).toBe("RESULT_HANDLE_NOT_FOUND");
-      expect(read.structuredContent).toMatchObject({ value: 1399 }); // WAL: reads pass the writer's lock
-      expect(await holder.done).toBe(0);
-      // Once the lock is gone, folds are kept again.
-      expect(handleOf(await bench.alice("report"))).toBeTypeOf("string");
-    }, 20_000);
+    it(
+      `BEGIN ${begin} for 4 s: a fold waits on a timer, not on the thread, ` +
+        `and goes out whole; reads and a second caller go on`,
+      async () => {
+        const kept = handleOf(await bench.alice("report"))!;
+        expect(kept).toBeTypeOf("string");
+        const holder = await lockHolder(file, begin, 4000);
+        const stalls = watchStalls();
+        const started = performance.now();
+        const second = new Promise<{ result: Result; ms: number }>((resolveSecond) =>
+          setTimeout(async () => {
+            const due = performance.now();
+            // another owner: not found, at once
+            const result = await bench.bob("result_query", { handle: kept, path: "$.rows[1].id" });
+            resolveSecond({ result, ms: performance.now() - due });
+          }, 300),
+        );
+        const fold = await bench.alice("report");
+        const foldMs = performance.now() - started;
+        const read = await bench.alice("result_query", { handle: kept, path: "$.rows[1399].id" });
+        const { result: other, ms: secondMs } = await second;
+        const stallMs = stalls.stop();
+        console.log(
+          `S26.4 BEGIN ${begin} held by another process: the fold went out ` +
+            `${handleOf(fold) ? "folded" : "whole"} after ${Math.round(foldMs)} ms; ` +
+            `event loop held up to ${Math.round(stallMs)} ms; a second caller answered in ${Math.round(secondMs)} ms`,
+        );
+        expect(handleOf(fold)).toBeUndefined(); // the lock outlived the store timeout: sent whole…
+        expect(fold.structuredContent).toEqual(answer); // …and complete
+        expect(foldMs).toBeGreaterThanOrEqual(STORE_TIMEOUT_MS - 200); // it did wait for the lock…
+        expect(foldMs).toBeLessThan(STORE_TIMEOUT_MS + 1500); // …no longer than the store timeout
+        // 4.04 s before S26.4 (busy_timeout slept on the calling thread); here 44–224 ms on a loaded machine,
+        // folding and (as its client) reading a 1.4 MB answer in this process.
+        expect(stallMs).toBeLessThan(500);
+        expect(secondMs).toBeLessThan(1000);
+        expect(codeOf(other)).toBe("RESULT_HANDLE_NOT_FOUND");
+        expect(read.structuredContent).toMatchObject({ value: 1399 }); // WAL: reads pass the writer's lock
+        expect(await holder.done).toBe(0);
+        // Once the lock is gone, folds are kept again.
+        expect(handleOf(await bench.alice("report"))).toBeTypeOf("string");
+      },
+      20_000,
+    );
   }
 });
 
@@ -156,7 +164,9 @@ describe("S26.4 the SQLite file truncated under a running server", () => {
       const fold = await call("report");
       const ping = await call("ping");
       console.log(
-        `S26.4 truncated file: the read answered ${codeOf(read)} in ${Math.round(readMs)} ms; a fold went out ${handleOf(fold) ? "folded" : "whole"}; the server ${server.child.exitCode === null && server.child.signalCode === null ? "lives" : "died"}`,
+        `S26.4 truncated file: the read answered ${codeOf(read)} in ${Math.round(readMs)} ms; a fold went out ` +
+          `${handleOf(fold) ? "folded" : "whole"}; the server ` +
+          `${server.child.exitCode === null && server.child.signalCode === null ? "lives" : "died"}`,
       );
       expect(server.child.signalCode).toBeNull(); // SIGBUS before S26.4
       expect(server.child.exitCode).toBeNull();

@@ -44,25 +44,30 @@ describe("S26.3 a custom store that is slow or hangs", () => {
   });
   afterAll(() => bench?.close());
 
-  it("16 references in one call, each read from a store answering in 400 ms per call: one deadline for all of them", async () => {
-    store.delay = 0;
-    const handles: string[] = [];
-    for (let i = 0; i < 16; i++) {
-      bench.answer.next = rows(3000);
-      handles.push(handleOf(await bench.alice("report"))!);
-    }
-    store.delay = 400;
-    try {
-      const items = handles.map((handle) => ({ $result: handle, path: "$.rows[0:100]" }));
-      const attack = await whileServing(bench.bystander, () => bench.alice("count_items", { items }));
-      console.log(`S26.3 16 references over a store answering in 400 ms: ${codeOf(attack.value)}; ${figures(attack)}`);
-      expect(codeOf(attack.value)).toBe("RESULT_STORE_UNAVAILABLE");
-      expect(attack.ms).toBeLessThan(3000 + 1000); // one deadline (deadlineMs 3000), not one per reference
-      expect(attack.listMaxMs).toBeLessThan(1000);
-    } finally {
+  it(
+    "16 references in one call, each read from a store answering " + "in 400 ms per call: one deadline for all of them",
+    async () => {
       store.delay = 0;
-    }
-  });
+      const handles: string[] = [];
+      for (let i = 0; i < 16; i++) {
+        bench.answer.next = rows(3000);
+        handles.push(handleOf(await bench.alice("report"))!);
+      }
+      store.delay = 400;
+      try {
+        const items = handles.map((handle) => ({ $result: handle, path: "$.rows[0:100]" }));
+        const attack = await whileServing(bench.bystander, () => bench.alice("count_items", { items }));
+        console.log(
+          `S26.3 16 references over a store answering in 400 ms: ${codeOf(attack.value)}; ${figures(attack)}`,
+        );
+        expect(codeOf(attack.value)).toBe("RESULT_STORE_UNAVAILABLE");
+        expect(attack.ms).toBeLessThan(3000 + 1000); // one deadline (deadlineMs 3000), not one per reference
+        expect(attack.listMaxMs).toBeLessThan(1000);
+      } finally {
+        store.delay = 0;
+      }
+    },
+  );
 
   it("a store that never answers: a fold and a query each end by the deadline, the bystander is served", async () => {
     bench.answer.next = rows(20_000);
@@ -78,7 +83,8 @@ describe("S26.3 a custom store that is slow or hangs", () => {
       );
       const [fold, other, query] = attack.value;
       console.log(
-        `S26.3 a store that never answers: 2 folds and a filter together: ${figures(attack)}; the query ${codeOf(query)}`,
+        `S26.3 a store that never answers: 2 folds and a filter ` +
+          `together: ${figures(attack)}; the query ${codeOf(query)}`,
       );
       expect(handleOf(fold)).toBeUndefined();
       expect(handleOf(other)).toBeUndefined();
@@ -105,38 +111,43 @@ describe("S26.3 Redis frozen under concurrent 10 MB filters", () => {
     await redis?.dispose();
   });
 
-  it("8 filters over a 10 MB answer read piece by piece while Redis freezes: each ends by the deadline; after SIGCONT they answer", async () => {
-    bench.answer.next = rows(100_000);
-    const handle = handleOf(await bench.alice("report"))!;
-    const filter = () => bench.alice("result_query", { handle, path: "$.rows[?@.id == 99999].id" });
-    expect((await filter()).structuredContent).toMatchObject({ total: 1 });
-    let thawed = false;
-    try {
-      const attack = await whileServing(bench.bystander, async () => {
-        const running = Array.from({ length: 8 }, () => filter());
-        await sleep(20); // the filters are reading their pieces
-        redis.pause();
-        return Promise.all(running);
-      });
-      const codes = attack.value.map((result) => codeOf(result) ?? "answered");
-      console.log(`S26.3 Redis frozen under 8 concurrent 10 MB filters: ${codes.join(", ")}; ${figures(attack)}`);
-      expect(attack.ms).toBeLessThan(3000 + 1500);
-      expect(attack.listMaxMs).toBeLessThan(1000);
-      for (const code of codes) expect(["RESULT_STORE_UNAVAILABLE", "answered"]).toContain(code);
-      redis.resume();
-      thawed = true;
-      const resumed = performance.now();
-      let after = await filter();
-      while (codeOf(after) === "RESULT_STORE_UNAVAILABLE" && performance.now() - resumed < 10_000) {
-        await sleep(25);
-        after = await filter();
+  it(
+    "8 filters over a 10 MB answer read piece by piece while Redis " +
+      "freezes: each ends by the deadline; after SIGCONT they answer",
+    async () => {
+      bench.answer.next = rows(100_000);
+      const handle = handleOf(await bench.alice("report"))!;
+      const filter = () => bench.alice("result_query", { handle, path: "$.rows[?@.id == 99999].id" });
+      expect((await filter()).structuredContent).toMatchObject({ total: 1 });
+      let thawed = false;
+      try {
+        const attack = await whileServing(bench.bystander, async () => {
+          const running = Array.from({ length: 8 }, () => filter());
+          await sleep(20); // the filters are reading their pieces
+          redis.pause();
+          return Promise.all(running);
+        });
+        const codes = attack.value.map((result) => codeOf(result) ?? "answered");
+        console.log(`S26.3 Redis frozen under 8 concurrent 10 MB filters: ${codes.join(", ")}; ${figures(attack)}`);
+        expect(attack.ms).toBeLessThan(3000 + 1500);
+        expect(attack.listMaxMs).toBeLessThan(1000);
+        for (const code of codes) expect(["RESULT_STORE_UNAVAILABLE", "answered"]).toContain(code);
+        redis.resume();
+        thawed = true;
+        const resumed = performance.now();
+        let after = await filter();
+        while (codeOf(after) === "RESULT_STORE_UNAVAILABLE" && performance.now() - resumed < 10_000) {
+          await sleep(25);
+          after = await filter();
+        }
+        const backMs = performance.now() - resumed;
+        console.log(`S26.3 after SIGCONT the 10 MB filter answers again after ${Math.round(backMs)} ms`);
+        expect(after.structuredContent).toMatchObject({ total: 1 });
+        expect(backMs).toBeLessThan(2000); // this includes one whole 10 MB filter run
+      } finally {
+        if (!thawed) redis.resume();
       }
-      const backMs = performance.now() - resumed;
-      console.log(`S26.3 after SIGCONT the 10 MB filter answers again after ${Math.round(backMs)} ms`);
-      expect(after.structuredContent).toMatchObject({ total: 1 });
-      expect(backMs).toBeLessThan(2000); // this includes one whole 10 MB filter run
-    } finally {
-      if (!thawed) redis.resume();
-    }
-  }, 30_000);
+    },
+    30_000,
+  );
 });

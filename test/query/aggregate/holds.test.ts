@@ -71,30 +71,35 @@ describe("S24.3 an aggregate's holds", () => {
     }
   }, 120_000);
 
-  it('the text of lists and objects grouped by is charged: by "@" over $..* of nested copies is refused for its cost', async () => {
-    let nested: unknown = { leaf: "y".repeat(2000) };
-    for (let i = 0; i < 50; i++) nested = { a: nested };
-    const answer = Array.from({ length: 200 }, () => nested); // about 450 KB; $..* selects 10,200 nodes
-    const { config } = ResultHandlesPlugin.init({ costLimit: 100_000_000, storage: { type: "memory" } });
-    const setup = countedQueries(new MemoryStorage("aggregate-holds-keyed"), { config, owner });
-    const handle = await setup.fold(answer);
-    // The same nodes as a nodelist, and grouped by a string member, answer under the limit.
-    // Each item: 51 objects (the innermost has the leaf) and the leaf's string.
-    expect((await setup.tool.query({ handle, path: "$..*", limit: 1 }, owner)).total).toBe(200 * 52);
-    const byLeaf = await setup.tool.query({ handle, path: "$..*", aggregate: { by: "leaf" } }, owner);
-    const pairs = byLeaf.groups!.map((group) => [group.key, group.count]);
-    expect(pairs).toEqual([
-      [null, 200 * 51],
-      ["y".repeat(2000), 200],
-    ]);
-    // Grouped by each node itself: about 10,200 texts of 2 KB, 20 units a character, over the limit.
-    const error = await setup.tool
-      .query({ handle, path: "$..*", aggregate: { by: "@" } }, owner)
-      .catch((caught: unknown) => caught);
-    expect(error).toBeInstanceOf(ResultQueryError);
-    expect((error as ResultQueryError).message).toContain("characters of lists and objects grouped by (aggregate)");
-    expect((error as ResultQueryError).message).toContain(
-      "group by a member whose values are strings, numbers or booleans",
-    );
-  }, 60_000);
+  it(
+    'the text of lists and objects grouped by is charged: by "@" ' +
+      "over $..* of nested copies is refused for its cost",
+    async () => {
+      let nested: unknown = { leaf: "y".repeat(2000) };
+      for (let i = 0; i < 50; i++) nested = { a: nested };
+      const answer = Array.from({ length: 200 }, () => nested); // about 450 KB; $..* selects 10,200 nodes
+      const { config } = ResultHandlesPlugin.init({ costLimit: 100_000_000, storage: { type: "memory" } });
+      const setup = countedQueries(new MemoryStorage("aggregate-holds-keyed"), { config, owner });
+      const handle = await setup.fold(answer);
+      // The same nodes as a nodelist, and grouped by a string member, answer under the limit.
+      // Each item: 51 objects (the innermost has the leaf) and the leaf's string.
+      expect((await setup.tool.query({ handle, path: "$..*", limit: 1 }, owner)).total).toBe(200 * 52);
+      const byLeaf = await setup.tool.query({ handle, path: "$..*", aggregate: { by: "leaf" } }, owner);
+      const pairs = byLeaf.groups!.map((group) => [group.key, group.count]);
+      expect(pairs).toEqual([
+        [null, 200 * 51],
+        ["y".repeat(2000), 200],
+      ]);
+      // Grouped by each node itself: about 10,200 texts of 2 KB, 20 units a character, over the limit.
+      const error = await setup.tool
+        .query({ handle, path: "$..*", aggregate: { by: "@" } }, owner)
+        .catch((caught: unknown) => caught);
+      expect(error).toBeInstanceOf(ResultQueryError);
+      expect((error as ResultQueryError).message).toContain("characters of lists and objects grouped by (aggregate)");
+      expect((error as ResultQueryError).message).toContain(
+        "group by a member whose values are strings, numbers or booleans",
+      );
+    },
+    60_000,
+  );
 });

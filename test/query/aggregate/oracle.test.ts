@@ -116,36 +116,39 @@ describe("S24.4 aggregates against the oracle, the answer read whole", () => {
     }
   });
 
-  it("a member no node has gets S18.2's note naming it and the keys the nodes have; one some node has never does", () => {
-    const answer = randomAnswer(4, 200);
-    const missing = queryValue(
-      answer,
-      parseQueryArguments({ handle: "h", path: "$.rows[*]", aggregate: { by: "priorty" } }),
-      config.sliceLimitBytes,
-    );
-    // nearest first
-    expect(missing.note).toMatch(/^no node \$\.rows\[\*\] selects has "priorty"; they have priority, /);
-    const present = queryValue(
-      answer,
-      parseQueryArguments({ handle: "h", path: "$.rows[*]", aggregate: { by: "owner", avg: "amount" } }),
-      config.sliceLimitBytes,
-    );
-    expect(present.note).toBeUndefined();
-    const nested = queryValue(
-      answer,
-      parseQueryArguments({ handle: "h", path: "$.rows[*]", aggregate: { sum: "@.customer.cuntry" } }),
-      config.sliceLimitBytes,
-    );
-    expect(nested.note).toContain('has "@.customer.cuntry"');
-    const none = queryValue(
-      answer,
-      parseQueryArguments({ handle: "h", path: "$.rows[?@.statuss == 'open']", aggregate: { by: "owner" } }),
-      config.sliceLimitBytes,
-    );
-    expect(none).toMatchObject({ groups: [], total: 0, groupCount: 0 });
-    // the path's own watch (S18.2)
-    expect(none.note).toMatch(/^no item of \$\.rows has "statuss"; its items have status/);
-  });
+  it(
+    "a member no node has gets S18.2's note naming it and the keys the nodes have; one some node has " + "never does",
+    () => {
+      const answer = randomAnswer(4, 200);
+      const missing = queryValue(
+        answer,
+        parseQueryArguments({ handle: "h", path: "$.rows[*]", aggregate: { by: "priorty" } }),
+        config.sliceLimitBytes,
+      );
+      // nearest first
+      expect(missing.note).toMatch(/^no node \$\.rows\[\*\] selects has "priorty"; they have priority, /);
+      const present = queryValue(
+        answer,
+        parseQueryArguments({ handle: "h", path: "$.rows[*]", aggregate: { by: "owner", avg: "amount" } }),
+        config.sliceLimitBytes,
+      );
+      expect(present.note).toBeUndefined();
+      const nested = queryValue(
+        answer,
+        parseQueryArguments({ handle: "h", path: "$.rows[*]", aggregate: { sum: "@.customer.cuntry" } }),
+        config.sliceLimitBytes,
+      );
+      expect(nested.note).toContain('has "@.customer.cuntry"');
+      const none = queryValue(
+        answer,
+        parseQueryArguments({ handle: "h", path: "$.rows[?@.statuss == 'open']", aggregate: { by: "owner" } }),
+        config.sliceLimitBytes,
+      );
+      expect(none).toMatchObject({ groups: [], total: 0, groupCount: 0 });
+      // the path's own watch (S18.2)
+      expect(none.note).toMatch(/^no item of \$\.rows has "statuss"; its items have status/);
+    },
+  );
 });
 
 describe("S24.3 aggregates over lists read batch by batch, on every store", () => {

@@ -39,59 +39,65 @@ async function setUp() {
 }
 
 describe("S24.1 refusals name what works", () => {
-  it("search with aggregate, fields with aggregate, a single value, a bad member: INVALID_INPUT, nothing read", async () => {
-    const { refusal } = await setUp();
-    const search = await refusal({ path: "$.rows[*]", search: "user", aggregate: { by: "owner" } });
-    expect(search).toMatchObject({ code: "INVALID_INPUT", read: 0 });
-    expect(search.message).toContain("search(@.title, 'printer')"); // the filter that finds text in the nodes
-    const fields = await refusal({ path: "$.rows[*]", fields: ["id"], aggregate: { by: "owner" } });
-    expect(fields).toMatchObject({ code: "INVALID_INPUT", read: 0 });
-    const single = await refusal({ path: "$.rows", aggregate: { by: "owner" } });
-    expect(single).toMatchObject({ code: "INVALID_INPUT", read: 0 });
-    expect(single.message).toContain('"$.rows[*]"');
-    const dotted = await refusal({ path: "rows", aggregate: { count: true } });
-    expect(dotted.message).toContain('"$.rows[*]"');
-    for (const aggregate of [
-      { by: "$.owner" },
-      { by: "@.rows[*]" },
-      { by: 3 },
-      { by: "" },
-      { avg: ["a"] },
-      { group: "owner" },
-      { count: "yes" },
-      [1],
-      "by owner",
-    ]) {
-      const bad = await refusal({ path: "$.rows[*]", aggregate });
-      expect(bad, JSON.stringify(aggregate)).toMatchObject({ code: "INVALID_INPUT", read: 0 });
-      expect(bad.message).toMatch(/aggregate/);
-    }
-    const both = await refusal({ path: "$.rows[*]", aggregate: { by: "owner", distinct: "status" } });
-    expect(both.message).toContain("give by or distinct, not both");
-  });
+  it(
+    "search with aggregate, fields with aggregate, a single value, a bad member: INVALID_INPUT, " + "nothing read",
+    async () => {
+      const { refusal } = await setUp();
+      const search = await refusal({ path: "$.rows[*]", search: "user", aggregate: { by: "owner" } });
+      expect(search).toMatchObject({ code: "INVALID_INPUT", read: 0 });
+      expect(search.message).toContain("search(@.title, 'printer')"); // the filter that finds text in the nodes
+      const fields = await refusal({ path: "$.rows[*]", fields: ["id"], aggregate: { by: "owner" } });
+      expect(fields).toMatchObject({ code: "INVALID_INPUT", read: 0 });
+      const single = await refusal({ path: "$.rows", aggregate: { by: "owner" } });
+      expect(single).toMatchObject({ code: "INVALID_INPUT", read: 0 });
+      expect(single.message).toContain('"$.rows[*]"');
+      const dotted = await refusal({ path: "rows", aggregate: { count: true } });
+      expect(dotted.message).toContain('"$.rows[*]"');
+      for (const aggregate of [
+        { by: "$.owner" },
+        { by: "@.rows[*]" },
+        { by: 3 },
+        { by: "" },
+        { avg: ["a"] },
+        { group: "owner" },
+        { count: "yes" },
+        [1],
+        "by owner",
+      ]) {
+        const bad = await refusal({ path: "$.rows[*]", aggregate });
+        expect(bad, JSON.stringify(aggregate)).toMatchObject({ code: "INVALID_INPUT", read: 0 });
+        expect(bad.message).toMatch(/aggregate/);
+      }
+      const both = await refusal({ path: "$.rows[*]", aggregate: { by: "owner", distinct: "status" } });
+      expect(both.message).toContain("give by or distinct, not both");
+    },
+  );
 
-  it("S24.2: a sum past the largest JSON number is null and the note says why (null alone means no number)", async () => {
-    const setup = countedQueries(new MemoryStorage("aggregate-overflow"), { config, owner });
-    const huge = [
-      { g: "a", v: 1e308 },
-      { g: "a", v: 1e308 },
-      { g: "b", v: 1 },
-    ];
-    const handle = await setup.fold({ rows: huge });
-    const whole = await setup.tool.query(
-      { handle, path: "$.rows[*]", aggregate: { sum: "v", avg: "v", max: "v" } },
-      owner,
-    );
-    expect(whole.value).toEqual({ count: 3, sum: null, avg: null, max: 1e308, skipped: { v: 0 } });
-    expect(whole.note).toBe(
-      'sum of "v", avg of "v" passed the largest JSON number (about 1.8e308) and are given as null',
-    );
-    const grouped = await setup.tool.query({ handle, path: "$.rows[*]", aggregate: { by: "g", sum: "v" } }, owner);
-    expect(grouped.groups!.map((group) => group.sum)).toEqual([null, 1]);
-    expect(grouped.note).toBe('sum of "v" passed the largest JSON number (about 1.8e308) and is given as null');
-    const plain = await setup.tool.query({ handle, path: "$.rows[2:]", aggregate: { sum: "v" } }, owner);
-    expect(plain.note).toBeUndefined();
-  });
+  it(
+    "S24.2: a sum past the largest JSON number is null and the note says why (null alone means " + "no number)",
+    async () => {
+      const setup = countedQueries(new MemoryStorage("aggregate-overflow"), { config, owner });
+      const huge = [
+        { g: "a", v: 1e308 },
+        { g: "a", v: 1e308 },
+        { g: "b", v: 1 },
+      ];
+      const handle = await setup.fold({ rows: huge });
+      const whole = await setup.tool.query(
+        { handle, path: "$.rows[*]", aggregate: { sum: "v", avg: "v", max: "v" } },
+        owner,
+      );
+      expect(whole.value).toEqual({ count: 3, sum: null, avg: null, max: 1e308, skipped: { v: 0 } });
+      expect(whole.note).toBe(
+        'sum of "v", avg of "v" passed the largest JSON number (about 1.8e308) and are given as null',
+      );
+      const grouped = await setup.tool.query({ handle, path: "$.rows[*]", aggregate: { by: "g", sum: "v" } }, owner);
+      expect(grouped.groups!.map((group) => group.sum)).toEqual([null, 1]);
+      expect(grouped.note).toBe('sum of "v" passed the largest JSON number (about 1.8e308) and is given as null');
+      const plain = await setup.tool.query({ handle, path: "$.rows[2:]", aggregate: { sum: "v" } }, owner);
+      expect(plain.note).toBeUndefined();
+    },
+  );
 
   it("the answer runs the call that the refusals name", async () => {
     const { call } = await setUp();
@@ -137,18 +143,22 @@ describe("S24.3 bounds: groups held, the page's size, paging", () => {
     });
   });
 
-  it(`more than ${AGGREGATE_LIMITS.groups} distinct values are refused naming a narrower call, never held`, async () => {
-    const many = Array.from({ length: AGGREGATE_LIMITS.groups + 10 }, (_, i) => ({ id: i }));
-    const setup = countedQueries(new MemoryStorage("aggregate-groups"), { config, owner });
-    const handle = await setup.fold({ rows: many });
-    const error = await setup.tool
-      .query({ handle, path: "$.rows[*]", aggregate: { by: "id" } }, owner)
-      .catch((caught: unknown) => caught);
-    expect(error).toBeInstanceOf(ResultQueryError);
-    expect((error as ResultQueryError).code).toBe("INVALID_INPUT");
-    expect((error as ResultQueryError).message).toContain(`more than ${AGGREGATE_LIMITS.groups} distinct values`);
-    expect((error as ResultQueryError).message).toContain("[?@.status == 'open']");
-    const counted = await setup.tool.query({ handle, path: "$.rows[*]", aggregate: { count: true } }, owner);
-    expect(counted).toMatchObject({ value: { count: many.length }, total: many.length });
-  }, 60_000);
+  it(
+    `more than ${AGGREGATE_LIMITS.groups} distinct values are refused naming a narrower call, ` + `never held`,
+    async () => {
+      const many = Array.from({ length: AGGREGATE_LIMITS.groups + 10 }, (_, i) => ({ id: i }));
+      const setup = countedQueries(new MemoryStorage("aggregate-groups"), { config, owner });
+      const handle = await setup.fold({ rows: many });
+      const error = await setup.tool
+        .query({ handle, path: "$.rows[*]", aggregate: { by: "id" } }, owner)
+        .catch((caught: unknown) => caught);
+      expect(error).toBeInstanceOf(ResultQueryError);
+      expect((error as ResultQueryError).code).toBe("INVALID_INPUT");
+      expect((error as ResultQueryError).message).toContain(`more than ${AGGREGATE_LIMITS.groups} distinct values`);
+      expect((error as ResultQueryError).message).toContain("[?@.status == 'open']");
+      const counted = await setup.tool.query({ handle, path: "$.rows[*]", aggregate: { count: true } }, owner);
+      expect(counted).toMatchObject({ value: { count: many.length }, total: many.length });
+    },
+    60_000,
+  );
 });

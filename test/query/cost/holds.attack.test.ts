@@ -45,7 +45,9 @@ const WAIT_MS = 1000 * SLACK;
 const HOLD_MS = Number(process.env.HOLD_MS ?? 200 * SLACK);
 const TIMEOUT = Number(process.env.COST_TIMEOUT_MS ?? 240_000);
 console.log(
-  `S26 holds: this machine runs ${LOAD.toFixed(1)}x slower than idle now (Object.keys of a million keys); bars ${Math.round(ATTACK_MS)} ms to answer, ${Math.round(WAIT_MS)} ms for the second caller, ${Math.round(HOLD_MS)} ms of hold`,
+  `S26 holds: this machine runs ${LOAD.toFixed(1)}x slower than idle now (Object.keys of a million keys); ` +
+    `bars ${Math.round(ATTACK_MS)} ms to answer, ${Math.round(WAIT_MS)} ms ` +
+    `for the second caller, ${Math.round(HOLD_MS)} ms of hold`,
 );
 const heapMb = () => Math.round(process.memoryUsage().heapUsed / 1e6);
 const handleOf = (result: { structuredContent?: Record<string, unknown> }) =>
@@ -288,7 +290,8 @@ for (const store of STORES) {
           return bench.alice("report_structured");
         }, bobSmall);
         console.log(
-          `${line(`${store}: fold of a 1M-key object (one Object.keys of it: ${Math.round(keysMs)} ms)`, m)}, heap ${before} -> ${heapMb()} MB`,
+          `${line(`${store}: fold of a 1M-key object (one Object.keys of it: ${Math.round(keysMs)} ms)`, m)}, ` +
+            `heap ${before} -> ${heapMb()} MB`,
         );
         expect(m.result.structuredContent).toMatchObject({
           shape: { type: "object", keys: { w: { type: "object", keyCount: KEYS } } },

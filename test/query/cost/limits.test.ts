@@ -59,27 +59,39 @@ describe("S21.1 costLimit", () => {
       expect(regex).toMatch(/^INVALID_INPUT: .*(regex program instructions|One match\(\))/);
     });
 
-    it("the bytes a call's reads decrypt and parse are charged before the parse: a whole read past the limit is refused, a window of the same text answers", async () => {
-      // 7.2 MB of lines in one long string: a search above it reads the answer whole (10 units a byte, 72 M > 50 M).
-      const log = Array.from({ length: 300_000 }, (_, i) => `line ${String(i).padStart(6, "0")} of the log`).join("\n");
-      const big = await foldAs(bench, bench.alice, { log, other: "x" });
-      const parse = vi.spyOn(JSON, "parse"); // observed: the text read whole is never parsed
-      const refused = textOf(await bench.alice("result_query", { handle: big, search: "line 299999" }));
-      const parsedLong = parse.mock.calls.some(([text]) => typeof text === "string" && text.length > 1_000_000);
-      parse.mockRestore();
-      expect(refused).toMatch(
-        /^INVALID_INPUT: The call would cost more than its limit \(cost over 50000000 units, costLimit; most of it \d+ bytes parsed\): read a deeper path, a slice/,
-      );
-      expect(parsedLong).toBe(false);
-      // Nothing changed: the narrower call the refusal names reads the batch it needs, and the search still refuses the
-      // same way.
-      // 23 characters a line
-      const window = await bench.alice("result_query", { handle: big, path: "$.log", offset: 299_999 * 23, limit: 22 });
-      expect(window.structuredContent).toMatchObject({ value: "line 299999 of the log" });
-      expect(textOf(await bench.alice("result_query", { handle: big, search: "line 299999" }))).toMatch(
-        /^INVALID_INPUT: .* bytes parsed\)/,
-      ); // the index, read before, is not charged again
-    });
+    it(
+      "the bytes a call's reads decrypt and parse are charged before the parse: a whole " +
+        "read past the limit is refused, a window of the same text answers",
+      async () => {
+        // 7.2 MB of lines in one long string: a search above it reads the answer whole (10 units a byte, 72 M > 50 M).
+        const log = Array.from({ length: 300_000 }, (_, i) => `line ${String(i).padStart(6, "0")} of the log`).join(
+          "\n",
+        );
+        const big = await foldAs(bench, bench.alice, { log, other: "x" });
+        const parse = vi.spyOn(JSON, "parse"); // observed: the text read whole is never parsed
+        const refused = textOf(await bench.alice("result_query", { handle: big, search: "line 299999" }));
+        const parsedLong = parse.mock.calls.some(([text]) => typeof text === "string" && text.length > 1_000_000);
+        parse.mockRestore();
+        expect(refused).toMatch(
+          /^INVALID_INPUT: The call would cost more than its limit \(cost over 50000000 units, costLimit; most of it \d+ bytes parsed\): read a deeper path, a slice/,
+        );
+        expect(parsedLong).toBe(false);
+        // Nothing changed: the narrower call the refusal names reads the batch it needs, and the search still refuses
+        // the
+        // same way.
+        // 23 characters a line
+        const window = await bench.alice("result_query", {
+          handle: big,
+          path: "$.log",
+          offset: 299_999 * 23,
+          limit: 22,
+        });
+        expect(window.structuredContent).toMatchObject({ value: "line 299999 of the log" });
+        expect(textOf(await bench.alice("result_query", { handle: big, search: "line 299999" }))).toMatch(
+          /^INVALID_INPUT: .* bytes parsed\)/,
+        ); // the index, read before, is not charged again
+      },
+    );
   });
 });
 
@@ -118,51 +130,60 @@ describe(`S21.4 work that cannot yield is refused once it holds the thread ${MAX
   const answer = { x: 1, rows: Array.from({ length: 400_000 }, (_, i) => ({ a: i % 10 })) };
   const args = { handle: "h", path: "$[?count(@[?@.a == 1]) > 0]" };
 
-  it("a filter inside a filter over a large list: a call's meter refuses it, naming the hold; an unguarded one (a worker's job) does not", async () => {
-    const big = { x: 1, rows: Array.from({ length: 1_000_000 }, (_, i) => ({ a: i % 10 })) }; // 170 M units of work
-    const guarded = new CostMeter(DEFAULT_COST_LIMIT, undefined, true);
-    const refused = await answerPlanYielding(big, planPath(args.path), args, 1_000_000, guarded).then(
-      () => undefined,
-      (error: unknown) => error,
-    );
-    expect(refused).toBeInstanceOf(ResultQueryError);
-    expect((refused as ResultQueryError).code).toBe("INVALID_INPUT");
-    expect((refused as Error).message).toMatch(
-      new RegExp(
-        `^The query held the server \\d+ ms in one piece, more than the ${MAX_HOLD_MS} ms a piece may take, where it could not let other calls in .*run such an inner query as a query of its own`,
-      ),
-    );
-    // The same work on an unguarded meter runs to its end: the guard is the call's, on the calling thread.
-    const unguarded = new CostMeter();
-    const whole = answerPlan(big, planPath(args.path), args, 100_000_000, unguarded);
-    expect(whole).toMatchObject({ total: 1 }); // the rows: the inner filter selects none of x, a number
-    expect(guarded.spent).toBeLessThan(unguarded.spent / 2); // it stopped there, not at the end of the work
-  });
+  it(
+    "a filter inside a filter over a large list: a call's meter refuses it, " +
+      "naming the hold; an unguarded one (a worker's job) does not",
+    async () => {
+      const big = { x: 1, rows: Array.from({ length: 1_000_000 }, (_, i) => ({ a: i % 10 })) }; // 170 M units of work
+      const guarded = new CostMeter(DEFAULT_COST_LIMIT, undefined, true);
+      const refused = await answerPlanYielding(big, planPath(args.path), args, 1_000_000, guarded).then(
+        () => undefined,
+        (error: unknown) => error,
+      );
+      expect(refused).toBeInstanceOf(ResultQueryError);
+      expect((refused as ResultQueryError).code).toBe("INVALID_INPUT");
+      expect((refused as Error).message).toMatch(
+        new RegExp(
+          `^The query held the server \\d+ ms in one piece, more than the ${MAX_HOLD_MS} ms a piece may take, ` +
+            `where it could not let other calls in .*run such an inner query as a query of its own`,
+        ),
+      );
+      // The same work on an unguarded meter runs to its end: the guard is the call's, on the calling thread.
+      const unguarded = new CostMeter();
+      const whole = answerPlan(big, planPath(args.path), args, 100_000_000, unguarded);
+      expect(whole).toMatchObject({ total: 1 }); // the rows: the inner filter selects none of x, a number
+      expect(guarded.spent).toBeLessThan(unguarded.spent / 2); // it stopped there, not at the end of the work
+    },
+  );
 
-  it("the hold is time and work together: a piece that only waited for the processor is not refused, one that worked is", () => {
-    const spin = (ms: number) => {
-      for (const until = performance.now() + ms; performance.now() < until;);
-    };
-    const looks = (meter: CostMeter, each: number) => {
-      for (let i = 0; i < 1024; i++) meter.charge("expressions", each);
-    };
-    const waited = new CostMeter(DEFAULT_COST_LIMIT, undefined, true);
-    looks(waited, 1); // the first look starts the clock
-    spin(MAX_HOLD_MS + 50); // the thread held, little evaluation done (a loaded machine, a native call)
-    expect(() => looks(waited, 1)).not.toThrow();
-    const worked = new CostMeter(DEFAULT_COST_LIMIT, undefined, true);
-    looks(worked, 1);
-    spin(MAX_HOLD_MS + 50);
-    expect(() => looks(worked, Math.ceil(MAX_HOLD_UNITS / 20 / 1024) + 1)).toThrow(
-      /^The query held the server \d+ ms in one piece, more than/,
-    ); // 20 units an expression node
-    // Worker counts absorbed on this thread are not its hold.
-    const absorbed = new CostMeter(DEFAULT_COST_LIMIT, undefined, true);
-    looks(absorbed, 1);
-    spin(MAX_HOLD_MS + 50);
-    absorbed.absorb(MAX_HOLD_UNITS * 2);
-    expect(() => looks(absorbed, 1)).not.toThrow();
-  });
+  it(
+    "the hold is time and work together: a piece that only waited for " +
+      "the processor is not refused, one that worked is",
+    () => {
+      const spin = (ms: number) => {
+        for (const until = performance.now() + ms; performance.now() < until;);
+      };
+      const looks = (meter: CostMeter, each: number) => {
+        for (let i = 0; i < 1024; i++) meter.charge("expressions", each);
+      };
+      const waited = new CostMeter(DEFAULT_COST_LIMIT, undefined, true);
+      looks(waited, 1); // the first look starts the clock
+      spin(MAX_HOLD_MS + 50); // the thread held, little evaluation done (a loaded machine, a native call)
+      expect(() => looks(waited, 1)).not.toThrow();
+      const worked = new CostMeter(DEFAULT_COST_LIMIT, undefined, true);
+      looks(worked, 1);
+      spin(MAX_HOLD_MS + 50);
+      expect(() => looks(worked, Math.ceil(MAX_HOLD_UNITS / 20 / 1024) + 1)).toThrow(
+        /^The query held the server \d+ ms in one piece, more than/,
+      ); // 20 units an expression node
+      // Worker counts absorbed on this thread are not its hold.
+      const absorbed = new CostMeter(DEFAULT_COST_LIMIT, undefined, true);
+      looks(absorbed, 1);
+      spin(MAX_HOLD_MS + 50);
+      absorbed.absorb(MAX_HOLD_UNITS * 2);
+      expect(() => looks(absorbed, 1)).not.toThrow();
+    },
+  );
 
   it("work that yields is never refused for its length: a filter reading $ over the same list answers", async () => {
     const path = "$.rows[?@.a == $.x]";
@@ -216,28 +237,32 @@ describe(`S21.4 work that cannot yield is refused once it holds the thread ${MAX
 });
 
 describe("S21.2 a path over MAX_PATH_CHARS, refused before it is parsed", () => {
-  it(`a path of any form up to ${MAX_PATH_CHARS} characters reads (a quoted key of 60,000); one more is INVALID_INPUT in milliseconds`, () => {
-    const key = "k".repeat(60_000);
-    const quoted = `$['${key}']`;
-    expect(run({ [key]: 7 }, quoted)).toMatchObject({ value: 7 });
-    const longest = "$." + "x".repeat(MAX_PATH_CHARS - 2);
-    expect(refusal(() => run({ x: 1 }, longest)).code).toBe("RESULT_PATH_NOT_FOUND"); // parsed: no key of that name
-    for (const path of [
-      longest + "x",
-      "rows" + ".x".repeat(500_000),
-      "/rows" + "/x".repeat(500_000),
-      "$.rows" + "[0]".repeat(300_000),
-    ]) {
-      // Processor time of this process, not wall time: other work on a loaded machine does not count.
-      const started = process.cpuUsage();
-      const refused = refusal(() => run({ rows: [] }, path));
-      const spent = process.cpuUsage(started);
-      expect((spent.user + spent.system) / 1000).toBeLessThan(50);
-      expect(refused.code).toBe("INVALID_INPUT");
-      expect(refused.message).toContain(`characters, over the ${MAX_PATH_CHARS} a path may have`);
-      expect(refused.message.length).toBeLessThan(1000);
-    }
-  });
+  it(
+    `a path of any form up to ${MAX_PATH_CHARS} characters reads (a quoted ` +
+      `key of 60,000); one more is INVALID_INPUT in milliseconds`,
+    () => {
+      const key = "k".repeat(60_000);
+      const quoted = `$['${key}']`;
+      expect(run({ [key]: 7 }, quoted)).toMatchObject({ value: 7 });
+      const longest = "$." + "x".repeat(MAX_PATH_CHARS - 2);
+      expect(refusal(() => run({ x: 1 }, longest)).code).toBe("RESULT_PATH_NOT_FOUND"); // parsed: no key of that name
+      for (const path of [
+        longest + "x",
+        "rows" + ".x".repeat(500_000),
+        "/rows" + "/x".repeat(500_000),
+        "$.rows" + "[0]".repeat(300_000),
+      ]) {
+        // Processor time of this process, not wall time: other work on a loaded machine does not count.
+        const started = process.cpuUsage();
+        const refused = refusal(() => run({ rows: [] }, path));
+        const spent = process.cpuUsage(started);
+        expect((spent.user + spent.system) / 1000).toBeLessThan(50);
+        expect(refused.code).toBe("INVALID_INPUT");
+        expect(refused.message).toContain(`characters, over the ${MAX_PATH_CHARS} a path may have`);
+        expect(refused.message.length).toBeLessThan(1000);
+      }
+    },
+  );
 });
 
 describe("S21.3 a whole resources/read past its size", () => {
@@ -247,38 +272,44 @@ describe("S21.3 a whole resources/read past its size", () => {
   });
   afterAll(async () => bench.close());
 
-  it(`is refused past ${MAX_WHOLE_RESOURCE_BYTES} bytes with ranged URIs that work; a smaller one reads whole`, async () => {
-    const large = await foldAs(bench, bench.alice, {
-      rows: Array.from({ length: 200_000 }, (_, i) => ({
-        id: i,
-        title: `Row number ${i} of a long answer, read in parts`,
-      })),
-    });
-    const uri = `result-handle://${large}`;
-    const started = performance.now();
-    const error = await bench.aliceClient.readResource({ uri }).then(
-      () => undefined,
-      (failure: { message: string }) => failure,
-    );
-    const ms = performance.now() - started;
-    console.log(
-      `whole resources/read of a ${MAX_WHOLE_RESOURCE_BYTES}+ byte answer refused in ${Math.round(ms)} ms: ${error?.message}`,
-    );
-    expect(error?.message).toMatch(
-      /RESULT_SLICE_TOO_LARGE: The whole answer is \d+ bytes, over the 8388608 a whole resources\/read returns/,
-    );
-    // The ranged URI it names is made from the advice of a refused $ (its largest list, a limit that fits), and works.
-    const named = new RegExp(`such as (${uri.replace(/[.?]/g, "\\$&")}\\?path=[^ ]+&limit=(\\d+))\\.`).exec(
-      error!.message,
-    )!;
-    expect(named[1]).toContain("?path=%24.rows&limit=");
-    const ranged = await bench.aliceClient.readResource({ uri: named[1]! });
-    expect(JSON.parse((ranged.contents[0] as { text: string }).text)).toMatchObject({
-      total: 200_000,
-      nextOffset: Number(named[2]),
-    });
-    const small = await foldAs(bench, bench.alice, { rows: Array.from({ length: 300 }, (_, i) => ({ id: i })) });
-    const whole = await bench.aliceClient.readResource({ uri: `result-handle://${small}` });
-    expect(JSON.parse((whole.contents[0] as { text: string }).text).rows).toHaveLength(300);
-  }, 60_000);
+  it(
+    `is refused past ${MAX_WHOLE_RESOURCE_BYTES} bytes with ranged URIs that work; a smaller one ` + `reads whole`,
+    async () => {
+      const large = await foldAs(bench, bench.alice, {
+        rows: Array.from({ length: 200_000 }, (_, i) => ({
+          id: i,
+          title: `Row number ${i} of a long answer, read in parts`,
+        })),
+      });
+      const uri = `result-handle://${large}`;
+      const started = performance.now();
+      const error = await bench.aliceClient.readResource({ uri }).then(
+        () => undefined,
+        (failure: { message: string }) => failure,
+      );
+      const ms = performance.now() - started;
+      console.log(
+        `whole resources/read of a ${MAX_WHOLE_RESOURCE_BYTES}+ byte answer ` +
+          `refused in ${Math.round(ms)} ms: ${error?.message}`,
+      );
+      expect(error?.message).toMatch(
+        /RESULT_SLICE_TOO_LARGE: The whole answer is \d+ bytes, over the 8388608 a whole resources\/read returns/,
+      );
+      // The ranged URI it names is made from the advice of a refused $ (its largest list, a limit that fits), and
+      // works.
+      const named = new RegExp(`such as (${uri.replace(/[.?]/g, "\\$&")}\\?path=[^ ]+&limit=(\\d+))\\.`).exec(
+        error!.message,
+      )!;
+      expect(named[1]).toContain("?path=%24.rows&limit=");
+      const ranged = await bench.aliceClient.readResource({ uri: named[1]! });
+      expect(JSON.parse((ranged.contents[0] as { text: string }).text)).toMatchObject({
+        total: 200_000,
+        nextOffset: Number(named[2]),
+      });
+      const small = await foldAs(bench, bench.alice, { rows: Array.from({ length: 300 }, (_, i) => ({ id: i })) });
+      const whole = await bench.aliceClient.readResource({ uri: `result-handle://${small}` });
+      expect(JSON.parse((whole.contents[0] as { text: string }).text).rows).toHaveLength(300);
+    },
+    60_000,
+  );
 });

@@ -37,40 +37,47 @@ describe("S21.2 S21.3 distinct 4 KB patterns", () => {
   });
 
   for (const count of [30, 100]) {
-    it(`${count} distinct 4 KB patterns of repeats: each refused in milliseconds, the heap and the cache stay bounded`, async () => {
-      // with --expose-gc the figures are what is kept, not garbage not yet collected
-      (globalThis as { gc?: () => void }).gc?.();
-      const heap = process.memoryUsage().heapUsed;
-      const started = performance.now();
-      let slowest = 0;
-      for (let i = 0; i < count; i++) {
-        const attack = () =>
-          bench.alice("result_query", { handle, path: `$.rows[?search(@.s, '${hugePattern(1000 * count + i)}')]` });
-        const at = performance.now();
-        // The first three with bob's small query 300 ms in (S21.5), the rest back to back.
-        const result =
-          i < 3
-            ? await withSecondCaller(attack, () =>
-                bench.bob("result_query", { handle: bobHandle, path: "$.rows[?@.id == 7].title" }),
-              )
-            : { result: await attack() };
-        if ("waitMs" in result) {
-          console.log(line(`pattern ${i + 1} of ${count} distinct 4 KB patterns`, result));
-          expect(result.waitMs).toBeLessThan(2000);
+    it(
+      `${count} distinct 4 KB patterns of repeats: each refused in ` +
+        `milliseconds, the heap and the cache stay bounded`,
+      async () => {
+        // with --expose-gc the figures are what is kept, not garbage not yet collected
+        (globalThis as { gc?: () => void }).gc?.();
+        const heap = process.memoryUsage().heapUsed;
+        const started = performance.now();
+        let slowest = 0;
+        for (let i = 0; i < count; i++) {
+          const attack = () =>
+            bench.alice("result_query", { handle, path: `$.rows[?search(@.s, '${hugePattern(1000 * count + i)}')]` });
+          const at = performance.now();
+          // The first three with bob's small query 300 ms in (S21.5), the rest back to back.
+          const result =
+            i < 3
+              ? await withSecondCaller(attack, () =>
+                  bench.bob("result_query", { handle: bobHandle, path: "$.rows[?@.id == 7].title" }),
+                )
+              : { result: await attack() };
+          if ("waitMs" in result) {
+            console.log(line(`pattern ${i + 1} of ${count} distinct 4 KB patterns`, result));
+            expect(result.waitMs).toBeLessThan(2000);
+          }
+          expect(textOf(result.result)).toMatch(/^INVALID_INPUT: The pattern .* instructions, over the 5000/);
+          slowest = Math.max(slowest, "ms" in result ? result.ms : performance.now() - at);
         }
-        expect(textOf(result.result)).toMatch(/^INVALID_INPUT: The pattern .* instructions, over the 5000/);
-        slowest = Math.max(slowest, "ms" in result ? result.ms : performance.now() - at);
-      }
-      (globalThis as { gc?: () => void }).gc?.();
-      const grew = (process.memoryUsage().heapUsed - heap) / MiB;
-      console.log(
-        `${count} distinct 4 KB patterns of repeats: ${Math.round(performance.now() - started)} ms in all, slowest ${Math.round(slowest)} ms, heap +${grew.toFixed(1)} MiB, pattern cache ${(patternCacheBytes() / MiB).toFixed(2)} MiB`,
-      );
-      expect(slowest).toBeLessThan(2000);
-      expect(patternCacheBytes()).toBeLessThanOrEqual(PATTERN_CACHE_BYTES);
-      // was +1.18 GiB for 30; the rest is garbage not yet collected
-      expect(grew).toBeLessThan(PATTERN_CACHE_BYTES / MiB + 64);
-    }, 120_000);
+        (globalThis as { gc?: () => void }).gc?.();
+        const grew = (process.memoryUsage().heapUsed - heap) / MiB;
+        console.log(
+          `${count} distinct 4 KB patterns of repeats: ${Math.round(performance.now() - started)} ms in all, ` +
+            `slowest ${Math.round(slowest)} ms, heap +${grew.toFixed(1)} MiB, ` +
+            `pattern cache ${(patternCacheBytes() / MiB).toFixed(2)} MiB`,
+        );
+        expect(slowest).toBeLessThan(2000);
+        expect(patternCacheBytes()).toBeLessThanOrEqual(PATTERN_CACHE_BYTES);
+        // was +1.18 GiB for 30; the rest is garbage not yet collected
+        expect(grew).toBeLessThan(PATTERN_CACHE_BYTES / MiB + 64);
+      },
+      120_000,
+    );
   }
 
   it("100 distinct 4 KB patterns within the limit: all answer, the cache keeps what fits in its cap", async () => {
@@ -87,7 +94,8 @@ describe("S21.2 S21.3 distinct 4 KB patterns", () => {
     (globalThis as { gc?: () => void }).gc?.();
     const grew = (process.memoryUsage().heapUsed - heap) / MiB;
     console.log(
-      `100 distinct 4 KB literal patterns: heap +${grew.toFixed(1)} MiB, pattern cache ${(patternCacheBytes() / MiB).toFixed(2)} MiB of ${PATTERN_CACHE_BYTES / MiB} MiB`,
+      `100 distinct 4 KB literal patterns: heap +${grew.toFixed(1)} MiB, pattern cache ` +
+        `${(patternCacheBytes() / MiB).toFixed(2)} MiB of ${PATTERN_CACHE_BYTES / MiB} MiB`,
     );
     expect(patternCacheBytes()).toBeGreaterThan(PATTERN_CACHE_BYTES / 2); // it does keep patterns
     expect(grew).toBeLessThan(PATTERN_CACHE_BYTES / MiB + 64);

@@ -16,16 +16,19 @@ describe("S21.1 a cost limit met between two batches of a streamed read", () => 
   });
   afterAll(async () => bench.close());
 
-  it("a filter past the limit in decrypted bytes, its batches skipped by their text, is refused as costly", async () => {
-    const answer = await bench.alice("result_query", { handle, path: "$.rows[?@.title == 'no such title']" });
-    const text = textOf(answer);
-    expect(text).not.toMatch(/RESULT_STORE_UNAVAILABLE/);
-    expect(text).toMatch(
-      /^INVALID_INPUT: The call would cost more than its limit \(cost over 4000000 units, costLimit/,
-    );
-    // and the store still answers the next call
-    expect((await bench.alice("result_query", { handle, path: "$.rows[0].id" })).structuredContent).toMatchObject({
-      value: 0,
-    });
-  });
+  it(
+    "a filter past the limit in decrypted bytes, its batches skipped by their text, is refused " + "as costly",
+    async () => {
+      const answer = await bench.alice("result_query", { handle, path: "$.rows[?@.title == 'no such title']" });
+      const text = textOf(answer);
+      expect(text).not.toMatch(/RESULT_STORE_UNAVAILABLE/);
+      expect(text).toMatch(
+        /^INVALID_INPUT: The call would cost more than its limit \(cost over 4000000 units, costLimit/,
+      );
+      // and the store still answers the next call
+      expect((await bench.alice("result_query", { handle, path: "$.rows[0].id" })).structuredContent).toMatchObject({
+        value: 0,
+      });
+    },
+  );
 });

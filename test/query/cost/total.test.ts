@@ -51,25 +51,28 @@ async function smallestLimit(args: Record<string, unknown>): Promise<number> {
 }
 
 describe("S21.1 the cost limit is the call's total", () => {
-  it("a call that reads the same answer and also selects 120 nodes needs a limit larger by at least their visits", async () => {
-    // The read: decrypting and parsing the answer (about 10 units a byte, 500,000-odd units), a few nodes.
-    const read = await smallestLimit({ path: "$.meta.title" });
-    // The same read, and 120 nodes selected (each visited at least once, COST_WEIGHTS.nodes units): less
-    // than the parse alone, so a meter that held each kind to the limit apart would let it through at `read`.
-    const selecting = await smallestLimit({ path: "$.rows[*].id", limit: 1 });
-    console.log(`smallest costLimit: ${read} to read, ${selecting} to read and select`);
-    expect(read).toBeGreaterThan(120 * COST_WEIGHTS.nodes);
-    expect(selecting - read).toBeGreaterThanOrEqual(120 * COST_WEIGHTS.nodes);
-    // And at the read's limit plus less than those visits, it is refused with the limit named.
-    const { config } = ResultHandlesPlugin.init({
-      costLimit: read + 100 * COST_WEIGHTS.nodes,
-      storage: { type: "memory" },
-    });
-    const store = new ResultHandleStore(new MemoryStorage("cost-total"), 60);
-    const tool = new ResultQueryTool(() => [{ config, store: async () => store }]);
-    const handle = store.newHandle();
-    await store.save(handle, answer, owner);
-    const refused = tool.query({ handle, path: "$.rows[*].id", limit: 1 }, owner);
-    await expect(refused).rejects.toThrow(`cost over ${read + 100 * COST_WEIGHTS.nodes} units, costLimit`);
-  });
+  it(
+    "a call that reads the same answer and also selects 120 nodes needs a limit larger by at least " + "their visits",
+    async () => {
+      // The read: decrypting and parsing the answer (about 10 units a byte, 500,000-odd units), a few nodes.
+      const read = await smallestLimit({ path: "$.meta.title" });
+      // The same read, and 120 nodes selected (each visited at least once, COST_WEIGHTS.nodes units): less
+      // than the parse alone, so a meter that held each kind to the limit apart would let it through at `read`.
+      const selecting = await smallestLimit({ path: "$.rows[*].id", limit: 1 });
+      console.log(`smallest costLimit: ${read} to read, ${selecting} to read and select`);
+      expect(read).toBeGreaterThan(120 * COST_WEIGHTS.nodes);
+      expect(selecting - read).toBeGreaterThanOrEqual(120 * COST_WEIGHTS.nodes);
+      // And at the read's limit plus less than those visits, it is refused with the limit named.
+      const { config } = ResultHandlesPlugin.init({
+        costLimit: read + 100 * COST_WEIGHTS.nodes,
+        storage: { type: "memory" },
+      });
+      const store = new ResultHandleStore(new MemoryStorage("cost-total"), 60);
+      const tool = new ResultQueryTool(() => [{ config, store: async () => store }]);
+      const handle = store.newHandle();
+      await store.save(handle, answer, owner);
+      const refused = tool.query({ handle, path: "$.rows[*].id", limit: 1 }, owner);
+      await expect(refused).rejects.toThrow(`cost over ${read + 100 * COST_WEIGHTS.nodes} units, costLimit`);
+    },
+  );
 });

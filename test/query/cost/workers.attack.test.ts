@@ -33,23 +33,27 @@ const job = (): CountJob => ({
 });
 
 describe("S21.4 batch jobs have a deadline", () => {
-  it("a job that never answers is refused as an overrun after its deadline; the worker is replaced and the pool goes on", async () => {
-    const started = { count: 0, terminated: 0 };
-    let hang = true;
-    const pool = new WorkerPool(() => port(hang ? undefined : 5, started), 1, 0, 60_000, 60_000, 50);
-    expect(await pool.warm()).toBe(true);
-    const at = performance.now();
-    const overran = await pool.count(job(), {}).then(
-      () => undefined,
-      (error: unknown) => error,
-    );
-    expect(overran).toBeInstanceOf(JobOverrun);
-    expect(performance.now() - at).toBeLessThan(1000); // 2 × 50 ms: it may wait behind one job in its worker
-    expect(started).toMatchObject({ count: 2, terminated: 1 }); // stopped and replaced, not the pool turned off
-    hang = false;
-    expect(await pool.warm()).toBe(true); // the replacement loaded: the pool still takes jobs
-    pool.stop();
-  });
+  it(
+    "a job that never answers is refused as an overrun after its " +
+      "deadline; the worker is replaced and the pool goes on",
+    async () => {
+      const started = { count: 0, terminated: 0 };
+      let hang = true;
+      const pool = new WorkerPool(() => port(hang ? undefined : 5, started), 1, 0, 60_000, 60_000, 50);
+      expect(await pool.warm()).toBe(true);
+      const at = performance.now();
+      const overran = await pool.count(job(), {}).then(
+        () => undefined,
+        (error: unknown) => error,
+      );
+      expect(overran).toBeInstanceOf(JobOverrun);
+      expect(performance.now() - at).toBeLessThan(1000); // 2 × 50 ms: it may wait behind one job in its worker
+      expect(started).toMatchObject({ count: 2, terminated: 1 }); // stopped and replaced, not the pool turned off
+      hang = false;
+      expect(await pool.warm()).toBe(true); // the replacement loaded: the pool still takes jobs
+      pool.stop();
+    },
+  );
 });
 
 describe("S21.4 waiting callers are served in turn", () => {

@@ -75,7 +75,8 @@ describe("S14.1 RFC 9535 compliance suite", () => {
     const failures = cases.map((test) => [test.name, judge(test, direct(test))]).filter(([, failure]) => failure);
     const valid = cases.filter((test) => !test.invalid_selector).length;
     console.log(
-      `jsonpath-cts queryValue: ${cases.length - failures.length} of ${cases.length} pass (${valid} valid, ${cases.length - valid} invalid)`,
+      `jsonpath-cts queryValue: ${cases.length - failures.length} of ` +
+        `${cases.length} pass (${valid} valid, ${cases.length - valid} invalid)`,
     );
     expect(failures).toEqual([]);
   });
@@ -116,7 +117,8 @@ describe("S14.1 RFC 9535 compliance suite", () => {
           const firsts = expected.map((nodes) => nodes![0]);
           if (one.total !== expected[0]!.length || !firsts.some((first) => isDeepStrictEqual([first], one.value))) {
             failures.push(
-              `${test.name}: limit 1 gave total ${one.total} and ${JSON.stringify(one.value).slice(0, 100)}, the suite selects ${expected[0]!.length}`,
+              `${test.name}: limit 1 gave total ${one.total} and ` +
+                `${JSON.stringify(one.value).slice(0, 100)}, the suite selects ${expected[0]!.length}`,
             );
           }
           paged++;

@@ -79,33 +79,39 @@ describe("S14.3 descendants on an answer 3000 levels deep", () => {
     expect(error.message).toMatch(/more than \d+ nodes/);
   });
 
-  it("a query inside a filter counts its steps too: one from the root runs once (S26.1), one from @ over every descendant is refused", () => {
-    const small = { rows: Array.from({ length: 1000 }, (_, i) => ({ id: i })) };
-    expect(
-      queryValue(small, { handle: "h", path: "$.rows[?count($.rows[*]) > 0].id", limit: 5 }, 1_000_000).total,
-    ).toBe(1000);
-    // 100,000 × 100,000 steps were refused; the inner query now runs once, before the filter: every row is selected.
-    const large = { rows: Array.from({ length: 100_000 }, (_, i) => ({ id: i })) };
-    let started = performance.now();
-    expect(
-      queryValue(large, { handle: "h", path: "$.rows[?count($.rows[*]) == 100000].id", limit: 2 }, 1_000_000),
-    ).toMatchObject({ value: [0, 1], total: 100_000 });
-    console.log(
-      `$.rows[?count($.rows[*]) == 100000] over 100,000 rows answered in ${(performance.now() - started).toFixed(0)} ms`,
-    );
-    // Every descendant's descendants of a 4000-deep chain: 8 M steps, refused.
-    let chain: unknown = 0;
-    for (let i = 0; i < 4000; i++) chain = [chain];
-    started = performance.now();
-    const error = refusal(() =>
-      queryValue({ chain }, { handle: "h", path: "$.chain..*[?count(@..*) > 5000]" }, 1_000_000),
-    );
-    console.log(
-      `$.chain..*[?count(@..*) > 5000] over a 4000-deep chain refused after ${(performance.now() - started).toFixed(0)} ms`,
-    );
-    expect(error.code).toBe("INVALID_INPUT");
-    expect(error.message).toMatch(/more than \d+ nodes/);
-  });
+  it(
+    "a query inside a filter counts its steps too: one from the root runs " +
+      "once (S26.1), one from @ over every descendant is refused",
+    () => {
+      const small = { rows: Array.from({ length: 1000 }, (_, i) => ({ id: i })) };
+      expect(
+        queryValue(small, { handle: "h", path: "$.rows[?count($.rows[*]) > 0].id", limit: 5 }, 1_000_000).total,
+      ).toBe(1000);
+      // 100,000 × 100,000 steps were refused; the inner query now runs once, before the filter: every row is selected.
+      const large = { rows: Array.from({ length: 100_000 }, (_, i) => ({ id: i })) };
+      let started = performance.now();
+      expect(
+        queryValue(large, { handle: "h", path: "$.rows[?count($.rows[*]) == 100000].id", limit: 2 }, 1_000_000),
+      ).toMatchObject({ value: [0, 1], total: 100_000 });
+      console.log(
+        `$.rows[?count($.rows[*]) == 100000] over 100,000 rows answered ` +
+          `in ${(performance.now() - started).toFixed(0)} ms`,
+      );
+      // Every descendant's descendants of a 4000-deep chain: 8 M steps, refused.
+      let chain: unknown = 0;
+      for (let i = 0; i < 4000; i++) chain = [chain];
+      started = performance.now();
+      const error = refusal(() =>
+        queryValue({ chain }, { handle: "h", path: "$.chain..*[?count(@..*) > 5000]" }, 1_000_000),
+      );
+      console.log(
+        `$.chain..*[?count(@..*) > 5000] over a 4000-deep chain refused ` +
+          `after ${(performance.now() - started).toFixed(0)} ms`,
+      );
+      expect(error.code).toBe("INVALID_INPUT");
+      expect(error.message).toMatch(/more than \d+ nodes/);
+    },
+  );
 
   it("values too deep for the engine's own recursion answer or are a coded refusal, never a RangeError", () => {
     let deeper: unknown = { x: 1 };
@@ -179,7 +185,8 @@ describe("S16.1 work is bounded by what a call returns", () => {
         value?: unknown[];
       };
       console.log(
-        `${path.slice(0, 20)} with 100,000 fields × 100,000 items: ${took.toFixed(0)} ms (${error?.code ?? `${value!.length} nodes`}); other client's tools/list ${listed.toFixed(0)} ms`,
+        `${path.slice(0, 20)} with 100,000 fields × 100,000 items: ${took.toFixed(0)} ms ` +
+          `(${error?.code ?? `${value!.length} nodes`}); other client's tools/list ${listed.toFixed(0)} ms`,
       );
       expect(took).toBeLessThan(1000);
       expect(listed).toBeLessThan(1000);
@@ -275,28 +282,32 @@ describe("S7.6 S14.3 random queries", () => {
 });
 
 describe("S7.2 S14.1 every S7.2 form keeps its meaning through the plan", () => {
-  it("a bracket path or canonical path built from a value's own keys answers that place, with its canonical path", () => {
-    fc.assert(
-      fc.property(fc.jsonValue(), fc.array(fc.nat(), { maxLength: 6 }), (value, choices) => {
-        const steps: (string | number)[] = [];
-        let current: unknown = value;
-        for (const choice of choices) {
-          if (Array.isArray(current) && current.length > 0) steps.push(choice % current.length);
-          else if (current && typeof current === "object" && Object.keys(current).length > 0)
-            steps.push(Object.keys(current)[choice % Object.keys(current).length]!);
-          else break;
-          current = (current as Record<string | number, unknown>)[steps[steps.length - 1]!];
-        }
-        const bracket = "$" + steps.map((s) => (typeof s === "number" ? `[${s}]` : `[${JSON.stringify(s)}]`)).join("");
-        for (const path of [bracket, formatPath(steps)]) {
-          const result = run(value, path, { limit: 100_000 });
-          expect(result.path).toBe(formatPath(steps));
-          expect(result.paths).toBeUndefined(); // singular: answered as S7.5
-          if (current === null || typeof current !== "object")
-            expect(result.value).toEqual(typeof current === "string" ? current.slice(0, 100_000) : current);
-        }
-      }),
-      { numRuns: 1000 },
-    );
-  });
+  it(
+    "a bracket path or canonical path built from a value's own keys answers that place, with its " + "canonical path",
+    () => {
+      fc.assert(
+        fc.property(fc.jsonValue(), fc.array(fc.nat(), { maxLength: 6 }), (value, choices) => {
+          const steps: (string | number)[] = [];
+          let current: unknown = value;
+          for (const choice of choices) {
+            if (Array.isArray(current) && current.length > 0) steps.push(choice % current.length);
+            else if (current && typeof current === "object" && Object.keys(current).length > 0)
+              steps.push(Object.keys(current)[choice % Object.keys(current).length]!);
+            else break;
+            current = (current as Record<string | number, unknown>)[steps[steps.length - 1]!];
+          }
+          const bracket =
+            "$" + steps.map((s) => (typeof s === "number" ? `[${s}]` : `[${JSON.stringify(s)}]`)).join("");
+          for (const path of [bracket, formatPath(steps)]) {
+            const result = run(value, path, { limit: 100_000 });
+            expect(result.path).toBe(formatPath(steps));
+            expect(result.paths).toBeUndefined(); // singular: answered as S7.5
+            if (current === null || typeof current !== "object")
+              expect(result.value).toEqual(typeof current === "string" ? current.slice(0, 100_000) : current);
+          }
+        }),
+        { numRuns: 1000 },
+      );
+    },
+  );
 });

@@ -50,35 +50,39 @@ describe.each([
   ["on the calling thread", undefined],
   ["with batch workers", workers],
 ] as const)("S14.6 descendants by name above lists, %s", (_, pool) => {
-  it("a name selecting an object that holds a list reads the answer whole: the object comes with its list", async () => {
-    const value = {
-      meta: { note: "x" },
-      data: { label: "d", rows: Array.from({ length: 3000 }, (_, i) => ({ id: i, label: `r${i}` })) },
-    };
-    await compare(
-      value,
-      [
-        { path: "$..data" },
-        { path: "$..data", fields: ["label"] },
-        { path: "$..data.rows[0]" },
-        { path: "$..data[*]" },
-        { path: "$..rows", limit: 1 },
-      ],
-      pool,
-    );
-    // Names that only meet values outside the lists or inside the items walk the parts instead.
-    expect(
+  it(
+    "a name selecting an object that holds a list reads the answer whole: the object comes " + "with its list",
+    async () => {
+      const value = {
+        meta: { note: "x" },
+        data: { label: "d", rows: Array.from({ length: 3000 }, (_, i) => ({ id: i, label: `r${i}` })) },
+      };
       await compare(
         value,
         [
-          { path: "$..label", offset: 2990 },
-          { path: "$..id", limit: 3 },
-          { path: "$.data..label", offset: 1 },
+          { path: "$..data" },
+          { path: "$..data", fields: ["label"] },
+          { path: "$..data.rows[0]" },
+          { path: "$..data[*]" },
+          { path: "$..rows", limit: 1 },
         ],
         pool,
-      ),
-    ).toBeGreaterThan(0);
-  }, 60_000);
+      );
+      // Names that only meet values outside the lists or inside the items walk the parts instead.
+      expect(
+        await compare(
+          value,
+          [
+            { path: "$..label", offset: 2990 },
+            { path: "$..id", limit: 3 },
+            { path: "$.data..label", offset: 1 },
+          ],
+          pool,
+        ),
+      ).toBeGreaterThan(0);
+    },
+    60_000,
+  );
 
   it("queries whose literals or keys could not be written back as text answer as over the whole value", async () => {
     const rows = Array.from({ length: 3000 }, (_, i) => ({ x: { a: i % 9 }, id: i }));
@@ -105,93 +109,106 @@ describe.each([
   }, 60_000);
 });
 
-describe("S14.3 S14.6 S21.1 the meter counts the walk as it counts the whole value, and the walk's reads besides", () => {
-  it("the walk by batch is charged the nodes the whole-value evaluation is, plus what it decrypts and parses; both refuse past the limit", async () => {
-    // A tenth of the default limit (the costLimit option, S21.1): the bisection below evaluates the whole
-    // value about sixteen times, each up to the limit (0.4 s at the default).
-    const costLimit = DEFAULT_COST_LIMIT / 10;
-    const meta: Record<string, unknown> = {};
-    for (let a = 0; a < 50; a++)
-      // 5,000 nodes outside the lists
-      meta[`a${a}`] = Object.fromEntries(Array.from({ length: 100 }, (_, b) => [`b${b}`, { x: 1 }]));
-    const item = { x: 2, v: Array.from({ length: 400 }, (_, i) => i) };
-    const make = (rows: number) => ({ meta, rows: Array.from({ length: rows }, () => item) });
-    const args = { path: "$..x", limit: 1 };
-    const whole = (rows: number) => {
-      const meter = new CostMeter(costLimit);
-      try {
-        answerPlan(make(rows), planPath(args.path), { handle: "h", ...args }, config.sliceLimitBytes, meter);
-        return meter;
-      } catch (error) {
-        if ((error as ResultQueryError).code === "INVALID_INPUT") return "refused";
-        throw error;
-      }
-    };
-    /** The walk through a store of 32 KB pieces: its outcome and what it was charged, by kind. */
-    const walk = async (rows: number) => {
-      const store = new ResultHandleStore(new MemoryStorage("meter", { maxBytes: 2e9 }), 60, {
-        pieceBytes: 32 * 1024,
-      });
-      const tool = new ResultQueryTool(() => [{ config: { ...config, costLimit }, store: async () => store }]);
-      const handle = store.newHandle();
-      await store.save(handle, make(rows), owner);
-      const walked = vi.spyOn(AnswerReader.prototype, "partAt"); // observed: the rows are walked batch by batch
-      const charged = vi.spyOn(CostMeter.prototype, "charge"); // observed: what the call is charged
-      try {
-        const outcome = (await answered(tool, handle, args, owner)) as { code?: string };
-        expect(walked.mock.calls.length, `${rows} rows`).toBeGreaterThan(0);
-        const by: Record<string, number> = {};
-        for (const [kind, count = 1] of charged.mock.calls) by[kind] = (by[kind] ?? 0) + count;
-        return { outcome, by };
-      } finally {
-        walked.mockRestore();
-        charged.mockRestore();
-        await store.onShutdown();
-      }
-    };
-    const fitting = whole(500);
-    expect(fitting).not.toBe("refused");
-    const { outcome, by } = await walk(500);
-    expect(outcome.code).toBeUndefined();
-    expect(by.nodes).toBe((fitting as CostMeter).counts.nodes); // the same nodes, walked by batch or whole
-    expect(by.decrypted).toBeGreaterThan(JSON.stringify(make(500).rows).length); // every piece, padding included
-    expect(by.parsed).toBeGreaterThan(JSON.stringify(make(500).rows).length); // every batch
+describe(
+  "S14.3 S14.6 S21.1 the meter counts the walk as it counts the whole value, and the walk's " + "reads besides",
+  () => {
+    it(
+      "the walk by batch is charged the nodes the whole-value evaluation is, " +
+        "plus what it decrypts and parses; both refuse past the limit",
+      async () => {
+        // A tenth of the default limit (the costLimit option, S21.1): the bisection below evaluates the whole
+        // value about sixteen times, each up to the limit (0.4 s at the default).
+        const costLimit = DEFAULT_COST_LIMIT / 10;
+        const meta: Record<string, unknown> = {};
+        for (let a = 0; a < 50; a++)
+          // 5,000 nodes outside the lists
+          meta[`a${a}`] = Object.fromEntries(Array.from({ length: 100 }, (_, b) => [`b${b}`, { x: 1 }]));
+        const item = { x: 2, v: Array.from({ length: 400 }, (_, i) => i) };
+        const make = (rows: number) => ({ meta, rows: Array.from({ length: rows }, () => item) });
+        const args = { path: "$..x", limit: 1 };
+        const whole = (rows: number) => {
+          const meter = new CostMeter(costLimit);
+          try {
+            answerPlan(make(rows), planPath(args.path), { handle: "h", ...args }, config.sliceLimitBytes, meter);
+            return meter;
+          } catch (error) {
+            if ((error as ResultQueryError).code === "INVALID_INPUT") return "refused";
+            throw error;
+          }
+        };
+        /** The walk through a store of 32 KB pieces: its outcome and what it was charged, by kind. */
+        const walk = async (rows: number) => {
+          const store = new ResultHandleStore(new MemoryStorage("meter", { maxBytes: 2e9 }), 60, {
+            pieceBytes: 32 * 1024,
+          });
+          const tool = new ResultQueryTool(() => [{ config: { ...config, costLimit }, store: async () => store }]);
+          const handle = store.newHandle();
+          await store.save(handle, make(rows), owner);
+          const walked = vi.spyOn(AnswerReader.prototype, "partAt"); // observed: the rows are walked batch by batch
+          const charged = vi.spyOn(CostMeter.prototype, "charge"); // observed: what the call is charged
+          try {
+            const outcome = (await answered(tool, handle, args, owner)) as { code?: string };
+            expect(walked.mock.calls.length, `${rows} rows`).toBeGreaterThan(0);
+            const by: Record<string, number> = {};
+            for (const [kind, count = 1] of charged.mock.calls) by[kind] = (by[kind] ?? 0) + count;
+            return { outcome, by };
+          } finally {
+            walked.mockRestore();
+            charged.mockRestore();
+            await store.onShutdown();
+          }
+        };
+        const fitting = whole(500);
+        expect(fitting).not.toBe("refused");
+        const { outcome, by } = await walk(500);
+        expect(outcome.code).toBeUndefined();
+        expect(by.nodes).toBe((fitting as CostMeter).counts.nodes); // the same nodes, walked by batch or whole
+        expect(by.decrypted).toBeGreaterThan(JSON.stringify(make(500).rows).length); // every piece, padding included
+        expect(by.parsed).toBeGreaterThan(JSON.stringify(make(500).rows).length); // every batch
 
-    let [fits, refuses] = [100, 1200];
-    expect(whole(fits)).not.toBe("refused");
-    expect(whole(refuses)).toBe("refused");
-    while (refuses - fits > 1) {
-      const mid = (fits + refuses) >> 1;
-      if (whole(mid) === "refused") refuses = mid;
-      else fits = mid;
-    }
-    console.log(
-      `S14.3 $..x refused from ${refuses} rows whole (${JSON.stringify(make(refuses)).length} bytes); walked by batch, ${by.nodes} nodes at 500 rows as whole`,
+        let [fits, refuses] = [100, 1200];
+        expect(whole(fits)).not.toBe("refused");
+        expect(whole(refuses)).toBe("refused");
+        while (refuses - fits > 1) {
+          const mid = (fits + refuses) >> 1;
+          if (whole(mid) === "refused") refuses = mid;
+          else fits = mid;
+        }
+        console.log(
+          `S14.3 $..x refused from ${refuses} rows whole ` +
+            `(${JSON.stringify(make(refuses)).length} bytes); walked by batch, ${by.nodes} nodes at 500 rows as whole`,
+        );
+        expect((await walk(refuses)).outcome.code).toBe("INVALID_INPUT"); // its reads cost more on top
+      },
+      60_000,
     );
-    expect((await walk(refuses)).outcome.code).toBe("INVALID_INPUT"); // its reads cost more on top
-  }, 60_000);
-});
+  },
+);
 
 describe("S14.6 a batch whose text holds no key of the names is never parsed", () => {
-  it("$..missing and $.rows..missing parse no batch of rows; $..note parses only the batches holding notes", async () => {
-    const rows = Array.from({ length: 6000 }, (_, i) =>
-      i % 1000 === 7 ? { id: i, note: `n${i}` } : { id: i, text: `row ${i} ${"x".repeat(40)}` },
-    );
-    const value = { meta: { title: "t" }, rows };
-    const parsed = async (args: Record<string, unknown>) => {
-      const parse = vi.spyOn(JSON, "parse");
-      try {
-        await compare(value, [args], undefined);
-        // a batch of rows
-        return parse.mock.calls.filter(([text]) => typeof text === "string" && text.startsWith('[{"id":')).length;
-      } finally {
-        parse.mockRestore();
-      }
-    };
-    expect(await parsed({ path: "$..missing" })).toBe(0);
-    expect(await parsed({ path: "$.rows..missing" })).toBe(0);
-    const notes = await parsed({ path: "$..note", limit: 3 });
-    expect(notes).toBeGreaterThan(0);
-    expect(notes).toBeLessThanOrEqual(6); // one batch per note at most, of about 60
-  }, 60_000);
+  it(
+    "$..missing and $.rows..missing parse no batch of rows; $..note parses only the batches " + "holding notes",
+    async () => {
+      const rows = Array.from({ length: 6000 }, (_, i) =>
+        i % 1000 === 7 ? { id: i, note: `n${i}` } : { id: i, text: `row ${i} ${"x".repeat(40)}` },
+      );
+      const value = { meta: { title: "t" }, rows };
+      const parsed = async (args: Record<string, unknown>) => {
+        const parse = vi.spyOn(JSON, "parse");
+        try {
+          await compare(value, [args], undefined);
+          // a batch of rows
+          return parse.mock.calls.filter(([text]) => typeof text === "string" && text.startsWith('[{"id":')).length;
+        } finally {
+          parse.mockRestore();
+        }
+      };
+      expect(await parsed({ path: "$..missing" })).toBe(0);
+      expect(await parsed({ path: "$.rows..missing" })).toBe(0);
+      const notes = await parsed({ path: "$..note", limit: 3 });
+      expect(notes).toBeGreaterThan(0);
+      expect(notes).toBeLessThanOrEqual(6); // one batch per note at most, of about 60
+    },
+    60_000,
+  );
 });

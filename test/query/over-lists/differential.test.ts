@@ -14,6 +14,9 @@ import type { BatchWorkers } from "../../../src/query/workers/pool.js";
 import { soakSized } from "../../helpers/soak.js";
 import { answered, wholeAnswer } from "../../helpers/store-queries.js";
 
+/** The steps a random slice may take (S14.2). */
+const STEPS = ["1", "2", "3", "7", "-1", "-3", "0", "100"];
+
 const owner: Owner = { session: "s-diff", caller: "reader" };
 const config = { sliceLimitBytes: 16_384, preview: { chars: 60 } } as ResultHandlesConfig;
 
@@ -225,7 +228,7 @@ function step(r: Random, length: number): string {
     case 2:
       return `[?${filterTerm(r)}]`;
     case 3:
-      return `[${sliceBound(r, length)}:${sliceBound(r, length)}${r.next() < 0.5 ? "" : ":" + r.pick(["1", "2", "3", "7", "-1", "-3", "0", "100"])}]`;
+      return `[${sliceBound(r, length)}:${sliceBound(r, length)}${r.next() < 0.5 ? "" : ":" + r.pick(STEPS)}]`;
     case 4:
       return `..${r.pick(["name", "id", "s", "deep", "tags"])}`;
     case 5:
@@ -429,7 +432,8 @@ async function compare(
     expect(got).toEqual(want);
   } catch {
     failures.push(
-      `${label} ${JSON.stringify(args)}\n  got  ${JSON.stringify(got).slice(0, 400)}\n  want ${JSON.stringify(want).slice(0, 400)}`,
+      `${label} ${JSON.stringify(args)}\n  got  ` +
+        `${JSON.stringify(got).slice(0, 400)}\n  want ${JSON.stringify(want).slice(0, 400)}`,
     );
   }
 }

@@ -126,7 +126,8 @@ describe("S14.6 queries over lists read batch by batch, on every store", () => {
   );
 
   it.each(stores)(
-    "%s: a piece lost between batches reads as not found (S8.5); a store failing between batches is unavailable (S9.1), then answers again",
+    "%s: a piece lost between batches reads as not found (S8.5); a store " +
+      "failing between batches is unavailable (S9.1), then answers again",
     async (_name, open) => {
       const value = answer();
       const setup = await setUp(await open(), value);
@@ -175,79 +176,86 @@ describe("S14.6 queries over lists read batch by batch, on every store", () => {
 });
 
 describe("S14.6 the answer is parsed batch by batch, never whole (observed with a spy on JSON.parse)", () => {
-  it("filters and searches parse batches of about 32 KB; one whose text names what is not there parses none", async () => {
-    const value = answer();
-    const setup = await setUp(new MemoryStorage("parse-spy"), value);
-    const bytes = JSON.stringify(value).length;
-    const parse = vi.spyOn(JSON, "parse");
-    try {
-      const parsedBy = async (args: Record<string, unknown>) => {
-        const handle = await setup.fold();
-        await answered(setup.tool, handle, { path: "$.rows[0].id" }); // the index read and cached first
-        parse.mockClear();
-        const got = await answered(setup.tool, handle, args);
-        expect(got, JSON.stringify(args)).toEqual(await expected(value, args));
-        const sizes = parse.mock.calls.map(([text]) => String(text).length);
-        return { largest: Math.max(0, ...sizes), total: sizes.reduce((sum, size) => sum + size, 0) };
-      };
-      for (const args of [
-        { path: "$.rows[?@.amount > 500].id" },
-        { path: "$.rows[*].nested.name", offset: 4000 },
-        { path: "$", search: "user" },
-        { path: "$.rows", search: "ünï" },
-      ]) {
-        const { largest, total } = await parsedBy(args);
-        expect(largest, JSON.stringify(args)).toBeLessThan(64 * 1024);
-        expect(total, JSON.stringify(args)).toBeGreaterThan(bytes / 2);
+  it(
+    "filters and searches parse batches of about 32 KB; one whose text names what is not there " + "parses none",
+    async () => {
+      const value = answer();
+      const setup = await setUp(new MemoryStorage("parse-spy"), value);
+      const bytes = JSON.stringify(value).length;
+      const parse = vi.spyOn(JSON, "parse");
+      try {
+        const parsedBy = async (args: Record<string, unknown>) => {
+          const handle = await setup.fold();
+          await answered(setup.tool, handle, { path: "$.rows[0].id" }); // the index read and cached first
+          parse.mockClear();
+          const got = await answered(setup.tool, handle, args);
+          expect(got, JSON.stringify(args)).toEqual(await expected(value, args));
+          const sizes = parse.mock.calls.map(([text]) => String(text).length);
+          return { largest: Math.max(0, ...sizes), total: sizes.reduce((sum, size) => sum + size, 0) };
+        };
+        for (const args of [
+          { path: "$.rows[?@.amount > 500].id" },
+          { path: "$.rows[*].nested.name", offset: 4000 },
+          { path: "$", search: "user" },
+          { path: "$.rows", search: "ünï" },
+        ]) {
+          const { largest, total } = await parsedBy(args);
+          expect(largest, JSON.stringify(args)).toBeLessThan(64 * 1024);
+          expect(total, JSON.stringify(args)).toBeGreaterThan(bytes / 2);
+        }
+        for (const args of [
+          { path: '$.rows[?@.owner == "user99" && @.amount > 1]' },
+          { path: "$.rows", search: "no such text" },
+        ]) {
+          expect((await parsedBy(args)).total, JSON.stringify(args)).toBe(0);
+        }
+        expect(bytes).toBeGreaterThan(900_000); // so "never whole" means something: the whole is 15 times a batch
+      } finally {
+        parse.mockRestore();
+        await setup.store.onShutdown();
       }
-      for (const args of [
-        { path: '$.rows[?@.owner == "user99" && @.amount > 1]' },
-        { path: "$.rows", search: "no such text" },
-      ]) {
-        expect((await parsedBy(args)).total, JSON.stringify(args)).toBe(0);
-      }
-      expect(bytes).toBeGreaterThan(900_000); // so "never whole" means something: the whole is 15 times a batch
-    } finally {
-      parse.mockRestore();
-      await setup.store.onShutdown();
-    }
-  });
+    },
+  );
 });
 
 describe("S14.6 a search counts the hits of batches off its page from their text (none parsed), exactly", () => {
-  it("pages anywhere in a search matching every row answer as over the whole value, parsing only the batches of the page", async () => {
-    // Rows like the bench's tickets (no escapes), a few with escapes or İ (their batches are walked instead).
-    const rows = Array.from({ length: 6000 }, (_, i) => ({
-      id: `T-${i}`,
-      title: i % 997 === 5 ? `Printer "${i}"\nsecond line` : `Ticket ${i}: PRINTER on floor ${i % 12}`,
-      who: i % 1500 === 7 ? "İnci printer" : `agent ${i % 97}`,
-      tags: ["hardware", "printer"],
-      printer: i % 3 === 0,
-    }));
-    const value = { rows, note: "printer summary" };
-    const setup = await setUp(new MemoryStorage("count-spy"), value);
-    const parse = vi.spyOn(JSON, "parse");
-    try {
-      const handle = await setup.fold();
-      await answered(setup.tool, handle, { path: "$.rows[0].id" }); // the index read first
-      for (const args of [
-        { path: "$.rows", search: "printer", limit: 3 },
-        { path: "$.rows", search: "printer", offset: 9000, limit: 4 },
-        { path: "$.rows", search: "Printer", offset: 23_990, limit: 20 },
-        { path: "$.rows", search: "printer", offset: 99_999 },
-        { path: "$", search: "printer", offset: 12_345, limit: 5 },
-        { path: "$", search: "floor 11", offset: 480, limit: 2 },
-        { path: "$", search: "agent 9", page: 40, limit: 7 },
-        { path: "$", search: "second line", offset: 3 },
-      ]) {
-        parse.mockClear();
-        expect(await answered(setup.tool, handle, args), JSON.stringify(args)).toEqual(await expected(value, args));
-        const parsed = parse.mock.calls.reduce((sum, [text]) => sum + String(text).length, 0);
-        expect(parsed, JSON.stringify(args)).toBeLessThan(JSON.stringify(value).length / 4);
+  it(
+    "pages anywhere in a search matching every row answer as over the " +
+      "whole value, parsing only the batches of the page",
+    async () => {
+      // Rows like the bench's tickets (no escapes), a few with escapes or İ (their batches are walked instead).
+      const rows = Array.from({ length: 6000 }, (_, i) => ({
+        id: `T-${i}`,
+        title: i % 997 === 5 ? `Printer "${i}"\nsecond line` : `Ticket ${i}: PRINTER on floor ${i % 12}`,
+        who: i % 1500 === 7 ? "İnci printer" : `agent ${i % 97}`,
+        tags: ["hardware", "printer"],
+        printer: i % 3 === 0,
+      }));
+      const value = { rows, note: "printer summary" };
+      const setup = await setUp(new MemoryStorage("count-spy"), value);
+      const parse = vi.spyOn(JSON, "parse");
+      try {
+        const handle = await setup.fold();
+        await answered(setup.tool, handle, { path: "$.rows[0].id" }); // the index read first
+        for (const args of [
+          { path: "$.rows", search: "printer", limit: 3 },
+          { path: "$.rows", search: "printer", offset: 9000, limit: 4 },
+          { path: "$.rows", search: "Printer", offset: 23_990, limit: 20 },
+          { path: "$.rows", search: "printer", offset: 99_999 },
+          { path: "$", search: "printer", offset: 12_345, limit: 5 },
+          { path: "$", search: "floor 11", offset: 480, limit: 2 },
+          { path: "$", search: "agent 9", page: 40, limit: 7 },
+          { path: "$", search: "second line", offset: 3 },
+        ]) {
+          parse.mockClear();
+          expect(await answered(setup.tool, handle, args), JSON.stringify(args)).toEqual(await expected(value, args));
+          const parsed = parse.mock.calls.reduce((sum, [text]) => sum + String(text).length, 0);
+          expect(parsed, JSON.stringify(args)).toBeLessThan(JSON.stringify(value).length / 4);
+        }
+      } finally {
+        parse.mockRestore();
+        await setup.store.onShutdown();
       }
-    } finally {
-      parse.mockRestore();
-      await setup.store.onShutdown();
-    }
-  });
+    },
+  );
 });

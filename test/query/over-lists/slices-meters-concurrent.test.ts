@@ -78,35 +78,40 @@ describe("S14.6 a search above lists reads every list whole, whatever a concurre
 });
 
 describe("S14.3 S14.6 a filter over batches counts its steps on its own meter", () => {
-  it("a query refused for its steps leaves nothing behind: a filter whose inner queries count steps then answers", async () => {
-    const value = { rows: rows.map((row, i) => ({ ...row, tags: i % 4 ? [] : ["a", "b"] })) };
-    const { store, tool, handle } = await stored(value);
-    try {
-      const heavyValue = { a: Array.from({ length: 3000 }, (_, i) => ({ i })), chain: chain(3000) };
-      const heavy = await stored(heavyValue);
-      // Every descendant's descendants of a 3000-deep chain: 4.5 M steps, over the cost limit, refused (and
-      // the whole answer is read: it names $).
-      expect(await answered(heavy.tool, heavy.handle, { path: "$.chain..*[?count(@..*) > 5000]" })).toMatchObject({
-        code: "INVALID_INPUT",
-      });
-      // S26.1: a query from the root inside a filter runs once, not once per item (3000 × 3000 steps were refused).
-      // Every item sees the 3000 items, so every item is selected.
-      expect(await answered(heavy.tool, heavy.handle, { path: "$.a[?count($.a[*]) > 2999]", limit: 2 })).toMatchObject({
-        total: 3000,
-        value: [{ i: 0 }, { i: 1 }],
-      });
-      for (const args of [
-        { path: "$.rows[?count(@.tags[*]) > 1].id", limit: 3 },
-        { path: "$.rows[?@.tags[?@ == 'b']].id", offset: 700 },
-        { path: "$.rows[?value(@..owner) == 'user5'].id", limit: 2 },
-      ]) {
-        expect(await answered(tool, handle, args), JSON.stringify(args)).toEqual(await expected(value, args));
+  it(
+    "a query refused for its steps leaves nothing behind: a filter whose inner queries count steps " + "then answers",
+    async () => {
+      const value = { rows: rows.map((row, i) => ({ ...row, tags: i % 4 ? [] : ["a", "b"] })) };
+      const { store, tool, handle } = await stored(value);
+      try {
+        const heavyValue = { a: Array.from({ length: 3000 }, (_, i) => ({ i })), chain: chain(3000) };
+        const heavy = await stored(heavyValue);
+        // Every descendant's descendants of a 3000-deep chain: 4.5 M steps, over the cost limit, refused (and
+        // the whole answer is read: it names $).
+        expect(await answered(heavy.tool, heavy.handle, { path: "$.chain..*[?count(@..*) > 5000]" })).toMatchObject({
+          code: "INVALID_INPUT",
+        });
+        // S26.1: a query from the root inside a filter runs once, not once per item (3000 × 3000 steps were refused).
+        // Every item sees the 3000 items, so every item is selected.
+        expect(
+          await answered(heavy.tool, heavy.handle, { path: "$.a[?count($.a[*]) > 2999]", limit: 2 }),
+        ).toMatchObject({
+          total: 3000,
+          value: [{ i: 0 }, { i: 1 }],
+        });
+        for (const args of [
+          { path: "$.rows[?count(@.tags[*]) > 1].id", limit: 3 },
+          { path: "$.rows[?@.tags[?@ == 'b']].id", offset: 700 },
+          { path: "$.rows[?value(@..owner) == 'user5'].id", limit: 2 },
+        ]) {
+          expect(await answered(tool, handle, args), JSON.stringify(args)).toEqual(await expected(value, args));
+        }
+        await heavy.store.onShutdown();
+      } finally {
+        await store.onShutdown();
       }
-      await heavy.store.onShutdown();
-    } finally {
-      await store.onShutdown();
-    }
-  });
+    },
+  );
 });
 
 describe("S14.6 streams, slices and a whole read of one handle at once", () => {

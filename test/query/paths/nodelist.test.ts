@@ -143,15 +143,18 @@ describe("S14.2 nodelists through result_query", () => {
     });
   });
 
-  it("an invalid query is RESULT_PATH_NOT_FOUND; a foreign handle with a nodelist query is RESULT_HANDLE_NOT_FOUND", async () => {
-    const invalid = await call({ handle, path: "$.rows[?@.status = 'open']" });
-    expect((invalid.structuredContent as { error: { code: string } }).error.code).toBe("RESULT_PATH_NOT_FOUND");
-    for (const path of ["$.rows[?@.status == 'open']", "$..id", "$.rows[*]"]) {
-      const foreign = await call({ handle, path }, "other");
-      expect(foreign.isError).toBe(true);
-      expect((foreign.structuredContent as { error: { code: string } }).error.code).toBe("RESULT_HANDLE_NOT_FOUND");
-    }
-  });
+  it(
+    "an invalid query is RESULT_PATH_NOT_FOUND; a foreign handle " + "with a nodelist query is RESULT_HANDLE_NOT_FOUND",
+    async () => {
+      const invalid = await call({ handle, path: "$.rows[?@.status = 'open']" });
+      expect((invalid.structuredContent as { error: { code: string } }).error.code).toBe("RESULT_PATH_NOT_FOUND");
+      for (const path of ["$.rows[?@.status == 'open']", "$..id", "$.rows[*]"]) {
+        const foreign = await call({ handle, path }, "other");
+        expect(foreign.isError).toBe(true);
+        expect((foreign.structuredContent as { error: { code: string } }).error.code).toBe("RESULT_HANDLE_NOT_FOUND");
+      }
+    },
+  );
 });
 
 describe(

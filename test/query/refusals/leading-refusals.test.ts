@@ -40,7 +40,8 @@ describe("S25.1, S25.3 through a real client", async () => {
     const refused = await query({ handle, path: "$.rows[?@.status = 'open']" });
     expect(refused.code).toBe("RESULT_PATH_NOT_FOUND");
     expect(refused.message).toBe(
-      `Path "$.rows[?@.status = 'open']" is not a valid query: a filter compares with ==, not =. Write "$.rows[?@.status == 'open']".`,
+      `Path "$.rows[?@.status = 'open']" is not a valid query: a filter ` +
+        `compares with ==, not =. Write "$.rows[?@.status == 'open']".`,
     );
     expect((await query({ handle, path: "$.rows[?@.status === 'open']" })).message).toContain(
       "not ===. Write \"$.rows[?@.status == 'open']\"",

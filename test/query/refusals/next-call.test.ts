@@ -63,25 +63,29 @@ describe("S14.5 refusals name the next call", async () => {
     );
   });
 
-  it("$ on a one-key answer names the list and a limit that fits; that call answers and one more item does not fit", async () => {
-    const { code, message } = await query({ handle });
-    expect(code).toBe("RESULT_SLICE_TOO_LARGE");
-    expect(message).not.toContain("Not even one key fits:");
-    expect(message).toContain("a list of 500 items at $.rows");
-    const limit = Number(/path "\$\.rows" and limit (\d+)/.exec(message!)?.[1]);
-    expect(limit).toBeGreaterThan(10);
-    const next = await query({ handle, path: "$.rows", limit });
-    expect(next.ok).toMatchObject({ path: "$.rows", total: 500, offset: 0, nextOffset: limit });
-    expect(next.ok.value).toHaveLength(limit);
-    expect((await query({ handle, path: "$.rows", limit: limit + 1 })).code).toBe("RESULT_SLICE_TOO_LARGE");
-  });
+  it(
+    "$ on a one-key answer names the list and a limit that fits; " + "that call answers and one more item does not fit",
+    async () => {
+      const { code, message } = await query({ handle });
+      expect(code).toBe("RESULT_SLICE_TOO_LARGE");
+      expect(message).not.toContain("Not even one key fits:");
+      expect(message).toContain("a list of 500 items at $.rows");
+      const limit = Number(/path "\$\.rows" and limit (\d+)/.exec(message!)?.[1]);
+      expect(limit).toBeGreaterThan(10);
+      const next = await query({ handle, path: "$.rows", limit });
+      expect(next.ok).toMatchObject({ path: "$.rows", total: 500, offset: 0, nextOffset: limit });
+      expect(next.ok.value).toHaveLength(limit);
+      expect((await query({ handle, path: "$.rows", limit: limit + 1 })).code).toBe("RESULT_SLICE_TOO_LARGE");
+    },
+  );
 
   it("a large object names its largest lists and long strings with their paths and lengths", async () => {
     const dash = await fold("dashboard");
     const { code, message } = await query({ handle: dash.handle });
     expect(code).toBe("RESULT_SLICE_TOO_LARGE");
     expect(message).toContain(
-      "Its largest parts: a list of 1200 items at $.events; a list of 300 items at $.users; a string of 3000 characters at $.notes.",
+      "Its largest parts: a list of 1200 items at $.events; a list of 300 " +
+        "items at $.users; a string of 3000 characters at $.notes.",
     );
     const limit = Number(/path "\$\.events" and limit (\d+)/.exec(message!)?.[1]);
     expect((await query({ handle: dash.handle, path: "$.events", limit })).ok.value).toHaveLength(limit);
@@ -107,7 +111,8 @@ describe("S14.5 refusals name the next call", async () => {
     const { code, message } = await query({ handle, path: "$.rows", fields: ["titel", "nope"] });
     expect(code).toBe("RESULT_PATH_NOT_FOUND");
     expect(message).toBe(
-      'fields "titel", "nope" name no key of the 20 object items of $.rows from offset 0; the keys there are "id", "title", "priority", "owner"; did you mean "title"?',
+      'fields "titel", "nope" name no key of the 20 object items of $.rows from offset 0; the ' +
+        'keys there are "id", "title", "priority", "owner"; did you mean "title"?',
     );
     expect((await query({ handle, path: "$.rows[1]", fields: ["zzz"] })).message).toMatch(
       /^fields "zzz" name no key of \$\.rows\[1\]; the keys there are "id", "title"/,

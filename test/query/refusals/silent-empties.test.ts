@@ -77,7 +77,9 @@ describe("S18.2 on an answer read whole (a real SDK client and server)", async (
       value: [],
       total: 0,
       offset: 0,
-      note: 'no string, number, boolean or key under $ contains "zzzz" (in any case); the search read all of $: an object of 1 key',
+      note:
+        'no string, number, boolean or key under $ contains "zzzz" (in any ' +
+        "case); the search read all of $: an object of 1 key",
     });
     expect((await query({ handle, path: "$.rows", search: "zzzz" })).ok.note).toMatch(
       /read all of \$\.rows: a list of 200 items$/,

@@ -44,7 +44,8 @@ describe("S25.1 on an answer read whole (a real SDK client and server)", async (
     const { ok } = await query({ handle, path: "$.rows[?@.priority == '1']" });
     expect(ok).toMatchObject({ value: [], total: 0 });
     expect(ok.note).toBe(
-      `@.priority == '1' compares with a string, but @.priority there is a number: @.priority in $.rows is ${valuesSeen(value.rows, "priority")}. Write @.priority == 1, without quotes`,
+      `@.priority == '1' compares with a string, but @.priority there is a number: @.priority in ` +
+        `$.rows is ${valuesSeen(value.rows, "priority")}. Write @.priority == 1, without quotes`,
     );
     const works = await query({ handle, path: "$.rows[?@.priority == 1]", limit: 1 });
     expect(works.ok.total).toBe(value.rows.filter((row) => row.priority === 1).length);
@@ -54,7 +55,8 @@ describe("S25.1 on an answer read whole (a real SDK client and server)", async (
     const { ok } = await query({ handle, path: "$.rows[?@.status == 'Open']" });
     expect(ok.total).toBe(0);
     expect(ok.note).toBe(
-      `@.status == 'Open' matched nothing, but 'open' differs only in case (comparisons are exact): @.status in $.rows is ${valuesSeen(value.rows, "status")}. Write @.status == 'open', or use search for any case`,
+      `@.status == 'Open' matched nothing, but 'open' differs only in case (comparisons are exact): @.status ` +
+        `in $.rows is ${valuesSeen(value.rows, "status")}. Write @.status == 'open', or use search for any case`,
     );
   });
 
@@ -116,7 +118,8 @@ describe("S25.1 over a list read batch by batch, and counted on batch workers", 
         expect(priority.note).toContain(`@.priority in $.rows is ${valuesSeen(value.rows, "priority")}`);
         const status = await tool.query({ handle, path: "$.rows[?@.status == 'Open']" }, owner);
         expect(status.note).toContain(
-          `'open' differs only in case (comparisons are exact): @.status in $.rows is ${valuesSeen(value.rows, "status")}`,
+          `'open' differs only in case (comparisons are exact): @.status ` +
+            `in $.rows is ${valuesSeen(value.rows, "status")}`,
         );
         expect((await tool.query({ handle, path: "$.rows[?@.status == 'archived']" }, owner)).note).toBeUndefined();
         if (pool) expect(pool.answered).toBeGreaterThan(answered); // the workers counted batches

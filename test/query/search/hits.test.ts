@@ -99,48 +99,56 @@ describe("searchHitsYielding", () => {
     ]);
   });
 
-  it("S14.4 one hit per place when the nodes of a nodelist overlap ($..*, unions), and each container is walked once", async () => {
-    const { searchQueryYielding } = await import("../../../src/query/search/search-query.js");
-    const { planPath } = await import("../../../src/query/paths/plan.js");
-    const { CostMeter } = await import("../../../src/query/cost.js");
-    const config = { sliceLimitBytes: 1_000_000, preview: { chars: 50 } };
-    const run = (answer: unknown, path: string, search: string) =>
-      searchQueryYielding(answer, planPath(path), { handle: "h", path, search }, config, new CostMeter());
-    const nested = { a: { b: "timeout here", c: ["timeout"] } };
-    for (const path of ["$..*", "$[*,*]", "$['a','a']", "$..c[0]"]) {
-      const hits = (await run(nested, path, "timeout")).value as SearchHit[];
-      expect(
-        hits.map((hit) => hit.path),
-        path,
-      ).toEqual(path === "$..c[0]" ? ["$.a.c[0]"] : ["$.a.b", "$.a.c[0]"]);
-    }
-    const rows = Array.from({ length: 10_000 }, (_, i) => ({ t: `row ${i}` }));
-    const union = "$['rows'" + ",'rows'".repeat(499) + "]"; // the same 10,000 rows named 500 times
-    const started = performance.now();
-    expect((await run({ rows }, union, "row 1")).total).toBe(1111);
-    expect(performance.now() - started).toBeLessThan(1000);
-  });
+  it(
+    "S14.4 one hit per place when the nodes of a nodelist overlap " +
+      "($..*, unions), and each container is walked once",
+    async () => {
+      const { searchQueryYielding } = await import("../../../src/query/search/search-query.js");
+      const { planPath } = await import("../../../src/query/paths/plan.js");
+      const { CostMeter } = await import("../../../src/query/cost.js");
+      const config = { sliceLimitBytes: 1_000_000, preview: { chars: 50 } };
+      const run = (answer: unknown, path: string, search: string) =>
+        searchQueryYielding(answer, planPath(path), { handle: "h", path, search }, config, new CostMeter());
+      const nested = { a: { b: "timeout here", c: ["timeout"] } };
+      for (const path of ["$..*", "$[*,*]", "$['a','a']", "$..c[0]"]) {
+        const hits = (await run(nested, path, "timeout")).value as SearchHit[];
+        expect(
+          hits.map((hit) => hit.path),
+          path,
+        ).toEqual(path === "$..c[0]" ? ["$.a.c[0]"] : ["$.a.b", "$.a.c[0]"]);
+      }
+      const rows = Array.from({ length: 10_000 }, (_, i) => ({ t: `row ${i}` }));
+      const union = "$['rows'" + ",'rows'".repeat(499) + "]"; // the same 10,000 rows named 500 times
+      const started = performance.now();
+      expect((await run({ rows }, union, "row 1")).total).toBe(1111);
+      expect(performance.now() - started).toBeLessThan(1000);
+    },
+  );
 
-  it("S16.1 $..* over a 20,000-deep chain: each leaf is found covered from its parent up, never by building its path", async () => {
-    const { searchQueryYielding } = await import("../../../src/query/search/search-query.js");
-    const { planPath } = await import("../../../src/query/paths/plan.js");
-    const { CostMeter } = await import("../../../src/query/cost.js");
-    let deep: unknown = { x: "leaf" };
-    for (let i = 0; i < 20_000; i++) deep = { a: deep, b: "text" };
-    const started = performance.now();
-    const found = await searchQueryYielding(
-      deep,
-      planPath("$..*"),
-      { handle: "h", path: "$..*", search: "TEXT", offset: 0, limit: 1 },
-      { sliceLimitBytes: 1_000_000, preview: { chars: 50 } },
-      new CostMeter(),
-    );
-    const ms = performance.now() - started;
-    console.log(`search of $..* over a 20,000-deep chain: ${ms.toFixed(0)} ms (was 2.6 s building each leaf's path)`);
-    expect(found.total).toBe(20_000);
-    expect((found.value as SearchHit[])[0]!.path).toBe(`$${".a".repeat(19_999)}.b`);
-    expect(ms).toBeLessThan(2000);
-  });
+  it(
+    "S16.1 $..* over a 20,000-deep chain: each leaf is found " +
+      "covered from its parent up, never by building its path",
+    async () => {
+      const { searchQueryYielding } = await import("../../../src/query/search/search-query.js");
+      const { planPath } = await import("../../../src/query/paths/plan.js");
+      const { CostMeter } = await import("../../../src/query/cost.js");
+      let deep: unknown = { x: "leaf" };
+      for (let i = 0; i < 20_000; i++) deep = { a: deep, b: "text" };
+      const started = performance.now();
+      const found = await searchQueryYielding(
+        deep,
+        planPath("$..*"),
+        { handle: "h", path: "$..*", search: "TEXT", offset: 0, limit: 1 },
+        { sliceLimitBytes: 1_000_000, preview: { chars: 50 } },
+        new CostMeter(),
+      );
+      const ms = performance.now() - started;
+      console.log(`search of $..* over a 20,000-deep chain: ${ms.toFixed(0)} ms (was 2.6 s building each leaf's path)`);
+      expect(found.total).toBe(20_000);
+      expect((found.value as SearchHit[])[0]!.path).toBe(`$${".a".repeat(19_999)}.b`);
+      expect(ms).toBeLessThan(2000);
+    },
+  );
 
   it("keeps indexes true to the original when lower case changes a length (İ), and ends lines at \\r\\n", async () => {
     // Cut to 10 characters around the match: the offset is where the text starts in the original.

@@ -29,46 +29,53 @@ async function query(label: string, args: Record<string, unknown>) {
 }
 
 describe("S14.4 a hit always fits the slice limit", () => {
-  it("a match inside a long string answers its hit, cut to fit 1024 bytes, instead of refusing every call", async () => {
-    const handle = await folded({
-      log: `${"x".repeat(100_000)}timeout here${"y".repeat(100_000)}`,
-      other: "z".repeat(2000),
-    });
-    const found = await query("one hit in a 200,000-character string", { handle, search: "TIMEOUT" });
-    expect(textOf(found.value)).not.toMatch(/^RESULT_SLICE_TOO_LARGE/);
-    const hit = (
-      found.value.structuredContent as { value: { path: string; text: string; offset: number }[]; total: number }
-    ).value[0]!;
-    expect(found.value.structuredContent).toMatchObject({ total: 1 });
-    expect(hit.path).toBe("$.log");
-    expect(hit.text).toContain("timeout here");
-    expect(hit.text.length).toBeLessThanOrEqual(1000);
-    expect(JSON.stringify(found.value.structuredContent).length).toBeLessThanOrEqual(1024);
-    // Where the hit's text starts: result_query with that offset reads on from there.
-    const on = await bench.alice("result_query", { handle, path: "$.log", offset: hit.offset, limit: 100 });
-    expect((on.structuredContent as { value: string }).value).toBe(hit.text.slice(0, 100));
-  });
+  it(
+    "a match inside a long string answers its hit, cut to fit 1024 bytes, instead of refusing " + "every call",
+    async () => {
+      const handle = await folded({
+        log: `${"x".repeat(100_000)}timeout here${"y".repeat(100_000)}`,
+        other: "z".repeat(2000),
+      });
+      const found = await query("one hit in a 200,000-character string", { handle, search: "TIMEOUT" });
+      expect(textOf(found.value)).not.toMatch(/^RESULT_SLICE_TOO_LARGE/);
+      const hit = (
+        found.value.structuredContent as { value: { path: string; text: string; offset: number }[]; total: number }
+      ).value[0]!;
+      expect(found.value.structuredContent).toMatchObject({ total: 1 });
+      expect(hit.path).toBe("$.log");
+      expect(hit.text).toContain("timeout here");
+      expect(hit.text.length).toBeLessThanOrEqual(1000);
+      expect(JSON.stringify(found.value.structuredContent).length).toBeLessThanOrEqual(1024);
+      // Where the hit's text starts: result_query with that offset reads on from there.
+      const on = await bench.alice("result_query", { handle, path: "$.log", offset: hit.offset, limit: 100 });
+      expect((on.structuredContent as { value: string }).value).toBe(hit.text.slice(0, 100));
+    },
+  );
 });
 
 describe("S16.1 worst cases of search and refusals stay linear, and answers stay small", () => {
-  it("a needle matching every line of a 10 MB string of 1,000,000 lines, and every one of 1,000,000 strings", async () => {
-    const lines = await folded({ log: Array.from({ length: 1_000_000 }, (_, i) => `a line ${i}`).join("\n") });
-    for (const [label, args] of [
-      ["search 'a' over 1,000,000 lines", { handle: lines, search: "a" }],
-      ["search 'a' over 1,000,000 lines, limit 100,000", { handle: lines, search: "a", limit: 100_000 }],
-      ["search 'a' over 1,000,000 lines, the last page", { handle: lines, search: "a", limit: 10, page: 100_000 }],
-    ] as const) {
-      const attack = await query(label, args);
-      expect(JSON.stringify(attack.value).length).toBeLessThan(3000);
-      expect(attack.stallMs).toBeLessThan(1500);
-    }
-    const last = await bench.alice("result_query", { handle: lines, search: "a", limit: 10, page: 100_000 });
-    expect(last.structuredContent).toMatchObject({ total: 1_000_000, offset: 999_990 });
-    const strings = await folded({ rows: Array.from({ length: 1_000_000 }, (_, i) => `a${i}`) });
-    const every = await query("search 'a' over 1,000,000 strings", { handle: strings, search: "a", limit: 5 });
-    expect(every.value.structuredContent).toMatchObject({ total: 1_000_000, nextOffset: 5 });
-    expect(every.stallMs).toBeLessThan(1500);
-  }, 60_000);
+  it(
+    "a needle matching every line of a 10 MB string of 1,000,000 lines, and every one of " + "1,000,000 strings",
+    async () => {
+      const lines = await folded({ log: Array.from({ length: 1_000_000 }, (_, i) => `a line ${i}`).join("\n") });
+      for (const [label, args] of [
+        ["search 'a' over 1,000,000 lines", { handle: lines, search: "a" }],
+        ["search 'a' over 1,000,000 lines, limit 100,000", { handle: lines, search: "a", limit: 100_000 }],
+        ["search 'a' over 1,000,000 lines, the last page", { handle: lines, search: "a", limit: 10, page: 100_000 }],
+      ] as const) {
+        const attack = await query(label, args);
+        expect(JSON.stringify(attack.value).length).toBeLessThan(3000);
+        expect(attack.stallMs).toBeLessThan(1500);
+      }
+      const last = await bench.alice("result_query", { handle: lines, search: "a", limit: 10, page: 100_000 });
+      expect(last.structuredContent).toMatchObject({ total: 1_000_000, offset: 999_990 });
+      const strings = await folded({ rows: Array.from({ length: 1_000_000 }, (_, i) => `a${i}`) });
+      const every = await query("search 'a' over 1,000,000 strings", { handle: strings, search: "a", limit: 5 });
+      expect(every.value.structuredContent).toMatchObject({ total: 1_000_000, nextOffset: 5 });
+      expect(every.stallMs).toBeLessThan(1500);
+    },
+    60_000,
+  );
 
   it("needles built against the string search of 10 MB of one character", async () => {
     const handle = await folded({ s: "a".repeat(10_000_000) });

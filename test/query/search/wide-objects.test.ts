@@ -170,7 +170,8 @@ describe("S14.6 a search over a wide object reads its member batches, on every s
     ),
   );
   it.each(stores)(
-    "%s: a root wide object answers as whole at any page; a piece lost reads as not found, a store failing is unavailable",
+    "%s: a root wide object answers as whole at any page; a piece lost " +
+      "reads as not found, a store failing is unavailable",
     async (name, open) => {
       const value = (root ??= wide(4000, "root"));
       const setup = await setUp(await open(), value);
@@ -214,85 +215,94 @@ describe("S14.6 a search over a wide object reads its member batches, on every s
 });
 
 describe("S14.6 a wide object is searched batch by batch, never parsed whole nor cached (spy on JSON.parse)", () => {
-  it("no parse is larger than a batch; a needle the text rules out parses nothing; the cache grows by no batch", async () => {
-    const plain = Object.fromEntries(
-      Array.from({ length: 30_000 }, (_, i) => [`key_${String(i).padStart(6, "0")}`, `value ${i}`]),
-    );
-    const value = { meta: { note: "user5" }, map: wide(20_000, "big"), plain };
-    const bytes = JSON.stringify(value).length;
-    const member = Math.max(...Object.values(value.map).map((at) => JSON.stringify(at).length));
-    expect(member).toBeLessThan(bytes / 40);
-    const setup = await setUp(new MemoryStorage("wide-search-spy", { maxBytes: 256 * 1024 * 1024 }), value);
-    const parse = vi.spyOn(JSON, "parse");
-    try {
-      const parsedBy = async (args: Record<string, unknown>) => {
-        const want = await expected(value, args);
-        const handle = await setup.fold();
-        await answered(setup.tool, handle, { path: "$.meta" }); // the index read and cached first
-        const held = recentAnswersBytes();
-        parse.mockClear();
-        const got = await answered(setup.tool, handle, args);
-        const sizes = parse.mock.calls.map(([text]) => String(text).length);
-        expect(got, JSON.stringify(args)).toEqual(want);
-        // nothing of the search is kept (the parts outside were read before)
-        expect(recentAnswersBytes() - held, JSON.stringify(args)).toBe(0);
-        return { largest: Math.max(0, ...sizes), total: sizes.reduce((sum, size) => sum + size, 0) };
-      };
-      for (const args of [
-        { path: "$.map", search: "user5", offset: 3000 },
-        { path: "$", search: "big_1", limit: 3 },
-        { path: "$", search: "ünï", offset: 10 },
-        { path: "$.plain", search: "VALUE 2" },
-      ]) {
-        const { largest, total } = await parsedBy(args);
-        // a batch (about 1 KB here) with the member that ends it (the largest is the nested object)
-        expect(largest, JSON.stringify(args)).toBeLessThan(member + 4 * 1024);
-        expect(total, JSON.stringify(args)).toBeGreaterThan(0);
+  it(
+    "no parse is larger than a batch; a needle the text rules out parses nothing; the cache grows " + "by no batch",
+    async () => {
+      const plain = Object.fromEntries(
+        Array.from({ length: 30_000 }, (_, i) => [`key_${String(i).padStart(6, "0")}`, `value ${i}`]),
+      );
+      const value = { meta: { note: "user5" }, map: wide(20_000, "big"), plain };
+      const bytes = JSON.stringify(value).length;
+      const member = Math.max(...Object.values(value.map).map((at) => JSON.stringify(at).length));
+      expect(member).toBeLessThan(bytes / 40);
+      const setup = await setUp(new MemoryStorage("wide-search-spy", { maxBytes: 256 * 1024 * 1024 }), value);
+      const parse = vi.spyOn(JSON, "parse");
+      try {
+        const parsedBy = async (args: Record<string, unknown>) => {
+          const want = await expected(value, args);
+          const handle = await setup.fold();
+          await answered(setup.tool, handle, { path: "$.meta" }); // the index read and cached first
+          const held = recentAnswersBytes();
+          parse.mockClear();
+          const got = await answered(setup.tool, handle, args);
+          const sizes = parse.mock.calls.map(([text]) => String(text).length);
+          expect(got, JSON.stringify(args)).toEqual(want);
+          // nothing of the search is kept (the parts outside were read before)
+          expect(recentAnswersBytes() - held, JSON.stringify(args)).toBe(0);
+          return { largest: Math.max(0, ...sizes), total: sizes.reduce((sum, size) => sum + size, 0) };
+        };
+        for (const args of [
+          { path: "$.map", search: "user5", offset: 3000 },
+          { path: "$", search: "big_1", limit: 3 },
+          { path: "$", search: "ünï", offset: 10 },
+          { path: "$.plain", search: "VALUE 2" },
+        ]) {
+          const { largest, total } = await parsedBy(args);
+          // a batch (about 1 KB here) with the member that ends it (the largest is the nested object)
+          expect(largest, JSON.stringify(args)).toBeLessThan(member + 4 * 1024);
+          expect(total, JSON.stringify(args)).toBeGreaterThan(0);
+        }
+        expect((await parsedBy({ path: "$.map", search: "no such text" })).total).toBe(0);
+        expect((await parsedBy({ path: "$", search: "no such text" })).total).toBe(0);
+        // Hits counted from the text off the page (keys and values alike): only the batches of the page are parsed.
+        for (const args of [
+          { path: "$.plain", search: "key_0", offset: 9000, limit: 5 },
+          { path: "$.plain", search: "value 2", offset: 5000, limit: 5 },
+          { path: "$", search: "ey_02", offset: 700 },
+        ]) {
+          expect((await parsedBy(args)).total, JSON.stringify(args)).toBeLessThan(bytes / 50);
+        }
+        expect(bytes).toBeGreaterThan(900_000); // so "never whole" means something
+      } finally {
+        parse.mockRestore();
+        await setup.store.onShutdown();
       }
-      expect((await parsedBy({ path: "$.map", search: "no such text" })).total).toBe(0);
-      expect((await parsedBy({ path: "$", search: "no such text" })).total).toBe(0);
-      // Hits counted from the text off the page (keys and values alike): only the batches of the page are parsed.
-      for (const args of [
-        { path: "$.plain", search: "key_0", offset: 9000, limit: 5 },
-        { path: "$.plain", search: "value 2", offset: 5000, limit: 5 },
-        { path: "$", search: "ey_02", offset: 700 },
-      ]) {
-        expect((await parsedBy(args)).total, JSON.stringify(args)).toBeLessThan(bytes / 50);
-      }
-      expect(bytes).toBeGreaterThan(900_000); // so "never whole" means something
-    } finally {
-      parse.mockRestore();
-      await setup.store.onShutdown();
-    }
-  }, 60_000);
+    },
+    60_000,
+  );
 });
 
 describe("S14.3 a long search over a wide object yields", () => {
-  it("timers run while every batch is read from memory and decrypted synchronously (node:crypto), and the answer is the whole value's", async () => {
-    const value = Object.fromEntries(
-      Array.from({ length: 300_000 }, (_, i) => [`key_${String(i).padStart(6, "0")}`, `value ${i} ünï`]),
-    );
-    const store = new ResultHandleStore(new MemoryStorage("wide-search-loop", { maxBytes: 256 * 1024 * 1024 }), 60, {
-      crypto: nodeCryptoBackend()!,
-    });
-    const tool = new ResultQueryTool(() => [{ config, store: async () => store }]);
-    try {
-      const handle = store.newHandle();
-      await store.save(handle, value, owner);
-      // non-ASCII: no batch is ruled out by its text, every one is parsed and walked
-      const args = { path: "$", search: "ünï 29999", limit: 5 };
-      let ticks = 0;
-      const probe = setInterval(() => ticks++, 1);
-      const started = performance.now();
-      const got = await answered(tool, handle, args);
-      const ms = performance.now() - started;
-      clearInterval(probe);
-      expect(got).toEqual(await expected(value, args));
-      // The reading yields at least every YIELD_AFTER_MS (records/read/pieces.ts): a reading of more than 100 ms saw
-      // timers run.
-      if (ms > 100) expect(ticks, `${ms.toFixed(0)} ms`).toBeGreaterThan(0);
-    } finally {
-      await store.onShutdown();
-    }
-  }, 60_000);
+  it(
+    "timers run while every batch is read from memory and decrypted " +
+      "synchronously (node:crypto), and the answer is the whole value's",
+    async () => {
+      const value = Object.fromEntries(
+        Array.from({ length: 300_000 }, (_, i) => [`key_${String(i).padStart(6, "0")}`, `value ${i} ünï`]),
+      );
+      const store = new ResultHandleStore(new MemoryStorage("wide-search-loop", { maxBytes: 256 * 1024 * 1024 }), 60, {
+        crypto: nodeCryptoBackend()!,
+      });
+      const tool = new ResultQueryTool(() => [{ config, store: async () => store }]);
+      try {
+        const handle = store.newHandle();
+        await store.save(handle, value, owner);
+        // non-ASCII: no batch is ruled out by its text, every one is parsed and walked
+        const args = { path: "$", search: "ünï 29999", limit: 5 };
+        let ticks = 0;
+        const probe = setInterval(() => ticks++, 1);
+        const started = performance.now();
+        const got = await answered(tool, handle, args);
+        const ms = performance.now() - started;
+        clearInterval(probe);
+        expect(got).toEqual(await expected(value, args));
+        // The reading yields at least every YIELD_AFTER_MS (records/read/pieces.ts): a reading of more than 100 ms saw
+        // timers run.
+        if (ms > 100) expect(ticks, `${ms.toFixed(0)} ms`).toBeGreaterThan(0);
+      } finally {
+        await store.onShutdown();
+      }
+    },
+    60_000,
+  );
 });

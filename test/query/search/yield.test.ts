@@ -22,28 +22,34 @@ describe("S21.4 a search yields as it goes", () => {
     rows: Array.from({ length: 200_000 }, (_, i) => ({ id: i, note: `a note ${i}` })),
   };
 
-  it("inside a string of a million matching lines and over 200,000 rows: the same hits, lines and total as one run, yielding meanwhile", async () => {
-    const handle = store.newHandle();
-    await store.save(handle, value, owner);
-    for (const args of [
-      { search: "a" },
-      { search: "A LINE 5", offset: 55_550, limit: 5 },
-      { search: "a", page: 60_000, limit: 20 },
-      { search: "note 199999" },
-    ]) {
-      const yields = vi.spyOn(CostMeter.prototype, "yieldToLoop"); // observed: how often the call stepped aside
-      const stalls = watchStalls();
-      const started = performance.now();
-      const result = await answered(tool, handle, args, owner);
-      const ms = performance.now() - started;
-      const stallMs = stalls.stop();
-      const stepped = yields.mock.calls.length;
-      yields.mockRestore();
-      expect(result, JSON.stringify(args)).toEqual(await wholeAnswer(value, args, config));
-      expect(stepped, JSON.stringify(args)).toBeGreaterThan(0);
-      console.log(
-        `S21.4 ${JSON.stringify(args)}: ${ms.toFixed(0)} ms, ${stepped} yields, the event loop held at most ${stallMs.toFixed(0)} ms`,
-      );
-    }
-  }, 60_000);
+  it(
+    "inside a string of a million matching lines and over 200,000 rows: the " +
+      "same hits, lines and total as one run, yielding meanwhile",
+    async () => {
+      const handle = store.newHandle();
+      await store.save(handle, value, owner);
+      for (const args of [
+        { search: "a" },
+        { search: "A LINE 5", offset: 55_550, limit: 5 },
+        { search: "a", page: 60_000, limit: 20 },
+        { search: "note 199999" },
+      ]) {
+        const yields = vi.spyOn(CostMeter.prototype, "yieldToLoop"); // observed: how often the call stepped aside
+        const stalls = watchStalls();
+        const started = performance.now();
+        const result = await answered(tool, handle, args, owner);
+        const ms = performance.now() - started;
+        const stallMs = stalls.stop();
+        const stepped = yields.mock.calls.length;
+        yields.mockRestore();
+        expect(result, JSON.stringify(args)).toEqual(await wholeAnswer(value, args, config));
+        expect(stepped, JSON.stringify(args)).toBeGreaterThan(0);
+        console.log(
+          `S21.4 ${JSON.stringify(args)}: ${ms.toFixed(0)} ms, ${stepped} ` +
+            `yields, the event loop held at most ${stallMs.toFixed(0)} ms`,
+        );
+      }
+    },
+    60_000,
+  );
 });

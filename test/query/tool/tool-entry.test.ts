@@ -87,12 +87,16 @@ describe("S18.3 S18.5 the demo's tools/list over HTTP", () => {
     expect(entry.description).toMatch(/\/rows\/2\/title.*expire/s);
   });
 
-  it("S18.5 _meta anthropic/maxResultSizeChars: twice the largest instance's slice limit (8192, orders) and the envelope", () => {
-    for (const sdk of ["v2", "v1"]) {
-      const entry = lists[sdk]!.find((tool) => tool.name === "result_query")!;
-      expect(entry._meta?.["anthropic/maxResultSizeChars"]).toBe(2 * 8192 + 2000);
-    }
-  });
+  it(
+    "S18.5 _meta anthropic/maxResultSizeChars: twice the largest " +
+      "instance's slice limit (8192, orders) and the envelope",
+    () => {
+      for (const sdk of ["v2", "v1"]) {
+        const entry = lists[sdk]!.find((tool) => tool.name === "result_query")!;
+        expect(entry._meta?.["anthropic/maxResultSizeChars"]).toBe(2 * 8192 + 2000);
+      }
+    },
+  );
 
   it("S18.3 no schema without a type in any tool the plugin lists or wraps", () => {
     const folded = ["result_query", "report", "server_log", "count_tickets", "orders", "chart"];

@@ -191,47 +191,55 @@ describe("S14.6 what the calling thread does, and what a worker sees", () => {
     }
   }, 60_000);
 
-  it("a worker is handed a piece's plaintext, the query (and the list's place in it) and byte ranges: no key, no handle, no owner (S8)", async () => {
-    const watched = nodePool(1, 60_000);
-    const setup = await setUp(await open(), watched);
-    expect(await watched.warm()).toBe(true);
-    const post = vi.spyOn(portsOf(watched)[0]!, "post"); // observes: every message still goes to the worker
-    try {
-      const value = answer();
-      const handle = await setup.fold(value);
-      await answered(setup.tool, handle, { path: "$.rows[?@.amount > 50000].id" });
-      const posted: unknown[] = post.mock.calls.map(([message]) => message);
-      expect(posted.length).toBeGreaterThan(10);
-      for (const message of posted as { id: number; job: Record<string, unknown> }[]) {
-        expect(Object.keys(message).sort()).toEqual(["id", "job"]);
-        expect(Object.keys(message.job).sort()).toEqual(
-          expect.arrayContaining(["ascii", "bytes", "length", "query", "ranges"]),
-        );
-        expect(
-          Object.keys(message.job).every((key) =>
-            ["ascii", "at", "bytes", "head", "length", "query", "ranges"].includes(key),
-          ),
-        ).toBe(true);
-        expect(JSON.stringify(message.job.query)).not.toContain(handle);
+  it(
+    "a worker is handed a piece's plaintext, the query (and the list's place " +
+      "in it) and byte ranges: no key, no handle, no owner (S8)",
+    async () => {
+      const watched = nodePool(1, 60_000);
+      const setup = await setUp(await open(), watched);
+      expect(await watched.warm()).toBe(true);
+      const post = vi.spyOn(portsOf(watched)[0]!, "post"); // observes: every message still goes to the worker
+      try {
+        const value = answer();
+        const handle = await setup.fold(value);
+        await answered(setup.tool, handle, { path: "$.rows[?@.amount > 50000].id" });
+        const posted: unknown[] = post.mock.calls.map(([message]) => message);
+        expect(posted.length).toBeGreaterThan(10);
+        for (const message of posted as { id: number; job: Record<string, unknown> }[]) {
+          expect(Object.keys(message).sort()).toEqual(["id", "job"]);
+          expect(Object.keys(message.job).sort()).toEqual(
+            expect.arrayContaining(["ascii", "bytes", "length", "query", "ranges"]),
+          );
+          expect(
+            Object.keys(message.job).every((key) =>
+              ["ascii", "at", "bytes", "head", "length", "query", "ranges"].includes(key),
+            ),
+          ).toBe(true);
+          expect(JSON.stringify(message.job.query)).not.toContain(handle);
+        }
+      } finally {
+        watched.stop();
+        await setup.store.onShutdown();
       }
-    } finally {
-      watched.stop();
-      await setup.store.onShutdown();
-    }
-  }, 60_000);
+    },
+    60_000,
+  );
 });
 
 describe("S14.6 a process whose queries used batch workers exits when its work is done", () => {
   it("a script folding a 3 MB answer and filtering it ends on its own, with the answer", async () => {
+    const entry = JSON.stringify(new URL("../../../src/runtimes/node/index.ts", import.meta.url).href);
     const script = `
-      import { ResultHandlesPlugin, ResultQueryTool, foldToolResult } from ${JSON.stringify(new URL("../../../src/runtimes/node/index.ts", import.meta.url).href)};
-      const rows = Array.from({ length: 20000 }, (_, i) => ({ id: i, amount: (i * 7919) % 100000, note: "row " + i + " ".repeat(100) }));
+      import { ResultHandlesPlugin, ResultQueryTool, foldToolResult } from ${entry};
+      const rows = Array.from({ length: 20000 }, (_, i) =>
+        ({ id: i, amount: (i * 7919) % 100000, note: "row " + i + " ".repeat(100) }));
       const plugin = ResultHandlesPlugin.init({ storage: { type: "memory" } });
       const owner = { session: "s", caller: "c" };
       const folded = await foldToolResult(plugin, { toolName: "t", result: { structuredContent: { rows } }, owner });
       const tool = new ResultQueryTool(() => [plugin]);
       await plugin.workers.warm(); // the filter then runs on them
-      const result = await tool.query({ handle: folded.structuredContent.handle, path: "$.rows[?@.amount > 50000].id", limit: 2 }, owner);
+      const handle = folded.structuredContent.handle;
+      const result = await tool.query({ handle, path: "$.rows[?@.amount > 50000].id", limit: 2 }, owner);
       console.log(JSON.stringify({ total: result.total, usable: plugin.workers.usable }));
       await plugin.onShutdown();
     `;

@@ -41,7 +41,8 @@ describe("S16.5 records are padded to size buckets", () => {
     }
     const table = [...sizes].map(([record, answers]) => `${answers[0]}–${answers.at(-1)} B → ${record} B`);
     console.log(
-      `S16.5 whole records for ${[...sizes.values()].flat().length} answer sizes, 1,000–40,000 B:\n  ${table.join("\n  ")}`,
+      `S16.5 whole records for ${[...sizes.values()].flat().length} ` +
+        `answer sizes, 1,000–40,000 B:\n  ${table.join("\n  ")}`,
     );
     // 403 answer sizes, 17 record sizes: each record size is a bucket, the next one a quarter larger.
     expect(sizes.size).toBeLessThanOrEqual(18);
@@ -55,26 +56,29 @@ describe("S16.5 records are padded to size buckets", () => {
     await store.onShutdown();
   });
 
-  it("an answer in pieces: every piece of one size, the index and the last piece padded too, and it reads back", async () => {
-    const spy = new StorageDouble();
-    const store = new ResultHandleStore(spy, 60, { pieceBytes: 16 * 1024 });
-    const seen: string[] = [];
-    for (const rows of [1500, 1501, 1530, 1600]) {
-      spy.sets.length = 0;
-      const value = { rows: Array.from({ length: rows }, (_, i) => ({ i, note: `row ${i}` })) };
-      const handle = store.newHandle();
-      await store.save(handle, value, alice);
-      const [main, ...pieces] = spy.sets.map((set) => set.value.byteLength);
-      expect(pieces.length).toBeGreaterThan(1);
-      expect(new Set(pieces.slice(0, -1))).toEqual(new Set([16 * 1024])); // full pieces: the piece size exactly
-      seen.push(
-        `${JSON.stringify(value).length} B → index ${main} B + ${pieces.length} pieces, the last ${pieces.at(-1)} B`,
-      );
-      expect(await store.read(handle, alice)).toEqual({ value });
-    }
-    console.log(`S16.5 answers in 16 KB pieces:\n  ${seen.join("\n  ")}`);
-    await store.onShutdown();
-  });
+  it(
+    "an answer in pieces: every piece of one size, the index and the last piece padded too, and it " + "reads back",
+    async () => {
+      const spy = new StorageDouble();
+      const store = new ResultHandleStore(spy, 60, { pieceBytes: 16 * 1024 });
+      const seen: string[] = [];
+      for (const rows of [1500, 1501, 1530, 1600]) {
+        spy.sets.length = 0;
+        const value = { rows: Array.from({ length: rows }, (_, i) => ({ i, note: `row ${i}` })) };
+        const handle = store.newHandle();
+        await store.save(handle, value, alice);
+        const [main, ...pieces] = spy.sets.map((set) => set.value.byteLength);
+        expect(pieces.length).toBeGreaterThan(1);
+        expect(new Set(pieces.slice(0, -1))).toEqual(new Set([16 * 1024])); // full pieces: the piece size exactly
+        seen.push(
+          `${JSON.stringify(value).length} B → index ${main} B + ${pieces.length} pieces, the last ${pieces.at(-1)} B`,
+        );
+        expect(await store.read(handle, alice)).toEqual({ value });
+      }
+      console.log(`S16.5 answers in 16 KB pieces:\n  ${seen.join("\n  ")}`);
+      await store.onShutdown();
+    },
+  );
 });
 
 /**
@@ -101,44 +105,49 @@ function fixedPositions(records: Uint8Array[]): number[] {
 }
 
 describe("S16.5 a whole or index record shows no expiry, kind or ASCII flag (format version 6)", () => {
-  it("on Redis, ASCII and non-ASCII answers of one size class, folded with lifetimes an hour apart, differ only in random bytes", async () => {
-    const url = { storage: { type: "redis", redis: { url: redis.url } }, namespace: "sealed-header" } as const;
-    const [short, long] = await Promise.all([
-      createResultHandleStore({ ...url, ttlSeconds: 60 }),
-      createResultHandleStore({ ...url, ttlSeconds: 3660 }),
-    ]);
-    const raw = new Redis(redis.url);
-    const ascii = answerOf(2000);
-    const accented = "é".repeat(999); // 1,998 bytes of UTF-8 in its quotes: 2,000 bytes of JSON, like `ascii`
-    try {
-      const recordsOf = async (store: ResultHandleStore, value: string) => {
-        const records: Uint8Array[] = [];
-        for (let i = 0; i < 8; i++) {
-          const before = new Set(await raw.keys("sealed-header:*"));
-          const handle = store.newHandle();
-          await store.save(handle, value, alice);
-          expect(await store.read(handle, alice)).toEqual({ value });
-          const [key, ...more] = (await raw.keys("sealed-header:*")).filter((k) => !before.has(k));
-          expect(more).toEqual([]); // one whole record
-          records.push(new Uint8Array((await raw.getBuffer(key!))!));
-        }
-        return records;
-      };
-      const a = await recordsOf(short, ascii);
-      const b = await recordsOf(long, accented);
-      expect(new Set([...a, ...b].map((r) => r.byteLength)).size).toBe(1); // one size class
-      const length = a[0]!.byteLength;
-      console.log(
-        `S16.5 ASCII (TTL 60 s) vs non-ASCII (TTL 3,660 s) whole records of ${length} B: telltale positions ${JSON.stringify(telltales(a, b))}, fixed positions ${JSON.stringify(fixedPositions([...a, ...b]))}`,
-      );
-      expect(telltales(a, b)).toEqual([]);
-      expect(fixedPositions([...a, ...b])).toEqual([length - 1]); // the version byte, 6
-      expect(a[0]![length - 1]).toBe(6);
-    } finally {
-      raw.disconnect();
-      await Promise.all([short.onShutdown(), long.onShutdown()]);
-    }
-  });
+  it(
+    "on Redis, ASCII and non-ASCII answers of one size class, folded with " +
+      "lifetimes an hour apart, differ only in random bytes",
+    async () => {
+      const url = { storage: { type: "redis", redis: { url: redis.url } }, namespace: "sealed-header" } as const;
+      const [short, long] = await Promise.all([
+        createResultHandleStore({ ...url, ttlSeconds: 60 }),
+        createResultHandleStore({ ...url, ttlSeconds: 3660 }),
+      ]);
+      const raw = new Redis(redis.url);
+      const ascii = answerOf(2000);
+      const accented = "é".repeat(999); // 1,998 bytes of UTF-8 in its quotes: 2,000 bytes of JSON, like `ascii`
+      try {
+        const recordsOf = async (store: ResultHandleStore, value: string) => {
+          const records: Uint8Array[] = [];
+          for (let i = 0; i < 8; i++) {
+            const before = new Set(await raw.keys("sealed-header:*"));
+            const handle = store.newHandle();
+            await store.save(handle, value, alice);
+            expect(await store.read(handle, alice)).toEqual({ value });
+            const [key, ...more] = (await raw.keys("sealed-header:*")).filter((k) => !before.has(k));
+            expect(more).toEqual([]); // one whole record
+            records.push(new Uint8Array((await raw.getBuffer(key!))!));
+          }
+          return records;
+        };
+        const a = await recordsOf(short, ascii);
+        const b = await recordsOf(long, accented);
+        expect(new Set([...a, ...b].map((r) => r.byteLength)).size).toBe(1); // one size class
+        const length = a[0]!.byteLength;
+        console.log(
+          `S16.5 ASCII (TTL 60 s) vs non-ASCII (TTL 3,660 s) whole records of ${length} B: telltale positions ` +
+            `${JSON.stringify(telltales(a, b))}, fixed positions ${JSON.stringify(fixedPositions([...a, ...b]))}`,
+        );
+        expect(telltales(a, b)).toEqual([]);
+        expect(fixedPositions([...a, ...b])).toEqual([length - 1]); // the version byte, 6
+        expect(a[0]![length - 1]).toBe(6);
+      } finally {
+        raw.disconnect();
+        await Promise.all([short.onShutdown(), long.onShutdown()]);
+      }
+    },
+  );
 
   it("a whole record and an index record of one size class have the same visible layout", async () => {
     const spy = new StorageDouble();
@@ -177,26 +186,31 @@ describe("S16.5 a whole or index record shows no expiry, kind or ASCII flag (for
 });
 
 describe("S16.5 S8.3 the expiry and kind sealed inside a version 6 record", () => {
-  it("end reads at the TTL, refuse a piece sealed as a main record, and a record of version 5 or a changed version byte reads as not found", async () => {
-    const keys = await AnswerKeys.derive(crypto.randomUUID(), alice);
-    const expiresAt = Date.now() + 60_000;
-    const header = { kind: "index", ascii: false, expiresAt, pieceIndex: 0, pieceCount: 7 } as const;
-    const record = await sealRecord(keys, keys.storageKey, header, new TextEncoder().encode("index bytes"));
-    expect((await openRecord(keys, keys.storageKey, record, expiresAt - 1))?.header).toEqual(header);
-    expect(await openRecord(keys, keys.storageKey, record, expiresAt)).toBeUndefined(); // the sealed expiry ends reads
-    await expect(sealRecord(keys, keys.storageKey, { ...header, kind: "piece" }, new Uint8Array(4))).rejects.toThrow(
-      /sealPiece/,
-    );
-    const v5 = record.slice();
-    v5[v5.byteLength - 1] = 5;
-    expect(await openRecord(keys, keys.storageKey, v5, Date.now())).toBeUndefined();
-    // A version 5 record's shape (a plaintext 18-byte header after the IV, version 5 last) is not found either.
-    const trailer = new Uint8Array(18);
-    trailer[17] = 5;
-    expect(
-      await openRecord(keys, keys.storageKey, new Uint8Array([...record.subarray(0, -1), ...trailer]), Date.now()),
-    ).toBeUndefined();
-  });
+  it(
+    "end reads at the TTL, refuse a piece sealed as a main record, and a " +
+      "record of version 5 or a changed version byte reads as not found",
+    async () => {
+      const keys = await AnswerKeys.derive(crypto.randomUUID(), alice);
+      const expiresAt = Date.now() + 60_000;
+      const header = { kind: "index", ascii: false, expiresAt, pieceIndex: 0, pieceCount: 7 } as const;
+      const record = await sealRecord(keys, keys.storageKey, header, new TextEncoder().encode("index bytes"));
+      expect((await openRecord(keys, keys.storageKey, record, expiresAt - 1))?.header).toEqual(header);
+      // the sealed expiry ends reads
+      expect(await openRecord(keys, keys.storageKey, record, expiresAt)).toBeUndefined();
+      await expect(sealRecord(keys, keys.storageKey, { ...header, kind: "piece" }, new Uint8Array(4))).rejects.toThrow(
+        /sealPiece/,
+      );
+      const v5 = record.slice();
+      v5[v5.byteLength - 1] = 5;
+      expect(await openRecord(keys, keys.storageKey, v5, Date.now())).toBeUndefined();
+      // A version 5 record's shape (a plaintext 18-byte header after the IV, version 5 last) is not found either.
+      const trailer = new Uint8Array(18);
+      trailer[17] = 5;
+      expect(
+        await openRecord(keys, keys.storageKey, new Uint8Array([...record.subarray(0, -1), ...trailer]), Date.now()),
+      ).toBeUndefined();
+    },
+  );
 });
 
 describe("S16.5 an answer's records share no exact expiry", () => {
@@ -216,7 +230,8 @@ describe("S16.5 an answer's records share no exact expiry", () => {
       expect(keys.length).toBeGreaterThanOrEqual(4);
       const pttls = await Promise.all(keys.map((key) => raw.pttl(key)));
       console.log(
-        `S16.5 stored lifetimes of one answer's ${keys.length} records (TTL ${ttlSeconds} s): ${pttls.map((ms) => (ms / 1000).toFixed(3)).join(", ")} s`,
+        `S16.5 stored lifetimes of one answer's ${keys.length} records (TTL ` +
+          `${ttlSeconds} s): ${pttls.map((ms) => (ms / 1000).toFixed(3)).join(", ")} s`,
       );
       for (const ms of pttls) {
         expect(ms).toBeGreaterThan(ttlSeconds * 1000);
@@ -256,19 +271,23 @@ describe("S16.5 the namespace is bound into the keys and the associated data", (
     }
   });
 
-  it("stores of two namespaces over one storage never find each other's answers; a bare store takes the plugin's default namespace", async () => {
-    const storage = new MemoryStorage("shared");
-    const a = new ResultHandleStore(storage, 60, { namespace: "appA" });
-    const b = new ResultHandleStore(storage, 60, { namespace: "appB" });
-    const handle = a.newHandle();
-    await a.save(handle, [1, 2, 3], alice);
-    expect(await b.read(handle, alice)).toBeUndefined();
-    expect(await a.read(handle, alice)).toEqual({ value: [1, 2, 3] });
-    expect(DEFAULT_STORE_NAMESPACE).toBe(DEFAULT_NAMESPACE);
-    const bare = new ResultHandleStore(storage, 60);
-    const named = new ResultHandleStore(storage, 60, { namespace: DEFAULT_NAMESPACE });
-    await bare.save(handle, ["bare"], alice);
-    expect(await named.read(handle, alice)).toEqual({ value: ["bare"] });
-    await storage.close();
-  });
+  it(
+    "stores of two namespaces over one storage never find each other's " +
+      "answers; a bare store takes the plugin's default namespace",
+    async () => {
+      const storage = new MemoryStorage("shared");
+      const a = new ResultHandleStore(storage, 60, { namespace: "appA" });
+      const b = new ResultHandleStore(storage, 60, { namespace: "appB" });
+      const handle = a.newHandle();
+      await a.save(handle, [1, 2, 3], alice);
+      expect(await b.read(handle, alice)).toBeUndefined();
+      expect(await a.read(handle, alice)).toEqual({ value: [1, 2, 3] });
+      expect(DEFAULT_STORE_NAMESPACE).toBe(DEFAULT_NAMESPACE);
+      const bare = new ResultHandleStore(storage, 60);
+      const named = new ResultHandleStore(storage, 60, { namespace: DEFAULT_NAMESPACE });
+      await bare.save(handle, ["bare"], alice);
+      expect(await named.read(handle, alice)).toEqual({ value: ["bare"] });
+      await storage.close();
+    },
+  );
 });

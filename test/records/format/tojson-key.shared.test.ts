@@ -35,21 +35,25 @@ describe("S16.7 an item's own toJSON(key) gets its index in the list", () => {
     await plugin.onShutdown();
   });
 
-  it("the stored answer is JSON.stringify's text, for items with toJSON among plain ones, at the root and under keys", async () => {
-    const storage = new MemoryStorage("tojson");
-    const store = new ResultHandleStore(storage, 60, { pieceBytes: 4096 });
-    const odd = (i: number) =>
-      i % 7 === 0 ? new Row(i) : i % 11 === 0 ? { toJSON: () => undefined } : { i, note: `plain ${i}` };
-    const answers = [
-      Array.from({ length: 5000 }, (_, i) => odd(i)),
-      { data: { search: { nodes: Array.from({ length: 5000 }, (_, i) => odd(i)) } } },
-      { when: Array.from({ length: 3000 }, (_, i) => new Date(Date.UTC(2026, 0, 1) + i * 1000)) },
-    ];
-    for (const value of answers) {
-      const handle = store.newHandle();
-      await store.save(handle, value, alice);
-      expect(await store.read(handle, alice)).toEqual({ value: JSON.parse(JSON.stringify(value)) });
-    }
-    await store.onShutdown();
-  });
+  it(
+    "the stored answer is JSON.stringify's text, for items with " +
+      "toJSON among plain ones, at the root and under keys",
+    async () => {
+      const storage = new MemoryStorage("tojson");
+      const store = new ResultHandleStore(storage, 60, { pieceBytes: 4096 });
+      const odd = (i: number) =>
+        i % 7 === 0 ? new Row(i) : i % 11 === 0 ? { toJSON: () => undefined } : { i, note: `plain ${i}` };
+      const answers = [
+        Array.from({ length: 5000 }, (_, i) => odd(i)),
+        { data: { search: { nodes: Array.from({ length: 5000 }, (_, i) => odd(i)) } } },
+        { when: Array.from({ length: 3000 }, (_, i) => new Date(Date.UTC(2026, 0, 1) + i * 1000)) },
+      ];
+      for (const value of answers) {
+        const handle = store.newHandle();
+        await store.save(handle, value, alice);
+        expect(await store.read(handle, alice)).toEqual({ value: JSON.parse(JSON.stringify(value)) });
+      }
+      await store.onShutdown();
+    },
+  );
 });

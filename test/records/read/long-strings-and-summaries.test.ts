@@ -83,7 +83,8 @@ describe("S16.4 reads cost what they return, on every store", () => {
       );
       expect((await measured(setup, { path: "$.status" })).gets).toBeLessThanOrEqual(3);
       console.log(
-        `S16.4 ${name}: a 2000-character window of a 20 MB string (${pieces} pieces) read ≤3 records, ${times.map((t) => t.toFixed(1)).join(", ")} ms per query (fold ${setup.foldMs.toFixed(0)} ms)`,
+        `S16.4 ${name}: a 2000-character window of a 20 MB string (${pieces} pieces) read ≤3 records, ` +
+          `${times.map((t) => t.toFixed(1)).join(", ")} ms per query (fold ${setup.foldMs.toFixed(0)} ms)`,
       );
       await setup.store.onShutdown();
     },
@@ -150,7 +151,8 @@ describe("S16.4 reads cost what they return, on every store", () => {
         expect((await measured(setup, args)).result).toEqual(await expected(value, args, 16_384));
       }
       console.log(
-        `S16.4 ${name}: refused $ on a ${(bytes / 1e6).toFixed(1)} MB answer (${pieces} pieces) read ≤${gets} records, ${times.map((t) => t.toFixed(1)).join(", ")} ms per query`,
+        `S16.4 ${name}: refused $ on a ${(bytes / 1e6).toFixed(1)} MB answer (${pieces} pieces) read ` +
+          `≤${gets} records, ${times.map((t) => t.toFixed(1)).join(", ")} ms per query`,
       );
       await setup.store.onShutdown();
     },

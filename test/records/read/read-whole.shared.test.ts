@@ -38,26 +38,31 @@ describe("S8.5 a pieced answer read whole, part by part", () => {
     await expectSame(Array.from({ length: 300_000 }, (_, i) => i)); // numbers: many windows of slots
   });
 
-  it("long strings (at the root and under keys, escapes and astral characters) and wide objects (integer keys, __proto__)", async () => {
-    const text = 'line "quoted" \\ back 😀 é\n'.repeat(40_000);
-    await expectSame({ log: text, rows: rows(2000), tail: true });
-    await expectSame(text);
-    const wide: Record<string, unknown> = {};
-    for (let i = 0; i < 20_000; i++) wide[i % 3 === 0 ? String(i) : `key_${i}`] = { n: i };
-    await expectSame({ first: 0, map: wide, last: 1 });
-    await expectSame(wide); // a wide object at the root, over several windows
-    await expectSame({ log: text, map: wide, rows: rows(12_000) }); // each kind over several windows, in one answer
-    const read = (await roundTrip(
-      JSON.parse(
-        `{"map":{"__proto__":{"x":1},${Array.from({ length: 5000 }, (_, i) => `"k${i}":${i}`).join(",")}},"rows":${JSON.stringify(rows(3000))}}`,
-      ),
-    )) as {
-      map: Record<string, unknown>;
-    };
-    expect(Object.hasOwn(read.map, "__proto__")).toBe(true);
-    expect(Object.getPrototypeOf(read.map)).toBe(Object.prototype);
-    expect(({} as { x?: unknown }).x).toBeUndefined();
-  });
+  it(
+    "long strings (at the root and under keys, escapes and astral " +
+      "characters) and wide objects (integer keys, __proto__)",
+    async () => {
+      const text = 'line "quoted" \\ back 😀 é\n'.repeat(40_000);
+      await expectSame({ log: text, rows: rows(2000), tail: true });
+      await expectSame(text);
+      const wide: Record<string, unknown> = {};
+      for (let i = 0; i < 20_000; i++) wide[i % 3 === 0 ? String(i) : `key_${i}`] = { n: i };
+      await expectSame({ first: 0, map: wide, last: 1 });
+      await expectSame(wide); // a wide object at the root, over several windows
+      await expectSame({ log: text, map: wide, rows: rows(12_000) }); // each kind over several windows, in one answer
+      const read = (await roundTrip(
+        JSON.parse(
+          `{"map":{"__proto__":{"x":1},${Array.from({ length: 5000 }, (_, i) => `"k${i}":${i}`).join(",")}},` +
+            `"rows":${JSON.stringify(rows(3000))}}`,
+        ),
+      )) as {
+        map: Record<string, unknown>;
+      };
+      expect(Object.hasOwn(read.map, "__proto__")).toBe(true);
+      expect(Object.getPrototypeOf(read.map)).toBe(Object.prototype);
+      expect(({} as { x?: unknown }).x).toBeUndefined();
+    },
+  );
 
   it("any JSON value round-trips whole, in pieces as small as 1 KB", async () => {
     await fc.assert(

@@ -201,7 +201,8 @@ describe("S16.4 a wide object is read by its member batches, on every store", ()
           JSON.stringify(args),
         );
       console.log(
-        `S16.4 ${name}: 1M-key object (${setup.pieces} pieces, saved in ${setup.foldMs.toFixed(0)} ms): ${figures.join("; ")}`,
+        `S16.4 ${name}: 1M-key object (${setup.pieces} pieces, saved in ` +
+          `${setup.foldMs.toFixed(0)} ms): ${figures.join("; ")}`,
       );
       await setup.store.onShutdown();
     },
@@ -218,56 +219,61 @@ function shuffledObject(count: number): Record<string, unknown> {
 }
 
 describe("S16.4 wide objects of every kind of key, beside lists and long strings", () => {
-  it("a shuffled wide object under $.map: windows and names read candidate batches only, answers as whole", async () => {
-    const map = shuffledObject(200_000);
-    const value = { meta: { kind: "index", pages: 3 }, map, rows: Array.from({ length: 30_000 }, (_, i) => ({ i })) };
-    const setup = await saved(new MemoryStorage("reads-wide-bloom", { maxBytes: 200_000_000 }), value);
-    const keys = Object.keys(map);
-    const counts: number[] = [];
-    for (const key of [keys[0]!, keys[1]!, keys[77_777]!, keys[199_999]!]) {
-      const args = { path: `$.map[${JSON.stringify(key)}].tag` };
-      const { result, gets } = await setup.fresh(args);
-      expect(result).toEqual(await expected(value, args));
-      expect(gets).toBeLessThanOrEqual(1 + 8); // its batch and a few false positives: of ${setup.pieces} pieces
-      counts.push(gets);
-    }
-    console.log(
-      `S16.4 shuffled 200k-key object (${setup.pieces} pieces): a key by name read ${counts.join(", ")} records (the index included)`,
-    );
-    for (const args of [
-      { path: "$" },
-      { path: "$.meta" },
-      { path: "$.map", offset: 100_000, limit: 30 },
-      { path: "$.rows", offset: 10 },
-    ]) {
-      const { result, gets } = await setup.fresh(args);
-      expect(result, JSON.stringify(args)).toEqual(await expected(value, args));
-      expect(gets).toBeLessThanOrEqual(8);
-    }
-    // A key it lacks: refused, the key count named, any hint a real key.
-    const missing = (await setup.fresh({ path: "$.map.id-zzzz-99" })).result as { code: string; message: string };
-    expect(missing.code).toBe("RESULT_PATH_NOT_FOUND");
-    expect(missing.message).toContain("$.map is an object of 200000 keys");
-    const hint = /did you mean "([^"]+)"/.exec(missing.message)?.[1];
-    if (hint !== undefined) expect(Object.hasOwn(map, hint)).toBe(true);
-    // Searches, nodelists, fields and references read it whole and answer as before.
-    for (const args of [
-      { path: "$.map", limit: 3, offset: 5 },
-      { path: "$.map.*", limit: 2 },
-      { path: "$.map", fields: [keys[3]!] },
-      { path: "$..tag", limit: 1 },
-    ]) {
-      expect(await answered(setup.cached, setup.handle, args), JSON.stringify(args)).toEqual(
-        await expected(value, args),
+  it(
+    "a shuffled wide object under $.map: windows and names read candidate batches only, " + "answers as whole",
+    async () => {
+      const map = shuffledObject(200_000);
+      const value = { meta: { kind: "index", pages: 3 }, map, rows: Array.from({ length: 30_000 }, (_, i) => ({ i })) };
+      const setup = await saved(new MemoryStorage("reads-wide-bloom", { maxBytes: 200_000_000 }), value);
+      const keys = Object.keys(map);
+      const counts: number[] = [];
+      for (const key of [keys[0]!, keys[1]!, keys[77_777]!, keys[199_999]!]) {
+        const args = { path: `$.map[${JSON.stringify(key)}].tag` };
+        const { result, gets } = await setup.fresh(args);
+        expect(result).toEqual(await expected(value, args));
+        expect(gets).toBeLessThanOrEqual(1 + 8); // its batch and a few false positives: of ${setup.pieces} pieces
+        counts.push(gets);
+      }
+      console.log(
+        `S16.4 shuffled 200k-key object (${setup.pieces} pieces): a key by name ` +
+          `read ${counts.join(", ")} records (the index included)`,
       );
-    }
-    const search = await answered(setup.cached, setup.handle, { path: "$.map", search: keys[150_000]! });
-    expect(search).toEqual(await expected(value, { path: "$.map", search: keys[150_000]! }));
-    expect((await setup.cached.referenced(setup.handle, `$.map[${JSON.stringify(keys[5]!)}]`, owner)).value).toEqual(
-      map[keys[5]!],
-    );
-    await setup.store.onShutdown();
-  }, 120_000);
+      for (const args of [
+        { path: "$" },
+        { path: "$.meta" },
+        { path: "$.map", offset: 100_000, limit: 30 },
+        { path: "$.rows", offset: 10 },
+      ]) {
+        const { result, gets } = await setup.fresh(args);
+        expect(result, JSON.stringify(args)).toEqual(await expected(value, args));
+        expect(gets).toBeLessThanOrEqual(8);
+      }
+      // A key it lacks: refused, the key count named, any hint a real key.
+      const missing = (await setup.fresh({ path: "$.map.id-zzzz-99" })).result as { code: string; message: string };
+      expect(missing.code).toBe("RESULT_PATH_NOT_FOUND");
+      expect(missing.message).toContain("$.map is an object of 200000 keys");
+      const hint = /did you mean "([^"]+)"/.exec(missing.message)?.[1];
+      if (hint !== undefined) expect(Object.hasOwn(map, hint)).toBe(true);
+      // Searches, nodelists, fields and references read it whole and answer as before.
+      for (const args of [
+        { path: "$.map", limit: 3, offset: 5 },
+        { path: "$.map.*", limit: 2 },
+        { path: "$.map", fields: [keys[3]!] },
+        { path: "$..tag", limit: 1 },
+      ]) {
+        expect(await answered(setup.cached, setup.handle, args), JSON.stringify(args)).toEqual(
+          await expected(value, args),
+        );
+      }
+      const search = await answered(setup.cached, setup.handle, { path: "$.map", search: keys[150_000]! });
+      expect(search).toEqual(await expected(value, { path: "$.map", search: keys[150_000]! }));
+      expect((await setup.cached.referenced(setup.handle, `$.map[${JSON.stringify(keys[5]!)}]`, owner)).value).toEqual(
+        map[keys[5]!],
+      );
+      await setup.store.onShutdown();
+    },
+    120_000,
+  );
 
   it("serialises every kind of wide object to the exact text of JSON.stringify, indexing those it may", () => {
     const integers: Record<string, unknown> = {};
@@ -311,30 +317,34 @@ describe("S16.4 wide objects of every kind of key, beside lists and long strings
     expect(Object.getOwnPropertyDescriptor(parsed.odd, "__proto__")?.value).toEqual({ polluted: true });
   });
 
-  it("the index finds the batch of every key, in code unit order, natural order, with indexes first, or shuffled", () => {
-    const natural = Object.fromEntries(Array.from({ length: 30_000 }, (_, i) => [`item${i}-v${i % 7}`, i]));
-    const mixed: Record<string, number> = {};
-    for (let i = 0; i < 6000; i++) mixed[i % 3 ? `n${i}` : String(i * 1000)] = i;
-    const cases: [string, Record<string, unknown>, string | undefined][] = [
-      ["code", wideObject(30_000), "code"],
-      ["natural", natural, "natural"],
-      ["indexes first", mixed, "natural"],
-      ["shuffled", shuffledObject(30_000), undefined],
-    ];
-    for (const [label, object, order] of cases) {
-      const [layout] = serializeAnswer({ object }, { pieceBytes: 16 * 1024 }).objects;
-      expect(layout!.firsts ? (layout!.order ?? "code") : undefined, label).toBe(order);
-      const starts = unitStarts(layout!.batches);
-      // One expect for all keys (an expect each cost more than the lookups): the keys whose batch is not found.
-      const lost = Object.keys(object).filter(
-        (key, at) => !batchesFor(layout!, key).includes(starts.findLastIndex((start) => start <= at)),
-      );
-      expect(lost, label).toEqual([]);
-      // A name it lacks: at most one batch in order; by filter, false positives in about 1% of the batches.
-      const misses = ["zzz", "item", "key_", "item99999", "0", "a-1"].map((name) => batchesFor(layout!, name).length);
-      expect(Math.max(...misses), label).toBeLessThanOrEqual(order ? 1 : Math.ceil(starts.length * 0.03));
-    }
-  }, 60_000); // 10 s alone; several times that beside other files on a loaded machine
+  it(
+    "the index finds the batch of every key, in code unit order, natural order, with indexes first, " + "or shuffled",
+    () => {
+      const natural = Object.fromEntries(Array.from({ length: 30_000 }, (_, i) => [`item${i}-v${i % 7}`, i]));
+      const mixed: Record<string, number> = {};
+      for (let i = 0; i < 6000; i++) mixed[i % 3 ? `n${i}` : String(i * 1000)] = i;
+      const cases: [string, Record<string, unknown>, string | undefined][] = [
+        ["code", wideObject(30_000), "code"],
+        ["natural", natural, "natural"],
+        ["indexes first", mixed, "natural"],
+        ["shuffled", shuffledObject(30_000), undefined],
+      ];
+      for (const [label, object, order] of cases) {
+        const [layout] = serializeAnswer({ object }, { pieceBytes: 16 * 1024 }).objects;
+        expect(layout!.firsts ? (layout!.order ?? "code") : undefined, label).toBe(order);
+        const starts = unitStarts(layout!.batches);
+        // One expect for all keys (an expect each cost more than the lookups): the keys whose batch is not found.
+        const lost = Object.keys(object).filter(
+          (key, at) => !batchesFor(layout!, key).includes(starts.findLastIndex((start) => start <= at)),
+        );
+        expect(lost, label).toEqual([]);
+        // A name it lacks: at most one batch in order; by filter, false positives in about 1% of the batches.
+        const misses = ["zzz", "item", "key_", "item99999", "0", "a-1"].map((name) => batchesFor(layout!, name).length);
+        expect(Math.max(...misses), label).toBeLessThanOrEqual(order ? 1 : Math.ceil(starts.length * 0.03));
+      }
+    },
+    60_000,
+  ); // 10 s alone; several times that beside other files on a loaded machine
 
   it("a wide object's index is a small fraction of it (S16.3), in order or shuffled", () => {
     for (const [label, value] of [
@@ -345,7 +355,8 @@ describe("S16.4 wide objects of every kind of key, beside lists and long strings
       const index = JSON.stringify(json.objects).length;
       expect(index / json.bytes, label).toBeLessThan(1 / 12);
       console.log(
-        `S16.3 ${label}: answer ${(json.bytes / 1e6).toFixed(1)} MB, its objects' index ${(index / 1e3).toFixed(1)} KB (${((100 * index) / json.bytes).toFixed(2)}%)`,
+        `S16.3 ${label}: answer ${(json.bytes / 1e6).toFixed(1)} MB, its objects' index ` +
+          `${(index / 1e3).toFixed(1)} KB (${((100 * index) / json.bytes).toFixed(2)}%)`,
       );
       json.release();
     }
