@@ -30,7 +30,7 @@ import { decodeUtf8 } from "../util/utf8.js";
 export type { SealedAnswer } from "./seal-answer.js";
 
 /** Internals a test or benchmark may pin; defaults suit production. */
-export interface StoreOptions extends Pick<PieceOptions, "pieceBytes"> {
+interface StoreOptions extends Pick<PieceOptions, "pieceBytes"> {
   /**
    * A thread that seals pieces while a fold serialises the rest (S21.7: `nodeSealThread`); none when left
    * out, and then every piece is sealed once the serialisation ends.

@@ -297,7 +297,7 @@ function asQueryError(error: unknown): ResultQueryError {
  * The meters of one call: one per instance it asks (each with its own costLimit); the holding instance's is
  * the call's (S21.1). Every reference of a call draws on the same ones (S26.2: `callMeters` once per call).
  */
-export type CallMeters = ((source: HandleSource) => CostMeter) & {
+type CallMeters = ((source: HandleSource) => CostMeter) & {
   /** The largest share of its cost limit one of the call's meters has spent so far (0 to 1 and past it). */
   share(): number;
 };
