@@ -72,8 +72,8 @@ const out: Record<string, unknown> = {};
 for (const name of Object.keys(${JSON.stringify(tools)})) {
   const answer = await client.callTool({ name, arguments: {} });
   const meta = answer._meta?.["frontmcp/result-handle"];
-  const preview = (answer.structuredContent as { preview?: { rows: unknown[] } }).preview;
-  out[name] = meta ? { folded: true, previewRows: preview!.rows.length } : { folded: false };
+  const folded = answer.structuredContent as { preview?: { rows: unknown[] } } | undefined;
+  out[name] = meta ? { folded: true, previewRows: folded!.preview!.rows.length } : { folded: false };
 }
 console.log(JSON.stringify(out));
 await client.close();
