@@ -15,7 +15,7 @@ import { buildEntries, fieldPicker, itemSize, memberSize, pickedKeys } from "./p
 import { formatPath, resolveSegments, type Resolved } from "./paths/path.js";
 import { checkFieldsFound, fittingChars, sliceAdvice } from "./refusals/refusals.js";
 import { DEFAULT_LIMITS, MAX_LIMIT, MAX_SEARCH_CHARS } from "../defaults.js";
-import { planPath, sliceWindow, type QueryArguments, type QueryPlan } from "./paths/plan.js";
+import { sliceWindow, type QueryArguments, type QueryPlan } from "./paths/plan.js";
 import { cutForMessage, quoteArgument } from "../util/quote-argument.js";
 import { jsonSize } from "../util/size.js";
 import { isText, type PiecedString } from "../records/read/pieced-string.js";
@@ -207,14 +207,10 @@ function wholeNumber(name: string, value: unknown, min: number, max: number, not
 }
 
 /**
- * Reads one slice of a stored answer (S7.2 to S7.6, S14.2). `sliceLimitBytes` is the slice limit of the plugin
- * instance that folded the handle, for this call: a larger slice is refused, never folded again (S7.7).
+ * Reads one slice of a stored answer (S7.2 to S7.6, S14.2) for a path planned already (the plan the store read
+ * with). `sliceLimitBytes` is the slice limit of the plugin instance that folded the handle, for this call: a
+ * larger slice is refused, never folded again (S7.7).
  */
-export function queryValue(answer: unknown, args: QueryArguments, sliceLimitBytes: number): QueryResult {
-  return answerPlan(answer, planPath(args.path), args, sliceLimitBytes);
-}
-
-/** `queryValue` for a path planned already (the plan the store read with). */
 export function answerPlan(
   answer: unknown,
   plan: QueryPlan,

@@ -4,6 +4,7 @@
  */
 import { parsePath, resolveSegments } from "../../src/query/paths/path.js";
 import { planValueYielding } from "../../src/query/paths/evaluate.js";
+import { answerPlanYielding, type QueryResult } from "../../src/query/query.js";
 import { CostMeter } from "../../src/query/cost.js";
 import { planPath, selectorFor, type QueryArguments } from "../../src/query/paths/plan.js";
 import type { Selector } from "../../src/query/paths/selection.js";
@@ -18,3 +19,16 @@ export const resolveReferenceValue = (answer: unknown, path: string): Promise<un
 /** The pieces a store reads for `args` (S8.5). */
 export const selectForQuery = (args: QueryArguments, mode: Parameters<typeof selectorFor>[2]): Selector =>
   selectorFor(planPath(args.path), args, mode);
+
+/**
+ * What `result_query` answers for `args` over `answer` held whole, as a tool call evaluates it: the path
+ * planned, then answered metered and yielding (`answerPlanYielding`; S7.2 to S7.6, S21.1, S21.4).
+ */
+export async function answerWhole(
+  answer: unknown,
+  args: QueryArguments,
+  sliceLimitBytes: number,
+  meter = new CostMeter(),
+): Promise<QueryResult> {
+  return answerPlanYielding(answer, planPath(args.path), args, sliceLimitBytes, meter);
+}

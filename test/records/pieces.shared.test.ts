@@ -13,11 +13,11 @@ import {
 import type { CryptoBackend } from "../../src/records/crypto/backend.js";
 import { webCryptoBackend } from "../../src/records/crypto/webcrypto.js";
 import { pluginOver, StorageDouble as SpyStorage } from "../helpers/storage-double.js";
-import { queryValue, parseQueryArguments, type QueryArguments } from "../../src/query/query.js";
-import { selectForQuery } from "../helpers/query-shortcuts.js";
+import { parseQueryArguments, type QueryArguments } from "../../src/query/query.js";
+import { answerWhole, selectForQuery } from "../helpers/query-shortcuts.js";
 import { readSelection, selectionOf } from "../../src/query/paths/selection.js";
 import { dropSpareBuffers, spareBufferCount } from "../../src/records/buffer-pool.js";
-import { serializeAnswer } from "../../src/records/format/serialize.js";
+import { serializeAnswerYielding } from "../../src/records/format/serialize.js";
 
 const alice: Owner = { session: "session-alice-7d1e", caller: "alice@example.test" };
 const MARKER = "MARKER-4f9a-plaintext-should-never-be-stored";
@@ -42,9 +42,9 @@ async function storedAnswer(value: unknown, pieceBytes = PIECE_BYTES) {
 }
 
 /** The result of a query, or its error code: what a client would see. */
-function outcome(run: () => unknown): unknown {
+async function outcome(run: () => Promise<unknown>): Promise<unknown> {
   try {
-    return run();
+    return await run();
   } catch (error) {
     if (error instanceof ResultQueryError) return error.code;
     throw error;
@@ -68,7 +68,7 @@ async function query(
     if ((error as { reason?: unknown }).reason === "lost") return lost;
     throw error;
   });
-  return value === lost ? undefined : outcome(() => queryValue(value, args, 1_000_000));
+  return value === lost ? undefined : outcome(() => answerWhole(value, args, 1_000_000));
 }
 
 function hexForms(secret: string): string[] {
@@ -538,14 +538,14 @@ describe("S8.5 storing in pieces", () => {
     expect(derivations).toBe(2);
   });
 
-  it("flags pieces that are pure ASCII (decoded as latin1 in Node), and only those", () => {
-    const ascii = serializeAnswer(
+  it("flags pieces that are pure ASCII (decoded as latin1 in Node), and only those", async () => {
+    const ascii = await serializeAnswerYielding(
       { rows: Array.from({ length: 200 }, (_, i) => ({ i, s: "plain" })) },
       { pieceBytes: 256 },
     );
     expect(ascii.pieces.length).toBeGreaterThan(5);
     expect(ascii.pieces.every((piece) => piece.ascii)).toBe(true);
-    const mixed = serializeAnswer(
+    const mixed = await serializeAnswerYielding(
       { rows: Array.from({ length: 200 }, (_, i) => ({ i, s: i === 150 ? "é" : "plain" })) },
       { pieceBytes: 256 },
     );
@@ -554,7 +554,7 @@ describe("S8.5 storing in pieces", () => {
     for (const piece of mixed.pieces) expect(piece.ascii).toBe(piece.bytes.every((byte) => byte < 0x80));
   });
 
-  it("values JSON.stringify treats its own way serialise exactly as it does", () => {
+  it("values JSON.stringify treats its own way serialise exactly as it does", async () => {
     class Point {
       constructor(
         readonly x: number,
@@ -575,7 +575,7 @@ describe("S8.5 storing in pieces", () => {
       12.5,
       null,
     ]) {
-      expect(serializeAnswer(value, { pieceBytes: 8 }).text).toBe(JSON.stringify(value));
+      expect((await serializeAnswerYielding(value, { pieceBytes: 8 })).text).toBe(JSON.stringify(value));
     }
   });
 });
@@ -604,10 +604,10 @@ describe("S8.5 round trip: any answer reads back equal, through every path", () 
     }),
   );
 
-  it("serialises to exactly JSON.stringify, in pieces cut at character boundaries", () => {
-    fc.assert(
-      fc.property(answer, fc.integer({ min: 8, max: 300 }), (value, pieceBytes) => {
-        const serialized = serializeAnswer(value, { pieceBytes });
+  it("serialises to exactly JSON.stringify, in pieces cut at character boundaries", async () => {
+    await fc.assert(
+      fc.asyncProperty(answer, fc.integer({ min: 8, max: 300 }), async (value, pieceBytes) => {
+        const serialized = await serializeAnswerYielding(value, { pieceBytes });
         const text = JSON.stringify(value);
         expect(serialized.text).toBe(text);
         const bytes = new TextEncoder().encode(text);
@@ -625,27 +625,29 @@ describe("S8.5 round trip: any answer reads back equal, through every path", () 
     );
   });
 
-  it("writes a value longer than one encoding step (64K units) whole, surrogate pairs intact at each edge", () => {
+  it("writes a value over one encoding step (64K units) whole, surrogate pairs intact at each edge", async () => {
     for (const lead of ["", "a", "ab"]) {
       const value = { note: lead + "😀é".repeat(70_000), deep: [[["x".repeat(140_000)]]] };
-      const serialized = serializeAnswer(value, { pieceBytes: 100_000 });
+      const serialized = await serializeAnswerYielding(value, { pieceBytes: 100_000 });
       expect(serialized.text).toBe(JSON.stringify(value));
       expect(serialized.bytes).toBe(new TextEncoder().encode(JSON.stringify(value)).byteLength);
       for (const piece of serialized.pieces) new TextDecoder("utf-8", { fatal: true }).decode(piece.bytes);
     }
   });
 
-  it("tells a text repeating its JSON exactly from any text one character off (the fold's S4.2 repeat check)", () => {
-    fc.assert(
-      fc.property(answer, fc.integer({ min: 8, max: 300 }), fc.nat(), (value, pieceBytes, at) => {
+  it("tells a text repeating its JSON from any text one character off (the fold's S4.2 repeat check)", async () => {
+    await fc.assert(
+      fc.asyncProperty(answer, fc.integer({ min: 8, max: 300 }), fc.nat(), async (value, pieceBytes, at) => {
         const text = JSON.stringify(value);
-        expect(serializeAnswer(value, { pieceBytes, repeatedBy: text }).repeated).toBe(true);
+        expect((await serializeAnswerYielding(value, { pieceBytes, repeatedBy: text })).repeated).toBe(true);
         const i = at % text.length;
         const changed = text.slice(0, i) + (text[i] === "0" ? "1" : "0") + text.slice(i + 1);
-        expect(serializeAnswer(value, { pieceBytes, repeatedBy: changed }).repeated).toBe(false);
-        expect(serializeAnswer(value, { pieceBytes, repeatedBy: text + " " }).repeated).toBe(false);
-        expect(serializeAnswer(value, { pieceBytes, repeatedBy: text.slice(0, -1) }).repeated).toBe(false);
-        expect(serializeAnswer(value, { pieceBytes }).repeated).toBe(false);
+        expect((await serializeAnswerYielding(value, { pieceBytes, repeatedBy: changed })).repeated).toBe(false);
+        expect((await serializeAnswerYielding(value, { pieceBytes, repeatedBy: text + " " })).repeated).toBe(false);
+        expect((await serializeAnswerYielding(value, { pieceBytes, repeatedBy: text.slice(0, -1) })).repeated).toBe(
+          false,
+        );
+        expect((await serializeAnswerYielding(value, { pieceBytes })).repeated).toBe(false);
       }),
       { numRuns: 300 },
     );
@@ -696,7 +698,7 @@ describe("S8.5 round trip: any answer reads back equal, through every path", () 
           expect(await store.read(handle, alice)).toEqual({ value: expected });
           for (const raw of queries) {
             expect(await query(store, handle, raw)).toEqual(
-              outcome(() => queryValue(expected, parseQueryArguments({ handle, ...raw }), 1_000_000)),
+              await outcome(() => answerWhole(expected, parseQueryArguments({ handle, ...raw }), 1_000_000)),
             );
           }
           expect(await store.readShared(handle, alice)).toEqual({ value: expected });

@@ -5,7 +5,7 @@
  * - a JSONPath plan: any other `$` query, answered as a nodelist (S14.2);
  * - a refusal: the path is of no form; the query refuses it whatever the answer holds.
  * The plan also says which pieces the store reads (`select`), from the same segments and the same window
- * rule `queryValue` slices with, so no rule is written twice.
+ * rule `answerPlan` slices with, so no rule is written twice.
  */
 import type { ListSummary, ObjectSummary, StringSummary } from "../../records/format/answer-index.js";
 import type { Selection, Selector } from "./selection.js";

@@ -7,7 +7,8 @@ import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import type { Owner } from "mcp-result-handles";
 import type { ResultHandlesConfig } from "../../../src/plugin/options.js";
 import { nodeBatchWorkers } from "../../../src/runtimes/node/batch-workers.js";
-import { parseQueryArguments, queryValue } from "../../../src/query/query.js";
+import { parseQueryArguments } from "../../../src/query/query.js";
+import { answerWhole } from "../../helpers/query-shortcuts.js";
 import {
   closeTo,
   oracleAggregate,
@@ -74,13 +75,13 @@ function expectSame(actual: unknown, expected: Record<string, unknown>, label: s
 }
 
 describe("S24.4 aggregates against the oracle, the answer read whole", () => {
-  it("seeded random answers, every path and spec", () => {
+  it("seeded random answers, every path and spec", async () => {
     for (const seed of [1, 2, 3]) {
       const answer = randomAnswer(seed, 300);
       for (const { path, spec, paging } of cases(seed * 17, soakSized(60, 300))) {
         const args = parseQueryArguments({ handle: "h", path, aggregate: spec, ...paging });
         expectSame(
-          queryValue(answer, args, config.sliceLimitBytes),
+          await answerWhole(answer, args, config.sliceLimitBytes),
           oracleAggregate(answer, path, spec, paging),
           `seed ${seed} ${path} ${JSON.stringify(spec)} ${JSON.stringify(paging)}`,
         );
@@ -88,7 +89,7 @@ describe("S24.4 aggregates against the oracle, the answer read whole", () => {
     }
   });
 
-  it("many groups, pages near the top (kept in order in one pass) and deep (sorted): the oracle's groups", () => {
+  it("many groups, pages near the top (kept in order in one pass) and deep (sorted): the oracle's groups", async () => {
     const random = seeded(99);
     const keys = [null, true, false, 0, 1, "1", -2.5, "a", "b", "ä", "🐙", [1], { x: 1 }];
     const answer = {
@@ -108,7 +109,7 @@ describe("S24.4 aggregates against the oracle, the answer read whole", () => {
       for (const spec of [{ by: "k" }, { by: "k", sum: "v", max: "v" }, { distinct: "k" }] as Spec[]) {
         const args = parseQueryArguments({ handle: "h", path: "$.rows[*]", aggregate: spec, ...paging });
         expectSame(
-          queryValue(answer, args, 1 << 20),
+          await answerWhole(answer, args, 1 << 20),
           oracleAggregate(answer, "$.rows[*]", spec, paging),
           `${JSON.stringify(spec)} ${JSON.stringify(paging)}`,
         );
@@ -118,28 +119,28 @@ describe("S24.4 aggregates against the oracle, the answer read whole", () => {
 
   it(
     "a member no node has gets S18.2's note naming it and the keys the nodes have; one some node has " + "never does",
-    () => {
+    async () => {
       const answer = randomAnswer(4, 200);
-      const missing = queryValue(
+      const missing = await answerWhole(
         answer,
         parseQueryArguments({ handle: "h", path: "$.rows[*]", aggregate: { by: "priorty" } }),
         config.sliceLimitBytes,
       );
       // nearest first
       expect(missing.note).toMatch(/^no node \$\.rows\[\*\] selects has "priorty"; they have priority, /);
-      const present = queryValue(
+      const present = await answerWhole(
         answer,
         parseQueryArguments({ handle: "h", path: "$.rows[*]", aggregate: { by: "owner", avg: "amount" } }),
         config.sliceLimitBytes,
       );
       expect(present.note).toBeUndefined();
-      const nested = queryValue(
+      const nested = await answerWhole(
         answer,
         parseQueryArguments({ handle: "h", path: "$.rows[*]", aggregate: { sum: "@.customer.cuntry" } }),
         config.sliceLimitBytes,
       );
       expect(nested.note).toContain('has "@.customer.cuntry"');
-      const none = queryValue(
+      const none = await answerWhole(
         answer,
         parseQueryArguments({ handle: "h", path: "$.rows[?@.statuss == 'open']", aggregate: { by: "owner" } }),
         config.sliceLimitBytes,

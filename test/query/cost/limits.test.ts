@@ -10,14 +10,16 @@ import {
   MAX_WHOLE_RESOURCE_BYTES,
   STATIC_LIMITS,
 } from "../../../src/defaults.js";
-import { answerPlan, answerPlanYielding, queryValue } from "../../../src/query/query.js";
+import { answerPlan, answerPlanYielding } from "../../../src/query/query.js";
 import { CostMeter } from "../../../src/query/cost.js";
 import { planPath } from "../../../src/query/paths/plan.js";
 import { startAttackBench, textOf, type AttackBench } from "../../helpers/attack-bench.js";
 import { foldAs } from "../../helpers/second-caller.js";
-import { refusalOf } from "../../helpers/refusal-of.js";
+import { refusalOf, rejectionOf } from "../../helpers/refusal-of.js";
+import { answerWhole } from "../../helpers/query-shortcuts.js";
 
-const run = (answer: unknown, path: string) => queryValue(answer, { handle: "h", path }, 1_000_000);
+/** What a tool call answers for `path` over `answer` held whole (or the refusal it rejects with). */
+const run = (answer: unknown, path: string) => answerWhole(answer, { handle: "h", path }, 1_000_000);
 const refusal = refusalOf;
 
 describe("S21.1 costLimit", () => {
@@ -97,32 +99,34 @@ describe("S21.1 costLimit", () => {
 
 describe("S21.2 static limits of a filter, refused before any work", () => {
   const rows = { rows: [{ a: 1 }, { a: 2 }] };
-  it(`a filter of more than ${STATIC_LIMITS.filterNodes} expression nodes`, () => {
-    expect(run(rows, `$.rows[?${Array(70).fill("@.a == 2").join(" || ")}]`).total).toBe(1); // 279 nodes
-    const error = refusal(() => run(rows, `$.rows[?${Array(80).fill("@.a == 2").join(" || ")}]`));
+  it(`a filter of more than ${STATIC_LIMITS.filterNodes} expression nodes`, async () => {
+    expect((await run(rows, `$.rows[?${Array(70).fill("@.a == 2").join(" || ")}]`)).total).toBe(1); // 279 nodes
+    const error = await rejectionOf(run(rows, `$.rows[?${Array(80).fill("@.a == 2").join(" || ")}]`));
     expect(error.code).toBe("INVALID_INPUT");
     expect(error.message).toMatch(
       /has filters of \d+ expression nodes, over the 300 a query may have \(S21.2, checked before any work\)/,
     );
   });
 
-  it(`a filter nested more than ${STATIC_LIMITS.filterNesting} levels (a long chain of one operator is flat)`, () => {
-    expect(run(rows, `$.rows[?${"!".repeat(30)}@.a]`).total).toBe(2);
-    expect(refusal(() => run(rows, `$.rows[?${"!".repeat(60)}@.a]`)).message).toMatch(
+  const nested =
+    `a filter nested more than ${STATIC_LIMITS.filterNesting} levels ` + "(a long chain of one operator is flat)";
+  it(nested, async () => {
+    expect((await run(rows, `$.rows[?${"!".repeat(30)}@.a]`)).total).toBe(2);
+    expect((await rejectionOf(run(rows, `$.rows[?${"!".repeat(60)}@.a]`))).message).toMatch(
       /nests its filter \d+ levels deep, over the 40/,
     );
-    expect(run(rows, `$.rows[?${Array(60).fill("@.b").join(" || ")} || @.a == 1]`).total).toBe(1);
+    expect((await run(rows, `$.rows[?${Array(60).fill("@.b").join(" || ")} || @.a == 1]`)).total).toBe(1);
   });
 
-  it("a pattern over the program limit, in the query or in the answer, is refused naming its size", () => {
+  it("a pattern over the program limit, in the query or in the answer, is refused naming its size", async () => {
     const pattern = ".{1000}".repeat(6);
-    expect(refusal(() => run(rows, `$.rows[?match(@.t, '${pattern}')]`)).message).toMatch(
+    expect((await rejectionOf(run(rows, `$.rows[?match(@.t, '${pattern}')]`))).message).toMatch(
       /compiles to \d+ instructions, over the 5000 a pattern may have/,
     );
-    expect(refusal(() => run({ rows: [{ t: "x", p: pattern }] }, "$.rows[?match(@.t, @.p)]")).message).toMatch(
+    expect((await rejectionOf(run({ rows: [{ t: "x", p: pattern }] }, "$.rows[?match(@.t, @.p)]"))).message).toMatch(
       /compiles to \d+ instructions/,
     );
-    expect(run({ rows: [{ t: "ab" }] }, "$.rows[?match(@.t, 'a.{0,100}')]").total).toBe(1);
+    expect((await run({ rows: [{ t: "ab" }] }, "$.rows[?match(@.t, 'a.{0,100}')]")).total).toBe(1);
   });
 });
 
@@ -240,12 +244,13 @@ describe("S21.2 a path over MAX_PATH_CHARS, refused before it is parsed", () => 
   it(
     `a path of any form up to ${MAX_PATH_CHARS} characters reads (a quoted ` +
       `key of 60,000); one more is INVALID_INPUT in milliseconds`,
-    () => {
+    async () => {
       const key = "k".repeat(60_000);
       const quoted = `$['${key}']`;
-      expect(run({ [key]: 7 }, quoted)).toMatchObject({ value: 7 });
+      expect(await run({ [key]: 7 }, quoted)).toMatchObject({ value: 7 });
       const longest = "$." + "x".repeat(MAX_PATH_CHARS - 2);
-      expect(refusal(() => run({ x: 1 }, longest)).code).toBe("RESULT_PATH_NOT_FOUND"); // parsed: no key of that name
+      // parsed: no key of that name
+      expect((await rejectionOf(run({ x: 1 }, longest))).code).toBe("RESULT_PATH_NOT_FOUND");
       for (const path of [
         longest + "x",
         "rows" + ".x".repeat(500_000),
@@ -254,7 +259,7 @@ describe("S21.2 a path over MAX_PATH_CHARS, refused before it is parsed", () => 
       ]) {
         // Processor time of this process, not wall time: other work on a loaded machine does not count.
         const started = process.cpuUsage();
-        const refused = refusal(() => run({ rows: [] }, path));
+        const refused = await rejectionOf(run({ rows: [] }, path));
         const spent = process.cpuUsage(started);
         expect((spent.user + spent.system) / 1000).toBeLessThan(50);
         expect(refused.code).toBe("INVALID_INPUT");

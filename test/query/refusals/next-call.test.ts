@@ -1,7 +1,7 @@
 // S14.5 refusals that say what would work, through result_query on a real SDK server and client: each
 // hint names real paths of the answer, and the call it proposes is then made and answers.
 import { afterAll, describe, expect, it } from "vitest";
-import { queryValue } from "../../../src/query/query.js";
+import { answerWhole } from "../../helpers/query-shortcuts.js";
 import { ResultQueryError } from "../../../src/errors.js";
 import { wideObject } from "../../helpers/hostile-answers.js";
 import { queryServer } from "../../helpers/query-server.js";
@@ -118,10 +118,9 @@ describe("S14.5 refusals name the next call", async () => {
       /^fields "zzz" name no key of \$\.rows\[1\]; the keys there are "id", "title"/,
     );
     // Objects with no keys at all have nothing to choose from: empty objects are the exact answer.
-    expect(queryValue({ rows: [{}, {}] }, { handle: "h", path: "$.rows", fields: ["a"] }, 4096).value).toEqual([
-      {},
-      {},
-    ]);
+    expect((await answerWhole({ rows: [{}, {}] }, { handle: "h", path: "$.rows", fields: ["a"] }, 4096)).value).toEqual(
+      [{}, {}],
+    );
     // One field that exists is enough: the others are left out, as before.
     expect((await query({ handle, path: "$.rows", limit: 2, fields: ["id", "nope"] })).ok.value).toEqual([
       { id: "T-0" },
@@ -146,12 +145,12 @@ describe("S14.5 refusals name the next call", async () => {
 });
 
 describe("S14.5 the nearest key of an object of a million keys, in bounded work", () => {
-  it("names a misspelt key far beyond the first keys compared, and says how many keys there are", () => {
+  it("names a misspelt key far beyond the first keys compared, and says how many keys there are", async () => {
     const wide = wideObject(1_000_000);
-    const refusal = (path: string) => {
+    const refusal = async (path: string) => {
       const started = performance.now();
       try {
-        queryValue(wide, { handle: "h", path }, 16384);
+        await answerWhole(wide, { handle: "h", path }, 16384);
       } catch (error) {
         return { message: (error as ResultQueryError).message, ms: performance.now() - started };
       }
@@ -169,7 +168,7 @@ describe("S14.5 the nearest key of an object of a million keys, in bounded work"
       ["$.kye_987654", "key_987654"],
       ["$.KEY_555555", "key_555555"],
     ] as const) {
-      const { message, ms } = refusal(path);
+      const { message, ms } = await refusal(path);
       console.log(
         `nearest key of ${path} among 1,000,000 keys: ${ms.toFixed(0)} ms (Object.keys alone: ${keysMs.toFixed(0)} ms)`,
       );
@@ -178,7 +177,7 @@ describe("S14.5 the nearest key of an object of a million keys, in bounded work"
       expect(message).toContain(`did you mean "${near}"`);
       expect(ms).toBeLessThan(Math.max(2000, keysMs * 4));
     }
-    const far = refusal(`$.${"q".repeat(60)}`);
+    const far = await refusal(`$.${"q".repeat(60)}`);
     expect(far.message).not.toContain("did you mean");
     console.log(`a 60-character name near no key: ${far.ms.toFixed(0)} ms`);
   }, 60_000);

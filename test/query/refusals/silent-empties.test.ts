@@ -9,7 +9,8 @@ import { afterAll, describe, expect, it, vi } from "vitest";
 import { MemoryStorage, ResultHandleStore, ResultQueryTool, type Owner } from "mcp-result-handles";
 import type { ResultHandlesConfig } from "../../../src/plugin/options.js";
 import { nodeBatchWorkers } from "../../../src/runtimes/node/batch-workers.js";
-import { queryValue, parseQueryArguments } from "../../../src/query/query.js";
+import { parseQueryArguments } from "../../../src/query/query.js";
+import { answerWhole } from "../../helpers/query-shortcuts.js";
 import { startDemoServer } from "../../../playground/server/demo-server.js";
 import { queryServer } from "../../helpers/query-server.js";
 
@@ -92,7 +93,8 @@ describe("S18.2 over a list read batch by batch, and counted on batch workers", 
   const config = { sliceLimitBytes: 16_384, preview: { chars: 60 } } as ResultHandlesConfig;
   const value = tickets(20_000);
   const workers = nodeBatchWorkers({ minBytes: 0, threads: 2, idleMs: 60_000 })!;
-  const whole = (path: string) => queryValue(value, parseQueryArguments({ handle: "h", path }), config.sliceLimitBytes);
+  const whole = (path: string) =>
+    answerWhole(value, parseQueryArguments({ handle: "h", path }), config.sliceLimitBytes);
 
   it.each([
     ["on the calling thread", undefined],
@@ -112,7 +114,7 @@ describe("S18.2 over a list read batch by batch, and counted on batch workers", 
         for (const path of ["$.rows[?@.priority > 3]", "$.rows[*].titel"]) {
           parse.mockClear();
           const streamed = await tool.query({ handle, path }, owner);
-          expect(streamed.note, path).toBe(whole(path).note);
+          expect(streamed.note, path).toBe((await whole(path)).note);
           expect(streamed.note, path).toMatch(/"(priority|titel)"/);
           const batches = parse.mock.calls.filter(
             ([text]) => typeof text === "string" && text.startsWith('[{"id":'),
@@ -126,7 +128,7 @@ describe("S18.2 over a list read batch by batch, and counted on batch workers", 
         const skipped = await tool.query({ handle, path: "$.rows[?@.owner == 'nobody']" }, owner);
         expect(skipped).toMatchObject({ total: 0 });
         expect(skipped.note).toBeUndefined();
-        expect((await tool.query({ handle, path: "$..titel" }, owner)).note).toBe(whole("$..titel").note);
+        expect((await tool.query({ handle, path: "$..titel" }, owner)).note).toBe((await whole("$..titel")).note);
       } finally {
         parse.mockRestore();
         await store.onShutdown();

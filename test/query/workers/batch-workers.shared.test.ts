@@ -7,7 +7,8 @@ import type { ResultHandlesConfig } from "../../../src/plugin/options.js";
 import { browserBatchWorkers } from "../../../src/runtimes/browser/batch-workers.js";
 import { nodeBatchWorkers } from "../../../src/runtimes/node/batch-workers.js";
 import { WorkerPool } from "../../../src/query/workers/pool.js";
-import { parseQueryArguments, queryValue } from "../../../src/query/query.js";
+import { parseQueryArguments } from "../../../src/query/query.js";
+import { answerWhole } from "../../helpers/query-shortcuts.js";
 
 const owner: Owner = { session: "shared-workers" };
 const inPage = typeof window !== "undefined";
@@ -37,7 +38,7 @@ describe(`S14.6 batch workers in ${inPage ? "a page" : "Node"}`, () => {
         await store.save(handle, { rows }, owner);
         const jobs = count.mock.calls.length;
         expect(await tool.query({ handle, ...args }, owner), JSON.stringify(args)).toEqual(
-          queryValue({ rows }, parseQueryArguments({ handle, ...args }), 100_000),
+          await answerWhole({ rows }, parseQueryArguments({ handle, ...args }), 100_000),
         );
         expect(count.mock.calls.length).toBeGreaterThan(jobs);
       }
