@@ -4,7 +4,7 @@
  * Also the estimate of a whole text at the largest size that is estimated whole (16 bytes a token of the
  * threshold). Run: node --import tsx bench/threshold-tokens.ts [thresholdTokens]
  */
-import { serializeAnswer } from "../src/records/format/serialize.js";
+import { serializeAnswerYielding } from "../src/records/format/serialize.js";
 import { overTokens } from "../src/fold/tokens.js";
 import { KeyLists } from "../src/util/json.js";
 
@@ -29,7 +29,7 @@ function median(run: () => unknown, times = 9): number {
 }
 
 const stringify = median(() => JSON.stringify(answer));
-const json = serializeAnswer(answer, { keyLists: new KeyLists() });
+const json = await serializeAnswerYielding(answer, { keyLists: new KeyLists() });
 await overTokens(json, threshold); // loads tokenx once
 const spent: number[] = [];
 for (let i = 0; i < 9; i++) {
@@ -42,7 +42,7 @@ console.log(
   `answer ${(json.bytes / 1e6).toFixed(1)} MB; JSON.stringify ${stringify.toFixed(1)} ms; ` +
     `thresholdTokens ${threshold}: ${tokens.toFixed(2)} ms = ${(tokens / stringify).toFixed(3)}× stringify`,
 );
-const edge = serializeAnswer(
+const edge = await serializeAnswerYielding(
   { rows: rows.slice(0, Math.floor((16 * threshold) / (json.bytes / rows.length))) },
   { keyLists: new KeyLists() },
 );

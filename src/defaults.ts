@@ -157,7 +157,7 @@ export const SHAPE_LIMITS = Object.freeze({ depth: 8, keys: 50, items: 1000 });
 export const DEFAULT_INDEXEDDB_DATABASE = "mcp-result-handles";
 /** Shortest pause after a failed store open before the next attempt (the store's `timeoutMs` if longer). */
 export const MIN_OPEN_RETRY_MS = 1000;
-/** An answer in one piece gets an index from this size on (two batches of a list, `serializeAnswer`; S8.5). */
+/** An answer in one piece gets an index from this size on (two batches of a list, `serializeAnswerYielding`; S8.5). */
 export const INDEXED_BYTES = 64 * 1024;
 /** How often a store without native expiry sweeps its expired records (S9.3): memory, SQLite, IndexedDB. */
 export const SWEEP_INTERVAL_MS = Object.freeze({ memory: 30_000, sqlite: 60_000, indexeddb: 60_000 });

@@ -6,7 +6,7 @@ import * as pageBuild from "../src/runtimes/browser/index.js";
 import { AnswerKeys } from "../src/records/crypto/keys.js";
 import { webCryptoBackend } from "../src/records/crypto/webcrypto.js";
 import { withinTimeout } from "../src/storage/timeout.js";
-import { serializeAnswer } from "../src/records/format/serialize.js";
+import { serializeAnswerYielding } from "../src/records/format/serialize.js";
 
 const {
   BrowserStoreUnavailableError,
@@ -147,8 +147,9 @@ describe("S13.4 the throw sites use coded errors", () => {
     async () => {
       const store = new nodeBuild.ResultHandleStore(new MemoryStorage("ns"), 60);
       expectCoded(await thrown(() => store.save("not-a-uuid", [1], { session: "s" })), "INVALID_USAGE");
+      const json = await serializeAnswerYielding([1]);
       expectCoded(
-        await thrown(() => store.seal("6f1c3c1e-8c39-1a57-9a52-8d6c4c1b2f10", serializeAnswer([1]), { session: "s" })),
+        await thrown(() => store.seal("6f1c3c1e-8c39-1a57-9a52-8d6c4c1b2f10", json, { session: "s" })),
         "INVALID_USAGE",
       );
     },

@@ -35,7 +35,7 @@ function checkedPiece(piece: SealedPiece): SealedPiece {
 }
 
 /** The piece count a guess of `expectedBytes` settles on: what the guess with its margin would need, and one more. */
-export function countAhead(expectedBytes: number, pieceBytes: number): number {
+function countAhead(expectedBytes: number, pieceBytes: number): number {
   return Math.ceil((expectedBytes * SEAL_AHEAD_MARGIN) / pieceBytes) + 1;
 }
 

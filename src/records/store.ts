@@ -119,7 +119,7 @@ export class ResultHandleStore {
 
   /**
    * Encrypts an answer without storing it yet, so a fold encrypts while it checks the output schema;
-   * `put` stores it. Pass what the fold serialised with `serializeAnswer(value)`, and the sealer that
+   * `put` stores it. Pass what the fold serialised with `serializeAnswerYielding(value)`, and the sealer that
    * serialisation was handed, if any (`sealAhead`: what it sealed is used when it was made by this store
    * for this handle and owner).
    */

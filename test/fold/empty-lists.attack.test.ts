@@ -4,7 +4,7 @@
 // three against the best of three stringifies, in one run; the text kept is JSON.stringify's own.
 import { afterAll, describe, expect, it } from "vitest";
 import { ResultHandlesPlugin, foldToolResult } from "mcp-result-handles";
-import { serializeAnswer } from "../../src/records/format/serialize.js";
+import { serializeAnswerYielding } from "../../src/records/format/serialize.js";
 
 const owner = { session: "s-empty-lists", caller: "alice@example.test" };
 const plugin = ResultHandlesPlugin.init({
@@ -57,10 +57,10 @@ describe("S26.8 a million empty lists fold at the cost of one serialisation", ()
     120_000,
   );
 
-  it("empty lists beside lists worth indexing: the same text as JSON.stringify, the large lists still indexed", () => {
+  it("empty lists beside lists worth indexing: JSON.stringify's text, the large lists still indexed", async () => {
     const rows = Array.from({ length: 5000 }, (_, id) => ({ id, tags: [] as string[], title: `row ${id}` }));
     const value = { a: [], rows, b: { c: [], d: [[], []], e: rows.slice(0, 3000) }, z: [] };
-    const written = serializeAnswer(value, { pieceBytes: 16 * 1024 });
+    const written = await serializeAnswerYielding(value, { pieceBytes: 16 * 1024 });
     expect(written.text).toBe(JSON.stringify(value));
     expect(written.lists.map((list) => list.path)).toEqual([["rows"], ["b", "e"]]);
   });

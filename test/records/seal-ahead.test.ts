@@ -9,11 +9,14 @@ import { webCryptoBackend } from "../../src/records/crypto/webcrypto.js";
 import { AnswerKeys } from "../../src/records/crypto/keys.js";
 import { openRecord } from "../../src/records/format/format.js";
 import { decodeIndex } from "../../src/records/format/answer-index.js";
-import { serializeAnswer } from "../../src/records/format/serialize.js";
-import { SealAhead, countAhead } from "../../src/records/seal-ahead.js";
+import { serializeAnswerYielding } from "../../src/records/format/serialize.js";
+import { SealAhead } from "../../src/records/seal-ahead.js";
 import type { SealThread } from "../../src/records/crypto/seal-thread.js";
-import { SEAL_AHEAD_MAX_COUNT, SEAL_THREAD } from "../../src/defaults.js";
+import { SEAL_AHEAD_MARGIN, SEAL_AHEAD_MAX_COUNT, SEAL_THREAD } from "../../src/defaults.js";
 import { StorageDouble } from "../helpers/storage-double.js";
+
+/** S21.7 in plain code: the pieces a guess of `bytes` needs with SEAL_AHEAD_MARGIN, and one more. */
+const piecesFor = (bytes: number, pieceBytes: number) => Math.ceil((bytes * SEAL_AHEAD_MARGIN) / pieceBytes) + 1;
 
 const alice = { session: "session-alice-5c2a", caller: "alice@example.test" };
 const crypto = nodeCryptoBackend()!;
@@ -61,7 +64,7 @@ function countingStore(sealThread: SealThread = thread) {
 async function saveAhead(store: ResultHandleStore, value: unknown) {
   const ahead = store.sealAhead(alice);
   expect(ahead).toBeInstanceOf(SealAhead);
-  const json = serializeAnswer(value, { pieceBytes: store.pieceBytes, onPiece: ahead!.piece });
+  const json = await serializeAnswerYielding(value, { pieceBytes: store.pieceBytes, onPiece: ahead!.piece });
   const sealed = await store.seal(ahead!.handle, json, alice, ahead);
   json.release();
   await store.put(sealed);
@@ -93,7 +96,7 @@ describe("S21.7 pieces sealed while the answer is serialised (S8.5 still holds)"
       const { index } = await indexOf(storage, handle);
       expect(index.pieces).toHaveLength(pieces);
       expect(index.count).toBeGreaterThan(pieces); // the count every piece binds, settled before the last was written
-      expect(index.count).toBeLessThanOrEqual(countAhead(JSON.stringify(value).length * 1.1, store.pieceBytes));
+      expect(index.count).toBeLessThanOrEqual(piecesFor(JSON.stringify(value).length * 1.1, store.pieceBytes));
       expect(await store.read(handle, alice)).toEqual({ value });
       const fresh = new ResultHandleStore(storage, 60, { crypto }); // a store without a thread reads it too
       expect(await fresh.read(handle, alice)).toEqual({ value });
@@ -176,7 +179,7 @@ describe("S21.7 pieces sealed while the answer is serialised (S8.5 still holds)"
       const big = "b".repeat(40_000);
       // 1.6 MB of 40 items, then 2 M small ones
       const value = { rows: Array.from({ length: 2_000_000 }, (_, at) => (at < 40 ? big : at)) };
-      expect(countAhead((1_600_000 * 2_000_000) / 16, store.pieceBytes)).toBeGreaterThan(SEAL_AHEAD_MAX_COUNT);
+      expect(piecesFor((1_600_000 * 2_000_000) / 16, store.pieceBytes)).toBeGreaterThan(SEAL_AHEAD_MAX_COUNT);
       const { handle, pieces } = await saveAhead(store, value);
       expect(calls.count).toBe(pieces + 1);
       expect((await indexOf(storage, handle)).index.count).toBeUndefined();
@@ -204,7 +207,7 @@ describe("S21.7 pieces sealed while the answer is serialised (S8.5 still holds)"
     const { storage, calls, store } = countingStore();
     const value = rows(1_500_000);
     const ahead = store.sealAhead(alice)!;
-    const json = serializeAnswer(value, { pieceBytes: store.pieceBytes, onPiece: ahead.piece });
+    const json = await serializeAnswerYielding(value, { pieceBytes: store.pieceBytes, onPiece: ahead.piece });
     const bob = { session: "session-bob-1f0e", caller: "bob@example.test" };
     const sealed = await store.seal(ahead.handle, json, bob, ahead); // another owner: sealed for bob, on this thread
     await ahead.settled();
@@ -299,7 +302,10 @@ describe("S21.4 S21.7 the seal thread's life", () => {
       await new Promise((resolve) => setTimeout(resolve, 300));
       const ahead = store.sealAhead(alice)!;
       // asks for the stopped thread: it starts again
-      const json = serializeAnswer(rows(1_500_000), { pieceBytes: store.pieceBytes, onPiece: ahead.piece });
+      const json = await serializeAnswerYielding(rows(1_500_000), {
+        pieceBytes: store.pieceBytes,
+        onPiece: ahead.piece,
+      });
       await store.put(await store.seal(ahead.handle, json, alice, ahead));
       expect((await indexOf(storage, ahead.handle)).index.count).toBeUndefined(); // that answer sealed on this thread
       await loaded(short);

@@ -32,7 +32,7 @@ export interface CryptoBackend {
    * The piece size (S8.5) this backend seals fastest, measured by `npm run bench`. Chromium's WebCrypto
    * encrypts on the calling thread, and a call above 256 KB costs up to twice as much per byte (fresh
    * memory for its copies); node:crypto has no such step, and fewer, larger pieces cost less there.
-   * The serialiser cuts pieces of this size when the fold or the store hands it over (`serializeAnswer`).
+   * The serialiser cuts pieces of this size when the fold or the store hands it over (`serializeAnswerYielding`).
    */
   readonly pieceBytes: number;
   /** HKDF-SHA256 state for one handle: imported once, then asked for several outputs. */

@@ -1,5 +1,5 @@
 /**
- * The serialiser's output stage (`serializeAnswer`): UTF-8 straight into piece-sized buffers (S8.5).
+ * The serialiser's output stage (`serializeAnswerYielding`): UTF-8 straight into piece-sized buffers (S8.5).
  */
 import { isHighSurrogate } from "../../util/json.js";
 import { hasSpare, isPooledSize, takeBuffer } from "../buffer-pool.js";
@@ -163,7 +163,7 @@ export class PieceWriter {
     return performance.now() - this.since > SERIALISE_HOLD_MS;
   }
 
-  /** The serialisation goes on after it yielded (or without yielding: `serializeAnswer`). */
+  /** The serialisation goes on after it yielded. */
   resumed(): void {
     this.since = performance.now();
   }

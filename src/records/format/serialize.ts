@@ -75,18 +75,11 @@ export interface PieceOptions {
   onPiece?: PieceListener;
 }
 
-/** The answer as UTF-8 JSON pieces with the layout of its lists; the text equals `JSON.stringify(value)`. */
-export function serializeAnswer(value: unknown, options: PieceOptions = {}): SerializedAnswer {
-  const { writer, steps, layouts } = serialisation(value, options);
-  while (!steps.next().done) writer.resumed(); // whole, on the calling thread
-  writer.flush();
-  return fromWriter(writer, layouts);
-}
-
 /**
- * `serializeAnswer`, yielding (S21.4) whenever it has held the calling thread SERIALISE_HOLD_MS
- * since it last yielded: between batches of a list, batches of a long string or members of a wide object
- * (what it writes whole, it writes in one go). What the fold and `save` use.
+ * The answer as UTF-8 JSON pieces with the layout of its lists, long strings and wide objects; the text equals
+ * `JSON.stringify(value)`. It yields (S21.4) whenever it has held the calling thread SERIALISE_HOLD_MS since it
+ * last yielded: between batches of a list, batches of a long string or members of a wide object (what it writes
+ * whole, it writes in one go). What the fold and `save` use.
  */
 export async function serializeAnswerYielding(value: unknown, options: PieceOptions = {}): Promise<SerializedAnswer> {
   const { writer, steps, layouts } = serialisation(value, options);

@@ -13,7 +13,7 @@ import {
   type Owner,
 } from "mcp-result-handles";
 import type { ResultHandlesConfig } from "../../../src/plugin/options.js";
-import { serializeAnswer } from "../../../src/records/format/serialize.js";
+import { serializeAnswerYielding } from "../../../src/records/format/serialize.js";
 import { decodeIndex, encodeIndex } from "../../../src/records/format/answer-index.js";
 import { batchesFor } from "../../../src/records/format/object-layout.js";
 import { unitStarts } from "../../../src/records/format/layout.js";
@@ -275,7 +275,7 @@ describe("S16.4 wide objects of every kind of key, beside lists and long strings
     120_000,
   );
 
-  it("serialises every kind of wide object to the exact text of JSON.stringify, indexing those it may", () => {
+  it("serialises every kind of wide object to the exact text of JSON.stringify, indexing those it may", async () => {
     const integers: Record<string, unknown> = {};
     // Object.keys puts the indexes first, in numeric order
     for (let i = 3000; i >= 0; i--) integers[i % 2 ? String(i) : `k${i}`] = i;
@@ -302,7 +302,7 @@ describe("S16.4 wide objects of every kind of key, beside lists and long strings
       ["too deep", { a: { b: { c: wideObject(5000) } } }, -1], // below LIST_DEPTH: written whole
     ];
     for (const [label, value, members] of cases) {
-      const json = serializeAnswer(value, { pieceBytes: 16 * 1024 });
+      const json = await serializeAnswerYielding(value, { pieceBytes: 16 * 1024 });
       expect(json.text, label).toBe(JSON.stringify(value));
       if (members < 0) expect(json.objects).toEqual([]);
       else
@@ -311,7 +311,7 @@ describe("S16.4 wide objects of every kind of key, beside lists and long strings
           label,
         ).toEqual([members]);
     }
-    const parsed = JSON.parse(serializeAnswer({ odd }, { pieceBytes: 16 * 1024 }).text) as {
+    const parsed = JSON.parse((await serializeAnswerYielding({ odd }, { pieceBytes: 16 * 1024 })).text) as {
       odd: Record<string, unknown>;
     };
     expect(Object.getOwnPropertyDescriptor(parsed.odd, "__proto__")?.value).toEqual({ polluted: true });
@@ -319,7 +319,7 @@ describe("S16.4 wide objects of every kind of key, beside lists and long strings
 
   it(
     "the index finds the batch of every key, in code unit order, natural order, with indexes first, " + "or shuffled",
-    () => {
+    async () => {
       const natural = Object.fromEntries(Array.from({ length: 30_000 }, (_, i) => [`item${i}-v${i % 7}`, i]));
       const mixed: Record<string, number> = {};
       for (let i = 0; i < 6000; i++) mixed[i % 3 ? `n${i}` : String(i * 1000)] = i;
@@ -330,7 +330,7 @@ describe("S16.4 wide objects of every kind of key, beside lists and long strings
         ["shuffled", shuffledObject(30_000), undefined],
       ];
       for (const [label, object, order] of cases) {
-        const [layout] = serializeAnswer({ object }, { pieceBytes: 16 * 1024 }).objects;
+        const [layout] = (await serializeAnswerYielding({ object }, { pieceBytes: 16 * 1024 })).objects;
         expect(layout!.firsts ? (layout!.order ?? "code") : undefined, label).toBe(order);
         const starts = unitStarts(layout!.batches);
         // One expect for all keys (an expect each cost more than the lookups): the keys whose batch is not found.
@@ -346,12 +346,12 @@ describe("S16.4 wide objects of every kind of key, beside lists and long strings
     60_000,
   ); // 10 s alone; several times that beside other files on a loaded machine
 
-  it("a wide object's index is a small fraction of it (S16.3), in order or shuffled", () => {
+  it("a wide object's index is a small fraction of it (S16.3), in order or shuffled", async () => {
     for (const [label, value] of [
       ["1M keys in order", million()],
       ["200k shuffled keys", shuffledObject(200_000)],
     ] as const) {
-      const json = serializeAnswer(value, { pieceBytes: 256 * 1024 });
+      const json = await serializeAnswerYielding(value, { pieceBytes: 256 * 1024 });
       const index = JSON.stringify(json.objects).length;
       expect(index / json.bytes, label).toBeLessThan(1 / 12);
       console.log(
