@@ -68,7 +68,7 @@ type Compiled = { re?: RE2JS; instructions: number } | null;
  * repeat multiplies what it repeats. Read in one pass before compiling, so a pattern too large costs
  * nothing but this.
  */
-export function estimatedInstructions(pattern: string): number {
+function estimatedInstructions(pattern: string): number {
   const frames: { total: number; last: number }[] = [{ total: 0, last: 0 }];
   const cap = (n: number) => Math.min(n, 1e12);
   for (let i = 0; i < pattern.length; i++) {
