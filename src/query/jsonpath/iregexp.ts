@@ -118,11 +118,6 @@ const sizeOf = (pattern: string, compiled: Compiled) =>
 const kept = new Map<string, Compiled>();
 let keptBytes = 0;
 
-/** Bytes the compiled-pattern cache holds now (what the tests read against PATTERN_CACHE_BYTES). */
-export function patternCacheBytes(): number {
-  return keptBytes;
-}
-
 /** The instructions of a compiled re2js program (its internal `prog`; 0 when another version hides it). */
 function instructionsOf(re: RE2JS): number {
   const prog = (re as unknown as { re2Input?: { prog?: { inst?: unknown[] } } }).re2Input?.prog;
