@@ -64,11 +64,6 @@ class SharedCap {
 
 const processCap = new SharedCap(DEFAULT_RECENT_ANSWERS_BYTES);
 
-/** What every store's recent answers hold in memory together, by their estimate (tests and figures). */
-export function recentAnswersBytes(): number {
-  return processCap.used;
-}
-
 export class RecentAnswers<T> {
   private readonly entries = new Map<string, Entry<T>>();
 

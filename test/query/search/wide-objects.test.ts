@@ -13,7 +13,6 @@ import {
 } from "mcp-result-handles";
 import type { ResultHandlesConfig } from "../../../src/plugin/options.js";
 import { AnswerReader } from "../../../src/records/read/answer-reader.js";
-import { recentAnswersBytes } from "../../../src/records/recent-answers.js";
 import { nodeCryptoBackend } from "../../../src/runtimes/node/crypto.js";
 import { casesOn } from "../../helpers/soak.js";
 import {
@@ -232,13 +231,15 @@ describe("S14.6 a wide object is searched batch by batch, never parsed whole nor
           const want = await expected(value, args);
           const handle = await setup.fold();
           await answered(setup.tool, handle, { path: "$.meta" }); // the index read and cached first
-          const held = recentAnswersBytes();
-          parse.mockClear();
-          const got = await answered(setup.tool, handle, args);
-          const sizes = parse.mock.calls.map(([text]) => String(text).length);
-          expect(got, JSON.stringify(args)).toEqual(want);
-          // nothing of the search is kept (the parts outside were read before)
-          expect(recentAnswersBytes() - held, JSON.stringify(args)).toBe(0);
+          const search = async () => {
+            parse.mockClear();
+            const got = await answered(setup.tool, handle, args);
+            expect(got, JSON.stringify(args)).toEqual(want);
+            return parse.mock.calls.map(([text]) => String(text).length);
+          };
+          const sizes = await search();
+          // nothing of the search is kept (the parts outside were read before): the same search parses it all again
+          expect(await search(), JSON.stringify(args)).toEqual(sizes);
           return { largest: Math.max(0, ...sizes), total: sizes.reduce((sum, size) => sum + size, 0) };
         };
         for (const args of [
