@@ -56,11 +56,6 @@ export function takeBuffer(size: number): Uint8Array {
   return allocateBytes(size);
 }
 
-/** How many spare buffers wait for the next answer (tests check that answers which never fold give theirs back). */
-export function spareBufferCount(): number {
-  return spareBuffers.length;
-}
-
 /** Drops the spares, and with them the plaintext the last answers left in them (at shutdown, or when idle). */
 export function dropSpareBuffers(): void {
   // Zeroed first: freed memory may come back uninitialised to other code in the process (Buffer.allocUnsafe).

@@ -1,6 +1,6 @@
 // S8.5 answers stored in pieces with an encrypted index. Runs in Node and again inside Chromium.
 import fc from "fast-check";
-import { describe, expect, it, vi } from "vitest";
+import { describe, expect, it, vi, type MockInstance } from "vitest";
 import {
   MemoryStorage,
   RESULT_HANDLE_META_KEY,
@@ -16,7 +16,7 @@ import { pluginOver, StorageDouble as SpyStorage } from "../helpers/storage-doub
 import { parseQueryArguments, type QueryArguments } from "../../src/query/query.js";
 import { answerWhole, selectForQuery } from "../helpers/query-shortcuts.js";
 import { readSelection, selectionOf } from "../../src/query/paths/selection.js";
-import { dropSpareBuffers, spareBufferCount } from "../../src/records/buffer-pool.js";
+import { dropSpareBuffers } from "../../src/records/buffer-pool.js";
 import { serializeAnswerYielding } from "../../src/records/format/serialize.js";
 
 const alice: Owner = { session: "session-alice-7d1e", caller: "alice@example.test" };
@@ -344,6 +344,17 @@ describe("S8.5 storing in pieces", () => {
     await plugin.onShutdown();
   });
 
+  // The piece-sized buffers a fold wrote its pieces in, seen where the cipher is handed them (a spy on the crypto
+  // backend's encrypt that only observes): their ArrayBuffers, of the pool's sizes (128 KB or more).
+  const pieceBuffers = (encrypt: MockInstance<CryptoBackend["encrypt"]>) =>
+    new Set(
+      encrypt.mock.calls
+        .map(([, , , plaintext]) => plaintext.buffer)
+        .filter((buffer) => buffer.byteLength >= 128 * 1024),
+    );
+  const zeroed = (buffers: Set<ArrayBufferLike>) =>
+    [...buffers].every((buffer) => new Uint8Array(buffer).every((b) => !b));
+
   it("answers that never fold, or fold only in part, give their buffers back for the next one", async () => {
     const big = { rows: rows(16_000) }; // several 512 KB pieces
     const { plugin } = pluginOver(new SpyStorage(), {
@@ -351,23 +362,39 @@ describe("S8.5 storing in pieces", () => {
       foldPolicy: (_tool, answer) => !(answer as { skip?: boolean }).skip,
     });
     const settle = () => new Promise((resolve) => setTimeout(resolve, 0));
-    await foldToolResult(plugin, { toolName: "t", result: { structuredContent: big }, owner: alice });
-    await settle();
-    const warm = spareBufferCount();
-    expect(warm).toBeGreaterThan(0);
-    const ways = [
-      { structuredContent: { few: rows(3) } }, // under the threshold
-      { structuredContent: { ...big, skip: true } }, // foldPolicy says no
-      { content: [{ type: "text", text: "something else" }], structuredContent: big }, // a text that does not repeat it
-    ];
-    for (let round = 0; round < 3; round++) {
-      for (const result of ways) await foldToolResult(plugin, { toolName: "t", result, owner: alice });
-      await foldToolResult(plugin, { toolName: "t", result: { structuredContent: big }, owner: {} }); // anonymous
-      await settle();
-      expect(spareBufferCount(), `round ${round}`).toBe(warm);
+    const encrypt = vi.spyOn(webCryptoBackend, "encrypt");
+    try {
+      const fold = async () => {
+        encrypt.mockClear();
+        await foldToolResult(plugin, { toolName: "t", result: { structuredContent: big }, owner: alice });
+        await settle();
+        return pieceBuffers(encrypt);
+      };
+      await fold();
+      const warm = await fold(); // written in the buffers the first gave back
+      expect(warm.size).toBeGreaterThan(1);
+      const ways = [
+        { structuredContent: { few: rows(3) } }, // under the threshold
+        { structuredContent: { ...big, skip: true } }, // foldPolicy says no
+        // a text that does not repeat it
+        { content: [{ type: "text", text: "something else" }], structuredContent: big },
+      ];
+      for (let round = 0; round < 3; round++) {
+        for (const result of ways) await foldToolResult(plugin, { toolName: "t", result, owner: alice });
+        await foldToolResult(plugin, { toolName: "t", result: { structuredContent: big }, owner: {} }); // anonymous
+        await settle();
+        // a buffer kept by an answer that did not fold would leave the next fold to write in fresh ones
+        expect(
+          [...(await fold())].filter((buffer) => !warm.has(buffer)),
+          `round ${round}`,
+        ).toEqual([]);
+      }
+      expect(zeroed(warm)).toBe(false);
+      await plugin.onShutdown();
+      expect(zeroed(warm)).toBe(true); // and the plaintext they held goes at shutdown
+    } finally {
+      encrypt.mockRestore();
     }
-    await plugin.onShutdown();
-    expect(spareBufferCount()).toBe(0); // and the plaintext they held goes at shutdown
   });
 
   it(
@@ -375,6 +402,7 @@ describe("S8.5 storing in pieces", () => {
     async () => {
       dropSpareBuffers(); // no timer left from an earlier test
       vi.useFakeTimers({ shouldAdvanceTime: true, toFake: ["setTimeout", "clearTimeout", "Date"] });
+      const encrypt = vi.spyOn(webCryptoBackend, "encrypt");
       try {
         const big = { rows: rows(16_000) };
         const { plugin } = pluginOver(new SpyStorage(), { storage: { type: "memory" } });
@@ -383,15 +411,18 @@ describe("S8.5 storing in pieces", () => {
           await new Promise((resolve) => setTimeout(resolve, 0));
         };
         await fold();
-        expect(spareBufferCount()).toBeGreaterThan(0);
+        const spares = pieceBuffers(encrypt);
+        expect(spares.size).toBeGreaterThan(1);
+        expect(zeroed(spares)).toBe(false);
         await vi.advanceTimersByTimeAsync(9_000);
         await fold(); // answers keep coming: the spares stay
         await vi.advanceTimersByTimeAsync(9_000);
-        expect(spareBufferCount()).toBeGreaterThan(0);
+        expect(zeroed(spares)).toBe(false);
         await vi.advanceTimersByTimeAsync(1_500);
-        expect(spareBufferCount()).toBe(0);
+        expect(zeroed(spares)).toBe(true);
         await plugin.onShutdown();
       } finally {
+        encrypt.mockRestore();
         vi.useRealTimers();
       }
     },
