@@ -47,29 +47,18 @@ const NARROWER: Record<CostKind, string> = {
     "not a list or object, or select fewer nodes",
 };
 
+/** 0 for every kind of work the meter charges (COST_WEIGHTS names them). */
+function zeroPerKind(): Record<CostKind, number> {
+  return Object.fromEntries(Object.keys(COST_WEIGHTS).map((kind) => [kind, 0])) as Record<CostKind, number>;
+}
+
 export class CostMeter {
   /** Units charged so far, in all. */
   spent = 0;
   /** Units charged per kind. */
-  readonly by: Record<CostKind, number> = {
-    nodes: 0,
-    expressions: 0,
-    regex: 0,
-    decrypted: 0,
-    parsed: 0,
-    references: 0,
-    keyed: 0,
-  };
+  readonly by = zeroPerKind();
   /** Counts per kind (nodes, bytes, …), for the refusal's text. */
-  readonly counts: Record<CostKind, number> = {
-    nodes: 0,
-    expressions: 0,
-    regex: 0,
-    decrypted: 0,
-    parsed: 0,
-    references: 0,
-    keyed: 0,
-  };
+  readonly counts = zeroPerKind();
   /** Where the evaluation tells which named members it found (S18.2), when its query names some. */
   watch?: MemberWatch;
   /** When the calling thread last yielded (performance.now()). */
