@@ -172,6 +172,39 @@ export class CostMeter {
     );
   }
 
+  /**
+   * The refusal of a call one of whose batch-worker jobs spent the units one job may spend and was stopped (S21.1,
+   * S21.4): its words give what that job measured (S26.1), not the call's total, which is far from its limit.
+   */
+  shareRefusal(share: number, job: Readonly<Partial<Record<CostKind, number>>>, bytes: number): ResultQueryError {
+    const kinds = Object.entries(job) as [CostKind, number][];
+    const [kind, units] = kinds.reduce((best, each) => (each[1] > best[1] ? each : best), ["nodes", 0]);
+    const spent = kinds.reduce((sum, [, each]) => sum + each, 0);
+    return new ResultQueryError(
+      "INVALID_INPUT",
+      `One piece of the list (${bytes} bytes, counted on a batch worker) would cost more than the ${share} units ` +
+        `one such job may spend (one short hold of a thread): it had spent ${Math.round(spent)}, ` +
+        `most of it ${Math.round(units / COST_WEIGHTS[kind])} ${COUNTS[kind]}, when it was stopped ` +
+        `(the call may spend ${this.limit} in all, costLimit): ` +
+        `${kind === "nodes" && this.advice ? this.advice : NARROWER[kind]}.`,
+    );
+  }
+
+  /**
+   * The refusal of a call one of whose batch-worker jobs ran past its deadline and was stopped (S21.4): the words
+   * give the time measured and the work the jobs that answered did (S26.1), not a count of nodes it did not reach.
+   */
+  overrunRefusal(ms: number, deadlineMs: number, bytes: number): ResultQueryError {
+    return new ResultQueryError(
+      "INVALID_INPUT",
+      `A batch worker counting one piece of the list (${bytes} bytes) for this query had not answered after ` +
+        `${Math.round(ms)} ms, past its ${deadlineMs} ms deadline, and was stopped: the server is busy, or one ` +
+        `piece costs more than a short hold. The call had visited ${Math.round(this.counts.nodes)} nodes of ` +
+        `this answer by then (it may spend ${this.limit} units, costLimit). Call again in a moment, or ` +
+        `${this.advice ?? NARROWER.nodes}.`,
+    );
+  }
+
   /** Whether the calling thread has been held for YIELD_AFTER_MS since it last yielded (S21.4). */
   shouldYield(): boolean {
     return now() - this.since >= YIELD_AFTER_MS;

@@ -2,7 +2,7 @@
  * Counting without reading (S24): the nodes a query selects, folded into figures as they come, whole
  * (`count`, and `sum`, `min`, `max`, `avg` of members) or per group of a member's value (`by`, `distinct`),
  * each group with the canonical paths of its first three nodes as evidence. Nodes are taken one at a time
- * (`add`, on the calling thread) or as the state a batch worker built over its batches (`skip`), in
+ * (`add`, on the calling thread) or as the state a batch worker built over its batches (`mergeYielding`), in
  * document order either way, so the examples are the first three of each group whoever counted them.
  *
  * Semantics kept (S24.2): `count` counts the nodes; figures take JSON numbers only, and each member's
@@ -13,10 +13,11 @@
  */
 import { ResultQueryError } from "../../errors.js";
 import type { CostMeter } from "../cost.js";
-import { AGGREGATE_LIMITS, COST_WEIGHTS, DEFAULT_LIMITS } from "../../defaults.js";
+import { AGGREGATE_LIMITS, COST_WEIGHTS, DEFAULT_LIMITS, YIELD_AFTER_MS } from "../../defaults.js";
 import { isPlainObject, setOwn } from "../../util/json.js";
 import { cutForMessage } from "../../util/quote-argument.js";
 import { jsonSize } from "../../util/size.js";
+import { yieldToLoop } from "../../util/yield.js";
 import { formatPath } from "../canonical-path.js";
 import type { JsonPathNode } from "../jsonpath/jsonpath.js";
 import { keysNearestFirst } from "../refusals/nearest-key.js";
@@ -42,17 +43,30 @@ interface Group {
   readonly examples: string[];
 }
 
-/** What an aggregation holds, as plain data: a batch worker sends it back with its counts (S14.6, S24.3). */
+/**
+ * What an aggregation holds, as plain data in columns: a batch worker sends it back with its counts (S14.6, S24.3).
+ * Columns, not a list per group, so its clone is a few arrays (typed ones copied whole) and the calling thread,
+ * which takes it group by group and yields between (`mergeYielding`, S21.4), makes no object per group to read it.
+ */
 export interface AggregationState {
   readonly nodes: number;
   /**
-   * Per group: the key, its count, its figures, its examples, and for a list or object key its JSON text (sorted keys).
+   * Per group: its key; the groups keyed by a list or an object come last, `texts` giving their JSON texts
+   * (sorted keys), one per such group.
    */
-  readonly groups: readonly (readonly [unknown, number, Figures, string[], string?])[];
+  readonly keys: readonly unknown[];
+  readonly texts: readonly string[];
+  /** Per group: its count. */
+  readonly counts: Float64Array;
+  /** Per group, per figure member: numbers seen, their sum, least and greatest. */
+  readonly figures: Float64Array;
+  /** Per group: how many of its example paths `examples` holds, in the groups' order. */
+  readonly exampleCounts: Uint8Array;
+  readonly examples: readonly string[];
   /** Per member (the group member first, then the figure members): whether any node had it. */
   readonly found: readonly boolean[];
   /** Keys of the first object nodes, for the note of a member no node has (S18.2). */
-  readonly keys: readonly string[];
+  readonly sampledKeys: readonly string[];
   readonly objects: number;
 }
 
@@ -74,6 +88,8 @@ const SAMPLED_KEYS = 1000;
 /** At most this many keys are named, nearest the missing name first (S14.5). */
 const NOTE_KEYS = 20;
 const EXAMPLES = 3;
+/** The figures of a group when the aggregate asks for none: never written. */
+const NO_FIGURES: Figures = [];
 /** Characters of a list's or object's key text one node's visit pays for (S21.1): 300 / 20 = 15. */
 const KEY_CHARS_PER_NODE = COST_WEIGHTS.nodes / COST_WEIGHTS.keyed;
 
@@ -84,19 +100,17 @@ export class Aggregation {
   private readonly members: string[];
   private readonly found: boolean[];
   /** Groups keyed by a string, number, boolean or null (also the one group of an aggregate without `by`). */
-  private readonly groups = new Map<unknown, Group>();
+  private groups = new Map<unknown, Group>();
   /** Groups keyed by a list or an object, by its JSON text with sorted keys. */
-  private readonly composites = new Map<string, Group>();
+  private composites = new Map<string, Group>();
   private keyChars = 0;
   /** Characters of the example paths held: deep nodes or long keys make long paths (S24.3, `AGGREGATE_LIMITS`). */
   private exampleChars = 0;
   /** Figures of the answer past the largest JSON number, given as null (said in the note). */
   private readonly overflowed = new Set<string>();
-  private readonly keys = new Set<string>();
+  private keys = new Set<string>();
   private objects = 0;
   private total = 0;
-  /** The keys the batch workers' states hold, seen as they come (`seeGroups`). */
-  private readonly seen = { keys: new Set<unknown>(), texts: new Set<string>() };
   /** The names the path's own query looks up (S18.2): an aggregate over no node says which no node had. */
   readonly watch?: MemberWatch;
 
@@ -134,16 +148,19 @@ export class Aggregation {
   }
 
   /**
-   * Takes nodes counted on a batch worker: a job's state stands at its first batch and holds the nodes
-   * of all its batches (`BatchCounts.states`), so the counts of the batches after it add nothing.
+   * Takes nodes counted on a batch worker: nothing here, for they come with the part the workers' states of
+   * their list were merged into (`part`, `mergePart`).
    */
-  skip(_count: number, state?: AggregationState): void {
-    if (state) this.merge(state);
-  }
+  skip(): void {}
 
-  /** What the batch workers build a state of (`countInWorkers`). */
-  get aggregate(): AggregateSpec {
-    return this.spec;
+  /**
+   * A fresh aggregation of the same spec, for one list's batch-worker states (`countInWorkers`): they are merged
+   * into it as they come, in the list's order (`mergeYielding`), past AGGREGATE_LIMITS refused then, and it is
+   * taken whole once every job answered (`mergePart`); when a worker fails instead, the list is read here and
+   * the part is dropped, nothing of it counted twice.
+   */
+  part(): Aggregation {
+    return new Aggregation(this.spec, this.query);
   }
 
   private take(value: unknown, node: JsonPathNode): void {
@@ -209,7 +226,8 @@ export class Aggregation {
     )
       throw this.tooManyGroups();
     this.keyChars += chars;
-    const figures: Figures = [];
+    // no figure asked: one empty list for every group (a hundred thousand groups are held, S21.4's collector)
+    const figures: Figures = this.figureMembers.length === 0 ? NO_FIGURES : [];
     for (let m = 0; m < this.figureMembers.length; m++) figures.push(0, 0, Infinity, -Infinity);
     const made: Group = { key, ...(composite && { text }), count: 0, figures, examples: [] };
     if (composite) this.composites.set(text!, made);
@@ -217,23 +235,10 @@ export class Aggregation {
     return made;
   }
 
-  /**
-   * Sees the groups of a batch worker's job state as it comes, before any is merged (`merge`, in the list's order):
-   * past AGGREGATE_LIMITS.groups distinct keys among them, the call is refused then (S24.3, S21.5).
-   */
-  seeGroups(state: AggregationState): void {
-    for (const [key, , , , text] of state.groups) {
-      if (text === undefined) this.seen.keys.add(key);
-      else this.seen.texts.add(text);
-    }
-    if (this.seen.keys.size + this.seen.texts.size > AGGREGATE_LIMITS.groups) throw this.tooManyGroups(true);
-  }
-
-  private tooManyGroups(distinct = false): AggregateLimitError {
+  private tooManyGroups(): AggregateLimitError {
     const member = JSON.stringify(groupMember(this.spec));
-    const many = distinct
-      ? `more than ${AGGREGATE_LIMITS.groups} distinct values`
-      : this.exampleChars > AGGREGATE_LIMITS.exampleChars
+    const many =
+      this.exampleChars > AGGREGATE_LIMITS.exampleChars
         ? `groups whose example paths pass ${AGGREGATE_LIMITS.exampleChars} characters together ` +
           "(its nodes sit deep or under long keys)"
         : this.groups.size + this.composites.size >= AGGREGATE_LIMITS.groups
@@ -247,34 +252,93 @@ export class Aggregation {
     );
   }
 
-  /** What this aggregation holds, as plain data (a batch worker's reply). */
+  /** What this aggregation holds, as plain data (a batch worker's reply): its groups in columns. */
   state(): AggregationState {
-    const groups: [unknown, number, Figures, string[], string?][] = [];
-    for (const group of this.groups.values()) groups.push([group.key, group.count, group.figures, group.examples]);
-    for (const [text, group] of this.composites)
-      groups.push([group.key, group.count, group.figures, group.examples, text]);
-    return { nodes: this.total, groups, found: this.found, keys: [...this.keys], objects: this.objects };
+    const size = this.groups.size + this.composites.size;
+    const width = 4 * this.figureMembers.length;
+    const keys: unknown[] = [];
+    const texts: string[] = [];
+    const counts = new Float64Array(size);
+    const figures = new Float64Array(size * width);
+    const exampleCounts = new Uint8Array(size);
+    const examples: string[] = [];
+    const put = (group: Group) => {
+      const g = keys.length;
+      keys.push(group.key);
+      counts[g] = group.count;
+      figures.set(group.figures, g * width);
+      exampleCounts[g] = group.examples.length;
+      for (const example of group.examples) examples.push(example);
+    };
+    for (const group of this.groups.values()) put(group);
+    for (const [text, group] of this.composites) (put(group), texts.push(text));
+    return {
+      nodes: this.total,
+      keys,
+      texts,
+      counts,
+      figures,
+      exampleCounts,
+      examples,
+      found: this.found,
+      sampledKeys: [...this.keys],
+      objects: this.objects,
+    };
   }
 
-  /** Takes what a batch worker built over batches that come next, in order. */
-  merge(state: AggregationState): void {
+  /**
+   * Takes what a batch worker built over batches that come next, in order, group by group, yielding once it
+   * has held the thread YIELD_AFTER_MS (S21.4: a job's state may hold tens of thousands of groups); past
+   * AGGREGATE_LIMITS it throws the refusal then. One merge at a time: the next waits for this one (the examples are
+   * the first three in the list's order).
+   */
+  async mergeYielding(state: AggregationState): Promise<void> {
     this.total += state.nodes;
     for (let m = 0; m < this.found.length; m++) this.found[m] ||= state.found[m] ?? false;
-    for (const key of state.keys)
+    for (const key of state.sampledKeys)
       if (this.keys.size < SAMPLED_KEYS && this.objects < SAMPLED_OBJECTS) this.keys.add(key);
     this.objects += state.objects;
-    for (const [key, count, figures, examples, text] of state.groups) {
-      const group = this.groupOf(key, text);
-      group.count += count;
-      const mine = group.figures;
-      for (let f = 0; f < mine.length; f += 4) {
-        mine[f]! += figures[f]!;
-        mine[f + 1]! += figures[f + 1]!;
-        if (figures[f + 2]! < mine[f + 2]!) mine[f + 2] = figures[f + 2]!;
-        if (figures[f + 3]! > mine[f + 3]!) mine[f + 3] = figures[f + 3]!;
+    const { keys, texts, counts, figures, exampleCounts, examples } = state;
+    const width = 4 * this.figureMembers.length;
+    const plain = keys.length - texts.length;
+    let example = 0;
+    let since = performance.now();
+    for (let g = 0; g < keys.length; g++) {
+      if ((g & (GROUPS_PER_LOOK - 1)) === GROUPS_PER_LOOK - 1 && performance.now() - since >= YIELD_AFTER_MS) {
+        await yieldToLoop();
+        since = performance.now();
       }
-      for (const example of examples) if (group.examples.length < EXAMPLES) this.addExample(group, example);
+      const group = this.groupOf(keys[g], g < plain ? undefined : texts[g - plain]);
+      group.count += counts[g]!;
+      const mine = group.figures;
+      for (let f = 0, at = g * width; f < width; f += 4, at += 4) {
+        mine[f]! += figures[at]!;
+        mine[f + 1]! += figures[at + 1]!;
+        if (figures[at + 2]! < mine[f + 2]!) mine[f + 2] = figures[at + 2]!;
+        if (figures[at + 3]! > mine[f + 3]!) mine[f + 3] = figures[at + 3]!;
+      }
+      for (let e = exampleCounts[g]!; e > 0; e--, example++)
+        if (group.examples.length < EXAMPLES) this.addExample(group, examples[example]!);
     }
+  }
+
+  /**
+   * Takes a list's batch-worker part (`part`) whole, in its place in the answer's order: adopted as it stands
+   * when nothing was counted before it (an aggregate over one list), otherwise merged group by group, yielding.
+   */
+  async mergePart(part: Aggregation): Promise<void> {
+    if (this.total === 0 && this.groups.size + this.composites.size === 0 && this.objects === 0) {
+      [this.groups, this.composites, this.keys] = [part.groups, part.composites, part.keys];
+      [this.total, this.objects, this.keyChars, this.exampleChars] = [
+        part.total,
+        part.objects,
+        part.keyChars,
+        part.exampleChars,
+      ];
+      for (let m = 0; m < this.found.length; m++) this.found[m] ||= part.found[m]!;
+      return;
+    }
+    await this.mergeYielding(part.state());
   }
 
   /**
@@ -376,6 +440,9 @@ export class Aggregation {
     return parts.length > 0 ? parts.join("; ") : undefined;
   }
 }
+
+/** Groups merged between two reads of the clock (a power of two). */
+const GROUPS_PER_LOOK = 1024;
 
 /** Up to this many groups are kept in order while the rest pass by; a deeper page sorts them all. */
 const KEPT_IN_ORDER = 1000;

@@ -10,7 +10,6 @@ import type { CostMeter } from "../jsonpath/jsonpath.js";
 import { admits, type ItemPlan } from "../jsonpath/item-plan.js";
 import type { BatchWorkers } from "../workers/pool.js";
 import type { NodeSink } from "./node-sink.js";
-import type { AggregationState } from "../aggregate/aggregation.js";
 
 /**
  * The nodes of `list` into `pager`: "read" when every batch was, "stopped" when the page was refused as too
@@ -27,8 +26,9 @@ export async function listNodes(
   workers?: BatchWorkers,
 ): Promise<"read" | "stopped"> {
   const { length } = reader.lists[list]!;
-  const see = pager.seeGroups && ((state: AggregationState) => pager.seeGroups!(state));
-  const counts = await countInWorkers(reader, list, items, query, workers, meter, pager.aggregate, see);
+  // an aggregate's batch-worker states of this list are merged into a part of their own as they come (S24.3)
+  const part = pager.part?.();
+  const counts = await countInWorkers(reader, list, items, query, workers, meter, part);
   const only = counts && batchesToRead(counts, pager);
   let counted = 0; // batches before this one are in `pager` and `meter`
   for await (const { batch, first, text, items: parsed } of reader.batches(list, { ...items.window(length), only })) {
@@ -44,12 +44,9 @@ export async function listNodes(
     for (const node of items.select(parsed(), first, length, meter, query.asked))
       if (!pager.add(node)) return "stopped";
   }
-  // the rest in turns: an aggregate's job states are merged here, each up to AGGREGATE_LIMITS.groups groups (S21.4)
-  if (counts)
-    for (let batch = counted; batch < counts.nodes.length; batch++) {
-      if (meter.shouldYield()) await meter.yieldToLoop();
-      takeCounts(counts, batch, batch + 1, pager, meter);
-    }
+  if (counts) takeCounts(counts, counted, counts.nodes.length, pager, meter);
+  // the workers' part in its place, taken whole or merged yielding (S21.4), once their cost is charged
+  if (counts && part) await pager.mergePart!(part);
   if (counts) for (const state of counts.watches) meter.watch?.merge(state); // what the workers visited (S18.2)
   return "read";
 }

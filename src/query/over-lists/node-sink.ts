@@ -1,7 +1,6 @@
 import type { JsonPathNode } from "../jsonpath/jsonpath.js";
 import type { MemberWatch } from "../refusals/member-watch.js";
-import type { AggregationState } from "../aggregate/aggregation.js";
-import type { AggregateSpec } from "../aggregate/spec.js";
+import type { Aggregation } from "../aggregate/aggregation.js";
 
 /**
  * What takes a query's nodes as its lists are read: a nodelist's page (`NodelistPager`), or an aggregate
@@ -14,11 +13,11 @@ export interface NodeSink {
   readonly counted: number;
   /** Whether nodes `from` to `from + count - 1` (in the order counted) must be read here. */
   onPage(from: number, count: number): boolean;
-  /** Takes nodes counted on a batch worker (and, for an aggregate, the state it built of a job's batches). */
-  skip(count: number, state?: AggregationState): void;
+  /** Takes nodes counted on a batch worker (an aggregate takes them with its part instead, `mergePart`). */
+  skip(count: number): void;
   readonly watch?: MemberWatch;
-  /** The aggregate the workers build a state of, when the sink is one. */
-  readonly aggregate?: AggregateSpec;
-  /** Sees a worker's state as it comes, before its place in the list is reached; throws the aggregate's refusal. */
-  seeGroups?(state: AggregationState): void;
+  /** For an aggregate: a fresh part of it, which the batch workers' states of one list are merged into (S24.3). */
+  part?(): Aggregation;
+  /** For an aggregate: takes a list's part whole, once its jobs answered and their cost is charged. */
+  mergePart?(part: Aggregation): Promise<void>;
 }

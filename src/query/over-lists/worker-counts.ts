@@ -13,9 +13,9 @@ import type { CostKind } from "../cost.js";
 import { JobOverrun } from "../workers/pool.js";
 import type { ItemPlan } from "../jsonpath/item-plan.js";
 import type { NodeSink } from "./node-sink.js";
-import type { AggregationState } from "../aggregate/aggregation.js";
+import type { Aggregation, AggregationState } from "../aggregate/aggregation.js";
 import { ResultQueryError } from "../../errors.js";
-import type { AggregateSpec } from "../aggregate/spec.js";
+import { BATCH_JOB_UNITS } from "../../defaults.js";
 import type { BatchWorkers } from "../workers/pool.js";
 import type { WatchState } from "../refusals/member-watch.js";
 
@@ -27,8 +27,6 @@ interface BatchCounts {
   readonly by: Partial<Record<CostKind, number>>;
   /** What each job's batches showed of the names the query looks up (S18.2). */
   readonly watches: WatchState[];
-  /** For an aggregate (S24.3): per job, at its first batch, the state its worker built of its batches' nodes. */
-  readonly states: (AggregationState | undefined)[];
 }
 
 /**
@@ -43,14 +41,14 @@ export async function countInWorkers(
   query: { list: string; at?: readonly (string | number)[] },
   workers: BatchWorkers | undefined,
   meter: CostMeter,
-  /** An aggregate's spec: each job also answers the state of its batches' nodes (S24.3). */
-  aggregate?: AggregateSpec,
   /**
-   * Sees the jobs' states as they come (an aggregate's `seeGroups`): past the aggregate's limits it throws its
-   * refusal, and the call ends then, no other job sent (S24.3, S21.5: a million distinct values were all counted
-   * and sent back, 60 jobs' states, before the merge refused them after 7-9 s).
+   * An aggregate's part for this list (`Aggregation.part`, S24.3): each job also answers the state of its batches'
+   * nodes, merged into it as the jobs answer, in the list's order and yielding (S21.4); past the aggregate's limits
+   * the merge throws its refusal, and the call ends then, no other job sent (S21.5: a million distinct values were
+   * all counted and sent back, 60 jobs' states, before the merge refused them after 7-9 s). No state is kept:
+   * the calling thread never holds a list's states besides their merge, nor takes them in one piece.
    */
-  see?: (state: AggregationState) => void,
+  part?: Aggregation,
 ): Promise<BatchCounts | undefined> {
   const { batches, bytes } = reader.sizeOf(list);
   if (!workers || bytes < workers.minBytes || !workers.available()) return undefined;
@@ -60,12 +58,16 @@ export async function countInWorkers(
     steps: new Float64Array(batches),
     by: {},
     watches: [],
-    states: [],
   };
   const jobs: Promise<void>[] = [];
+  // the part's merges, one after another in the list's order (a job's state waits for those before it)
+  let merged: Promise<void> = Promise.resolve();
   let failed = false;
-  // a job spent its share, or overran its deadline: the call is refused, never run again here (S21.1, S21.4)
+  // a job spent its share, or overran its deadline: the call is refused, never run again here (S21.1, S21.4), with
+  // the words of what that job measured (S26.1)
   let over = false;
+  let overWhy: { share: Partial<Record<CostKind, number>> } | { overrun: JobOverrun } | undefined;
+  let overBytes = 0;
   // a job met an aggregate's limit on its own (S24.3): the call is refused with its words, nothing counted again
   let refused: string | undefined;
   let unread: ReadFailed | undefined;
@@ -84,51 +86,73 @@ export async function countInWorkers(
         ranges: piece.ranges,
         ascii: piece.ascii,
         head: piece.head,
-        ...(aggregate && { aggregate }),
+        ...(part && { aggregate: part.spec }),
       };
       const wanted = piece.ascii.length;
-      jobs.push(
-        workers.count(job, meter).then(
-          (reply) => {
-            const { nodes, steps, watch } = reply;
-            for (const [kind, units] of Object.entries(reply.by ?? {}))
-              counts.by[kind as CostKind] = (counts.by[kind as CostKind] ?? 0) + units;
-            if (watch) counts.watches.push(watch);
-            if (reply.over) over = true;
-            else if (reply.refused !== undefined) refused ??= reply.refused;
-            else if (nodes?.length !== wanted || steps?.length !== wanted || (aggregate && !reply.aggregate))
-              failed = true; // not the reply asked for
-            else {
-              for (let i = 0; i < wanted; i++)
-                [counts.nodes[piece.batch + i], counts.steps[piece.batch + i]] = [nodes[i]!, steps[i]!];
-              counts.states[piece.batch] = reply.aggregate;
-              if (see && refused === undefined && reply.aggregate) {
-                try {
-                  see(reply.aggregate);
-                } catch (error) {
-                  if (!(error instanceof ResultQueryError)) throw error;
-                  refused = error.message;
-                }
-              }
-            }
-          },
-          (error: unknown) => void (error instanceof JobOverrun ? (over = true) : (failed = true)),
-        ),
+      const bytes = piece.bytes.byteLength + (piece.head?.byteLength ?? 0);
+      let state: AggregationState | undefined;
+      const answered = workers.count(job, meter).then(
+        (reply) => {
+          const { nodes, steps, watch } = reply;
+          for (const [kind, units] of Object.entries(reply.by ?? {}))
+            counts.by[kind as CostKind] = (counts.by[kind as CostKind] ?? 0) + units;
+          if (watch) counts.watches.push(watch);
+          if (reply.over) {
+            over = true;
+            overWhy ??= { share: reply.by ?? {} };
+            overBytes ||= bytes;
+          } else if (reply.refused !== undefined) refused ??= reply.refused;
+          else if (nodes?.length !== wanted || steps?.length !== wanted || (part && !reply.aggregate))
+            failed = true; // not the reply asked for
+          else {
+            for (let i = 0; i < wanted; i++)
+              [counts.nodes[piece.batch + i], counts.steps[piece.batch + i]] = [nodes[i]!, steps[i]!];
+            state = reply.aggregate;
+          }
+        },
+        (error: unknown) => {
+          if (!(error instanceof JobOverrun)) return void (failed = true);
+          over = true;
+          overWhy ??= { overrun: error };
+          overBytes ||= bytes;
+        },
       );
+      jobs.push(answered);
+      if (part)
+        merged = merged
+          .then(() => answered)
+          .then(async () => {
+            if (state && !failed && !over && refused === undefined && allCounted(counts, piece.batch, wanted))
+              await part.mergeYielding(state);
+            state = undefined; // merged or not needed: dropped
+          })
+          .catch((error: unknown) => {
+            if (!(error instanceof ResultQueryError)) throw error;
+            refused ??= error.message;
+          });
     }
   } catch (error) {
     if (!(error instanceof ReadFailed)) throw error;
     unread = error; // the jobs handed out are awaited first
   }
   await Promise.all(jobs);
+  await merged;
   if (refused !== undefined && !over) throw new ResultQueryError("INVALID_INPUT", refused);
   if (over) {
     // so the refusal names what cost most there
     for (const [kind, units] of Object.entries(counts.by)) meter.record(kind as CostKind, units);
-    throw meter.refusal();
+    if (overWhy && "overrun" in overWhy)
+      throw meter.overrunRefusal(overWhy.overrun.ms, overWhy.overrun.deadlineMs, overBytes);
+    throw meter.shareRefusal(BATCH_JOB_UNITS, overWhy?.share ?? {}, overBytes);
   }
   if (unread) throw unread;
   return failed || counts.nodes.some((nodes) => nodes < 0) ? undefined : counts;
+}
+
+/** Whether the `wanted` batches from `batch` were all counted (none threw: -1). */
+function allCounted(counts: BatchCounts, batch: number, wanted: number): boolean {
+  for (let i = batch; i < batch + wanted; i++) if (counts.nodes[i]! < 0) return false;
+  return true;
 }
 
 /** The batches the calling thread must read: those holding nodes of the page, counted from where `pager` stands. */
@@ -152,6 +176,6 @@ export function takeCounts(counts: BatchCounts, from: number, upTo: number, page
   const most = kinds.reduce<[CostKind, number]>((best, each) => (each[1] > best[1] ? each : best), ["nodes", -1])[0];
   for (let batch = from; batch < upTo; batch++) {
     meter.absorb(counts.steps[batch]!, most);
-    pager.skip(counts.nodes[batch]!, counts.states[batch]);
+    pager.skip(counts.nodes[batch]!);
   }
 }

@@ -20,7 +20,15 @@ import type { CountJob, CountReply } from "./job.js";
  * A job that did not answer within its deadline (S21.4): its worker was stopped and replaced, and the
  * call it belongs to is refused as over its cost (never counted again on the calling thread).
  */
-export class JobOverrun extends Error {}
+export class JobOverrun extends Error {
+  constructor(
+    /** How long the job had run when it was stopped, and its deadline (ms): what its refusal says (S26.1). */
+    readonly ms: number,
+    readonly deadlineMs: number,
+  ) {
+    super(`batch job overran its deadline: ${Math.round(ms)} ms of ${deadlineMs}`);
+  }
+}
 
 /** What a worker posts: once `{ loaded: true }` when it can take jobs, then one reply per job. */
 type WorkerMessage = { loaded: true } | { id: number; reply: CountReply };
@@ -67,7 +75,13 @@ interface Running {
   loaded: boolean;
   pending: Map<
     number,
-    { resolve: (reply: CountReply) => void; reject: (error: Error) => void; deadline: ReturnType<typeof setTimeout> }
+    {
+      resolve: (reply: CountReply) => void;
+      reject: (error: Error) => void;
+      deadline: ReturnType<typeof setTimeout>;
+      /** When it was posted (performance.now()). */
+      posted: number;
+    }
   >;
 }
 
@@ -77,6 +91,8 @@ export interface BatchWorkerSettings {
   readonly threads: number;
   readonly idleMs: number;
   readonly retryMs?: number;
+  /** A job's deadline (`BATCH_JOB_DEADLINE_MS`). */
+  readonly deadlineMs?: number;
 }
 
 const JOBS_PER_WORKER = 2;
@@ -150,7 +166,7 @@ export class WorkerPool implements BatchWorkers {
       // The deadline counts from the post: a job waits behind at most one other in its worker.
       const deadline = setTimeout(() => this.overrun(worker, id), this.deadlineMs * JOBS_PER_WORKER);
       (deadline as { unref?: () => void }).unref?.();
-      worker.pending.set(id, { resolve, reject, deadline });
+      worker.pending.set(id, { resolve, reject, deadline, posted: performance.now() });
       const transfer =
         job.bytes.byteOffset === 0 && job.bytes.byteLength === job.bytes.buffer.byteLength
           ? [job.bytes.buffer as ArrayBuffer]
@@ -180,9 +196,10 @@ export class WorkerPool implements BatchWorkers {
     if (!this.workers.includes(worker) || !worker.pending.has(id)) return;
     this.workers = this.workers.filter((each) => each !== worker);
     worker.port.terminate();
-    for (const [each, { reject, deadline }] of worker.pending) {
+    for (const [each, { reject, deadline, posted }] of worker.pending) {
       clearTimeout(deadline);
-      reject(each === id ? new JobOverrun("batch job overran its deadline") : new Error("batch worker replaced"));
+      const ms = performance.now() - posted;
+      reject(each === id ? new JobOverrun(ms, this.deadlineMs * JOBS_PER_WORKER) : new Error("batch worker replaced"));
     }
     worker.pending.clear();
     try {

@@ -18,6 +18,7 @@ export function browserBatchWorkers(settings: BatchWorkerSettings = BATCH_WORKER
     settings.minBytes,
     settings.idleMs,
     settings.retryMs,
+    settings.deadlineMs,
   );
 }
 
