@@ -61,6 +61,13 @@ export interface ItemPlan {
     path: string,
   ): Iterable<JsonPathNode>;
   /**
+   * The nodes the query selects among `members`, a run of a wide object's members in the object's order (S16.4,
+   * S26.1): a wildcard or a filter selects among an object's members as among a list's items, by key (RFC 9535
+   * 2.3.2.2, 2.3.5.2), so a wide object is read member batch by member batch as a list is item batch by item batch.
+   * Left out where the step means something else for an object (a slice selects nothing there; descendants).
+   */
+  selectMembers?(members: Readonly<Record<string, unknown>>, meter: CostMeter, path: string): Iterable<JsonPathNode>;
+  /**
    * For descendants by name (`$..title`, `$.data..id.x`): the names, and the segments from the descendant
    * one on, to run from any node, so that lists met below `names` can be read where they stand
    * (`descendantNodes`).
@@ -85,6 +92,12 @@ export function itemPlanOf(compiled: CompiledJsonPath): ItemPlan | undefined {
   const listLocation = () => names.reduce((location, name) => location.concat(name), new Location(undefined, ""));
   const finish = (nodes: Iterable<JSONPathNode>, meter: CostMeter, path: string) =>
     selectFrom(runFrom(rest, nodes), path, meter);
+  const membersOf = (
+    members: Readonly<Record<string, unknown>>,
+    meter: CostMeter,
+    path: string,
+    keep: (key: string, value: unknown) => boolean,
+  ) => finish(memberNodesOf(members, listLocation(), keep), meter, path);
 
   if (step instanceof DescendantSegment) {
     // names select nothing in the list itself
@@ -102,6 +115,7 @@ export function itemPlanOf(compiled: CompiledJsonPath): ItemPlan | undefined {
           meter,
           path,
         ),
+      selectMembers: (members, meter, path) => membersOf(members, meter, path, () => true),
     };
   }
   if (selector instanceof SliceSelector) {
@@ -135,6 +149,12 @@ export function itemPlanOf(compiled: CompiledJsonPath): ItemPlan | undefined {
           meter,
           path,
         );
+      },
+      selectMembers(members, meter, path) {
+        // json-p3's own context for an object's member (FilterSelector): its key as `currentKey`
+        const passes = (key: string, value: unknown) =>
+          Boolean(expression.evaluate({ environment, currentValue: value, rootValue: undefined, currentKey: key }));
+        return membersOf(members, meter, path, passes);
       },
     };
   }
@@ -190,6 +210,20 @@ function* nodesOf(
     if (!keep(first + i, items[i])) continue;
     tick();
     yield new JSONPathNode(items[i] as never, list.concat(first + i) as never, undefined as never);
+  }
+}
+
+/** Nodes of the members `keep` admits, in the order of `Object.keys(members)`, as `nodesOf` makes items'. */
+function* memberNodesOf(
+  members: Readonly<Record<string, unknown>>,
+  object: Location,
+  keep: (key: string, value: unknown) => boolean,
+): Generator<JSONPathNode> {
+  for (const key of Object.keys(members)) {
+    const value = members[key];
+    if (!keep(key, value)) continue;
+    tick();
+    yield new JSONPathNode(value as never, object.concat(key) as never, undefined as never);
   }
 }
 

@@ -13,6 +13,7 @@
 import { ReadFailed, type AnswerReader, type BatchedPart } from "../../records/read/answer-reader.js";
 import { descendantNodes } from "./descendants-over-lists.js";
 import { listNodes } from "./list-nodes.js";
+import { memberNodes } from "./member-nodes.js";
 import { CostMeter } from "../jsonpath/jsonpath.js";
 import { NodelistPager } from "../paths/nodelist.js";
 import { formatPath, resolveSegments } from "../paths/path.js";
@@ -77,6 +78,7 @@ async function answerOver(
       try {
         if (part.list !== undefined)
           await listNodes(reader, part.list, items, { list: plan.path, asked: plan.path }, pager, meter, workers);
+        else if (part.object !== undefined) await memberNodes(reader, part.object, items, plan.path, pager, meter);
         else await descendantNodes(reader, items, plan.path, pager, meter, workers); // `$..title` above the lists
         return pager.page();
       } finally {
@@ -108,6 +110,7 @@ async function aggregateOverBatches(
   try {
     if (part.list !== undefined)
       await listNodes(reader, part.list, items, { list: plan.path, asked: plan.path }, aggregation, meter, workers);
+    else if (part.object !== undefined) await memberNodes(reader, part.object, items, plan.path, aggregation, meter);
     else await descendantNodes(reader, items, plan.path, aggregation, meter, workers);
   } catch (error) {
     throw tooDeepToAggregate(plan.path, error);
