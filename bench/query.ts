@@ -52,6 +52,17 @@ export interface QueryPartResult {
   memory: { parsedBytes: number; filterPeakBytes: number } | null;
   /** Pieces the build's batch workers (S14.6) counted for this store's queries (0: none took part). */
   workerJobs: number;
+  /**
+   * Per query refused in some rounds (a batch job past its deadline on a loaded machine, S21.4): how many rounds,
+   * and the first refusal's code and words. Those rounds timed a refusal, not the query's work.
+   */
+  refusals: Partial<Record<QueryName, { rounds: number; code: string; message: string }>>;
+}
+
+/** A coded refusal of `result_query` (its `ResultQueryError`, in any build: known by its code). */
+function codeOf(error: unknown): string | undefined {
+  const code = (error as { code?: unknown } | undefined)?.code;
+  return error instanceof Error && typeof code === "string" ? code : undefined;
 }
 
 const owner = { session: "bench-query", caller: "bench" };
@@ -97,10 +108,22 @@ export async function runQueryPart(
       const unread = Object.fromEntries(names.map((name) => [name, [] as string[]])) as Record<QueryName, string[]>;
       for (const name of names) for (let i = 0; i < handlesPer; i++) unread[name].push(await fold());
       const totals = {} as Record<QueryName, number>;
+      const refusals: QueryPartResult["refusals"] = {};
       const run = async (name: QueryName, handle: string | undefined) => {
         const query =
           name === "singular" ? { path: `$.rows[${Math.floor(value.rows.length / 2)}].title` } : QUERIES[name];
-        const result = await tool.query({ handle, ...query }, owner);
+        let result;
+        try {
+          result = await tool.query({ handle, ...query }, owner);
+        } catch (error) {
+          // a refusal is an answer of result_query, recorded as such: the bench goes on (never a crash)
+          const code = codeOf(error);
+          if (code === undefined) throw error;
+          const seen = refusals[name];
+          if (seen) seen.rounds++;
+          else refusals[name] = { rounds: 1, code, message: (error as Error).message };
+          return;
+        }
         if (result.value === undefined && result.groups === undefined)
           throw new Error(`${runtime} ${store} ${name}: no answer`);
         totals[name] = name === "singular" ? 1 : ((result as { total?: number }).total ?? -1);
@@ -133,6 +156,7 @@ export async function runQueryPart(
         totals,
         memory,
         workerJobs: (plugin.workers?.answered ?? 0) - jobsBefore,
+        refusals,
       };
       report(row);
       results.push(row);

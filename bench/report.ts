@@ -81,9 +81,15 @@ export function printQuery(r: QueryPartResult): void {
           ? `the same filter's nodes grouped: ${x(r.ratios.aggregate)} of a ` +
             `parse, the filter ${x(r.ratios.numericFilter)}`
           : "";
+    const refused = r.refusals?.[name];
+    const refusal = refused
+      ? `${memory || workers ? "; " : ""}REFUSED in ${refused.rounds} rounds ` +
+        `(${refused.code}: ${refused.message.slice(0, 160)}…)`
+      : "";
     console.log(
       `${r.runtime.padEnd(8)} ${r.store.padEnd(6)} ${name.padEnd(13)} | ${cell(r.times.parse)} ` +
-        `${cell(r.times[name])} ${x(r.ratios[name])} | ${String(r.totals[name]).padStart(8)} | ${memory}${workers}`,
+        `${cell(r.times[name])} ${x(r.ratios[name])} | ${String(r.totals[name] ?? "-").padStart(8)} | ` +
+        `${memory}${workers}${refusal}`,
     );
   }
 }
@@ -214,7 +220,10 @@ function queryGoal(
     .filter((r) => r.bytes >= 10_000_000)
     .flatMap((r) =>
       names.map((name) => ({
-        case: `${r.runtime} ${r.store} ${name}`,
+        // a round refused times a refusal, not the query: said beside its ratio
+        case:
+          `${r.runtime} ${r.store} ${name}` +
+          (r.refusals?.[name] ? ` (refused in ${r.refusals[name].rounds} rounds: ${r.refusals[name].code})` : ""),
         ratio: Number(headline(r.ratios[name])!.toFixed(3)),
       })),
     );
