@@ -34,8 +34,8 @@ type CheckReference = (handle: unknown, path: unknown) => void;
 type SizeReference = (handle: unknown, path: unknown) => Promise<number>;
 
 /**
- * References read at once: a few in flight overlap a remote store's round trips, and bound what is held before the byte
- * limit is met (S21.3).
+ * References read at once: a few in flight overlap a remote store's round trips (their decrypt and parse run one at
+ * a time, S26.2: `CallMeters.oneAtATime`), and bound what is held before the byte limit is met (S21.3).
  */
 const READS_AT_ONCE = 4;
 
@@ -114,6 +114,8 @@ export async function resolveReferences(
   }
   if (check) {
     for (const { handle, path } of distinct.values()) {
+      // S21.4: a path's check compiles it (64 long filters: 5-30 ms in all)
+      if (meter.shouldYield()) await meter.yieldToLoop();
       try {
         check(handle, path);
       } catch (error) {
@@ -128,6 +130,8 @@ export async function resolveReferences(
     let sized = 0;
     let resolves = true;
     for (let at = 0; at < entries.length && resolves; at += READS_AT_ONCE) {
+      // S21.4: each size opens its answer (64 of them: 14-75 ms in all)
+      if (meter.shouldYield()) await meter.yieldToLoop();
       const batch = entries.slice(at, at + READS_AT_ONCE);
       const settled = await Promise.all(
         batch.map(([, { handle, path }]) =>

@@ -1,0 +1,54 @@
+// S21.4 S26.2: parts of one call that run side by side on its meter (the references of a tool call) take turns
+// with the rest of the event loop: one part's piece of YIELD_AFTER_MS per turn, never every part's piece in one go.
+import { describe, expect, it } from "vitest";
+import { YIELD_AFTER_MS } from "../../../src/defaults.js";
+import { CostMeter } from "../../../src/query/cost.js";
+import { watchStalls } from "../../helpers/attack-bench.js";
+
+/**
+ * A part of a call: `pieces` pieces of work, each until the meter says to yield, then a yield (a part that finds the
+ * clock spent by another yields at once: no piece).
+ */
+async function part(meter: CostMeter, pieces: number, log: string[], name: string): Promise<void> {
+  for (let piece = 0; piece < pieces;) {
+    let worked = false;
+    for (; !meter.shouldYield(); worked = true) Math.sqrt(Math.random()); // work that asks the meter as it goes
+    if (worked) (log.push(name), piece++);
+    await meter.yieldToLoop();
+  }
+}
+
+describe("S26.2 parts of one call on one meter", () => {
+  it("hold the loop one piece at a time, taking turns", async () => {
+    const meter = new CostMeter();
+    const log: string[] = [];
+    // another call's timer, due whenever the loop turns: the pieces logged between two of its runs held it in one go
+    const other = setInterval(() => log.push("other"), 1);
+    const stalls = watchStalls();
+    await Promise.all(["a", "b", "c", "d"].map((name) => part(meter, 5, log, name)));
+    const stallMs = stalls.stop();
+    clearInterval(other);
+    const inOneGo = Math.max(
+      ...log
+        .join(" ")
+        .split("other")
+        .map((run) => run.trim().split(/\s+/).filter(Boolean).length),
+    );
+    console.log(`4 parts x 5 pieces: at most ${inOneGo} pieces in one go, loop held up to ${Math.round(stallMs)} ms`);
+    // Each woken on a timer of its own, the four parts ran a piece each in one go (4 x 20 ms): taking turns, one
+    // (counted, not timed: a loaded 2-core machine stretches the times, not the order)
+    expect(inOneGo).toBe(1);
+    // every part ran all its pieces: none starved
+    for (const name of ["a", "b", "c", "d"]) expect(log.filter((entry) => entry === name)).toHaveLength(5);
+    // and the hold, loosely (a loaded 2-core machine stretches it): 80-180 ms before
+    expect(stallMs).toBeLessThan(10 * YIELD_AFTER_MS);
+  });
+
+  it("goes on at once when nothing else waits, one turn per yield", async () => {
+    const meter = new CostMeter();
+    const started = performance.now();
+    for (let i = 0; i < 20; i++) await meter.yieldToLoop();
+    // a timer each (1 ms in Node, more on a loaded machine): far below one piece of work per yield
+    expect(performance.now() - started).toBeLessThan(20 * YIELD_AFTER_MS);
+  });
+});
