@@ -55,6 +55,19 @@ function isReference(value: unknown): value is { $result: unknown; path?: unknow
 /** Values walked between two looks at the clock: the walks below yield to other calls (S21.4). */
 const VALUES_PER_LOOK = 4096;
 
+/**
+ * Every how many values walked a list or object of one item is kept among those seen. The walks below keep the
+ * parts of the arguments they have been through, so a part shared or in a cycle (an in-process client may pass
+ * one) is walked once; a list or object of several items is always kept, one of a single item only every this many
+ * values. A chain of single items a million deep (a reference at its bottom) kept a million of them, which cost
+ * more than the walks themselves (0.65 of the 1 s they took); now a few thousand. A cycle still ends: it passes a
+ * kept part within this many values and comes back to it; and a shared chain is walked again at most this far.
+ */
+const SINGLES_KEPT_EVERY = 64;
+
+/** Whether the walks keep `value` (one of `items` items, met as the walk's `walked`th value) among those seen. */
+const kept = (items: number, walked: number) => items > 1 || walked % SINGLES_KEPT_EVERY === 0;
+
 /** Whether `args` holds a reference anywhere; the usual call has none and costs one walk, no copy. */
 async function hasReferences(args: unknown, meter: CostMeter): Promise<boolean> {
   const seen = new Set<object>();
@@ -63,10 +76,11 @@ async function hasReferences(args: unknown, meter: CostMeter): Promise<boolean> 
     if (walked % VALUES_PER_LOOK === 0 && meter.shouldYield()) await meter.yieldToLoop();
     const value = pending.pop();
     if (typeof value !== "object" || value === null || seen.has(value)) continue;
-    seen.add(value);
+    const before = pending.length;
     if (isReference(value)) return true;
     if (Array.isArray(value)) for (let i = 0; i < value.length; i++) pending.push(value[i]);
     else for (const key of Object.keys(value)) pending.push((value as Record<string, unknown>)[key]);
+    if (kept(pending.length - before, walked)) seen.add(value);
   }
   return false;
 }
@@ -334,14 +348,14 @@ async function copyWithSlots(args: unknown, meter: CostMeter): Promise<{ root: {
     }
     if (Array.isArray(value)) {
       const copy = new Array<unknown>(value.length);
-      copies.set(value, copy);
+      if (kept(value.length, walked)) copies.set(value, copy);
       put(holder, key, copy);
       for (let i = value.length - 1; i >= 0; i--) (values.push(value[i]), holders.push(copy), keys.push(i));
     } else {
       const copy: Record<string, unknown> = {};
-      copies.set(value, copy);
       put(holder, key, copy);
       const names = Object.keys(value);
+      if (kept(names.length, walked)) copies.set(value, copy);
       for (const name of names) setOwn(copy, name, undefined); // keeps the key order of the original
       for (let i = names.length - 1; i >= 0; i--)
         (values.push((value as Record<string, unknown>)[names[i]!]), holders.push(copy), keys.push(names[i]!));
