@@ -13,13 +13,12 @@ const PROBED_FIELDS = 32;
 /**
  * What `fields` keeps of one item (S7.4), or undefined when every key is kept: no `fields`, or
  * `fields: []`, which form-filling clients send for an empty list (S14.5). Kept keys come in the order
- * `fields` first names them; duplicates count once.
+ * of `fields` (distinct, as `parseQueryArguments` leaves them).
  */
 export function fieldPicker(fields: readonly string[] | undefined): ((item: unknown) => unknown) | undefined {
   if (!fields || fields.length === 0) return undefined;
-  const order = new Map<string, number>();
-  for (const field of fields) if (!order.has(field)) order.set(field, order.size);
-  const wanted = [...order.keys()];
+  const wanted = fields;
+  let order: Map<string, number> | undefined; // made the first time an item has fewer keys than the fields
   return (item) => {
     if (!isPlainObject(item)) return item;
     const out: JsonObject = {};
@@ -32,18 +31,19 @@ export function fieldPicker(fields: readonly string[] | undefined): ((item: unkn
       for (const field of wanted) if (hasOwn(item, field) && item[field] !== undefined) setOwn(out, field, item[field]);
       return out;
     }
+    order ??= new Map(wanted.map((field, at) => [field, at]));
     const kept = keys
-      .filter((key) => order.has(key) && item[key] !== undefined)
-      .sort((a, b) => order.get(a)! - order.get(b)!);
+      .filter((key) => order!.has(key) && item[key] !== undefined)
+      .sort((a, b) => order!.get(a)! - order!.get(b)!);
     for (const key of kept) setOwn(out, key, item[key]);
     return out;
   };
 }
 
-/** The keys `fields` keep of `object` (S7.4), in the order `fields` first names them, as `fieldPicker` keeps them. */
+/** The keys `fields` (distinct) keep of `object` (S7.4), in their order, as `fieldPicker` keeps them. */
 export function pickedKeys(object: JsonObject, fields: readonly string[]): string[] {
   const keys: string[] = [];
-  for (const field of new Set(fields)) if (hasOwn(object, field) && object[field] !== undefined) keys.push(field);
+  for (const field of fields) if (hasOwn(object, field) && object[field] !== undefined) keys.push(field);
   return keys;
 }
 

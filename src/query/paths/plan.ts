@@ -20,12 +20,6 @@ import { listIndex, objectKey, parsePath, type PathSegment } from "./path.js";
 import type { AggregateSpec } from "../aggregate/spec.js";
 
 /**
- * `fields` on a wide object read by the batches that may hold them, up to this many distinct fields; more read it whole
- * (S16.4).
- */
-const PICKED_FIELDS = 32;
-
-/**
  * What a read is for, said by the caller: a `result_query` page, answered under the call's slice limit
  * (summaries, windows and batch readings of S8.5 and S14.6), or a reference (S15.1),
  * which takes what it names whole and unpaged.
@@ -39,6 +33,7 @@ export interface QueryArguments {
   offset?: number;
   limit?: number;
   page?: number;
+  /** Distinct, in the order first given (`parseQueryArguments` drops a name given again). */
   fields?: string[];
   /** Text to find under `path` (S14.4); answered by `searchQueryYielding`. */
   search?: string;
@@ -244,14 +239,11 @@ export function selectorFor(
       const { path } = objects[object]!;
       if (!under(path)) continue;
       // A reference (S15.1) reads the object whole; a search at it streams its member batches (S14.6); a
-      // search under one of its keys, or a few fields (S7.4), read the batches that may hold them.
+      // search under one of its keys, or `fields` (S7.4), read the batches that may hold them.
       if (mode.kind === "reference") return "all";
       const step = segments[path.length];
       if (step === undefined && args.search !== undefined) return { stream: "object", object };
-      if (step === undefined && args.fields) {
-        const fields = [...new Set(args.fields)];
-        return fields.length <= PICKED_FIELDS ? { object, keys: fields } : "all";
-      }
+      if (step === undefined && args.fields) return { object, keys: args.fields };
       if (step === undefined) {
         // A window of its keys in key order (S7.4, S16.4): no more than could fit under the limit.
         const { offset, limit } = sliceWindow(args, DEFAULT_LIMITS.keys);

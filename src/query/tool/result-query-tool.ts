@@ -26,6 +26,10 @@ import { textResult, type ToolResult } from "../../util/tool-result.js";
 import { jsonSize, withKnownSizes } from "../../util/size.js";
 import { withNotes } from "../refusals/notes.js";
 import { aggregatePlan } from "../aggregate/aggregate.js";
+import { yieldToLoop } from "../../util/yield.js";
+
+/** More `fields` than this: the call yields once they are read, before its reads (S21.4). */
+const MANY_FIELDS = 10_000;
 
 /** A plugin instance as `result_query` sees it: where its handles live and how large a slice may be. */
 export interface HandleSource {
@@ -92,6 +96,9 @@ export class ResultQueryTool {
   ): Promise<{ result: QueryResult; expiresAt: number }> {
     const storeCall = new StoreCall(); // what the call waits for its stores, in all (S26.3)
     const args = parseQueryArguments(rawArgs);
+    // S21.4: a request of 100,000 `fields` took its transport's parse and this one's in one piece; the rest waits
+    // its turn.
+    if ((args.fields?.length ?? 0) > MANY_FIELDS) await yieldToLoop();
     const plan = planPath(args.path); // parsed once, whatever the number of instances; the store reads what it selects
     // a path an aggregate cannot run over is refused before anything is read (S24.1)
     if (args.aggregate) aggregatePlan(plan);

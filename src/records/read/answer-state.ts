@@ -78,14 +78,15 @@ export function parseRead(read: AnswerRead, text: string): unknown {
 
 /**
  * Decrypts the pieces the ranges touch, each once however many ranges it holds (checking each is the
- * piece the index expects), and decodes the ranges.
+ * piece the index expects), and decodes the ranges. `opened`: pieces opened by an earlier call of the same
+ * read, for ranges read in turns (the next turn's first piece is often the last one's).
  */
 export async function readRanges(
   read: AnswerRead,
   ranges: { piece: number; from: number; to: number }[],
+  opened = new Map<number, Promise<Uint8Array | typeof MISSING>>(),
 ): Promise<string[] | typeof MISSING> {
   const index = read.state.index!;
-  const opened = new Map<number, Promise<Uint8Array | typeof MISSING>>();
   const texts = await Promise.all(
     ranges.map(async ({ piece, from, to }) => {
       let plaintext = opened.get(piece);

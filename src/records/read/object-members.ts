@@ -10,6 +10,8 @@ import { byteSpan, partJsonBytes, unitStarts } from "../format/layout.js";
 import { PiecedObject } from "./pieced-object.js";
 import { oneEditVariants } from "../../util/one-edit.js";
 import { setKnownJsonSize } from "../../util/size.js";
+import { YIELD_AFTER_MS } from "../../defaults.js";
+import { yieldToLoop } from "../../util/yield.js";
 
 /**
  * Batches read beyond a missing key's own for the hint's names one edit away (S14.5): the hint's work stays bounded.
@@ -19,6 +21,15 @@ const HINT_BATCHES = 8;
 const LISTED_KEYS = 21;
 /** The hint for `fields` that name no key looks at the first 5 fields (`checkFieldsFound`). */
 const HINTED = 5;
+/** Batches parsed as one text at most (S26.1): one `JSON.parse` of about 8 batches' members, 15-30 ms here. */
+const RUN_BATCHES = 8;
+/** Runs read (decrypted and decoded) in one turn when sifting every batch: about 1 MB of members (S26.1). */
+const SIFTED_RUNS = 4;
+/**
+ * Names looked up in the index one by one at most: more (100,000 `fields`) read every batch, since each
+ * lookup in a Bloom-filtered index tests every batch's filter, and that many names would take every batch anyway.
+ */
+const NAMES_LOOKED_UP = 256;
 
 /** The object's stand-in in the root, made on first use. */
 function piecedOf(read: AnswerRead, object: number): PiecedObject | undefined {
@@ -37,7 +48,12 @@ function piecedOf(read: AnswerRead, object: number): PiecedObject | undefined {
   return pieced;
 }
 
-/** Reads the given batches not read yet, each run of adjacent ones as one range; false when a piece is missing. */
+/**
+ * Reads the given batches not read yet, each run of adjacent ones as one range, at most `RUN_BATCHES` batches
+ * a range; false when a piece is missing. S26.1: the ranges are parsed one at a time, yielding once the read
+ * has held the thread `YIELD_AFTER_MS` (100,000 `fields` read every batch of a million keys as one run: one
+ * `JSON.parse` held the thread 0.2-0.4 s).
+ */
 async function readBatches(
   read: AnswerRead,
   object: number,
@@ -45,13 +61,7 @@ async function readBatches(
   batches: Iterable<number>,
 ): Promise<boolean> {
   const layout = read.state.index!.objects[object]!;
-  const wanted = [...new Set(batches)].filter((batch) => !pieced.has(batch)).sort((a, b) => a - b);
-  const runs: [number, number][] = [];
-  for (const batch of wanted) {
-    const last = runs[runs.length - 1];
-    if (last && last[1] === batch) last[1]++;
-    else runs.push([batch, batch + 1]);
-  }
+  const runs = batchRuns([...new Set(batches)].filter((batch) => !pieced.has(batch)).sort((a, b) => a - b));
   if (runs.length === 0) return true;
   const ranges = runs.map(([first, past]) => {
     const { start, end } = byteSpan(layout.batches, layout.end, first, past, 1);
@@ -60,17 +70,78 @@ async function readBatches(
   const texts = await readRanges(read, ranges.flat()); // each piece opened once, whatever the runs in it
   if (texts === MISSING) return false;
   let at = 0;
+  let since = performance.now();
   for (let run = 0; run < runs.length; run++) {
+    if (performance.now() - since >= YIELD_AFTER_MS) {
+      await yieldToLoop();
+      since = performance.now();
+    }
     const [first, end] = runs[run]!;
-    const members = parseRead(read, `{${texts.slice(at, at + ranges[run]!.length).join("")}}`) as Record<
-      string,
-      unknown
-    >;
+    const text = texts.slice(at, at + ranges[run]!.length).join("");
     at += ranges[run]!.length;
+    if (pieced.has(first)) continue; // a read beside this one filled it meanwhile
+    const members = parseRead(read, `{${text}}`) as Record<string, unknown>;
     const before = pieced.heapBytes;
     pieced.fill(first, end, members, read.state.counted ? read.estimate(members) : 0);
     if (read.state.counted) read.state.bytes += pieced.heapBytes - before;
   }
+  return true;
+}
+
+/** Batches (ascending) as runs of adjacent ones, [first, past), each of `RUN_BATCHES` at most. */
+function batchRuns(batches: readonly number[]): [number, number][] {
+  const runs: [number, number][] = [];
+  for (const batch of batches) {
+    const last = runs[runs.length - 1];
+    if (last && last[1] === batch && last[1] - last[0] < RUN_BATCHES) last[1]++;
+    else runs.push([batch, batch + 1]);
+  }
+  return runs;
+}
+
+/**
+ * Every batch not read, sifted for `names` (`PiecedObject.sift`): read `SIFTED_RUNS` runs at a time (a
+ * million members were 15 MB decoded in one piece), each run of `RUN_BATCHES` parsed alone, yielding before
+ * each turn and once the read has held the thread `YIELD_AFTER_MS` (S26.1); false when a piece is missing.
+ */
+async function siftBatches(
+  read: AnswerRead,
+  object: number,
+  pieced: PiecedObject,
+  names: readonly string[],
+): Promise<boolean> {
+  const layout = read.state.index!.objects[object]!;
+  const runs = batchRuns(range(0, pieced.batchCount).filter((batch) => !pieced.has(batch)));
+  const opened = new Map<number, Promise<Uint8Array | typeof MISSING>>();
+  let wanted: Set<string> | undefined;
+  for (let turn = 0; turn < runs.length; turn += SIFTED_RUNS) {
+    await yieldToLoop(); // what came before (the call's arguments, the last turn) has had the thread
+    wanted ??= new Set(names);
+    const ranges = runs.slice(turn, turn + SIFTED_RUNS).map(([first, past]) => {
+      const { start, end } = byteSpan(layout.batches, layout.end, first, past, 1);
+      return piecesOf(read.state.index!, start, end);
+    });
+    const texts = await readRanges(read, ranges.flat(), opened);
+    if (texts === MISSING) return false;
+    const last = ranges[ranges.length - 1]!;
+    for (const piece of opened.keys()) if (piece < last[last.length - 1]!.piece) opened.delete(piece); // done with
+    let at = 0;
+    let since = performance.now();
+    for (const run of ranges) {
+      if (performance.now() - since >= YIELD_AFTER_MS) {
+        await yieldToLoop();
+        since = performance.now();
+      }
+      const text = texts.slice(at, at + run.length).join("");
+      at += run.length;
+      const before = pieced.heapBytes;
+      pieced.sift(parseRead(read, `{${text}}`) as Record<string, unknown>, wanted, text.length);
+      if (read.state.counted) read.state.bytes += pieced.heapBytes - before;
+    }
+  }
+  const before = pieced.heapBytes;
+  pieced.sifted(wanted ?? new Set(names));
+  if (read.state.counted) read.state.bytes += pieced.heapBytes - before;
   return true;
 }
 
@@ -96,15 +167,16 @@ export async function readNamed(read: AnswerRead, object: number, keys: readonly
   const pieced = piecedOf(read, object);
   if (!pieced) return MISSING;
   const root = read.state.root;
-  if (
-    !(await readBatches(
-      read,
-      object,
-      pieced,
-      keys.flatMap((key) => pieced.candidates(key)),
-    ))
-  )
-    return MISSING;
+  const found =
+    keys.length > NAMES_LOOKED_UP
+      ? pieced.siftedFor(keys) || (await siftBatches(read, object, pieced, keys))
+      : await readBatches(
+          read,
+          object,
+          pieced,
+          keys.flatMap((key) => pieced.candidates(key)),
+        );
+  if (!found) return MISSING;
   if (keys.some((key) => pieced.knows(key)) || pieced.size === 0) return root;
   if (!(await readBatches(read, object, pieced, range(...pieced.batchesOf(0, LISTED_KEYS))))) return MISSING;
   let allowance = HINT_BATCHES;

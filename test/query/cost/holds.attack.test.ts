@@ -1,8 +1,12 @@
-// S26.1 S26.2 attacked from the outside: a real McpServer over real HTTP, on memory and on a real
-// redis-server, alice attacking and bob (a second owner) sending a small result_query 300 ms after each
-// attack starts. Each attack answers or is refused within 2 s, bob within 1 s, and the event loop is held
-// about 50 ms at a time (asserted with room for a loaded 2-core machine and its collector); figures
-// (wall, longest hold, bob's wait, heap) are printed for the report. Expected values come from plain code.
+// S26.1 S26.2 attacked from the outside: a real McpServer over real HTTP, on memory, on a real
+// redis-server and on a real SQLite file, alice attacking and bob (a second owner) sending a small
+// result_query 300 ms after each attack starts. Each attack answers or is refused within 2 s, bob within
+// 1 s, and the event loop is held about 50 ms at a time (asserted with room for a loaded 2-core machine
+// and its collector); figures (wall, longest hold, bob's wait, heap) are printed for the report. Expected
+// values come from plain code.
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startAttackBench, textOf, type AttackBench } from "../../helpers/attack-bench.js";
 import { startRedisServer, type RedisServer } from "../../helpers/redis-server.js";
@@ -53,11 +57,12 @@ const heapMb = () => Math.round(process.memoryUsage().heapUsed / 1e6);
 const handleOf = (result: { structuredContent?: Record<string, unknown> }) =>
   (result.structuredContent as { handle: string }).handle;
 
-const STORES = (process.env.HOLDS_STORES ?? "memory,redis").split(",") as ("memory" | "redis")[];
+const STORES = (process.env.HOLDS_STORES ?? "memory,redis,sqlite").split(",") as ("memory" | "redis" | "sqlite")[];
 for (const store of STORES) {
   describe(`S26.1 S26.2 holds on ${store}`, () => {
     let bench: AttackBench;
     let redis: RedisServer | undefined;
+    let folder: string | undefined;
     let bobHandle: string;
     let wideHandle: string;
     let rowsHandle: string;
@@ -72,12 +77,15 @@ for (const store of STORES) {
 
     beforeAll(async () => {
       if (store === "redis") redis = await startRedisServer();
+      if (store === "sqlite") folder = await mkdtemp(join(tmpdir(), "holds-"));
       // The store's deadline of a call (S26.3) well past the bars here: these tests time the calling thread, not the
       // store.
       const storage =
         store === "redis"
           ? { type: "redis" as const, redis: { url: redis!.url }, deadlineMs: 60_000 }
-          : { type: "memory" as const, memory: { maxBytes: 2_000_000_000 }, deadlineMs: 60_000 };
+          : store === "sqlite"
+            ? { type: "sqlite" as const, sqlite: { path: join(folder!, "answers.db") }, deadlineMs: 60_000 }
+            : { type: "memory" as const, memory: { maxBytes: 2_000_000_000 }, deadlineMs: 60_000 };
       // Built first: a client idle for seconds meanwhile may meet its socket closed by the server (keep-alive).
       const wideAnswer = {
         w: wide(KEYS),
@@ -102,6 +110,7 @@ for (const store of STORES) {
     afterAll(async () => {
       await bench?.close();
       await redis?.dispose();
+      if (folder) await rm(folder, { recursive: true, force: true });
     });
 
     /** Runs `args` as alice's result_query beside bob's small one; prints and checks the S21.5 figures. */
