@@ -120,14 +120,17 @@ class OutlineBuilder {
       const names = this.keyLists.of(object);
       const listing = depth < this.limits.depth;
       const keys: KeyedPlaces | undefined = listing ? { names: [], places: [], index: new Map() } : undefined;
+      // A wide object the serialisation wrote is counted already: only the keys listed are looked at.
+      const counted = this.keyLists.membersOf(object);
       let count = 0;
       for (let i = 0; i < names.length; i++) {
+        if (counted !== undefined && !(keys && keys.names.length < this.limits.keys)) break;
         const member = this.keyLists.json(object[names[i]!], names[i]!);
         if (!isJsonMember(member)) continue;
         count++;
         if (keys && keys.names.length < this.limits.keys) addKey(keys, names[i]!, this.place(member, depth + 1));
       }
-      node.keyCount = count;
+      node.keyCount = counted ?? count;
       if (keys) node.keys = keys;
     }
     return node;

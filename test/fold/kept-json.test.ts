@@ -76,4 +76,29 @@ describe("S26.6 preview and shape from the kept JSON", () => {
     expect(Object.keys(live.preview as object)).toEqual(["rows"]);
     expect(Object.keys((live.shape as { keys: object }).keys)).toEqual(["rows"]);
   });
+
+  it("a wide object's key count is that of its kept JSON, members JSON leaves out not counted (S26.1)", async () => {
+    // The serialisation counts a wide object's members as it writes them, and the shape takes its count (it
+    // counted them again, member by member): members left out by JSON (undefined, a function, a toJSON giving
+    // undefined) anywhere among them, a Date among them, and the same fold of the kept JSON as the oracle.
+    const map: Record<string, unknown> = {};
+    for (let i = 0; i < 5000; i++)
+      map[`m${i}`] =
+        i % 7 === 0
+          ? undefined
+          : i % 11 === 0
+            ? () => i
+            : i % 13 === 0
+              ? { toJSON: () => undefined }
+              : i % 3
+                ? i
+                : at(i);
+    const value = { map, rows: rows(20) };
+    const live = await fold(value);
+    const kept = await fold(JSON.parse(JSON.stringify(value)) as Record<string, unknown>);
+    expect(live.shape).toEqual(kept.shape);
+    const keyCount = Object.keys(JSON.parse(JSON.stringify(map)) as object).length;
+    expect(keyCount).toBeLessThan(4500);
+    expect(live.shape).toMatchObject({ keys: { map: { type: "object", keyCount } } });
+  });
 });

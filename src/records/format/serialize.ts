@@ -64,7 +64,7 @@ export interface PieceOptions {
    */
   pieceBytes?: number;
   /** Key lists shared with the fold's preview and shape: a 48k-key object is listed once, not once more here. */
-  keyLists?: { of(object: JsonObject): string[] };
+  keyLists?: { of(object: JsonObject): string[]; counted?(object: JsonObject, members: number): void };
   /**
    * A text that may be this JSON (the usual MCP answer repeats structuredContent as text, S4.2): compared
    * as each part is written, so the parts need not be kept for it. Keeping them (10 MB of young strings for
@@ -206,6 +206,7 @@ function* writeObject(
   if (keys.length > WIDE_KEYS) {
     // A wide object: its members in batches, indexed when it spans several (S16.4, as lists: S16.3).
     const layout = yield* writeWideObject(writer, object, keys, path);
+    keyLists.counted?.(object, layout.length); // its members JSON writes: the shape's key count (S26.1)
     if (
       layout.batches.length > 2 &&
       worthIndexing(layout.end - (layout.batches[1] ?? layout.end), path, writer.pieceBytes)
