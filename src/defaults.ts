@@ -293,6 +293,16 @@ export const BATCH_WORKERS = Object.freeze({ minBytes: 1024 * 1024, threads: 2, 
  */
 export const SERIALISE_HOLD_MS = 40;
 /**
+ * Long work yields at its next step once the loop has been held this long since it last came round, by it and
+ * by other calls together (S21.4, `loopHeld`): requests that come in together then do not add their pieces up.
+ */
+export const LOOP_HOLD_MS = 40;
+/**
+ * An answer sent whole from this size on waits for its turn of the loop first (S21.4): the host writes it in
+ * one go, one `JSON.stringify` of it (about 1 ms per 100 KB).
+ */
+export const WHOLE_ANSWER_TURN_BYTES = 256 * 1024;
+/**
  * The seal thread (S21.7, `SealAhead`): a fold seals pieces on it while it serialises, under a piece count
  * settled from a guess of the answer's size times SEAL_AHEAD_MARGIN (a guess short by more than that
  * seals as without a thread). A job that has not answered within `deadlineMs` fails (its piece is sealed on
