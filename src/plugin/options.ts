@@ -67,7 +67,7 @@ export interface ResultHandlesOptions {
    * their environment variables are set, else memory (1000 answers, 256 MiB in Node, 64 MiB in a page).
    * Types: `auto`, `memory`, `indexeddb` (pages), `redis`, `sqlite`, `upstash`, `vercel-kv` (Node), and
    * `custom` (`{ type: "custom", storage }`, any object with `get`, `set`, `delete` and `close`, every
-   * build); each takes `timeoutMs` (default 3000: one store call) and `deadlineMs` (default 3000, or
+   * build); each takes `timeoutMs` (default 3000: one store call) and `deadlineMs` (default 1500, or a given
    * `timeoutMs` when longer: how long one tool call may wait for its store in all, S26.3).
    */
   storage?: StorageConfig;

@@ -47,7 +47,7 @@ type KnownDriver =
  * - `{ type: "custom", storage }`: any object with `get`, `set`, `delete` and `close` (S9.0), every build.
  *
  * Every type takes `timeoutMs` (default 3000): a slower store call counts as failed, and the answer is
- * sent whole; and `deadlineMs` (default 3000, or `timeoutMs` when longer): how long one tool call may wait
+ * sent whole; and `deadlineMs` (default 1500, or a given `timeoutMs` when longer): how long one tool call may wait
  * for its store in all (S26.3), so a slow store ends a query with `RESULT_STORE_UNAVAILABLE` and a fold
  * sends the answer whole, however many store calls each would have made. In the page build, `redis`, `sqlite`,
  * `upstash` and `vercel-kv` make `init` throw
@@ -149,7 +149,8 @@ export function resolveStorage(config: StorageConfig, setting: StorageSetting): 
   if (!chosen) throw new Error(`storage type "${config.type}" has no driver in this build`);
   const given = config.type === "auto" ? { type: chosen.type } : config;
   const timeoutMs = config.timeoutMs ?? DEFAULT_STORE_TIMEOUT_MS;
-  const deadlineMs = config.deadlineMs ?? Math.max(DEFAULT_STORE_DEADLINE_MS, timeoutMs);
+  // a timeoutMs given longer than the deadline's default raises it; the timeout's own default does not
+  const deadlineMs = config.deadlineMs ?? Math.max(DEFAULT_STORE_DEADLINE_MS, config.timeoutMs ?? 0);
   return {
     type: chosen.type,
     ...chosen.resolve(given as never, setting),

@@ -56,7 +56,7 @@ describe("S17.3 init checks a custom storage", () => {
     expect(
       ResultHandlesPlugin.init({ storage: { type: "custom", storage, timeoutMs: 500 } }).get(ResultHandlesConfigToken)
         .storage,
-    ).toEqual({ type: "custom", storage, timeoutMs: 500, deadlineMs: 3000 });
+    ).toEqual({ type: "custom", storage, timeoutMs: 500, deadlineMs: 1500 });
     const plain = {
       get: async () => undefined,
       set: async () => {},

@@ -237,13 +237,13 @@ describe("S17.2 S9.2 the cluster in the config", () => {
       type: "redis",
       redis: { cluster },
       timeoutMs: 3000,
-      deadlineMs: 3000,
+      deadlineMs: 1500,
     });
     expect(ResultHandlesPlugin.init({ storage: { type: "redis" } }).config.storage).toEqual({
       type: "redis",
       redis: { cluster },
       timeoutMs: 3000,
-      deadlineMs: 3000,
+      deadlineMs: 1500,
     });
     withEnv({ REDIS_CLUSTER_URLS: "rediss://:s%40cret@10.0.0.1" });
     expect(ResultHandlesPlugin.init().config.storage).toMatchObject({
