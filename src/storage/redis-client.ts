@@ -53,6 +53,13 @@ interface Lane {
   readonly writing: Map<string, number>;
   /** When the server last answered a command of this lane (epoch ms). */
   answeredAt: number;
+  /**
+   * Ends the wait of every command in flight once the lane stalls (`watch`): rejected then, and made anew for the
+   * commands after.
+   */
+  stall?: { readonly ended: Promise<never>; readonly end: (error: Error) => void };
+  /** The timer that looks whether the lane stalled, while commands are in flight. */
+  watchdog?: ReturnType<typeof setTimeout>;
 }
 const connections = new Map<string, SharedConnection>();
 
@@ -231,23 +238,71 @@ class RedisStorage implements NamespacedStorage {
     const pending = { started: now };
     lane.inFlight.add(pending);
     if (kind === "write") lane.writing.set(key, (lane.writing.get(key) ?? 0) + 1);
-    try {
-      const answer = await command(client);
-      lane.failFastUntil = 0; // it answers
-      lane.answeredAt = Date.now();
-      return answer;
-    } catch (error) {
-      if (error instanceof Error && /timed out/i.test(error.message)) lane.failFastUntil = Date.now() + this.timeoutMs;
-      else if (isReply(error)) lane.answeredAt = Date.now(); // an error the server answered: it answers
-      throw error;
-    } finally {
-      lane.inFlight.delete(pending);
-      if (kind === "write") {
-        const left = lane.writing.get(key)! - 1;
-        if (left > 0) lane.writing.set(key, left);
-        else lane.writing.delete(key);
+    // What the lane knows of the command follows the command itself, to its end; the caller may stop waiting
+    // for it sooner, once the lane stalls (a SET given up on stays `writing` until Redis answers it).
+    const sent = command(client)
+      .then(
+        (answer) => {
+          lane.failFastUntil = 0; // it answers
+          lane.answeredAt = Date.now();
+          return answer;
+        },
+        (error: unknown) => {
+          if (error instanceof Error && /timed out/i.test(error.message))
+            lane.failFastUntil = Date.now() + this.timeoutMs;
+          else if (isReply(error)) lane.answeredAt = Date.now(); // an error the server answered: it answers
+          throw error;
+        },
+      )
+      .finally(() => {
+        lane.inFlight.delete(pending);
+        if (kind === "write") {
+          const left = lane.writing.get(key)! - 1;
+          if (left > 0) lane.writing.set(key, left);
+          else lane.writing.delete(key);
+        }
+      });
+    const stall = (lane.stall ??= stallOf());
+    this.watch(lane, server);
+    return Promise.race([sent, stall.ended]);
+  }
+
+  /**
+   * The commands already in flight when a server stops answering end as new ones would (S26.3, S21.5): once
+   * one has waited REDIS_SILENT_MS while the server answered nothing at all, every command in flight stops
+   * waiting (one that waits long while the server answers others is left to its call's deadline). Before,
+   * only the commands sent after that failed at once; those sent just before waited their call's whole
+   * deadline (a second caller's small query, 300 ms after a read began on a frozen Redis, waited 1.5 s).
+   */
+  private watch(lane: Lane, server: string): void {
+    if (lane.watchdog) return;
+    const silentMs = Math.min(REDIS_SILENT_MS, this.timeoutMs);
+    const look = () => {
+      lane.watchdog = undefined;
+      if (lane.inFlight.size === 0) return;
+      const now = Date.now();
+      let oldest = now;
+      for (const pending of lane.inFlight) oldest = Math.min(oldest, pending.started);
+      const silentSince = Math.max(lane.answeredAt, oldest);
+      if (now - silentSince >= silentMs) {
+        const stall = lane.stall;
+        lane.stall = undefined;
+        stall?.end(
+          new StoreTimeoutError(
+            "command",
+            this.timeoutMs,
+            `${server} has answered nothing for ${now - silentSince} ms; not waiting longer`,
+          ),
+        );
+        // the commands sent after wait on a stall of their own (and fail at once while these are unanswered)
+        if (lane.inFlight.size > 0) this.watch(lane, server);
+        return;
       }
-    }
+      lane.watchdog = setTimeout(look, Math.max(10, silentSince + silentMs - now));
+      unref(lane.watchdog);
+    };
+    lane.watchdog = setTimeout(look, silentMs);
+    unref(lane.watchdog);
   }
 
   /** Sends the lane's probe unless one is out: its answer means the server answers again (S26.3). */
@@ -266,6 +321,19 @@ class RedisStorage implements NamespacedStorage {
       lane.probe = undefined;
     });
   }
+}
+
+/** A stall of a lane: `ended` rejects when it ends (handled already: no lane needs a waiter). */
+function stallOf(): NonNullable<Lane["stall"]> {
+  let end!: (error: Error) => void;
+  const ended = new Promise<never>((_, reject) => (end = reject));
+  ended.catch(() => {});
+  return { ended, end };
+}
+
+/** A timer that does not keep the process alive (Node); other runtimes have no such thing. */
+function unref(timer: ReturnType<typeof setTimeout>): void {
+  (timer as { unref?: () => void }).unref?.();
 }
 
 /** An error Redis itself answered (ioredis's ReplyError), as opposed to a timeout or a lost connection. */

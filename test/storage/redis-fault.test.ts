@@ -109,10 +109,12 @@ describe("S4.7 S7.6 the demo server with REDIS_URL when Redis goes away and come
         const [report, query] = await Promise.all([timed("report"), timed("result_query", { handle })]);
         expect(report.result.structuredContent).toEqual(reportRows());
         expect(handleOf(report.result)).toBeUndefined();
-        expect(report.ms).toBeGreaterThanOrEqual(STORE_TIMEOUT_MS - 100); // it did wait for the store…
-        expect(report.ms).toBeLessThan(STORE_TIMEOUT_MS + 1500); // …but no longer than its timeout
+        // It did wait for the store, until Redis had answered nothing for a second (S26.3: REDIS_SILENT_MS)…
+        expect(report.ms).toBeGreaterThanOrEqual(1000 - 100);
+        // …but no longer than the call's store deadline (S26.3, default 1500 ms), with margin for a loaded machine
+        expect(report.ms).toBeLessThan(1500 + 1000);
         expect(query.result.structuredContent).toMatchObject({ error: { code: "RESULT_STORE_UNAVAILABLE" } });
-        expect(query.ms).toBeLessThan(STORE_TIMEOUT_MS + 1500);
+        expect(query.ms).toBeLessThan(1500 + 1000);
       } finally {
         redis.resume();
       }

@@ -146,7 +146,8 @@ describe("one connection per Redis, and a frozen server costs one timeout", () =
       redis.pause();
       try {
         let started = performance.now();
-        await expect(a!.get(key)).rejects.toThrow(`longer than ${timeoutMs} ms`);
+        // its timeout, or the lane's look at a silent Redis (REDIS_SILENT_MS, the same 1000 ms here), ends it
+        await expect(a!.get(key)).rejects.toThrow(/longer than 1000 ms|has answered nothing for 1\d\d\d ms/);
         expect(performance.now() - started).toBeGreaterThanOrEqual(timeoutMs - 20);
         started = performance.now();
         await expect(b!.get(key)).rejects.toThrow(/not answered/);
