@@ -15,6 +15,7 @@
  */
 import { COST_WEIGHTS, DEFAULT_COST_LIMIT, MAX_HOLD_MS, MAX_HOLD_UNITS, YIELD_AFTER_MS } from "../defaults.js";
 import { ResultQueryError } from "../errors.js";
+import { yieldToLoop } from "../util/yield.js";
 import type { MemberWatch } from "./refusals/member-watch.js";
 
 /** What a call pays for (S21.1). */
@@ -210,39 +211,19 @@ export class CostMeter {
   }
 
   /**
-   * Yields to other calls (one macrotask: timers and I/O run), then goes on. Parts of one call that run side
-   * by side on this meter (its references, read four at a time, S26.2) take turns: one timer wakes the first
-   * part waiting, and the next part's timer is set only once that part's piece has run, so each turn of the
-   * event loop runs one piece of YIELD_AFTER_MS. (Each part woke on a timer of its own, and Node runs every
-   * timer due in one go: four parts held the loop for four pieces in a row, 85-130 ms for 64 references.
-   * A timer set before a piece runs is due by its end: Node ran it in the same go.) A part that goes on
-   * after a read rather than a yield finds the clock where the part before left it.
+   * Yields to other calls (one macrotask: timers and I/O run), then goes on. Every call's yielded work takes
+   * turns (`yieldToLoop` of util/yield.ts, first come first served): one turn of the event loop runs one piece
+   * of YIELD_AFTER_MS, whichever call or part of a call it belongs to. So do the parts of one call that run side
+   * by side on this meter (its references, read four at a time, S26.2): each woke on a timer of its own, and
+   * Node runs every timer due in one go (four parts held the loop for four pieces in a row, 85-130 ms for 64
+   * references). A part that goes on after a read rather than a yield finds the clock where the part before
+   * left it.
    */
   async yieldToLoop(): Promise<void> {
-    await new Promise<void>((resolve) => {
-      this.waiting.push(resolve);
-      if (!this.turnSet) {
-        this.turnSet = true;
-        setTimeout(this.wake, 0);
-      }
-    });
+    await yieldToLoop();
     this.since = now();
     this.heldSince = undefined;
   }
-
-  /** The parts of this call waiting for their turn (`yieldToLoop`), first come first woken. */
-  private readonly waiting: (() => void)[] = [];
-  /** Whether a timer is set to wake the next part waiting. */
-  private turnSet = false;
-  /**
-   * Wakes the first part waiting; its piece runs before any timer (Node runs promise callbacks between two timers),
-   * then a timer set after it sets the next turn's.
-   */
-  private readonly wake = () => {
-    this.waiting.shift()?.();
-    if (this.waiting.length > 0) setTimeout(() => setTimeout(this.wake, 0), 0);
-    else this.turnSet = false;
-  };
 }
 
 /** The kinds of work an evaluation does on the calling thread, whose hold the meter watches (S21.4). */

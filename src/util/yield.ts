@@ -12,6 +12,7 @@
  */
 import { LOOP_HOLD_MS } from "../defaults.js";
 
+/** Waits for this call's turn of the event loop: its piece then runs, one a turn, in the order they yielded. */
 export function yieldToLoop(): Promise<void> {
   return new Promise((resolve) => {
     waiting.push(resolve);
@@ -49,14 +50,13 @@ let armed = false;
 
 function arm(): void {
   armed = true;
-  setTimeout(turn, 0); // every runtime has it (Node, pages, workers, edge); a timer set during a pass runs in the next
+  setTimeout(turn, 0); // every runtime has it (Node, pages, workers, edge)
 }
 
 /** One turn: the next call goes on (its piece runs once this returns, before the loop goes on). */
 function turn(): void {
   armed = false;
   startClock(performance.now()); // the loop came round: the piece that goes on now starts the clock
-
   const next = waiting.shift();
   // The next turn's timer is set once this turn's piece has run: a timer set before it is due by its end,
   // and Node runs it in the same go (a timer that sets the timer runs after the piece).
