@@ -78,3 +78,32 @@ describe("S15.1 references in arguments walked with few parts kept", () => {
     expect("args" in outcome && outcome.args).toBe(args);
   });
 });
+
+describe("S15.2 S21.5 a reference that does not resolve, known before any is read", () => {
+  // A and D select lists (never missing), B a singular path (may name nothing), C a handle no store holds.
+  const args = { data: ["A", "B", "C", "D"].map(($result) => ({ $result, path: $result === "B" ? "$.b" : "$[*]" })) };
+  const check = (handle: unknown, path: unknown) => path === "$.b";
+  const size = async (handle: unknown) => (handle === "C" ? Promise.reject(new Error("C not found")) : 10);
+  const run = async (bRefuses: boolean) => {
+    const reads: unknown[] = [];
+    const read = async (handle: unknown) => {
+      reads.push(handle);
+      if (handle === "C" || (handle === "B" && bRefuses)) throw new Error(`${String(handle)} refused`);
+      return [1];
+    };
+    return { outcome: await resolveReferences(args, read, check, size), reads };
+  };
+
+  it("is refused by its own read, after only the reads that could refuse before it", async () => {
+    const { outcome, reads } = await run(false);
+    expect(outcome).toEqual({ refusal: new Error("C refused") });
+    // A's list cannot be missing and D comes after: neither is read (63 such reads took 1.5-2.8 s under load)
+    expect(reads).toEqual(["B", "C"]);
+  });
+
+  it("a singular path before it that names nothing still decides, in the order of the arguments", async () => {
+    const { outcome, reads } = await run(true);
+    expect(outcome).toEqual({ refusal: new Error("B refused") });
+    expect(reads).toEqual(["B"]);
+  });
+});

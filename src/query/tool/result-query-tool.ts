@@ -186,12 +186,14 @@ export class ResultQueryTool {
 
   /**
    * Refuses a reference whose handle or path `referenced` would refuse before reading anything (S21.2): a path of no
-   * form, a query over a static limit.
+   * form, a query over a static limit. Says whether `referenced` may still refuse it for its path: a singular path may
+   * name nothing (RESULT_PATH_NOT_FOUND); a query's list of nodes may be empty, never missing.
    */
-  checkReference(handle: unknown, path: unknown): void {
+  checkReference(handle: unknown, path: unknown): boolean {
     const args = parseQueryArguments({ handle, path });
     const plan = planPath(args.path);
     if (plan.kind === "refused") throw plan.error;
+    return plan.kind === "singular";
   }
 
   /**
