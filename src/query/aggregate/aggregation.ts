@@ -34,13 +34,31 @@ export class AggregateLimitError extends ResultQueryError {}
 /** Per figure member: numbers seen, their sum, least and greatest. */
 type Figures = number[]; // [n, sum, min, max] per member, flat
 
-interface Group {
-  readonly key: unknown;
-  /** A list or object key's JSON text with sorted keys (`keyText`), made once: what groups are sorted by. */
-  readonly text?: string;
-  count: number;
-  readonly figures: Figures;
-  readonly examples: string[];
+/**
+ * One group: of one shape whatever its key (a class), its example paths held as the one path while there is one (no
+ * list for it: a hundred thousand groups of one node each are held while they are counted, S21.4's collector).
+ */
+class Group {
+  count = 0;
+  /** Its example paths: none, one, or a list of two or three. */
+  examples: undefined | string | string[] = undefined;
+  constructor(
+    readonly key: unknown,
+    readonly figures: Figures,
+    /** A list or object key's JSON text with sorted keys (`keyText`), made once: what groups are sorted by. */
+    readonly text: string | undefined,
+  ) {}
+
+  get exampleCount(): number {
+    const examples = this.examples;
+    return examples === undefined ? 0 : typeof examples === "string" ? 1 : examples.length;
+  }
+
+  /** Its example paths, as a list. */
+  examplePaths(): string[] {
+    const examples = this.examples;
+    return examples === undefined ? [] : typeof examples === "string" ? [examples] : examples;
+  }
 }
 
 /**
@@ -192,7 +210,7 @@ export class Aggregation {
       if (number < figures[f + 2]!) figures[f + 2] = number;
       if (number > figures[f + 3]!) figures[f + 3] = number;
     }
-    if (group.examples.length < EXAMPLES) this.addExample(group, formatPath(node.location()));
+    if (group.exampleCount < EXAMPLES) this.addExample(group, formatPath(node.location()));
   }
 
   /**
@@ -202,7 +220,9 @@ export class Aggregation {
   private addExample(group: Group, path: string): void {
     this.exampleChars += path.length;
     if (this.exampleChars > AGGREGATE_LIMITS.exampleChars) throw this.tooManyGroups();
-    group.examples.push(path);
+    const examples = group.examples;
+    group.examples =
+      examples === undefined ? path : typeof examples === "string" ? [examples, path] : [...examples, path];
   }
 
   /**
@@ -229,7 +249,7 @@ export class Aggregation {
     // no figure asked: one empty list for every group (a hundred thousand groups are held, S21.4's collector)
     const figures: Figures = this.figureMembers.length === 0 ? NO_FIGURES : [];
     for (let m = 0; m < this.figureMembers.length; m++) figures.push(0, 0, Infinity, -Infinity);
-    const made: Group = { key, ...(composite && { text }), count: 0, figures, examples: [] };
+    const made = new Group(key, figures, composite ? text : undefined);
     if (composite) this.composites.set(text!, made);
     else this.groups.set(key, made);
     return made;
@@ -267,8 +287,8 @@ export class Aggregation {
       keys.push(group.key);
       counts[g] = group.count;
       figures.set(group.figures, g * width);
-      exampleCounts[g] = group.examples.length;
-      for (const example of group.examples) examples.push(example);
+      exampleCounts[g] = group.exampleCount;
+      for (const example of group.examplePaths()) examples.push(example);
     };
     for (const group of this.groups.values()) put(group);
     for (const [text, group] of this.composites) (put(group), texts.push(text));
@@ -318,7 +338,7 @@ export class Aggregation {
         if (figures[at + 3]! > mine[f + 3]!) mine[f + 3] = figures[at + 3]!;
       }
       for (let e = exampleCounts[g]!; e > 0; e--, example++)
-        if (group.examples.length < EXAMPLES) this.addExample(group, examples[example]!);
+        if (group.exampleCount < EXAMPLES) this.addExample(group, examples[example]!);
     }
   }
 
@@ -349,12 +369,13 @@ export class Aggregation {
     const path = cutForMessage(this.query);
     const note = this.note();
     if (!this.groupMember) {
-      const group = this.groups.get(null) ?? {
-        key: null,
-        count: 0,
-        figures: this.figureMembers.flatMap(() => [0, 0, Infinity, -Infinity]),
-        examples: [],
-      };
+      const group =
+        this.groups.get(null) ??
+        new Group(
+          null,
+          this.figureMembers.flatMap(() => [0, 0, Infinity, -Infinity]),
+          undefined,
+        );
       const result: AggregateResult = { path, value: this.figuresOf(group), total: this.total };
       const notes = [note, this.overflowNote()].filter((text) => text !== undefined);
       if (notes.length > 0) result.note = notes.join("; ");
@@ -367,7 +388,7 @@ export class Aggregation {
     const groups: Record<string, unknown>[] = [];
     let bytes = 2;
     for (let at = offset; at < end; at++) {
-      const group = { key: sorted[at]!.key, ...this.figuresOf(sorted[at]!), examples: sorted[at]!.examples };
+      const group = { key: sorted[at]!.key, ...this.figuresOf(sorted[at]!), examples: sorted[at]!.examplePaths() };
       bytes += jsonSize(group) + (groups.length > 0 ? 1 : 0);
       if (bytes > sliceLimitBytes) throw pageTooLarge(path, sliceLimitBytes, bytes, groups.length, offset);
       groups.push(group);
