@@ -182,9 +182,11 @@ for (const store of ["memory", "redis"] as const) {
           // about one pass of the same filter at most (twice it when the machine is slower than the 2 s allow)
           expect(m.ms).toBeLessThan(Math.max(ATTACK_MS, 2 * filter.ms));
           expect(m.waitMs).toBeLessThan(WAIT_MS);
-          // NOT S21.4's ~50 ms: a job's state arrives as one message (its clone) and is seen in one piece: held
-          // 212-456 ms here; this bar only keeps it from growing.
-          expect(m.stallMs).toBeLessThan(600);
+          // S21.4: each job's state comes back in columns and is merged as it comes, yielding; nothing is kept
+          // of it (issue 40: before, every state was kept and each seen in one piece, held 74-95 ms on a quiet
+          // machine, 212-456 ms loaded, +24-39 MB). Now under a load of 7-8.5 on 2 cores: held 32-191 ms (most of
+          // it the collector and the thread waiting for a core), +13-21 MB. The bar is twice the worst seen loaded.
+          expect(m.stallMs).toBeLessThan(400);
           expect(grown).toBeLessThan(150);
         }
       },
