@@ -100,6 +100,12 @@ describe("S15.2 references that must not resolve, and cannot hurt", () => {
     async () => {
       const handle = await folded(rowsOf(300));
       const reference = `{"$result":"${handle}","path":"$.rows[0]"}`;
+      // The same 2 MB request with a number where the reference stands, first: the SDK's own parse and check of it
+      // hold the thread in one go, reference or not (0.6-0.8 s on a loaded 2-core machine)
+      const plainBody = `{"data":${"[".repeat(1_000_000)}7${"]".repeat(1_000_000)}}`;
+      const plain = await whileServing(bench.bystander, () => rawCall("alice", "depth_of", plainBody));
+      console.log(`1,000,000 lists deep without a reference: ${figures(plain)}`);
+      expect(plain.value.text).toContain(`\\"depth\\":1000000`);
       for (const depth of [10_000, 100_000, 1_000_000]) {
         const lists = await whileServing(bench.bystander, () =>
           rawCall("alice", "depth_of", `{"data":${"[".repeat(depth)}${reference}${"]".repeat(depth)}}`),
@@ -108,9 +114,14 @@ describe("S15.2 references that must not resolve, and cannot hurt", () => {
         expect(lists.value.status).toBe(200);
         expect(lists.value.text).toContain(`\\"depth\\":${depth}`);
         expect(lists.ms).toBeLessThan(3000);
-        // S21.4: the walk of the arguments yields: the thread is held for a fraction of the call (it was
-        // held for all of it, 1.1-1.2 s; what holds it now is the SDK's parse of the 2 MB request, one call).
-        if (depth === 1_000_000) expect(lists.stallMs).toBeLessThan(lists.ms / 2);
+        if (depth === 1_000_000) {
+          // S21.4: the walks of the arguments yield: the bystander is served while they run (7 of its calls went
+          // through; 2 with the walks made not to yield, the second 1.7 s late), and the longest hold is the SDK's,
+          // with room for a collection of the two million lists landing in it. (The bar was half the call's time:
+          // once the walks were faster, the call took 1.8 s and the SDK's hold of 0.9 s alone passed it.)
+          expect(lists.lists).toBeGreaterThanOrEqual(4);
+          expect(lists.stallMs).toBeLessThan(plain.stallMs * 2 + 250);
+        }
       }
       for (const depth of [10_000, 100_000]) {
         const ran = bench.runs.echo;
