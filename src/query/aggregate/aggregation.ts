@@ -17,7 +17,7 @@ import { AGGREGATE_LIMITS, COST_WEIGHTS, DEFAULT_LIMITS, YIELD_AFTER_MS } from "
 import { isPlainObject, setOwn } from "../../util/json.js";
 import { cutForMessage } from "../../util/quote-argument.js";
 import { jsonSize } from "../../util/size.js";
-import { yieldToLoop } from "../../util/yield.js";
+import { loopHeld, yieldToLoop } from "../../util/yield.js";
 import { formatPath } from "../canonical-path.js";
 import type { JsonPathNode } from "../jsonpath/jsonpath.js";
 import { keysNearestFirst } from "../refusals/nearest-key.js";
@@ -324,7 +324,9 @@ export class Aggregation {
     let example = 0;
     let since = performance.now();
     for (let g = 0; g < keys.length; g++) {
-      if ((g & (GROUPS_PER_LOOK - 1)) === GROUPS_PER_LOOK - 1 && performance.now() - since >= YIELD_AFTER_MS) {
+      // its own piece, or the loop held by others' work in the same pass (replies that came in together)
+      const look = (g & (GROUPS_PER_LOOK - 1)) === GROUPS_PER_LOOK - 1;
+      if (look && (performance.now() - since >= YIELD_AFTER_MS || loopHeld())) {
         await yieldToLoop();
         since = performance.now();
       }
