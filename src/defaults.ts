@@ -295,9 +295,10 @@ export const BATCH_WORKERS = Object.freeze({ minBytes: 1024 * 1024, threads: 2, 
 export const SERIALISE_HOLD_MS = 40;
 /**
  * Long work yields at its next step once the loop has been held this long since it last came round, by it and
- * by other calls together (S21.4, `loopHeld`): requests that come in together then do not add their pieces up.
+ * by other calls together (S21.4, `loopHeld`): calls that go on in one pass, or requests that come in together,
+ * do not add their pieces up. One piece of YIELD_AFTER_MS: the work of a pass is one call's piece.
  */
-export const LOOP_HOLD_MS = 40;
+export const LOOP_HOLD_MS = 20;
 /**
  * An answer sent whole from this size on waits for its turn of the loop first (S21.4): the host writes it in
  * one go, one `JSON.stringify` of it (about 1 ms per 100 KB).

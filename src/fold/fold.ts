@@ -14,7 +14,7 @@ import type { SealAhead } from "../records/seal-ahead.js";
 import type { ToolResult } from "../util/tool-result.js";
 import { describeCut, lineCount, passedUnit, type HostMeasures } from "./host-cut.js";
 import { utf8Length } from "../util/utf8.js";
-import { yieldToLoop } from "../util/yield.js";
+import { yieldAlone } from "../util/yield.js";
 import { WHOLE_ANSWER_TURN_BYTES } from "../defaults.js";
 
 /** Anything with a Standard Schema `validate` (zod 4, valibot, the MCP SDK's wrappers). */
@@ -97,9 +97,9 @@ export async function foldOutcome(context: FoldContext, input: FoldInput): Promi
     outcome = { result: input.result, serialised: progress.serialised, failed: true, failure: error };
   }
   // S21.4: the host writes an answer sent whole in one go (one JSON.stringify of it, 10–25 ms at 1.4 MB). It
-  // takes a turn of its own: twenty folds whose store gave up at once (S26.3) wrote twenty such answers in one
-  // pass of the loop, and held it 0.5 s.
-  if (outcome.result === input.result && (progress.bytes ?? 0) >= WHOLE_ANSWER_TURN_BYTES) await yieldToLoop();
+  // takes a pass of the loop of its own: twenty folds whose store gave up at once (S26.3) wrote twenty such
+  // answers in one pass, and held it 0.5 s.
+  if (outcome.result === input.result && (progress.bytes ?? 0) >= WHOLE_ANSWER_TURN_BYTES) await yieldAlone();
   return outcome;
 }
 

@@ -15,7 +15,7 @@
  */
 import { COST_WEIGHTS, DEFAULT_COST_LIMIT, MAX_HOLD_MS, MAX_HOLD_UNITS, YIELD_AFTER_MS } from "../defaults.js";
 import { ResultQueryError } from "../errors.js";
-import { yieldToLoop } from "../util/yield.js";
+import { loopHeld, yieldToLoop } from "../util/yield.js";
 import type { MemberWatch } from "./refusals/member-watch.js";
 
 /** What a call pays for (S21.1). */
@@ -207,17 +207,17 @@ export class CostMeter {
 
   /** Whether the calling thread has been held for YIELD_AFTER_MS since it last yielded (S21.4). */
   shouldYield(): boolean {
-    return now() - this.since >= YIELD_AFTER_MS;
+    // or the loop has been held as long by the calls that went on in this pass (S21.4, util/yield.ts)
+    return now() - this.since >= YIELD_AFTER_MS || loopHeld();
   }
 
   /**
-   * Yields to other calls (one macrotask: timers and I/O run), then goes on. Every call's yielded work takes
-   * turns (`yieldToLoop` of util/yield.ts, first come first served): one turn of the event loop runs one piece
-   * of YIELD_AFTER_MS, whichever call or part of a call it belongs to. So do the parts of one call that run side
-   * by side on this meter (its references, read four at a time, S26.2): each woke on a timer of its own, and
-   * Node runs every timer due in one go (four parts held the loop for four pieces in a row, 85-130 ms for 64
-   * references). A part that goes on after a read rather than a yield finds the clock where the part before
-   * left it.
+   * Yields to other calls (one macrotask: timers and I/O run), then goes on. The calls that yielded go on
+   * together at the next pass of the loop, and one clock bounds that pass (`loopHeld`, util/yield.ts): the first
+   * does its piece of YIELD_AFTER_MS, the others find the clock spent and yield again at once. So do the parts of
+   * one call that run side by side on this meter (its references, read four at a time, S26.2): each woke on a
+   * timer of its own and did its piece, four pieces in a row (85-130 ms for 64 references). A part that goes on
+   * after a read rather than a yield finds the clock where the part before left it.
    */
   async yieldToLoop(): Promise<void> {
     await yieldToLoop();

@@ -1,4 +1,5 @@
 import { boundCount, decodeIndex } from "./format/answer-index.js";
+import { shouldYieldSince, yieldToLoop } from "../util/yield.js";
 import type { AnswerState, ReadCharge } from "./read/answer-state.js";
 import { AnswerReader, ReadFailed } from "./read/answer-reader.js";
 import { randomBytes, type CryptoBackend } from "./crypto/backend.js";
@@ -193,7 +194,23 @@ export class ResultHandleStore {
     const storage = this.storageFor(call);
     try {
       if (storage.setTogether) await storage.setTogether(sealed.records, ttl(0), sealed.owner);
-      else await Promise.all(sealed.records.map((record, at) => storage.set(record.key, record.value, ttl(at))));
+      else {
+        // S21.4: a client copies each record as it is handed one (ioredis builds the command's bytes): the
+        // records of a 10 MB answer handed over in one go held the loop 30-60 ms. Between them it yields.
+        const writes: Promise<void>[] = [];
+        let since = performance.now();
+        for (let at = 0; at < sealed.records.length; at++) {
+          if (at > 0 && shouldYieldSince(since)) {
+            await yieldToLoop();
+            since = performance.now();
+          }
+          const record = sealed.records[at]!;
+          const write = storage.set(record.key, record.value, ttl(at));
+          write.catch(() => {}); // seen by Promise.all below; not unhandled while this yields
+          writes.push(write);
+        }
+        await Promise.all(writes);
+      }
     } catch (error) {
       // Best effort, not awaited (a hung storage must not hold the fold longer): no orphan pieces left
       // behind. A write that ends after this is undone when it ends (`withTimeout`, `withinDeadline`).

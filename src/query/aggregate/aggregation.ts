@@ -13,11 +13,11 @@
  */
 import { ResultQueryError } from "../../errors.js";
 import type { CostMeter } from "../cost.js";
-import { AGGREGATE_LIMITS, COST_WEIGHTS, DEFAULT_LIMITS, YIELD_AFTER_MS } from "../../defaults.js";
+import { AGGREGATE_LIMITS, COST_WEIGHTS, DEFAULT_LIMITS } from "../../defaults.js";
 import { isPlainObject, setOwn } from "../../util/json.js";
 import { cutForMessage } from "../../util/quote-argument.js";
 import { jsonSize } from "../../util/size.js";
-import { loopHeld, yieldToLoop } from "../../util/yield.js";
+import { shouldYieldSince, yieldToLoop } from "../../util/yield.js";
 import { formatPath } from "../canonical-path.js";
 import type { JsonPathNode } from "../jsonpath/jsonpath.js";
 import { keysNearestFirst } from "../refusals/nearest-key.js";
@@ -325,8 +325,7 @@ export class Aggregation {
     let since = performance.now();
     for (let g = 0; g < keys.length; g++) {
       // its own piece, or the loop held by others' work in the same pass (replies that came in together)
-      const look = (g & (GROUPS_PER_LOOK - 1)) === GROUPS_PER_LOOK - 1;
-      if (look && (performance.now() - since >= YIELD_AFTER_MS || loopHeld())) {
+      if ((g & (GROUPS_PER_LOOK - 1)) === GROUPS_PER_LOOK - 1 && shouldYieldSince(since)) {
         await yieldToLoop();
         since = performance.now();
       }

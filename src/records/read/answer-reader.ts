@@ -19,8 +19,7 @@ import { readChars, readItems, readOutside, readSummary, readWhole } from "./rea
 import { readMembers, readNamed } from "./object-members.js";
 import { BatchPieces } from "./pieces.js";
 import { handOver, type BatchPiece } from "./handover.js";
-import { YIELD_AFTER_MS } from "../../defaults.js";
-import { yieldToLoop } from "../../util/yield.js";
+import { shouldYieldSince, yieldToLoop } from "../../util/yield.js";
 
 export type { BatchPiece } from "./handover.js";
 export { ReadFailed } from "./answer-state.js";
@@ -190,7 +189,7 @@ export class AnswerReader {
       // S21.4: batches already in memory come without yielding between them (a million rows
       // filtered held it 100-220 ms): the reading yields between two batches once it has held the thread
       // YIELD_AFTER_MS (the query's work on each batch included: it runs while the reading waits)
-      if (performance.now() - since >= YIELD_AFTER_MS) {
+      if (shouldYieldSince(since)) {
         await yieldToLoop();
         since = performance.now();
       }
@@ -213,7 +212,7 @@ export class AnswerReader {
     const pieces = new BatchPieces(this.read, layout.end);
     let since = performance.now();
     for (let batch = 0; batch < layout.batches.length / 2; batch++) {
-      if (performance.now() - since >= YIELD_AFTER_MS) {
+      if (shouldYieldSince(since)) {
         await yieldToLoop(); // as `batches` does (S21.4)
         since = performance.now();
       }

@@ -10,8 +10,7 @@ import { byteSpan, partJsonBytes, unitStarts } from "../format/layout.js";
 import { PiecedObject } from "./pieced-object.js";
 import { oneEditVariants } from "../../util/one-edit.js";
 import { setKnownJsonSize } from "../../util/size.js";
-import { YIELD_AFTER_MS } from "../../defaults.js";
-import { yieldToLoop } from "../../util/yield.js";
+import { shouldYieldSince, yieldToLoop } from "../../util/yield.js";
 
 /**
  * Batches read beyond a missing key's own for the hint's names one edit away (S14.5): the hint's work stays bounded.
@@ -72,7 +71,7 @@ async function readBatches(
   let at = 0;
   let since = performance.now();
   for (let run = 0; run < runs.length; run++) {
-    if (performance.now() - since >= YIELD_AFTER_MS) {
+    if (shouldYieldSince(since)) {
       await yieldToLoop();
       since = performance.now();
     }
@@ -128,7 +127,7 @@ async function siftBatches(
     let at = 0;
     let since = performance.now();
     for (const run of ranges) {
-      if (performance.now() - since >= YIELD_AFTER_MS) {
+      if (shouldYieldSince(since)) {
         await yieldToLoop();
         since = performance.now();
       }

@@ -11,8 +11,7 @@
 import { piecesOf } from "../format/answer-index.js";
 import { MISSING, openPieceOf, type AnswerRead } from "./answer-state.js";
 import { decodeUtf8 } from "../../util/utf8.js";
-import { yieldToLoop } from "../../util/yield.js";
-import { YIELD_AFTER_MS } from "../../defaults.js";
+import { shouldYieldSince, yieldToLoop } from "../../util/yield.js";
 import { ResultQueryError } from "../../errors.js";
 
 /**
@@ -74,7 +73,7 @@ export class BatchPieces {
    * text can be). Batches are asked for in order.
    */
   async text(start: number, end: number): Promise<string | Exclude<BatchReading, "read">> {
-    if (performance.now() - this.since > YIELD_AFTER_MS) {
+    if (shouldYieldSince(this.since)) {
       await yieldToLoop();
       this.since = performance.now();
     }

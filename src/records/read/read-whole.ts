@@ -6,11 +6,10 @@
  * WINDOW_BYTES, and each part put in its place: the same value as one parse of the whole, key order and
  * all (a part replaces its own empty stand-in, so its key keeps its place).
  */
-import { YIELD_AFTER_MS } from "../../defaults.js";
 import { piecesOf, type AnswerIndex } from "../format/answer-index.js";
 import { byteSpan } from "../format/layout.js";
 import { keepKeyList, setOwn, type JsonObject } from "../../util/json.js";
-import { yieldToLoop } from "../../util/yield.js";
+import { shouldYieldSince, yieldToLoop } from "../../util/yield.js";
 import { MISSING, parseRead, placeAt, readRanges, type AnswerRead } from "./answer-state.js";
 
 type Range = { piece: number; from: number; to: number };
@@ -109,7 +108,7 @@ export async function readWholeInParts(read: AnswerRead): Promise<{ value: unkno
     const keys: string[] | undefined = part.kind === "object" ? [] : undefined;
     let indexed = false;
     for (const window of part.windows) {
-      if (performance.now() - since >= YIELD_AFTER_MS) {
+      if (shouldYieldSince(since)) {
         await yieldToLoop();
         since = performance.now();
       }
@@ -129,7 +128,7 @@ export async function readWholeInParts(read: AnswerRead): Promise<{ value: unkno
         for (let i = 0; i < names.length; i++) {
           // S26.1: a million members set into one object took 2 s under load, one window's up to 380 ms (the
           // object grows as a dictionary): the setting yields too, every MEMBERS_PER_LOOK members past the hold
-          if (i % MEMBERS_PER_LOOK === MEMBERS_PER_LOOK - 1 && performance.now() - since >= YIELD_AFTER_MS) {
+          if (i % MEMBERS_PER_LOOK === MEMBERS_PER_LOOK - 1 && shouldYieldSince(since)) {
             await yieldToLoop();
             since = performance.now();
           }
