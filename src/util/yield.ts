@@ -36,12 +36,13 @@ export function yieldAlone(): Promise<void> {
 /**
  * Whether the loop has been held LOOP_HOLD_MS since it last came round, as far as work that asks sees: a pass
  * starts the clock (else the first ask after the loop came round), and a timer, which runs only once the loop
- * has come round, stops it. Long work asks between its steps and yields when this says so.
+ * has come round, stops it. Long work asks between its steps and yields when this says so. `bound`: work whose own
+ * piece is longer (the fold's serialisation, SERIALISE_HOLD_MS) lets the pass run as long.
  */
-export function loopHeld(): boolean {
+export function loopHeld(bound: number = LOOP_HOLD_MS): boolean {
   const now = performance.now();
   if (heldSince === undefined) startClock(now);
-  return now - heldSince! >= LOOP_HOLD_MS;
+  return now - heldSince! >= bound;
 }
 
 /** Whether work that last yielded (or started) at `since` should yield now: its own piece, or the pass, is spent. */

@@ -163,7 +163,7 @@ export class PieceWriter {
   held(): boolean {
     // or the loop has been held as long by this and other calls since it last came round (twenty folds that
     // came in together held it 160 ms, S26.3)
-    return performance.now() - this.since > SERIALISE_HOLD_MS || loopHeld();
+    return performance.now() - this.since > SERIALISE_HOLD_MS || loopHeld(SERIALISE_HOLD_MS);
   }
 
   /** The serialisation goes on after it yielded. */
