@@ -59,10 +59,24 @@ for (const store of STORES) {
     const object = wide(KEYS);
     const bobSmall = () => bench.bob("result_query", { handle: bobHandle, path: "$.rows[?@.id == 7].title" });
 
+    /**
+     * A call that is not measured, made once more when its keep-alive socket was reset under it: client and server
+     * share this loop, and a socket idle about the server's 5 s keep-alive while a query held the loop may be closed
+     * as the request goes out (ECONNRESET; "fetch failed"). The measured calls follow these at once.
+     */
+    const warm = async <T>(call: () => Promise<T>): Promise<T> => {
+      try {
+        return await call();
+      } catch (error) {
+        if (!String(error).includes("fetch failed")) throw error;
+        return call();
+      }
+    };
+
     /** A new handle of the million-key answer: nothing of it read yet (the first read is what is measured). */
     const folded = async () => {
       bench.answer.next = object;
-      const result = await bench.alice("report_structured");
+      const result = await warm(() => bench.alice("report_structured"));
       bench.answer.next = undefined;
       return (result.structuredContent as { handle: string }).handle;
     };
@@ -92,8 +106,8 @@ for (const store of STORES) {
       const bar = bars(slower);
       const handle = await folded();
       // Bob's connection used again now: idle through the fold (seconds under load), the server's keep-alive may
-      // close it just as his measured call goes out (ECONNRESET).
-      await bobSmall();
+      // close it just as his measured call goes out (ECONNRESET, `warm`).
+      await warm(bobSmall);
       const before = heapMb();
       const m = await withSecondCaller(() => bench.alice("result_query", { handle, ...args }), bobSmall);
       console.log(
