@@ -44,8 +44,8 @@ const HOLD_MS = Number(process.env.HOLD_MS ?? 200 * SLACK);
 const WAIT_MS = 1000 * SLACK;
 const TIMEOUT = 240_000;
 console.log(
-  `list batches: ${LOAD.toFixed(1)}x slower than idle, load ${loadavg()[0]!.toFixed(1)}; bars ${Math.round(HOLD_MS)} ms ` +
-    `of hold, ${Math.round(WAIT_MS)} ms for the second caller`,
+  `list batches: ${LOAD.toFixed(1)}x slower than idle, load ${loadavg()[0]!.toFixed(1)}; ` +
+    `bars ${Math.round(HOLD_MS)} ms of hold, ${Math.round(WAIT_MS)} ms for the second caller`,
 );
 const heapMb = () => Math.round(process.memoryUsage().heapUsed / 1e6);
 const handleOf = (result: { structuredContent?: Record<string, unknown> }) =>

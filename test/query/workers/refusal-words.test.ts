@@ -40,7 +40,7 @@ async function refusal(run: () => Promise<unknown>): Promise<{ message: string; 
 }
 
 describe("S26.1 a batch job's refusal says what was measured", () => {
-  it("a job stopped past its deadline: the time it ran, its deadline and the piece, no nodes it never visited", async () => {
+  it("a job stopped past its deadline: the time it ran, its deadline, the piece, no nodes not visited", async () => {
     const items = 60_000;
     const { tool, handle } = await setup(
       { rows: Array.from({ length: items }, (_, id) => ({ id, owner: `o${id}` })) },
