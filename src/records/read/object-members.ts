@@ -78,7 +78,8 @@ async function readBatches(
     const [first, end] = runs[run]!;
     const text = texts.slice(at, at + ranges[run]!.length).join("");
     at += ranges[run]!.length;
-    if (pieced.has(first)) continue; // a read beside this one filled it meanwhile
+    // reads beside this one (the state is shared) may have read some of its batches meanwhile, not all of them
+    if (range(first, end).every((batch) => pieced.has(batch))) continue;
     const members = parseRead(read, `{${text}}`) as Record<string, unknown>;
     const before = pieced.heapBytes;
     pieced.fill(first, end, members, read.state.counted ? read.estimate(members) : 0);

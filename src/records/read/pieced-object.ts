@@ -67,19 +67,26 @@ export class PiecedObject {
     return this.#batches[batch] !== undefined;
   }
 
-  /** The members of batches `first` to `end - 1`, read together as one parsed object (its keys in order). */
+  /**
+   * The members of batches `first` to `end - 1`, read together as one parsed object (its keys in order); a batch
+   * another call read meanwhile (the state is shared) is left as it is, and what it holds not counted twice.
+   */
   fill(first: number, end: number, members: Record<string, unknown>, heapBytes: number): void {
     const keys = Object.keys(members);
     let at = 0;
+    let filled = 0;
     for (let batch = first; batch < end; batch++) {
       const count = (this.#starts[batch + 1] ?? this.#length) - this.#starts[batch]!;
-      const batchKeys = keys.slice(at, at + count);
-      if (this.#batches[batch] === undefined) this.#unread--;
-      this.#batches[batch] = { keys: batchKeys, values: batchKeys.map((key) => members[key]) };
-      for (const key of batchKeys) this.#named.set(key, members[key]);
+      if (this.#batches[batch] === undefined) {
+        const batchKeys = keys.slice(at, at + count);
+        this.#unread--;
+        this.#batches[batch] = { keys: batchKeys, values: batchKeys.map((key) => members[key]) };
+        for (const key of batchKeys) this.#named.set(key, members[key]);
+        filled += batchKeys.length;
+      }
       at += count;
     }
-    this.#heapBytes += heapBytes + 24 * keys.length;
+    if (filled > 0) this.#heapBytes += Math.ceil((heapBytes * filled) / keys.length) + 24 * filled;
   }
 
   /**
