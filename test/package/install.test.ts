@@ -185,9 +185,11 @@ describe("S13 the package as users install it", () => {
       // FrontMCP entry (S22.1: its two classes and adapter, its declarations re-exporting the node build's);
       // 475 KB with sections 23 to 26 (host cuts, aggregates, the truths of S25, every call bounded); 499 KB
       // after Prettier's layout and the long texts split into pieces (the unminified build keeps the line breaks
-      // and indents of each of its four builds), the reader of S14.6 and the rest of S26.
+      // and indents of each of its four builds), the reader of S14.6 and the rest of S26; 515 KB with the holds
+      // of S26 (a wide object's members read batch by batch, aggregate states merged as they come, the loop's
+      // one queue of turns, the Redis lane's watch for silence).
       expect(packedFiles.filter((file) => file.endsWith(".map"))).toEqual([]);
-      expect(tarballBytes).toBeLessThan(505_000);
+      expect(tarballBytes).toBeLessThan(525_000);
     },
   );
 

@@ -68,7 +68,7 @@ describe("indexeddb specifics", () => {
       type: "indexeddb",
       indexeddb: { database: "mcp-result-handles" },
       timeoutMs: 3000,
-      deadlineMs: 3000,
+      deadlineMs: 1500, // S26.3: storage.deadlineMs, whatever timeoutMs is below it
     });
   });
 

@@ -14,7 +14,7 @@ describe("S9.3 memory caps", () => {
       type: "memory",
       memory: { maxEntries: 1000, maxBytes: (inPage ? 64 : 256) * 1024 * 1024 },
       timeoutMs: 3000,
-      deadlineMs: 3000,
+      deadlineMs: 1500, // S26.3: storage.deadlineMs, whatever timeoutMs is below it
     });
   });
 

@@ -94,7 +94,7 @@ describe("S9.1 S9.2 Vercel KV is the same adapter, configured from KV_REST_API_U
         type: "vercel-kv",
         vercelKv: { url: servers.bridge.url, token: servers.bridge.token },
         timeoutMs: 3000,
-        deadlineMs: 3000,
+        deadlineMs: 1500, // S26.3: storage.deadlineMs, whatever timeoutMs is below it
       });
       const before = servers.bridge.requests["/pipeline"] ?? 0;
       const store = await plugin.store();
