@@ -52,3 +52,22 @@ describe("S26.2 parts of one call on one meter", () => {
     expect(performance.now() - started).toBeLessThan(20 * YIELD_AFTER_MS);
   });
 });
+
+describe("S21.4 calls that yield, each on its own meter", () => {
+  it("take turns: none does a second piece before every other has done one more", async () => {
+    const log: string[] = [];
+    // three calls that came in together, each doing five pieces of YIELD_AFTER_MS on its own meter
+    await Promise.all(["a", "b", "c"].map((name) => part(new CostMeter(), 5, log, name)));
+    // the pieces each had done after each piece (in order, not timed: a loaded machine stretches the times only)
+    const done = new Map<string, number>();
+    let spread = 0;
+    for (const name of log) {
+      done.set(name, (done.get(name) ?? 0) + 1);
+      spread = Math.max(spread, Math.max(...done.values()) - Math.min(...["a", "b", "c"].map((n) => done.get(n) ?? 0)));
+    }
+    console.log(`3 calls x 5 pieces, in the order they ran: ${log.join(" ")}`);
+    // The first to yield went first at every pass, the others finding the pass spent: a a a a a b b b b b c c c c c.
+    expect(spread).toBe(1);
+    for (const name of ["a", "b", "c"]) expect(done.get(name)).toBe(5);
+  });
+});
