@@ -54,10 +54,11 @@ interface Lane {
   /** When the server last answered a command of this lane (epoch ms). */
   answeredAt: number;
   /**
-   * Ends the wait of every command in flight once the lane stalls (`watch`): rejected then, and made anew for the
-   * commands after.
+   * Ends the wait of each caller of a command in flight, once the lane stalls (`watch`); a caller's is dropped
+   * when its command answers. (One promise of the lane's that every call raced kept a reaction per command, and
+   * with it the command's answer, until the lane stalled: a healthy Redis's every piece read stayed in memory.)
    */
-  stall?: { readonly ended: Promise<never>; readonly end: (error: Error) => void };
+  readonly waiting: Set<(error: Error) => void>;
   /** The timer that looks whether the lane stalled, while commands are in flight. */
   watchdog?: ReturnType<typeof setTimeout>;
 }
@@ -215,7 +216,13 @@ class RedisStorage implements NamespacedStorage {
     if (!lane)
       this.shared.lanes.set(
         name,
-        (lane = { inFlight: new Set(), failFastUntil: 0, writing: new Map(), answeredAt: Date.now() }),
+        (lane = {
+          inFlight: new Set(),
+          failFastUntil: 0,
+          writing: new Map(),
+          answeredAt: Date.now(),
+          waiting: new Set(),
+        }),
       );
     const now = Date.now();
     // Waited out (a command older than the timeout), or silent (nothing answered for REDIS_SILENT_MS while
@@ -262,9 +269,11 @@ class RedisStorage implements NamespacedStorage {
           else lane.writing.delete(key);
         }
       });
-    const stall = (lane.stall ??= stallOf());
     this.watch(lane, server);
-    return Promise.race([sent, stall.ended]);
+    return new Promise<T>((resolve, reject) => {
+      lane.waiting.add(reject);
+      void sent.then(resolve, reject).then(() => lane.waiting.delete(reject));
+    });
   }
 
   /**
@@ -285,15 +294,14 @@ class RedisStorage implements NamespacedStorage {
       for (const pending of lane.inFlight) oldest = Math.min(oldest, pending.started);
       const silentSince = Math.max(lane.answeredAt, oldest);
       if (now - silentSince >= silentMs) {
-        const stall = lane.stall;
-        lane.stall = undefined;
-        stall?.end(
-          new StoreTimeoutError(
-            "command",
-            this.timeoutMs,
-            `${server} has answered nothing for ${now - silentSince} ms; not waiting longer`,
-          ),
+        const ending = [...lane.waiting];
+        lane.waiting.clear();
+        const error = new StoreTimeoutError(
+          "command",
+          this.timeoutMs,
+          `${server} has answered nothing for ${now - silentSince} ms; not waiting longer`,
         );
+        for (const end of ending) end(error);
         // the commands sent after wait on a stall of their own (and fail at once while these are unanswered)
         if (lane.inFlight.size > 0) this.watch(lane, server);
         return;
@@ -321,14 +329,6 @@ class RedisStorage implements NamespacedStorage {
       lane.probe = undefined;
     });
   }
-}
-
-/** A stall of a lane: `ended` rejects when it ends (handled already: no lane needs a waiter). */
-function stallOf(): NonNullable<Lane["stall"]> {
-  let end!: (error: Error) => void;
-  const ended = new Promise<never>((_, reject) => (end = reject));
-  ended.catch(() => {});
-  return { ended, end };
 }
 
 /** A timer that does not keep the process alive (Node); other runtimes have no such thing. */
