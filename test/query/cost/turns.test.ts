@@ -66,8 +66,10 @@ describe("S21.4 calls that yield, each on its own meter", () => {
       spread = Math.max(spread, Math.max(...done.values()) - Math.min(...["a", "b", "c"].map((n) => done.get(n) ?? 0)));
     }
     console.log(`3 calls x 5 pieces, in the order they ran: ${log.join(" ")}`);
-    // The first to yield went first at every pass, the others finding the pass spent: a a a a a b b b b b c c c c c.
-    expect(spread).toBe(1);
+    // The first to yield went first at every pass, the others finding the pass spent: a a a a a b b b b b c c c c c
+    // (a spread of 5). Taking turns it is 1; 2 at most if the machine stops the process for a whole pass's time
+    // just as a pass begins (that pass then does no piece, and the order turns one more).
+    expect(spread).toBeLessThanOrEqual(2);
     for (const name of ["a", "b", "c"]) expect(done.get(name)).toBe(5);
   });
 });
