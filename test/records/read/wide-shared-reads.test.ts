@@ -29,4 +29,29 @@ describe("S16.4 windows of one wide object read by calls side by side", () => {
       expect(both[1]).toEqual(await referenceAnswer(value, wide, config));
     }
   }, 60_000);
+
+  it("fields sifted from every batch beside windows and names read: each answers as the whole answer", async () => {
+    const value = { w: wideObject(200_000) };
+    const { counted, handle } = await savedCounted(new MemoryStorage("wide-shared-sift", {}), value, owner);
+    const store = new ResultHandleStore(counted, 60);
+    const tool = new ResultQueryTool(() => [{ config: config as ResultHandlesConfig, store: async () => store }]);
+    expect(await answered(tool, handle, { path: "$.w[*]", limit: 1 }, owner)).toMatchObject({ total: 200_000 });
+    // more names than are looked up one by one (every batch is sifted for them), some not keys of it
+    const names = (from: number) =>
+      Array.from({ length: 300 }, (_, i) =>
+        i % 50 === 7 ? `nokey_${i}` : `key_${String(from + 613 * i).padStart(6, "0")}`,
+      );
+    const calls = [
+      { path: "$.w", fields: names(1000) },
+      { path: "$.w[*]", offset: 120_000, limit: 300 },
+      { path: "$.w", fields: names(1000).slice(0, 20) },
+      { path: "$.w", fields: names(5000) },
+      { path: "$.w.key_130007" },
+      { path: "$.w", fields: names(1000) }, // sifted for already, or meanwhile
+    ];
+    const outcomes = await Promise.all(calls.map((args) => answered(tool, handle, args, owner)));
+    for (const outcome of outcomes) expect(outcome).toHaveProperty("value"); // answers, not refusals alike
+    for (const [i, args] of calls.entries())
+      expect(outcomes[i], JSON.stringify(args).slice(0, 80)).toEqual(await referenceAnswer(value, args, config));
+  }, 60_000);
 });
