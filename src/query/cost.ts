@@ -13,9 +13,9 @@
  * refuses evaluation that holds the thread MAX_HOLD_MS without yielding, with MAX_HOLD_UNITS of work in it,
  * where no step can yield (`lookAtHold`).
  */
-import { COST_WEIGHTS, DEFAULT_COST_LIMIT, MAX_HOLD_MS, MAX_HOLD_UNITS, YIELD_AFTER_MS } from "../defaults.js";
+import { COST_WEIGHTS, DEFAULT_COST_LIMIT, MAX_HOLD_MS, MAX_HOLD_UNITS } from "../defaults.js";
 import { ResultQueryError } from "../errors.js";
-import { loopHeld, yieldToLoop } from "../util/yield.js";
+import { shouldYieldSince, yieldToLoop } from "../util/yield.js";
 import type { MemberWatch } from "./refusals/member-watch.js";
 
 /** What a call pays for (S21.1). */
@@ -208,7 +208,7 @@ export class CostMeter {
   /** Whether the calling thread has been held for YIELD_AFTER_MS since it last yielded (S21.4). */
   shouldYield(): boolean {
     // or the loop has been held as long by the calls that went on in this pass (S21.4, util/yield.ts)
-    return now() - this.since >= YIELD_AFTER_MS || loopHeld();
+    return shouldYieldSince(this.since);
   }
 
   /**
