@@ -25,6 +25,13 @@ export const MAX_REPEATED_REFERENCE_BYTES = 16 * 1024 * 1024;
  */
 export const REFERENCES_BEFORE_PROJECTING = 8;
 /**
+ * `result_query` calls of one owner that read and query at the same time in this process (S21.3, S21.4, S21.5);
+ * the rest wait their turn, up to `waiting`, and past that are refused. Sixty concurrent filters of one owner over
+ * a 10 MB answer on Redis queued 600 MB of reads on one connection: most were refused as a store that could not be
+ * read, and another owner waited 2.2-3.6 s.
+ */
+export const QUERY_CALLS_PER_OWNER = Object.freeze({ running: 8, waiting: 64 });
+/**
  * Memory store defaults (S9.3), the one place both a plugin's resolved config and a bare
  * `new MemoryStorage(namespace)` read them. Answers a memory store keeps unless `storage.memory.maxEntries`
  * (or the `maxEntries` option) says otherwise.

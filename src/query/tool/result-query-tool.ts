@@ -1,4 +1,9 @@
-import { DEFAULT_THRESHOLD_BYTES, MAX_RESULT_SIZE_META_KEY, RESULT_QUERY_TOOL_NAME } from "../../defaults.js";
+import {
+  DEFAULT_THRESHOLD_BYTES,
+  MAX_RESULT_SIZE_META_KEY,
+  QUERY_CALLS_PER_OWNER,
+  RESULT_QUERY_TOOL_NAME,
+} from "../../defaults.js";
 import type { Owner } from "../../records/crypto/keys.js";
 import { describeError, ResultQueryError } from "../../errors.js";
 import { ReadFailed, type AnswerReader } from "../../records/read/answer-reader.js";
@@ -27,6 +32,13 @@ import { jsonSize, withKnownSizes } from "../../util/size.js";
 import { withNotes } from "../refusals/notes.js";
 import { aggregatePlan } from "../aggregate/aggregate.js";
 import { yieldToLoop } from "../../util/yield.js";
+import { OwnerTurns } from "./owner-turns.js";
+
+/**
+ * The turns of every owner's calls in this process, whichever server and plugin instance they come to (a
+ * stateless host makes a server a request, and one owner's calls come to many).
+ */
+const turns = new OwnerTurns(QUERY_CALLS_PER_OWNER);
 
 /** More `fields` than this: the call yields once they are read, before its reads (S21.4). */
 const MANY_FIELDS = 10_000;
@@ -88,8 +100,17 @@ export class ResultQueryTool {
     return (await this.queryUntil(rawArgs, owner)).result;
   }
 
-  /** `query`, and when the handle expires (epoch ms): a resource read says how long its answer holds (S15.4). */
-  async queryUntil(
+  /**
+   * `query`, and when the handle expires (epoch ms): a resource read says how long its answer holds (S15.4). It runs
+   * in one of the owner's turns (`OwnerTurns`; the owner the first instance names, which tells owners apart).
+   */
+  queryUntil(rawArgs: unknown, owner: OwnerOf, client?: string): Promise<{ result: QueryResult; expiresAt: number }> {
+    const first = this.sources()[0];
+    const named = typeof owner === "function" ? (first ? owner(first) : {}) : owner;
+    return turns.run(named, () => this.queryInTurn(rawArgs, owner, client));
+  }
+
+  private async queryInTurn(
     rawArgs: unknown,
     owner: OwnerOf,
     client?: string,
