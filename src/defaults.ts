@@ -26,7 +26,7 @@ export const MAX_REPEATED_REFERENCE_BYTES = 16 * 1024 * 1024;
 export const REFERENCES_BEFORE_PROJECTING = 8;
 /**
  * `result_query` calls of one owner that read and query at the same time in this process (S21.3, S21.4, S21.5);
- * the rest wait their turn, up to `waiting`, and past that are refused. Sixty concurrent filters of one owner over
+ * the rest wait, up to `waiting`, and past that are refused. Sixty concurrent filters of one owner over
  * a 10 MB answer on Redis queued 600 MB of reads on one connection: most were refused as a store that could not be
  * read, and another owner waited 2.2-3.6 s.
  */
@@ -331,3 +331,36 @@ export const SEAL_THREAD = Object.freeze({ deadlineMs: 2000, idleMs: 30_000, ret
  * plugin instances; least recently used goes first, an answer larger than this is not kept.
  */
 export const DEFAULT_RECENT_ANSWERS_BYTES = 64 * 1024 * 1024 - PATTERN_CACHE_BYTES;
+
+/*
+ * How the work of S26.1 and S21.4 is cut into pieces that each hold the thread briefly.
+ */
+
+/** A batch at most this many times BATCH_CHARS is kept as it was made; a larger one is cut again. */
+export const OVERSIZED_BATCHES = 4;
+
+/** Batches parsed as one text at most (S26.1): one `JSON.parse` of about 8 batches' members, 15-30 ms here. */
+export const RUN_BATCHES = 8;
+
+/** Runs read (decrypted and decoded) in one turn when sifting every batch: about 1 MB of members (S26.1). */
+export const SIFTED_RUNS = 4;
+
+/**
+ * Names looked up in the index one by one at most: more (100,000 `fields`) read every batch, since each
+ * lookup in a Bloom-filtered index tests every batch's filter, and that many names would take every batch anyway.
+ */
+export const NAMES_LOOKED_UP = 256;
+
+/** More `fields` than this: the call yields once they are read, before its reads (S21.4). */
+export const MANY_FIELDS = 10_000;
+
+/**
+ * Every how many values walked a list or object of one item is kept among those seen. The walks of a call's
+ * arguments (`hasReferences`, `copyWithSlots` in plugin/references.ts) keep the
+ * parts of the arguments they have been through, so a part shared or in a cycle (an in-process client may pass
+ * one) is walked once; a list or object of several items is always kept, one of a single item only every this many
+ * values. A chain of single items a million deep (a reference at its bottom) kept a million of them, which cost
+ * more than the walks themselves (0.65 of the 1 s they took); now a few thousand. A cycle still ends: it passes a
+ * kept part within this many values and comes back to it; and a shared chain is walked again at most this far.
+ */
+export const SINGLES_KEPT_EVERY = 64;

@@ -15,6 +15,7 @@ import {
   MAX_REPEATED_REFERENCE_BYTES,
   REFERENCES_BEFORE_PROJECTING,
   REFERENCE_ITEM_DEPTH,
+  SINGLES_KEPT_EVERY,
 } from "../defaults.js";
 import { ResultQueryError } from "../errors.js";
 import { CostMeter } from "../query/cost.js";
@@ -55,16 +56,6 @@ function isReference(value: unknown): value is { $result: unknown; path?: unknow
 
 /** Values walked between two looks at the clock: the walks below yield to other calls (S21.4). */
 const VALUES_PER_LOOK = 4096;
-
-/**
- * Every how many values walked a list or object of one item is kept among those seen. The walks below keep the
- * parts of the arguments they have been through, so a part shared or in a cycle (an in-process client may pass
- * one) is walked once; a list or object of several items is always kept, one of a single item only every this many
- * values. A chain of single items a million deep (a reference at its bottom) kept a million of them, which cost
- * more than the walks themselves (0.65 of the 1 s they took); now a few thousand. A cycle still ends: it passes a
- * kept part within this many values and comes back to it; and a shared chain is walked again at most this far.
- */
-const SINGLES_KEPT_EVERY = 64;
 
 /** Whether the walks keep `value` (one of `items` items, met as the walk's `walked`th value) among those seen. */
 const kept = (items: number, walked: number) => items > 1 || walked % SINGLES_KEPT_EVERY === 0;

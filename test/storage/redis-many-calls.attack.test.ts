@@ -2,8 +2,8 @@
 // many concurrent filters over her 10 MB answer. Sixty of them once queued 600 MB of reads on the one Redis
 // connection: most were answered RESULT_STORE_UNAVAILABLE ("try the same call again") though Redis was
 // healthy, another owner waited 2.2-3.6 s, and every answer Redis sent stayed reachable after a collection
-// (1.3 GB for 60 reads). Now an owner's calls take turns (8 at a time, 64 waiting, the rest refused in words
-// that say so), and what was read is let go.
+// (1.3 GB for 60 reads). Now an owner's calls run 8 at a time, 64 wait, the rest are refused in words that
+// say so, and what was read is let go.
 import v8 from "node:v8";
 import vm from "node:vm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -96,7 +96,7 @@ describe("S21.3 S21.5 one owner's many concurrent calls over a 10 MB answer on R
     expect(textOf(refused[0]!)).toMatch(
       new RegExp(`^INVALID_INPUT: ${running + waiting} of your result_query calls are under way.*send this call again`),
     );
-    // Another owner is not refused: its calls take turns of their own.
+    // Another owner is not refused: its calls are counted apart.
     expect(
       (await bench.bob("result_query", { handle: bobs, path: "$.rows[?@.id == 7].title" })).structuredContent,
     ).toMatchObject({ value: ["Row 7"] });

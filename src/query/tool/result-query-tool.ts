@@ -3,6 +3,7 @@ import {
   MAX_RESULT_SIZE_META_KEY,
   QUERY_CALLS_PER_OWNER,
   RESULT_QUERY_TOOL_NAME,
+  MANY_FIELDS,
 } from "../../defaults.js";
 import type { Owner } from "../../records/crypto/keys.js";
 import { describeError, ResultQueryError } from "../../errors.js";
@@ -32,16 +33,13 @@ import { jsonSize, withKnownSizes } from "../../util/size.js";
 import { withNotes } from "../refusals/notes.js";
 import { aggregatePlan } from "../aggregate/aggregate.js";
 import { yieldToLoop } from "../../util/yield.js";
-import { OwnerTurns } from "./owner-turns.js";
+import { OwnerCalls } from "./owner-calls.js";
 
 /**
- * The turns of every owner's calls in this process, whichever server and plugin instance they come to (a
+ * Every owner's calls under way in this process, whichever server and plugin instance they come to (a
  * stateless host makes a server a request, and one owner's calls come to many).
  */
-const turns = new OwnerTurns(QUERY_CALLS_PER_OWNER);
-
-/** More `fields` than this: the call yields once they are read, before its reads (S21.4). */
-const MANY_FIELDS = 10_000;
+const ownerCalls = new OwnerCalls(QUERY_CALLS_PER_OWNER);
 
 /** A plugin instance as `result_query` sees it: where its handles live and how large a slice may be. */
 export interface HandleSource {
@@ -102,15 +100,15 @@ export class ResultQueryTool {
 
   /**
    * `query`, and when the handle expires (epoch ms): a resource read says how long its answer holds (S15.4). It runs
-   * in one of the owner's turns (`OwnerTurns`; the owner the first instance names, which tells owners apart).
+   * as one of the owner's calls under way (`OwnerCalls`; the owner the first instance names tells owners apart).
    */
   queryUntil(rawArgs: unknown, owner: OwnerOf, client?: string): Promise<{ result: QueryResult; expiresAt: number }> {
     const first = this.sources()[0];
     const named = typeof owner === "function" ? (first ? owner(first) : {}) : owner;
-    return turns.run(named, () => this.queryInTurn(rawArgs, owner, client));
+    return ownerCalls.run(named, () => this.queryAsOwnerCall(rawArgs, owner, client));
   }
 
-  private async queryInTurn(
+  private async queryAsOwnerCall(
     rawArgs: unknown,
     owner: OwnerOf,
     client?: string,

@@ -18,6 +18,7 @@ import { PieceWriter, type Piece, type PieceListener, type YieldSteps } from "./
 import { yieldToLoop } from "../../util/yield.js";
 import { isLongString, writeLongString, type StringLayout } from "./string-layout.js";
 import { WIDE_KEYS, writeWideObject, type ObjectLayout } from "./object-layout.js";
+import { OVERSIZED_BATCHES } from "../../defaults.js";
 
 export { DEFAULT_PIECE_BYTES, type Piece } from "./piece-writer.js";
 export type { StringLayout } from "./string-layout.js";
@@ -284,9 +285,6 @@ function* writeItems(writer: PieceWriter, items: readonly unknown[]): YieldSteps
   writer.progress = undefined;
   return { length: items.length, batches, end: writer.total };
 }
-
-/** A batch at most this many times BATCH_CHARS is kept as it was made; a larger one is cut again. */
-const OVERSIZED_BATCHES = 4;
 
 /** Items `from` to `to - 1` in batches of about BATCH_CHARS each (at least one item), each item serialised alone. */
 function* writeItemsOneByOne(

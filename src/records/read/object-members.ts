@@ -11,6 +11,7 @@ import { PiecedObject } from "./pieced-object.js";
 import { oneEditVariants } from "../../util/one-edit.js";
 import { setKnownJsonSize } from "../../util/size.js";
 import { shouldYieldSince, yieldToLoop } from "../../util/yield.js";
+import { RUN_BATCHES, SIFTED_RUNS, NAMES_LOOKED_UP } from "../../defaults.js";
 
 /**
  * Batches read beyond a missing key's own for the hint's names one edit away (S14.5): the hint's work stays bounded.
@@ -20,15 +21,6 @@ const HINT_BATCHES = 8;
 const LISTED_KEYS = 21;
 /** The hint for `fields` that name no key looks at the first 5 fields (`checkFieldsFound`). */
 const HINTED = 5;
-/** Batches parsed as one text at most (S26.1): one `JSON.parse` of about 8 batches' members, 15-30 ms here. */
-const RUN_BATCHES = 8;
-/** Runs read (decrypted and decoded) in one turn when sifting every batch: about 1 MB of members (S26.1). */
-const SIFTED_RUNS = 4;
-/**
- * Names looked up in the index one by one at most: more (100,000 `fields`) read every batch, since each
- * lookup in a Bloom-filtered index tests every batch's filter, and that many names would take every batch anyway.
- */
-const NAMES_LOOKED_UP = 256;
 
 /** The object's stand-in in the root, made on first use. */
 function piecedOf(read: AnswerRead, object: number): PiecedObject | undefined {
