@@ -1,16 +1,16 @@
 /**
- * Yielding to the event loop (S21.4): long work on the calling thread awaits `yieldToLoop` between its pieces
+ * Yielding to the event loop (S21.4): long work on the calling thread awaits `yieldToLoop` between its holds
  * (`CostMeter.yieldToLoop`, the reads in parts, the fold's serialisation), and timers and I/O run before it goes on.
  *
  * One clock bounds what runs in one pass of the loop, whichever calls it belongs to: work asks `loopHeld` between
  * its steps, and yields once the loop has been held LOOP_HOLD_MS since it last came round. Each call's own clock
- * (YIELD_AFTER_MS, SERIALISE_HOLD_MS) let every call do its piece in the same pass: twenty folds of 1.4 MB side by
- * side did their 40 ms pieces back to back (the timers of all of them were due together), and twenty requests that
+ * (YIELD_AFTER_MS, SERIALISE_HOLD_MS) let every call take its hold in the same pass: twenty folds of 1.4 MB side by
+ * side took their 40 ms holds back to back (the timers of all of them were due together), and twenty requests that
  * came in together each serialised their answer whole (8 ms at 1.4 MB) one after another, holding the loop
  * 0.2–0.5 s at a time (S26.3). The calls that yielded go on together at the next pass: the first finds the clock
  * new, the others find it spent and yield again at their first step. Those go first at the pass after, before the
  * one that spent it: in the order they yielded they would come back behind it, and the first call to yield would go
- * first at every pass, the others waiting for its whole work (three calls of five pieces each ran one after another).
+ * first at every pass, the others waiting for its whole work (three calls of five holds each ran one after another).
  * (One call a pass instead kept order too, but a call that yields often, for a step each time, then waited a
  * round of all the others for each step: twenty filters over 120,000 rows took 29 s instead of 4.)
  *
@@ -44,7 +44,7 @@ export function yieldAlone(): Promise<void> {
  * Whether the loop has been held LOOP_HOLD_MS since it last came round, as far as work that asks sees: a pass
  * starts the clock (else the first ask after the loop came round), and a timer, which runs only once the loop
  * has come round, stops it. Long work asks between its steps and yields when this says so. `bound`: work whose own
- * piece is longer (the fold's serialisation, SERIALISE_HOLD_MS) lets the pass run as long.
+ * hold is longer (the fold's serialisation, SERIALISE_HOLD_MS) lets the pass run as long.
  */
 export function loopHeld(bound: number = LOOP_HOLD_MS): boolean {
   const now = performance.now();
@@ -52,7 +52,7 @@ export function loopHeld(bound: number = LOOP_HOLD_MS): boolean {
   return now - heldSince! >= bound;
 }
 
-/** Whether work that last yielded (or started) at `since` should yield now: its own piece, or the pass, is spent. */
+/** Whether work that last yielded (or started) at `since` should yield now: its own hold, or the pass, is spent. */
 export function shouldYieldSince(since: number): boolean {
   return performance.now() - since >= YIELD_AFTER_MS || loopHeld();
 }
@@ -76,7 +76,7 @@ function startClock(now: number): void {
  */
 let owed: (() => void)[] = [];
 let waiting: (() => void)[] = [];
-/** The clock in which a call yielded with the pass spent: the calls that yield after it in that pass did no piece. */
+/** The clock in which a call yielded with the pass spent: the calls that yield after it in that pass took no hold. */
 let spentIn = 0;
 const alone: (() => void)[] = [];
 let armed = false;
