@@ -12,20 +12,11 @@ import { type Result } from "../../helpers/attack-bench.js";
 import { spawnHeldServer, type HeldServer } from "../../helpers/held-server.js";
 import { connect } from "../../helpers/mcp-client.js";
 import { startRedisServer, type RedisServer } from "../../helpers/redis-server.js";
+import { slowdown } from "../../helpers/slowdown.js";
 
 const KEYS = 1_000_000;
-/** How much slower than idle this machine runs now: one Object.keys of a million keys, 350-400 ms idle. */
-const LOAD = (() => {
-  const object: Record<string, number> = {};
-  for (let i = 0; i < KEYS; i++) object[`k${i}`] = i;
-  let best = Infinity;
-  for (let i = 0; i < 3; i++) {
-    const started = performance.now();
-    Object.keys(object);
-    best = Math.min(best, performance.now() - started);
-  }
-  return Math.max(1, best / 400);
-})();
+/** How much slower than idle this machine runs now (`slowdown`): the bars scale by it. */
+const LOAD = slowdown();
 const SLACK = Number(process.env.COST_SLACK ?? 2) * LOAD;
 const ATTACK_MS = 2000 * SLACK;
 const WAIT_MS = 1000 * SLACK;

@@ -11,6 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startAttackBench, textOf, type AttackBench } from "../../helpers/attack-bench.js";
 import { startRedisServer, type RedisServer } from "../../helpers/redis-server.js";
 import { line, withSecondCaller, type Measured } from "../../helpers/second-caller.js";
+import { slowdown } from "../../helpers/slowdown.js";
 
 const KEYS = 1_000_000;
 const wide = (keys: number) => {
@@ -19,21 +20,8 @@ const wide = (keys: number) => {
   return object;
 };
 
-/**
- * How much slower than idle this machine runs now: one Object.keys of a million keys, 350-400 ms on this
- * kind of machine idle (best of three), against what it takes here. Other work on a shared 2-core machine
- * made everything 3-7 times slower while these tests were written; the bars scale by it, and it is printed.
- */
-const LOAD = (() => {
-  const object = wide(KEYS);
-  let best = Infinity;
-  for (let i = 0; i < 3; i++) {
-    const started = performance.now();
-    Object.keys(object);
-    best = Math.min(best, performance.now() - started);
-  }
-  return Math.max(1, best / 400);
-})();
+/** How much slower than idle this machine runs now (`slowdown`): the bars scale by it. */
+const LOAD = slowdown();
 /**
  * The SPEC's bars (2 s, 1 s), doubled for a machine others share while the tests run (COST_SLACK changes the factor),
  * and scaled by LOAD.

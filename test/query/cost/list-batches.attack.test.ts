@@ -11,6 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startAttackBench, type AttackBench } from "../../helpers/attack-bench.js";
 import { startRedisServer, type RedisServer } from "../../helpers/redis-server.js";
 import { line, withSecondCaller, type Measured } from "../../helpers/second-caller.js";
+import { slowdown } from "../../helpers/slowdown.js";
 
 const wide = (keys: number, prefix: string) => {
   const object: Record<string, number> = {};
@@ -24,20 +25,8 @@ const list = [
   ...Array.from({ length: WIDE }, (_, j) => wide(10_000, `m${j}_`)),
 ] as Record<string, unknown>[];
 
-/**
- * How much slower than idle this machine runs now (as in holds.attack.test.ts): one Object.keys of a million keys,
- * 350-400 ms idle; the bars scale by it.
- */
-const LOAD = (() => {
-  const object = wide(1_000_000, "k");
-  let best = Infinity;
-  for (let i = 0; i < 3; i++) {
-    const started = performance.now();
-    Object.keys(object);
-    best = Math.min(best, performance.now() - started);
-  }
-  return Math.max(1, best / 400);
-})();
+/** How much slower than idle this machine runs now (`slowdown`): the bars scale by it. */
+const LOAD = slowdown();
 const SLACK = Number(process.env.COST_SLACK ?? 2) * LOAD;
 /** About 50 ms at a time (S21.4), with room for a loaded 2-core machine and its collector. */
 const HOLD_MS = Number(process.env.HOLD_MS ?? 200 * SLACK);
