@@ -54,6 +54,10 @@ for (const store of STORES) {
     let bobHandle: string;
     let wideHandle: string;
     let rowsHandle: string;
+    // On SQLite, the attacks whose work is the calling thread's alone, the same as on memory (filters over what is
+    // read, references), are left to memory and Redis: SQLite's own reads (it runs on the calling thread, S26.4) are
+    // timed by the windows, fields, searches and the fold.
+    const beyondSqlite = store === "sqlite" ? it.skip : it;
     const bobSmall = () => bench.bob("result_query", { handle: bobHandle, path: "$.rows[?@.id == 7].title" });
 
     const fold = async (who: "alice" | "bob", value: unknown) => {
@@ -93,7 +97,7 @@ for (const store of STORES) {
         rows: Array.from({ length: 300 }, (_, i) => ({ id: i, title: `Row number ${i}` })),
       });
       wideHandle = await fold("alice", wideAnswer);
-      rowsHandle = await fold("alice", rows);
+      if (store !== "sqlite") rowsHandle = await fold("alice", rows);
     }, TIMEOUT);
     afterAll(async () => {
       await bench?.close();
@@ -171,7 +175,7 @@ for (const store of STORES) {
       TIMEOUT,
     );
 
-    it(
+    beyondSqlite(
       "filters whose expression reads another list: $.a[?count($.b[*]) > 0], and count($..*) over 10 MB",
       async () => {
         // Every item of a sees the 200,000 items of b: 1000 × 200,000 nodes once, 200,000 now.
@@ -205,7 +209,7 @@ for (const store of STORES) {
       TIMEOUT,
     );
 
-    it(
+    beyondSqlite(
       "a query inside a filter that reads the item whole: refused, and its words say the hold that was measured",
       async () => {
         // For the million-key member w of $, the inner filter runs over its million members inside one item:
@@ -234,7 +238,7 @@ for (const store of STORES) {
       TIMEOUT,
     );
 
-    it(
+    beyondSqlite(
       "S26.2 64 references of count($.b[*]): one call's limit, refused as one; eight answer",
       async () => {
         const small = await fold("alice", { a: [1], b: Array.from({ length: 60_000 }, (_, i) => i) });
