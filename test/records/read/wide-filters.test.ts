@@ -29,17 +29,17 @@ function members(count: number): Record<string, unknown> {
 
 const QUERIES: Record<string, unknown>[] = [
   { path: "$[?count(@.k1) > 5]" },
-  { path: "$[?count(@.k1) > 5]", offset: 40_000, limit: 7 },
+  { path: "$[?count(@.k1) > 5]", offset: 15_000, limit: 7 },
   { path: "$[?count(@.k1) > 50]" }, // nothing: empty, as whole
   { path: "$[?@.tag == 't2' && @.n > 20]", limit: 3 },
   { path: "$[?@.tag == 'none']" }, // no batch holds it: none parsed
-  { path: "$[?@ > 80000]", limit: 4 }, // scalar members
+  { path: "$[?@ > 30000]", limit: 4 }, // scalar members
   { path: "$[?match(@, 'text 1.*')]", offset: 2, limit: 3 },
   { path: "$[*].deep.x", offset: 5, limit: 5 },
   { path: "$[*]", limit: 3 }, // members: a window
   { path: "$[?@.deep]", fields: ["n"], limit: 3 },
   { path: "$.map[?@.n > 29].tag", limit: 5 },
-  { path: "$.map[*].n", offset: 99_990 },
+  { path: "$.map[*].n", offset: 29_990 },
   { path: "$.map[?@.k1]" }, // a page too large: the same refusal
 ];
 
@@ -48,8 +48,9 @@ const tool = (store: ResultHandleStore) =>
 
 describe("S26.1 wildcards and filters over a wide object's members read its member batches", () => {
   const stores = everyStore("wide-filters", 30_000);
-  const root = members(120_000);
-  const nested = { meta: { kind: "map" }, map: members(100_000), rows: Array.from({ length: 3000 }, (_, i) => i) };
+  // 2.2 and 1.6 MB, each in several pieces and many batches: a third of the time of 120,000 and 100,000 members.
+  const root = members(40_000);
+  const nested = { meta: { kind: "map" }, map: members(30_000), rows: Array.from({ length: 3000 }, (_, i) => i) };
 
   it.each(stores)(
     "%s: each query answers as the whole answer, reading each piece at most once",
@@ -75,21 +76,23 @@ describe("S26.1 wildcards and filters over a wide object's members read its memb
       // Read by batches, nothing of the object is kept whole: the same query on the same store reads its pieces again,
       // where a filter reading $ (which reads the object whole) finds it kept and reads only its main record.
       const again = async (path: string) => {
-        const { counted, handle } = await savedCounted(storage, root, owner);
+        const { counted, handle, store } = await savedCounted(storage, root, owner);
         const reused = tool(new ResultHandleStore(counted, 60));
         await answered(reused, handle, { path }, owner);
         counted.gets = 0;
         await answered(reused, handle, { path }, owner);
-        return counted.gets;
+        return { gets: counted.gets, pieces: Math.ceil(JSON.stringify(root).length / store.pieceBytes) };
       };
-      expect(await again("$[?count(@.k1) > 5]")).toBeGreaterThan(10);
-      expect(await again("$[?@ == $['0']]")).toBeLessThanOrEqual(1); // its main record
+      const streamed = await again("$[?count(@.k1) > 5]");
+      expect(streamed.pieces).toBeGreaterThan(5);
+      expect(streamed.gets).toBeGreaterThanOrEqual(streamed.pieces); // every piece again
+      expect((await again("$[?@ == $['0']]")).gets).toBeLessThanOrEqual(1); // its main record
       // An aggregate over the members (S24.1) reads them the same way: its count from plain code.
       const { counted, handle } = await savedCounted(storage, root, owner);
       counted.gets = 0;
       const args = { path: "$[?@.n == 3]", aggregate: { count: true } };
       const count = Object.values(root).filter((member) => (member as { n?: unknown })?.n === 3).length;
-      expect(count).toBeGreaterThan(1000);
+      expect(count).toBeGreaterThan(300);
       expect(await answered(tool(new ResultHandleStore(counted, 60)), handle, args, owner)).toMatchObject({
         value: { count },
       });
