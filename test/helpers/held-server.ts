@@ -3,11 +3,7 @@
  * loop there, apart from its own (its MCP clients parse every answer they get: twenty whole answers of 1.4 MB are
  * the client's work, not the server's). Its store is the Redis at `redisUrl`; callers "alice" and "bob".
  */
-import { spawn, type ChildProcess } from "node:child_process";
-import { dirname, resolve } from "node:path";
-import { fileURLToPath } from "node:url";
-
-const root = resolve(dirname(fileURLToPath(import.meta.url)), "../..");
+import { spawnChildServer, type ChildServer } from "./child-server.js";
 
 /** What the server says of its own loop since the last `watch()`. */
 export interface ServerHolds {
@@ -19,51 +15,25 @@ export interface ServerHolds {
   rssBytes: number;
 }
 
-export interface HeldServer {
-  readonly url: string;
-  readonly child: ChildProcess;
+export interface HeldServer extends ChildServer {
   /** Off: every answer goes out whole. */
   fold(on: boolean): Promise<void>;
   /** Starts timing its loop afresh. */
   watch(): Promise<void>;
   holds(): Promise<ServerHolds>;
-  stop(): Promise<void>;
 }
 
 export async function spawnHeldServer(redisUrl: string): Promise<HeldServer> {
-  const child = spawn(process.execPath, ["--import", "tsx", "test/fixtures/held-server.ts"], {
-    cwd: root,
-    env: { ...process.env, REDIS_URL: redisUrl },
-    stdio: ["ignore", "pipe", "pipe", "ipc"],
-  });
-  let stderr = "";
-  child.stderr!.on("data", (chunk) => (stderr += chunk));
-  const exit = new Promise<void>((resolveExit) => child.on("exit", () => resolveExit()));
-  const url = await new Promise<string>((resolveUrl, reject) => {
-    let out = "";
-    child.stdout!.on("data", (chunk) => {
-      out += chunk;
-      const line = /(http:\/\/\S+)/.exec(out)?.[1];
-      if (line) resolveUrl(line);
-    });
-    void exit.then(() => reject(new Error(`the server exited: ${stderr}`)));
-  });
+  const server = await spawnChildServer("test/fixtures/held-server.ts", { REDIS_URL: redisUrl }, { ipc: true });
   const ask = <T>(message: object) =>
     new Promise<T>((resolveAnswer) => {
-      child.once("message", (answer) => resolveAnswer(answer as T));
-      child.send(message);
+      server.child.once("message", (answer) => resolveAnswer(answer as T));
+      server.child.send(message);
     });
   return {
-    url,
-    child,
+    ...server,
     fold: async (on) => void (await ask({ fold: on })),
     watch: async () => void (await ask({ watch: true })),
     holds: () => ask<ServerHolds>({ holds: true }),
-    async stop() {
-      if (child.connected) child.disconnect(); // it closes its server and store, then exits
-      const killer = setTimeout(() => child.kill("SIGKILL"), 5000);
-      await exit;
-      clearTimeout(killer);
-    },
   };
 }

@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { RESULT_HANDLE_META_KEY, ResultHandlesPlugin } from "mcp-result-handles";
 import { redisDriver } from "../../src/storage/redis.js";
 import { keySlot } from "../../src/storage/redis-slot.js";
-import { spawnDemo, type DemoProcess } from "../helpers/demo-process.js";
+import { spawnDemo, type ChildServer } from "../helpers/child-server.js";
 import { linkInMemory } from "../helpers/in-memory.js";
 import { connect } from "../helpers/mcp-client.js";
 import { startRedisCluster, type RedisCluster } from "../helpers/redis-cluster.js";
@@ -31,12 +31,13 @@ const clusterBlock = () => ({ redis: { cluster: [...cluster.endpoints] } });
 testDriver({ name: "redis cluster (3 masters)", driver: redisDriver, config: clusterBlock, persistent: true });
 
 describe("S17.2 two processes share answers through the cluster (REDIS_CLUSTER_URLS)", () => {
-  let first: DemoProcess | undefined;
-  let second: DemoProcess | undefined;
+  let first: ChildServer | undefined;
+  let second: ChildServer | undefined;
   const clients: Client[] = [];
   afterAll(async () => {
     await Promise.allSettled(clients.map((client) => client.close()));
-    expect(await Promise.all([first?.stop(), second?.stop()])).toEqual([0, 0]);
+    const ends = await Promise.all([first?.stop(), second?.stop()]);
+    expect(ends.map((end) => end?.code)).toEqual([0, 0]);
   });
 
   it("alice folds on one demo server and reads back on the other", async () => {

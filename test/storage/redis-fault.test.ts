@@ -4,7 +4,7 @@ import type { Client } from "@modelcontextprotocol/client";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { RESULT_HANDLE_META_KEY } from "mcp-result-handles";
 import { reportRows } from "../../playground/demo-tools.js";
-import { spawnDemo, type DemoProcess } from "../helpers/demo-process.js";
+import { spawnDemo, type ChildServer } from "../helpers/child-server.js";
 import { connect } from "../helpers/mcp-client.js";
 import { startRedisServer, type RedisServer } from "../helpers/redis-server.js";
 
@@ -14,7 +14,7 @@ type Result = Awaited<ReturnType<Client["callTool"]>>;
 const STORE_TIMEOUT_MS = 3000;
 
 let redis: RedisServer;
-let demo: DemoProcess;
+let demo: ChildServer;
 let alice: Client;
 
 beforeAll(async () => {
@@ -24,7 +24,7 @@ beforeAll(async () => {
 }, 30_000);
 afterAll(async () => {
   await alice?.close().catch(() => {});
-  if (demo) expect(await demo.stop()).toBe(0);
+  if (demo) expect((await demo.stop()).code).toBe(0);
   await redis?.dispose();
 });
 

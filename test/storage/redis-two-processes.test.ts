@@ -2,7 +2,7 @@
 import type { Client } from "@modelcontextprotocol/client";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { RESULT_HANDLE_META_KEY } from "mcp-result-handles";
-import { spawnDemo, type DemoProcess } from "../helpers/demo-process.js";
+import { spawnDemo, type ChildServer } from "../helpers/child-server.js";
 import { connect, type Era } from "../helpers/mcp-client.js";
 import { startRedisServer, type RedisServer } from "../helpers/redis-server.js";
 // the demo's tickets, as its report tool answers them (S18.7)
@@ -11,8 +11,8 @@ import { reportRows } from "../../playground/demo-tools.js";
 type Result = Awaited<ReturnType<Client["callTool"]>>;
 
 let redis: RedisServer;
-let first: DemoProcess;
-let second: DemoProcess;
+let first: ChildServer;
+let second: ChildServer;
 const clients: Client[] = [];
 
 beforeAll(async () => {
@@ -21,12 +21,12 @@ beforeAll(async () => {
 }, 30_000);
 afterAll(async () => {
   await Promise.allSettled(clients.map((client) => client.close()));
-  const codes = await Promise.all([first?.stop(), second?.stop()]);
+  const codes = (await Promise.all([first?.stop(), second?.stop()])).map((end) => end?.code);
   await redis?.dispose();
   expect(codes).toEqual([0, 0]);
 });
 
-async function client(demo: DemoProcess, era: Era, token?: string): Promise<Client> {
+async function client(demo: ChildServer, era: Era, token?: string): Promise<Client> {
   const c = await connect(demo.url, { era, token });
   clients.push(c);
   return c;
@@ -37,7 +37,7 @@ const handleOf = (result: Result) => (result._meta?.[RESULT_HANDLE_META_KEY] as 
 
 describe("S9.6 a handle folded by one process reads back through another that shares its Redis", () => {
   it("two separate processes, both on redis", () => {
-    expect(first.pid).not.toBe(second.pid);
+    expect(first.child.pid).not.toBe(second.child.pid);
     expect(first.url).not.toBe(second.url);
     for (const demo of [first, second]) expect(demo.startLine).toContain("storage: redis");
   });

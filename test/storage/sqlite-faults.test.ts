@@ -2,7 +2,7 @@
 // (BEGIN IMMEDIATE, BEGIN EXCLUSIVE) never holds the server's calling thread, and a database file truncated
 // under a running server (in a process of its own, so a SIGBUS fails this test rather than the runner)
 // fails the call with RESULT_STORE_UNAVAILABLE while the server goes on. Runs in `npm test` (hence CI).
-import { spawn, type ChildProcess } from "node:child_process";
+import { spawn } from "node:child_process";
 import { mkdtempSync, rmSync, truncateSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
@@ -12,6 +12,7 @@ import Sqlite from "better-sqlite3";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { RESULT_HANDLE_META_KEY } from "mcp-result-handles";
 import { startAttackBench, watchStalls, type AttackBench, type Result } from "../helpers/attack-bench.js";
+import { spawnChildServer } from "../helpers/child-server.js";
 import { connect } from "../helpers/mcp-client.js";
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), "../..");
@@ -110,38 +111,10 @@ describe("S26.4 another process holds the SQLite database's write lock", () => {
   }
 });
 
-/** The fixture server in a process of its own, its URL, and how it ended. */
-async function spawnSqliteServer(path: string): Promise<{
-  url: string;
-  child: ChildProcess;
-  exit: Promise<{ code: number | null; signal: string | null }>;
-  stderr: () => string;
-}> {
-  const child = spawn(process.execPath, ["--import", "tsx", "test/fixtures/sqlite-server.ts"], {
-    cwd: root,
-    env: { ...process.env, SQLITE_PATH: path },
-  });
-  let stderr = "";
-  child.stderr!.on("data", (chunk) => (stderr += chunk));
-  const exit = new Promise<{ code: number | null; signal: string | null }>((resolveExit) =>
-    child.on("exit", (code, signal) => resolveExit({ code, signal })),
-  );
-  const url = await new Promise<string>((resolveUrl, reject) => {
-    let out = "";
-    child.stdout!.on("data", (chunk) => {
-      out += chunk;
-      const line = /(http:\/\/\S+)/.exec(out)?.[1];
-      if (line) resolveUrl(line);
-    });
-    void exit.then(({ code, signal }) => reject(new Error(`the server exited (${code ?? signal}): ${stderr}`)));
-  });
-  return { url, child, exit, stderr: () => stderr };
-}
-
 describe("S26.4 the SQLite file truncated under a running server", () => {
   it("the read fails with RESULT_STORE_UNAVAILABLE, the process lives (no SIGBUS) and goes on serving", async () => {
     const file = join(dir, "truncated.sqlite");
-    const server = await spawnSqliteServer(file);
+    const server = await spawnChildServer("test/fixtures/sqlite-server.ts", { SQLITE_PATH: file });
     let client: Client | undefined;
     try {
       client = await connect(server.url, { era: "2026-07-28", token: "alice" }); // a caller: her answers fold
@@ -181,8 +154,7 @@ describe("S26.4 the SQLite file truncated under a running server", () => {
       expect(ping.structuredContent).toEqual({ pong: true });
     } finally {
       await client?.close().catch(() => {});
-      server.child.kill("SIGTERM");
-      const { signal } = await server.exit;
+      const { signal } = await server.stop();
       expect([null, "SIGTERM"]).toContain(signal); // ended by us, not by SIGBUS
     }
   }, 30_000);
