@@ -63,7 +63,7 @@ export async function countInWorkers(
   // the part's merges, one after another in the list's order (a job's state waits for those before it)
   let merged: Promise<void> = Promise.resolve();
   let failed = false;
-  // a job spent its share, or overran its deadline: the call is refused, never run again here (S21.1, S21.4), with
+  // a job spent its share, or its worker stayed silent too long: the call is refused, never run again here (S21.1, S21.4), with
   // the words of what that job measured (S26.1)
   let over = false;
   let overWhy: { share: Partial<Record<CostKind, number>> } | { overrun: JobOverrun } | undefined;
@@ -142,7 +142,7 @@ export async function countInWorkers(
     // so the refusal names what cost most there
     for (const [kind, units] of Object.entries(counts.by)) meter.record(kind as CostKind, units);
     if (overWhy && "overrun" in overWhy)
-      throw meter.overrunRefusal(overWhy.overrun.ms, overWhy.overrun.deadlineMs, overBytes);
+      throw meter.overrunRefusal(overWhy.overrun.ms, overWhy.overrun.silentMs, overBytes);
     throw meter.shareRefusal(BATCH_JOB_UNITS, overWhy?.share ?? {}, overBytes);
   }
   if (unread) throw unread;

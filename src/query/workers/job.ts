@@ -60,10 +60,17 @@ export interface CountReply {
   readonly refused?: string;
 }
 
-/** A worker's answer to one message: never a throw, which would end the worker (a batch that fails is -1). */
-export function replyTo({ id, job }: { id: number; job: CountJob }): { id: number; reply: CountReply } {
+/**
+ * A worker's answer to one message: never a throw, which would end the worker (a batch that fails is -1). `alive` is
+ * called between two batches: the worker says so to the pool, which stops a worker only once it has been silent too
+ * long (`BATCH_WORKER_SILENT_MS`).
+ */
+export function replyTo(
+  { id, job }: { id: number; job: CountJob },
+  alive: () => void = () => {},
+): { id: number; reply: CountReply } {
   try {
-    return { id, reply: countJob(job) };
+    return { id, reply: countJob(job, alive) };
   } catch {
     const failed = job.ranges.filter((_, i) => i % 3 === 0).map(() => -1);
     return { id, reply: { nodes: failed, steps: failed.map(() => 0) } };
@@ -76,7 +83,7 @@ let kept: { query: string; at: string; plan: ItemPlan | undefined; watch: WatchP
  * What a worker answers for `job`. Whatever a batch throws is told as -1: the calling thread evaluates that batch
  * itself, to throw the coded refusal where it belongs.
  */
-function countJob(job: CountJob): CountReply {
+function countJob(job: CountJob, alive: () => void): CountReply {
   const at = job.at ? JSON.stringify(job.at) : "";
   if (kept?.query !== job.query || kept.at !== at) {
     const compiled = compileJsonPath(job.query);
@@ -98,6 +105,7 @@ function countJob(job: CountJob): CountReply {
   const aggregation = job.aggregate && new Aggregation(job.aggregate, job.query, undefined, meter);
   const take = aggregation && ((node: JsonPathNode) => aggregation.add(node));
   for (let i = 0; i < job.ranges.length / 3; i++) {
+    if (i > 0) alive();
     const [first, from, to] = [job.ranges[3 * i]!, job.ranges[3 * i + 1]!, job.ranges[3 * i + 2]!];
     const body = decodeUtf8(job.bytes.subarray(from, to), job.ascii[i]);
     const text = i === 0 && job.head ? decodeUtf8(job.head, false) + body : body;

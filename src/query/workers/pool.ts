@@ -13,25 +13,29 @@
  * pause the next large query starts them again (a page whose bundler left the worker's file behind pays
  * one failed start per pause).
  */
-import { BATCH_JOB_DEADLINE_MS, BATCH_WORKERS } from "../../defaults.js";
+import { BATCH_WORKER_SILENT_MS, BATCH_WORKERS } from "../../defaults.js";
 import type { CountJob, CountReply } from "./job.js";
 
 /**
- * A job that did not answer within its deadline (S21.4): its worker was stopped and replaced, and the
- * call it belongs to is refused as over its cost (never counted again on the calling thread).
+ * A job whose worker said nothing for `BATCH_WORKER_SILENT_MS` (S21.4): the worker was stopped and replaced, and
+ * the call it belongs to is refused as over its cost (never counted again on the calling thread).
  */
 export class JobOverrun extends Error {
   constructor(
-    /** How long the job had run when it was stopped, and its deadline (ms): what its refusal says (S26.1). */
+    /** How long the job had been posted when it was stopped, and how long its worker may stay silent (ms): what its
+     * refusal says (S26.1). */
     readonly ms: number,
-    readonly deadlineMs: number,
+    readonly silentMs: number,
   ) {
-    super(`batch job overran its deadline: ${Math.round(ms)} ms of ${deadlineMs}`);
+    super(`batch worker silent for ${silentMs} ms: its job stopped after ${Math.round(ms)} ms`);
   }
 }
 
-/** What a worker posts: once `{ loaded: true }` when it can take jobs, then one reply per job. */
-type WorkerMessage = { loaded: true } | { id: number; reply: CountReply };
+/**
+ * What a worker posts: once `{ loaded: true }` when it can take jobs, `{ alive: true }` after each batch of a job
+ * but its last, and one reply per job.
+ */
+export type WorkerMessage = { loaded: true } | { alive: true } | { id: number; reply: CountReply };
 
 /** One started worker, as the runtime gives it. */
 export interface WorkerPort {
@@ -78,11 +82,14 @@ interface Running {
     {
       resolve: (reply: CountReply) => void;
       reject: (error: Error) => void;
+      /** The check of its worker's silence (`BATCH_WORKER_SILENT_MS`). */
       deadline: ReturnType<typeof setTimeout>;
       /** When it was posted (performance.now()). */
       posted: number;
     }
   >;
+  /** When it last said anything (performance.now()). */
+  heard: number;
 }
 
 /** How a runtime sizes its pool (`BATCH_WORKERS`; tests count lists of any size there). */
@@ -91,8 +98,8 @@ export interface BatchWorkerSettings {
   readonly threads: number;
   readonly idleMs: number;
   readonly retryMs?: number;
-  /** A job's deadline (`BATCH_JOB_DEADLINE_MS`). */
-  readonly deadlineMs?: number;
+  /** How long a worker holding jobs may say nothing (`BATCH_WORKER_SILENT_MS`). */
+  readonly silentMs?: number;
 }
 
 const JOBS_PER_WORKER = 2;
@@ -115,7 +122,7 @@ export class WorkerPool implements BatchWorkers {
     readonly minBytes: number,
     private readonly idleMs: number,
     private readonly retryMs: number = BATCH_WORKERS.retryMs,
-    private readonly deadlineMs: number = BATCH_JOB_DEADLINE_MS,
+    private readonly silentMs: number = BATCH_WORKER_SILENT_MS,
   ) {}
 
   /** False for `retryMs` after a worker failed. */
@@ -163,10 +170,9 @@ export class WorkerPool implements BatchWorkers {
     const id = this.nextId++;
     return new Promise<CountReply>((resolve, reject) => {
       if (worker.pending.size === 0) worker.port.busy?.(true);
-      // The deadline counts from the post: a job waits behind at most one other in its worker.
-      const deadline = setTimeout(() => this.overrun(worker, id), this.deadlineMs * JOBS_PER_WORKER);
-      (deadline as { unref?: () => void }).unref?.();
-      worker.pending.set(id, { resolve, reject, deadline, posted: performance.now() });
+      // Silence counts from the post, or from the worker's last word (a job waits behind at most one other in it).
+      const posted = performance.now();
+      worker.pending.set(id, { resolve, reject, deadline: this.checkSilence(worker, id, this.silentMs), posted });
       const transfer =
         job.bytes.byteOffset === 0 && job.bytes.byteLength === job.bytes.buffer.byteLength
           ? [job.bytes.buffer as ArrayBuffer]
@@ -189,8 +195,29 @@ export class WorkerPool implements BatchWorkers {
   }
 
   /**
-   * A job past its deadline (S21.4): its worker is stopped and a new one started in its place; the job is
-   * refused as over its cost, the others it held fail (their calls count on the calling thread).
+   * Looks at job `id` after `ms`: while its worker has said something within `silentMs` it looks again later; a
+   * worker silent that long is overrun (S21.4). Decided a turn of the loop later, so that what the worker posted while
+   * this thread was held is heard first (timers run before the messages that waited).
+   */
+  private checkSilence(worker: Running, id: number, ms: number): ReturnType<typeof setTimeout> {
+    const check = () => {
+      const job = worker.pending.get(id);
+      if (!job || !this.workers.includes(worker)) return;
+      job.deadline = unrefd(
+        setTimeout(() => {
+          if (worker.pending.get(id) !== job) return;
+          const silent = performance.now() - Math.max(worker.heard, job.posted);
+          if (silent >= this.silentMs) this.overrun(worker, id);
+          else job.deadline = this.checkSilence(worker, id, this.silentMs - silent);
+        }, 0),
+      );
+    };
+    return unrefd(setTimeout(check, ms));
+  }
+
+  /**
+   * A job whose worker was silent too long (S21.4): the worker is stopped and a new one started in its place; the
+   * job is refused as over its cost, the others it held fail (their calls count on the calling thread).
    */
   private overrun(worker: Running, id: number): void {
     if (!this.workers.includes(worker) || !worker.pending.has(id)) return;
@@ -199,7 +226,7 @@ export class WorkerPool implements BatchWorkers {
     for (const [each, { reject, deadline, posted }] of worker.pending) {
       clearTimeout(deadline);
       const ms = performance.now() - posted;
-      reject(each === id ? new JobOverrun(ms, this.deadlineMs * JOBS_PER_WORKER) : new Error("batch worker replaced"));
+      reject(each === id ? new JobOverrun(ms, this.silentMs) : new Error("batch worker replaced"));
     }
     worker.pending.clear();
     try {
@@ -218,7 +245,7 @@ export class WorkerPool implements BatchWorkers {
   }
 
   private startOne(): void {
-    const running: Running = { port: this.start(), loaded: false, pending: new Map() };
+    const running: Running = { port: this.start(), loaded: false, pending: new Map(), heard: performance.now() };
     this.workers.push(running);
     running.port.listen((message) => this.receive(running, message));
     running.port.busy?.(true); // loading: a process awaiting `warm` stays up until it is loaded
@@ -235,6 +262,8 @@ export class WorkerPool implements BatchWorkers {
 
   private receive(worker: Running, message: WorkerMessage | undefined): void {
     if (!this.workers.includes(worker)) return; // stopped on purpose (idle): its exit is no failure
+    worker.heard = performance.now();
+    if (message && "alive" in message) return; // between two batches of a job (`checkSilence`)
     if (message && "loaded" in message && !worker.loaded) {
       worker.loaded = true;
       worker.port.busy?.(false);
@@ -266,4 +295,9 @@ export class WorkerPool implements BatchWorkers {
     this.brokenUntil = Date.now() + this.retryMs;
     this.stop();
   }
+}
+
+function unrefd(timer: ReturnType<typeof setTimeout>): ReturnType<typeof setTimeout> {
+  (timer as { unref?: () => void }).unref?.();
+  return timer;
 }

@@ -8,5 +8,6 @@ const scope = globalThis as unknown as {
   onmessage: ((event: { data: Parameters<typeof replyTo>[0] }) => void) | null;
   postMessage(message: unknown): void;
 };
-scope.onmessage = (event) => scope.postMessage(replyTo(event.data));
+const ALIVE = { alive: true }; // between two batches of a job (`replyTo`)
+scope.onmessage = (event) => scope.postMessage(replyTo(event.data, () => scope.postMessage(ALIVE)));
 scope.postMessage({ loaded: true }); // the query engine is loaded: jobs may come

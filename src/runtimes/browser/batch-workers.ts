@@ -18,7 +18,7 @@ export function browserBatchWorkers(settings: BatchWorkerSettings = BATCH_WORKER
     settings.minBytes,
     settings.idleMs,
     settings.retryMs,
-    settings.deadlineMs,
+    settings.silentMs,
   );
 }
 

@@ -9,5 +9,8 @@ import { nodeUtf8Codec } from "./utf8.js";
 
 useUtf8Codec(nodeUtf8Codec); // a worker is a fresh module graph: it decodes batches with Buffer too
 
-parentPort!.on("message", (message: Parameters<typeof replyTo>[0]) => parentPort!.postMessage(replyTo(message)));
+const ALIVE = { alive: true }; // between two batches of a job (`replyTo`)
+parentPort!.on("message", (message: Parameters<typeof replyTo>[0]) =>
+  parentPort!.postMessage(replyTo(message, () => parentPort!.postMessage(ALIVE))),
+);
 parentPort!.postMessage({ loaded: true }); // the query engine is loaded: jobs may come

@@ -25,7 +25,7 @@ export function nodeBatchWorkers(settings: BatchWorkerSettings = BATCH_WORKERS):
     settings.minBytes,
     settings.idleMs,
     settings.retryMs,
-    settings.deadlineMs,
+    settings.silentMs,
   );
 }
 
