@@ -53,7 +53,7 @@ export interface QueryPartResult {
   /** Pieces the build's batch workers (S14.6) counted for this store's queries (0: none took part). */
   workerJobs: number;
   /**
-   * Per query refused in some rounds (a batch job past its deadline on a loaded machine, S21.4): how many rounds,
+   * Per query refused in some rounds (a batch job whose worker stayed silent too long, S21.4): how many rounds,
    * and the first refusal's code and words. Those rounds timed a refusal, not the query's work.
    */
   refusals: Partial<Record<QueryName, { rounds: number; code: string; message: string }>>;

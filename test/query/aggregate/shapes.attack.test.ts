@@ -33,20 +33,15 @@ const longOf = (n: number, chars: number) => ({
   rows: Array.from({ length: n }, (_, id) => ({ id, s: `${id}:`.padEnd(chars, "abcdefghij") })),
 });
 
-/** Whether `result` is the refusal of a batch job stopped past its deadline (S21.4, S26.1). */
-function overran(result: Result): boolean {
-  return new RegExp(OVERRUN).test(JSON.stringify(result));
-}
-
 /**
- * The refusal of a limit (`words`), or, when each of the three calls had a batch job stopped past its deadline on
- * a loaded machine, that refusal (printed above it): both INVALID_INPUT, both naming a call that works.
+ * The refusal of a limit (`words`): INVALID_INPUT naming a call that works. Never a batch job's refusal for a busy
+ * machine (S21.4: a worker is stopped only when it stays silent, and says it is alive after each batch; a deadline on
+ * the whole job refused these calls at a load of 9-11, and the test had to call again).
  */
 function refusedAs(result: Result, words: string): void {
   expect(result.structuredContent).toMatchObject({ error: { code: "INVALID_INPUT" } });
-  expect(JSON.stringify(result.structuredContent)).toMatch(new RegExp(`${words}|${OVERRUN}`));
+  expect(JSON.stringify(result.structuredContent)).toMatch(new RegExp(words));
 }
-const OVERRUN = "A batch worker counting one piece of the list .* Call again in a moment";
 
 function structured(result: Result): Record<string, unknown> {
   return result.structuredContent as Record<string, unknown>;
@@ -79,22 +74,12 @@ for (const store of ["memory", "redis"] as const) {
       await redis?.dispose();
     });
 
-    /**
-     * Alice's aggregate with bob's small query 300 ms in, its figures printed and held to S21.5 and the hold bar.
-     * A batch job stopped past its deadline on a loaded machine (S21.4) is refused with "Call again in a moment":
-     * the call is made again, as its words say, up to three times in all (each refusal printed).
-     */
+    /** Alice's aggregate with bob's small query 300 ms in, its figures printed and held to S21.5 and the hold bar. */
     async function measured(label: string, args: Record<string, unknown>): Promise<Measured> {
-      let m: Measured | undefined;
-      let grown = 0;
-      for (let attempt = 1; attempt <= 3; attempt++) {
-        const heap = process.memoryUsage().heapUsed;
-        m = await withSecondCaller(() => bench.alice("result_query", args), bobSmall);
-        grown = Math.round((process.memoryUsage().heapUsed - heap) / 1e6);
-        console.log(`${line(`${store}: ${label}${attempt > 1 ? ` (call ${attempt})` : ""}`, m)}, heap +${grown} MB`);
-        if (!overran(m.result)) break;
-      }
-      m = m!;
+      const heap = process.memoryUsage().heapUsed;
+      const m = await withSecondCaller(() => bench.alice("result_query", args), bobSmall);
+      const grown = Math.round((process.memoryUsage().heapUsed - heap) / 1e6);
+      console.log(`${line(`${store}: ${label}`, m)}, heap +${grown} MB`);
       expect(m.second.structuredContent).toMatchObject({ value: ["Row number 7"] });
       expect(m.ms).toBeLessThan(ATTACK_MS);
       expect(m.waitMs).toBeLessThan(WAIT_MS);
@@ -194,17 +179,10 @@ for (const store of ["memory", "redis"] as const) {
         const stalls = watchStalls();
         const heap = process.memoryUsage().heapUsed;
         const started = performance.now();
-        // each made again, as its words say, when a batch job was stopped past its deadline (a loaded machine)
-        const timed = async (call: () => Promise<Result>) => {
-          let result = await call();
-          for (let attempt = 2; attempt <= 3 && overran(result); attempt++) {
-            console.log(
-              `${store}: two callers at once: refused, called again: ${JSON.stringify(result).slice(0, 200)}`,
-            );
-            result = await call();
-          }
-          return { result, ms: performance.now() - started };
-        };
+        const timed = async (call: () => Promise<Result>) => ({
+          result: await call(),
+          ms: performance.now() - started,
+        });
         const [ra, rb] = await Promise.all([
           timed(() =>
             bench.alice("result_query", { handle: handleA, path: "$.rows[*]", aggregate: { by: "id" }, limit: 3 }),
