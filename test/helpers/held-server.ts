@@ -3,7 +3,10 @@
  * loop there, apart from its own (its MCP clients parse every answer they get: twenty whole answers of 1.4 MB are
  * the client's work, not the server's). Its store is the Redis at `redisUrl`; callers "alice" and "bob".
  */
+import type { Client } from "@modelcontextprotocol/client";
 import { spawnChildServer, type ChildServer } from "./child-server.js";
+import { connect } from "./mcp-client.js";
+import { startRedisServer, type RedisServer } from "./redis-server.js";
 
 /** What the server says of its own loop since the last `watch()`. */
 export interface ServerHolds {
@@ -37,3 +40,63 @@ export async function spawnHeldServer(redisUrl: string): Promise<HeldServer> {
     holds: () => ask<ServerHolds>({ holds: true }),
   };
 }
+
+/** A real redis-server, the held server over it, and its two callers alice and bob (era 2026-07-28). */
+export interface HeldBench {
+  redis: RedisServer;
+  server: HeldServer;
+  alice: Client;
+  bob: Client;
+  /** Lets Redis run if a test left it frozen, closes the callers, stops the server, then Redis. */
+  close(): Promise<void>;
+}
+
+export async function startHeldBench(): Promise<HeldBench> {
+  const redis = await startRedisServer();
+  const server = await spawnHeldServer(redis.url);
+  const [alice, bob] = await Promise.all(
+    ["alice", "bob"].map((token) => connect(server.url, { era: "2026-07-28", token })),
+  );
+  return {
+    redis,
+    server,
+    alice: alice!,
+    bob: bob!,
+    async close() {
+      redis.resume();
+      await Promise.allSettled([alice!.close(), bob!.close()]);
+      await server.stop();
+      await redis.dispose();
+    },
+  };
+}
+
+/**
+ * Runs `attack` while a second caller's `query` is sent 300 ms in (S21.5): what each gave, the attack's time, the
+ * second caller's wait, the server's holds meanwhile and its heap's growth.
+ */
+export async function withSecondCaller<T, S>(
+  server: HeldServer,
+  attack: () => Promise<T>,
+  query: () => Promise<S>,
+): Promise<{ value: T; ms: number; second: { value: S; waitMs: number }; holds: ServerHolds; heapGrowth: number }> {
+  await server.watch();
+  const before = await server.holds();
+  const started = performance.now();
+  const second = (async () => {
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    const due = performance.now();
+    const value = await query();
+    return { value, waitMs: performance.now() - due };
+  })();
+  const value = await attack();
+  const ms = performance.now() - started;
+  const { value: answer, waitMs } = await second;
+  const holds = await server.holds();
+  return { value, ms, second: { value: answer, waitMs }, holds, heapGrowth: holds.heapBytes - before.heapBytes };
+}
+
+/** The server's longest hold, in words: wall time, and the time its thread ran of it. */
+export const heldText = (holds: ServerHolds) =>
+  `${Math.round(holds.holdMs)} ms (its thread ran up to ` +
+  `${holds.ranHoldMs === undefined ? "?" : Math.round(holds.ranHoldMs)} ms of it)`;

@@ -12,12 +12,19 @@
 import type { Client } from "@modelcontextprotocol/client";
 import { Redis } from "ioredis";
 import { loadavg } from "node:os";
+import { setTimeout as sleep } from "node:timers/promises";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { RESULT_HANDLE_META_KEY } from "mcp-result-handles";
 import { watchStalls, type Result } from "../helpers/attack-bench.js";
-import { spawnHeldServer, type HeldServer, type ServerHolds } from "../helpers/held-server.js";
-import { connect } from "../helpers/mcp-client.js";
-import { startRedisServer, type RedisServer } from "../helpers/redis-server.js";
+import {
+  heldText,
+  startHeldBench,
+  withSecondCaller,
+  type HeldBench,
+  type HeldServer,
+  type ServerHolds,
+} from "../helpers/held-server.js";
+import type { RedisServer } from "../helpers/redis-server.js";
 
 /** How long one tool call waits for its store in all: the default of S26.3 (`storage.deadlineMs`). */
 const STORE_DEADLINE_MS = 1500;
@@ -30,27 +37,22 @@ const RAN_HOLD_MS = 110;
 /** The same in wall time, where waiting for a processor counts too: only a gross hold fails it. */
 const WALL_HOLD_MS = 1000;
 
+let bench: HeldBench;
 let redis: RedisServer;
 let server: HeldServer;
 let raw: Redis;
 let alice: Client;
 let bob: Client;
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 beforeAll(async () => {
-  redis = await startRedisServer();
+  bench = await startHeldBench();
+  ({ redis, server, alice, bob } = bench);
   raw = new Redis(redis.url, { lazyConnect: true, maxRetriesPerRequest: 1 });
   await raw.connect();
-  server = await spawnHeldServer(redis.url);
-  alice = await connect(server.url, { era: "2026-07-28", token: "alice" });
-  bob = await connect(server.url, { era: "2026-07-28", token: "bob" });
 }, 30_000);
 afterAll(async () => {
-  redis?.resume();
-  await Promise.allSettled([alice?.close(), bob?.close()]);
-  await server?.stop();
   raw?.disconnect();
-  await redis?.dispose();
+  await bench?.close();
 });
 
 const call = async (client: Client, name: string, args: Record<string, unknown> = {}) =>
@@ -58,14 +60,22 @@ const call = async (client: Client, name: string, args: Record<string, unknown> 
 const handleOf = (result: Result) => (result._meta?.[RESULT_HANDLE_META_KEY] as { handle: string } | undefined)?.handle;
 const codeOf = (result: Result) => (result.structuredContent as { error?: { code: string } } | undefined)?.error?.code;
 const load = () => loadavg()[0]!.toFixed(1);
-const held = (holds: ServerHolds) =>
-  `${Math.round(holds.holdMs)} ms (its thread ran up to ` +
-  `${holds.ranHoldMs === undefined ? "?" : Math.round(holds.ranHoldMs)} ms of it)`;
 /** The server's own hold: the time its thread ran where the system says it, else the wall gap. */
 const expectNotHeld = (holds: ServerHolds) => {
   if (holds.ranHoldMs !== undefined) expect(holds.ranHoldMs).toBeLessThan(RAN_HOLD_MS);
   expect(holds.holdMs).toBeLessThan(WALL_HOLD_MS);
 };
+
+/** Calls `read` every 25 ms while it answers RESULT_STORE_UNAVAILABLE (10 s at most): its last answer, and when. */
+async function untilAvailable(read: () => Promise<Result>): Promise<{ result: Result; ms: number }> {
+  const started = performance.now();
+  let result = await read();
+  while (codeOf(result) === "RESULT_STORE_UNAVAILABLE" && performance.now() - started < 10_000) {
+    await sleep(25);
+    result = await read();
+  }
+  return { result, ms: performance.now() - started };
+}
 
 /** 20 concurrent `report` calls of 1.4 MB (alice and bob in turn): their time, the server's holds and this process'. */
 async function twentyFolds(): Promise<{ results: Result[]; longest: number; server: ServerHolds; clientMs: number }> {
@@ -117,9 +127,9 @@ describe("S26.3 Redis frozen under 20 concurrent folds, then thawed", () => {
         console.log(
           `S26.3 Redis frozen: 20 concurrent folds of ${answerBytes} bytes, the longest took ` +
             `${Math.round(frozen.longest)} ms (sent whole with Redis running: ${Math.round(whole.longest)} ms, ` +
-            `folded: ${Math.round(folded.longest)} ms); the server's loop held up to ${held(frozen.server)} ` +
-            `(whole with Redis running: ${held(whole.server)}; folded: ${held(folded.server)}); this process' ` +
-            `loop, their client's: ${Math.round(frozen.clientMs)} ms (${Math.round(whole.clientMs)}, ` +
+            `folded: ${Math.round(folded.longest)} ms); the server's loop held up to ${heldText(frozen.server)} ` +
+            `(whole with Redis running: ${heldText(whole.server)}; folded: ${heldText(folded.server)}); ` +
+            `this process' loop, their client's: ${Math.round(frozen.clientMs)} ms (${Math.round(whole.clientMs)}, ` +
             `${Math.round(folded.clientMs)}); a second caller's query answered ${codeOf(query)} in ` +
             `${Math.round(secondMs)} ms; load ${load()}`,
         );
@@ -139,13 +149,9 @@ describe("S26.3 Redis frozen under 20 concurrent folds, then thawed", () => {
 
         redis.resume();
         thawed = true;
-        const resumed = performance.now();
-        let read = await call(alice, "result_query", { handle: kept, path: "$.rows[1].id" });
-        while (codeOf(read) === "RESULT_STORE_UNAVAILABLE" && performance.now() - resumed < 10_000) {
-          await sleep(25);
-          read = await call(alice, "result_query", { handle: kept, path: "$.rows[1].id" });
-        }
-        const backMs = performance.now() - resumed;
+        const { result: read, ms: backMs } = await untilAvailable(() =>
+          call(alice, "result_query", { handle: kept, path: "$.rows[1].id" }),
+        );
         console.log(`S26.3 Redis thawed: reads work again after ${Math.round(backMs)} ms`);
         expect(read.structuredContent).toMatchObject({ value: 1 });
         expect(backMs).toBeLessThan(1000); // about 3 s before
@@ -187,22 +193,20 @@ describe("S26.3 S21.5 a filter over 120,000 rows, read piece by piece, while Red
       redis.pause();
       let thawed = false;
       try {
-        await server.watch();
-        const started = performance.now();
-        const second = (async () => {
-          await sleep(300);
-          const due = performance.now();
-          const result = await call(bob, "result_query", { handle: small, path: "$.rows[5].id" });
-          return { result, waitMs: performance.now() - due };
-        })();
-        const read = await call(alice, "result_query", filter);
-        const readMs = performance.now() - started;
-        const { result: secondResult, waitMs } = await second;
-        const holds = await server.holds();
+        const {
+          value: read,
+          ms: readMs,
+          second: { value: secondResult, waitMs },
+          holds,
+        } = await withSecondCaller(
+          server,
+          () => call(alice, "result_query", filter),
+          () => call(bob, "result_query", { handle: small, path: "$.rows[5].id" }),
+        );
         console.log(
           `S26.3 Redis frozen: the filter over ${rows} rows answered ${codeOf(read)} after ${Math.round(readMs)} ` +
             `ms; a second caller's query ${codeOf(secondResult) ?? "answered"} after ${Math.round(waitMs)} ms; ` +
-            `the server's loop held up to ${held(holds)}; load ${load()}`,
+            `the server's loop held up to ${heldText(holds)}; load ${load()}`,
         );
         expect(codeOf(read)).toBe("RESULT_STORE_UNAVAILABLE"); // 3.1 s with a deadline of 3000 ms
         expect(readMs).toBeLessThan(2000);
@@ -213,14 +217,9 @@ describe("S26.3 S21.5 a filter over 120,000 rows, read piece by piece, while Red
 
         redis.resume();
         thawed = true;
-        const resumed = performance.now();
-        let after = await call(bob, "result_query", { handle: small, path: "$.rows[5].id" });
-        while (codeOf(after) === "RESULT_STORE_UNAVAILABLE" && performance.now() - resumed < 10_000) {
-          await sleep(25);
-          after = await call(bob, "result_query", { handle: small, path: "$.rows[5].id" });
-        }
-        expect(after.structuredContent).toMatchObject({ value: 5 });
-        expect(performance.now() - resumed).toBeLessThan(1000);
+        const after = await untilAvailable(() => call(bob, "result_query", { handle: small, path: "$.rows[5].id" }));
+        expect(after.result.structuredContent).toMatchObject({ value: 5 });
+        expect(after.ms).toBeLessThan(1000);
         expect((await call(alice, "result_query", filter)).structuredContent).toMatchObject({
           total: 1,
           value: [title(rows - 2)],

@@ -9,9 +9,7 @@ import type { Client } from "@modelcontextprotocol/client";
 import { loadavg } from "node:os";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type Result } from "../../helpers/attack-bench.js";
-import { spawnHeldServer, type HeldServer } from "../../helpers/held-server.js";
-import { connect } from "../../helpers/mcp-client.js";
-import { startRedisServer, type RedisServer } from "../../helpers/redis-server.js";
+import { heldText, startHeldBench, withSecondCaller, type HeldBench } from "../../helpers/held-server.js";
 import { slowdown } from "../../helpers/slowdown.js";
 
 const KEYS = 1_000_000;
@@ -24,10 +22,7 @@ const WAIT_MS = 1000 * SLACK;
 const HOLD_MS = 100 * SLACK;
 const TIMEOUT = 240_000;
 
-let redis: RedisServer;
-let server: HeldServer;
-let alice: Client;
-let bob: Client;
+let bench: HeldBench;
 let wide: string;
 let small: string;
 const call = async (client: Client, name: string, args: Record<string, unknown> = {}) =>
@@ -36,36 +31,26 @@ const textOf = (result: Result) => result.content?.[0]?.text ?? "";
 const handleOf = (result: Result) => (result.structuredContent as { handle: string }).handle;
 
 beforeAll(async () => {
-  redis = await startRedisServer();
-  server = await spawnHeldServer(redis.url);
-  alice = await connect(server.url, { era: "2026-07-28", token: "alice" });
-  bob = await connect(server.url, { era: "2026-07-28", token: "bob" });
-  wide = handleOf(await call(alice, "wide", { keys: KEYS }));
-  small = handleOf(await call(bob, "report", { rows: 30, width: 1000 }));
+  bench = await startHeldBench();
+  wide = handleOf(await call(bench.alice, "wide", { keys: KEYS }));
+  small = handleOf(await call(bench.bob, "report", { rows: 30, width: 1000 }));
 }, TIMEOUT);
-afterAll(async () => {
-  await Promise.allSettled([alice?.close(), bob?.close()]);
-  await server?.stop();
-  await redis?.dispose();
-});
+afterAll(() => bench?.close());
 
 /** Alice's query beside bob's small one 300 ms in; prints and checks the figures (S21.5). */
 async function attack(label: string, args: Record<string, unknown>): Promise<Result> {
-  await server.watch();
-  const started = performance.now();
-  const second = (async () => {
-    await new Promise((resolve) => setTimeout(resolve, 300));
-    const due = performance.now();
-    const result = await call(bob, "result_query", { handle: small, path: "$.rows[?@.id == 7].id" });
-    return { result, waitMs: performance.now() - due };
-  })();
-  const result = await call(alice, "result_query", { handle: wide, ...args });
-  const ms = performance.now() - started;
-  const { result: bobs, waitMs } = await second;
-  const holds = await server.holds();
+  const {
+    value: result,
+    ms,
+    second: { value: bobs, waitMs },
+    holds,
+  } = await withSecondCaller(
+    bench.server,
+    () => call(bench.alice, "result_query", { handle: wide, ...args }),
+    () => call(bench.bob, "result_query", { handle: small, path: "$.rows[?@.id == 7].id" }),
+  );
   console.log(
-    `${label}: ${Math.round(ms)} ms, server held ${Math.round(holds.holdMs)} ms ` +
-      `(ran ${Math.round(holds.ranHoldMs ?? -1)} ms), bob waited ${Math.round(waitMs)} ms, ` +
+    `${label}: ${Math.round(ms)} ms, server held ${heldText(holds)}, bob waited ${Math.round(waitMs)} ms, ` +
       `server rss ${Math.round(holds.rssBytes / 1e6)} MB, ` +
       `load ${loadavg()[0]!.toFixed(1)}, LOAD ${LOAD.toFixed(1)}: ${textOf(result).slice(0, 100)}`,
   );
