@@ -298,6 +298,12 @@ export const BATCH_JOB_UNITS = DEFAULT_COST_LIMIT / 8;
  */
 export const BATCH_WORKERS = Object.freeze({ minBytes: 1024 * 1024, threads: 2, idleMs: 30_000, retryMs: 5 * 60_000 });
 /**
+ * A wide object's filter waits for the batch workers to start (50-200 ms, once a pause) when none runs, from this
+ * size on (S26.1: a million keys, 28 MB, took 1.1-1.6 s on the calling thread, 0.4-0.6 s on two workers); below it,
+ * and for lists, the call counts on its own thread meanwhile.
+ */
+export const WAIT_FOR_WORKERS_BYTES = 8 * 1024 * 1024;
+/**
  * A fold's serialisation yields once it has held the calling thread this long since it last
  * yielded (S21.4: about 50 ms at most), between batches of a list, batches of a long string or members of a
  * wide object. A 10 MB list of rows serialises in about 35 ms here, in one go.

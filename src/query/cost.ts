@@ -47,9 +47,13 @@ const NARROWER: Record<CostKind, string> = {
     "not a list or object, or select fewer nodes",
 };
 
-/** 0 for every kind of work the meter charges (COST_WEIGHTS names them). */
+/**
+ * 0 for every kind of work the meter charges (COST_WEIGHTS names them), written out: an object of one fixed shape
+ * (S26.1: built from COST_WEIGHTS' keys, every charge looked its kind up by name, and the meter took a fifth of a
+ * filter's time over a million members).
+ */
 function zeroPerKind(): Record<CostKind, number> {
-  return Object.fromEntries(Object.keys(COST_WEIGHTS).map((kind) => [kind, 0])) as Record<CostKind, number>;
+  return { nodes: 0, expressions: 0, decrypted: 0, parsed: 0, regex: 0, references: 0, keyed: 0 };
 }
 
 export class CostMeter {
@@ -82,6 +86,21 @@ export class CostMeter {
     /** A call's meter on the calling thread: refuses evaluation that holds it too long without yielding. */
     private readonly guarded = false,
   ) {}
+
+  /**
+   * Charges one node (`charge("nodes")`, written out: the charge of every member of a million-key object's filter,
+   * twice, S26.1).
+   */
+  node(): void {
+    this.counts.nodes++;
+    this.by.nodes += NODE_UNITS;
+    this.spent += NODE_UNITS;
+    if (this.spent > this.limit) throw this.refusal();
+    if (this.guarded) {
+      this.evaluated += NODE_UNITS;
+      if (++this.charges >= CHARGES_PER_LOOK) this.lookAtHold();
+    }
+  }
 
   /** Charges `count` of `kind`; past the limit, throws the refusal (S21.1). */
   charge(kind: CostKind, count = 1): void {
@@ -236,6 +255,7 @@ const HELD_BY: Record<CostKind, boolean> = {
   references: false,
   keyed: true,
 };
+const NODE_UNITS = COST_WEIGHTS.nodes;
 /** Evaluation charges between two reads of the clock for the hold (a charge is a node or an item: cheap). */
 const CHARGES_PER_LOOK = 1024;
 
@@ -259,7 +279,7 @@ export function watching(): MemberWatch | undefined {
 }
 /** One node visited or selected (S14.3). */
 export function tick(): void {
-  current.charge("nodes");
+  current.node();
 }
 /** `count` of `kind` to the meter of the evaluation running now. */
 export function charge(kind: CostKind, count: number): void {

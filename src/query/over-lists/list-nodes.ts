@@ -28,7 +28,7 @@ export async function listNodes(
   const { length } = reader.lists[list]!;
   // an aggregate's batch-worker states of this list are merged into a part of their own as they come (S24.3)
   const part = pager.part?.();
-  const counts = await countInWorkers(reader, list, items, query, workers, meter, part);
+  const counts = await countInWorkers(reader, { list }, items, query, workers, meter, part);
   const only = counts && batchesToRead(counts, pager);
   let counted = 0; // batches before this one are in `pager` and `meter`
   for await (const { batch, first, text, items: parsed } of reader.batches(list, { ...items.window(length), only })) {

@@ -78,7 +78,8 @@ async function answerOver(
       try {
         if (part.list !== undefined)
           await listNodes(reader, part.list, items, { list: plan.path, asked: plan.path }, pager, meter, workers);
-        else if (part.object !== undefined) await memberNodes(reader, part.object, items, plan.path, pager, meter);
+        else if (part.object !== undefined)
+          await memberNodes(reader, part.object, items, plan.path, pager, meter, workers);
         else await descendantNodes(reader, items, plan.path, pager, meter, workers); // `$..title` above the lists
         return pager.page();
       } finally {
@@ -110,7 +111,8 @@ async function aggregateOverBatches(
   try {
     if (part.list !== undefined)
       await listNodes(reader, part.list, items, { list: plan.path, asked: plan.path }, aggregation, meter, workers);
-    else if (part.object !== undefined) await memberNodes(reader, part.object, items, plan.path, aggregation, meter);
+    else if (part.object !== undefined)
+      await memberNodes(reader, part.object, items, plan.path, aggregation, meter, workers);
     else await descendantNodes(reader, items, plan.path, aggregation, meter, workers);
   } catch (error) {
     throw tooDeepToAggregate(plan.path, error);

@@ -7,7 +7,7 @@
  * spent) makes the whole query run on the calling thread, where it throws its coded refusal in its place (or
  * does not, on a thread with more stack).
  */
-import { ReadFailed, type AnswerReader } from "../../records/read/answer-reader.js";
+import { ReadFailed, type AnswerReader, type BatchedPart } from "../../records/read/answer-reader.js";
 import type { CostMeter } from "../jsonpath/jsonpath.js";
 import type { CostKind } from "../cost.js";
 import { JobOverrun } from "../workers/pool.js";
@@ -15,7 +15,7 @@ import type { ItemPlan } from "../jsonpath/item-plan.js";
 import type { NodeSink } from "./node-sink.js";
 import type { Aggregation, AggregationState } from "../aggregate/aggregation.js";
 import { ResultQueryError } from "../../errors.js";
-import { BATCH_JOB_UNITS } from "../../defaults.js";
+import { BATCH_JOB_UNITS, WAIT_FOR_WORKERS_BYTES } from "../../defaults.js";
 import type { BatchWorkers } from "../workers/pool.js";
 import type { WatchState } from "../refusals/member-watch.js";
 
@@ -30,13 +30,14 @@ interface BatchCounts {
 }
 
 /**
- * The counts of every batch of `list` in `plan`'s window, from the workers; undefined when the list is too
- * small to be worth it, a worker failed, or a batch threw there (the query then runs on the calling thread alone).
- * A piece that cannot be read throws the reader's `ReadFailed`, once the jobs handed out have answered.
+ * The counts of every batch of a list in `plan`'s window (or of every member batch of a wide object, S26.1), from the
+ * workers; undefined when the part is too small to be worth it, a worker failed, or a batch threw there (the query
+ * then runs on the calling thread alone). A piece that cannot be read throws the reader's `ReadFailed`, once the jobs
+ * handed out have answered.
  */
 export async function countInWorkers(
   reader: AnswerReader,
-  list: number,
+  batched: BatchedPart,
   plan: ItemPlan,
   query: { list: string; at?: readonly (string | number)[] },
   workers: BatchWorkers | undefined,
@@ -50,9 +51,13 @@ export async function countInWorkers(
    */
   part?: Aggregation,
 ): Promise<BatchCounts | undefined> {
-  const { batches, bytes } = reader.sizeOf(list);
-  if (!workers || bytes < workers.minBytes || !workers.available()) return undefined;
-  const { length } = reader.lists[list]!;
+  const { batches, bytes } = reader.sizeOf(batched);
+  if (!workers || bytes < workers.minBytes) return undefined;
+  // A large wide object is worth the workers' start (WAIT_FOR_WORKERS_BYTES)
+  if (!workers.available() && !("object" in batched && bytes >= WAIT_FOR_WORKERS_BYTES && (await workers.warm())))
+    return undefined;
+  const members = "object" in batched;
+  const { length } = members ? reader.objects[batched.object]! : reader.lists[batched.list]!;
   const counts: BatchCounts = {
     nodes: new Int32Array(batches),
     steps: new Float64Array(batches),
@@ -72,7 +77,7 @@ export async function countInWorkers(
   let refused: string | undefined;
   let unread: ReadFailed | undefined;
   try {
-    for await (const piece of reader.pieces(list, plan.window(length))) {
+    for await (const piece of reader.pieces(batched, members ? {} : plan.window(length))) {
       // a worker failed: the calling thread reads the list instead, so stop fetching for them
       if (failed || over || refused !== undefined) break;
       await workers.ready(meter);
@@ -82,6 +87,7 @@ export async function countInWorkers(
         query: query.list,
         at: query.at,
         length,
+        ...(members && { members }),
         bytes: piece.bytes,
         ranges: piece.ranges,
         ascii: piece.ascii,

@@ -28,6 +28,11 @@ export interface CountJob {
   readonly at?: readonly (string | number)[];
   /** Items of the whole list (a slice's bounds depend on it). */
   readonly length: number;
+  /**
+   * Whether the batches are a wide object's member batches (`"key":value` joined by commas), selected by the plan's
+   * `selectMembers` (S26.1), rather than a list's items.
+   */
+  readonly members?: boolean;
   readonly bytes: Uint8Array;
   /** Per batch: its first item, and its byte range in `bytes`, three numbers each. */
   readonly ranges: readonly number[];
@@ -109,9 +114,7 @@ function countJob(job: CountJob, alive: () => void): CountReply {
     const [first, from, to] = [job.ranges[3 * i]!, job.ranges[3 * i + 1]!, job.ranges[3 * i + 2]!];
     const body = decodeUtf8(job.bytes.subarray(from, to), job.ascii[i]);
     const text = i === 0 && job.head ? decodeUtf8(job.head, false) + body : body;
-    const counted = plan
-      ? countBatch(plan, job.query, job.length, first, text, meter, watch, take)
-      : { nodes: -1, steps: 0 };
+    const counted = plan ? countBatch(plan, job, first, text, meter, watch, take) : { nodes: -1, steps: 0 };
     if (counted.over) return { nodes, steps, over: true, by: meter.by }; // its share is spent: stop at once (S21.1)
     if (counted.refused) return { nodes, steps, refused: counted.refused, by: meter.by };
     nodes.push(counted.nodes);
@@ -127,11 +130,13 @@ function countJob(job: CountJob, alive: () => void): CountReply {
   return reply;
 }
 
-/** Nodes of one batch (its JSON text: items joined by commas), as the calling thread would select them. */
+/**
+ * Nodes of one batch (its JSON text: items, or a wide object's members, joined by commas), as the calling thread would
+ * select them.
+ */
 function countBatch(
   plan: ItemPlan,
-  query: string,
-  length: number,
+  { query, length, members }: CountJob,
   first: number,
   text: string,
   meter = new CostMeter(),
@@ -144,10 +149,14 @@ function countBatch(
   meter.watch = watch;
   try {
     let nodes = 0;
-    if (take)
-      for (const node of plan.select(JSON.parse(`[${text}]`) as unknown[], first, length, meter, query))
-        (take(node), nodes++);
-    else for (const _ of plan.select(JSON.parse(`[${text}]`) as unknown[], first, length, meter, query)) nodes++;
+    const parsed = JSON.parse(members ? `{${text}}` : `[${text}]`) as unknown;
+    if (members && !take && plan.countMembers)
+      return { nodes: plan.countMembers(parsed as Record<string, unknown>, meter), steps: meter.spent - before };
+    const selected = members
+      ? plan.selectMembers!(parsed as Record<string, unknown>, meter, query)
+      : plan.select(parsed as unknown[], first, length, meter, query);
+    if (take) for (const node of selected) (take(node), nodes++);
+    else for (const _ of selected) nodes++;
     return { nodes, steps: meter.spent - before };
   } catch (error) {
     const over = error instanceof ResultQueryError && meter.spent > meter.limit;

@@ -14,6 +14,7 @@
  */
 import type { ListSummary, ObjectSummary, StringSummary } from "../format/answer-index.js";
 import { batchAt, byteSpan, partJsonBytes } from "../format/layout.js";
+import type { ListLayout } from "../format/serialize.js";
 import { MISSING, parseRead, ReadFailed, type AnswerRead } from "./answer-state.js";
 import { readChars, readItems, readOutside, readSummary, readWhole } from "./read-parts.js";
 import { readMembers, readNamed } from "./object-members.js";
@@ -38,6 +39,8 @@ interface ListBatch {
 
 /** One batch of a wide object's members, as read (S16.4). */
 interface MemberBatch {
+  /** Its number in the object. */
+  readonly batch: number;
   /** Its JSON text: members `"key":value` joined by commas. */
   readonly text: string;
   /**
@@ -153,9 +156,9 @@ export class AnswerReader {
     return value;
   }
 
-  /** How many batches `list` is stored in, and the bytes of its JSON. */
-  sizeOf(list: number): { batches: number; bytes: number } {
-    const layout = this.read.state.index!.lists[list]!;
+  /** How many batches a list (or a wide object) is stored in, and the bytes of its JSON. */
+  sizeOf(part: BatchedPart): { batches: number; bytes: number } {
+    const layout = this.layoutOf(part);
     return { batches: layout.batches.length / 2, bytes: partJsonBytes(layout.batches, layout.end) };
   }
 
@@ -206,32 +209,47 @@ export class AnswerReader {
     }
   }
 
-  /** The member batches of wide object `object`, in key order (S16.4), as `batches` reads a list's. */
-  async *memberBatches(object: number): AsyncGenerator<MemberBatch, void, undefined> {
+  /**
+   * The member batches of wide object `object`, in key order (S16.4), as `batches` reads a list's; with `only`, just
+   * the batches of those numbers (nothing fetched ahead).
+   */
+  async *memberBatches(
+    object: number,
+    { only }: { only?: ReadonlySet<number> } = {},
+  ): AsyncGenerator<MemberBatch, void, undefined> {
     const layout = this.read.state.index!.objects[object]!;
-    const pieces = new BatchPieces(this.read, layout.end);
+    const pieces = new BatchPieces(this.read, layout.end, !only);
     let since = performance.now();
     for (let batch = 0; batch < layout.batches.length / 2; batch++) {
+      if (only && !only.has(batch)) continue;
       if (shouldYieldSince(since)) {
         await yieldToLoop(); // as `batches` does (S21.4)
         since = performance.now();
       }
       const { start, end } = byteSpan(layout.batches, layout.end, batch, batch + 1, 1);
       const text = await this.text(pieces, start, end);
-      yield { text, members: () => parseRead(this.read, `{${text}}`) as Record<string, unknown> };
+      yield { batch, text, members: () => parseRead(this.read, `{${text}}`) as Record<string, unknown> };
     }
   }
 
   /**
-   * The pieces holding batches of `list` with items `from` to `to - 1`, whole, in order, each with the
-   * batches that end in it (`handOver`): what a batch worker is handed (S14.6).
+   * The pieces holding batches of a list with items `from` to `to - 1` (or of a wide object, S26.1), whole, in
+   * order, each with the batches that end in it (`handOver`): what a batch worker is handed (S14.6).
    */
-  async *pieces(list: number, window: { from?: number; to?: number }): AsyncGenerator<BatchPiece, void, undefined> {
+  async *pieces(
+    part: BatchedPart,
+    window: { from?: number; to?: number },
+  ): AsyncGenerator<BatchPiece, void, undefined> {
     try {
-      yield* handOver(this.read, list, window);
+      yield* handOver(this.read, this.layoutOf(part), window);
     } catch (error) {
       throw this.failed(error);
     }
+  }
+
+  private layoutOf(part: BatchedPart): ListLayout {
+    const index = this.read.state.index!;
+    return "list" in part ? index.lists[part.list]! : index.objects[part.object]!;
   }
 
   /** The text of one batch, or the reading's end when a piece cannot be read. */

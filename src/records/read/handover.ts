@@ -1,6 +1,6 @@
 /**
- * A list's pieces handed whole to a reader elsewhere (a batch worker, S14.6): each piece's plaintext with
- * the byte ranges of the batches that end in it, in order. The piece is the receiver's to move to another
+ * A list's (or a wide object's, S26.1) pieces handed whole to a reader elsewhere (a batch worker, S14.6): each
+ * piece's plaintext with the byte ranges of the batches that end in it, in order. The piece is the receiver's to move to another
  * thread without copying; a batch begun in earlier pieces brings those bytes along as a copy (`head`),
  * taken before the piece they lie in is handed on.
  */
@@ -8,12 +8,13 @@ import { piecesOf } from "../format/answer-index.js";
 import { ReadFailed, type AnswerRead } from "./answer-state.js";
 import { BatchPieces } from "./pieces.js";
 import { batchAt } from "../format/layout.js";
+import type { ListLayout } from "../format/serialize.js";
 
 export interface BatchPiece {
   readonly bytes: Uint8Array;
-  /** Number (in the list) of the first batch here; the others follow in order. */
+  /** Number (in the list or object) of the first batch here; the others follow in order. */
   readonly batch: number;
-  /** Per batch: its first item, and its byte range in `bytes`, three numbers each. */
+  /** Per batch: its first item (or member), and its byte range in `bytes`, three numbers each. */
   readonly ranges: number[];
   /** Per batch: whether its bytes here are ASCII. */
   readonly ascii: boolean[];
@@ -22,18 +23,18 @@ export interface BatchPiece {
 }
 
 /**
- * The pieces holding batches of `list` with items `from` to `to - 1`, in order. Pulled: the next piece
+ * The pieces holding batches of a list (or a wide object: its layout is a list's and more) with items (members)
+ * `from` to `to - 1`, in order. Pulled: the next piece
  * is fetched only when the one before has been taken, so a slow taker bounds what is read ahead, and
  * leaving the loop ends the reading. Batches a slice read before are read again (they are not moved out
  * of the cache). A piece that cannot be read throws `ReadFailed`.
  */
 export async function* handOver(
   read: AnswerRead,
-  list: number,
+  layout: ListLayout,
   { from = 0, to = Number.MAX_SAFE_INTEGER }: { from?: number; to?: number },
 ): AsyncGenerator<BatchPiece, void, undefined> {
   const index = read.state.index!;
-  const layout = index.lists[list]!;
   const pieces = new BatchPieces(read, layout.end);
   let current: (BatchPiece & { piece: number }) | undefined;
   let head: Uint8Array[] = [];

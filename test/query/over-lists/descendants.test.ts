@@ -146,15 +146,18 @@ describe(
           await store.save(handle, make(rows), owner);
           const walked = vi.spyOn(AnswerReader.prototype, "partAt"); // observed: the rows are walked batch by batch
           const charged = vi.spyOn(CostMeter.prototype, "charge"); // observed: what the call is charged
+          const ticked = vi.spyOn(CostMeter.prototype, "node"); // and each node, charged on its own
           try {
             const outcome = (await answered(tool, handle, args, owner)) as { code?: string };
             expect(walked.mock.calls.length, `${rows} rows`).toBeGreaterThan(0);
             const by: Record<string, number> = {};
             for (const [kind, count = 1] of charged.mock.calls) by[kind] = (by[kind] ?? 0) + count;
+            by.nodes = (by.nodes ?? 0) + ticked.mock.calls.length;
             return { outcome, by };
           } finally {
             walked.mockRestore();
             charged.mockRestore();
+            ticked.mockRestore();
             await store.onShutdown();
           }
         };

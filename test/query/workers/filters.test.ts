@@ -120,6 +120,54 @@ describe("S14.6 filters counted on batch workers, on every store", () => {
   );
 });
 
+/** Members of every kind (array-index keys listed first, escapes, non-ASCII, nested values, scalars). */
+function wideMembers(count: number): Record<string, unknown> {
+  const object: Record<string, unknown> = {};
+  for (let i = 0; i < count; i++) {
+    const key = i % 97 === 0 ? String(i) : `id-${i.toString(36)}-${i % 13}${i % 50 ? "" : '"ü'}`;
+    object[key] =
+      i % 5 === 0 ? i : i % 7 === 0 ? `text ${i} "q"` : { n: i % 31, k1: i % 11 ? [1, 2, 3, 4, 5, 6] : [1] };
+  }
+  return object;
+}
+
+const MEMBER_QUERIES: Record<string, unknown>[] = [
+  { path: "$[?count(@.k1) > 5]", offset: 9000, limit: 4 },
+  { path: "$[?count(@.k1) > 50]" },
+  { path: "$[?@ > 15000]", limit: 3 },
+  { path: "$[?@ >= 0]", offset: 3995 },
+  { path: "$[?match(@, 'text 1.*')]", offset: 2, limit: 3 },
+  { path: "$[*].n", offset: 11_990 },
+  { path: "$.map[?@.n > 29]", offset: 300, limit: 2 },
+  { path: "$.map[?@.k1]" }, // a page too large: the same refusal
+];
+
+describe("S26.1 a wide object's member batches counted on batch workers", () => {
+  const stores = everyStore("batch-workers-members").filter(([name]) => name !== "sqlite");
+  it.each(stores)(
+    "%s: the same answers as over the whole value, counted on the workers",
+    async (_name, open) => {
+      const setup = await setUp(await open(), workers);
+      const count = vi.spyOn(workers, "count");
+      try {
+        for (const value of [wideMembers(20_000), { meta: { kind: "map" }, map: wideMembers(6000) }]) {
+          const handle = await setup.fold(value);
+          for (const args of MEMBER_QUERIES.filter(({ path }) => String(path).startsWith("$.map") === "map" in value)) {
+            const jobs = count.mock.calls.length;
+            expect(await answered(setup.tool, handle, args), JSON.stringify(args)).toEqual(await expected(value, args));
+            expect(count.mock.calls.length, JSON.stringify(args)).toBeGreaterThan(jobs);
+          }
+        }
+        expect(workers.usable).toBe(true);
+      } finally {
+        count.mockRestore();
+        await setup.store.onShutdown();
+      }
+    },
+    60_000,
+  );
+});
+
 describe("S14.6 what the calling thread does, and what a worker sees", () => {
   const [[, open]] = everyStore("batch-workers-main").slice(0, 1) as [[string, () => Promise<NamespacedStorage>]];
 
