@@ -3,12 +3,16 @@
  * data, alice and bob as two users of one OAuth client, and a bystander client whose `tools/list` is timed
  * while an attack runs, so a test can show that other clients keep being served.
  */
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { McpServer } from "@modelcontextprotocol/server";
 import type { Client } from "@modelcontextprotocol/client";
 import { z } from "zod";
 import { ResultHandlesPlugin, type McpHostOptions, type ResultHandlesOptions } from "mcp-result-handles";
 import { connect } from "./mcp-client.js";
 import { startHttpMcpServer, userToken, type HttpMcpServer } from "./http-mcp-server.js";
+import { startRedisServer } from "./redis-server.js";
 import { noRuns, registerReferenceTools, type ToolRuns } from "./reference-tools.js";
 
 export type Result = {
@@ -90,6 +94,41 @@ export async function startAttackBench(
       await Promise.allSettled(clients.map((client) => client.close()));
       await http.close();
       await plugin.onShutdown();
+    },
+  };
+}
+
+/** Where a bench on a store of its own keeps its answers. */
+export type BenchStore = "memory" | "redis" | "sqlite";
+
+/**
+ * `startAttackBench` with its answers on `store`: in memory, in a real redis-server of its own, or in a real SQLite
+ * file in a folder of its own; `close` stops that server and removes that folder too. `storage` adds the store
+ * deadline of a call (S26.3) and, in memory, the most it keeps.
+ */
+export async function startAttackBenchOn(
+  store: BenchStore,
+  storage: { deadlineMs?: number; memory?: { maxBytes: number } } = {},
+): Promise<AttackBench> {
+  const { memory, ...deadline } = storage;
+  const redis = store === "redis" ? await startRedisServer() : undefined;
+  const folder = store === "sqlite" ? await mkdtemp(join(tmpdir(), "result-handles-bench-")) : undefined;
+  const bench = await startAttackBench({
+    storage: redis
+      ? { type: "redis", redis: { url: redis.url }, ...deadline }
+      : folder
+        ? { type: "sqlite", sqlite: { path: join(folder, "answers.db") }, ...deadline }
+        : { type: "memory", ...(memory ? { memory } : {}), ...deadline },
+  }).catch(async (error: unknown) => {
+    await redis?.dispose();
+    throw error;
+  });
+  return {
+    ...bench,
+    async close() {
+      await bench.close();
+      await redis?.dispose();
+      if (folder) await rm(folder, { recursive: true, force: true });
     },
   };
 }

@@ -7,6 +7,7 @@ import type { Client } from "@modelcontextprotocol/client";
 import { spawnChildServer, type ChildServer } from "./child-server.js";
 import { connect } from "./mcp-client.js";
 import { startRedisServer, type RedisServer } from "./redis-server.js";
+import { withSecondCaller, type Measured } from "./second-caller.js";
 
 /** What the server says of its own loop since the last `watch()`. */
 export interface ServerHolds {
@@ -72,28 +73,19 @@ export async function startHeldBench(): Promise<HeldBench> {
 }
 
 /**
- * Runs `attack` while a second caller's `query` is sent 300 ms in (S21.5): what each gave, the attack's time, the
- * second caller's wait, the server's holds meanwhile and its heap's growth.
+ * `withSecondCaller` (S21.5) timed in the held server: the server's holds meanwhile and its heap's growth, beside
+ * what `withSecondCaller` measures in this process.
  */
-export async function withSecondCaller<T, S>(
+export async function withSecondCallerInServer<T, S>(
   server: HeldServer,
   attack: () => Promise<T>,
-  query: () => Promise<S>,
-): Promise<{ value: T; ms: number; second: { value: S; waitMs: number }; holds: ServerHolds; heapGrowth: number }> {
+  second: () => Promise<S>,
+): Promise<Measured<T, S> & { holds: ServerHolds; heapGrowth: number }> {
   await server.watch();
   const before = await server.holds();
-  const started = performance.now();
-  const second = (async () => {
-    await new Promise((resolve) => setTimeout(resolve, 300));
-    const due = performance.now();
-    const value = await query();
-    return { value, waitMs: performance.now() - due };
-  })();
-  const value = await attack();
-  const ms = performance.now() - started;
-  const { value: answer, waitMs } = await second;
+  const measured = await withSecondCaller(attack, second);
   const holds = await server.holds();
-  return { value, ms, second: { value: answer, waitMs }, holds, heapGrowth: holds.heapBytes - before.heapBytes };
+  return { ...measured, holds, heapGrowth: holds.heapBytes - before.heapBytes };
 }
 
 /** The server's longest hold, in words: wall time, and the time its thread ran of it. */

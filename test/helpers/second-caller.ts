@@ -6,14 +6,14 @@
 import type { AttackBench, Caller, Result } from "./attack-bench.js";
 import { handleOf, textOf, watchStalls } from "./attack-bench.js";
 
-export interface Measured {
-  result: Result;
+export interface Measured<T = Result, S = Result> {
+  result: T;
   /** The attack's time, ms. */
   ms: number;
   /** The second caller's wait, from 300 ms after the attack started to its answer, ms. */
   waitMs: number;
   /** The second caller's answer. */
-  second: Result;
+  second: S;
   /** The longest the event loop was held meanwhile, ms (a 5 ms ticker). */
   stallMs: number;
 }
@@ -26,14 +26,25 @@ export async function foldAs(bench: AttackBench, who: Caller, answer: unknown): 
   return handleOf(folded);
 }
 
-export async function withSecondCaller(
-  attack: () => Promise<Result>,
-  second: () => Promise<Result>,
-): Promise<Measured> {
+/**
+ * Folds bob's small answer (300 rows) and returns his small query of it: the second caller's call of S21.5, which
+ * answers `["Row number 7"]`.
+ */
+export async function bobsSmallQuery(bench: AttackBench): Promise<() => Promise<Result>> {
+  const handle = await foldAs(bench, bench.bob, {
+    rows: Array.from({ length: 300 }, (_, i) => ({ id: i, title: `Row number ${i}` })),
+  });
+  return () => bench.bob("result_query", { handle, path: "$.rows[?@.id == 7].title" });
+}
+
+export async function withSecondCaller<T = Result, S = Result>(
+  attack: () => Promise<T>,
+  second: () => Promise<S>,
+): Promise<Measured<T, S>> {
   const stalls = watchStalls();
   const started = performance.now();
   const due = started + 300;
-  const secondDone = new Promise<{ result: Result; waitMs: number }>((resolve, reject) => {
+  const secondDone = new Promise<{ result: S; waitMs: number }>((resolve, reject) => {
     setTimeout(() => {
       second().then((result) => resolve({ result, waitMs: performance.now() - due }), reject);
     }, 300);

@@ -19,7 +19,7 @@ import { watchStalls, type Result } from "../helpers/attack-bench.js";
 import {
   heldText,
   startHeldBench,
-  withSecondCaller,
+  withSecondCallerInServer,
   type HeldBench,
   type HeldServer,
   type ServerHolds,
@@ -194,11 +194,12 @@ describe("S26.3 S21.5 a filter over 120,000 rows, read piece by piece, while Red
       let thawed = false;
       try {
         const {
-          value: read,
+          result: read,
           ms: readMs,
-          second: { value: secondResult, waitMs },
+          second: secondResult,
+          waitMs,
           holds,
-        } = await withSecondCaller(
+        } = await withSecondCallerInServer(
           server,
           () => call(alice, "result_query", filter),
           () => call(bob, "result_query", { handle: small, path: "$.rows[5].id" }),

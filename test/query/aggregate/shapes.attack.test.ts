@@ -6,10 +6,9 @@
 // each line prints its figures: wall, the longest hold of the loop (5 ms ticker), bob's wait and heap growth.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { AGGREGATE_LIMITS } from "../../../src/defaults.js";
-import { startAttackBench, watchStalls, type AttackBench, type Result } from "../../helpers/attack-bench.js";
+import { startAttackBenchOn, watchStalls, type AttackBench, type Result } from "../../helpers/attack-bench.js";
 import { oracleAggregate } from "../../helpers/aggregate-oracle.js";
-import { startRedisServer, type RedisServer } from "../../helpers/redis-server.js";
-import { foldAs, line, withSecondCaller, type Measured } from "../../helpers/second-caller.js";
+import { bobsSmallQuery, foldAs, line, withSecondCaller, type Measured } from "../../helpers/second-caller.js";
 
 const SLACK = Number(process.env.COST_SLACK ?? 2);
 const ATTACK_MS = 2000 * SLACK;
@@ -50,29 +49,16 @@ function structured(result: Result): Record<string, unknown> {
 for (const store of ["memory", "redis"] as const) {
   describe(`S24.3 aggregates holding many groups on ${store}`, () => {
     let bench: AttackBench;
-    let redis: RedisServer | undefined;
-    let bobHandle: string;
-    const bobSmall = () => bench.bob("result_query", { handle: bobHandle, path: "$.rows[?@.id == 7].title" });
+    let bobSmall: () => Promise<Result>;
 
     beforeAll(async () => {
-      if (store === "redis") redis = await startRedisServer();
-      bench = await startAttackBench({
-        storage:
-          store === "redis"
-            ? { type: "redis", redis: { url: redis!.url }, deadlineMs: 30_000 }
-            : { type: "memory", deadlineMs: 30_000 },
-      });
-      bobHandle = await foldAs(bench, bench.bob, {
-        rows: Array.from({ length: 300 }, (_, i) => ({ id: i, title: `Row number ${i}` })),
-      });
+      bench = await startAttackBenchOn(store, { deadlineMs: 30_000 });
+      bobSmall = await bobsSmallQuery(bench);
       // the batch workers load once, on the first large query
       const warm = await foldAs(bench, bench.alice, rowsOf(60_000));
       await bench.alice("result_query", { handle: warm, path: "$.rows[?@.id == 1]", limit: 1 });
     }, TIMEOUT);
-    afterAll(async () => {
-      await bench?.close();
-      await redis?.dispose();
-    });
+    afterAll(() => bench?.close());
 
     /** Alice's aggregate with bob's small query 300 ms in, its figures printed and held to S21.5 and the hold bar. */
     async function measured(label: string, args: Record<string, unknown>): Promise<Measured> {

@@ -3,9 +3,8 @@
 // attack starts. Each attack of issue 24 answers or is refused within 2 s (asserted with room for a loaded
 // 2-core machine) and bob is answered within 1 s (likewise). Figures are printed for the report.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startAttackBench, textOf, type AttackBench } from "../../helpers/attack-bench.js";
-import { startRedisServer, type RedisServer } from "../../helpers/redis-server.js";
-import { foldAs, line, withSecondCaller, type Measured } from "../../helpers/second-caller.js";
+import { startAttackBenchOn, textOf, type AttackBench, type Result } from "../../helpers/attack-bench.js";
+import { bobsSmallQuery, foldAs, line, withSecondCaller, type Measured } from "../../helpers/second-caller.js";
 
 /**
  * The SPEC's bars (2 s, 1 s), doubled for a machine others share while the tests run; COST_SLACK changes the factor.
@@ -27,21 +26,13 @@ const bigRows = (n: number, width = 0) => ({
 for (const store of ["memory", "redis"] as const) {
   describe(`S21 attacks on ${store}`, () => {
     let bench: AttackBench;
-    let redis: RedisServer | undefined;
-    let bobHandle: string;
-    const bobSmall = () => bench.bob("result_query", { handle: bobHandle, path: "$.rows[?@.id == 7].title" });
+    let bobSmall: () => Promise<Result>;
 
     beforeAll(async () => {
-      if (store === "redis") redis = await startRedisServer();
-      bench = await startAttackBench(
-        store === "redis" ? { storage: { type: "redis", redis: { url: redis!.url } } } : {},
-      );
-      bobHandle = await foldAs(bench, bench.bob, bigRows(300));
+      bench = await startAttackBenchOn(store);
+      bobSmall = await bobsSmallQuery(bench);
     }, TIMEOUT);
-    afterAll(async () => {
-      await bench?.close();
-      await redis?.dispose();
-    });
+    afterAll(() => bench?.close());
 
     const check = (label: string, m: Measured, refusal: RegExp) => {
       console.log(line(`${store}: ${label}`, m));

@@ -9,7 +9,7 @@ import type { Client } from "@modelcontextprotocol/client";
 import { loadavg } from "node:os";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type Result } from "../../helpers/attack-bench.js";
-import { heldText, startHeldBench, withSecondCaller, type HeldBench } from "../../helpers/held-server.js";
+import { heldText, startHeldBench, withSecondCallerInServer, type HeldBench } from "../../helpers/held-server.js";
 import { slowdown } from "../../helpers/slowdown.js";
 
 const KEYS = 1_000_000;
@@ -40,11 +40,12 @@ afterAll(() => bench?.close());
 /** Alice's query beside bob's small one 300 ms in; prints and checks the figures (S21.5). */
 async function attack(label: string, args: Record<string, unknown>): Promise<Result> {
   const {
-    value: result,
+    result,
     ms,
-    second: { value: bobs, waitMs },
+    second: bobs,
+    waitMs,
     holds,
-  } = await withSecondCaller(
+  } = await withSecondCallerInServer(
     bench.server,
     () => call(bench.alice, "result_query", { handle: wide, ...args }),
     () => call(bench.bob, "result_query", { handle: small, path: "$.rows[?@.id == 7].id" }),

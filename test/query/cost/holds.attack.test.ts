@@ -4,13 +4,9 @@
 // 1 s, and the event loop is held about 50 ms at a time (asserted with room for a loaded 2-core machine
 // and its collector); figures (wall, longest hold, bob's wait, heap) are printed for the report. Expected
 // values come from plain code.
-import { mkdtemp, rm } from "node:fs/promises";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startAttackBench, textOf, type AttackBench } from "../../helpers/attack-bench.js";
-import { startRedisServer, type RedisServer } from "../../helpers/redis-server.js";
-import { line, withSecondCaller, type Measured } from "../../helpers/second-caller.js";
+import { startAttackBenchOn, textOf, type AttackBench, type Result } from "../../helpers/attack-bench.js";
+import { bobsSmallQuery, line, withSecondCaller, type Measured } from "../../helpers/second-caller.js";
 import { slowdown } from "../../helpers/slowdown.js";
 
 const KEYS = 1_000_000;
@@ -49,16 +45,13 @@ const STORES = (process.env.HOLDS_STORES ?? "memory,redis,sqlite").split(",") as
 for (const store of STORES) {
   describe(`S26.1 S26.2 holds on ${store}`, () => {
     let bench: AttackBench;
-    let redis: RedisServer | undefined;
-    let folder: string | undefined;
-    let bobHandle: string;
+    let bobSmall: () => Promise<Result>;
     let wideHandle: string;
     let rowsHandle: string;
     // On SQLite, the attacks whose work is the calling thread's alone, the same as on memory (filters over what is
     // read, references), are left to memory and Redis: SQLite's own reads (it runs on the calling thread, S26.4) are
     // timed by the windows, fields, searches and the fold.
     const beyondSqlite = store === "sqlite" ? it.skip : it;
-    const bobSmall = () => bench.bob("result_query", { handle: bobHandle, path: "$.rows[?@.id == 7].title" });
 
     const fold = async (who: "alice" | "bob", value: unknown) => {
       bench.answer.next = value;
@@ -68,16 +61,6 @@ for (const store of STORES) {
     };
 
     beforeAll(async () => {
-      if (store === "redis") redis = await startRedisServer();
-      if (store === "sqlite") folder = await mkdtemp(join(tmpdir(), "holds-"));
-      // The store's deadline of a call (S26.3) well past the bars here: these tests time the calling thread, not the
-      // store.
-      const storage =
-        store === "redis"
-          ? { type: "redis" as const, redis: { url: redis!.url }, deadlineMs: 60_000 }
-          : store === "sqlite"
-            ? { type: "sqlite" as const, sqlite: { path: join(folder!, "answers.db") }, deadlineMs: 60_000 }
-            : { type: "memory" as const, memory: { maxBytes: 2_000_000_000 }, deadlineMs: 60_000 };
       // Built first: a client idle for seconds meanwhile may meet its socket closed by the server (keep-alive).
       const wideAnswer = {
         w: wide(KEYS),
@@ -92,18 +75,14 @@ for (const store of STORES) {
           s: "k".repeat(40),
         })),
       };
-      bench = await startAttackBench({ storage });
-      bobHandle = await fold("bob", {
-        rows: Array.from({ length: 300 }, (_, i) => ({ id: i, title: `Row number ${i}` })),
-      });
+      // The store's deadline of a call (S26.3) well past the bars here: these tests time the calling thread, not the
+      // store.
+      bench = await startAttackBenchOn(store, { deadlineMs: 60_000, memory: { maxBytes: 2_000_000_000 } });
+      bobSmall = await bobsSmallQuery(bench);
       wideHandle = await fold("alice", wideAnswer);
       if (store !== "sqlite") rowsHandle = await fold("alice", rows);
     }, TIMEOUT);
-    afterAll(async () => {
-      await bench?.close();
-      await redis?.dispose();
-      if (folder) await rm(folder, { recursive: true, force: true });
-    });
+    afterAll(() => bench?.close());
 
     /** Runs `args` as alice's result_query beside bob's small one; prints and checks the S21.5 figures. */
     const attack = async (label: string, args: Record<string, unknown>, hold = HOLD_MS): Promise<Measured> => {

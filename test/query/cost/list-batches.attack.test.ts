@@ -4,13 +4,10 @@
 // those objects held the server 3.2-3.6 s, and the filter over them 3.1 s (a batch worker then gave up on it). A real
 // McpServer over real HTTP on memory, Redis and SQLite; bob (a second owner) sends a small result_query 300 ms after
 // each attack starts. Expected values come from plain code over the answer.
-import { mkdtemp, rm } from "node:fs/promises";
-import { loadavg, tmpdir } from "node:os";
-import { join } from "node:path";
+import { loadavg } from "node:os";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startAttackBench, type AttackBench } from "../../helpers/attack-bench.js";
-import { startRedisServer, type RedisServer } from "../../helpers/redis-server.js";
-import { line, withSecondCaller, type Measured } from "../../helpers/second-caller.js";
+import { startAttackBenchOn, type AttackBench, type Result } from "../../helpers/attack-bench.js";
+import { bobsSmallQuery, line, withSecondCaller, type Measured } from "../../helpers/second-caller.js";
 import { slowdown } from "../../helpers/slowdown.js";
 
 const wide = (keys: number, prefix: string) => {
@@ -44,34 +41,18 @@ const STORES = (process.env.HOLDS_STORES ?? "memory,redis,sqlite").split(",") as
 for (const store of STORES) {
   describe(`S21.4 S26.1 a list of rows, then of large objects, on ${store}`, () => {
     let bench: AttackBench;
-    let redis: RedisServer | undefined;
-    let folder: string | undefined;
-    let bobHandle: string;
+    let bobSmall: () => Promise<Result>;
     let handle: string;
-    const bobSmall = () => bench.bob("result_query", { handle: bobHandle, path: "$.rows[?@.id == 7].title" });
 
     beforeAll(async () => {
-      if (store === "redis") redis = await startRedisServer();
-      if (store === "sqlite") folder = await mkdtemp(join(tmpdir(), "list-batches-"));
       // The store's deadline (S26.3) well past the bars: these tests time the calling thread, not the store.
-      const storage =
-        store === "redis"
-          ? { type: "redis" as const, redis: { url: redis!.url }, deadlineMs: 60_000 }
-          : store === "sqlite"
-            ? { type: "sqlite" as const, sqlite: { path: join(folder!, "answers.db") }, deadlineMs: 60_000 }
-            : { type: "memory" as const, memory: { maxBytes: 2_000_000_000 }, deadlineMs: 60_000 };
-      bench = await startAttackBench({ storage });
-      bench.answer.next = { rows: Array.from({ length: 300 }, (_, i) => ({ id: i, title: `Row number ${i}` })) };
-      bobHandle = handleOf(await bench.bob("report_structured"));
+      bench = await startAttackBenchOn(store, { deadlineMs: 60_000, memory: { maxBytes: 2_000_000_000 } });
+      bobSmall = await bobsSmallQuery(bench);
       bench.answer.next = { list };
       handle = handleOf(await bench.alice("report_structured"));
       bench.answer.next = undefined;
     }, TIMEOUT);
-    afterAll(async () => {
-      await bench?.close();
-      await redis?.dispose();
-      if (folder) await rm(folder, { recursive: true, force: true });
-    });
+    afterAll(() => bench?.close());
 
     const attack = async (label: string, args: Record<string, unknown>): Promise<Measured> => {
       const before = heapMb();

@@ -9,9 +9,8 @@
 // Expected values come from plain code over the object.
 import { availableParallelism, loadavg } from "node:os";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startAttackBench, textOf, type AttackBench } from "../../helpers/attack-bench.js";
-import { startRedisServer, type RedisServer } from "../../helpers/redis-server.js";
-import { line, withSecondCaller, type Measured } from "../../helpers/second-caller.js";
+import { startAttackBenchOn, textOf, type AttackBench, type Result } from "../../helpers/attack-bench.js";
+import { bobsSmallQuery, line, withSecondCaller, type Measured } from "../../helpers/second-caller.js";
 
 const KEYS = 1_000_000;
 const wide = (keys: number) => {
@@ -54,10 +53,8 @@ const STORES = (process.env.HOLDS_STORES ?? "memory,redis").split(",") as ("memo
 for (const store of STORES) {
   describe(`S26.1 the first read of a million-key answer on ${store}`, () => {
     let bench: AttackBench;
-    let redis: RedisServer | undefined;
-    let bobHandle: string;
+    let bobSmall: () => Promise<Result>;
     const object = wide(KEYS);
-    const bobSmall = () => bench.bob("result_query", { handle: bobHandle, path: "$.rows[?@.id == 7].title" });
 
     /**
      * A call that is not measured, made once more when its keep-alive socket was reset under it: client and server
@@ -82,20 +79,11 @@ for (const store of STORES) {
     };
 
     beforeAll(async () => {
-      if (store === "redis") redis = await startRedisServer();
       // The store's deadline of a call (S26.3) well past the bars: these tests time the calling thread.
-      const storage =
-        store === "redis"
-          ? { type: "redis" as const, redis: { url: redis!.url }, deadlineMs: 60_000 }
-          : { type: "memory" as const, memory: { maxBytes: 2_000_000_000 }, deadlineMs: 60_000 };
-      bench = await startAttackBench({ storage });
-      bench.answer.next = { rows: Array.from({ length: 300 }, (_, i) => ({ id: i, title: `Row number ${i}` })) };
-      bobHandle = ((await bench.bob("report_structured")).structuredContent as { handle: string }).handle;
+      bench = await startAttackBenchOn(store, { deadlineMs: 60_000, memory: { maxBytes: 2_000_000_000 } });
+      bobSmall = await bobsSmallQuery(bench);
     }, TIMEOUT);
-    afterAll(async () => {
-      await bench?.close();
-      await redis?.dispose();
-    });
+    afterAll(() => bench?.close());
 
     /**
      * `args` as alice's first query of a new handle, beside bob's small one; prints and checks S21.5's figures (a
