@@ -7,6 +7,7 @@
  */
 import { allocateBytes } from "../util/utf8.js";
 import { isShared } from "./crypto/seal-thread.js";
+import { unref } from "../util/unref.js";
 
 const SPARE_TOTAL_BYTES = 12 * 1024 * 1024;
 const MIN_POOLED_BYTES = 128 * 1024;
@@ -81,11 +82,11 @@ export function releaseBuffers(buffers: readonly Uint8Array[]): void {
 
 /** One timer for all releases: when it fires early (answers kept coming), it waits out the rest. */
 function dropWhenIdle(delay: number): ReturnType<typeof setTimeout> {
-  const timer = setTimeout(() => {
-    const idle = Date.now() - lastRelease;
-    if (idle >= SPARE_IDLE_MS) dropSpareBuffers();
-    else idleTimer = dropWhenIdle(SPARE_IDLE_MS - idle);
-  }, delay);
-  (timer as { unref?: () => void }).unref?.(); // never keeps a Node process alive
-  return timer;
+  return unref(
+    setTimeout(() => {
+      const idle = Date.now() - lastRelease;
+      if (idle >= SPARE_IDLE_MS) dropSpareBuffers();
+      else idleTimer = dropWhenIdle(SPARE_IDLE_MS - idle);
+    }, delay),
+  );
 }

@@ -4,6 +4,7 @@ import { z } from "zod";
 import { whole } from "../util/option-schema-parts.js";
 import { defineDriver } from "./driver.js";
 import type { NamespacedStorage } from "./types.js";
+import { unref } from "../util/unref.js";
 
 export interface MemoryStorageOptions {
   /**
@@ -64,9 +65,7 @@ export class MemoryStore implements NamespacedStorage {
   constructor(options: MemoryStorageOptions = {}) {
     this.maxEntries = options.maxEntries ?? DEFAULT_MEMORY_MAX_ENTRIES;
     this.maxBytes = options.maxBytes ?? DEFAULT_MEMORY_MAX_BYTES[runsInNode() ? "node" : "browser"];
-    this.sweeper = setInterval(() => this.sweep(), options.sweepIntervalMs ?? SWEEP_INTERVAL_MS.memory);
-    // A sweep timer must never keep a Node process alive.
-    (this.sweeper as { unref?: () => void }).unref?.();
+    this.sweeper = unref(setInterval(() => this.sweep(), options.sweepIntervalMs ?? SWEEP_INTERVAL_MS.memory));
   }
 
   /** Records kept. */

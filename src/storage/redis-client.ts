@@ -4,6 +4,7 @@ import { REDIS_MAX_RETRY_DELAY_MS, REDIS_SILENT_MS } from "../defaults.js";
 import { loadClient } from "./load-client.js";
 import { keySlot } from "./redis-slot.js";
 import type { NamespacedStorage } from "./types.js";
+import { unref } from "../util/unref.js";
 
 /** Where Redis is: a URL, one server, or a cluster's masters to start from (S9.1, S17.2); `redisDriver` checks it. */
 export type RedisConnection =
@@ -306,11 +307,9 @@ class RedisStorage implements NamespacedStorage {
         if (lane.inFlight.size > 0) this.watch(lane, server);
         return;
       }
-      lane.watchdog = setTimeout(look, Math.max(10, silentSince + silentMs - now));
-      unref(lane.watchdog);
+      lane.watchdog = unref(setTimeout(look, Math.max(10, silentSince + silentMs - now)));
     };
-    lane.watchdog = setTimeout(look, silentMs);
-    unref(lane.watchdog);
+    lane.watchdog = unref(setTimeout(look, silentMs));
   }
 
   /** Sends the lane's probe unless one is out: its answer means the server answers again (S26.3). */
@@ -329,11 +328,6 @@ class RedisStorage implements NamespacedStorage {
       lane.probe = undefined;
     });
   }
-}
-
-/** A timer that does not keep the process alive (Node); other runtimes have no such thing. */
-function unref(timer: ReturnType<typeof setTimeout>): void {
-  (timer as { unref?: () => void }).unref?.();
 }
 
 /** An error Redis itself answered (ioredis's ReplyError), as opposed to a timeout or a lost connection. */

@@ -6,6 +6,7 @@ import { text } from "../util/option-schema-parts.js";
 import { defineDriver } from "./driver.js";
 import { loadClient } from "./load-client.js";
 import type { NamespacedStorage } from "./types.js";
+import { unref } from "../util/unref.js";
 
 interface SqliteStorageOptions {
   /**
@@ -127,8 +128,7 @@ class SqliteStorage implements NamespacedStorage {
     );
     this.remove = db.prepare(`DELETE FROM ${TABLE} WHERE key = ?`);
     this.removeExpired = db.prepare(`DELETE FROM ${TABLE} WHERE expires_at <= ?`);
-    this.sweeper = setInterval(() => this.sweep(), sweepIntervalMs);
-    this.sweeper.unref();
+    this.sweeper = unref(setInterval(() => this.sweep(), sweepIntervalMs));
   }
 
   async get(id: string): Promise<Uint8Array | undefined> {

@@ -15,6 +15,7 @@
  */
 import { BATCH_WORKER_SILENT_MS, BATCH_WORKERS } from "../../defaults.js";
 import type { CountJob, CountReply } from "./job.js";
+import { unref } from "../../util/unref.js";
 
 /**
  * A job whose worker said nothing for `BATCH_WORKER_SILENT_MS` (S21.4): the worker was stopped and replaced, and
@@ -203,7 +204,7 @@ export class WorkerPool implements BatchWorkers {
     const check = () => {
       const job = worker.pending.get(id);
       if (!job || !this.workers.includes(worker)) return;
-      job.deadline = unrefd(
+      job.deadline = unref(
         setTimeout(() => {
           if (worker.pending.get(id) !== job) return;
           const silent = performance.now() - Math.max(worker.heard, job.posted);
@@ -212,7 +213,7 @@ export class WorkerPool implements BatchWorkers {
         }, 0),
       );
     };
-    return unrefd(setTimeout(check, ms));
+    return unref(setTimeout(check, ms));
   }
 
   /**
@@ -287,17 +288,11 @@ export class WorkerPool implements BatchWorkers {
   /** Stops the workers after `idleMs` without a job: a pause to stop on, never a reason for Node to stay up. */
   private idleSoon(): void {
     clearTimeout(this.idle);
-    this.idle = setTimeout(() => this.stop(), this.idleMs);
-    (this.idle as { unref?: () => void }).unref?.();
+    this.idle = unref(setTimeout(() => this.stop(), this.idleMs));
   }
 
   private fail(): void {
     this.brokenUntil = Date.now() + this.retryMs;
     this.stop();
   }
-}
-
-function unrefd(timer: ReturnType<typeof setTimeout>): ReturnType<typeof setTimeout> {
-  (timer as { unref?: () => void }).unref?.();
-  return timer;
 }

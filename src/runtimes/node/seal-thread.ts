@@ -15,6 +15,7 @@
 import { SEAL_THREAD } from "../../defaults.js";
 import type { PieceJob, SealedPiece, SealThread } from "../../records/crypto/seal-thread.js";
 import { useSharedPieceBuffers } from "../../records/buffer-pool.js";
+import { unref } from "../../util/unref.js";
 
 type Threads = typeof import("node:worker_threads");
 type NodeWorker = InstanceType<Threads["Worker"]>;
@@ -130,13 +131,14 @@ class NodeSealThread implements SealThread {
     const state = this.state;
     if (!state) return;
     this.doneAtWatch = Atomics.load(state, 1);
-    this.watchdog = setTimeout(() => {
-      if (this.state !== state || this.jobs.size === 0) return;
-      // it is working: the replies are on their way
-      if (Atomics.load(state, 1) !== this.doneAtWatch) return this.watch();
-      this.fail(new Error("the seal thread did no job within its deadline"));
-    }, this.settings.deadlineMs);
-    (this.watchdog as { unref?: () => void }).unref?.();
+    this.watchdog = unref(
+      setTimeout(() => {
+        if (this.state !== state || this.jobs.size === 0) return;
+        // it is working: the replies are on their way
+        if (Atomics.load(state, 1) !== this.doneAtWatch) return this.watch();
+        this.fail(new Error("the seal thread did no job within its deadline"));
+      }, this.settings.deadlineMs),
+    );
   }
 
   private start(): void {
@@ -180,8 +182,7 @@ class NodeSealThread implements SealThread {
   /** Stops the thread after a pause without jobs: an idle server holds no thread. */
   private idleSoon(): void {
     clearTimeout(this.idle);
-    this.idle = setTimeout(() => this.stop(new Error("the seal thread stopped")), this.settings.idleMs);
-    (this.idle as { unref?: () => void }).unref?.();
+    this.idle = unref(setTimeout(() => this.stop(new Error("the seal thread stopped")), this.settings.idleMs));
   }
 
   private fail(error: Error): void {
