@@ -365,11 +365,11 @@ export const MANY_FIELDS = 10_000;
 
 /**
  * Every how many values walked a list or object of one item is kept among those seen. The walks of a call's
- * arguments (`hasReferences`, `copyWithSlots` in plugin/references.ts) keep the
- * parts of the arguments they have been through, so a part shared or in a cycle (an in-process client may pass
- * one) is walked once; a list or object of several items is always kept, one of a single item only every this many
- * values. A chain of single items a million deep (a reference at its bottom) kept a million of them, which cost
- * more than the walks themselves (0.65 of the 1 s they took); now a few thousand. A cycle still ends: it passes a
- * kept part within this many values and comes back to it; and a shared chain is walked again at most this far.
+ * arguments (`hasReferences`, `copyWithSlots` in plugin/references.ts) keep the lists and objects of the arguments
+ * they have been through, so one shared or in a cycle (an in-process client may pass one) is walked once; a list or
+ * object of several items is always kept, one of a single item only every this many values. A chain of single items
+ * a million deep (a reference at its bottom) kept a million of them, which cost more than the walks themselves (0.65
+ * of the 1 s they took); now a few thousand. A cycle still ends: it passes a kept list or object within this many
+ * values and comes back to it; and a shared chain is walked again at most this far.
  */
 export const SINGLES_KEPT_EVERY = 64;

@@ -4,10 +4,10 @@
  * is checked and before the tool runs. The model passes a folded answer on without ever re-typing it.
  *
  * The walk is iterative (arguments thousands of levels deep cannot overflow the stack), yields to
- * other calls (S21.4: a million levels deep is a second of work) and visits each part of the arguments
- * once; the arguments are copied, never changed (an in-process client may still hold them). Each distinct reference is
- * read once, all at once, and at most `MAX_REFERENCES_PER_CALL`
- * of them: resolution costs reading what the references name, no more (S16.1).
+ * other calls (S21.4: a million levels deep is a second of work) and visits each list and object of the
+ * arguments once; the arguments are copied, never changed (an in-process client may still hold them). Each
+ * distinct reference is read once, all at once, and at most `MAX_REFERENCES_PER_CALL` of them: resolution costs
+ * reading what the references name, no more (S16.1).
  */
 import {
   MAX_REFERENCE_BYTES_PER_CALL,
@@ -238,7 +238,7 @@ function tooCostly(read: number, of: number, share: number): ResultQueryError {
     `The ${of} distinct { "$result": … } references of this call would cost about ` +
       `${Math.round((share * of * 100) / read)}% of its cost limit (costLimit): the first ${read} cost ` +
       `${Math.round(share * 100)}% of it (S26.2). Pass at most ${fit} such references in one call, ` +
-      `or references to smaller parts, or call the tool once per part.`,
+      `or references to smaller slices, or call the tool once per slice.`,
   );
 }
 
@@ -251,7 +251,7 @@ function tooManyBytes(read: number, of: number, about?: number): ResultQueryErro
     "INVALID_INPUT",
     `The { "$result": … } references of this call resolve to more than ${MAX_REFERENCE_BYTES_PER_CALL} bytes in all ` +
       `(${measured}; S21.3): pass fewer or smaller references, for example one to a slice such as $.rows[0:1000], ` +
-      `or call the tool once per part.`,
+      `or call the tool once per slice.`,
   );
 }
 
@@ -324,7 +324,7 @@ interface Slot {
 }
 
 /**
- * A copy of `args` whose containers are new (shared parts copied once, so a cycle ends), and where each
+ * A copy of `args` whose containers are new (a list or object shared copied once, so a cycle ends), and where each
  * reference is to go, in document order.
  */
 async function copyWithSlots(args: unknown, meter: CostMeter): Promise<{ root: { value: unknown }; slots: Slot[] }> {
@@ -384,7 +384,7 @@ const REFERENCE_JSON_SCHEMA = Object.freeze({
   type: "object",
   properties: {
     $result: { type: "string", description: "A folded answer's handle" },
-    path: { type: "string", description: "A part of it" },
+    path: { type: "string", description: "Where in it: a path, as result_query takes" },
   },
   required: ["$result"],
   additionalProperties: false,

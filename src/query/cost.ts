@@ -233,10 +233,10 @@ export class CostMeter {
   /**
    * Yields to other calls (one macrotask: timers and I/O run), then goes on. The calls that yielded go on
    * together at the next pass of the loop, and one clock bounds that pass (`loopHeld`, util/yield.ts): the first
-   * takes its hold of YIELD_AFTER_MS, the others find the clock spent and yield again at once. So do the parts of
+   * takes its hold of YIELD_AFTER_MS, the others find the clock spent and yield again at once. So do the strands of
    * one call that run side by side on this meter (its references, read four at a time, S26.2): each woke on a
-   * timer of its own and took its hold, four holds in a row (85-130 ms for 64 references). A part that goes on
-   * after a read rather than a yield finds the clock where the part before left it.
+   * timer of its own and took its hold, four holds in a row (85-130 ms for 64 references). A strand that goes on
+   * after a read rather than a yield finds the clock where the strand before left it.
    */
   async yieldToLoop(): Promise<void> {
     await yieldToLoop();

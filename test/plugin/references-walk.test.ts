@@ -1,6 +1,6 @@
-// S15.1 S21.4: the walk of a call's arguments for references keeps the parts it has been through only where it
-// must (a part of several items, and a part of one item now and then): shared parts and cycles still end, every place
-// of a shared part is resolved, and the arguments the client passed are never changed.
+// S15.1 S21.4: the walk of a call's arguments for references keeps the lists and objects it has been through only
+// where it must (one of several items, and one of a single item now and then): shared ones and cycles still end, every
+// place of a shared one is resolved, and the arguments the client passed are never changed.
 import { describe, expect, it } from "vitest";
 import { resolveReferences } from "../../src/plugin/references.js";
 
@@ -26,7 +26,7 @@ function bottomOf(value: unknown): { depth: number; bottom: unknown } {
   return { depth, bottom: value };
 }
 
-describe("S15.1 references in arguments walked with few parts kept", () => {
+describe("S15.1 references in arguments walked with few lists and objects kept", () => {
   it("a reference at the bottom of a chain 300,000 lists deep is resolved; the client's chain unchanged", async () => {
     const args = { data: chain(300_000, ref()) };
     const { args: resolved, references } = await resolve(args);
@@ -35,7 +35,7 @@ describe("S15.1 references in arguments walked with few parts kept", () => {
     expect(bottomOf(args.data)).toEqual({ depth: 300_000, bottom: ref() });
   });
 
-  it("one part of one item shared by 1000 places, each of them resolved, read once", async () => {
+  it("one list of one item shared by 1000 places, each of them resolved, read once", async () => {
     const shared = chain(100, ref()); // lists of one item: not every one is kept
     const args = { places: Array.from({ length: 1000 }, () => shared) };
     const { args: resolved, reads } = await resolve(args);
