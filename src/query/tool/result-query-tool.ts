@@ -17,6 +17,7 @@ import { planPath, selectorFor } from "../paths/plan.js";
 import { planReference } from "../paths/reference-plan.js";
 import { selectionBytes } from "../paths/selection-bytes.js";
 import { readSelection, selectionOf } from "../paths/selection.js";
+import { refuseOverIndex } from "../refusals/index-cost.js";
 import { searchQueryYielding } from "../search/search-query.js";
 import { answerPlan, answerPlanYielding, parseQueryArguments, searchWithFields, type QueryResult } from "../query.js";
 import {
@@ -144,6 +145,7 @@ export class ResultQueryTool {
       if (args.fieldsOfSearch) throw searchWithFields(args, args.fieldsOfSearch, streamed.value);
       return { result: withNotes(streamed, args.notes), expiresAt: reader.expiresAt };
     }
+    if (selection === "all") refuseOverIndex(plan, args, reader, meter); // a cost the index knows (S26.1)
     let value = await served(args.handle, () => readSelection(reader, selection));
     if (typeof selection === "object" && "summary" in selection) {
       // Read as a summary (S16.4): a refusal built from it is the refusal of the whole (every part counts at

@@ -156,6 +156,23 @@ export class AnswerReader {
     return value;
   }
 
+  /**
+   * What reading the answer whole takes, from the index alone: the bytes decrypted (every piece) and at least the
+   * characters parsed (a piece of ASCII text is as many characters as bytes, any other at least a third); undefined
+   * when it is held whole already (nothing more is read).
+   */
+  wholeRead(): { decrypted: number; parsed: number } | undefined {
+    const { whole, index } = this.read.state;
+    if (whole || !index) return undefined;
+    let decrypted = 0;
+    let parsed = 0;
+    index.pieces.forEach((bytes, piece) => {
+      decrypted += bytes;
+      parsed += index.ascii[piece] === 1 ? bytes : Math.ceil(bytes / 3);
+    });
+    return { decrypted, parsed };
+  }
+
   /** How many batches a list (or a wide object) is stored in, and the bytes of its JSON. */
   sizeOf(part: BatchedPart): { batches: number; bytes: number } {
     const layout = this.layoutOf(part);
