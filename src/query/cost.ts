@@ -102,6 +102,19 @@ export class CostMeter {
     }
   }
 
+  /** Charges `count` filter-expression nodes (`charge("expressions", count)`, written out as `node` is). */
+  expressions(count: number): void {
+    const units = count * EXPRESSION_UNITS;
+    this.counts.expressions += count;
+    this.by.expressions += units;
+    this.spent += units;
+    if (this.spent > this.limit) throw this.refusal();
+    if (this.guarded) {
+      this.evaluated += units;
+      if (++this.charges >= CHARGES_PER_LOOK) this.lookAtHold();
+    }
+  }
+
   /** Charges `count` of `kind`; past the limit, throws the refusal (S21.1). */
   charge(kind: CostKind, count = 1): void {
     this.add(kind, count);
@@ -256,6 +269,7 @@ const HELD_BY: Record<CostKind, boolean> = {
   keyed: true,
 };
 const NODE_UNITS = COST_WEIGHTS.nodes;
+const EXPRESSION_UNITS = COST_WEIGHTS.expressions;
 /** Evaluation charges between two reads of the clock for the hold (a charge is a node or an item: cheap). */
 const CHARGES_PER_LOOK = 1024;
 
@@ -280,6 +294,10 @@ export function watching(): MemberWatch | undefined {
 /** One node visited or selected (S14.3). */
 export function tick(): void {
   current.node();
+}
+/** `count` filter-expression nodes to the meter of the evaluation running now (one filter run on one item). */
+export function chargeExpressions(count: number): void {
+  current.expressions(count);
 }
 /** `count` of `kind` to the meter of the evaluation running now. */
 export function charge(kind: CostKind, count: number): void {

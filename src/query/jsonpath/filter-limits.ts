@@ -17,7 +17,7 @@ import type { JSONPathQuery } from "json-p3";
 import { STATIC_LIMITS } from "../../defaults.js";
 import { ResultQueryError } from "../../errors.js";
 import { quoteArgument } from "../../util/quote-argument.js";
-import { charge } from "../cost.js";
+import { chargeExpressions } from "../cost.js";
 import { checkPattern } from "./iregexp.js";
 
 /**
@@ -92,7 +92,7 @@ export function meterFilter(selector: object, path: string, before: number): num
   }
   const evaluate = root.evaluate.bind(root);
   root.evaluate = (context) => {
-    charge("expressions", work);
+    chargeExpressions(work);
     return evaluate(context);
   };
   return nodes;

@@ -40,10 +40,8 @@ function piecedOf(read: AnswerRead, object: number): PiecedObject | undefined {
 }
 
 /**
- * Reads the given batches not read yet, each run of adjacent ones as one range, at most `RUN_BATCHES` batches
- * a range; false when a piece is missing. S26.1: the ranges are parsed one at a time, yielding once the read
- * has held the thread `YIELD_AFTER_MS` (100,000 `fields` read every batch of a million keys as one run: one
- * `JSON.parse` held the thread 0.2-0.4 s).
+ * Reads the given batches not read yet into `pieced`, each run of adjacent ones as one range, at most `RUN_BATCHES`
+ * batches a range; false when a piece is missing.
  */
 async function readBatches(
   read: AnswerRead,
@@ -51,31 +49,78 @@ async function readBatches(
   pieced: PiecedObject,
   batches: Iterable<number>,
 ): Promise<boolean> {
-  const layout = read.state.index!.objects[object]!;
   const runs = batchRuns([...new Set(batches)].filter((batch) => !pieced.has(batch)).sort((a, b) => a - b));
-  if (runs.length === 0) return true;
-  const ranges = runs.map(([first, past]) => {
-    const { start, end } = byteSpan(layout.batches, layout.end, first, past, 1);
-    return piecesOf(read.state.index!, start, end);
-  });
-  const texts = await readRanges(read, ranges.flat()); // each piece opened once, whatever the runs in it
-  if (texts === MISSING) return false;
-  let at = 0;
-  let since = performance.now();
-  for (let run = 0; run < runs.length; run++) {
-    if (shouldYieldSince(since)) {
-      await yieldToLoop();
-      since = performance.now();
-    }
-    const [first, end] = runs[run]!;
-    const text = texts.slice(at, at + ranges[run]!.length).join("");
-    at += ranges[run]!.length;
+  return readRuns(read, object, pieced, runs, { runsPerTurn: runs.length }, (text, first, end) => {
     // reads beside this one (the state is shared) may have read some of its batches meanwhile, not all of them
-    if (range(first, end).every((batch) => pieced.has(batch))) continue;
+    if (range(first, end).every((batch) => pieced.has(batch))) return;
     const members = parseRead(read, `{${text}}`) as Record<string, unknown>;
-    const before = pieced.heapBytes;
     pieced.fill(first, end, members, read.state.counted ? read.estimate(members) : 0);
-    if (read.state.counted) read.state.bytes += pieced.heapBytes - before;
+  });
+}
+
+/**
+ * Every batch not read, sifted for `names` (`PiecedObject.sift`): read `SIFTED_RUNS` runs at a time (a million
+ * members were 15 MB decoded in one piece), yielding before each turn; false when a piece is missing.
+ */
+async function siftBatches(
+  read: AnswerRead,
+  object: number,
+  pieced: PiecedObject,
+  names: readonly string[],
+): Promise<boolean> {
+  const runs = batchRuns(range(0, pieced.batchCount).filter((batch) => !pieced.has(batch)));
+  let wanted: Set<string> | undefined;
+  const sifted = await readRuns(read, object, pieced, runs, { runsPerTurn: SIFTED_RUNS, yieldFirst: true }, (text) => {
+    wanted ??= new Set(names); // once the call's arguments have had their turn
+    pieced.sift(parseRead(read, `{${text}}`) as Record<string, unknown>, wanted, text.length);
+  });
+  if (!sifted) return false;
+  pieced.sifted(wanted ?? new Set(names));
+  return true;
+}
+
+/**
+ * The runs of batches `runs` ([first, past) each) of wide object `object` (`pieced`), read `runsPerTurn` runs a
+ * turn (a turn's pieces decrypted and decoded together, a piece shared by two turns opened once), each run's text
+ * handed to `step` alone, what `pieced` holds then counted against the read (S16.3). S26.1: the runs are parsed
+ * one at a time, yielding once the read has held the thread `YIELD_AFTER_MS` (100,000 `fields` read every batch of
+ * a million keys as one run: one `JSON.parse` held the thread 0.2-0.4 s), and before each turn when `yieldFirst`
+ * (what came before, the call's arguments or the last turn, has had the thread). False when a piece is missing.
+ */
+async function readRuns(
+  read: AnswerRead,
+  object: number,
+  pieced: PiecedObject,
+  runs: readonly [number, number][],
+  { runsPerTurn, yieldFirst = false }: { runsPerTurn: number; yieldFirst?: boolean },
+  step: (text: string, first: number, past: number) => void,
+): Promise<boolean> {
+  const layout = read.state.index!.objects[object]!;
+  const opened = new Map<number, Promise<Uint8Array | typeof MISSING>>();
+  for (let turn = 0; turn < runs.length; turn += runsPerTurn) {
+    if (yieldFirst) await yieldToLoop();
+    const turnRuns = runs.slice(turn, turn + runsPerTurn);
+    const ranges = turnRuns.map(([first, past]) => {
+      const { start, end } = byteSpan(layout.batches, layout.end, first, past, 1);
+      return piecesOf(read.state.index!, start, end);
+    });
+    const texts = await readRanges(read, ranges.flat(), opened); // each piece opened once, whatever the runs in it
+    if (texts === MISSING) return false;
+    const last = ranges[ranges.length - 1]!;
+    for (const piece of opened.keys()) if (piece < last[last.length - 1]!.piece) opened.delete(piece); // done with
+    let at = 0;
+    let since = performance.now();
+    for (let run = 0; run < turnRuns.length; run++) {
+      if (shouldYieldSince(since)) {
+        await yieldToLoop();
+        since = performance.now();
+      }
+      const text = texts.slice(at, at + ranges[run]!.length).join("");
+      at += ranges[run]!.length;
+      const before = pieced.heapBytes;
+      step(text, ...turnRuns[run]!);
+      if (read.state.counted) read.state.bytes += pieced.heapBytes - before;
+    }
   }
   return true;
 }
@@ -89,52 +134,6 @@ function batchRuns(batches: readonly number[]): [number, number][] {
     else runs.push([batch, batch + 1]);
   }
   return runs;
-}
-
-/**
- * Every batch not read, sifted for `names` (`PiecedObject.sift`): read `SIFTED_RUNS` runs at a time (a
- * million members were 15 MB decoded in one piece), each run of `RUN_BATCHES` parsed alone, yielding before
- * each turn and once the read has held the thread `YIELD_AFTER_MS` (S26.1); false when a piece is missing.
- */
-async function siftBatches(
-  read: AnswerRead,
-  object: number,
-  pieced: PiecedObject,
-  names: readonly string[],
-): Promise<boolean> {
-  const layout = read.state.index!.objects[object]!;
-  const runs = batchRuns(range(0, pieced.batchCount).filter((batch) => !pieced.has(batch)));
-  const opened = new Map<number, Promise<Uint8Array | typeof MISSING>>();
-  let wanted: Set<string> | undefined;
-  for (let turn = 0; turn < runs.length; turn += SIFTED_RUNS) {
-    await yieldToLoop(); // what came before (the call's arguments, the last turn) has had the thread
-    wanted ??= new Set(names);
-    const ranges = runs.slice(turn, turn + SIFTED_RUNS).map(([first, past]) => {
-      const { start, end } = byteSpan(layout.batches, layout.end, first, past, 1);
-      return piecesOf(read.state.index!, start, end);
-    });
-    const texts = await readRanges(read, ranges.flat(), opened);
-    if (texts === MISSING) return false;
-    const last = ranges[ranges.length - 1]!;
-    for (const piece of opened.keys()) if (piece < last[last.length - 1]!.piece) opened.delete(piece); // done with
-    let at = 0;
-    let since = performance.now();
-    for (const run of ranges) {
-      if (shouldYieldSince(since)) {
-        await yieldToLoop();
-        since = performance.now();
-      }
-      const text = texts.slice(at, at + run.length).join("");
-      at += run.length;
-      const before = pieced.heapBytes;
-      pieced.sift(parseRead(read, `{${text}}`) as Record<string, unknown>, wanted, text.length);
-      if (read.state.counted) read.state.bytes += pieced.heapBytes - before;
-    }
-  }
-  const before = pieced.heapBytes;
-  pieced.sifted(wanted ?? new Set(names));
-  if (read.state.counted) read.state.bytes += pieced.heapBytes - before;
-  return true;
 }
 
 /** Members `from` to `to - 1` of one wide object, in the root as far as read. */
