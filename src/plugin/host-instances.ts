@@ -17,7 +17,7 @@ import {
 import { unsendableResult, whyUnsendable } from "../fold/sendable.js";
 import { foldContextFor, type PluginInstance } from "./instance.js";
 import { isPlainObject } from "../util/json.js";
-import { callMeters, refusalResult, ResultQueryTool } from "../query/tool/result-query-tool.js";
+import { callMeters, refusalResult, ResultQueryTool, type OpenedReferences } from "../query/tool/result-query-tool.js";
 import { resolveReferences } from "./references.js";
 import { RESULT_VIEW_TOOL_NAME } from "../viewer/html.js";
 import { viewerShows, type ViewerOption } from "./viewer-option.js";
@@ -211,12 +211,14 @@ export class HostInstances<Call> {
     const storeCall = new StoreCall(); // one store deadline over all the call's references (S26.3)
     // one meter for all the call's references: their work adds up to one call's limit and hold (S26.2)
     const meters = callMeters();
+    const opened: OpenedReferences = new Map(); // each answer a reference opens to size it is the one it reads
+    const owner = this.ownerFor(call);
     const resolved = await resolveReferences(
       args,
       async (handle, path) =>
-        (await this.queryTool.referenced(handle, path, this.ownerFor(call), "fresh", storeCall, meters)).value,
+        (await this.queryTool.referenced(handle, path, owner, "fresh", storeCall, meters, opened)).value,
       (handle, path) => this.queryTool.checkReference(handle, path),
-      (handle, path) => this.queryTool.referenceBytes(handle, path, this.ownerFor(call), storeCall),
+      (handle, path) => this.queryTool.referenceBytes(handle, path, owner, storeCall, opened),
       meters.share,
     );
     return "refusal" in resolved ? { refusal: refusalResult(resolved.refusal, structuredError) } : resolved;

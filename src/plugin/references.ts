@@ -132,6 +132,8 @@ export async function resolveReferences(
     }
   }
   const entries = [...distinct];
+  // values read before the others, to find which refuses: not read again below
+  const early = new Map<string, unknown>();
   if (size) {
     // Sized from their indexes, all of them, before the first is read: 64 × 10 MB is refused here.
     // One that does not resolve is refused below by its read, unless one before it in the order of the arguments
@@ -161,10 +163,10 @@ export async function resolveReferences(
       // S21.5: the call is refused, by this reference or one before it whose path names nothing: only those are read
       // (63 references read before an unknown handle took 1.5-2.8 s under load, for a refusal)
       const before = entries.slice(0, unresolved).filter((_, i) => mayMiss[i] ?? true);
-      for (const [, { handle, path }] of [...before, entries[unresolved]!]) {
+      for (const [key, { handle, path }] of [...before, entries[unresolved]!]) {
         if (meter.shouldYield()) await meter.yieldToLoop();
         try {
-          await read(handle, path);
+          early.set(key, await read(handle, path));
         } catch (error) {
           return { refusal: error };
         }
@@ -178,8 +180,8 @@ export async function resolveReferences(
   for (let at = 0; at < entries.length; at += READS_AT_ONCE) {
     const batch = entries.slice(at, at + READS_AT_ONCE);
     const settled = await Promise.all(
-      batch.map(([, { handle, path }]) =>
-        read(handle, path).then(
+      batch.map(([key, { handle, path }]) =>
+        (early.has(key) ? Promise.resolve(early.get(key)) : read(handle, path)).then(
           (value) => ({ value }),
           (error: unknown) => ({ error }),
         ),

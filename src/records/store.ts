@@ -197,16 +197,19 @@ export class ResultHandleStore {
       else {
         // S21.4: a client copies each record as it is handed one (ioredis builds the command's bytes): the
         // records of a 10 MB answer handed over in one go held the loop 30-60 ms. Between them it yields.
+        // A write that failed meanwhile is seen there: the rest are not handed over, the answer goes out whole (S4.7).
         const writes: Promise<void>[] = [];
+        let failed = false;
         let since = performance.now();
         for (let at = 0; at < sealed.records.length; at++) {
           if (at > 0 && shouldYieldSince(since)) {
             await yieldToLoop();
+            if (failed) break;
             since = performance.now();
           }
           const record = sealed.records[at]!;
           const write = storage.set(record.key, record.value, ttl(at));
-          write.catch(() => {}); // seen by Promise.all below; not unhandled while this yields
+          write.catch(() => (failed = true)); // seen by Promise.all below; not unhandled while this yields
           writes.push(write);
         }
         await Promise.all(writes);

@@ -172,7 +172,8 @@ export class ResultQueryTool {
    * afresh (`fresh`), the tool that receives it may change it without touching what later queries see;
    * `shared` serves a reader that only looks (a resource read). `storeCall`: the tool call's, so its store
    * deadline spans all its references (S26.3); one of its own when left out. `meters`: the call's, shared by
-   * all its references (S26.2); fresh when left out.
+   * all its references (S26.2); fresh when left out. `opened`: the call's answers `referenceBytes` opened, a fresh
+   * read takes its own from there rather than opening it again.
    */
   async referenced(
     handle: unknown,
@@ -181,11 +182,16 @@ export class ResultQueryTool {
     read: "fresh" | "shared" = "fresh",
     storeCall = new StoreCall(),
     meters: CallMeters = callMeters(),
+    opened?: OpenedReferences,
   ): Promise<{ value: unknown; expiresAt: number }> {
     const args = parseQueryArguments({ handle, path });
     const given = path === undefined ? undefined : args.path;
     const reference = planReference(given); // parsed once: what the store reads, and what is taken from it
-    const found = await this.find(args.handle, owner, read, meters, storeCall);
+    const key = referenceKey(args.handle, path);
+    const kept = read === "fresh" ? opened?.get(key) : undefined;
+    opened?.delete(key);
+    const found = kept ?? (await this.find(args.handle, owner, read, meters, storeCall));
+    kept?.chargeTo(meters(kept.source)); // what its opening read, charged now as if it were opened here (S21.1)
     const { reader } = found;
     const selection = selectionOf(reader, reference.select);
     // what the reference reads, from the index (S21.1: references are charged by their bytes)
@@ -220,12 +226,30 @@ export class ResultQueryTool {
   /**
    * About how many bytes a reference will resolve to, from the answer's index alone (S21.2): every
    * reference of a call is sized before the first is read. Throws what `referenced` would for a handle
-   * that does not resolve.
+   * that does not resolve. The answer it opened is kept in `opened` for the reference's read (`referenced`), which
+   * charges what the opening read to the call's meter: each answer is opened once a reference.
    */
-  async referenceBytes(handle: unknown, path: unknown, owner: OwnerOf, storeCall = new StoreCall()): Promise<number> {
+  async referenceBytes(
+    handle: unknown,
+    path: unknown,
+    owner: OwnerOf,
+    storeCall = new StoreCall(),
+    opened?: OpenedReferences,
+  ): Promise<number> {
     const args = parseQueryArguments({ handle, path });
     const reference = planReference(path === undefined ? undefined : args.path);
-    const { reader } = await this.find(args.handle, owner, "shared", undefined, storeCall);
+    const held: Parameters<ReadCharge>[] = [];
+    let meter: CostMeter | undefined;
+    const charge: ReadCharge = (kind, count) => (meter ? meter.charge(kind, count) : void held.push([kind, count]));
+    const found = await this.find(args.handle, owner, opened ? "fresh" : "shared", undefined, storeCall, charge);
+    opened?.set(referenceKey(args.handle, path), {
+      ...found,
+      chargeTo(to) {
+        meter = to;
+        for (const [kind, count] of held.splice(0)) to.charge(kind, count);
+      },
+    });
+    const { reader } = found;
     if (reader.whole) return 0;
     const { lists, strings, objects } = reader;
     return selectionBytes(reference.select(lists, strings, objects), lists, strings, objects);
@@ -250,6 +274,7 @@ export class ResultQueryTool {
     read: "shared" | "fresh",
     meterOf?: (source: HandleSource) => CostMeter,
     storeCall = new StoreCall(),
+    charge?: ReadCharge,
   ): Promise<{ reader: AnswerReader; source: HandleSource }> {
     // Every instance's store is asked at once, so a slow or hung store costs one timeout, not one per
     // instance; the first instance (in install order) that holds the handle answers.
@@ -260,7 +285,7 @@ export class ResultQueryTool {
         .then((store) =>
           store.open(handle, typeof owner === "function" ? owner(source) : owner, {
             shared: read === "shared",
-            charge: meterOf && chargeTo(meterOf(source)),
+            charge: charge ?? (meterOf && chargeTo(meterOf(source))),
             call: storeCall,
           }),
         )
@@ -328,6 +353,19 @@ export function refusalResult(error: unknown, structured = true): ToolResult {
 function asQueryError(error: unknown): ResultQueryError {
   return error instanceof ResultQueryError ? error : new ResultQueryError("INVALID_INPUT", describeError(error));
 }
+
+/**
+ * The answers a call's references opened to be sized (`referenceBytes`), each kept for its reference's read
+ * (`referenced`): an answer opened once a reference, not once to size it and again to read it (S21.2). One map per
+ * call, keyed by `referenceKey`.
+ */
+export type OpenedReferences = Map<
+  string,
+  { reader: AnswerReader; source: HandleSource; chargeTo(meter: CostMeter): void }
+>;
+
+/** One reference of a call: its handle and path as given. */
+const referenceKey = (handle: string, path: unknown) => JSON.stringify([handle, path ?? null]);
 
 /**
  * The meters of one call: one per instance it asks (each with its own costLimit); the holding instance's is
