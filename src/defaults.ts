@@ -304,6 +304,12 @@ export const BATCH_WORKERS = Object.freeze({ minBytes: 1024 * 1024, threads: 2, 
  */
 export const WAIT_FOR_WORKERS_BYTES = 8 * 1024 * 1024;
 /**
+ * The largest JSON size of the values a query's queries from the root inside filters were read to (S26.1) that go
+ * with each batch job of the query (every job is handed them, and a worker binds them again): past it, the list is
+ * read on the calling thread alone.
+ */
+export const ROOT_SUMMARY_JOB_BYTES = 64 * 1024;
+/**
  * A fold's serialisation yields once it has held the calling thread this long since it last
  * yielded (S21.4: about 50 ms at most), between batches of a list, batches of a long string or members of a
  * wide object. A 10 MB list of rows serialises in about 35 ms here, in one go.

@@ -17,6 +17,7 @@ export const {
   NumberLiteral,
   BooleanLiteral,
   NullLiteral,
+  PrefixExpression,
   RelativeQuery,
   RootQuery,
 } = jsonpath.expressions;

@@ -28,6 +28,7 @@ import {
   type CompiledJsonPath,
   type JsonPathNode,
   type CostMeter,
+  type RootBindings,
   type Segment,
 } from "./jsonpath.js";
 
@@ -84,10 +85,20 @@ export interface ItemPlan {
     readonly segments: readonly Segment[];
     readonly rest: readonly Segment[];
   };
+  /**
+   * The summaries the query's queries from the root were bound to (`bindRoots`, S26.1): a batch worker compiles the
+   * query's text again, and binds them the same.
+   */
+  readonly roots?: RootBindings;
 }
 
 /** The item plan of `compiled`, when it has one. */
 export function itemPlanOf(compiled: CompiledJsonPath): ItemPlan | undefined {
+  const plan = itemPlanOfQuery(compiled);
+  return plan && compiled.bound ? { ...plan, roots: compiled.bound } : plan;
+}
+
+function itemPlanOfQuery(compiled: CompiledJsonPath): ItemPlan | undefined {
   if (compiled.usesRoot) return undefined;
   const segments = compiled.query.segments;
   const at = leadingNames(segments); // the names down to the list (the watch of S18.2 starts there too)

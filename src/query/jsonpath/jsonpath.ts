@@ -159,11 +159,16 @@ function singularRun(query: JSONPathQuery, watched?: readonly number[]): (value:
  * Gives every descendant segment of the compiled query the stack walk above, and every query inside a
  * filter (`@..x`, `$.y`) parent-linked locations, so no node costs a copy of its path.
  */
-function useStackWalk(query: JSONPathQuery, path: string, watch: WatchPlan): { usesRoot: boolean; hoisted: Hoisted[] } {
+function useStackWalk(
+  query: JSONPathQuery,
+  path: string,
+  watch: WatchPlan,
+): { usesRoot: boolean; hoisted: Hoisted[]; roots: RootQueryExpression[] } {
   const top = new Set<unknown>(query.segments); // the segments that may hand up YIELD_NODE (S21.4)
   let usesRoot = false;
   let filterNodes = 0;
   const hoisted: Hoisted[] = [];
+  const roots: RootQueryExpression[] = [];
   const seen = new Set<object>();
   const pending: unknown[] = [query];
   while (pending.length > 0) {
@@ -172,6 +177,7 @@ function useStackWalk(query: JSONPathQuery, path: string, watch: WatchPlan): { u
     seen.add(item);
     if (item instanceof RootQuery) {
       usesRoot = true;
+      roots.push(item as unknown as RootQueryExpression);
       const inner = (item as unknown as { path: JSONPathQuery }).path;
       if (!inner.singularQuery()) {
         // S26.1: a query from the root inside a filter selects the same nodes for every item: it runs once,
@@ -206,7 +212,8 @@ function useStackWalk(query: JSONPathQuery, path: string, watch: WatchPlan): { u
     }
     for (const [key, child] of Object.entries(item)) if (key !== "environment" && key !== "token") pending.push(child);
   }
-  return { usesRoot, hoisted: hoisted.reverse() }; // a root query inside another's filter runs before it
+  // a root query inside another's filter runs before it
+  return { usesRoot, hoisted: hoisted.reverse(), roots };
 }
 
 /** A query from the root inside a filter, run once per answer (S26.1): `run` fills its nodes yielding. */
@@ -254,6 +261,54 @@ export interface CompiledJsonPath {
   readonly watch: WatchPlan;
   /** Its queries from the root inside filters, each run once per answer before the rest (S26.1). */
   readonly hoisted: readonly Hoisted[];
+  /**
+   * Every query from the root inside its filters (nested ones too), in the order the compilation finds them: the
+   * same for the same text, so a batch worker compiling the text again binds the same ones (`bindRoots`).
+   */
+  readonly roots: readonly RootQueryExpression[];
+  /** The summaries its queries from the root were bound to (`bindRoots`, S26.1), by their place in `roots`. */
+  readonly bound?: RootBindings;
+}
+
+/** A query from the root inside a filter, as json-p3 compiled it (`RootQuery`): `path` is the query it runs. */
+export interface RootQueryExpression {
+  readonly path: JSONPathQuery;
+  evaluate(context: object): unknown;
+}
+
+/**
+ * What a query from the root inside a filter selects, read before the evaluation (S26.1): how many nodes, and the
+ * value of its one node when it selects one and the filter reads it (a singular query, `value()`). Plain data: a
+ * batch worker is handed it (structured clone) with the query's text.
+ */
+export interface RootSummary {
+  readonly count: number;
+  readonly value?: unknown;
+}
+
+/** Per query from the root of a compiled query (`CompiledJsonPath.roots`), its summary, or null where not bound. */
+export type RootBindings = readonly (RootSummary | null)[];
+
+/**
+ * `compiled` with its queries from the root answered from `bindings` (S26.1): each bound one evaluates to a nodelist
+ * of `count` nodes (the one node holding `value`), as json-p3's `count()`, existence tests, comparisons and
+ * `value()` read a nodelist (its length, its first node). The caller binds every query from the root the
+ * evaluation can meet (one nested in a bound one never runs), so the result no longer reads the root and
+ * streams as any filter does (`itemPlanOf`). The expressions are changed in place: `compiled` is one call's.
+ */
+export function bindRoots(compiled: CompiledJsonPath, bindings: RootBindings): CompiledJsonPath {
+  const location = new Location(undefined, "");
+  compiled.roots.forEach((expression, at) => {
+    const summary = bindings[at];
+    if (!summary) return;
+    const nodes =
+      summary.count === 1
+        ? [new JSONPathNode(summary.value as never, location as never, undefined as never)]
+        : new Array<JSONPathNode>(summary.count); // only its length is read (a count, an existence test)
+    const list = new JSONPathNodeList(nodes);
+    expression.evaluate = () => list;
+  });
+  return { ...compiled, usesRoot: false, hoisted: [], bound: bindings };
 }
 
 /**
@@ -292,8 +347,8 @@ export function compileJsonPath(path: string): CompiledJsonPath {
     );
   }
   const watch = planWatch(query, watching); // before the stack walk, which takes its entries
-  const { usesRoot, hoisted } = useStackWalk(query, path, watch);
-  return { query, singular: query.singularQuery(), usesRoot, watch, hoisted };
+  const { usesRoot, hoisted, roots } = useStackWalk(query, path, watch);
+  return { query, singular: query.singularQuery(), usesRoot, watch, hoisted, roots };
 }
 
 /**

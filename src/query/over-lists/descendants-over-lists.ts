@@ -64,7 +64,8 @@ export async function descendantNodes(
     if ("list" in entry) {
       // Each item of the list, then its descendants, in order: the item plan of `<list>..names<rest>`.
       const steps = entry.location.steps();
-      const plan = descendantsPlanAt(steps, segments, rest);
+      const at = descendantsPlanAt(steps, segments, rest);
+      const plan = items.roots ? { ...at, roots: items.roots } : at; // bound as the query is (S26.1)
       const ended = await listNodes(
         reader,
         entry.list,

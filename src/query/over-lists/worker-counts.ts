@@ -15,7 +15,8 @@ import type { ItemPlan } from "../jsonpath/item-plan.js";
 import type { NodeSink } from "./node-sink.js";
 import type { Aggregation, AggregationState } from "../aggregate/aggregation.js";
 import { ResultQueryError } from "../../errors.js";
-import { BATCH_JOB_UNITS, WAIT_FOR_WORKERS_BYTES } from "../../defaults.js";
+import { BATCH_JOB_UNITS, ROOT_SUMMARY_JOB_BYTES, WAIT_FOR_WORKERS_BYTES } from "../../defaults.js";
+import { jsonSizeUpTo } from "../../util/size.js";
 import type { BatchWorkers } from "../workers/pool.js";
 import type { WatchState } from "../refusals/member-watch.js";
 
@@ -56,6 +57,9 @@ export async function countInWorkers(
   // A large wide object is worth the workers' start (WAIT_FOR_WORKERS_BYTES)
   if (!workers.available() && !("object" in batched && bytes >= WAIT_FOR_WORKERS_BYTES && (await workers.warm())))
     return undefined;
+  // S26.1: the values a query's queries from the root were read to go with every job; past a few KB, the list is
+  // read here instead
+  if (plan.roots && jsonSizeUpTo(plan.roots, ROOT_SUMMARY_JOB_BYTES) > ROOT_SUMMARY_JOB_BYTES) return undefined;
   const members = "object" in batched;
   const { length } = members ? reader.objects[batched.object]! : reader.lists[batched.list]!;
   const counts: BatchCounts = {
@@ -93,6 +97,7 @@ export async function countInWorkers(
         ascii: piece.ascii,
         head: piece.head,
         ...(part && { aggregate: part.spec }),
+        ...(plan.roots && { roots: plan.roots }),
       };
       const wanted = piece.ascii.length;
       const bytes = piece.bytes.byteLength + (piece.head?.byteLength ?? 0);

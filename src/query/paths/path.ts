@@ -114,6 +114,24 @@ export function resolveSegments(root: unknown, segments: readonly PathSegment[],
   return { value, steps };
 }
 
+/**
+ * The value the segments name in `root`, as `resolveSegments` follows them, or undefined when they name nothing (no
+ * refusal is built: a query from the root inside a filter then selects no node, S26.1).
+ */
+export function valueAtSegments(root: unknown, segments: readonly PathSegment[]): { value: unknown } | undefined {
+  let value = root;
+  for (const segment of segments) {
+    const step = stepInto(value, segment);
+    if (step === undefined) return undefined;
+    value = Array.isArray(value)
+      ? value[step as number]
+      : value instanceof PiecedObject
+        ? value.get(step as string)
+        : (value as Record<string, unknown>)[step as string];
+  }
+  return { value };
+}
+
 function stepInto(value: unknown, segment: PathSegment): string | number | undefined {
   if (Array.isArray(value)) return listIndex(segment, value.length);
   if (value instanceof PiecedObject) {

@@ -110,6 +110,22 @@ function membersOf(compiled: CompiledJsonPath): PathSegment[] | undefined {
     .map((segment) => ({ kind: "name", name: (segment.selectors[0] as unknown as { name: string }).name }));
 }
 
+/** The names a nodelist query starts with (`$.a.b` of `$.a.b[?…]`), when it starts with one. */
+function namesOf(plan: Extract<QueryPlan, { kind: "nodelist" }>): string[] | false {
+  const segments = plan.compiled.query.segments;
+  const names = segments
+    .slice(0, leadingNames(segments))
+    .map((segment) => (segment.selectors[0] as unknown as { name: string }).name);
+  return names.length > 0 && names;
+}
+
+/** Whether one of the two paths is the other or lies under it. */
+function related(a: readonly string[], b: readonly string[]): boolean {
+  const n = Math.min(a.length, b.length);
+  for (let i = 0; i < n; i++) if (a[i] !== b[i]) return false;
+  return true;
+}
+
 /** The name and index selectors of an RFC 9535 singular query, as segments of S7.2 with the RFC's meaning. */
 function singularSegments(compiled: CompiledJsonPath): PathSegment[] {
   return compiled.query.segments.map((segment) => {
@@ -170,10 +186,16 @@ export function selectorFor(
       const rest = selectorFor({ ...plan, members: undefined }, args, mode);
       return (lists, strings = [], objects = []) => windowOf(objects) ?? rest(lists, strings, objects);
     }
+    // A query whose names lead to a value no list, long string or wide object is in or under (`$.a[?…]` beside the
+    // lists) reads the parts outside them: its nodes are all there (S26.1).
+    const apart = mode.kind === "page" && args.search === undefined && !plan.compiled.usesRoot && namesOf(plan);
+    const outside: Selector = (lists, strings = [], objects = []) =>
+      apart && [...lists, ...strings, ...objects].every(({ path }) => !related(path, apart)) ? "outside" : "all";
     const names = !reference && args.search === undefined ? plan.items?.names : undefined;
-    if (!names) return () => "all";
+    if (!names) return outside;
     const descendants = plan.items!.descendants;
     return (lists, strings = [], objects = []) => {
+      if (outside(lists, strings, objects) === "outside") return "outside";
       const list = lists.findIndex(
         ({ path }) => path.length === names.length && path.every((key, i) => key === names[i]),
       );

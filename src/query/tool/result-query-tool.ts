@@ -9,6 +9,7 @@ import type { Owner } from "../../records/crypto/keys.js";
 import { describeError, ResultQueryError } from "../../errors.js";
 import { ReadFailed, type AnswerReader } from "../../records/read/answer-reader.js";
 import { answerOverBatches } from "../over-lists/over-lists.js";
+import { readRootsFirst } from "../over-lists/roots-first.js";
 import type { BatchWorkers } from "../workers/pool.js";
 import { quoteArgument } from "../../util/quote-argument.js";
 import { callSliceLimit, hostCutOf, largestAnswerChars, type ResultHandlesConfig } from "../../config.js";
@@ -119,9 +120,9 @@ export class ResultQueryTool {
     // S21.4: a request of 100,000 `fields` took its transport's parse and this one's in one piece; the rest waits
     // its turn.
     if ((args.fields?.length ?? 0) > MANY_FIELDS) await yieldToLoop();
-    const plan = planPath(args.path); // parsed once, whatever the number of instances; the store reads what it selects
+    const parsed = planPath(args.path); // parsed once, whatever the number of instances; the store reads its selection
     // a path an aggregate cannot run over is refused before anything is read (S24.1)
-    if (args.aggregate) aggregatePlan(plan);
+    if (args.aggregate) aggregatePlan(parsed);
     const meterOf = callMeters();
     // S23.2: slices within the calling host's cut as well as the threshold (the instance's own table).
     const configOf = (source: HandleSource): ResultHandlesConfig => {
@@ -132,10 +133,11 @@ export class ResultQueryTool {
     const config = configOf(source);
     // one meter for all the call does (S21.1): its reads, the summary's check, the query
     const meter = meterOf(source);
-    const selection = selectionOf(
-      reader,
-      selectorFor(plan, args, { kind: "page", sliceLimitBytes: config.sliceLimitBytes }),
-    );
+    const mode = { kind: "page", sliceLimitBytes: config.sliceLimitBytes } as const;
+    // S26.1: the queries from the root inside its filters read first, each only as far as the filter reads it; the
+    // query, bound to them, then reads as any filter does, not the whole answer
+    const plan = await served(args.handle, () => readRootsFirst(reader, parsed, args, mode, source.workers, meter));
+    const selection = selectionOf(reader, selectorFor(plan, args, mode));
     if (typeof selection === "object" && "stream" in selection) {
       if (selection.stream === "all") await served(args.handle, () => reader.outside());
       const streamed = await answerOverBatches(reader, selection, plan, args, config, source.workers, meter);

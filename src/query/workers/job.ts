@@ -9,7 +9,7 @@
  * batches that end in it; a batch begun in earlier pieces brings their bytes along (`head`). Keys never
  * leave the calling thread: a worker sees plaintext of the pieces it is handed, nothing else.
  */
-import { compileJsonPath, CostMeter } from "../jsonpath/jsonpath.js";
+import { bindRoots, compileJsonPath, CostMeter, type RootBindings } from "../jsonpath/jsonpath.js";
 import { ResultQueryError } from "../../errors.js";
 import { BATCH_JOB_UNITS } from "../../defaults.js";
 import { admits, descendantsPlanAt, itemPlanOf, type ItemPlan } from "../jsonpath/item-plan.js";
@@ -42,6 +42,8 @@ export interface CountJob {
   readonly head?: Uint8Array;
   /** An aggregate (S24.3): the job also builds its figures over the nodes it counts. */
   readonly aggregate?: AggregateSpec;
+  /** What the query's queries from the root inside filters were read to first, on the calling thread (S26.1). */
+  readonly roots?: RootBindings;
 }
 
 /**
@@ -82,7 +84,7 @@ export function replyTo(
   }
 }
 
-let kept: { query: string; at: string; plan: ItemPlan | undefined; watch: WatchPlan } | undefined;
+let kept: { query: string; at: string; roots: string; plan: ItemPlan | undefined; watch: WatchPlan } | undefined;
 
 /**
  * What a worker answers for `job`. Whatever a batch throws is told as -1: the calling thread evaluates that batch
@@ -90,13 +92,15 @@ let kept: { query: string; at: string; plan: ItemPlan | undefined; watch: WatchP
  */
 function countJob(job: CountJob, alive: () => void): CountReply {
   const at = job.at ? JSON.stringify(job.at) : "";
-  if (kept?.query !== job.query || kept.at !== at) {
-    const compiled = compileJsonPath(job.query);
+  const roots = job.roots ? JSON.stringify(job.roots) : ""; // a few KB at most (ROOT_SUMMARY_JOB_BYTES)
+  if (kept?.query !== job.query || kept.at !== at || kept.roots !== roots) {
+    const compiled = job.roots ? bindRoots(compileJsonPath(job.query), job.roots) : compileJsonPath(job.query);
     const plan = itemPlanOf(compiled);
     const descendants = job.at && plan?.descendants;
     kept = {
       query: job.query,
       at,
+      roots,
       plan: job.at ? descendants && descendantsPlanAt(job.at, descendants.segments, descendants.rest) : plan,
       watch: compiled.watch,
     };

@@ -4,7 +4,8 @@
 // 1 s, and the event loop is held about 50 ms at a time (asserted with room for a loaded 2-core machine
 // and its collector); figures (wall, longest hold, bob's wait, heap) are printed for the report. Expected
 // values come from plain code.
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { AnswerReader } from "../../../src/records/read/answer-reader.js";
 import { startAttackBenchOn, textOf, type AttackBench, type Result } from "../../helpers/attack-bench.js";
 import { bobsSmallQuery, line, withSecondCaller, type Measured } from "../../helpers/second-caller.js";
 import { slowdown } from "../../helpers/slowdown.js";
@@ -96,6 +97,50 @@ for (const store of STORES) {
       return m;
     };
 
+    beyondSqlite(
+      "filters whose expression reads another list: $.a[?count($.b[*]) > 0], and count($..*) over 10 MB",
+      async () => {
+        // First of the file: nothing of the answers read yet (the window below keeps the wide answer whole in memory).
+        // Every item of a sees the 200,000 items of b: 1000 × 200,000 nodes once, 200,000 now. Each query from the root
+        // is read first, only what it needs (b's batches counted, S26.1), and the filter streams: the whole answer
+        // (a million-key object beside) is never read (a spy that only observes).
+        const read = vi.spyOn(AnswerReader.prototype, "all");
+        try {
+          const reads = await attack("$.a[?count($.b[*]) > 0]", {
+            handle: wideHandle,
+            path: "$.a[?count($.b[*]) > 0]",
+            limit: 3,
+          });
+          expect(reads.result.structuredContent).toMatchObject({ value: [0, 1, 2], total: 1000 });
+          const none = await attack("$.a[?count($.b[*]) > 200000]", {
+            handle: wideHandle,
+            path: "$.a[?count($.b[*]) > 200000]",
+          });
+          expect(none.result.structuredContent).toMatchObject({ value: [], total: 0 });
+          // $..* over the 10 MB answer: the rows, each row and each of its four members.
+          const all = 1 + 110_000 * 5;
+          const counted = await attack("$.rows[?count($..*) == N].id over 10 MB", {
+            handle: rowsHandle,
+            path: `$.rows[?count($..*) == ${all}].id`,
+            limit: 2,
+          });
+          expect(counted.result.structuredContent).toMatchObject({ value: [0, 1], total: 110_000 });
+          expect(read).not.toHaveBeenCalled();
+        } finally {
+          read.mockRestore();
+        }
+        // The filter over $'s own members still reads the answer whole (what it selects, the rows, is too large).
+        const whole = await attack("$[?count($..*) > 0] over 10 MB", {
+          handle: rowsHandle,
+          path: "$[?count($..*) > 0]",
+        });
+        expect(textOf(whole.result)).toMatch(
+          /^RESULT_SLICE_TOO_LARGE: The slice at \$\[\?count\(\$\.\.\*\) > 0\] is more than \d+ bytes/,
+        ); // the rows, 10 MB: a page of them fits
+      },
+      TIMEOUT,
+    );
+
     it(
       "a window deep into a million-key object: $.w[*] at offset 999,990, then $.w there",
       async () => {
@@ -150,40 +195,6 @@ for (const store of STORES) {
             total: 2,
           });
         }
-      },
-      TIMEOUT,
-    );
-
-    beyondSqlite(
-      "filters whose expression reads another list: $.a[?count($.b[*]) > 0], and count($..*) over 10 MB",
-      async () => {
-        // Every item of a sees the 200,000 items of b: 1000 × 200,000 nodes once, 200,000 now.
-        const reads = await attack("$.a[?count($.b[*]) > 0]", {
-          handle: wideHandle,
-          path: "$.a[?count($.b[*]) > 0]",
-          limit: 3,
-        });
-        expect(reads.result.structuredContent).toMatchObject({ value: [0, 1, 2], total: 1000 });
-        const none = await attack("$.a[?count($.b[*]) > 200000]", {
-          handle: wideHandle,
-          path: "$.a[?count($.b[*]) > 200000]",
-        });
-        expect(none.result.structuredContent).toMatchObject({ value: [], total: 0 });
-        // $..* over the 10 MB answer: the rows, each row and each of its four members.
-        const all = 1 + 110_000 * 5;
-        const counted = await attack("$.rows[?count($..*) > N].id over 10 MB", {
-          handle: rowsHandle,
-          path: `$.rows[?count($..*) == ${all}].id`,
-          limit: 2,
-        });
-        expect(counted.result.structuredContent).toMatchObject({ value: [0, 1], total: 110_000 });
-        const whole = await attack("$[?count($..*) > 0] over 10 MB", {
-          handle: rowsHandle,
-          path: "$[?count($..*) > 0]",
-        });
-        expect(textOf(whole.result)).toMatch(
-          /^RESULT_SLICE_TOO_LARGE: The slice at \$\[\?count\(\$\.\.\*\) > 0\] is more than \d+ bytes/,
-        ); // the rows, 10 MB: a page of them fits
       },
       TIMEOUT,
     );

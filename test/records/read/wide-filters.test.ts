@@ -74,7 +74,8 @@ describe("S26.1 wildcards and filters over a wide object's members read its memb
         }
       }
       // Read by batches, nothing of the object is kept whole: the same query on the same store reads its pieces again,
-      // where a filter reading $ (which reads the object whole) finds it kept and reads only its main record.
+      // and so does a filter reading $, which reads `$['0']` first (S26.1), where it read the object whole and then
+      // found it kept, reading only its main record.
       const again = async (path: string) => {
         const { counted, handle, store } = await savedCounted(storage, root, owner);
         const reused = tool(new ResultHandleStore(counted, 60));
@@ -86,7 +87,8 @@ describe("S26.1 wildcards and filters over a wide object's members read its memb
       const streamed = await again("$[?count(@.k1) > 5]");
       expect(streamed.pieces).toBeGreaterThan(5);
       expect(streamed.gets).toBeGreaterThanOrEqual(streamed.pieces); // every piece again
-      expect((await again("$[?@ == $['0']]")).gets).toBeLessThanOrEqual(1); // its main record
+      const rooted = await again("$[?@ == $['0']]");
+      expect(rooted.gets).toBeGreaterThanOrEqual(rooted.pieces);
       // An aggregate over the members (S24.1) reads them the same way: its count from plain code.
       const { counted, handle } = await savedCounted(storage, root, owner);
       counted.gets = 0;

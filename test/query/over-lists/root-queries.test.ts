@@ -1,0 +1,208 @@
+// S26.1 S21.4 S21.5 filters whose expression reads the root (`count($.b[*])`, `@.v == $.pick`, `?$.x`, `value()`,
+// `$..*`), over answers kept in pieces (indexed lists, wide objects, a long string), on memory, SQLite and Redis under
+// the real ResultQueryTool: each query from the root is read first, only as far as the filter reads it, and the
+// query then streams; the answers (nodes, paths, total, pages) are those over the whole value, held to json-p3 run on
+// the plain answer (`referenceAnswer`: src's whole evaluation, itself held to the oracle of helpers/query-oracle.ts);
+// the whole answer is never read (a spy on the reader's `all` only observes). Queries whose root query can only be
+// read whole still answer right. On real batch workers, the jobs carry the summaries and answer the same.
+import { afterAll, describe, expect, it, vi } from "vitest";
+import { jsonpath } from "json-p3";
+import { MemoryStorage, type Owner } from "mcp-result-handles";
+import type { ResultHandlesConfig } from "../../../src/plugin/options.js";
+import { AnswerReader } from "../../../src/records/read/answer-reader.js";
+import { nodeBatchWorkers } from "../../../src/runtimes/node/batch-workers.js";
+import type { WorkerPool, WorkerPort } from "../../../src/query/workers/pool.js";
+import { answered, countedQueries, everyStore, referenceAnswer } from "../../helpers/store-queries.js";
+
+const owner: Owner = { session: "s-root-queries", caller: "reader" };
+const config = { sliceLimitBytes: 16_384, preview: { chars: 500 } } as ResultHandlesConfig;
+
+/** Lists of rows and of small objects (indexed), a small list (not), scalars and a long string beside them. */
+const lists = {
+  meta: { pick: 7, name: "row 3", pattern: "t1[0-9]", tags: ["x", "y"], none: null },
+  a: Array.from({ length: 40 }, (_, i) => i),
+  k: 3,
+  b: Array.from({ length: 1000 }, (_, i) => ({ x: i % 17, y: `v${i}` })),
+  rows: Array.from({ length: 300 }, (_, id) => ({
+    id,
+    v: id % 11,
+    t: `t${id}`,
+    tags: id % 3 === 0 ? ["x"] : id % 3 === 1 ? ["y", "z"] : [],
+  })),
+  log: "line of a long log\n".repeat(600),
+};
+/** A wide object beside a list: the members of `w` are read member batch by member batch. */
+const wideBeside = {
+  a: [1, 2, 3, 4],
+  w: Object.fromEntries(Array.from({ length: 3000 }, (_, i) => [`m${i}`, { k: i % 5, x: i }])),
+  b: Array.from({ length: 1500 }, (_, i) => ({ x: i % 7 })),
+};
+/** An answer that is one wide object. */
+const wideRoot = Object.fromEntries(Array.from({ length: 1200 }, (_, i) => [`k${i}`, { n: i % 97 }]));
+
+/** Every node under the root, by plain code (what `count($..*)` counts). */
+function nodesUnder(value: unknown): number {
+  let count = -1;
+  const pending = [value];
+  while (pending.length > 0) {
+    const item = pending.pop();
+    count++;
+    if (item !== null && typeof item === "object") pending.push(...Object.values(item));
+  }
+  return count;
+}
+
+/** Queries that read their roots first and then stream: the whole answer is never read. */
+const STREAMED: [object, Record<string, unknown>[]][] = [
+  [
+    lists,
+    [
+      { path: "$.a[?count($.b[*]) > 0]", limit: 3 },
+      { path: "$.a[?count($.b[*]) == 1000]", offset: 38 },
+      { path: "$.a[?count($.b[*]) == 999]" },
+      { path: "$.rows[?count($.b[?@.x == 3]) > @.id].id", offset: 5, limit: 4 },
+      { path: "$.rows[?@.v == $.meta.pick].id", offset: 10, limit: 5 },
+      { path: "$.rows[?@.v == $.k && @.id > 250].t" },
+      { path: "$.rows[?@.id == $.rows[-1].id || @.id == $.b[4].x].id" },
+      { path: "$.rows[?$.meta.none == null].id", limit: 2 },
+      { path: "$.rows[?$.meta.absent == null].id" },
+      { path: "$.rows[?$.meta.absent].id" },
+      { path: "$.rows[?!$.meta.absent].id", limit: 3 },
+      { path: "$.rows[?$.b[?@.x == 16] && @.v == 2].id", page: 3, limit: 7 },
+      { path: "$.rows[?!$.b[?@.x == 17]].id", limit: 2 },
+      { path: `$.a[?count($..*) == ${nodesUnder(lists)}]`, offset: 38 },
+      { path: `$.a[?count($..*) == ${nodesUnder(lists) + 1}]` },
+      { path: `$.a[?count($.rows..*) == ${nodesUnder(lists.rows)}]`, limit: 2 },
+      { path: "$.a[?count($.meta..*) == 7]", limit: 2 },
+      { path: "$.a[?count($.rows[*].tags[*]) == 300]", limit: 1 },
+      { path: "$.rows[?value($.b[?@.y == 'v7'].x) == @.v].id", limit: 4 },
+      { path: "$.rows[?value($.b[*].x) == 1].id" },
+      { path: "$.rows[?length($.meta.name) == 5 && @.id < 3].id" },
+      { path: "$.rows[?search(@.t, $.meta.pattern)].t", offset: 3, limit: 5 },
+      { path: "$.rows[?count($.b[?@.x == $.k]) > 50].id", limit: 2 },
+      { path: "$.a[?count($..t) == 300]", limit: 1 }, // descendants by name above the lists
+    ],
+  ],
+  [
+    wideBeside,
+    [
+      { path: "$.w[?@.k == $.a[1]].x", offset: 2, limit: 4 },
+      { path: "$.a[?count($.w.*) == 3000]" },
+      { path: "$.a[?count($.w[?@.x > 2996]) == @]" },
+      { path: `$.a[?count($..*) == ${nodesUnder(wideBeside)}]` },
+      { path: "$.b[?@.x == value($.w.m12.k)]", limit: 3 },
+    ],
+  ],
+  [
+    wideRoot,
+    [
+      { path: "$[?@ == $.k5]", limit: 3 },
+      { path: "$[?@ == $.k9999]" },
+      { path: "$[?@.n == $.k3.n].n", offset: 5, limit: 3 },
+    ],
+  ],
+];
+
+/** Queries whose root query (or the query itself) reads the whole answer: answered as before. */
+const WHOLE: [object, Record<string, unknown>[]][] = [
+  [
+    lists,
+    [
+      { path: "$.rows[?@.t == $.log].id" }, // a long string, whole
+      { path: "$[?count($.b[*]) > 0].pick" }, // the query itself reads the root's members whole
+      { path: "$.rows[?$ != $.k].id", limit: 2 }, // `$` itself
+      // from `@`'s filter, json-p3 reads `$` as the item (and the whole read is held to it)
+      { path: "$.rows[?count(@.tags[?@ == $.meta.tags[1]]) > 0].id", offset: 100, limit: 3 },
+      { path: "$.rows[?@.tags[?count($.a[?@ > $.k]) == 36]].id", limit: 3 },
+    ],
+  ],
+];
+
+describe("S26.1 queries from the root inside filters, read first, on every store", () => {
+  const stores = everyStore("root-queries");
+
+  it.each(stores)(
+    "%s: every query answers as json-p3 over the whole value; the streamed ones never read it whole",
+    async (_name, open) => {
+      const setup = countedQueries(await open(), { config, owner });
+      const all = vi.spyOn(AnswerReader.prototype, "all"); // only observes
+      try {
+        for (const [cases, whole] of [
+          [STREAMED, false],
+          [WHOLE, true],
+        ] as const)
+          for (const [value, queries] of cases)
+            for (const args of queries) {
+              const handle = await setup.fold(value); // a fresh handle: nothing of it read or kept yet
+              all.mockClear();
+              const got = await answered(setup.tool, handle, args, owner);
+              const reference = await referenceAnswer(value, args, config);
+              expect(got, JSON.stringify(args)).toEqual(reference);
+              expect((got as { code?: string }).code, JSON.stringify(args)).toBeUndefined();
+              if (!whole) expect(all, JSON.stringify(args)).not.toHaveBeenCalled();
+            }
+        // `$..*` over an answer that is one wide object, counted member batch by member batch (json-p3 takes seconds
+        // for it over every member: its reference is the same filter without the count, which holds or never does)
+        for (const [count, as] of [
+          [nodesUnder(wideRoot), "$[?@ == $.k5]"],
+          [nodesUnder(wideRoot) - 1, "$[?@ == $.k5 && 1 == 2]"],
+        ] as const) {
+          const path = `$[?@ == $.k5 && count($..*) == ${count}]`;
+          const handle = await setup.fold(wideRoot);
+          all.mockClear();
+          expect(await answered(setup.tool, handle, { path, limit: 2 }, owner)).toEqual({
+            ...((await referenceAnswer(wideRoot, { path: as, limit: 2 }, config)) as object),
+            path,
+          });
+          expect(all).not.toHaveBeenCalled();
+        }
+        // an aggregate over such a filter streams as well, its count json-p3's
+        const handle = await setup.fold(lists);
+        all.mockClear();
+        const path = "$.rows[?@.v == $.k]";
+        expect(await answered(setup.tool, handle, { path, aggregate: { count: true } }, owner)).toMatchObject({
+          value: { count: jsonpath.query(path, lists).length },
+        });
+        expect(all).not.toHaveBeenCalled();
+      } finally {
+        all.mockRestore();
+        await setup.store.onShutdown();
+      }
+    },
+    60_000,
+  );
+});
+
+describe("S26.1 S14.6 on batch workers", () => {
+  const pools: WorkerPool[] = [];
+  afterAll(() => pools.forEach((pool) => pool.stop()));
+
+  it("the jobs of a filter bound to its root queries carry their summaries, and answer as json-p3", async () => {
+    const pool = nodeBatchWorkers({ minBytes: 0, threads: 1, idleMs: 60_000, retryMs: 60_000 })!;
+    pools.push(pool);
+    expect(await pool.warm()).toBe(true);
+    const port = (pool as unknown as { workers: { port: WorkerPort }[] }).workers[0]!.port;
+    const post = vi.spyOn(port, "post"); // passes every message on
+    const setup = countedQueries(new MemoryStorage("root-queries-workers"), { config, owner, workers: pool });
+    try {
+      for (const args of [
+        { path: "$.rows[?@.v == $.meta.pick].id", offset: 20, limit: 3 },
+        { path: "$.rows[?count($.b[*]) == 1000 && @.v == $.k].id", offset: 20 },
+        { path: "$.rows[?count($.b[?@.x == $.k]) > 0 && @.id > 290].id" },
+      ]) {
+        post.mockClear();
+        const handle = await setup.fold(lists);
+        expect(await answered(setup.tool, handle, args, owner), JSON.stringify(args)).toEqual(
+          await referenceAnswer(lists, args, config),
+        );
+        const jobs = post.mock.calls.map(([message]) => (message as { job: { query: string; roots?: unknown } }).job);
+        const bound = jobs.filter((job) => job.query === args.path);
+        expect(bound.length, JSON.stringify(args)).toBeGreaterThan(0);
+        for (const job of bound) expect(job.roots, JSON.stringify(args)).toBeInstanceOf(Array);
+      }
+    } finally {
+      post.mockRestore();
+      await setup.store.onShutdown();
+    }
+  });
+});
