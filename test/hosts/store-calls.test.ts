@@ -84,7 +84,7 @@ describe("S21.2 S26.2 each reference's answer is fetched once, though every refe
     expect(counts.get(keys[0]!)).toBe(64);
   });
 
-  it("references before one that does not resolve: each read once, and the call refused as result_query says", async () => {
+  it("references before one that does not resolve: each read once; the call refused as result_query says", async () => {
     const first = await fold();
     const second = await fold();
     const unknown = "00000000-0000-4000-8000-000000000000";
