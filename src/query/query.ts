@@ -5,13 +5,15 @@ import {
   isLowSurrogate,
   isPlainObject,
   jsonKeys,
+  keptFields,
+  ownValue,
   setOwn,
   type JsonObject,
 } from "../util/json.js";
 import { selectNodes } from "./jsonpath/jsonpath.js";
 import { nodelistPage, nodelistPageYielding, NodelistPager, type NodelistPage } from "./paths/nodelist.js";
 import type { CostMeter } from "./cost.js";
-import { buildEntries, fieldPicker, itemSize, memberSize, pickedKeys } from "./paths/page.js";
+import { buildEntries, fieldPicker, itemSize, memberSize } from "./paths/page.js";
 import { formatPath, resolveSegments, type Resolved } from "./paths/path.js";
 import { checkFieldsFound, fittingChars, sliceAdvice } from "./refusals/refusals.js";
 import { DEFAULT_LIMITS, MAX_LIMIT, MAX_SEARCH_CHARS } from "../defaults.js";
@@ -273,7 +275,11 @@ export function answerPlan(
     const pieced = target instanceof PiecedObject ? target : undefined;
     // S26.1: the keys `fields` keep, in their order, without copying the object (100,000 fields of a million-key
     // object built an object of 100,000 keys and listed them again: 0.2-0.5 s without yielding).
-    const kept = pick ? (pieced ? pieced.pickedKeys(args.fields!) : pickedKeys(target, args.fields!)) : undefined;
+    const kept = pick
+      ? pieced
+        ? pieced.pickedKeys(args.fields!)
+        : keptFields(args.fields!, (field) => ownValue(target, field))
+      : undefined;
     if (kept) checkFieldsFound([target], [kept.length > 0 ? { [kept[0]!]: true } : {}], args.fields!, { path });
     const windowed = kept ? undefined : pieced; // its window of members was read
     const keys = windowed ? [] : (kept ?? jsonKeys(target));

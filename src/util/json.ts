@@ -20,6 +20,22 @@ export function hasOwn(object: object, key: string): boolean {
   return Object.prototype.hasOwnProperty.call(object, key);
 }
 
+/** `object[key]` where `key` is the object's own, else undefined. */
+export function ownValue(object: JsonObject, key: string): unknown {
+  return hasOwn(object, key) ? object[key] : undefined;
+}
+
+/**
+ * The keys `fields` (distinct) keep of an object (S7.4), in their order: those whose value `valueOf` finds, not
+ * undefined. One rule for a page's items (`fieldPicker`), an object held whole, and a wide object read in batches
+ * (`PiecedObject.pickedKeys`).
+ */
+export function keptFields(fields: readonly string[], valueOf: (field: string) => unknown): string[] {
+  const kept: string[] = [];
+  for (const field of fields) if (valueOf(field) !== undefined) kept.push(field);
+  return kept;
+}
+
 /** Cuts a string to at most `max` UTF-16 units without splitting a surrogate pair. */
 export function cutString(text: string, max: number): string {
   if (text.length <= max) return text;

@@ -3,7 +3,7 @@
  * costs the smaller of its keys and the fields, and the page stops growing at the first entry that takes
  * it past the size limit, so `limit: 100000` with 100,000 fields does no more than the bytes returned.
  */
-import { hasOwn, isPlainObject, keyListOf, setOwn, type JsonObject } from "../../util/json.js";
+import { isPlainObject, keptFields, keyListOf, ownValue, setOwn, type JsonObject } from "../../util/json.js";
 import { jsonSizeUpTo, jsonStringSize } from "../../util/size.js";
 import { sliceAllowances } from "../../config.js";
 
@@ -22,13 +22,9 @@ export function fieldPicker(fields: readonly string[] | undefined): ((item: unkn
   return (item) => {
     if (!isPlainObject(item)) return item;
     const out: JsonObject = {};
-    if (wanted.length <= PROBED_FIELDS) {
-      for (const field of wanted) if (hasOwn(item, field) && item[field] !== undefined) setOwn(out, field, item[field]);
-      return out;
-    }
-    const keys = keyListOf(item);
-    if (keys.length >= wanted.length) {
-      for (const field of wanted) if (hasOwn(item, field) && item[field] !== undefined) setOwn(out, field, item[field]);
+    const keys = wanted.length <= PROBED_FIELDS ? undefined : keyListOf(item);
+    if (!keys || keys.length >= wanted.length) {
+      for (const field of keptFields(wanted, (field) => ownValue(item, field))) setOwn(out, field, item[field]);
       return out;
     }
     order ??= new Map(wanted.map((field, at) => [field, at]));
@@ -38,13 +34,6 @@ export function fieldPicker(fields: readonly string[] | undefined): ((item: unkn
     for (const key of kept) setOwn(out, key, item[key]);
     return out;
   };
-}
-
-/** The keys `fields` (distinct) keep of `object` (S7.4), in their order, as `fieldPicker` keeps them. */
-export function pickedKeys(object: JsonObject, fields: readonly string[]): string[] {
-  const keys: string[] = [];
-  for (const field of fields) if (hasOwn(object, field) && object[field] !== undefined) keys.push(field);
-  return keys;
 }
 
 /** Entries that fit, or how many fit when the next one would not. */
