@@ -128,7 +128,9 @@ function* stackWalk(
     if (mayYield && visited % VALUES_PER_LOOK === 0 && currentMeter().shouldYield()) yield YIELD_NODE;
     tick();
     const container = value !== null && typeof value === "object";
-    if (!names || container) {
+    // Every selector selects a container's children: a scalar has none, so it is visited (charged) and no more, with
+    // no location or node of its own (S26.1: a million scalar members each made both and ran the filter's generator).
+    if (container) {
       const location = parent ? parent.concat(key) : at;
       if (names) {
         if (!Array.isArray(value)) {
