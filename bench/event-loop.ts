@@ -9,7 +9,7 @@
  */
 import { ResultHandlesPlugin, ResultQueryTool, foldToolResult, type HandleSource } from "../src/runtimes/node/index.js";
 import { ticketsOf } from "./answers.js";
-import { heldWhile } from "./timing.js";
+import { heldWhile, median } from "./timing.js";
 
 const args = Object.fromEntries(
   process.argv.slice(2).map((arg) => arg.replace(/^--/, "").split("=") as [string, string]),
@@ -56,7 +56,6 @@ for (let round = 0; round < rounds + 1; round++) {
     entry.answer = answer.isError ? String(first?.type === "text" ? first.text : "").slice(0, 40) : "answered";
   }
 }
-const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
 console.log(
   `event loop held per query kind, the 10 MB ticket answer, memory store, ${process.version}, ${rounds} rounds`,
 );

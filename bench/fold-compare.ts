@@ -10,7 +10,9 @@ import { resolve } from "node:path";
 import { pathToFileURL } from "node:url";
 import type * as PublicApi from "mcp-result-handles";
 import { ticketsOf } from "./answers.js";
+import { timedFold } from "./measure.js";
 import { deepObject, wideObject } from "./shapes.js";
+import { median } from "./timing.js";
 
 const args = Object.fromEntries(
   process.argv.slice(2).map((arg) => arg.replace(/^--/, "").split("=") as [string, string]),
@@ -18,7 +20,6 @@ const args = Object.fromEntries(
 const rounds = Number(args.rounds ?? 9);
 const roots = { before: resolve(args.before ?? "."), after: resolve(args.after ?? ".") };
 const owner = { session: "bench-fold", caller: "bench" };
-const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
 
 const plugins = Object.fromEntries(
   await Promise.all(
@@ -46,15 +47,8 @@ for (const [label, value] of answers) {
   for (let round = 0; round <= (JSON.stringify(value).length < 5_000_000 ? rounds * 10 : rounds); round++) {
     for (const name of round % 2 ? ["before", "after"] : ["after", "before"]) {
       const { api, plugin } = plugins[name]!;
-      const started = performance.now();
-      const folded = await api.foldToolResult(plugin, {
-        toolName: "bench",
-        result: { structuredContent: value as Record<string, unknown> },
-        owner,
-      });
-      if (!(folded.structuredContent as { handle?: string } | undefined)?.handle)
-        throw new Error(`${name}: did not fold`);
-      if (round > 0) times[name]!.push(performance.now() - started); // round 0 warms up
+      const ms = await timedFold(api, plugin, value, owner, name);
+      if (round > 0) times[name]!.push(ms); // round 0 warms up
     }
   }
   const [before, after] = [median(times.before!), median(times.after!)];

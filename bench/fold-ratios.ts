@@ -8,14 +8,13 @@
  */
 import { ResultHandlesPlugin, foldToolResult } from "../src/runtimes/node/index.js";
 import { deepChain, emptyLists, longString, rowsOf, wideObject } from "./shapes.js";
-import { heldWhile } from "./timing.js";
+import { heldWhile, median } from "./timing.js";
 
 const args = Object.fromEntries(
   process.argv.slice(2).map((arg) => arg.replace(/^--/, "").split("=") as [string, string]),
 );
 const rounds = Number(args.rounds ?? 5);
 const owner = { session: "bench-fold-ratios", caller: "bench" };
-const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
 const plugin = ResultHandlesPlugin.init({
   thresholdBytes: 16_384,
   storage: { type: "memory", memory: { maxEntries: 2, maxBytes: 1_000_000_000 }, timeoutMs: 120_000 },

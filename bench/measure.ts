@@ -15,6 +15,27 @@ export type BenchApi = Pick<typeof PublicApi, "foldToolResult" | "ResultQueryToo
 };
 
 /**
+ * One fold of `value` as a tool's structuredContent, timed in ms; throws when it did not fold (`label` says whose).
+ */
+export async function timedFold(
+  api: Pick<typeof PublicApi, "foldToolResult">,
+  plugin: PublicApi.ResultHandlesPluginCore,
+  value: unknown,
+  owner: { session: string; caller: string },
+  label: string,
+): Promise<number> {
+  const started = performance.now();
+  const folded = await api.foldToolResult(plugin, {
+    toolName: "bench",
+    result: { structuredContent: value as Record<string, unknown> },
+    owner,
+  });
+  if (!(folded.structuredContent as { handle?: string } | undefined)?.handle)
+    throw new Error(`${label}: the answer did not fold`);
+  return performance.now() - started;
+}
+
+/**
  * How much a memory store must keep for a case: `answers` answers of `bytes` bytes of JSON. In bytes, not
  * records: how many records an answer takes is the store's business (one, or pieces and an index).
  */

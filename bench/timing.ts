@@ -11,6 +11,9 @@ export interface Spread {
   p75: number;
 }
 
+/** The median of `values` (of an even count, the upper of the two middle ones), as `spread` takes it. */
+export const median = (values: readonly number[]): number => spread(values).median;
+
 /** A ratio taken in one run: of the medians, and the spread of each round's own ratio (steadier under load). */
 export interface Ratio {
   ofMedians: number;

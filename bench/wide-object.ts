@@ -12,8 +12,10 @@ import { resolve } from "node:path";
 import { pathToFileURL } from "node:url";
 import type * as PublicApi from "mcp-result-handles";
 import { ticketsOf } from "./answers.js";
+import { timedFold } from "./measure.js";
 import { startRedis } from "./servers.js";
 import { wideObject } from "./shapes.js";
+import { median } from "./timing.js";
 import type { AnyStorageDriver } from "../src/storage/driver.js";
 
 const args = Object.fromEntries(
@@ -47,8 +49,6 @@ const QUERIES: Record<string, Record<string, unknown>> = {
   "search 'ü' (every batch)": { path: "$", search: "ü" },
 };
 
-const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
-
 /** A tool over a new store on `storage`: nothing read before is cached (a fresh handle's first query). */
 function freshTool(storage: PublicApi.NamespacedStorage) {
   const store = new api.ResultHandleStore(storage, 300);
@@ -67,17 +67,7 @@ async function measure(
 ): Promise<void> {
   const wide = wideObject(1_000_000);
   const tickets = ticketsOf(10_000_000);
-  const fold = async (value: unknown) => {
-    const started = performance.now();
-    const folded = await api.foldToolResult(plugin, {
-      toolName: "bench",
-      result: { structuredContent: value as Record<string, unknown> },
-      owner,
-    });
-    if (!(folded.structuredContent as { handle?: string } | undefined)?.handle)
-      throw new Error(`${name}: the answer did not fold`);
-    return performance.now() - started;
-  };
+  const fold = (value: unknown) => timedFold(api, plugin, value, owner, name);
   const folds: number[] = [];
   const ticketFolds: number[] = [];
   for (let i = 0; i <= rounds; i++) (folds.push(await fold(wide)), ticketFolds.push(await fold(tickets)));

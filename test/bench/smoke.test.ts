@@ -13,6 +13,17 @@ const root = resolve(dirname(fileURLToPath(import.meta.url)), "../..");
 const dir = mkdtempSync(join(tmpdir(), "result-handles-bench-smoke-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
+/** `npm run bench` in quick mode at 100 KB with `args` (node --import tsx bench/run.ts), its JSON read back. */
+async function runBench(file: string, args: string[], timeout: number) {
+  const out = join(dir, file);
+  await promisify(execFile)(
+    process.execPath,
+    ["--import", "tsx", "bench/run.ts", "--quick", "--sizes=100KB", ...args, `--out=${out}`, "--chart=none"],
+    { cwd: root, timeout },
+  );
+  return JSON.parse(readFileSync(out, "utf8"));
+}
+
 interface Spread {
   median: number;
   p25: number;
@@ -24,25 +35,7 @@ describe("npm run bench (quick, 100 KB, Node, over HTTP)", () => {
     "writes JSON with the load average, each case's medians and spreads, " +
       "per-round ratios, the HTTP bytes and the goals checked",
     async () => {
-      const out = join(dir, "bench.json");
-      await promisify(execFile)(
-        process.execPath,
-        [
-          "--import",
-          "tsx",
-          "bench/run.ts",
-          "--quick",
-          "--sizes=100KB",
-          "--parts=node,http",
-          `--out=${out}`,
-          "--chart=none",
-        ],
-        {
-          cwd: root,
-          timeout: 30_000,
-        },
-      );
-      const results = JSON.parse(readFileSync(out, "utf8"));
+      const results = await runBench("bench.json", ["--parts=node,http"], 30_000);
 
       expect(results.formatVersion).toBe(1);
       expect(results.options).toMatchObject({ quick: true, parts: ["node", "http"], sizes: ["100 KB"] });
@@ -91,26 +84,7 @@ describe("npm run bench (quick, 100 KB, Node, over HTTP)", () => {
     "runs the query, reference and cluster parts: filters, search and a singular read on " +
       "every store, a reference's request under 1 KB, folds on a 3-master cluster",
     async () => {
-      const out = join(dir, "parts.json");
-      await promisify(execFile)(
-        process.execPath,
-        [
-          "--import",
-          "tsx",
-          "bench/run.ts",
-          "--quick",
-          "--sizes=100KB",
-          "--rounds=2",
-          "--parts=query,reference,cluster",
-          `--out=${out}`,
-          "--chart=none",
-        ],
-        {
-          cwd: root,
-          timeout: 60_000,
-        },
-      );
-      const results = JSON.parse(readFileSync(out, "utf8"));
+      const results = await runBench("parts.json", ["--rounds=2", "--parts=query,reference,cluster"], 60_000);
       expect(results.cases).toEqual([]);
 
       // S14.6: each query read a fresh handle on each store, beside a parse timed in the same rounds.
