@@ -19,6 +19,19 @@ const codeOf = (r: Result) =>
 const rows = (n: number, tag: string) => ({
   rows: Array.from({ length: n }, (_, id) => ({ id, a: id % 10, title: `${tag} ${id}`, s: "k".repeat(40) })),
 });
+/** Calls sent one after another and left running; `answers` gives each one's time, code and first words. */
+function timedCalls() {
+  const calls: Promise<{ who: string; ms: number; code: string; text: string }>[] = [];
+  return {
+    call(who: string, run: () => Promise<Result>) {
+      const t = performance.now();
+      calls.push(
+        run().then((r) => ({ who, ms: performance.now() - t, code: codeOf(r), text: textOf(r).slice(0, 160) })),
+      );
+    },
+    answers: () => Promise.all(calls),
+  };
+}
 const redisPid = (port: number) =>
   new Promise<number>((resolve, reject) => {
     const socket = createConnection(port, "127.0.0.1");
@@ -53,13 +66,7 @@ describe("Redis killed mid-read", () => {
     const pid = await redisPid(redis.port);
     const stalls = watchStalls();
     const started = performance.now();
-    const calls: Promise<{ who: string; ms: number; code: string; text: string }>[] = [];
-    const call = (who: string, run: () => Promise<Result>) => {
-      const t = performance.now();
-      calls.push(
-        run().then((r) => ({ who, ms: performance.now() - t, code: codeOf(r), text: textOf(r).slice(0, 160) })),
-      );
-    };
+    const { call, answers } = timedCalls();
     for (let i = 0; i < 4; i++)
       call(`alice filter ${i}`, () =>
         bench.alice("result_query", { handle: big, path: `$.rows[?@.a == ${i}].id`, limit: 2 }),
@@ -71,7 +78,7 @@ describe("Redis killed mid-read", () => {
     call("bob small", () => bench.bob("result_query", { handle: bobs, path: "$.rows[?@.id == 7].title" }));
     bench.answer.next = rows(20_000, "Fold");
     call("alice fold", () => bench.alice("report_structured"));
-    const results = await Promise.all(calls);
+    const results = await answers();
     const hold = stalls.stop();
     for (const r of results) console.log(`  ${r.who}: ${Math.round(r.ms)} ms ${r.code} ${r.text}`);
     console.log(
@@ -130,13 +137,7 @@ for (const how of ["deleted", "replaced"]) {
       const big = handleOf(await bench.alice("report_structured"));
       bench.answer.next = undefined;
       const stalls = watchStalls();
-      const calls: Promise<{ who: string; ms: number; code: string; text: string }>[] = [];
-      const call = (who: string, run: () => Promise<Result>) => {
-        const t = performance.now();
-        calls.push(
-          run().then((r) => ({ who, ms: performance.now() - t, code: codeOf(r), text: textOf(r).slice(0, 160) })),
-        );
-      };
+      const { call, answers } = timedCalls();
       for (let i = 0; i < 3; i++)
         call(`filter ${i}`, () =>
           bench.alice("result_query", { handle: big, path: `$.rows[?@.a == ${i}].id`, limit: 2 }),
@@ -151,7 +152,7 @@ for (const how of ["deleted", "replaced"]) {
       call("offset", () => bench.alice("result_query", { handle: big, path: "$.rows", offset: 100_000, limit: 2 }));
       bench.answer.next = rows(20_000, "Fold");
       call("fold", () => bench.alice("report_structured"));
-      const results = await Promise.all(calls);
+      const results = await answers();
       for (const r of results) console.log(`  ${how} ${r.who}: ${Math.round(r.ms)} ms ${r.code} ${r.text}`);
       const after = await bench.alice("result_query", { handle: big, path: "$.rows[5].title" });
       console.log(
