@@ -173,6 +173,30 @@ describe("S26.1 queries from the root inside filters, read first, on every store
   );
 });
 
+describe("S26.1 S21.1 the reads first are the call's work", () => {
+  it("a count from the root past the call's cost limit is refused, as the whole read refuses it", async () => {
+    // `$..*` over the lists: about 3,600 nodes, each charged as the walk of `..*` charges it (S21.1)
+    const limited = { ...config, costLimit: 300 * 2000 } as ResultHandlesConfig;
+    const setup = countedQueries(new MemoryStorage("root-queries-cost"), { config: limited, owner });
+    try {
+      const handle = await setup.fold(lists);
+      const refused = (await answered(setup.tool, handle, { path: "$.a[?count($..*) > 0]" }, owner)) as {
+        code?: string;
+        message?: string;
+      };
+      expect(refused.code).toBe("INVALID_INPUT");
+      expect(refused.message).toMatch(/visit more than \d+ nodes .*costLimit/);
+      // within the limit, the same call answers
+      const small = await setup.fold({ ...lists, rows: lists.rows.slice(0, 20), b: [] });
+      expect(
+        await answered(setup.tool, small, { path: "$.a[?count($.rows[*]) == 20]", limit: 1 }, owner),
+      ).toMatchObject({ value: [0], total: lists.a.length });
+    } finally {
+      await setup.store.onShutdown();
+    }
+  });
+});
+
 describe("S26.1 S14.6 on batch workers", () => {
   const pools: WorkerPool[] = [];
   afterAll(() => pools.forEach((pool) => pool.stop()));
