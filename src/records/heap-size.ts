@@ -64,6 +64,31 @@ export function heapEstimate(value: unknown, stopAt = Number.POSITIVE_INFINITY):
   return total;
 }
 
+/**
+ * What an object whose members are estimated one by one (`memberEstimate`) holds besides them: as `heapEstimate`
+ * counts it.
+ */
+export const OBJECT_HEADER_BYTES = OBJECT_BYTES;
+
+/**
+ * What one member adds to its object's estimate, as `heapEstimate` counts it: its key's slot and its value, an object
+ * or a list estimated by `estimate` (a read's own, which stops at what its cache could keep). For a read that sets a
+ * wide object's members one by one (S26.1): estimated as they are set, the object is not walked again (a `for…in`
+ * over each window of a million members took 0.2 s of its whole read under load).
+ */
+export function memberEstimate(value: unknown, estimate: (value: object) => number): number {
+  switch (typeof value) {
+    case "string":
+      return PER_KEY_BYTES + STRING_BYTES + PER_CHAR_BYTES * value.length;
+    case "number":
+      return PER_KEY_BYTES + (!Number.isInteger(value) || Math.abs(value) >= 2 ** 30 ? NUMBER_BYTES : 0);
+    case "object":
+      return PER_KEY_BYTES + (value === null ? 0 : estimate(value));
+    default:
+      return PER_KEY_BYTES;
+  }
+}
+
 /** A list's own slots (holes included): what `new Array(length)` holds before any item is read. */
 export function listSlotsBytes(length: number): number {
   return ARRAY_BYTES + PER_ITEM_BYTES * length;

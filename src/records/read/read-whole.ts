@@ -10,6 +10,7 @@ import { piecesOf, type AnswerIndex } from "../format/answer-index.js";
 import { byteSpan } from "../format/layout.js";
 import { keepKeyList, setOwn, type JsonObject } from "../../util/json.js";
 import { shouldYieldSince, yieldToLoop } from "../../util/yield.js";
+import { memberEstimate, OBJECT_HEADER_BYTES } from "../heap-size.js";
 import { MISSING, parseRead, placeAt, readRanges, type AnswerRead } from "./answer-state.js";
 
 type Range = { piece: number; from: number; to: number };
@@ -119,12 +120,18 @@ export async function readWholeInParts(read: AnswerRead): Promise<{ value: unkno
         read,
         part.kind === "list" ? `[${text}]` : part.kind === "string" ? `"${text}"` : `{${text}}`,
       );
-      if (counted) bytes += read.estimate(parsed, bytes); // nothing more is walked once past what the cache could keep
+      // nothing more is walked once past what the cache could keep; a wide object's members are estimated as they
+      // are set (below)
+      if (counted && part.kind !== "object") bytes += read.estimate(parsed, bytes);
       if (part.kind === "list") (parsed as unknown[]).forEach((item, i) => (list[window.first + i] = item));
       else if (part.kind === "string") strings.push(parsed as string);
       else {
         const members = parsed as JsonObject;
         const names = Object.keys(members);
+        // Array-index keys come first in `names`, as in any object's keys: the first tells whether the window has one.
+        if (names.length > 0 && isIndexKey(names[0]!)) indexed = true;
+        if (counted) bytes += OBJECT_HEADER_BYTES;
+        const estimate = (value: object) => read.estimate(value, bytes);
         for (let i = 0; i < names.length; i++) {
           // S26.1: a million members set into one object took 2 s under load, one window's up to 380 ms (the
           // object grows as a dictionary): the setting yields too, every MEMBERS_PER_LOOK members past the hold
@@ -133,9 +140,10 @@ export async function readWholeInParts(read: AnswerRead): Promise<{ value: unkno
             since = performance.now();
           }
           const key = names[i]!;
-          setOwn(object, key, members[key]);
+          const value = members[key];
+          setOwn(object, key, value);
           keys!.push(key);
-          if (isIndexKey(key)) indexed = true;
+          if (counted) bytes += memberEstimate(value, estimate);
         }
       }
     }
