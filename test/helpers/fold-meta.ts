@@ -29,3 +29,7 @@ export function expectFoldMeta(
   const ttlSeconds = expected.ttlSeconds ?? DEFAULT_TTL_SECONDS;
   expect(result._meta?.[RESULT_HANDLE_META_KEY]).toEqual({ handle, bytes: stated, ttlSeconds });
 }
+
+/** The handle a folded answer's `_meta` names (S5.3), or undefined for an answer that went out whole (S4.7). */
+export const metaHandleOf = (result: { _meta?: Record<string, unknown> }) =>
+  (result._meta?.[RESULT_HANDLE_META_KEY] as { handle: string } | undefined)?.handle;

@@ -6,10 +6,11 @@
 import { McpServer } from "@modelcontextprotocol/server";
 import type { Client } from "@modelcontextprotocol/client";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { RESULT_HANDLE_META_KEY, ResultHandlesPlugin } from "mcp-result-handles";
+import { ResultHandlesPlugin } from "mcp-result-handles";
 import { connect } from "../helpers/mcp-client.js";
 import { startHttpMcpServer, userToken, type HttpMcpServer } from "../helpers/http-mcp-server.js";
 import type { Result } from "../helpers/attack-bench.js";
+import { metaHandleOf } from "../helpers/fold-meta.js";
 
 const USERS = 40;
 const MAX_BYTES = 16 * 1024 * 1024;
@@ -49,7 +50,6 @@ const as = async (token: string) => {
   return async (name: string, args: Record<string, unknown> = {}) =>
     (await client.callTool({ name, arguments: args })) as Result;
 };
-const handleOf = (result: Result) => (result._meta?.[RESULT_HANDLE_META_KEY] as { handle: string } | undefined)?.handle;
 const codeOf = (result: Result) => (result.structuredContent as { error?: { code: string } } | undefined)?.error?.code;
 
 describe("S26.5 no owner evicts another's answers", () => {
@@ -58,7 +58,7 @@ describe("S26.5 no owner evicts another's answers", () => {
       `${MAX_BYTES / 1024 / 1024} MiB: every one of alice's reads finds her answer`,
     async () => {
       const alice = await as("alice");
-      const hers = handleOf(await alice("report"))!;
+      const hers = metaHandleOf(await alice("report"))!;
       expect(hers).toBeTypeOf("string");
       const started = performance.now();
       let folded = 0;
@@ -69,7 +69,7 @@ describe("S26.5 no owner evicts another's answers", () => {
       for (let i = 0; i < USERS; i++) {
         const user = await as(`u${i}`);
         const fold = await user("report");
-        if (handleOf(fold)) folded++;
+        if (metaHandleOf(fold)) folded++;
         else {
           whole++;
           expect(fold.structuredContent).toEqual(answer); // not kept: sent whole, complete

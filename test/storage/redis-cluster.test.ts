@@ -4,7 +4,7 @@
 import type { Client } from "@modelcontextprotocol/client";
 import { McpServer } from "@modelcontextprotocol/server";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { RESULT_HANDLE_META_KEY, ResultHandlesPlugin } from "mcp-result-handles";
+import { ResultHandlesPlugin } from "mcp-result-handles";
 import { redisDriver } from "../../src/storage/redis.js";
 import { keySlot } from "../../src/storage/redis-slot.js";
 import { spawnDemo, type ChildServer } from "../helpers/child-server.js";
@@ -14,9 +14,9 @@ import { startRedisCluster, type RedisCluster } from "../helpers/redis-cluster.j
 import { testDriver } from "./contract.js";
 // the demo's tickets, as its report tool answers them (S18.7)
 import { reportRows } from "../../playground/demo-tools.js";
+import { metaHandleOf } from "../helpers/fold-meta.js";
 
 type Result = Awaited<ReturnType<Client["callTool"]>>;
-const handleOf = (result: Result) => (result._meta?.[RESULT_HANDLE_META_KEY] as { handle: string } | undefined)?.handle;
 
 let cluster: RedisCluster;
 beforeAll(async () => {
@@ -50,7 +50,7 @@ describe("S17.2 two processes share answers through the cluster (REDIS_CLUSTER_U
       [first, second].map((demo) => connect(demo.url, { era: "2026-07-28", token: "demo-alice" })),
     );
     clients.push(onFirst!, onSecond!);
-    const handle = handleOf((await onFirst!.callTool({ name: "report", arguments: {} })) as Result);
+    const handle = metaHandleOf((await onFirst!.callTool({ name: "report", arguments: {} })) as Result);
     expect(handle).toBeTypeOf("string");
     const read = (await onSecond!.callTool({
       name: "result_query",
@@ -138,7 +138,7 @@ describe("S17.2 one master down", () => {
         const started = performance.now();
         const result = await call("rows");
         expect(performance.now() - started).toBeLessThan(timeoutMs + 400);
-        const handle = handleOf(result);
+        const handle = metaHandleOf(result);
         outcomes.push(handle !== undefined);
         if (handle)
           expect((await call("result_query", { handle, path: "$.rows[7].title" })).structuredContent).toMatchObject({
@@ -162,7 +162,7 @@ describe("S17.2 one master down", () => {
       const { plugin, client, call, warnings } = await foldingServer("stopped", 3000);
       try {
         const handles: string[] = [];
-        for (let i = 0; i < 24; i++) handles.push(handleOf(await call("rows"))!);
+        for (let i = 0; i < 24; i++) handles.push(metaHandleOf(await call("rows"))!);
         expect(handles.every((handle) => typeof handle === "string")).toBe(true);
         const onStopped = (await cluster.keysOn(2, "stopped:*")).length;
         expect(onStopped).toBeGreaterThan(0);
@@ -186,7 +186,7 @@ describe("S17.2 one master down", () => {
         let whole = 0;
         for (let i = 0; i < 24; i++) {
           const result = await call("rows");
-          const handle = handleOf(result);
+          const handle = metaHandleOf(result);
           if (!handle) {
             whole++;
             expect(JSON.parse((result.content as { text: string }[])[0]!.text).rows).toHaveLength(100);

@@ -2,11 +2,11 @@
 // REDIS_URL, a real MCP client over HTTP, and a real redis-server that is stopped, frozen and started again.
 import type { Client } from "@modelcontextprotocol/client";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { RESULT_HANDLE_META_KEY } from "mcp-result-handles";
 import { reportRows } from "../../playground/demo-tools.js";
 import { spawnDemo, type ChildServer } from "../helpers/child-server.js";
 import { connect } from "../helpers/mcp-client.js";
 import { startRedisServer, type RedisServer } from "../helpers/redis-server.js";
+import { metaHandleOf } from "../helpers/fold-meta.js";
 
 type Result = Awaited<ReturnType<Client["callTool"]>>;
 
@@ -28,8 +28,6 @@ afterAll(async () => {
   await redis?.dispose();
 });
 
-const handleOf = (result: Result) => (result._meta?.[RESULT_HANDLE_META_KEY] as { handle: string } | undefined)?.handle;
-
 /** A tool call and how long it took. */
 async function timed(name: string, args: Record<string, unknown> = {}): Promise<{ result: Result; ms: number }> {
   const started = performance.now();
@@ -43,7 +41,7 @@ describe("S4.7 S7.6 the demo server with REDIS_URL when Redis goes away and come
   it("S11.1 names redis in its start line, folds into Redis and reads back", async () => {
     expect(demo.startLine).toContain("storage: redis");
     const { result } = await timed("report");
-    before = handleOf(result)!;
+    before = metaHandleOf(result)!;
     expect(before).toBeTypeOf("string");
     const read = await timed("result_query", { handle: before, path: "$.rows[1]" });
     expect(read.result.structuredContent).toMatchObject({ value: { id: "T-1", title: reportRows().rows[1]!.title } });
@@ -59,13 +57,13 @@ describe("S4.7 S7.6 the demo server with REDIS_URL when Redis goes away and come
       const report = await timed("report");
       expect(report.result.isError).toBeFalsy();
       expect(report.result.structuredContent).toEqual(reportRows());
-      expect(handleOf(report.result)).toBeUndefined();
+      expect(metaHandleOf(report.result)).toBeUndefined();
       expect(report.ms).toBeLessThan(STORE_TIMEOUT_MS / 2); // failed at once, not after waiting out the timeout
 
       const orders = await timed("orders", { n: 400 }); // the other plugin instance, on the same Redis
       expect(orders.result.isError).toBeFalsy();
       expect((orders.result.structuredContent as { orders: unknown[] }).orders).toHaveLength(400);
-      expect(handleOf(orders.result)).toBeUndefined();
+      expect(metaHandleOf(orders.result)).toBeUndefined();
 
       const query = await timed("result_query", { handle: before });
       expect(query.result.isError).toBe(true);
@@ -87,7 +85,7 @@ describe("S4.7 S7.6 the demo server with REDIS_URL when Redis goes away and come
       let handle: string | undefined;
       const deadline = Date.now() + 10_000;
       while (!handle && Date.now() < deadline) {
-        handle = handleOf((await timed("report")).result);
+        handle = metaHandleOf((await timed("report")).result);
         if (!handle) await new Promise((resolve) => setTimeout(resolve, 200));
       }
       expect(handle).toBeTypeOf("string");
@@ -103,12 +101,12 @@ describe("S4.7 S7.6 the demo server with REDIS_URL when Redis goes away and come
   it(
     "S9.1 with redis-server frozen (connected, never answering): every call returns within the " + "store timeout",
     async () => {
-      const handle = handleOf((await timed("report")).result)!;
+      const handle = metaHandleOf((await timed("report")).result)!;
       redis.pause();
       try {
         const [report, query] = await Promise.all([timed("report"), timed("result_query", { handle })]);
         expect(report.result.structuredContent).toEqual(reportRows());
-        expect(handleOf(report.result)).toBeUndefined();
+        expect(metaHandleOf(report.result)).toBeUndefined();
         // It did wait for the store, until Redis had answered nothing for a second (S26.3: REDIS_SILENT_MS)…
         expect(report.ms).toBeGreaterThanOrEqual(1000 - 100);
         // …but no longer than the call's store deadline (S26.3, default 1500 ms), with margin for a loaded machine

@@ -7,7 +7,6 @@ import { Redis } from "ioredis";
 import { loadavg } from "node:os";
 import { setTimeout as sleep } from "node:timers/promises";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { RESULT_HANDLE_META_KEY } from "mcp-result-handles";
 import type { Result } from "../helpers/attack-bench.js";
 import {
   heldText,
@@ -18,6 +17,7 @@ import {
   type ServerHolds,
 } from "../helpers/held-server.js";
 import type { RedisServer } from "../helpers/redis-server.js";
+import { metaHandleOf } from "../helpers/fold-meta.js";
 
 /** The server thread's own hold (S21.4: about 50 ms), with margin for a loaded 2-core machine. */
 const RAN_HOLD_MS = 110;
@@ -41,7 +41,6 @@ afterAll(() => bench?.close());
 
 const call = async (client: Client, name: string, args: Record<string, unknown> = {}) =>
   (await client.callTool({ name, arguments: args }, { timeout: 60_000 })) as Result;
-const handleOf = (result: Result) => (result._meta?.[RESULT_HANDLE_META_KEY] as { handle: string } | undefined)?.handle;
 const codeOf = (result: Result) =>
   (result.structuredContent as { error?: { code: string } } | undefined)?.error?.code ?? "answered";
 const mb = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(1)} MB`;
@@ -70,8 +69,8 @@ describe("S26.3 S21.4 Redis frozen or killed under reads and a large fold", () =
   let big: string;
   let small: string;
   beforeAll(async () => {
-    big = handleOf(await call(alice, "report", { rows, width }))!;
-    small = handleOf(await call(bob, "report", { rows: 2000, width }))!;
+    big = metaHandleOf(await call(alice, "report", { rows, width }))!;
+    small = metaHandleOf(await call(bob, "report", { rows: 2000, width }))!;
     await call(bob, "report", { rows: 100_000, width: 80 }); // the tool makes its 10 MB answer once, before it is timed
     expect(big).toBeTypeOf("string");
     expect(small).toBeTypeOf("string");
@@ -132,7 +131,7 @@ describe("S26.3 S21.4 Redis frozen or killed under reads and a large fold", () =
           redis.pause();
           return folding;
         }, small);
-        const whole = !handleOf(fold.result);
+        const whole = !metaHandleOf(fold.result);
         console.log(
           `S26.3 Redis frozen mid-fold of 10 MB: it went out ${whole ? "whole" : "folded"}; ${figures(fold)}`,
         );
@@ -173,9 +172,9 @@ describe("S26.3 S21.4 Redis frozen or killed under reads and a large fold", () =
       ]);
     }, small);
     const [fold, read] = down.result;
-    const whole = down.result.filter((result) => result !== read && !handleOf(result)).length;
+    const whole = down.result.filter((result) => result !== read && !metaHandleOf(result)).length;
     console.log(`S26.3 Redis killed: ${whole} of 11 folds went out whole, the read ${codeOf(read!)}; ${figures(down)}`);
-    expect(handleOf(fold!)).toBeUndefined();
+    expect(metaHandleOf(fold!)).toBeUndefined();
     expect((fold!.structuredContent as { rows: unknown[] }).rows).toHaveLength(1400);
     expect(codeOf(read!)).toBe("RESULT_STORE_UNAVAILABLE");
     expect(down.ms).toBeLessThan(2000 + 1000);
@@ -186,7 +185,7 @@ describe("S26.3 S21.4 Redis frozen or killed under reads and a large fold", () =
     await redis.start(); // empty, on the same port
     const restarted = performance.now();
     await expect
-      .poll(async () => handleOf(await call(alice, "report", { rows: 1400, width: 1000 })), { timeout: 10_000 })
+      .poll(async () => metaHandleOf(await call(alice, "report", { rows: 1400, width: 1000 })), { timeout: 10_000 })
       .toBeTypeOf("string");
     console.log(`S26.3 Redis started again: folds kept again after ${Math.round(performance.now() - restarted)} ms`);
     // what the dead Redis held is gone: the old handle is not found (not "unavailable")

@@ -14,7 +14,6 @@ import { Redis } from "ioredis";
 import { loadavg } from "node:os";
 import { setTimeout as sleep } from "node:timers/promises";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { RESULT_HANDLE_META_KEY } from "mcp-result-handles";
 import { watchStalls, type Result } from "../helpers/attack-bench.js";
 import {
   heldText,
@@ -25,6 +24,7 @@ import {
   type ServerHolds,
 } from "../helpers/held-server.js";
 import type { RedisServer } from "../helpers/redis-server.js";
+import { metaHandleOf } from "../helpers/fold-meta.js";
 
 /** How long one tool call waits for its store in all: the default of S26.3 (`storage.deadlineMs`). */
 const STORE_DEADLINE_MS = 1500;
@@ -57,7 +57,6 @@ afterAll(async () => {
 
 const call = async (client: Client, name: string, args: Record<string, unknown> = {}) =>
   (await client.callTool({ name, arguments: args }, { timeout: 60_000 })) as Result;
-const handleOf = (result: Result) => (result._meta?.[RESULT_HANDLE_META_KEY] as { handle: string } | undefined)?.handle;
 const codeOf = (result: Result) => (result.structuredContent as { error?: { code: string } } | undefined)?.error?.code;
 const load = () => loadavg()[0]!.toFixed(1);
 /** The server's own hold: the time its thread ran where the system says it, else the wall gap. */
@@ -103,7 +102,7 @@ describe("S26.3 Redis frozen under 20 concurrent folds, then thawed", () => {
       "nothing is written late; reads resume within a second",
     async () => {
       const before = await call(alice, "report");
-      const kept = handleOf(before)!;
+      const kept = metaHandleOf(before)!;
       expect(kept).toBeTypeOf("string");
       const keysBefore = await raw.dbsize();
 
@@ -112,7 +111,7 @@ describe("S26.3 Redis frozen under 20 concurrent folds, then thawed", () => {
       const whole = await twentyFolds();
       await server.fold(true);
       const folded = await twentyFolds();
-      expect(folded.results.every((result) => handleOf(result))).toBe(true);
+      expect(folded.results.every((result) => metaHandleOf(result))).toBe(true);
       const keysFolded = await raw.dbsize();
 
       redis.pause();
@@ -134,7 +133,7 @@ describe("S26.3 Redis frozen under 20 concurrent folds, then thawed", () => {
             `${Math.round(secondMs)} ms; load ${load()}`,
         );
         for (const result of frozen.results) {
-          expect(handleOf(result)).toBeUndefined(); // sent whole…
+          expect(metaHandleOf(result)).toBeUndefined(); // sent whole…
           // …and complete
           expect((result.structuredContent as { rows: unknown[] }).rows).toHaveLength(1400);
         }
@@ -180,9 +179,9 @@ describe("S26.3 S21.5 a filter over 120,000 rows, read piece by piece, while Red
       const rows = 120_000;
       const width = 40;
       const big = await call(alice, "report", { rows, width });
-      const handle = handleOf(big)!;
+      const handle = metaHandleOf(big)!;
       expect(handle).toBeTypeOf("string");
-      const small = handleOf(await call(bob, "report", { rows: 2000, width: 40 }))!;
+      const small = metaHandleOf(await call(bob, "report", { rows: 2000, width: 40 }))!;
       expect(small).toBeTypeOf("string");
       // the oracle: the rows as the tool makes them
       const title = (id: number) => `Row ${id} `.padEnd(width, "x");

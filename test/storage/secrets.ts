@@ -2,8 +2,9 @@
 // whatever a backend holds (raw keys, values, files, records) for anything that names them.
 import { expect } from "vitest";
 import { McpServer } from "@modelcontextprotocol/server";
-import { RESULT_HANDLE_META_KEY, type ResultHandlesPluginCore } from "mcp-result-handles";
+import { type ResultHandlesPluginCore } from "mcp-result-handles";
 import { linkInMemory } from "../helpers/in-memory.js";
+import { metaHandleOf } from "../helpers/fold-meta.js";
 
 export interface FoldedSecrets {
   handles: string[];
@@ -40,7 +41,7 @@ export async function foldMarkedAnswers(plugin: ResultHandlesPluginCore, count =
   try {
     for (let i = 0; i < count; i++) {
       const result = await client.callTool({ name: "marked", arguments: {} });
-      const handle = (result._meta?.[RESULT_HANDLE_META_KEY] as { handle: string } | undefined)?.handle;
+      const handle = metaHandleOf(result);
       expect(handle, "the answer folded").toBeTypeOf("string");
       secrets.handles.push(handle!);
       const read = await client.callTool({ name: "result_query", arguments: { handle, path: "$.rows[3].note" } });

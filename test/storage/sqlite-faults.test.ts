@@ -10,10 +10,10 @@ import { fileURLToPath } from "node:url";
 import type { Client } from "@modelcontextprotocol/client";
 import Sqlite from "better-sqlite3";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { RESULT_HANDLE_META_KEY } from "mcp-result-handles";
 import { startAttackBench, watchStalls, type AttackBench, type Result } from "../helpers/attack-bench.js";
 import { spawnChildServer } from "../helpers/child-server.js";
 import { connect } from "../helpers/mcp-client.js";
+import { metaHandleOf } from "../helpers/fold-meta.js";
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), "../..");
 const dir = mkdtempSync(join(tmpdir(), "result-handles-sqlite-faults-"));
@@ -25,7 +25,6 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
  */
 const STORE_DEADLINE_MS = 1500;
 const answer = { rows: Array.from({ length: 1400 }, (_, i) => ({ id: i, title: `Row ${i} `.padEnd(1000, "x") })) };
-const handleOf = (result: Result) => (result._meta?.[RESULT_HANDLE_META_KEY] as { handle: string } | undefined)?.handle;
 const codeOf = (result: Result) => (result.structuredContent as { error?: { code: string } } | undefined)?.error?.code;
 
 /**
@@ -69,7 +68,7 @@ describe("S26.4 another process holds the SQLite database's write lock", () => {
       `BEGIN ${begin} for 4 s: a fold waits on a timer, not on the thread, ` +
         `and goes out whole; reads and a second caller go on`,
       async () => {
-        const kept = handleOf(await bench.alice("report"))!;
+        const kept = metaHandleOf(await bench.alice("report"))!;
         expect(kept).toBeTypeOf("string");
         const holder = await lockHolder(file, begin, 4000);
         const stalls = watchStalls();
@@ -89,10 +88,10 @@ describe("S26.4 another process holds the SQLite database's write lock", () => {
         const stallMs = stalls.stop();
         console.log(
           `S26.4 BEGIN ${begin} held by another process: the fold went out ` +
-            `${handleOf(fold) ? "folded" : "whole"} after ${Math.round(foldMs)} ms; ` +
+            `${metaHandleOf(fold) ? "folded" : "whole"} after ${Math.round(foldMs)} ms; ` +
             `event loop held up to ${Math.round(stallMs)} ms; a second caller answered in ${Math.round(secondMs)} ms`,
         );
-        expect(handleOf(fold)).toBeUndefined(); // the lock outlived the store deadline: sent whole…
+        expect(metaHandleOf(fold)).toBeUndefined(); // the lock outlived the store deadline: sent whole…
         expect(fold.structuredContent).toEqual(answer); // …and complete
         expect(foldMs).toBeGreaterThanOrEqual(STORE_DEADLINE_MS - 200); // it did wait for the lock…
         expect(foldMs).toBeLessThan(STORE_DEADLINE_MS + 1500); // …no longer than the call's store deadline
@@ -104,7 +103,7 @@ describe("S26.4 another process holds the SQLite database's write lock", () => {
         expect(read.structuredContent).toMatchObject({ value: 1399 }); // WAL: reads pass the writer's lock
         expect(await holder.done).toBe(0);
         // Once the lock is gone, folds are kept again.
-        expect(handleOf(await bench.alice("report"))).toBeTypeOf("string");
+        expect(metaHandleOf(await bench.alice("report"))).toBeTypeOf("string");
       },
       20_000,
     );
@@ -120,8 +119,8 @@ describe("S26.4 the SQLite file truncated under a running server", () => {
       client = await connect(server.url, { era: "2026-07-28", token: "alice" }); // a caller: her answers fold
       const call = async (name: string, args: Record<string, unknown> = {}) =>
         (await client!.callTool({ name, arguments: args })) as Result;
-      const handle = handleOf(await call("report"))!;
-      const seen = handleOf(await call("report"))!;
+      const handle = metaHandleOf(await call("report"))!;
+      const seen = metaHandleOf(await call("report"))!;
       expect(handle).toBeTypeOf("string");
 
       // Everything into the main file; the server reads it once more (it maps the file as it is now),
@@ -141,7 +140,7 @@ describe("S26.4 the SQLite file truncated under a running server", () => {
       const ping = await call("ping");
       console.log(
         `S26.4 truncated file: the read answered ${codeOf(read)} in ${Math.round(readMs)} ms; a fold went out ` +
-          `${handleOf(fold) ? "folded" : "whole"}; the server ` +
+          `${metaHandleOf(fold) ? "folded" : "whole"}; the server ` +
           `${server.child.exitCode === null && server.child.signalCode === null ? "lives" : "died"}`,
       );
       expect(server.child.signalCode).toBeNull(); // SIGBUS before S26.4
@@ -149,7 +148,7 @@ describe("S26.4 the SQLite file truncated under a running server", () => {
       expect(codeOf(read)).toBe("RESULT_STORE_UNAVAILABLE");
       expect(readMs).toBeLessThan(2000);
       expect(fold.isError).toBeFalsy();
-      expect(handleOf(fold)).toBeUndefined(); // the store fails: the answer goes out whole…
+      expect(metaHandleOf(fold)).toBeUndefined(); // the store fails: the answer goes out whole…
       expect(fold.structuredContent).toEqual(answer); // …and complete
       expect(ping.structuredContent).toEqual({ pong: true });
     } finally {
