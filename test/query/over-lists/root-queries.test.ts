@@ -4,15 +4,22 @@
 // query then streams; the answers (nodes, paths, total, pages) are those over the whole value, held to json-p3 run on
 // the plain answer (`referenceAnswer`: src's whole evaluation, itself held to the oracle of helpers/query-oracle.ts);
 // the whole answer is never read (a spy on the reader's `all` only observes). Queries whose root query can only be
-// read whole still answer right. On real batch workers, the jobs carry the summaries and answer the same.
+// read whole still answer right. On real batch workers, the jobs carry the summaries and answer the same. The reads
+// first are the call's: its one meter (S21.1) and its store deadline (S26.3) bound them.
 import { afterAll, describe, expect, it, vi } from "vitest";
 import { jsonpath } from "json-p3";
-import { MemoryStorage, type Owner } from "mcp-result-handles";
+import { MemoryStorage, ResultHandleStore, ResultQueryTool, type Owner } from "mcp-result-handles";
 import type { ResultHandlesConfig } from "../../../src/plugin/options.js";
 import { AnswerReader } from "../../../src/records/read/answer-reader.js";
 import { nodeBatchWorkers } from "../../../src/runtimes/node/batch-workers.js";
 import type { WorkerPool, WorkerPort } from "../../../src/query/workers/pool.js";
-import { answered, countedQueries, everyStore, referenceAnswer } from "../../helpers/store-queries.js";
+import {
+  answered,
+  countedQueries,
+  everyStore,
+  PassThroughStorage,
+  referenceAnswer,
+} from "../../helpers/store-queries.js";
 
 const owner: Owner = { session: "s-root-queries", caller: "reader" };
 const config = { sliceLimitBytes: 16_384, preview: { chars: 500 } } as ResultHandlesConfig;
@@ -194,6 +201,46 @@ describe("S26.1 S21.1 the reads first are the call's work", () => {
     } finally {
       await setup.store.onShutdown();
     }
+  });
+});
+
+describe("S26.1 S26.3 the reads first are the call's store calls", () => {
+  it("a slow store ends the call within its deadline while a count from the root is read", async () => {
+    let delayMs = 0;
+    /** A storage whose reads each take `delayMs` once the answer is saved. */
+    class SlowStorage extends PassThroughStorage {
+      override async get(key: string) {
+        await new Promise((resolve) => setTimeout(resolve, delayMs));
+        return this.inner.get(key);
+      }
+    }
+    const storage = new SlowStorage(new MemoryStorage("root-queries-deadline"));
+    const saving = new ResultHandleStore(storage, 60, { pieceBytes: 16 * 1024 });
+    const handle = saving.newHandle();
+    // `a` stands beside the lists (the parts outside: a piece or two); counting `rows` reads its pieces too
+    await saving.save(handle, { ...lists, rows: [...lists.rows, ...lists.rows, ...lists.rows] }, owner);
+    const args = { path: "$.a[?count($.rows[*]) > 0]", limit: 1 };
+    delayMs = 120;
+    /** The call on a store that has read nothing of the answer yet, with a deadline or none. */
+    const call = async (deadlineMs?: number) => {
+      const store = new ResultHandleStore(storage, 60, { pieceBytes: 16 * 1024, deadlineMs });
+      const started = performance.now();
+      const got = await answered(
+        new ResultQueryTool(() => [{ config, store: async () => store }]),
+        handle,
+        args,
+        owner,
+      );
+      return { got, ms: performance.now() - started };
+    };
+    const slow = await call();
+    expect(slow.got).toMatchObject({ value: [0], total: lists.a.length });
+    expect(slow.ms).toBeGreaterThan(3 * 120); // the main record, the parts outside, then rows' pieces
+    const bounded = await call(200);
+    expect(bounded.got).toMatchObject({ code: "RESULT_STORE_UNAVAILABLE" });
+    // the deadline and the read under way when it passed, with room for a loaded machine
+    expect(bounded.ms).toBeLessThan(200 + 120 + 400);
+    await saving.onShutdown();
   });
 });
 
