@@ -4,6 +4,7 @@
  * the client's work, not the server's). Its store is the Redis at `redisUrl`; callers "alice" and "bob".
  */
 import type { Client } from "@modelcontextprotocol/client";
+import type { Result } from "./attack-bench.js";
 import { spawnChildServer, type ChildServer } from "./child-server.js";
 import { connect } from "./mcp-client.js";
 import { startRedisServer, type RedisServer } from "./redis-server.js";
@@ -41,6 +42,10 @@ export async function spawnHeldServer(redisUrl: string): Promise<HeldServer> {
     holds: () => ask<ServerHolds>({ holds: true }),
   };
 }
+
+/** A tool call of `client` to the held server, given 120 s (a 10 MB answer, a store frozen under it). */
+export const callHeld = async (client: Client, name: string, args: Record<string, unknown> = {}) =>
+  (await client.callTool({ name, arguments: args }, { timeout: 120_000 })) as Result;
 
 /** A real redis-server, the held server over it, and its two callers alice and bob (era 2026-07-28). */
 export interface HeldBench {

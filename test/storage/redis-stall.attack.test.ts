@@ -9,6 +9,7 @@ import { setTimeout as sleep } from "node:timers/promises";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Result } from "../helpers/attack-bench.js";
 import {
+  callHeld,
   heldText,
   startHeldBench,
   withSecondCallerInServer,
@@ -39,8 +40,6 @@ beforeAll(async () => {
 }, 30_000);
 afterAll(() => bench?.close());
 
-const call = async (client: Client, name: string, args: Record<string, unknown> = {}) =>
-  (await client.callTool({ name, arguments: args }, { timeout: 60_000 })) as Result;
 const codeOf = (result: Result) =>
   (result.structuredContent as { error?: { code: string } } | undefined)?.error?.code ?? "answered";
 const mb = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(1)} MB`;
@@ -50,7 +49,7 @@ const title = (id: number, width: number) => `Row ${id} `.padEnd(width, "x");
 /** An attack with a second caller's small query 300 ms in (its code); the server's holds and memory growth meanwhile. */
 const attacked = <T>(attack: () => Promise<T>, small: string) =>
   withSecondCallerInServer(server, attack, async () =>
-    codeOf(await call(bob, "result_query", { handle: small, path: "$.rows[5].id" })),
+    codeOf(await callHeld(bob, "result_query", { handle: small, path: "$.rows[5].id" })),
   );
 
 const figures = (m: { ms: number; second: string; waitMs: number; holds: ServerHolds; heapGrowth: number }) =>
@@ -69,9 +68,9 @@ describe("S26.3 S21.4 Redis frozen or killed under reads and a large fold", () =
   let big: string;
   let small: string;
   beforeAll(async () => {
-    big = metaHandleOf(await call(alice, "report", { rows, width }))!;
-    small = metaHandleOf(await call(bob, "report", { rows: 2000, width }))!;
-    await call(bob, "report", { rows: 100_000, width: 80 }); // the tool makes its 10 MB answer once, before it is timed
+    big = metaHandleOf(await callHeld(alice, "report", { rows, width }))!;
+    small = metaHandleOf(await callHeld(bob, "report", { rows: 2000, width }))!;
+    await callHeld(bob, "report", { rows: 100_000, width: 80 }); // the tool makes its 10 MB answer once, before it is timed
     expect(big).toBeTypeOf("string");
     expect(small).toBeTypeOf("string");
   }, 30_000);
@@ -80,7 +79,7 @@ describe("S26.3 S21.4 Redis frozen or killed under reads and a large fold", () =
 
   it("20 concurrent filters over 120,000 rows with Redis running, then frozen as they read", async () => {
     const reads = () =>
-      Promise.all(Array.from({ length: 20 }, (_, i) => call(alice, "result_query", filter(i * 5000))));
+      Promise.all(Array.from({ length: 20 }, (_, i) => callHeld(alice, "result_query", filter(i * 5000))));
     const running = await attacked(reads, small);
     console.log(`S26.3 20 concurrent filters, Redis running: ${figures(running)}`);
     running.result.forEach((result, i) =>
@@ -114,7 +113,7 @@ describe("S26.3 S21.4 Redis frozen or killed under reads and a large fold", () =
     }
     expect(thawed).toBe(true);
     await expect
-      .poll(async () => (await call(alice, "result_query", filter(7))).structuredContent, { timeout: 3000 })
+      .poll(async () => (await callHeld(alice, "result_query", filter(7))).structuredContent, { timeout: 3000 })
       .toMatchObject({ total: 1, value: [title(7, width)] });
   }, 60_000);
 
@@ -126,7 +125,7 @@ describe("S26.3 S21.4 Redis frozen or killed under reads and a large fold", () =
       let thawed = false;
       try {
         const fold = await attacked(async () => {
-          const folding = call(alice, "report", { rows: 100_000, width: 80 }); // about 10 MB
+          const folding = callHeld(alice, "report", { rows: 100_000, width: 80 }); // about 10 MB
           await sleep(40); // serialising, sealing, writing its first pieces
           redis.pause();
           return folding;
@@ -166,9 +165,9 @@ describe("S26.3 S21.4 Redis frozen or killed under reads and a large fold", () =
       process.kill(pid, "SIGKILL");
       await sleep(100);
       return Promise.all([
-        call(alice, "report", { rows: 1400, width: 1000 }),
-        call(alice, "result_query", filter(99)),
-        ...Array.from({ length: 10 }, () => call(alice, "report", { rows: 1400, width: 1000 })),
+        callHeld(alice, "report", { rows: 1400, width: 1000 }),
+        callHeld(alice, "result_query", filter(99)),
+        ...Array.from({ length: 10 }, () => callHeld(alice, "report", { rows: 1400, width: 1000 })),
       ]);
     }, small);
     const [fold, read] = down.result;
@@ -185,10 +184,10 @@ describe("S26.3 S21.4 Redis frozen or killed under reads and a large fold", () =
     await redis.start(); // empty, on the same port
     const restarted = performance.now();
     await expect
-      .poll(async () => metaHandleOf(await call(alice, "report", { rows: 1400, width: 1000 })), { timeout: 10_000 })
+      .poll(async () => metaHandleOf(await callHeld(alice, "report", { rows: 1400, width: 1000 })), { timeout: 10_000 })
       .toBeTypeOf("string");
     console.log(`S26.3 Redis started again: folds kept again after ${Math.round(performance.now() - restarted)} ms`);
     // what the dead Redis held is gone: the old handle is not found (not "unavailable")
-    expect(codeOf(await call(alice, "result_query", filter(99)))).toBe("RESULT_HANDLE_NOT_FOUND");
+    expect(codeOf(await callHeld(alice, "result_query", filter(99)))).toBe("RESULT_HANDLE_NOT_FOUND");
   }, 60_000);
 });

@@ -16,6 +16,7 @@ import { setTimeout as sleep } from "node:timers/promises";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { watchStalls, type Result } from "../helpers/attack-bench.js";
 import {
+  callHeld,
   heldText,
   startHeldBench,
   withSecondCallerInServer,
@@ -55,8 +56,6 @@ afterAll(async () => {
   await bench?.close();
 });
 
-const call = async (client: Client, name: string, args: Record<string, unknown> = {}) =>
-  (await client.callTool({ name, arguments: args }, { timeout: 60_000 })) as Result;
 const codeOf = (result: Result) => (result.structuredContent as { error?: { code: string } } | undefined)?.error?.code;
 const load = () => loadavg()[0]!.toFixed(1);
 /** The server's own hold: the time its thread ran where the system says it, else the wall gap. */
@@ -83,7 +82,7 @@ async function twentyFolds(): Promise<{ results: Result[]; longest: number; serv
   const started = performance.now();
   const folds = await Promise.all(
     Array.from({ length: 20 }, async (_, i) => {
-      const result = await call(i % 2 ? bob : alice, "report");
+      const result = await callHeld(i % 2 ? bob : alice, "report");
       return { result, ms: performance.now() - started };
     }),
   );
@@ -101,7 +100,7 @@ describe("S26.3 Redis frozen under 20 concurrent folds, then thawed", () => {
     "each fold waits at most the store deadline and goes out whole; the server's loop is not held; " +
       "nothing is written late; reads resume within a second",
     async () => {
-      const before = await call(alice, "report");
+      const before = await callHeld(alice, "report");
       const kept = metaHandleOf(before)!;
       expect(kept).toBeTypeOf("string");
       const keysBefore = await raw.dbsize();
@@ -120,7 +119,7 @@ describe("S26.3 Redis frozen under 20 concurrent folds, then thawed", () => {
         const frozen = await twentyFolds();
         // A second caller's small query while Redis is frozen: refused at once, not after the deadline.
         const second = performance.now();
-        const query = await call(alice, "result_query", { handle: kept, path: "$.rows[1].id" });
+        const query = await callHeld(alice, "result_query", { handle: kept, path: "$.rows[1].id" });
         const secondMs = performance.now() - second;
         const answerBytes = JSON.stringify(frozen.results[0]!.structuredContent).length;
         console.log(
@@ -149,7 +148,7 @@ describe("S26.3 Redis frozen under 20 concurrent folds, then thawed", () => {
         redis.resume();
         thawed = true;
         const { result: read, ms: backMs } = await untilAvailable(() =>
-          call(alice, "result_query", { handle: kept, path: "$.rows[1].id" }),
+          callHeld(alice, "result_query", { handle: kept, path: "$.rows[1].id" }),
         );
         console.log(`S26.3 Redis thawed: reads work again after ${Math.round(backMs)} ms`);
         expect(read.structuredContent).toMatchObject({ value: 1 });
@@ -178,15 +177,15 @@ describe("S26.3 S21.5 a filter over 120,000 rows, read piece by piece, while Red
     async () => {
       const rows = 120_000;
       const width = 40;
-      const big = await call(alice, "report", { rows, width });
+      const big = await callHeld(alice, "report", { rows, width });
       const handle = metaHandleOf(big)!;
       expect(handle).toBeTypeOf("string");
-      const small = metaHandleOf(await call(bob, "report", { rows: 2000, width: 40 }))!;
+      const small = metaHandleOf(await callHeld(bob, "report", { rows: 2000, width: 40 }))!;
       expect(small).toBeTypeOf("string");
       // the oracle: the rows as the tool makes them
       const title = (id: number) => `Row ${id} `.padEnd(width, "x");
       const filter = { handle, path: `$.rows[?@.id == ${rows - 2}].title` };
-      const running = await call(alice, "result_query", filter); // Redis running: the filter reads every piece
+      const running = await callHeld(alice, "result_query", filter); // Redis running: the filter reads every piece
       expect(running.structuredContent).toMatchObject({ total: 1, value: [title(rows - 2)] });
 
       redis.pause();
@@ -200,8 +199,8 @@ describe("S26.3 S21.5 a filter over 120,000 rows, read piece by piece, while Red
           holds,
         } = await withSecondCallerInServer(
           server,
-          () => call(alice, "result_query", filter),
-          () => call(bob, "result_query", { handle: small, path: "$.rows[5].id" }),
+          () => callHeld(alice, "result_query", filter),
+          () => callHeld(bob, "result_query", { handle: small, path: "$.rows[5].id" }),
         );
         console.log(
           `S26.3 Redis frozen: the filter over ${rows} rows answered ${codeOf(read)} after ${Math.round(readMs)} ` +
@@ -217,10 +216,12 @@ describe("S26.3 S21.5 a filter over 120,000 rows, read piece by piece, while Red
 
         redis.resume();
         thawed = true;
-        const after = await untilAvailable(() => call(bob, "result_query", { handle: small, path: "$.rows[5].id" }));
+        const after = await untilAvailable(() =>
+          callHeld(bob, "result_query", { handle: small, path: "$.rows[5].id" }),
+        );
         expect(after.result.structuredContent).toMatchObject({ value: 5 });
         expect(after.ms).toBeLessThan(1000);
-        expect((await call(alice, "result_query", filter)).structuredContent).toMatchObject({
+        expect((await callHeld(alice, "result_query", filter)).structuredContent).toMatchObject({
           total: 1,
           value: [title(rows - 2)],
         });

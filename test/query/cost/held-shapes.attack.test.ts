@@ -10,7 +10,13 @@ import type { Client } from "@modelcontextprotocol/client";
 import { loadavg } from "node:os";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type Result } from "../../helpers/attack-bench.js";
-import { heldText, startHeldBench, withSecondCallerInServer, type HeldBench } from "../../helpers/held-server.js";
+import {
+  callHeld,
+  heldText,
+  startHeldBench,
+  withSecondCallerInServer,
+  type HeldBench,
+} from "../../helpers/held-server.js";
 import { slowdown } from "../../helpers/slowdown.js";
 
 const KEYS = 1_000_000;
@@ -26,15 +32,13 @@ const TIMEOUT = 240_000;
 let bench: HeldBench;
 let wide: string;
 let small: string;
-const call = async (client: Client, name: string, args: Record<string, unknown> = {}) =>
-  (await client.callTool({ name, arguments: args }, { timeout: 120_000 })) as Result;
 const textOf = (result: Result) => result.content?.[0]?.text ?? "";
 const handleOf = (result: Result) => (result.structuredContent as { handle: string }).handle;
 
 beforeAll(async () => {
   bench = await startHeldBench();
-  wide = handleOf(await call(bench.alice, "wide", { keys: KEYS }));
-  small = handleOf(await call(bench.bob, "report", { rows: 30, width: 1000 }));
+  wide = handleOf(await callHeld(bench.alice, "wide", { keys: KEYS }));
+  small = handleOf(await callHeld(bench.bob, "report", { rows: 30, width: 1000 }));
 }, TIMEOUT);
 afterAll(() => bench?.close());
 
@@ -51,8 +55,8 @@ async function attack(label: string, args: Record<string, unknown>, whole = fals
     holds,
   } = await withSecondCallerInServer(
     bench.server,
-    () => call(bench.alice, "result_query", { handle: wide, ...args }),
-    () => call(bench.bob, "result_query", { handle: small, path: "$.rows[?@.id == 7].id" }),
+    () => callHeld(bench.alice, "result_query", { handle: wide, ...args }),
+    () => callHeld(bench.bob, "result_query", { handle: small, path: "$.rows[?@.id == 7].id" }),
   );
   console.log(
     `${label}: ${Math.round(ms)} ms, server held ${heldText(holds)}, bob waited ${Math.round(waitMs)} ms, ` +
