@@ -70,7 +70,8 @@ describe("S26.3 S21.4 Redis frozen or killed under reads and a large fold", () =
   beforeAll(async () => {
     big = metaHandleOf(await callHeld(alice, "report", { rows, width }))!;
     small = metaHandleOf(await callHeld(bob, "report", { rows: 2000, width }))!;
-    await callHeld(bob, "report", { rows: 100_000, width: 80 }); // the tool makes its 10 MB answer once, before it is timed
+    // the tool makes its 10 MB answer once, before it is timed
+    await callHeld(bob, "report", { rows: 100_000, width: 80 });
     expect(big).toBeTypeOf("string");
     expect(small).toBeTypeOf("string");
   }, 30_000);
