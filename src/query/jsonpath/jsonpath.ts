@@ -255,7 +255,7 @@ export interface CompiledJsonPath {
   readonly query: JSONPathQuery;
   /** RFC 9535 2.3.5: only name and index selectors, so at most one node. */
   readonly singular: boolean;
-  /** Whether a filter in it reads the root (`$.a` inside `[?…]`), so it needs the whole answer. */
+  /** Whether a filter in it reads the root (`$.a` inside `[?…]`): it needs the whole answer, unless bound (`bindRoots`). */
   readonly usesRoot: boolean;
   /** The member names it looks up, watched while it runs (S18.2). */
   readonly watch: WatchPlan;

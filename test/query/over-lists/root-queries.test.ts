@@ -256,15 +256,16 @@ describe("S26.1 S14.6 on batch workers", () => {
     const post = vi.spyOn(port, "post"); // passes every message on
     const setup = countedQueries(new MemoryStorage("root-queries-workers"), { config, owner, workers: pool });
     try {
-      for (const args of [
-        { path: "$.rows[?@.v == $.meta.pick].id", offset: 10, limit: 3 },
-        { path: "$.rows[?count($.b[*]) == 600 && @.v == $.k].id", offset: 10 },
-        { path: "$.rows[?count($.b[?@.x == $.k]) > 0 && @.id > 140].id" },
-      ]) {
+      for (const [value, args] of [
+        [lists, { path: "$.rows[?@.v == $.meta.pick].id", offset: 10, limit: 3 }],
+        [lists, { path: "$.rows[?count($.b[*]) == 600 && @.v == $.k].id", offset: 10 }],
+        [lists, { path: "$.rows[?count($.b[?@.x == $.k]) > 0 && @.id > 140].id" }],
+        [wideBeside, { path: "$.w[?@.k == $.a[1] && count($.b[*]) == 1500].x", offset: 7, limit: 2 }], // members
+      ] as const) {
         post.mockClear();
-        const handle = await setup.fold(lists);
+        const handle = await setup.fold(value);
         expect(await answered(setup.tool, handle, args, owner), JSON.stringify(args)).toEqual(
-          await referenceAnswer(lists, args, config),
+          await referenceAnswer(value, args, config),
         );
         const jobs = post.mock.calls.map(([message]) => (message as { job: { query: string; roots?: unknown } }).job);
         const bound = jobs.filter((job) => job.query === args.path);
