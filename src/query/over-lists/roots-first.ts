@@ -159,7 +159,7 @@ function plannedRead(query: string, need: RootNeed, reader: AnswerReader, mode: 
       else await listNodes(reader, selection.stream, items, { list: query, asked: query }, sink, meter, counting);
       return sink.summary();
     };
-  const everything = nested.length === 0 ? descendantsOfAll(plan.compiled, reader) : undefined;
+  const everything = nested.length === 0 ? descendantsOfAll(plan.compiled, reader, need) : undefined;
   return everything && ((meter) => countDescendants(reader, everything, need, meter));
 }
 
@@ -193,9 +193,10 @@ interface Everything {
 
 /**
  * For a query that is names and then `..*` (`..[*]`) alone: where it starts, unless that is inside a wide object (whose
- * members outside it has not read).
+ * members outside it has not read), or its one node's value is read and a long string lies under it (the parts outside
+ * hold a long string as "", so `value($.a..*)` of `{ a: { s: <long string> } }` would read "").
  */
-function descendantsOfAll(compiled: CompiledJsonPath, reader: AnswerReader): Everything | undefined {
+function descendantsOfAll(compiled: CompiledJsonPath, reader: AnswerReader, need: RootNeed): Everything | undefined {
   const segments = compiled.query.segments;
   const at = leadingNames(segments);
   const last = segments[at];
@@ -210,6 +211,8 @@ function descendantsOfAll(compiled: CompiledJsonPath, reader: AnswerReader): Eve
   const same = (path: readonly string[]) => path.length === names.length && path.every((key, i) => key === names[i]);
   const under = (path: readonly string[]) => path.length < names.length && path.every((key, i) => key === names[i]);
   if (reader.objects.some(({ path }) => under(path))) return undefined;
+  const below = (path: readonly string[]) => path.length > names.length && names.every((key, i) => key === path[i]);
+  if (need.value && reader.strings.some(({ path }) => below(path))) return undefined;
   const list = reader.lists.findIndex(({ path }) => same(path));
   if (list >= 0) return { names, part: { list } };
   const object = reader.objects.findIndex(({ path }) => same(path));
@@ -219,8 +222,9 @@ function descendantsOfAll(compiled: CompiledJsonPath, reader: AnswerReader): Eve
 /**
  * How many nodes `$<names>..*` selects (up to `need.stopAt`): every value under the start, the parts outside the
  * lists walked, and each list's items and each wide object's members counted batch by batch where they stand, with
- * everything under them. Each node is charged as the walk of `..*` charges it (S21.1); the batches yield as they
- * are read, the walk outside every YIELD_AFTER_MS (S21.4).
+ * everything under them; and when it selects one and its value is read (`value($.a..*)`), that value. Each node is
+ * charged as the walk of `..*` charges it (S21.1); the batches yield as they are read, the walk outside every
+ * YIELD_AFTER_MS (S21.4).
  */
 async function countDescendants(
   reader: AnswerReader,
@@ -229,13 +233,19 @@ async function countDescendants(
   meter: CostMeter,
 ): Promise<RootSummary> {
   let count = 0;
+  let first: unknown; // the first node's value: the one node's, when it selects one (a part is never that node)
+  /** Counts one node; false once `need.stopAt` is reached. */
+  const counted = (value: unknown): boolean => {
+    if (count === 0) first = value;
+    meter.charge("nodes");
+    return ++count < need.stopAt;
+  };
   /** Counts `value`'s node and every node under it; false once `need.stopAt` is reached. */
   const node = (value: unknown): boolean => {
     const pending = [value];
     while (pending.length > 0) {
       const item = pending.pop();
-      meter.charge("nodes");
-      if (++count >= need.stopAt) return false;
+      if (!counted(item)) return false;
       if (item === null || typeof item !== "object") continue;
       if (Array.isArray(item)) for (let i = 0; i < item.length; i++) pending.push(item[i]);
       else for (const key of keyListOf(item)) pending.push((item as Record<string, unknown>)[key]);
@@ -253,7 +263,8 @@ async function countDescendants(
       }
     return true;
   };
-  const done = () => ({ count: Math.min(count, need.stopAt) });
+  const done = (): RootSummary =>
+    count === 1 && need.value ? { count, value: first } : { count: Math.min(count, need.stopAt) };
   if (part) {
     await batches(part);
     return done();
@@ -276,8 +287,7 @@ async function countDescendants(
     }
     for (const key of keyListOf(value)) {
       const at = reader.partAt(value, key);
-      meter.charge("nodes");
-      if (++count >= need.stopAt) return done();
+      if (!counted((value as Record<string, unknown>)[key])) return done();
       if (at) {
         if (!(await batches(at))) return done();
       } else pending.push((value as Record<string, unknown>)[key]);

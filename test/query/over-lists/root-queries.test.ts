@@ -44,6 +44,11 @@ const wideBeside = {
   w: Object.fromEntries(Array.from({ length: 3000 }, (_, i) => [`m${i}`, { k: i % 5, x: i }])),
   b: Array.from({ length: 1500 }, (_, i) => ({ x: i % 7 })),
 };
+/**
+ * One node under a list of one long item, and under an object holding a long string: `value()` of `..*` there is
+ * that node's value (counted, not read, it was none: `length(value($.one..*))` selected nothing).
+ */
+const single = { a: [1, 2, 3], one: ["z".repeat(5000)], holder: { s: "y".repeat(70_000) } };
 /** An answer that is one wide object. */
 const wideRoot = Object.fromEntries(Array.from({ length: 1200 }, (_, i) => [`k${i}`, { n: i % 97 }]));
 
@@ -101,6 +106,10 @@ const STREAMED: [object, Record<string, unknown>[]][] = [
     ],
   ],
   [
+    single,
+    [{ path: "$.a[?length(value($.one..*)) == 5000]" }, { path: "$.a[?value($.one..*) == $.one[0]]", limit: 2 }],
+  ],
+  [
     wideRoot,
     [
       { path: "$[?@ == $.k5]", limit: 3 },
@@ -123,6 +132,8 @@ const WHOLE: [object, Record<string, unknown>[]][] = [
       { path: "$.rows[?@.tags[?count($.a[?@ > $.k]) == 8]].id", limit: 3 },
     ],
   ],
+  // the value of the one node of `$.holder..*`, a long string, is not in the parts outside the lists
+  [single, [{ path: "$.a[?length(value($.holder..*)) == 70000]" }]],
 ];
 
 describe("S26.1 queries from the root inside filters, read first, on every store", () => {
