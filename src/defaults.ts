@@ -298,11 +298,12 @@ export const BATCH_JOB_UNITS = DEFAULT_COST_LIMIT / 8;
  */
 export const BATCH_WORKERS = Object.freeze({ minBytes: 1024 * 1024, threads: 2, idleMs: 30_000, retryMs: 5 * 60_000 });
 /**
- * A wide object's filter waits for the batch workers to start (50-200 ms, once a pause) when none runs, from this
- * size on (S26.1: a million keys, 28 MB, took 1.1-1.6 s on the calling thread, 0.4-0.6 s on two workers); below it,
- * and for lists, the call counts on its own thread meanwhile.
+ * A wide object's filter waits for the batch workers to start (50-200 ms, once a pause) when none runs, from `bytes`
+ * on (S26.1: a million keys, 17 MB, took 1.1-2 s on the calling thread, 0.4-0.9 s on two workers), at most `ms`
+ * (workers that load no sooner are not waited for); below it, and for lists, the call counts on its own thread
+ * meanwhile.
  */
-export const WAIT_FOR_WORKERS_BYTES = 8 * 1024 * 1024;
+export const WAIT_FOR_WORKERS = Object.freeze({ bytes: 8 * 1024 * 1024, ms: 1000 });
 /**
  * The largest JSON size of the values a query's queries from the root inside filters were read to (S26.1) that go
  * with each batch job of the query (every job is handed them, and a worker binds them again): past it, the list is

@@ -15,7 +15,8 @@ import type { ItemPlan } from "../jsonpath/item-plan.js";
 import type { NodeSink } from "./node-sink.js";
 import type { Aggregation, AggregationState } from "../aggregate/aggregation.js";
 import { ResultQueryError } from "../../errors.js";
-import { BATCH_JOB_UNITS, ROOT_SUMMARY_JOB_BYTES, WAIT_FOR_WORKERS_BYTES } from "../../defaults.js";
+import { BATCH_JOB_UNITS, ROOT_SUMMARY_JOB_BYTES, WAIT_FOR_WORKERS } from "../../defaults.js";
+import { unref } from "../../util/unref.js";
 import { jsonSizeUpTo } from "../../util/size.js";
 import type { BatchWorkers } from "../workers/pool.js";
 import type { WatchState } from "../refusals/member-watch.js";
@@ -54,8 +55,8 @@ export async function countInWorkers(
 ): Promise<BatchCounts | undefined> {
   const { batches, bytes } = reader.sizeOf(batched);
   if (!workers || bytes < workers.minBytes) return undefined;
-  // A large wide object is worth the workers' start (WAIT_FOR_WORKERS_BYTES)
-  if (!workers.available() && !("object" in batched && bytes >= WAIT_FOR_WORKERS_BYTES && (await workers.warm())))
+  // A large wide object is worth the workers' start (WAIT_FOR_WORKERS)
+  if (!workers.available() && !("object" in batched && bytes >= WAIT_FOR_WORKERS.bytes && (await started(workers))))
     return undefined;
   // S26.1: the values a query's queries from the root were read to go with every job; past a few KB, the list is
   // read here instead
@@ -158,6 +159,13 @@ export async function countInWorkers(
   }
   if (unread) throw unread;
   return failed || counts.nodes.some((nodes) => nodes < 0) ? undefined : counts;
+}
+
+/** Whether the workers loaded within WAIT_FOR_WORKERS.ms (false too when they failed to). */
+function started(workers: BatchWorkers): Promise<boolean> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const late = new Promise<false>((resolve) => (timer = unref(setTimeout(() => resolve(false), WAIT_FOR_WORKERS.ms))));
+  return Promise.race([workers.warm(), late]).finally(() => clearTimeout(timer));
 }
 
 /** Whether the `wanted` batches from `batch` were all counted (none threw: -1). */
