@@ -64,7 +64,7 @@ describe("S21.4 a batch worker may not stay silent", () => {
     },
   );
 
-  it("a job of 400 ms whose worker says it is alive every 20 ms is answered, with 50 ms of silence allowed", async () => {
+  it("a job of 400 ms whose worker says it is alive every 20 ms is answered; 50 ms of silence allowed", async () => {
     const started = { count: 0, terminated: 0 };
     const pool = new WorkerPool(() => port(400, started, 20), 1, 0, 60_000, 60_000, 50);
     expect(await pool.warm()).toBe(true);

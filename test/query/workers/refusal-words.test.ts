@@ -1,8 +1,8 @@
-// S26.1 S21.1 S21.4 a batch job's refusal says what was measured: a job whose worker stayed silent too long names the time
-// it ran and the silence allowed, never a count of nodes it did not reach ("The query would visit more than N nodes",
-// N far below the work done, was read for an aggregate by id over $.rows[*] under load); a job stopped when it
-// spent its share names that share and what it spent. Real worker threads over a real store; the figures in the
-// words are held to what the test measures from the outside (the call's time, the answer's items).
+// S26.1 S21.1 S21.4 a batch job's refusal says what was measured: a job whose worker stayed silent too long names
+// the time it ran and the silence allowed, never a count of nodes it did not reach ("The query would visit more
+// than N nodes", N far below the work done, was read for an aggregate by id over $.rows[*] under load); a job
+// stopped when it spent its share names that share and what it spent. Real worker threads over a real store; the
+// figures in the words are held to what the test measures from the outside (the call's time, the answer's items).
 import { afterAll, describe, expect, it } from "vitest";
 import { MemoryStorage, ResultHandleStore, ResultQueryError, ResultQueryTool, type Owner } from "mcp-result-handles";
 import type { ResultHandlesConfig } from "../../../src/plugin/options.js";
@@ -40,7 +40,7 @@ async function refusal(run: () => Promise<unknown>): Promise<{ message: string; 
 }
 
 describe("S26.1 a batch job's refusal says what was measured", () => {
-  it("a job whose worker was silent too long: the time it ran, the silence allowed, the piece, no nodes not visited", async () => {
+  it("a worker silent too long: the time its job ran, the silence allowed, the piece, no nodes unvisited", async () => {
     const items = 60_000;
     const { tool, handle } = await setup(
       { rows: Array.from({ length: items }, (_, id) => ({ id, owner: `o${id}` })) },
