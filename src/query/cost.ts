@@ -208,13 +208,18 @@ export class CostMeter {
    * The refusal of a call one of whose batch-worker jobs spent the units one job may spend and was stopped (S21.1,
    * S21.4): its words give what that job measured (S26.1), not the call's total, which is far from its limit.
    */
-  shareRefusal(share: number, job: Readonly<Partial<Record<CostKind, number>>>, bytes: number): ResultQueryError {
+  shareRefusal(
+    share: number,
+    job: Readonly<Partial<Record<CostKind, number>>>,
+    bytes: number,
+    part: CountedPart = "list",
+  ): ResultQueryError {
     const kinds = Object.entries(job) as [CostKind, number][];
     const [kind, units] = kinds.reduce((best, each) => (each[1] > best[1] ? each : best), ["nodes", 0]);
     const spent = kinds.reduce((sum, [, each]) => sum + each, 0);
     return new ResultQueryError(
       "INVALID_INPUT",
-      `One piece of the list (${bytes} bytes, counted on a batch worker) would cost more than the ${share} units ` +
+      `One piece of the ${part} (${bytes} bytes, counted on a batch worker) would cost more than the ${share} units ` +
         `one such job may spend (one short hold of a thread): it had spent ${Math.round(spent)}, ` +
         `most of it ${Math.round(units / COST_WEIGHTS[kind])} ${COUNTS[kind]}, when it was stopped ` +
         `(the call may spend ${this.limit} in all, costLimit): ` +
@@ -226,10 +231,10 @@ export class CostMeter {
    * The refusal of a call one of whose batch-worker jobs whose worker stayed silent too long was stopped (S21.4, `BATCH_WORKER_SILENT_MS`): the words
    * give the time measured and the work the jobs that answered did (S26.1), not a count of nodes it did not reach.
    */
-  overrunRefusal(ms: number, silentMs: number, bytes: number): ResultQueryError {
+  overrunRefusal(ms: number, silentMs: number, bytes: number, part: CountedPart = "list"): ResultQueryError {
     return new ResultQueryError(
       "INVALID_INPUT",
-      `A batch worker counting one piece of the list (${bytes} bytes) for this query was stopped after ` +
+      `A batch worker counting one piece of the ${part} (${bytes} bytes) for this query was stopped after ` +
         `${Math.round(ms)} ms: it had said nothing for ${silentMs} ms, as long as a worker may (it says so after ` +
         `each batch), so one batch of it costs far more than a short hold, or the server is very busy. The call had visited ${Math.round(this.counts.nodes)} nodes of ` +
         `this answer by then (it may spend ${this.limit} units, costLimit). Call again in a moment, or ` +
@@ -257,6 +262,9 @@ export class CostMeter {
     this.heldSince = undefined;
   }
 }
+
+/** What a batch job counts a piece of, in a refusal's words: a list's items, or a wide object's members (S26.1). */
+export type CountedPart = "list" | "object";
 
 /** The kinds of work an evaluation does on the calling thread, whose hold the meter watches (S21.4). */
 const HELD_BY: Record<CostKind, boolean> = {

@@ -154,8 +154,8 @@ export async function countInWorkers(
     // so the refusal names what cost most there
     for (const [kind, units] of Object.entries(counts.by)) meter.record(kind as CostKind, units);
     if (overWhy && "overrun" in overWhy)
-      throw meter.overrunRefusal(overWhy.overrun.ms, overWhy.overrun.silentMs, overBytes);
-    throw meter.shareRefusal(BATCH_JOB_UNITS, overWhy?.share ?? {}, overBytes);
+      throw meter.overrunRefusal(overWhy.overrun.ms, overWhy.overrun.silentMs, overBytes, members ? "object" : "list");
+    throw meter.shareRefusal(BATCH_JOB_UNITS, overWhy?.share ?? {}, overBytes, members ? "object" : "list");
   }
   if (unread) throw unread;
   return failed || counts.nodes.some((nodes) => nodes < 0) ? undefined : counts;

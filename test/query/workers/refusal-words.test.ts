@@ -84,4 +84,24 @@ describe("S26.1 a batch job's refusal says what was measured", () => {
     expect(regex * COST_WEIGHTS.regex).toBeGreaterThan(spent / 2);
     expect(message).not.toMatch(/would visit more than/);
   });
+
+  it("over a wide object's member batches, the words say a piece of the object, not of a list", async () => {
+    // S26.1: a wide object's filter or wildcard is counted on the workers too; its refusals said "of the list"
+    const text = "ab".repeat(1000);
+    const w = Object.fromEntries(Array.from({ length: 1100 }, (_, id) => [`m${id}`, { id, text }]));
+    const overrun = await setup({ w }, 0);
+    const silent = await refusal(() =>
+      overrun.tool.query({ handle: overrun.handle, path: "$.w[*]", aggregate: { by: "id" } }, owner),
+    );
+    expect(silent.message).toMatch(/^A batch worker counting one piece of the object \(\d+ bytes\) for this query /);
+    const spending = await setup({ w }, 60_000);
+    const share = await refusal(() =>
+      spending.tool.query(
+        { handle: spending.handle, path: "$.w[?match(@.text, '(a|b){0,500}c')]", aggregate: { count: true } },
+        owner,
+      ),
+    );
+    expect(share.message).toMatch(/^One piece of the object \(\d+ bytes, counted on a batch worker\) would cost /);
+    for (const { message } of [silent, share]) expect(message).not.toMatch(/of the list/);
+  });
 });
