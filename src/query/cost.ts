@@ -228,16 +228,18 @@ export class CostMeter {
   }
 
   /**
-   * The refusal of a call one of whose batch-worker jobs whose worker stayed silent too long was stopped (S21.4, `BATCH_WORKER_SILENT_MS`): the words
-   * give the time measured and the work the jobs that answered did (S26.1), not a count of nodes it did not reach.
+   * The refusal of a call one of whose batch-worker jobs was stopped, its worker silent too long (S21.4,
+   * `BATCH_WORKER_SILENT_MS`): the words give the time measured and the work the jobs that answered did (S26.1), not
+   * a count of nodes it did not reach.
    */
   overrunRefusal(ms: number, silentMs: number, bytes: number, part: CountedPart = "list"): ResultQueryError {
     return new ResultQueryError(
       "INVALID_INPUT",
       `A batch worker counting one piece of the ${part} (${bytes} bytes) for this query was stopped after ` +
         `${Math.round(ms)} ms: it had said nothing for ${silentMs} ms, as long as a worker may (it says so after ` +
-        `each batch), so one batch of it costs far more than a short hold, or the server is very busy. The call had visited ${Math.round(this.counts.nodes)} nodes of ` +
-        `this answer by then (it may spend ${this.limit} units, costLimit). Call again in a moment, or ` +
+        `each batch), so one batch of it costs far more than a short hold, or the server is very busy. ` +
+        `The call had visited ${Math.round(this.counts.nodes)} nodes of this answer by then ` +
+        `(it may spend ${this.limit} units, costLimit). Call again in a moment, or ` +
         `${this.advice ?? NARROWER.nodes}.`,
     );
   }

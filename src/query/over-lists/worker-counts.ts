@@ -73,8 +73,8 @@ export async function countInWorkers(
   // the part's merges, one after another in the list's order (a job's state waits for those before it)
   let merged: Promise<void> = Promise.resolve();
   let failed = false;
-  // a job spent its share, or its worker stayed silent too long: the call is refused, never run again here (S21.1, S21.4), with
-  // the words of what that job measured (S26.1)
+  // a job spent its share, or its worker stayed silent too long: the call is refused, never run again here (S21.1,
+  // S21.4), with the words of what that job measured (S26.1)
   let over = false;
   let overWhy: { share: Partial<Record<CostKind, number>> } | { overrun: JobOverrun } | undefined;
   let overBytes = 0;

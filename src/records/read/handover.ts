@@ -1,7 +1,7 @@
 /**
  * A list's (or a wide object's, S26.1) pieces handed whole to a reader elsewhere (a batch worker, S14.6): each
- * piece's plaintext with the byte ranges of the batches that end in it, in order. The piece is the receiver's to move to another
- * thread without copying; a batch begun in earlier pieces brings those bytes along as a copy (`head`),
+ * piece's plaintext with the byte ranges of the batches that end in it, in order. The piece is the receiver's to move
+ * to another thread without copying; a batch begun in earlier pieces brings those bytes along as a copy (`head`),
  * taken before the piece they lie in is handed on.
  */
 import { piecesOf } from "../format/answer-index.js";

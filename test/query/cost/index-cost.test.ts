@@ -32,7 +32,7 @@ const setUp = (costLimit?: number) => {
 };
 
 describe("S26.1 a descendant wildcard refused from the index", () => {
-  it("is refused reading the index alone, as the meter refuses it over the plain value, naming a call that works", async () => {
+  it("is refused from the index alone, as the meter refuses it over the value, naming a call that works", async () => {
     const { tool, fold, counted, config } = setUp(COST_LIMIT);
     for (const args of [
       { path: "$..*", limit: 5 },
@@ -45,7 +45,8 @@ describe("S26.1 a descendant wildcard refused from the index", () => {
       expect(refused.message).toMatch(
         new RegExp(
           String.raw`^The query would visit at least ${3 * KEYS} nodes of this answer: its index counts ` +
-            String.raw`${KEYS} members at \$\.w, .* Read a window of them instead, such as path \$\.w with offset and limit`,
+            String.raw`${KEYS} members at \$\.w, .* Read a window of them instead, ` +
+            String.raw`such as path \$\.w with offset and limit`,
         ),
       );
       expect(counted.gets - before, "records read: the answer's main record (its index) alone").toBeLessThanOrEqual(1);
