@@ -193,6 +193,8 @@ export function descendantsPlanAt(
   steps: readonly (string | number)[],
   segments: readonly Segment[],
   rest: readonly Segment[],
+  /** For a wide object at `steps` (S26.1): the plan selects among its members (`selectMembers`). */
+  members = false,
 ): ItemPlan {
   const step = segments[0]!;
   const listLocation = () =>
@@ -210,6 +212,17 @@ export function descendantsPlanAt(
       );
       return selectFrom(runFrom(segments, nodes), path, meter);
     },
+    // A wide object met by the walk (S26.1): below it, its members' own descendants by name, member by member in its
+    // order, as the walk visits them (the names in the object itself are the walk's, `descendantNodes`).
+    ...(members && {
+      selectMembers(members: Readonly<Record<string, unknown>>, meter: CostMeter, path: string) {
+        const object = listLocation();
+        const nodes = Object.keys(members).map(
+          (key) => new JSONPathNode(members[key] as never, object.concat(key) as never, undefined as never),
+        );
+        return selectFrom(runFrom(segments, nodes), path, meter);
+      },
+    }),
   };
 }
 

@@ -22,10 +22,16 @@ import {
 } from "../jsonpath/jsonpath.js";
 import { descendantsPlanAt, type ItemPlan } from "../jsonpath/item-plan.js";
 import { listNodes } from "./list-nodes.js";
+import { memberNodes } from "./member-nodes.js";
+import type { PiecedObject } from "../../records/read/pieced-object.js";
+import { SAMPLED_KEYS } from "../refusals/member-watch.js";
 import type { NodeSink } from "./node-sink.js";
 import type { BatchWorkers } from "../workers/pool.js";
 
-type Entry = { value: unknown; location: Location } | { list: number; location: Location };
+type Entry =
+  | { value: unknown; location: Location }
+  | { list: number; location: Location }
+  | { object: number; location: Location };
 
 /**
  * The nodes of `items` (descendants by name) in the reader's outside parts and lists, into `pager`, in order. A
@@ -55,7 +61,11 @@ export async function descendantNodes(
     useMeter(meter);
     tick(); // the node each name step yields, as `runFrom` counts it
   }
-  const stack: Entry[] = [{ value: start, location }];
+  // a wide object where the names lead (S26.1): walked from its member batches, as one met below
+  const startObject = reader.objects.findIndex(
+    ({ path }) => path.length === items.names.length && path.every((key, i) => key === items.names[i]),
+  );
+  const stack: Entry[] = [startObject >= 0 ? { object: startObject, location } : { value: start, location }];
   const watched = meter.watch?.plan.descendants.get(segments[0]!); // S18.2: the names, as `descend` watches them
   while (stack.length > 0) {
     const entry = stack.pop()!;
@@ -76,6 +86,16 @@ export async function descendantNodes(
         workers,
       );
       if (ended === "stopped") return; // the page was refused as too large: nothing more to read
+      continue;
+    }
+    if ("object" in entry) {
+      // A wide object (S26.1): the names in it, found by the index, then each member's descendants by name, member
+      // batch by member batch (`<object>..names<rest>` over its members; on the batch workers when large).
+      if (!(await namesIn(reader, entry.object, names, watched, meter, (node) => emit([node])))) return;
+      const steps = entry.location.steps();
+      const at = descendantsPlanAt(steps, segments, rest, true);
+      const plan = items.roots ? { ...at, roots: items.roots } : at;
+      if ((await memberNodes(reader, entry.object, plan, query, pager, meter, workers, steps)) === "stopped") return;
       continue;
     }
     const { value, location: here } = entry;
@@ -103,10 +123,47 @@ export async function descendantNodes(
       stack.push(
         part && "list" in part
           ? { list: part.list, location: at }
-          : { value: (value as Record<string, unknown>)[keys[i]!], location: at },
+          : part
+            ? { object: part.object, location: at }
+            : { value: (value as Record<string, unknown>)[keys[i]!], location: at },
       );
     }
   }
+}
+
+/**
+ * The names `descend` tests in wide object `object` itself, in order, each found handed to `emit` (false: stop, the
+ * page was refused) and charged as `descend` charges it; the watch (S18.2) sees the object's first keys where a
+ * name is missing, as it sees any object's.
+ */
+async function namesIn(
+  reader: AnswerReader,
+  object: number,
+  names: readonly string[],
+  watched: readonly number[] | undefined,
+  meter: CostMeter,
+  emit: (node: JSONPathNode) => boolean,
+): Promise<boolean> {
+  const { path } = reader.objects[object]!;
+  const at = (root: unknown) => path.reduce((value, key) => (value as Record<string, unknown>)[key], root);
+  const pieced = at(await reader.named(object, names)) as PiecedObject;
+  const location = path.reduce((here, key) => here.concat(key), new Location(undefined, ""));
+  let sample: object | undefined;
+  for (let n = 0; n < names.length; n++) {
+    const name = names[n]!;
+    const has = pieced.hasKey(name);
+    if (watched && !has && !sample) {
+      const first = at(await reader.members(object, 0, SAMPLED_KEYS)) as PiecedObject;
+      sample = Object.fromEntries(first.leadingKeys(SAMPLED_KEYS).map((key) => [key, true]));
+    }
+    useMeter(meter);
+    if (watched) meter.watch!.saw(watched[n]!, sample ?? {}, has);
+    if (!has) continue;
+    tick();
+    if (!emit(new JSONPathNode(pieced.get(name) as never, location.concat(name) as never, undefined as never)))
+      return false;
+  }
+  return true;
 }
 
 function unreachable(): never {

@@ -27,12 +27,14 @@ export async function memberNodes(
   pager: NodeSink,
   meter: CostMeter,
   workers?: BatchWorkers,
+  /** For descendants by name met at the object (`descendantNodes`): its steps, where the workers' plan stands. */
+  at?: readonly (string | number)[],
 ): Promise<"read" | "stopped"> {
   const select = items.selectMembers;
   if (!select) throw new Error("unreachable: a wide object is streamed only for a plan that selects members");
   // an aggregate's batch-worker states are merged into a part of their own as they come (S24.3)
   const part = pager.part?.();
-  const counts = await countInWorkers(reader, { object }, items, { list: path }, workers, meter, part);
+  const counts = await countInWorkers(reader, { object }, items, { list: path, at }, workers, meter, part);
   const only = counts && batchesToRead(counts, pager);
   let counted = 0; // batches before this one are in `pager` and `meter`
   for await (const { batch, text, members } of reader.memberBatches(object, { only })) {

@@ -206,20 +206,26 @@ export function selectorFor(
         ({ path }) => path.length === names.length && path.every((key, i) => key === names[i]),
       );
       if (object >= 0 && plan.items!.selectMembers) return { stream: "object", object };
-      // Descendants by name above lists read them where they stand, unless a name could select a part
-      // itself (its value is not in the parts outside) or a wide object lies below (`descendantNodes`).
+      // Descendants by name above lists and wide objects read them where they stand (`descendantNodes`), unless a
+      // name could select a part itself (its value is not in the parts outside), or the names lead into a wide
+      // object's members (S26.1: the walk starts at a wide object or meets one below, never inside one).
       const below = ({ path }: { path: readonly string[] }) =>
         path.length > names.length && names.every((key, i) => path[i] === key);
       // A name selecting the part or any object on the way to it (`$..data` over `data.rows`) selects a value holding
       // the part.
       const selected = (part: { path: readonly string[] }) =>
         below(part) && part.path.slice(names.length).some((key) => descendants!.names.includes(key));
+      const at = ({ path }: { path: readonly string[] }) =>
+        path.length === names.length && names.every((key, i) => path[i] === key);
+      const into = ({ path }: { path: readonly string[] }) =>
+        path.length < names.length && path.every((key, i) => names[i] === key);
       const walkable =
         descendants &&
-        lists.some(below) &&
+        (lists.some(below) || objects.some(below) || objects.some(at)) &&
         !lists.some(selected) &&
         !strings.some(selected) &&
-        !objects.some((object) => below(object) || object.path.length <= names.length);
+        !objects.some(selected) &&
+        !objects.some(into);
       return walkable ? { stream: "all" } : "all";
     };
   }

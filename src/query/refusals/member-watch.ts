@@ -13,7 +13,7 @@ export { planWatch } from "./watch-plan.js";
 
 /** Objects whose keys are kept per name, and keys kept: the note names at most 20 of them. */
 const SAMPLED_OBJECTS = 64;
-const SAMPLED_KEYS = 1000;
+export const SAMPLED_KEYS = 1000;
 
 /** What a watch saw, as plain data: a batch worker sends it back with its counts (S14.6). */
 export interface WatchState {

@@ -91,7 +91,7 @@ let kept: { query: string; at: string; roots: string; plan: ItemPlan | undefined
  * itself, to throw the coded refusal where it belongs.
  */
 function countJob(job: CountJob, alive: () => void): CountReply {
-  const at = job.at ? JSON.stringify(job.at) : "";
+  const at = job.at ? JSON.stringify(job.at) + (job.members ? " members" : "") : ""; // the plan kept is the steps
   const roots = job.roots ? JSON.stringify(job.roots) : ""; // a few KB at most (ROOT_SUMMARY_JOB_BYTES)
   if (kept?.query !== job.query || kept.at !== at || kept.roots !== roots) {
     const compiled = job.roots ? bindRoots(compileJsonPath(job.query), job.roots) : compileJsonPath(job.query);
@@ -101,7 +101,9 @@ function countJob(job: CountJob, alive: () => void): CountReply {
       query: job.query,
       at,
       roots,
-      plan: job.at ? descendants && descendantsPlanAt(job.at, descendants.segments, descendants.rest) : plan,
+      plan: job.at
+        ? descendants && descendantsPlanAt(job.at, descendants.segments, descendants.rest, job.members)
+        : plan,
       watch: compiled.watch,
     };
   }

@@ -46,6 +46,54 @@ async function compare(
   }
 }
 
+/** Members of every kind under keys of a wide object: array-index keys, nested names, scalars. */
+function wideMembers(count: number): Record<string, unknown> {
+  const object: Record<string, unknown> = {};
+  for (let i = 0; i < count; i++)
+    object[i % 97 === 0 ? String(i) : `k${i}`] =
+      i % 3 === 0 ? { title: `t${i}`, x: { title: i } } : i % 3 === 1 ? i : [{ title: i, k5: i }];
+  return object;
+}
+
+describe.each([
+  ["on the calling thread", undefined],
+  ["with batch workers", workers],
+] as const)("S26.1 descendants by name over wide objects, %s", (_, pool) => {
+  it("read the member batches where the walk meets them, never the answer whole", async () => {
+    const whole = vi.spyOn(AnswerReader.prototype, "all"); // observed: no whole read
+    const counted = pool && vi.spyOn(pool, "count"); // observed: the workers counted every batch they were given
+    try {
+      for (const value of [
+        wideMembers(6000),
+        { meta: { title: "m" }, w: wideMembers(6000), title: "top", rows: [{ title: "r" }] },
+      ])
+        await compare(
+          value,
+          [
+            { path: "$..title" },
+            { path: "$..title", offset: 3000, limit: 3 },
+            { path: "$..x.title", limit: 2 },
+            { path: "$..k5", offset: 1990 },
+            { path: "$..['97', 'k98']" }, // names in the wide object itself, then below it
+            { path: "$..nope" }, // the note names the keys there
+          ],
+          pool,
+        );
+      expect(whole).not.toHaveBeenCalled();
+      if (counted) {
+        const replies = await Promise.all(
+          counted.mock.results.map(({ value }) => value as ReturnType<typeof pool.count>),
+        );
+        expect(replies.length).toBeGreaterThan(0);
+        expect(replies.flatMap(({ nodes }) => nodes).every((nodes) => nodes >= 0)).toBe(true);
+      }
+    } finally {
+      whole.mockRestore();
+      counted?.mockRestore();
+    }
+  });
+});
+
 describe.each([
   ["on the calling thread", undefined],
   ["with batch workers", workers],
