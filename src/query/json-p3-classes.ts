@@ -40,3 +40,22 @@ export function leadingNames(segments: readonly Segment[]): number {
     at++;
   return at;
 }
+
+/**
+ * Every object of json-p3's compiled tree from `root` (segments, selectors, expressions, nested queries), each once,
+ * depth first, never its environment or tokens; the children of one `enter` refuses are not walked. The caller's
+ * work on an object is done before its children are listed (a hook it sets there is a function, never walked).
+ */
+export function* compiledParts(root: unknown, enter: (item: object) => boolean = () => true): Generator<object> {
+  const pending: unknown[] = [root];
+  const seen = new Set<object>();
+  while (pending.length > 0) {
+    const item = pending.pop();
+    if (item === null || typeof item !== "object" || seen.has(item)) continue;
+    seen.add(item);
+    yield item;
+    if (enter(item))
+      for (const [key, child] of Object.entries(item))
+        if (key !== "environment" && key !== "token") pending.push(child);
+  }
+}

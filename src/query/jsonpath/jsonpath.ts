@@ -22,6 +22,7 @@ import { CostMeter, tick, useMeter, watching } from "../cost.js";
 import { meterFilter } from "./filter-limits.js";
 import {
   ChildSegment,
+  compiledParts,
   DescendantSegment,
   FilterSelector,
   NameSelector,
@@ -169,12 +170,7 @@ function useStackWalk(
   let filterNodes = 0;
   const hoisted: Hoisted[] = [];
   const roots: RootQueryExpression[] = [];
-  const seen = new Set<object>();
-  const pending: unknown[] = [query];
-  while (pending.length > 0) {
-    const item = pending.pop();
-    if (item === null || typeof item !== "object" || seen.has(item)) continue;
-    seen.add(item);
+  for (const item of compiledParts(query)) {
     if (item instanceof RootQuery) {
       usesRoot = true;
       roots.push(item as unknown as RootQueryExpression);
@@ -210,7 +206,6 @@ function useStackWalk(
       inner.lazyQuery = (value) => select(value)[Symbol.iterator]();
       inner.query = (value) => new JSONPathNodeList(select(value));
     }
-    for (const [key, child] of Object.entries(item)) if (key !== "environment" && key !== "token") pending.push(child);
   }
   // a root query inside another's filter runs before it
   return { usesRoot, hoisted: hoisted.reverse(), roots };

@@ -7,6 +7,7 @@
  * from the summary (`bindRoots`).
  */
 import {
+  compiledParts,
   FilterSelector,
   FunctionExtension,
   InfixExpression,
@@ -93,17 +94,7 @@ export function rootUses(compiled: CompiledJsonPath): RootUse[] | undefined {
 /** How many queries from the root stand in `query` outside any other, found by walking every member of its tree. */
 function outermost(query: object): number {
   let found = 0;
-  const seen = new Set<object>();
-  const pending: unknown[] = [query];
-  while (pending.length > 0) {
-    const item = pending.pop();
-    if (item === null || typeof item !== "object" || seen.has(item)) continue;
-    seen.add(item);
-    if (item instanceof RootQuery) {
-      found++;
-      continue;
-    }
-    for (const [key, child] of Object.entries(item)) if (key !== "environment" && key !== "token") pending.push(child);
-  }
+  for (const item of compiledParts(query, (item) => !(item instanceof RootQuery)))
+    if (item instanceof RootQuery) found++;
   return found;
 }

@@ -12,6 +12,7 @@ import type { JSONPathNode, JSONPathQuery } from "json-p3";
 import {
   BooleanLiteral,
   ChildSegment,
+  compiledParts,
   DescendantSegment,
   FilterSelector,
   IndexSelector,
@@ -200,16 +201,7 @@ function relativeQueries(expression: unknown): JSONPathQuery[] {
 
 /** Every part of a filter expression (json-p3's objects), depth first; a query of its own (`$.x`) is not entered. */
 function* expressionParts(expression: unknown): Generator<object> {
-  const pending: unknown[] = [expression];
-  const seen = new Set<object>();
-  while (pending.length > 0) {
-    const item = pending.pop();
-    if (item === null || typeof item !== "object" || seen.has(item)) continue;
-    seen.add(item);
-    if ("segments" in item) continue; // a query of its own
-    yield item;
-    for (const [key, child] of Object.entries(item)) if (key !== "environment" && key !== "token") pending.push(child);
-  }
+  for (const item of compiledParts(expression, (item) => !("segments" in item))) if (!("segments" in item)) yield item;
 }
 
 const COMPARISONS = new Set(["==", "<", "<=", ">", ">="]);
