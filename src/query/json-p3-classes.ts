@@ -41,6 +41,11 @@ export function leadingNames(segments: readonly Segment[]): number {
   return at;
 }
 
+/** The names of the segments before `at` (`["data", "rows"]` of `$.data.rows[?…]`), each one name (`leadingNames`). */
+export function namesBefore(segments: readonly Segment[], at: number = leadingNames(segments)): string[] {
+  return segments.slice(0, at).map((segment) => (segment.selectors[0] as unknown as { name: string }).name);
+}
+
 /**
  * Every object of json-p3's compiled tree from `root` (segments, selectors, expressions, nested queries), each once,
  * depth first, never its environment or tokens; the children of one `enter` refuses are not walked. The caller's

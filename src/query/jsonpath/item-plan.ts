@@ -8,7 +8,7 @@
  * query keeps only the page it returns.
  */
 import { JSONPathNode } from "json-p3";
-import { leadingNames } from "../json-p3-classes.js";
+import { leadingNames, namesBefore } from "../json-p3-classes.js";
 import {
   ChildSegment,
   DescendantSegment,
@@ -102,7 +102,7 @@ function itemPlanOfQuery(compiled: CompiledJsonPath): ItemPlan | undefined {
   if (compiled.usesRoot) return undefined;
   const segments = compiled.query.segments;
   const at = leadingNames(segments); // the names down to the list (the watch of S18.2 starts there too)
-  const names = segments.slice(0, at).map((segment) => (segment.selectors[0] as unknown as { name: string }).name);
+  const names = namesBefore(segments, at);
   const step = segments[at];
   if (!step) return undefined;
   const rest = segments.slice(at + 1);

@@ -17,7 +17,7 @@
  * (the reader's), yielding as the reads and walks do.
  */
 import type { AnswerReader } from "../../records/read/answer-reader.js";
-import { DescendantSegment, leadingNames, WildcardSelector } from "../json-p3-classes.js";
+import { DescendantSegment, leadingNames, namesBefore, WildcardSelector } from "../json-p3-classes.js";
 import {
   bindRoots,
   selectNodes,
@@ -207,7 +207,7 @@ function descendantsOfAll(compiled: CompiledJsonPath, reader: AnswerReader, need
     !(last.selectors[0] instanceof WildcardSelector)
   )
     return undefined;
-  const names = segments.slice(0, at).map((segment) => (segment.selectors[0] as unknown as { name: string }).name);
+  const names = namesBefore(segments, at);
   const same = (path: readonly string[]) => path.length === names.length && path.every((key, i) => key === names[i]);
   const under = (path: readonly string[]) => path.length < names.length && path.every((key, i) => key === names[i]);
   if (reader.objects.some(({ path }) => under(path))) return undefined;

@@ -11,7 +11,7 @@ import type { ListSummary, ObjectSummary, StringSummary } from "../../records/fo
 import type { Selection, Selector } from "./selection.js";
 import { ResultQueryError } from "../../errors.js";
 import { DEFAULT_LIMITS, MAX_PATH_CHARS } from "../../defaults.js";
-import { ChildSegment, leadingNames, WildcardSelector } from "../json-p3-classes.js";
+import { ChildSegment, leadingNames, namesBefore, WildcardSelector } from "../json-p3-classes.js";
 import { quoteArgument } from "../../util/quote-argument.js";
 import { sliceAllowances } from "../../config.js";
 import { compileJsonPath, type CompiledJsonPath } from "../jsonpath/jsonpath.js";
@@ -105,17 +105,12 @@ function membersOf(compiled: CompiledJsonPath): PathSegment[] | undefined {
     !(last.selectors[0] instanceof WildcardSelector)
   )
     return undefined;
-  return segments
-    .slice(0, names)
-    .map((segment) => ({ kind: "name", name: (segment.selectors[0] as unknown as { name: string }).name }));
+  return namesBefore(segments, names).map((name) => ({ kind: "name", name }));
 }
 
 /** The names a nodelist query starts with (`$.a.b` of `$.a.b[?…]`), when it starts with one. */
 function namesOf(plan: Extract<QueryPlan, { kind: "nodelist" }>): string[] | false {
-  const segments = plan.compiled.query.segments;
-  const names = segments
-    .slice(0, leadingNames(segments))
-    .map((segment) => (segment.selectors[0] as unknown as { name: string }).name);
+  const names = namesBefore(plan.compiled.query.segments);
   return names.length > 0 && names;
 }
 

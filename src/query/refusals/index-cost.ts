@@ -13,7 +13,7 @@
 import { ResultQueryError } from "../../errors.js";
 import { COST_WEIGHTS } from "../../defaults.js";
 import type { AnswerReader } from "../../records/read/answer-reader.js";
-import { DescendantSegment, leadingNames, WildcardSelector, type Segment } from "../json-p3-classes.js";
+import { DescendantSegment, leadingNames, namesBefore, WildcardSelector } from "../json-p3-classes.js";
 import type { CostMeter } from "../cost.js";
 import type { QueryArguments, QueryPlan } from "../paths/plan.js";
 import { formatPath } from "../canonical-path.js";
@@ -30,9 +30,7 @@ export function refuseOverIndex(
   const at = leadingNames(segments);
   const step = segments[at];
   if (!(step instanceof DescendantSegment) || !step.selectors.some((each) => each instanceof WildcardSelector)) return;
-  const names = segments
-    .slice(0, at)
-    .map((segment: Segment) => (segment.selectors[0] as unknown as { name: string }).name);
+  const names = namesBefore(segments, at);
   const below = (path: readonly string[]) => names.every((name, i) => path[i] === name);
   const parts = [
     ...reader.lists.map(({ path, length }) => ({ path, length, kind: "items" })),
