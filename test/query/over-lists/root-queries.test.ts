@@ -13,6 +13,7 @@ import type { ResultHandlesConfig } from "../../../src/plugin/options.js";
 import { AnswerReader } from "../../../src/records/read/answer-reader.js";
 import { nodeBatchWorkers } from "../../../src/runtimes/node/batch-workers.js";
 import type { WorkerPool, WorkerPort } from "../../../src/query/workers/pool.js";
+import { ROOT_SUMMARY_JOB_BYTES } from "../../../src/defaults.js";
 import {
   answered,
   countedQueries,
@@ -283,6 +284,20 @@ describe("S26.1 S14.6 on batch workers", () => {
         expect(bound.length, JSON.stringify(args)).toBeGreaterThan(0);
         for (const job of bound) expect(job.roots, JSON.stringify(args)).toBeInstanceOf(Array);
       }
+      // a value read first past ROOT_SUMMARY_JOB_BYTES (an object of small strings, outside the parts) goes with no
+      // job: the list is read on the calling thread, bound all the same (never read whole), and answers the same
+      const obj = Object.fromEntries(Array.from({ length: 100 }, (_, i) => [`f${i}`, "s".repeat(1000)]));
+      const value = { ...lists, meta: { ...lists.meta, obj } };
+      expect(JSON.stringify(obj).length).toBeGreaterThan(ROOT_SUMMARY_JOB_BYTES);
+      const args = { path: "$.rows[?length($.meta.obj) == 100 && @.v == 3].id", offset: 2 };
+      const all = vi.spyOn(AnswerReader.prototype, "all"); // only observes
+      post.mockClear();
+      const handle = await setup.fold(value);
+      expect(await answered(setup.tool, handle, args, owner)).toEqual(await referenceAnswer(value, args, config));
+      expect(all).not.toHaveBeenCalled();
+      all.mockRestore();
+      const jobs = post.mock.calls.map(([message]) => (message as { job: { query: string } }).job);
+      expect(jobs.filter((job) => job.query === args.path)).toEqual([]);
     } finally {
       post.mockRestore();
       await setup.store.onShutdown();
