@@ -1,6 +1,6 @@
 /**
- * Descendants by name above indexed lists (S14.6): `$..title` over `{ meta, rows: [...], total }` reads the
- * parts outside the lists once, and each list batch by batch where it stands, instead of the whole answer.
+ * Descendants by name above indexed lists (S14.6): `$..title` over `{ meta, rows: [...], total }` reads what
+ * lies outside the lists once, and each list batch by batch where it stands, instead of the whole answer.
  * The walk is RFC 9535's descendant order (2.5.2: a node, then its children in order, depth first), as
  * `descend` takes it: outside the lists on an explicit stack here, and each list's items as
  * the query `<the list's path>..title` reads them (an item plan, so a large list is counted on the batch

@@ -1,7 +1,7 @@
 /**
  * Queries answered over lists read batch by batch (S14.6): for a selection `{ stream }` (chosen by
  * `selectorFor`) the query pulls each batch from the answer's `AnswerReader` and walks it, keeping only
- * the page it returns. A nodelist takes its item plan (`itemPlanOf`); a search walks the parts outside
+ * the page it returns. A nodelist takes its item plan (`itemPlanOf`); a search walks what lies outside
  * the lists and wide objects, and each list's items and each wide object's members where it stands, in
  * document order, so hits, `total` and pages are those of the whole answer. A batch whose JSON text
  * cannot hold a match is not even parsed.
@@ -36,7 +36,7 @@ interface Streamed {
 
 /**
  * The answer of `plan` over the parts `stream` names, pulled batch by batch from `reader` (for
- * `{ stream: "all" }`, its parts outside the lists and wide objects read already: `reader.root`).
+ * `{ stream: "all" }`, what lies outside its lists and wide objects read already: `reader.root`).
  */
 export async function answerOverBatches(
   reader: AnswerReader,

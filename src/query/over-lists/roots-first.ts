@@ -7,9 +7,9 @@
  * - a singular query (`$.k5`, `$.b[3].x`) as a `$result` reference to it is read (only the batches that hold it,
  *   S16.4), giving its value or nothing;
  * - any other as a query of its own streams (an indexed list's or a wide object's batches, descendants by name,
- *   the parts outside the lists), its nodes counted, not kept (`RootCount`), on the batch workers too; an
+ *   what lies outside the lists), its nodes counted, not kept (`RootCount`), on the batch workers too; an
  *   existence test stops at the first node;
- * - descendants of everything (`$..*`, `$.data..*`): the parts outside the lists walked, and each list and wide
+ * - descendants of everything (`$..*`, `$.data..*`): what lies outside the lists walked, and each list and wide
  *   object counted batch by batch where it stands (`countDescendants`).
  * Then the outer query runs with them bound (`bindRoots`): it no longer reads the root, so it streams as any
  * filter does. A query from the root that cannot be read so (or an outer query that would still read the whole
@@ -132,7 +132,7 @@ function plannedRead(query: string, need: RootNeed, reader: AnswerReader, mode: 
     nested.length > 0 ? bound(plan.compiled, nested, meter, workers) : Promise.resolve(plan.compiled);
   const selection = selectionOf(reader, selectorFor({ ...unbound(plan), members: undefined }, {}, mode));
   if (selection === "outside")
-    // all its nodes are in the parts outside the lists (`selectorFor`)
+    // all its nodes are in what lies outside the lists (`selectorFor`)
     return async (meter, workers) => {
       const compiled = await ready(meter, workers);
       const root = await reader.outside();
@@ -193,8 +193,8 @@ interface Everything {
 
 /**
  * For a query that is names and then `..*` (`..[*]`) alone: where it starts, unless that is inside a wide object (whose
- * members outside it has not read), or its one node's value is read and a long string lies under it (the parts outside
- * hold a long string as "", so `value($.a..*)` of `{ a: { s: <long string> } }` would read "").
+ * members outside it has not read), or its one node's value is read and a long string lies under it (what lies outside
+ * holds a long string as "", so `value($.a..*)` of `{ a: { s: <long string> } }` would read "").
  */
 function descendantsOfAll(compiled: CompiledJsonPath, reader: AnswerReader, need: RootNeed): Everything | undefined {
   const segments = compiled.query.segments;
@@ -220,7 +220,7 @@ function descendantsOfAll(compiled: CompiledJsonPath, reader: AnswerReader, need
 }
 
 /**
- * How many nodes `$<names>..*` selects (up to `need.stopAt`): every value under the start, the parts outside the
+ * How many nodes `$<names>..*` selects (up to `need.stopAt`): every value under the start, what lies outside the
  * lists walked, and each list's items and each wide object's members counted batch by batch where they stand, with
  * everything under them; and when it selects one and its value is read (`value($.a..*)`), that value. Each node is
  * charged as the walk of `..*` charges it (S21.1); the batches yield as they are read, the walk outside every

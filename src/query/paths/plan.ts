@@ -182,7 +182,7 @@ export function selectorFor(
       return (lists, strings = [], objects = []) => windowOf(objects) ?? rest(lists, strings, objects);
     }
     // A query whose names lead to a value no list, long string or wide object is in or under (`$.a[?…]` beside the
-    // lists) reads the parts outside them: its nodes are all there (S26.1).
+    // lists) reads what lies outside them: its nodes are all there (S26.1).
     const apart = mode.kind === "page" && args.search === undefined && !plan.compiled.usesRoot && namesOf(plan);
     const outside: Selector = (lists, strings = [], objects = []) =>
       apart && [...lists, ...strings, ...objects].every(({ path }) => !related(path, apart)) ? "outside" : "all";
@@ -202,7 +202,7 @@ export function selectorFor(
       );
       if (object >= 0 && plan.items!.selectMembers) return { stream: "object", object };
       // Descendants by name above lists and wide objects read them where they stand (`descendantNodes`), unless a
-      // name could select a part itself (its value is not in the parts outside), or the names lead into a wide
+      // name could select a part itself (its value is not in what lies outside), or the names lead into a wide
       // object's members (S26.1: the walk starts at a wide object or meets one below, never inside one).
       const below = ({ path }: { path: readonly string[] }) =>
         path.length > names.length && names.every((key, i) => path[i] === key);
