@@ -1,8 +1,8 @@
 /**
- * A few worker threads that count a query's nodes in list batches (S14.6, `countJob`), for the
- * runtimes that have threads: Node (`worker_threads`) and pages (Web Workers). Each runtime says only how
- * to start one worker (`nodeBatchWorkers`, `browserBatchWorkers`); queueing, replies and failures are
- * handled here alike.
+ * A few worker threads that count a query's nodes in list batches (S14.6, `countJob`; a wide object's member
+ * batches too, S26.1), for the runtimes that have threads: Node (`worker_threads`) and pages (Web Workers). Each
+ * runtime says only how to start one worker (`nodeBatchWorkers`, `browserBatchWorkers`); queueing, replies and
+ * failures are handled here alike.
  *
  * Workers start when the first large query asks for them, and take jobs once they say they are loaded
  * (loading the query engine takes a worker 50–200 ms: a query meanwhile counts on the calling thread
@@ -52,7 +52,10 @@ export interface WorkerPort {
 }
 
 export interface BatchWorkers {
-  /** Lists of at least this many bytes are counted in workers (smaller ones cost less than the hand-over). */
+  /**
+   * Lists (and wide objects) of at least this many bytes are counted in workers (smaller ones cost less than the
+   * hand-over).
+   */
   readonly minBytes: number;
   /**
    * Whether workers can take jobs now; when none is running, this starts them (the caller counts on its own thread
@@ -68,7 +71,7 @@ export interface BatchWorkers {
   ready(caller?: object): Promise<void>;
   /**
    * Counts `job` in a worker; rejects when the worker fails (the caller then counts on its own thread), or with
-   * JobOverrun past its deadline.
+   * JobOverrun when its worker stays silent too long (`BATCH_WORKER_SILENT_MS`).
    */
   count(job: CountJob, caller?: object): Promise<CountReply>;
   /** Jobs the workers have answered so far (what the bench reports). */
@@ -84,7 +87,7 @@ interface Running {
       resolve: (reply: CountReply) => void;
       reject: (error: Error) => void;
       /** The check of its worker's silence (`BATCH_WORKER_SILENT_MS`). */
-      deadline: ReturnType<typeof setTimeout>;
+      silence: ReturnType<typeof setTimeout>;
       /** When it was posted (performance.now()). */
       posted: number;
     }
@@ -173,7 +176,7 @@ export class WorkerPool implements BatchWorkers {
       if (worker.pending.size === 0) worker.port.busy?.(true);
       // Silence counts from the post, or from the worker's last word (a job waits behind at most one other in it).
       const posted = performance.now();
-      worker.pending.set(id, { resolve, reject, deadline: this.checkSilence(worker, id, this.silentMs), posted });
+      worker.pending.set(id, { resolve, reject, silence: this.checkSilence(worker, id, this.silentMs), posted });
       const transfer =
         job.bytes.byteOffset === 0 && job.bytes.byteLength === job.bytes.buffer.byteLength
           ? [job.bytes.buffer as ArrayBuffer]
@@ -189,8 +192,8 @@ export class WorkerPool implements BatchWorkers {
     this.workers = [];
     for (const { port, pending } of workers) {
       port.terminate();
-      for (const { reject, deadline } of pending.values())
-        (clearTimeout(deadline), reject(new Error("batch worker stopped")));
+      for (const { reject, silence } of pending.values())
+        (clearTimeout(silence), reject(new Error("batch worker stopped")));
     }
     for (const wake of [...this.waiting.splice(0).map((each) => each.wake), ...this.onLoaded.splice(0)]) wake();
   }
@@ -204,12 +207,12 @@ export class WorkerPool implements BatchWorkers {
     const check = () => {
       const job = worker.pending.get(id);
       if (!job || !this.workers.includes(worker)) return;
-      job.deadline = unref(
+      job.silence = unref(
         setTimeout(() => {
           if (worker.pending.get(id) !== job) return;
           const silent = performance.now() - Math.max(worker.heard, job.posted);
           if (silent >= this.silentMs) this.overrun(worker, id);
-          else job.deadline = this.checkSilence(worker, id, this.silentMs - silent);
+          else job.silence = this.checkSilence(worker, id, this.silentMs - silent);
         }, 0),
       );
     };
@@ -224,8 +227,8 @@ export class WorkerPool implements BatchWorkers {
     if (!this.workers.includes(worker) || !worker.pending.has(id)) return;
     this.workers = this.workers.filter((each) => each !== worker);
     worker.port.terminate();
-    for (const [each, { reject, deadline, posted }] of worker.pending) {
-      clearTimeout(deadline);
+    for (const [each, { reject, silence, posted }] of worker.pending) {
+      clearTimeout(silence);
       const ms = performance.now() - posted;
       reject(each === id ? new JobOverrun(ms, this.silentMs) : new Error("batch worker replaced"));
     }
@@ -277,7 +280,7 @@ export class WorkerPool implements BatchWorkers {
     // it failed, exited, or answered what was not asked
     if (!job || !message || !("reply" in message)) return this.fail();
     worker.pending.delete(message.id);
-    clearTimeout(job.deadline);
+    clearTimeout(job.silence);
     if (worker.pending.size === 0) worker.port.busy?.(false);
     this.answered++;
     job.resolve(message.reply);
