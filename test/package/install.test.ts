@@ -187,8 +187,8 @@ describe("S13 the package as users install it", () => {
       // after Prettier's layout and the long texts split into pieces (the unminified build keeps the line breaks
       // and indents of each of its four builds), the reader of S14.6 and the rest of S26; 515 KB with the holds
       // of S26 (a wide object's members read batch by batch, aggregate states merged as they come, the loop's
-      // one queue of turns, the Redis lane's watch for silence); 537 KB with the rest of S26's holds (a filter's queries
-      // from the root read first, a wide object's member batches counted on the batch workers, its index's cost
+      // one queue of turns, the Redis lane's watch for silence); 537 KB with the rest of S26's holds (a filter's
+      // queries from the root read first, a wide object's member batches counted on the batch workers, its index's cost
       // refusal, references opened once).
       expect(packedFiles.filter((file) => file.endsWith(".map"))).toEqual([]);
       expect(tarballBytes).toBeLessThan(550_000);
