@@ -55,7 +55,8 @@ export function refuseOverIndex(
     "INVALID_INPUT",
     `The query would visit at least ${nodes} nodes of this answer: its index counts ${counted}, each visited and ` +
       `selected${read ? `, and reading it whole decrypts ${read.decrypted} bytes and parses them` : ""}, ` +
-      `at least ${units} units of cost, over the ${meter.left} the call may spend (costLimit); only its index was read. ` +
+      `at least ${units} units of cost, over the ${meter.left} the call may spend (costLimit); ` +
+      `only its index was read. ` +
       `Read a window of them instead, such as path ${where} with offset and limit (${kind} in order, any offset ` +
       `answered at once), or a filter such as ${where}[?@ == 5] or ${where}[?@.id == 5].`,
   );
