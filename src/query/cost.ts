@@ -24,7 +24,9 @@ export type CostKind = keyof typeof COST_WEIGHTS;
 /** What each kind counts, for the refusal's text. */
 const COUNTS: Record<CostKind, string> = {
   nodes: "nodes of this answer visited",
-  expressions: "filter-expression nodes evaluated (the expression's size × the items it runs on)",
+  expressions:
+    "filter-expression nodes evaluated (the expression's size × the items it runs on, " +
+    "and the members of the lists and objects it compares)",
   regex: "characters × regex program instructions of match() and search()",
   decrypted: "bytes decrypted",
   parsed: "bytes parsed",

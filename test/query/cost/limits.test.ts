@@ -1,6 +1,7 @@
 // S21.1 the costLimit option and the refusal's text; S21.2 the static limits of filters; S21.3 a whole
 // resources/read past its size refused with the ranged form that works. Over real HTTP where a client sees it.
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { jsonpath } from "json-p3";
 import { ResultHandlesPlugin, ResultHandlesConfigurationError, ResultQueryError } from "mcp-result-handles";
 import {
   DEFAULT_COST_LIMIT,
@@ -94,6 +95,37 @@ describe("S21.1 costLimit", () => {
         ); // the index, read before, is not charged again
       },
     );
+  });
+});
+
+describe("S21.1 a comparison of two lists or objects pays for the members it compares", () => {
+  // json-p3 compares lists and objects member by member: `$.a[?$.r1 == $.r2]` over two equal lists of 50,000 rows
+  // compared them whole for each item of a, charged a few expression nodes each (22 s uncharged, the loop held 0.6 s)
+  const rows = () => Array.from({ length: 20_000 }, (_, id) => ({ id, t: `row ${id}` }));
+  const answer = { a: Array.from({ length: 1000 }, (_, i) => i), r1: rows(), r2: rows(), small: [{ x: [1, 2] }] };
+  const args = (path: string) => ({ handle: "h", path, limit: 3 });
+
+  it("refused as it passes the limit, naming the comparison's work; small comparisons answer as json-p3", async () => {
+    const meter = new CostMeter(100_000_000);
+    const refused = await rejectionOf(answerWhole(answer, args("$.a[?$.r1 == $.r2]"), 1_000_000, meter));
+    expect(refused.code).toBe("INVALID_INPUT");
+    expect(refused.message).toMatch(/most of it \d+ filter-expression nodes evaluated .*the members .* it compares/);
+    // each item of a compares 60,001 members at most (the list, its rows and their two members): refused early on
+    expect(meter.counts.expressions).toBeLessThan(100 * 2 * 60_001);
+    for (const path of [
+      "$.a[?$.r1[0] == $.r2[0]]",
+      "$.a[?$.r1[0] != $.r2[1]]",
+      "$.a[?$.small[0] <= $.small[0]]",
+      "$.a[?$.small[0].x >= $.r1[0]]",
+      "$.r1[?@ == $.r2[7]]",
+    ]) {
+      const got = (await answerWhole(answer, args(path), 1_000_000, new CostMeter(100_000_000))) as {
+        value: unknown[];
+        total: number;
+      };
+      const nodes = jsonpath.query(path, answer as never).values();
+      expect({ value: got.value, total: got.total }, path).toEqual({ value: nodes.slice(0, 3), total: nodes.length });
+    }
   });
 });
 
