@@ -10,9 +10,9 @@ export type KeyOrder = "code" | "natural";
 
 /**
  * Whether an array index key (`"0"` to `"4294967294"`, no leading zero), which `Object.keys` lists first, in numeric
- * order.
+ * order (ECMA-262 OrdinaryOwnPropertyKeys).
  */
-function isIndexKey(key: string): boolean {
+export function isIndexKey(key: string): boolean {
   const c = key.charCodeAt(0);
   if (!(c >= 48 && c <= 57) || key.length > 10 || (c === 48 && key.length > 1)) return false;
   for (let i = 1; i < key.length; i++) if (!isDigit(key.charCodeAt(i))) return false;

@@ -11,6 +11,7 @@ import { byteSpan } from "../format/layout.js";
 import { keepKeyList, setOwn, type JsonObject } from "../../util/json.js";
 import { shouldYieldSince, yieldToLoop } from "../../util/yield.js";
 import { memberEstimate, OBJECT_HEADER_BYTES } from "../heap-size.js";
+import { isIndexKey } from "../format/key-order.js";
 import { MISSING, parseRead, placeAt, readRanges, type AnswerRead } from "./answer-state.js";
 
 type Range = { piece: number; from: number; to: number };
@@ -152,10 +153,4 @@ export async function readWholeInParts(read: AnswerRead): Promise<{ value: unkno
     root = placeAt(root, part.path, part.kind === "list" ? list : part.kind === "string" ? strings.join("") : object);
   }
   return { value: root, bytes };
-}
-
-/** Whether `key` is an array index, which objects list before every other key (ECMA-262 OrdinaryOwnPropertyKeys). */
-function isIndexKey(key: string): boolean {
-  const first = key.charCodeAt(0);
-  return first >= 48 && first <= 57 && /^(?:0|[1-9][0-9]{0,9})$/.test(key) && Number(key) < 4294967295;
 }
