@@ -214,18 +214,18 @@ export class CostMeter {
     share: number,
     job: Readonly<Partial<Record<CostKind, number>>>,
     bytes: number,
-    part: CountedPart = "list",
+    part: CountedPart = { kind: "list", at: "the list" },
   ): ResultQueryError {
     const kinds = Object.entries(job) as [CostKind, number][];
     const [kind, units] = kinds.reduce((best, each) => (each[1] > best[1] ? each : best), ["nodes", 0]);
     const spent = kinds.reduce((sum, [, each]) => sum + each, 0);
     return new ResultQueryError(
       "INVALID_INPUT",
-      `One piece of the ${part} (${bytes} bytes, counted on a batch worker) would cost more than the ${share} units ` +
-        `one such job may spend (one short hold of a thread): it had spent ${Math.round(spent)}, ` +
+      `One piece of the ${part.kind} (${bytes} bytes, counted on a batch worker) would cost more than the ` +
+        `${share} units one such job may spend (one short hold of a thread): it had spent ${Math.round(spent)}, ` +
         `most of it ${Math.round(units / COST_WEIGHTS[kind])} ${COUNTS[kind]}, when it was stopped ` +
         `(the call may spend ${this.limit} in all, costLimit): ` +
-        `${kind === "nodes" && this.advice ? this.advice : NARROWER[kind]}.`,
+        `${kind === "nodes" && this.advice ? this.advice : narrowerAt(part, kind)}.`,
     );
   }
 
@@ -234,15 +234,20 @@ export class CostMeter {
    * `BATCH_WORKER_SILENT_MS`): the words give the time measured and the work the jobs that answered did (S26.1), not
    * a count of nodes it did not reach.
    */
-  overrunRefusal(ms: number, silentMs: number, bytes: number, part: CountedPart = "list"): ResultQueryError {
+  overrunRefusal(
+    ms: number,
+    silentMs: number,
+    bytes: number,
+    part: CountedPart = { kind: "list", at: "the list" },
+  ): ResultQueryError {
     return new ResultQueryError(
       "INVALID_INPUT",
-      `A batch worker counting one piece of the ${part} (${bytes} bytes) for this query was stopped after ` +
+      `A batch worker counting one piece of the ${part.kind} (${bytes} bytes) for this query was stopped after ` +
         `${Math.round(ms)} ms: it had said nothing for ${silentMs} ms, as long as a worker may (it says so after ` +
         `each batch), so one batch of it costs far more than a short hold, or the server is very busy. ` +
         `The call had visited ${Math.round(this.counts.nodes)} nodes of this answer by then ` +
         `(it may spend ${this.limit} units, costLimit). Call again in a moment, or ` +
-        `${this.advice ?? NARROWER.nodes}.`,
+        `${this.advice ?? narrowerAt(part, "nodes")}.`,
     );
   }
 
@@ -268,7 +273,28 @@ export class CostMeter {
 }
 
 /** What a batch job counts a piece of, in a refusal's words: a list's items, or a wide object's members (S26.1). */
-export type CountedPart = "list" | "object";
+export interface CountedPart {
+  readonly kind: "list" | "object";
+  /** Its path in the answer (S7.5), which the advice names (S14.5): never a path the answer has not. */
+  readonly at: string;
+}
+
+/**
+ * How to narrow a call one piece of whose list or wide object cost more than a batch job may spend (S14.5: paths
+ * under the part's own path, not examples the answer may not have): each item or member it tests is large, so a
+ * deeper path; or the filter is long, so a shorter one over fewer items.
+ */
+function narrowerAt({ kind, at }: CountedPart, cost: CostKind): string {
+  if (cost === "nodes")
+    return (
+      `narrow it: filter a deeper path under ${at}, so that each ${kind === "list" ? "item" : "member"} it tests ` +
+      `is smaller, or use a simpler filter`
+    );
+  if (cost !== "expressions") return NARROWER[cost];
+  return kind === "list"
+    ? `use a shorter filter, or filter a slice of ${at} first, such as ${at}[0:1000]`
+    : `use a shorter filter, or filter a deeper path under ${at}`;
+}
 
 /** The kinds of work an evaluation does on the calling thread, whose hold the meter watches (S21.4). */
 const HELD_BY: Record<CostKind, boolean> = {

@@ -18,6 +18,7 @@ import { ResultQueryError } from "../../errors.js";
 import { BATCH_JOB_UNITS, ROOT_SUMMARY_JOB_BYTES, WAIT_FOR_WORKERS } from "../../defaults.js";
 import { unref } from "../../util/unref.js";
 import { jsonSizeUpTo } from "../../util/size.js";
+import { formatPath } from "../paths/path.js";
 import type { BatchWorkers } from "../workers/pool.js";
 import type { WatchState } from "../refusals/member-watch.js";
 
@@ -62,7 +63,7 @@ export async function countInWorkers(
   // read here instead
   if (plan.roots && jsonSizeUpTo(plan.roots, ROOT_SUMMARY_JOB_BYTES) > ROOT_SUMMARY_JOB_BYTES) return undefined;
   const members = "object" in batched;
-  const { length } = members ? reader.objects[batched.object]! : reader.lists[batched.list]!;
+  const { length, path } = members ? reader.objects[batched.object]! : reader.lists[batched.list]!;
   const counts: BatchCounts = {
     nodes: new Int32Array(batches),
     steps: new Float64Array(batches),
@@ -153,9 +154,10 @@ export async function countInWorkers(
   if (over) {
     // so the refusal names what cost most there
     for (const [kind, units] of Object.entries(counts.by)) meter.record(kind as CostKind, units);
+    const counted = { kind: members ? "object" : "list", at: formatPath(path) } as const;
     if (overWhy && "overrun" in overWhy)
-      throw meter.overrunRefusal(overWhy.overrun.ms, overWhy.overrun.silentMs, overBytes, members ? "object" : "list");
-    throw meter.shareRefusal(BATCH_JOB_UNITS, overWhy?.share ?? {}, overBytes, members ? "object" : "list");
+      throw meter.overrunRefusal(overWhy.overrun.ms, overWhy.overrun.silentMs, overBytes, counted);
+    throw meter.shareRefusal(BATCH_JOB_UNITS, overWhy?.share ?? {}, overBytes, counted);
   }
   if (unread) throw unread;
   return failed || counts.nodes.some((nodes) => nodes < 0) ? undefined : counts;

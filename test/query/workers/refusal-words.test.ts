@@ -103,5 +103,10 @@ describe("S26.1 a batch job's refusal says what was measured", () => {
     );
     expect(share.message).toMatch(/^One piece of the object \(\d+ bytes, counted on a batch worker\) would cost /);
     for (const { message } of [silent, share]) expect(message).not.toMatch(/of the list/);
+    // S14.5: the call it names is under this answer's own object, never an example path it has not ($.rows)
+    expect(silent.message).toMatch(
+      /Call again in a moment, or narrow it: filter a deeper path under \$\.w, so that each member it tests is smaller/,
+    );
+    for (const { message } of [silent, share]) expect(message).not.toMatch(/\$\.rows/);
   });
 });
