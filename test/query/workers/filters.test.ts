@@ -58,6 +58,19 @@ const QUERIES: Record<string, unknown>[] = [
   { path: "$.rows..deep..name", offset: 5995 },
 ];
 
+/** `args` over `handle` (the fold of `value`) answers as over the whole value, and at least one job went to the workers. */
+async function onWorkers(
+  setup: { tool: ResultQueryTool },
+  count: { mock: { calls: unknown[] } },
+  handle: string,
+  value: object,
+  args: Record<string, unknown>,
+): Promise<void> {
+  const jobs = count.mock.calls.length;
+  expect(await answered(setup.tool, handle, args), JSON.stringify(args)).toEqual(await expected(value, args));
+  expect(count.mock.calls.length, JSON.stringify(args)).toBeGreaterThan(jobs);
+}
+
 const setUp = async (storage: NamespacedStorage, pool: BatchWorkers | undefined) =>
   countedQueries(storage, { config, owner, workers: pool });
 
@@ -70,13 +83,7 @@ describe("S14.6 filters counted on batch workers, on every store", () => {
       const setup = await setUp(await open(), workers);
       const count = vi.spyOn(workers, "count");
       try {
-        for (const args of QUERIES) {
-          const jobs = count.mock.calls.length;
-          expect(await answered(setup.tool, await setup.fold(value), args), JSON.stringify(args)).toEqual(
-            await expected(value, args),
-          );
-          expect(count.mock.calls.length, JSON.stringify(args)).toBeGreaterThan(jobs);
-        }
+        for (const args of QUERIES) await onWorkers(setup, count, await setup.fold(value), value, args);
         expect(workers.usable).toBe(true);
       } finally {
         count.mockRestore();
@@ -152,11 +159,8 @@ describe("S26.1 a wide object's member batches counted on batch workers", () => 
       try {
         for (const value of [wideMembers(20_000), { meta: { kind: "map" }, map: wideMembers(6000) }]) {
           const handle = await setup.fold(value);
-          for (const args of MEMBER_QUERIES.filter(({ path }) => String(path).startsWith("$.map") === "map" in value)) {
-            const jobs = count.mock.calls.length;
-            expect(await answered(setup.tool, handle, args), JSON.stringify(args)).toEqual(await expected(value, args));
-            expect(count.mock.calls.length, JSON.stringify(args)).toBeGreaterThan(jobs);
-          }
+          for (const args of MEMBER_QUERIES.filter(({ path }) => String(path).startsWith("$.map") === "map" in value))
+            await onWorkers(setup, count, handle, value, args);
         }
         expect(workers.usable).toBe(true);
       } finally {
