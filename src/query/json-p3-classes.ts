@@ -47,6 +47,24 @@ export function namesBefore(segments: readonly Segment[], at: number = leadingNa
 }
 
 /**
+ * The names before a wildcard that ends the query, when names and that wildcard are all it is: `["w"]` of `$.w[*]`
+ * (`kind` ChildSegment), `["data"]` of `$.data..*` (`kind` DescendantSegment); undefined for any other query.
+ */
+export function namesThenWildcard(
+  segments: readonly Segment[],
+  kind: typeof ChildSegment | typeof DescendantSegment,
+): string[] | undefined {
+  const at = leadingNames(segments);
+  const last = segments[at];
+  return at === segments.length - 1 &&
+    last instanceof kind &&
+    last.selectors.length === 1 &&
+    last.selectors[0] instanceof WildcardSelector
+    ? namesBefore(segments, at)
+    : undefined;
+}
+
+/**
  * Every object of json-p3's compiled tree from `root` (segments, selectors, expressions, nested queries), each once,
  * depth first, never its environment or tokens; the children of one `enter` refuses are not walked. The caller's
  * work on an object is done before its children are listed (a hook it sets there is a function, never walked).

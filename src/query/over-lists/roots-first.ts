@@ -17,7 +17,7 @@
  * (the reader's), yielding as the reads and walks do.
  */
 import type { AnswerReader } from "../../records/read/answer-reader.js";
-import { DescendantSegment, leadingNames, namesBefore, WildcardSelector } from "../json-p3-classes.js";
+import { DescendantSegment, namesThenWildcard } from "../json-p3-classes.js";
 import {
   bindRoots,
   selectNodes,
@@ -169,7 +169,11 @@ class RootCount implements NodeSink {
   private first: unknown;
   constructor(private readonly need: RootNeed) {}
   add(node: JsonPathNode): boolean {
-    if (this.counted++ === 0 && this.need.value) this.first = node.value;
+    return this.take(node.value);
+  }
+  /** Counts one node of `value`; false once `need.stopAt` is reached. */
+  take(value: unknown): boolean {
+    if (this.counted++ === 0 && this.need.value) this.first = value;
     return this.counted < this.need.stopAt;
   }
   /** The first node is read here when its value is needed; every other is only counted (on the workers too). */
@@ -197,17 +201,8 @@ interface Everything {
  * holds a long string as "", so `value($.a..*)` of `{ a: { s: <long string> } }` would read "").
  */
 function descendantsOfAll(compiled: CompiledJsonPath, reader: AnswerReader, need: RootNeed): Everything | undefined {
-  const segments = compiled.query.segments;
-  const at = leadingNames(segments);
-  const last = segments[at];
-  if (
-    at !== segments.length - 1 ||
-    !(last instanceof DescendantSegment) ||
-    last.selectors.length !== 1 ||
-    !(last.selectors[0] instanceof WildcardSelector)
-  )
-    return undefined;
-  const names = namesBefore(segments, at);
+  const names = namesThenWildcard(compiled.query.segments, DescendantSegment);
+  if (!names) return undefined;
   const same = (path: readonly string[]) => path.length === names.length && path.every((key, i) => key === names[i]);
   const under = (path: readonly string[]) => path.length < names.length && path.every((key, i) => key === names[i]);
   if (reader.objects.some(({ path }) => under(path))) return undefined;
@@ -232,13 +227,12 @@ async function countDescendants(
   need: RootNeed,
   meter: CostMeter,
 ): Promise<RootSummary> {
-  let count = 0;
-  let first: unknown; // the first node's value: the one node's, when it selects one (a part is never that node)
-  /** Counts one node; false once `need.stopAt` is reached. */
+  // the first node's value is the one node's, when it selects one (a part is never that node)
+  const sink = new RootCount(need);
+  /** Counts one node, charged; false once `need.stopAt` is reached. */
   const counted = (value: unknown): boolean => {
-    if (count === 0) first = value;
     meter.charge("nodes");
-    return ++count < need.stopAt;
+    return sink.take(value);
   };
   /** Counts `value`'s node and every node under it; false once `need.stopAt` is reached. */
   const node = (value: unknown): boolean => {
@@ -263,8 +257,7 @@ async function countDescendants(
       }
     return true;
   };
-  const done = (): RootSummary =>
-    count === 1 && need.value ? { count, value: first } : { count: Math.min(count, need.stopAt) };
+  const done = (): RootSummary => sink.summary();
   if (part) {
     await batches(part);
     return done();

@@ -11,7 +11,7 @@ import type { ListSummary, ObjectSummary, StringSummary } from "../../records/fo
 import type { Selection, Selector } from "./selection.js";
 import { ResultQueryError } from "../../errors.js";
 import { DEFAULT_LIMITS, MAX_PATH_CHARS } from "../../defaults.js";
-import { ChildSegment, leadingNames, namesBefore, WildcardSelector } from "../json-p3-classes.js";
+import { ChildSegment, namesBefore, namesThenWildcard } from "../json-p3-classes.js";
 import { quoteArgument } from "../../util/quote-argument.js";
 import { sliceAllowances } from "../../config.js";
 import { compileJsonPath, type CompiledJsonPath } from "../jsonpath/jsonpath.js";
@@ -95,17 +95,7 @@ export function planPath(path: string): QueryPlan {
  * one value.
  */
 function membersOf(compiled: CompiledJsonPath): PathSegment[] | undefined {
-  const segments = compiled.query.segments;
-  const names = leadingNames(segments);
-  const last = segments[segments.length - 1];
-  if (
-    names !== segments.length - 1 ||
-    !(last instanceof ChildSegment) ||
-    last.selectors.length !== 1 ||
-    !(last.selectors[0] instanceof WildcardSelector)
-  )
-    return undefined;
-  return namesBefore(segments, names).map((name) => ({ kind: "name", name }));
+  return namesThenWildcard(compiled.query.segments, ChildSegment)?.map((name) => ({ kind: "name", name }));
 }
 
 /** The names a nodelist query starts with (`$.a.b` of `$.a.b[?…]`), when it starts with one. */
